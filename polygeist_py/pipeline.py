@@ -1,0 +1,45 @@
+"""Pass pipelines between the stages of the data flow (see shared/DESIGN.md), upstream passes throughout.
+
+cleanup:  canonicalize, cse, loop-invariant code motion, affine scalar replacement on the frontend's output.
+lower:    affine/scf/memref/arith/math (+ omp from scf.parallel) -> LLVM dialect. The order follows
+          shared/TOOLCHAIN.md: convert-scf-to-openmp wraps bodies in memref.alloca_scope, so canonicalize
+          runs right after it; math goes to libm before the generic conversion so results match gcc's libm
+          calls bit for bit.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.passmanager import PassManager
+
+from .errors import CompileError
+
+CLEANUP = ("builtin.module(canonicalize,cse,func.func(affine-loop-invariant-code-motion),"
+           "loop-invariant-code-motion,func.func(affine-scalrep),canonicalize,cse)")
+
+LOWER = ("builtin.module(lower-affine,convert-scf-to-openmp,canonicalize,lower-affine,expand-strided-metadata,"
+         "finalize-memref-to-llvm,convert-scf-to-cf,convert-math-to-libm,convert-math-to-llvm,"
+         "convert-openmp-to-llvm,convert-to-llvm,reconcile-unrealized-casts,canonicalize)")
+
+
+def run(module: ir.Module, pipeline: str, stage: str) -> None:
+    """Run a textual pass pipeline in place.
+
+    Raises:
+        CompileError: an internal compiler error naming the stage (a pass or the verifier failed).
+    """
+    try:
+        PassManager.parse(pipeline).run(module.operation)
+    except Exception as e:  # MLIRError carries the diagnostics
+        raise InternalError(f"{stage} failed: {e}") from e
+
+
+class InternalError(CompileError):
+    """A failure inside pgcc (a pass or the verifier), not in the user's program."""
+
+
+def verify(module: ir.Module, stage: str) -> None:
+    try:
+        module.operation.verify()
+    except Exception as e:
+        raise InternalError(f"the module does not verify after {stage}: {e}") from e
