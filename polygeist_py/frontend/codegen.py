@@ -64,6 +64,26 @@ class VarLV:
     ctype: object
 
 
+def var_initializer(d):
+    """The initializer expression of a VAR_DECL, or None (size expressions of array types are children
+    too, so the initializer is the child that starts after the declaration's top-level '=')."""
+    depth, eq = 0, None
+    for t in d.get_tokens():
+        sp = t.spelling
+        if sp in "([{":
+            depth += 1
+        elif sp in ")]}":
+            depth -= 1
+        elif sp == "=" and depth == 0:
+            eq = t.extent.start.offset
+            break
+    if eq is None:
+        ch = [e for e in children(d) if e.kind in (K.CALL_EXPR, K.UNEXPOSED_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR)]
+        return ch[-1] if ch and canonical(d.type).kind == T.RECORD else None
+    after = [e for e in children(d) if e.extent.start.offset > eq]
+    return after[0] if after else None
+
+
 def base_key(k):
     return k[0] if isinstance(k, tuple) and len(k) == 2 and k[1] in ("x", "y", "z") else k
 
@@ -125,7 +145,8 @@ class FunctionGen:
         with self.loc(p):
             if ty.kind == T.POINTER or CT.is_array(ty):
                 if CT.pointee_is_memref(ty):
-                    exprs = [e for e in children(p) if e.kind.is_expression()]
+                    # libclang lists VLA size expressions innermost first: order them by source position
+                    exprs = sorted((e for e in children(p) if e.kind.is_expression()), key=lambda e: e.extent.start.offset)
                     n_inner = CT.array_shape(CT.pointee(ty)).dims.count(None)
                     sizes = [self.rvalue(e) for e in exprs[len(exprs) - n_inner:]] if n_inner else []
                     self.define(key, ty, self.from_ptr(arg, ty, sizes, p))
@@ -253,7 +274,8 @@ class FunctionGen:
         base = memref.ExtractAlignedPointerAsIndexOp(m).result
         meta = memref.ExtractStridedMetadataOp(m)
         offset = meta.results[1]
-        elem_bytes = mt.element_type.width // 8 if hasattr(mt.element_type, "width") else 8
+        et = mt.element_type
+        elem_bytes = 8 if et == CT.llvm_ptr() else {"f64": 8, "f32": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1, "i1": 1}[str(et)]
         addr = arith.addi(base, arith.muli(offset, self.const_index(max(elem_bytes, 1))))
         i64 = ir.IntegerType.get_signless(64)
         return llvm.IntToPtrOp(CT.llvm_ptr(), arith.index_cast(i64, addr)).result
@@ -270,12 +292,17 @@ class FunctionGen:
         return self.reinterpret(base, new_off, sizes, strides, mt)
 
     def reinterpret(self, base, offset, sizes, strides, mtype):
+        """memref.reinterpret_cast to `mtype`; dims and strides that `mtype` knows statically stay static."""
         dyn = ir.ShapedType.get_dynamic_size()
         dyn_s = ir.ShapedType.get_dynamic_stride_or_offset()
-        return memref.ReinterpretCastOp(mtype, base, [offset], list(sizes), list(strides),
+        shape = list(mtype.shape)
+        static_strides = list(ir.StridedLayoutAttr(mtype.layout).strides)
+        dyn_sizes = [v for d, v in zip(shape, sizes) if d == dyn]
+        dyn_strides = [v for s, v in zip(static_strides, strides) if s == dyn_s]
+        return memref.ReinterpretCastOp(mtype, base, [offset], dyn_sizes, dyn_strides,
                                         ir.DenseI64ArrayAttr.get([dyn_s]),
-                                        ir.DenseI64ArrayAttr.get([dyn] * len(sizes)),
-                                        ir.DenseI64ArrayAttr.get([dyn_s] * len(strides))).result
+                                        ir.DenseI64ArrayAttr.get(shape),
+                                        ir.DenseI64ArrayAttr.get(static_strides)).result
 
     def subarray(self, m, index, result_ptr_ty):
         """`A[i]` where the element is itself an array: a memref of rank one less, offset by row i."""
@@ -430,7 +457,8 @@ class FunctionGen:
         if d.storage_class in (d.storage_class.STATIC, d.storage_class.EXTERN):
             self.mem[key] = self.mg.global_var(d)
             return
-        inits = [e for e in children(d) if e.kind.is_expression() or e.kind == K.INIT_LIST_EXPR]
+        init = var_initializer(d)
+        inits = [init] if init is not None else []
         if CT.is_array(ty):
             shape = CT.array_shape(ty)
             if not CT.is_arith(shape.elem):
@@ -438,7 +466,8 @@ class FunctionGen:
             mtype = CT.array_memref_type(ty)
             if None in shape.dims:
                 n_dyn = shape.dims.count(None)
-                size_exprs = [e for e in inits if e.kind != K.INIT_LIST_EXPR][:n_dyn]
+                size_exprs = sorted((e for e in children(d) if e.kind.is_expression()),
+                                    key=lambda e: e.extent.start.offset)[:n_dyn]
                 sizes = [self.index_of(self.rvalue(e), e.type) for e in size_exprs]
                 m = self.alloca_entry(mtype, sizes)
                 inits = []
@@ -870,7 +899,7 @@ class FunctionGen:
         if CT.is_int(ty):
             return arith.cmpi(arith.CmpIPredicate.ne, v, self.const_int(v.type, 0))
         if CT.is_float(ty):
-            return arith.cmpf(arith.CmpFPredicate.une, v, arith.constant(v.type, 0.0))
+            return arith.cmpf(arith.CmpFPredicate.UNE, v, arith.constant(v.type, 0.0))
         if ty.kind == T.POINTER:
             p = self.to_ptr(v) if v.type != CT.llvm_ptr() else v
             return llvm.ICmpOp(llvm.ICmpPredicate.ne, p, llvm.ZeroOp(CT.llvm_ptr()).result).result
@@ -1067,7 +1096,7 @@ class FunctionGen:
     def compare(self, op, va, vb, operand_ty):
         if CT.is_float(operand_ty):
             pred = {"LT": "olt", "GT": "ogt", "LE": "ole", "GE": "oge", "EQ": "oeq", "NE": "une"}[op]
-            return arith.cmpf(getattr(arith.CmpFPredicate, pred), va, vb)
+            return arith.cmpf(getattr(arith.CmpFPredicate, pred.upper()), va, vb)
         if canonical(operand_ty).kind == T.POINTER:
             if op not in ("EQ", "NE"):
                 raise CompileError("unsupported construct: ordered comparison of pointers")
@@ -1271,6 +1300,8 @@ class FunctionGen:
             key = decl_key(r)
             if key in self.mem:
                 mv = self.mem[key]
+                if mv.global_name is not None and getattr(mv, "mtype", 1) is None:  # a global raw pointer
+                    return ("llvm", self.mem_ref(mv), canonical(r.type), None)
                 return MemLV(self.mem_ref(mv), [], canonical(r.type))
             if key in self.env:
                 return VarLV(key, canonical(r.type))

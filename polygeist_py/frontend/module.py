@@ -9,7 +9,7 @@ from ..clang_ast import K, T, canonical, children, evaluate, has_attr, in_main_f
 from ..errors import CompileError, error_at
 from . import c_types as CT
 from .calls import Calls
-from .codegen import FunctionGen, MemVar
+from .codegen import FunctionGen, MemVar, var_initializer
 from .scan import decl_key
 
 
@@ -131,7 +131,7 @@ class ModuleGen:
                 raise error_at(d, f"unsupported construct: global of type '{d.type.spelling}'")
         except CT.UnsupportedType as e:
             raise error_at(d, f"unsupported construct: {e}") from None
-        init = next((e for e in children(d) if e.kind.is_expression() or e.kind == K.INIT_LIST_EXPR), None)
+        init = var_initializer(d)
         external = d.storage_class == d.storage_class.EXTERN and init is None
         is_def = d.is_definition() and not external
         attrs = {}
@@ -190,7 +190,7 @@ class ModuleGen:
     def llvm_global(self, d, key, name):
         """A global pointer (FILE *stderr, char *names[]...) as an LLVM global holding a raw pointer."""
         ext = d.storage_class == d.storage_class.EXTERN or not d.is_definition()
-        init = next((e for e in children(d) if e.kind.is_expression()), None)
+        init = var_initializer(d)
         if init is not None and not (evaluate(init) == 0):
             raise error_at(d, "unsupported construct: global pointer with an initializer")
         if name not in self.llvm_decls:
@@ -251,7 +251,8 @@ def generate(tu, filename: str) -> ir.Module:
     """
     mg = ModuleGen(tu, filename)
     try:
-        m = mg.generate()
+        with ir.Location.file(filename, 1, 1):
+            m = mg.generate()
     except CT.UnsupportedType as e:
         raise CompileError(f"unsupported construct: {e}") from None
     return m

@@ -1,0 +1,50 @@
+"""Shared helpers: run pgcc and gcc on a program and compare what it prints."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROGRAMS = ROOT / "tests" / "programs"
+
+
+def pgcc_cmd() -> list[str]:
+    exe = Path(sys.executable).parent / "pgcc"
+    return [str(exe)] if exe.exists() else [shutil.which("pgcc") or "pgcc"]
+
+
+def run_pgcc(args, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(pgcc_cmd() + [str(a) for a in args], capture_output=True, text=True, **kw)
+
+
+def build_pgcc(src, out, extra=()):
+    r = run_pgcc([src, "-O2", "-o", out, *extra])
+    assert r.returncode == 0, r.stderr
+    assert "Traceback" not in r.stderr
+    return out
+
+
+def build_gcc(src, out, extra=()):
+    r = subprocess.run(["gcc", "-O0", "-ffp-contract=off", "-std=gnu11", str(src), "-o", str(out), *extra, "-lm"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+def run_exe(exe, threads=None, args=()):
+    env = dict(os.environ)
+    if threads is not None:
+        env["OMP_NUM_THREADS"] = str(threads)
+    r = subprocess.run([str(exe), *args], capture_output=True, text=True, env=env, timeout=120)
+    return r
+
+
+@pytest.fixture
+def tmp(tmp_path):
+    return tmp_path
