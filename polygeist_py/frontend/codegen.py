@@ -1381,10 +1381,9 @@ class FunctionGen:
         elem_ty = canonical(e.type)
         i64 = ir.IntegerType.get_signless(64)
         idx = self.convert(self.rvalue(idx_exprs[0]), idx_exprs[0].type, ci_long(), idx_exprs[0])
-        et = CT.llvm_ptr() if elem_ty.kind == T.POINTER else CT.scalar_type(elem_ty)
-        dyn = -2147483648
-        gep = llvm.GEPOp(CT.llvm_ptr(), p, [idx], ir.DenseI32ArrayAttr.get([dyn]), ir.TypeAttr.get(et),
-                         ir.Attribute.parse("#llvm.gep_no_wrap_flags<none>")).result
+        size = 8 if elem_ty.kind == T.POINTER else CT.size_of(elem_ty)
+        addr = arith.addi(llvm.PtrToIntOp(i64, p).result, arith.muli(idx, arith.constant(i64, size)))
+        gep = llvm.IntToPtrOp(CT.llvm_ptr(), addr).result
         return ("llvm", gep, elem_ty, i64)
 
     def load(self, lv):
@@ -1442,7 +1441,7 @@ class FunctionGen:
         memref.StoreOp(v, lv.memref, self.index_values(lv.indices))
 
     def gpu_id(self, var, comp):
-        op = GPU_IDS[var](ir.Attribute.parse(f"#gpu<dim {comp}>")).result
+        op = GPU_IDS[var](getattr(gpu.Dimension, comp)).result
         return arith.index_castui(ir.IntegerType.get_signless(32), op)
 
     # ---------------------------------------------------------------- pointer-valued expressions
