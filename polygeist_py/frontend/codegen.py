@@ -539,8 +539,11 @@ class FunctionGen:
             raise self.unsupported(c, "continue outside a loop")
         self.env[self.loops[-1][1]] = Binding(self.const_bool(True))
 
+    def visit_LABEL_STMT(self, c):
+        raise self.unsupported(c, "goto and labels")
+
     def visit_GOTO_STMT(self, c):
-        raise self.unsupported(c, "goto")
+        raise self.unsupported(c, "goto and labels")
 
     def visit_SWITCH_STMT(self, c):
         raise self.unsupported(c, "switch statement")
