@@ -29,8 +29,15 @@ def test_at_least_four_examples():
     assert {"vector_add", "saxpy", "matmul", "stencil2d"} <= names
 
 
+SCALE = ("__global__ void scale(float *a, float s, int n) {\n"
+         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) a[i] *= s;\n}\n"
+         "int main() { float *d; cudaMalloc((void **)&d, 64 * sizeof(float));\n"
+         "  scale<<<2, 32>>>(d, 2.0f, 64); cudaFree(d); return 0; }\n")
+
+
 def test_launch_needs_cpuify(tmp):
-    r = run_pgcc([ROOT / "examples" / "cuda" / "vector_add.cu", "-o", tmp / "app"])
+    (tmp / "scale.cu").write_text(SCALE)
+    r = run_pgcc([tmp / "scale.cu", "-o", tmp / "app"])
     assert r.returncode == 1
     assert "--cpuify" in r.stderr and "Traceback" not in r.stderr
 

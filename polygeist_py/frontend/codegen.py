@@ -1284,8 +1284,9 @@ class FunctionGen:
             ip = ir.InsertionPoint.at_block_begin(self.entry)
             # after allocas is fine too; block arguments are available everywhere
         else:
-            nxt = anchor.next_op if hasattr(anchor, "next_op") else None
-            ip = ir.InsertionPoint(nxt) if nxt is not None else ir.InsertionPoint(self.entry)
+            ops = list(self.entry.operations)
+            pos = next(i for i, o in enumerate(ops) if o == anchor)
+            ip = ir.InsertionPoint(ops[pos + 1]) if pos + 1 < len(ops) else ir.InsertionPoint(self.entry)
         with ip:
             idx = self.index_of(value, ty)
         self.sym_cache[key] = idx
