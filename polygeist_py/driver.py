@@ -39,7 +39,6 @@ class Options:
 def parse_args(argv: list[str]) -> Options:
     """gcc-style command line -> Options. Raises CompileError for a malformed or unknown essential flag."""
     o = Options()
-    it = iter(range(len(argv)))
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -92,7 +91,6 @@ def parse_args(argv: list[str]) -> Options:
         else:
             o.inputs.append(a)
         i += 1
-    del it
     if not o.inputs:
         raise CompileError("no input files")
     return o

@@ -154,6 +154,13 @@ def abi_type(ty) -> ir.Type:
     return value_type(c)
 
 
+def byte_width(t: ir.Type) -> int:
+    """Bytes of one element of MLIR scalar type `t` (f64 -> 8, i32 -> 4, !llvm.ptr -> 8)."""
+    if t == llvm_ptr():
+        return 8
+    return max(int(str(t)[1:]) // 8, 1)
+
+
 def size_of(ty) -> int:
     """sizeof a C type in bytes (static types only)."""
     return canonical(ty).get_size()

@@ -48,6 +48,11 @@ class MemVar:
     memref: ir.Value | None
     ctype: object
     global_name: str | None = None
+    mtype: ir.Type | None = None  # a global's memref type; None for a global raw pointer (an LLVM global)
+
+    @property
+    def is_raw_global(self) -> bool:
+        return self.global_name is not None and self.mtype is None
 
 
 @dataclass
@@ -82,6 +87,12 @@ def var_initializer(d):
         return ch[-1] if ch and canonical(d.type).kind == T.RECORD else None
     after = [e for e in children(d) if e.extent.start.offset > eq]
     return after[0] if after else None
+
+
+def size_expressions(decl):
+    """The VLA size expressions of a declaration's type, outermost first (libclang lists them innermost
+    first, so they are ordered by source position)."""
+    return sorted((e for e in children(decl) if e.kind.is_expression()), key=lambda e: e.extent.start.offset)
 
 
 def base_key(k):
@@ -145,8 +156,7 @@ class FunctionGen:
         with self.loc(p):
             if ty.kind == T.POINTER or CT.is_array(ty):
                 if CT.pointee_is_memref(ty):
-                    # libclang lists VLA size expressions innermost first: order them by source position
-                    exprs = sorted((e for e in children(p) if e.kind.is_expression()), key=lambda e: e.extent.start.offset)
+                    exprs = size_expressions(p)
                     n_inner = CT.array_shape(CT.pointee(ty)).dims.count(None)
                     sizes = [self.rvalue(e) for e in exprs[len(exprs) - n_inner:]] if n_inner else []
                     self.define(key, ty, self.from_ptr(arg, ty, sizes, p))
@@ -274,9 +284,7 @@ class FunctionGen:
         base = memref.ExtractAlignedPointerAsIndexOp(m).result
         meta = memref.ExtractStridedMetadataOp(m)
         offset = meta.results[1]
-        et = mt.element_type
-        elem_bytes = 8 if et == CT.llvm_ptr() else {"f64": 8, "f32": 4, "i64": 8, "i32": 4, "i16": 2, "i8": 1, "i1": 1}[str(et)]
-        addr = arith.addi(base, arith.muli(offset, self.const_index(max(elem_bytes, 1))))
+        addr = arith.addi(base, arith.muli(offset, self.const_index(CT.byte_width(mt.element_type))))
         i64 = ir.IntegerType.get_signless(64)
         return llvm.IntToPtrOp(CT.llvm_ptr(), arith.index_cast(i64, addr)).result
 
@@ -466,8 +474,7 @@ class FunctionGen:
             mtype = CT.array_memref_type(ty)
             if None in shape.dims:
                 n_dyn = shape.dims.count(None)
-                size_exprs = sorted((e for e in children(d) if e.kind.is_expression()),
-                                    key=lambda e: e.extent.start.offset)[:n_dyn]
+                size_exprs = size_expressions(d)[:n_dyn]
                 sizes = [self.index_of(self.rvalue(e), e.type) for e in size_exprs]
                 m = self.alloca_entry(mtype, sizes)
                 inits = []
@@ -553,12 +560,10 @@ class FunctionGen:
         """init, cond, inc, body of a FOR_STMT (absent parts are None), told apart by the `;` tokens."""
         ch = children(c)
         body = ch[-1]
-        semis = [t.extent.start.offset for t in c.get_tokens() if t.spelling == ";"][:2]
         parts = {"init": None, "cond": None, "inc": None}
-        depth_tokens = list(c.get_tokens())
         # the two ';' of the header are the first ones at parenthesis depth 1
         semis, depth = [], 0
-        for t in depth_tokens:
+        for t in c.get_tokens():
             if t.spelling == "(":
                 depth += 1
             elif t.spelling == ")":
@@ -688,7 +693,6 @@ class FunctionGen:
 
     def visit_FOR_STMT(self, c):
         init, cond, inc, body = self.for_parts(c)
-        saved_keys = set(self.env)
         m = self.counted_loop(init, cond, inc, body)
         if m is not None and self.invariant(m["lb"], [c]) and self.invariant(m["bound"], [c]):
             lb_v, lb_f = self.rvalue_form(m["lb"])
@@ -703,12 +707,6 @@ class FunctionGen:
             if init is not None:
                 self.visit(init)
             self.emit_while(cond, body, inc, c)
-        for k in list(self.env):
-            if k not in saved_keys and isinstance(k, str) is False and not self.is_outer_decl(k, c):
-                pass
-
-    def is_outer_decl(self, k, c):
-        return True
 
     def emit_affine_for(self, m, lb_f, ub_f, body, c):
         step = m["step"]
@@ -1304,7 +1302,7 @@ class FunctionGen:
             key = decl_key(r)
             if key in self.mem:
                 mv = self.mem[key]
-                if mv.global_name is not None and getattr(mv, "mtype", 1) is None:  # a global raw pointer
+                if mv.is_raw_global:
                     return ("llvm", self.mem_ref(mv), canonical(r.type), None)
                 return MemLV(self.mem_ref(mv), [], canonical(r.type))
             if key in self.env:
@@ -1479,7 +1477,7 @@ class FunctionGen:
             if inner.kind == K.DECL_REF_EXPR:
                 lv = self.lvalue(inner)
                 if isinstance(lv, MemLV) and not lv.indices:
-                    return self.coerce_pointer(self.scalar_pointer(lv.memref), ty)
+                    return self.coerce_pointer(self.to_ptr(lv.memref), ty)
             raise self.unsupported(e, "address-of this expression")
         if k == K.STRING_LITERAL:
             return self.mg.string_constant(string_literal(e))
@@ -1491,10 +1489,6 @@ class FunctionGen:
         if s.kind == K.STRING_LITERAL:
             return self.mg.string_constant(string_literal(s))
         return self.to_ptr(self.pointer(e))
-
-    def scalar_pointer(self, m):
-        """Pointer (memref<?x>) view of a 0-d memref."""
-        return self.from_ptr(self.to_ptr(m), None, None, None) if False else self.to_ptr(m)
 
     def element_pointer(self, lv, ty):
         """&A[i][j]: a pointer memref starting at that element (offset = linearized position)."""
@@ -1584,9 +1578,6 @@ class FunctionGen:
         if CT.is_int(e.type):
             return [self.convert(self.rvalue(e), e.type, ci_uint(), e), self.const_int(i32, 1), self.const_int(i32, 1)]
         raise self.unsupported(e, "dim3 expression")
-
-
-_UINT = None
 
 
 def ci_uint():

@@ -142,8 +142,7 @@ class ModuleGen:
             memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility=vis,
                             initial_value=attrs.get("initial_value"),
                             constant=bool(canonical(d.type).is_const_qualified()) and is_def or None)
-        mv = MemVar(None, ty, global_name=name)
-        mv.mtype = mtype
+        mv = MemVar(None, ty, global_name=name, mtype=mtype)
         self.globals[key] = mv
         return mv
 
@@ -203,7 +202,6 @@ class ModuleGen:
                         llvm.ReturnOp(llvm.ZeroOp(CT.llvm_ptr()).result)
             self.llvm_decls.add(name)
         mv = MemVar(None, canonical(d.type), global_name=name)
-        mv.mtype = None
         self.globals[key] = mv
         return mv
 
