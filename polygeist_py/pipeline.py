@@ -1,6 +1,8 @@
 """Pass pipelines between the stages of the data flow (see shared/DESIGN.md), upstream passes throughout.
 
 cleanup:  canonicalize, cse, loop-invariant code motion, affine scalar replacement on the frontend's output.
+          (Not affine-loop-invariant-code-motion: it hoists ops out of nested scf.if regions and breaks
+          dominance, e.g. on an if/else-if chain inside an affine.for.)
 lower:    affine/scf/memref/arith/math (+ omp from scf.parallel) -> LLVM dialect. The order follows
           shared/TOOLCHAIN.md: convert-scf-to-openmp wraps bodies in memref.alloca_scope, so canonicalize
           runs right after it; math goes to libm before the generic conversion so results match gcc's libm
@@ -14,7 +16,7 @@ from mlir.passmanager import PassManager
 
 from .errors import CompileError
 
-CLEANUP = ("builtin.module(canonicalize,cse,func.func(affine-loop-invariant-code-motion),"
+CLEANUP = ("builtin.module(canonicalize,cse,"
            "loop-invariant-code-motion,func.func(affine-scalrep),canonicalize,cse)")
 
 LOWER = ("builtin.module(lower-affine,convert-scf-to-openmp,canonicalize,lower-affine,expand-strided-metadata,"

@@ -53,7 +53,7 @@ def is_pointer(ty) -> bool:
 
 def is_dim3(ty) -> bool:
     c = canonical(ty)
-    return c.kind == T.RECORD and c.spelling.replace("struct ", "") in ("dim3", "uint3")
+    return c.kind == T.RECORD and c.get_declaration().spelling in ("dim3", "uint3")
 
 
 def scalar_type(ty) -> ir.Type:

@@ -85,7 +85,8 @@ def var_initializer(d):
     if eq is None:
         ch = [e for e in children(d) if e.kind in (K.CALL_EXPR, K.UNEXPOSED_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR)]
         return ch[-1] if ch and canonical(d.type).kind == T.RECORD else None
-    after = [e for e in children(d) if e.extent.start.offset > eq]
+    # (inside a macro expansion the offsets are the expansion's, so keep expressions only: not the TYPE_REF)
+    after = [e for e in children(d) if e.kind.is_expression() and e.extent.start.offset > eq]
     return after[0] if after else None
 
 
@@ -933,6 +934,8 @@ class FunctionGen:
                 return v
             return arith.fptoui(dt, v) if CT.is_unsigned(dst) else arith.fptosi(dt, v)
         if dst.kind == T.POINTER:
+            if src.kind == T.NULLPTR:
+                return self.null_pointer(dst)
             if CT.is_int(src):
                 n = evaluate(cursor) if cursor is not None else None
                 if n == 0:
@@ -969,6 +972,13 @@ class FunctionGen:
 
     def expr_CXX_BOOL_LITERAL_EXPR(self, e):
         return self.const_int(e.type, 1 if evaluate(e) else 0)
+
+    def expr_GNU_NULL_EXPR(self, e):
+        """C++'s NULL (GNU __null): an integer zero that converts to any null pointer."""
+        return self.const_int(e.type, 0)
+
+    def expr_CXX_NULL_PTR_LITERAL_EXPR(self, e):
+        return llvm.ZeroOp(CT.llvm_ptr()).result
 
     def expr_FLOATING_LITERAL(self, e):
         return arith.constant(CT.scalar_type(e.type), float(evaluate(e)))

@@ -84,6 +84,8 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
 void __syncthreads(void);
 }
 
+#include "pgcc_cuda_math.h"
+
 /* The C++ overloads real programs rely on: cudaMalloc(&typed_ptr, n). */
 template <class T> static inline cudaError_t cudaMalloc(T **devPtr, size_t size) { return cudaMalloc((void **)devPtr, size); }
 template <class T> static inline cudaError_t cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = 1) { return cudaMallocManaged((void **)devPtr, size, flags); }
