@@ -134,7 +134,9 @@ class FunctionGen:
         with self.loc(c), ir.InsertionPoint(self.mg.module.body):
             self.func = func.FuncOp(name, ftype)
             if c.storage_class == c.storage_class.STATIC:
+                # private: MLIR may drop it when unused; internal linkage: other objects may reuse the name
                 self.func.attributes["sym_visibility"] = ir.StringAttr.get("private")
+                self.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<internal>")
             self.entry = self.func.add_entry_block()
         body = next(ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT)
         self.addr_taken = address_taken(body)
