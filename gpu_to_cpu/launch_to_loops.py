@@ -1,143 +1,185 @@
-"""gpu.launch -> a parallel loop over blocks around a serial loop nest over threads (`--cpuify`).
+"""gpu.launch -> a parallel loop over blocks around a parallel loop over threads, kernels inlined (`--cpuify`).
 
 Guarantees: every ``gpu.launch { func.call @k(args) }`` becomes
 
-    scf.parallel (bx, by, bz) = (0, 0, 0) to (gx, gy, gz) {      // OpenMP-parallel over blocks
-      scf.for tz, ty, tx (tx innermost: consecutive threads touch consecutive data)
-        func.call @k(args, block ids, thread ids, grid dims, block dims)
-    }
+    scf.parallel (bx, by, bz) = (0, 0, 0) to (gx, gy, gz) {pgcc.blocks}   // OpenMP-parallel over blocks
+      [__shared__ allocations of the kernel, once per block]
+      scf.parallel (tx, ty, tz) = (0, 0, 0) to (dx, dy, dz) {pgcc.threads}
+        <body of @k and of the __device__ functions it calls, inlined>
 
-and every function that reads ``gpu.thread_id``/``block_id``/``block_dim``/``grid_dim`` (kernels and the
-``__device__`` functions they call) receives those twelve values as trailing ``index`` arguments instead.
-Running the threads of a block one after another is exact for kernels without barriers; kernels with
-``__syncthreads`` are rejected by the frontend until barrier elimination exists (Polygeist, PPoPP'23).
+with every ``gpu.block_id``/``thread_id``/``grid_dim``/``block_dim`` replaced by the loops' induction variables
+and bounds. Kernels and device functions are inlined with upstream's `inline` pass (host calls are marked
+``no_inline``); their affine ops are lowered first, because values computed from thread ids inside a loop are
+no longer valid affine symbols. The thread loop still contains ``gpu.barrier`` ops: barrier_elimination.py
+removes them, then serialize_threads.py turns each thread loop into a serial loop nest (Polygeist, PPoPP'23).
 """
 
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, func, scf
+from mlir.dialects import arith, memref, scf
+from mlir.passmanager import PassManager
+
+from polygeist_py.errors import error_at_op
+
+from .ir_nav import collect
 
 ID_OPS = ("gpu.block_id", "gpu.thread_id", "gpu.grid_dim", "gpu.block_dim")
-ID_ORDER = [(op, d) for op in ID_OPS for d in "xyz"]  # the order of the twelve extra arguments
+BLOCKS, THREADS, SHARED = "pgcc.blocks", "pgcc.threads", "pgcc.shared"
+DYNAMIC_SHARED = "__pgcc_dynamic_shared_"
 
 
-def _walk(op, fn):
-    for region in op.regions:
-        for block in region.blocks:
-            for inner in block.operations:
-                fn(inner)
-                _walk(inner, fn)
-
-
-def _functions(module):
+def functions(module) -> dict:
     return {f.attributes["sym_name"].value: f for f in module.body.operations if f.operation.name == "func.func"}
 
 
-def _inside_launch(op) -> bool:
+def _callee(op) -> str:
+    return op.attributes["callee"].value
+
+
+def device_functions(module, funcs) -> set:
+    """Kernels launched anywhere and every function they call, transitively."""
+    launched = {_callee(c) for launch in collect(module.operation, lambda o: o.name == "gpu.launch")
+                for c in collect(launch, lambda o: o.name == "func.call")}
+    device, work = set(), list(launched)
+    while work:
+        name = work.pop()
+        if name in device or name not in funcs:
+            continue
+        device.add(name)
+        work += [_callee(c) for c in collect(funcs[name], lambda o: o.name == "func.call")]
+    return device
+
+
+def launches_to_loops(module: ir.Module) -> None:
+    """Rewrite every kernel launch in `module` into block and thread loops with the kernel inlined (in place).
+
+    Raises:
+        CompileError: a kernel or device function that could not be inlined (recursion) uses thread ids or
+            barriers.
+    """
+    funcs = functions(module)
+    device = device_functions(module, funcs)
+    for name in device:
+        if funcs[name].regions[0].blocks:
+            PassManager.parse("func.func(lower-affine)").run(funcs[name].operation)
+    for name, f in funcs.items():
+        if name not in device:
+            for call in collect(f, lambda o: o.name == "func.call"):
+                if not _in_launch(call):
+                    call.attributes["no_inline"] = ir.UnitAttr.get()
+    for launch in collect(module.operation, lambda o: o.name == "gpu.launch"):
+        _launch_to_loops(launch)
+    PassManager.parse("builtin.module(inline{default-pipeline=})").run(module.operation)
+    for call in collect(module.operation, lambda o: o.name == "func.call" and "no_inline" in o.attributes):
+        del call.attributes["no_inline"]  # host calls stay inlinable for LLVM
+    for blocks in collect(module.operation, lambda o: o.name == "scf.parallel" and BLOCKS in o.attributes):
+        _bind_ids(blocks)
+        _allocate_shared(blocks)
+    _erase_device_functions(module, device)
+
+
+def _in_launch(op) -> bool:
     p = op.parent
-    while p is not None:
+    while p is not None and p.name != "func.func":
         if p.name == "gpu.launch":
             return True
-        if p.name == "func.func":
-            return False
         p = p.parent
     return False
 
 
-def _dim(op) -> str:
-    return str(op.attributes["dimension"]).split()[-1].rstrip(">")
-
-
-def cpuify(module: ir.Module) -> None:
-    """Rewrite every kernel launch in `module` into loops (in place); see the module docstring."""
-    funcs = _functions(module)
-    uses_ids = set()
-    callers: dict[str, set] = {}
-
-    for name, f in funcs.items():
-        def visit(op, name=name):
-            if op.name in ID_OPS:
-                uses_ids.add(name)
-            elif op.name == "func.call" and not _inside_launch(op):
-                callers.setdefault(op.attributes["callee"].value, set()).add(name)
-        _walk(f.operation, visit)
-    # callers of id-using functions need the ids too (a kernel calling a __device__ function that reads them)
-    work = list(uses_ids)
-    while work:
-        callee = work.pop()
-        for caller in callers.get(callee, ()):
-            if caller not in uses_ids:
-                uses_ids.add(caller)
-                work.append(caller)
+def parallel_loop(lbs, ubs, steps, attr: str):
+    """An empty scf.parallel at the current insertion point, marked with `attr`; returns (op, body block)."""
     idx = ir.IndexType.get()
-    for name in uses_ids:
-        _add_id_arguments(funcs[name], uses_ids)
-    launches = []
-    for f in funcs.values():
-        _walk(f.operation, lambda op: launches.append(op) if op.name == "gpu.launch" else None)
-    for launch in launches:
-        _launch_to_loops(launch, uses_ids, idx)
+    par = scf.ParallelOp([], lbs, ubs, steps, [])
+    par.attributes[attr] = ir.UnitAttr.get()
+    body = par.regions[0].blocks.append(*[idx] * len(lbs))
+    with ir.InsertionPoint(body):
+        ir.Operation.create("scf.reduce", [], [])
+    return par, body
 
 
-def _add_id_arguments(f, uses_ids):
-    idx = ir.IndexType.get()
-    entry = f.regions[0].blocks[0]
-    loc = f.location
-    args = [entry.add_argument(idx, loc) for _ in ID_ORDER]
-    ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value)
-    f.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(list(ftype.inputs) + [idx] * len(ID_ORDER),
-                                                                         list(ftype.results)))
-    found = []
-    _walk(f, lambda op: found.append(op) if op.name in ID_OPS or op.name == "func.call" else None)
-    for op in found:
-        if op.name in ID_OPS:
-            op.results[0].replace_all_uses_with(args[ID_ORDER.index((op.name, _dim(op)))])
-            op.erase()
-        elif op.attributes["callee"].value in uses_ids:
-            _extend_call(op, args)
-
-
-def _extend_call(call, extra):
-    with call.location, ir.InsertionPoint(call):
-        new = func.CallOp([r.type for r in call.results], call.attributes["callee"], list(call.operands) + list(extra))
-    for old_r, new_r in zip(call.results, new.results):
-        old_r.replace_all_uses_with(new_r)
-    call.erase()
-
-
-def _launch_to_loops(launch, uses_ids, idx):
+def _launch_to_loops(launch) -> None:
     ops = list(launch.operands)
     grid, block = ops[0:3], ops[3:6]
+    shared_bytes = ops[6] if len(ops) > 6 else None
     body = launch.regions[0].blocks[0]
+    idx = ir.IndexType.get()
     with launch.location, ir.InsertionPoint(launch):
-        zero = arith.constant(idx, 0)
-        one = arith.constant(idx, 1)
-        par = scf.ParallelOp([], [zero] * 3, grid, [one] * 3, [])
-        pblock = par.regions[0].blocks.append(idx, idx, idx)
-        with ir.InsertionPoint(pblock):
-            loops = []
-            ip = ir.InsertionPoint(pblock)
-            for extent in (block[2], block[1], block[0]):  # tz, ty, tx: x innermost
-                with ip:
-                    loop = scf.ForOp(zero, extent, one)
-                loops.append(loop)
-                ip = ir.InsertionPoint(loop.body)
-            for loop in loops:
-                with ir.InsertionPoint(loop.body):
-                    scf.YieldOp([])
-            ir.Operation.create("scf.reduce", [], [])
-        innermost = loops[-1].body
-        term = list(innermost.operations)[-1]
-        tids = [loops[2].induction_variable, loops[1].induction_variable, loops[0].induction_variable]
-        ids = list(pblock.arguments) + tids + list(grid) + list(block)
-        for op in list(body.operations):
-            if op.name != "gpu.terminator":
-                op.move_before(term)
-        for op in list(innermost.operations):
-            if op.name == "func.call" and op.attributes["callee"].value in uses_ids:
-                _extend_call(op, ids)
-            elif op.name in ID_OPS:  # ids read directly in the launch body
-                op.results[0].replace_all_uses_with(ids[ID_ORDER.index((op.name, _dim(op)))])
-                op.erase()
+        zero, one = arith.constant(idx, 0), arith.constant(idx, 1)
+        blocks, bbody = parallel_loop([zero] * 3, grid, [one] * 3, BLOCKS)
+        with ir.InsertionPoint(list(bbody.operations)[0]):
+            if shared_bytes is not None:
+                buf = memref.AllocaOp(ir.MemRefType.get([ir.ShapedType.get_dynamic_size()], ir.IntegerType.get_signless(8)),
+                                      [shared_bytes], [])
+                buf.attributes[DYNAMIC_SHARED] = ir.UnitAttr.get()
+            threads, tbody = parallel_loop([zero] * 3, block, [one] * 3, THREADS)
+    term = list(tbody.operations)[-1]
+    for op in list(body.operations):
+        if op.name != "gpu.terminator":
+            op.move_before(term)
     launch.erase()
+
+
+def _bind_ids(blocks) -> None:
+    """Replace the gpu id ops inside a block loop with induction variables and bounds."""
+    bargs = list(blocks.regions[0].blocks[0].arguments)
+    grid = list(blocks.operands)[3:6]
+    for op in collect(blocks, lambda o: o.name in ID_OPS):
+        d = "xyz".index(str(op.attributes["dimension"]).split()[-1].rstrip(">"))
+        if op.name == "gpu.block_id":
+            v = bargs[d]
+        elif op.name == "gpu.grid_dim":
+            v = grid[d]
+        else:
+            threads = _enclosing_threads(op)
+            v = (threads.regions[0].blocks[0].arguments[d] if op.name == "gpu.thread_id"
+                 else list(threads.operands)[3 + d])
+        op.results[0].replace_all_uses_with(v)
+        op.erase()
+
+
+def _enclosing_threads(op):
+    p = op.parent
+    while p is not None and not (p.name == "scf.parallel" and THREADS in p.attributes):
+        p = p.parent
+    return p
+
+
+def _allocate_shared(blocks) -> None:
+    """Move __shared__ allocations out of the thread loop (one per block); bind extern __shared__ arrays to the
+    launch's dynamic shared memory."""
+    bbody = blocks.regions[0].blocks[0]
+    first = list(bbody.operations)[0]
+    dynamic = next((o for o in bbody.operations if DYNAMIC_SHARED in o.attributes), None)
+    for op in collect(blocks, lambda o: o.name == "memref.alloca" and SHARED in o.attributes):
+        op.move_before(first)
+    for call in collect(blocks, lambda o: o.name == "func.call" and _callee(o).startswith(DYNAMIC_SHARED)):
+        if dynamic is None:
+            raise error_at_op(call, "extern __shared__ array in a kernel launched without a dynamic shared "
+                                    "memory size (the third <<<>>> argument)")
+        mtype = ir.MemRefType(call.results[0].type)
+        width = max(1, mtype.element_type.width // 8) if hasattr(mtype.element_type, "width") else 8
+        with call.location, ir.InsertionPoint(call):
+            idx = ir.IndexType.get()
+            c0 = arith.constant(idx, 0)
+            nbytes = memref.dim(dynamic.results[0], c0)
+            view = memref.view(mtype, dynamic.results[0], c0, [arith.divui(nbytes, arith.constant(idx, width))])
+        call.results[0].replace_all_uses_with(view)
+        call.erase()
+
+
+def _erase_device_functions(module, device) -> None:
+    """Kernels and device functions were inlined; keep only those host code still calls (they must not use ids)."""
+    called = {_callee(c) for c in collect(module.operation, lambda o: o.name == "func.call")}
+    for name, f in functions(module).items():
+        if name in device and name not in called:
+            f.operation.erase()
+        elif name in device and f.regions[0].blocks:
+            bad = collect(f, lambda o: o.name in ID_OPS or o.name == "gpu.barrier" or SHARED in o.attributes)
+            if bad:
+                raise error_at_op(bad[0], "unsupported construct: a recursive __device__ function that uses "
+                                          "thread ids, barriers or shared memory")
+    for name, f in functions(module).items():
+        if name.startswith(DYNAMIC_SHARED):
+            f.operation.erase()

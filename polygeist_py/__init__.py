@@ -4,3 +4,15 @@ Entry points: the ``pgcc`` command (polygeist_py.driver) and the Python API (pol
 """
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name):  # the API imports MLIR and libclang: load it on first use, not at `import polygeist_py`
+    if name in ("compile", "Program", "Function"):
+        from . import api
+
+        return getattr(api, name)
+    if name == "CompileError":
+        from .errors import CompileError
+
+        return CompileError
+    raise AttributeError(f"module 'polygeist_py' has no attribute '{name}'")

@@ -13,14 +13,15 @@ import os
 import clang.cindex as ci
 
 from .errors import CompileError
-from .toolchain import cuda_include_dir
+from .toolchain import cuda_include_dir, omp_include_dir
 
 ci.Config.libcxx_dir = None  # libclang-ng's libc++ headers clash with glibc's <math.h> in C++ mode
 
 K = ci.CursorKind
 T = ci.TypeKind
 
-UNARY_KINDS = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!"}
+UNARY_KINDS = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!",
+               11: "__real", 12: "__imag", 13: "__extension__"}
 
 _lib = ci.conf.lib
 _lib.clang_getCursorUnaryOperatorKind.argtypes = [ci.Cursor]
@@ -87,8 +88,10 @@ def children(cursor) -> list:
 
 
 def strip_implicit(cursor):
-    """Skip implicit casts (UNEXPOSED_EXPR with one child) and parentheses."""
-    while cursor.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR):
+    """Skip implicit casts (UNEXPOSED_EXPR with one child), parentheses and GNU ``__extension__`` (glibc's
+    assert wraps ``__PRETTY_FUNCTION__`` and a statement expression in it)."""
+    while cursor.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) or cursor.kind == K.UNARY_OPERATOR and \
+            unary_op(cursor) == "__extension__":
         ch = children(cursor)
         if len(ch) != 1:
             break
@@ -124,7 +127,9 @@ def parse(path: str, user_args: list[str], source: str | None = None):
         args += [a for a in user_args if not a.startswith("-std=")]
     else:
         args = ["-x", "c", "-std=gnu11"] + user_args
-    args += ["-D__PGCC__=1", "-fopenmp"]
+    args += ["-D__PGCC__=1"]
+    if "-fopenmp" in user_args:  # like gcc: _OPENMP and `#pragma omp` only when asked for
+        args += ["-isystem", omp_include_dir()]
     unsaved = [(path, source)] if source is not None else None
     try:
         tu = ci.Index.create().parse(path, args=args, unsaved_files=unsaved,

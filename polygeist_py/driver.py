@@ -80,7 +80,9 @@ def parse_args(argv: list[str]) -> Options:
                 raise CompileError(f"unknown --emit stage '{o.emit}' (expected one of {', '.join(EMIT_STAGES)})")
         elif a == "--debug":
             o.debug = True
-        elif a in ("-fopenmp", "-lm", "-pthread"):
+        elif a == "-fopenmp":
+            o.clang_args.append(a)  # defines _OPENMP, as with gcc
+        elif a in ("-lm", "-pthread"):
             pass
         elif a.startswith("-Wl,") or a in ("-static", "-shared", "-rdynamic"):
             o.link_extra.append(a)

@@ -37,3 +37,12 @@ def error_at(cursor, message: str) -> CompileError:
     """A CompileError at a libclang cursor's location."""
     loc = cursor.location
     return CompileError(message, loc.file.name if loc.file else None, loc.line, loc.column)
+
+
+def error_at_op(op, message: str) -> CompileError:
+    """A CompileError at the source location an MLIR op carries (``loc("file":line:col)``; for an inlined op,
+    ``loc(callsite("file":line:col at ...))``, the innermost position)."""
+    import re
+
+    m = re.search(r'"([^"]+)":(\d+):(\d+)', str(op.location))
+    return CompileError(message, m.group(1), int(m.group(2)), int(m.group(3))) if m else CompileError(message)

@@ -1,12 +1,21 @@
-"""The --cpuify stage: kernel launches to loops (gpu_to_cpu), installed as polygeist_py.gpu_to_cpu."""
+"""The --cpuify stage (gpu_to_cpu, installed as polygeist_py.gpu_to_cpu): kernel launches become a parallel
+loop over blocks with the kernel inlined into a serial loop nest over threads, barriers eliminated."""
 
 from __future__ import annotations
 
 from mlir import ir
 
-from .gpu_to_cpu.launch_to_loops import cpuify
+from .gpu_to_cpu.barrier_elimination import eliminate_barriers
+from .gpu_to_cpu.launch_to_loops import launches_to_loops
+from .gpu_to_cpu.serialize_threads import serialize_thread_loops
 
 
 def run_cpuify(module: ir.Module) -> None:
-    """Rewrite every gpu.launch in `module` into scf.parallel over blocks and scf.for over threads."""
-    cpuify(module)
+    """Rewrite every gpu.launch in `module` (in place); see the modules of gpu_to_cpu/.
+
+    Raises:
+        CompileError: non-uniform barriers and other GPU constructs that have no CPU translation.
+    """
+    launches_to_loops(module)
+    eliminate_barriers(module)
+    serialize_thread_loops(module)

@@ -44,6 +44,11 @@ def libomp_path() -> str:
     return os.path.join(libomp_dir(), "libomp.so")
 
 
+def omp_include_dir() -> str:
+    """Directory holding ``omp.h`` (cmeel-libomp), for sources parsed with ``-fopenmp``."""
+    return os.path.dirname(_site_path("cmeel.prefix", "include", "omp.h"))
+
+
 def cuda_include_dir() -> str:
     """The project's own CUDA headers (no CUDA toolkit needed)."""
     return os.path.join(os.path.dirname(__file__), "include", "cuda")

@@ -13,11 +13,15 @@ CASES = {
                r"goto\.c:2:1: error: unsupported construct: goto and labels"),
     "switch.c": ("int main(int c, char **v) {\n  switch (c) { case 1: return 2; }\n  return 0; }\n",
                  r"switch\.c:2:3: error: unsupported construct: switch"),
-    "shared.cu": ("__global__ void k(float *a) {\n  __shared__ float t[32];\n  t[threadIdx.x] = a[threadIdx.x];\n"
-                  "  a[threadIdx.x] = t[31 - threadIdx.x];\n}\nint main() { k<<<1, 32>>>(0); return 0; }\n",
-                  r"shared\.cu:2:20: error: unsupported construct: __shared__"),
-    "sync.cu": ("__global__ void k(float *a) {\n  a[threadIdx.x] = 1;\n  __syncthreads();\n}\n"
-                "int main() { k<<<1, 32>>>(0); return 0; }\n", r"sync\.cu:3:3: error: unsupported construct: __syncthreads"),
+    "divergent_if.cu": ("__global__ void k(float *a) {\n  if (threadIdx.x < 16) {\n    for (int i = 0; i < 3; i++) {\n"
+                        "      a[i] = 1;\n      __syncthreads();\n    }\n  }\n}\n"
+                        "int main() { k<<<1, 32>>>(0); return 0; }\n",
+                        r"divergent_if\.cu:2:3: error: unsupported construct: __syncthreads\(\) inside a condition that "
+                        r"differs between the threads"),
+    "divergent_loop.cu": ("__global__ void k(float *a) {\n  for (int i = 0; i < threadIdx.x; i++) {\n"
+                          "    a[i] = 1;\n    __syncthreads();\n  }\n}\nint main() { k<<<1, 32>>>(0); return 0; }\n",
+                          r"divergent_loop\.cu:2:3: error: unsupported construct: __syncthreads\(\) inside a loop or "
+                          r"condition that differs"),
 }
 
 

@@ -56,7 +56,7 @@ class Builtins:
             "cudaEventCreate": self.event_create, "cudaEventRecord": self.event_record,
             "cudaEventElapsedTime": self.event_elapsed,
             "posix_memalign": self.posix_memalign,
-            "__syncthreads": self.reject("__syncthreads (block barriers are not supported yet)"),
+            "__syncthreads": self.barrier,
             "abs": self.int_abs, "labs": self.int_abs, "min": self.minmax, "max": self.minmax,
         }
 
@@ -73,6 +73,11 @@ class Builtins:
         return None
 
     # ---------------------------------------------------------------- helpers
+    def barrier(self, fg, call, args):
+        """__syncthreads() -> gpu.barrier (--cpuify splits the thread loop there)."""
+        gpu.BarrierOp()
+        return None
+
     def ret_int(self, fg, call, v=0):
         ty = canonical(call.type)
         if ty.kind == T.VOID:
@@ -301,19 +306,16 @@ class Calls:
             raise error_at(call, "unsupported construct: launch through a function pointer")
         cfg = list(config.get_arguments())
         grid, block = fg.dim3_value(cfg[0]), fg.dim3_value(cfg[1])
-        if len(cfg) > 2:
-            shm = cfg[2]
-            if not (shm.kind == K.UNEXPOSED_EXPR and not children(shm)):
-                from ..clang_ast import evaluate
-                if evaluate(shm) not in (0, None) or evaluate(shm) is None:
-                    raise error_at(shm, "unsupported construct: dynamic shared memory in a launch (not supported yet)")
+        shared_bytes = None
+        if len(cfg) > 2 and not (cfg[2].kind == K.UNEXPOSED_EXPR and not children(cfg[2])):  # not the default 0
+            shared_bytes = fg.index_of(fg.rvalue(cfg[2]), cfg[2].type)
         args = list(call.get_arguments())
         name = self.mg.declare(callee)
         vals = self.abi_args(fg, callee, args, call)
         idx = ir.IndexType.get()
         g = [arith.index_castui(idx, v) for v in grid]
         b = [arith.index_castui(idx, v) for v in block]
-        op = gpu.LaunchOp(tuple(g), tuple(b))
+        op = gpu.LaunchOp(tuple(g), tuple(b), dynamic_shared_memory_size=shared_bytes)
         with ir.InsertionPoint(op.body.blocks[0]):
             func.CallOp([], ir.FlatSymbolRefAttr.get(name), vals)
             gpu.TerminatorOp()

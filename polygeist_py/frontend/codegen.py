@@ -90,10 +90,21 @@ def var_initializer(d):
     return after[0] if after else None
 
 
-def size_expressions(decl):
-    """The VLA size expressions of a declaration's type, outermost first (libclang lists them innermost
-    first, so they are ordered by source position)."""
-    return sorted((e for e in children(decl) if e.kind.is_expression()), key=lambda e: e.extent.start.offset)
+def size_expressions(node, exclude=None):
+    """The array-size expressions written in a declaration's (or a cast's) type, outermost first.
+
+    libclang visits an array type's element before its size, so it lists them innermost first; they are
+    reversed rather than sorted by position (inside a macro expansion every position is the expansion's).
+    `exclude`: an initializer or cast operand, which is an expression child too."""
+    return [e for e in children(node) if e.kind.is_expression() and e != exclude][::-1]
+
+
+def dynamic_sizes(exprs, dims):
+    """The expressions of the run-time dims among `dims` (array_shape dims, None = run-time), matching
+    `exprs` (outermost first) from the innermost dim: an outer `[]`, or a parameter's adjusted-away outer
+    dim, has no expression in `dims`."""
+    exprs = exprs[len(exprs) - len(dims):] if len(exprs) >= len(dims) else [None] * (len(dims) - len(exprs)) + exprs
+    return [e for e, d in zip(exprs, dims) if d is None]
 
 
 def base_key(k):
@@ -159,9 +170,7 @@ class FunctionGen:
         with self.loc(p):
             if ty.kind == T.POINTER or CT.is_array(ty):
                 if CT.pointee_is_memref(ty):
-                    exprs = size_expressions(p)
-                    n_inner = CT.array_shape(CT.pointee(ty)).dims.count(None)
-                    sizes = [self.rvalue(e) for e in exprs[len(exprs) - n_inner:]] if n_inner else []
+                    sizes = self.vla_sizes(size_expressions(p), ty, p)
                     self.define(key, ty, self.from_ptr(arg, ty, sizes, p))
                 else:
                     self.define(key, ty, arg)
@@ -169,6 +178,28 @@ class FunctionGen:
                 self.define(key, ty, arg)
             else:
                 raise self.unsupported(p, f"parameter of type '{p.type.spelling}'")
+
+    def vla_sizes(self, exprs, ptr_ty, cursor):
+        """Values of the run-time dims of pointer type `ptr_ty`'s pointee, from the size expressions written in
+        its declaration or cast (`exprs`, outermost first), evaluated here as C does."""
+        sel = dynamic_sizes(exprs, CT.array_shape(CT.pointee(ptr_ty)).dims)
+        if None in sel:
+            raise self.error(cursor, "variable-length array type whose size is unknown here")
+        return [self.rvalue(e) for e in sel]
+
+    def has_vla_pointee(self, ty):
+        c = canonical(ty)
+        return c.kind == T.POINTER and CT.pointee_is_memref(c) and None in CT.array_shape(CT.pointee(c)).dims
+
+    def vla_pointer(self, operand, ty, exprs, cursor):
+        """`operand` converted to pointer-to-VLA type `ty` whose sizes are written in `exprs` (a declaration
+        `double (*A)[n][m] = p;` or a cast `(double (*)[n][m]) p`): the sizes are evaluated now."""
+        sizes = self.vla_sizes(exprs, ty, cursor)
+        if operand is None:
+            p = llvm.ZeroOp(CT.llvm_ptr()).result
+        else:
+            p = self.raw_pointer(strip_implicit(operand))
+        return self.from_ptr(p, ty, sizes, cursor)
 
     def to_abi(self, v, ty):
         """A value as passed across a function boundary (pointers as !llvm.ptr)."""
@@ -464,7 +495,8 @@ class FunctionGen:
         ty = canonical(d.type)
         key = decl_key(d)
         if has_attr(d, K.CUDASHARED_ATTR):
-            raise self.error(d, "unsupported construct: __shared__ memory (CUDA shared memory is not supported yet)")
+            self.mem[key] = MemVar(self.shared_memory(d, ty), ty)
+            return
         if d.storage_class in (d.storage_class.STATIC, d.storage_class.EXTERN):
             self.mem[key] = self.mg.global_var(d)
             return
@@ -476,8 +508,9 @@ class FunctionGen:
                 raise self.unsupported(d, f"array of '{shape.elem.spelling}'")
             mtype = CT.array_memref_type(ty)
             if None in shape.dims:
-                n_dyn = shape.dims.count(None)
-                size_exprs = size_expressions(d)[:n_dyn]
+                size_exprs = dynamic_sizes(size_expressions(d, exclude=init), shape.dims)
+                if None in size_exprs:
+                    raise self.unsupported(d, "variable-length array without a size expression")
                 sizes = [self.index_of(self.rvalue(e), e.type) for e in size_exprs]
                 m = self.alloca_entry(mtype, sizes)
                 inits = []
@@ -496,6 +529,9 @@ class FunctionGen:
         if not (CT.is_arith(ty) or ty.kind == T.POINTER):
             raise self.unsupported(d, f"variable of type '{d.type.spelling}'")
         init = inits[-1] if inits else None
+        if self.has_vla_pointee(ty):
+            self.define(key, ty, self.vla_pointer(init, ty, size_expressions(d, exclude=init), d))
+            return
         if init is not None:
             value, form = self.rvalue_form(init)
             value = self.convert(value, init.type, ty, init)
@@ -504,6 +540,30 @@ class FunctionGen:
         else:
             value, form = self.zero(ty), None
         self.define(key, ty, value, form)
+
+    def shared_memory(self, d, ty):
+        """A `__shared__` variable: a memref marked `pgcc.shared`, which --cpuify allocates once per block.
+        ``extern __shared__ T s[]`` (sized by the launch) is a call to @__pgcc_dynamic_shared_<T>."""
+        if CT.is_array(ty):
+            shape = CT.array_shape(ty)
+            if not CT.is_arith(shape.elem):
+                raise self.unsupported(d, f"__shared__ array of '{shape.elem.spelling}'")
+            if ty.kind == T.INCOMPLETEARRAY and len(shape.dims) == 1:
+                elem = CT.scalar_type(shape.elem)
+                mtype = ir.MemRefType.get([ir.ShapedType.get_dynamic_size()], elem)
+                name = self.mg.declare_dynamic_shared(elem, mtype)
+                return func.CallOp([mtype], ir.FlatSymbolRefAttr.get(name), []).result
+            if None in shape.dims:
+                raise self.unsupported(d, "__shared__ array of variable size")
+            m = self.alloca_entry(CT.array_memref_type(ty))
+        elif CT.is_arith(ty):
+            m = self.alloca_entry(ir.MemRefType.get([], CT.scalar_type(ty)))
+        else:
+            raise self.unsupported(d, f"__shared__ variable of type '{d.type.spelling}'")
+        m.owner.attributes["pgcc.shared"] = ir.UnitAttr.get()
+        if var_initializer(d) is not None:
+            raise self.error(d, "initializer on a __shared__ variable (CUDA does not allow one)")
+        return m
 
     def init_array(self, m, ty, init):
         """Store the elements of an initializer list (missing elements are zero)."""
@@ -1182,6 +1242,8 @@ class FunctionGen:
         op = unary_op(e)
         a = children(e)[0]
         ty = canonical(e.type)
+        if op == "__extension__":  # GNU: only silences pedantic warnings
+            return self.rvalue(a, discard=discard)
         if op in ("pre++", "pre--", "post++", "post--"):
             lv = self.lvalue(a)
             at = canonical(a.type)
@@ -1219,6 +1281,18 @@ class FunctionGen:
 
     def expr_CALL_EXPR(self, e, discard=False):
         return self.mg.calls.emit(self, e)
+
+    def expr_StmtExpr(self, e):
+        """GNU statement expression ``({ s1; ...; e; })`` (glibc's assert): the statements, then the value of
+        the last one when the expression is not void."""
+        stmts = children(children(e)[0])
+        if any(self.may_exit(s) for s in stmts):
+            raise self.unsupported(e, "return, break or continue inside a statement expression")
+        if canonical(e.type).kind == T.VOID or not stmts:
+            self.emit_stmts(stmts)
+            return None
+        self.emit_stmts(stmts[:-1])
+        return self.rvalue(stmts[-1])
 
     def expr_INIT_LIST_EXPR(self, e):
         raise self.unsupported(e, "initializer list here")
@@ -1468,6 +1542,8 @@ class FunctionGen:
         if k in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR):
             inner = children(e)[-1]
             it = canonical(inner.type)
+            if k == K.CSTYLE_CAST_EXPR and self.has_vla_pointee(ty) and it.kind == T.POINTER:
+                return self.vla_pointer(inner, ty, size_expressions(e, exclude=inner), e)
             if CT.is_array(it):
                 return self.decay(inner, ty)
             if it.kind == T.POINTER:
@@ -1524,7 +1600,7 @@ class FunctionGen:
 
     def decay(self, arr, ptr_ty):
         """Array-to-pointer decay of array expression `arr`."""
-        a = strip_implicit(arr) if arr.kind == K.PAREN_EXPR else arr
+        a = strip_implicit(arr)  # (also `__extension__ __PRETTY_FUNCTION__`: a string literal)
         if a.kind == K.STRING_LITERAL:
             p = self.mg.string_constant(string_literal(a))
             return p if not CT.pointee_is_memref(ptr_ty) else self.from_ptr(p, ptr_ty, None, None)

@@ -109,6 +109,7 @@ class ModuleGen:
         key = decl_key(d.canonical)
         if key in self.globals:
             return self.globals[key]
+        d = d.get_definition() or d  # the defining declaration carries the initializer
         ty = canonical(d.type)
         if has_attr(d, K.CUDASHARED_ATTR):
             raise error_at(d, "unsupported construct: __shared__ memory (CUDA shared memory is not supported yet)")
@@ -133,7 +134,7 @@ class ModuleGen:
             raise error_at(d, f"unsupported construct: {e}") from None
         init = var_initializer(d)
         external = d.storage_class == d.storage_class.EXTERN and init is None
-        is_def = d.is_definition() and not external
+        is_def = (d.is_definition() or is_tentative(d)) and not external
         attrs = {}
         if is_def:
             attrs["initial_value"] = self.initializer(d, ty, mtype, init)
@@ -188,7 +189,7 @@ class ModuleGen:
 
     def llvm_global(self, d, key, name):
         """A global pointer (FILE *stderr, char *names[]...) as an LLVM global holding a raw pointer."""
-        ext = d.storage_class == d.storage_class.EXTERN or not d.is_definition()
+        ext = d.storage_class == d.storage_class.EXTERN or not (d.is_definition() or is_tentative(d))
         init = var_initializer(d)
         if init is not None and not (evaluate(init) == 0):
             raise error_at(d, "unsupported construct: global pointer with an initializer")
@@ -231,6 +232,16 @@ class ModuleGen:
                               value=ir.StringAttr.get(data.decode("latin-1")))
         return llvm.AddressOfOp(CT.llvm_ptr(), name).result
 
+    def declare_dynamic_shared(self, elem: ir.Type, mtype: ir.MemRefType) -> str:
+        """@__pgcc_dynamic_shared_<elem>: stands for ``extern __shared__ elem s[]`` until --cpuify allocates the
+        launch's dynamic shared memory (its third configuration argument, in bytes) once per block."""
+        name = f"__pgcc_dynamic_shared_{elem}"
+        if name not in self.functions:
+            from mlir.dialects import func
+            with ir.Location.unknown(), ir.InsertionPoint(self.module.body):
+                self.functions[name] = func.FuncOp(name, ir.FunctionType.get([], [mtype]), visibility="private")
+        return name
+
     def declare_llvm_vararg(self, name: str, ret: ir.Type, fixed: list):
         """An external variadic C function (printf, fprintf, ...) as an llvm.func declaration."""
         ftype = ir.Type.parse(f"!llvm.func<{ret} ({', '.join(str(t) for t in fixed)}, ...)>")
@@ -239,6 +250,12 @@ class ModuleGen:
                 llvm.LLVMFuncOp(name, ir.TypeAttr.get(ftype), linkage=ir.Attribute.parse("#llvm.linkage<external>"))
             self.llvm_decls.add(name)
         return ftype
+
+
+def is_tentative(d) -> bool:
+    """A file-scope `int x;` with no definition in the unit: C makes it a zero-initialized definition."""
+    return (d.storage_class in (d.storage_class.NONE, d.storage_class.STATIC) and d.get_definition() is None
+            and d.semantic_parent is not None and d.semantic_parent.kind == K.TRANSLATION_UNIT)
 
 
 def generate(tu, filename: str) -> ir.Module:

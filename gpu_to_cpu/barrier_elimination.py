@@ -1,0 +1,475 @@
+"""Barrier elimination: split each thread loop at its `gpu.barrier`s (loop fission) so that no barrier is left.
+
+After launch_to_loops.py a block runs ``scf.parallel (tx, ty, tz) {pgcc.threads} { ... gpu.barrier ... }``.
+A barrier means: every thread finishes the code before it before any thread runs the code after it. Splitting
+the parallel loop there gives exactly that order (Polygeist, PPoPP'23, "barrier lowering by fission"):
+
+* barrier at the top of the thread loop: ``par { A; barrier; B }`` -> ``par { A }; par { B }``;
+* barrier inside ``scf.for``/``scf.while``/``scf.if`` whose bounds or condition are the same for all threads of
+  the block (uniform): the control op is interchanged outward, ``par { A; for { C } ; B }`` ->
+  ``par { A }; for { par { C } }; par { B }``, and the new inner thread loop is split in turn;
+* barrier inside an ``scf.if`` on a per-thread condition with no else branch (e.g. the guard the frontend puts
+  around the rest of a kernel after ``if (tid >= n) return;``): the if is split at the barrier,
+  ``if (c) { A; barrier; B }`` -> ``if (c) { A }; barrier; if (c) { B }`` (threads that returned do not
+  wait, as on a GPU);
+* any other barrier (in a loop or condition that differs between threads) is an error.
+
+Values computed before a split point and used after it are either recomputed after it (pure arithmetic on
+thread ids and uniform values) or stored per thread in a cache ``memref<dz x dy x dx x T>`` allocated once per
+block. The set to store is a minimum vertex cut of the def-use graph between values that cannot be recomputed
+(loads, calls, region results) and the uses after the split, as in Polygeist's min-cut caching (and Enzyme's
+cache reduction). Loop-carried values of an interchanged loop that differ between threads live in such caches.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from mlir import ir
+from mlir.dialects import arith, llvm, memref, scf
+
+from polygeist_py.errors import error_at_op
+
+from .ir_nav import body_ops, collect, defined_inside, is_nested_in, is_pure, replace_uses_inside
+from .launch_to_loops import BLOCKS, THREADS, parallel_loop
+
+CONTROL = ("scf.if", "scf.for", "scf.while")
+
+
+def eliminate_barriers(module: ir.Module) -> None:
+    """Remove every gpu.barrier from the thread loops of `module` by fission (in place).
+
+    Raises:
+        CompileError: a barrier under control flow that differs between the threads of a block, or a value
+            that lives across a barrier and can neither be recomputed nor stored (e.g. a per-thread array).
+    """
+    work = collect(module.operation, lambda o: _is_thread_loop(o) and _has_barrier(o))
+    while work:
+        work += _split_at_first_barrier(work.pop())
+    left = collect(module.operation, lambda o: o.name == "gpu.barrier")
+    if left:
+        raise error_at_op(left[0], "unsupported construct: __syncthreads() outside a kernel's thread loop")
+
+
+def _is_thread_loop(op) -> bool:
+    return op.name == "scf.parallel" and THREADS in op.attributes
+
+
+def _has_barrier(op) -> bool:
+    return op.name == "gpu.barrier" or bool(collect(op, lambda o: o.name == "gpu.barrier"))
+
+
+def _split_at_first_barrier(p) -> list:
+    """One fission step on thread loop `p`; returns the thread loops that may still hold barriers."""
+    x = next((op for op in body_ops(p) if _has_barrier(op)), None)
+    if x is None:
+        return []
+    if x.name == "gpu.barrier":
+        _split_before(p, x)
+        x.erase()
+        return [p]
+    if x.name not in CONTROL:
+        raise error_at_op(x, f"unsupported construct: __syncthreads() inside '{x.name}'")
+    _hoist_uniform(p, stop=x)
+    if x.name == "scf.if" and not _uniform(x.operands[0], p):
+        _distribute_guard(p, x)
+        return [p]
+    return _interchange(p, x)
+
+
+# ------------------------------------------------------------------------------------------- uniformity
+def _uniform(v, p, assumed=frozenset()) -> bool:
+    """True when `v` has the same value in every thread of loop `p`: defined outside it, in `assumed`, or pure
+    arithmetic on such values."""
+    if v in assumed or not defined_inside(v, p):
+        return True
+    owner = v.owner
+    if isinstance(owner, ir.Block) or not is_pure(owner):
+        return False
+    return all(_uniform(o, p, assumed) for o in owner.operands)
+
+
+def _hoist_uniform(p, stop=None) -> None:
+    """Move the pure top-level ops of `p` whose operands are defined outside it (up to `stop`) before `p`."""
+    for op in body_ops(p):
+        if stop is not None and op.operation == stop.operation:
+            break
+        if is_pure(op) and all(not defined_inside(o, p) for o in op.operands):
+            op.move_before(p)
+
+
+# ------------------------------------------------------------------------------------------- caches
+def _thread_ids(p) -> list:
+    """The cache subscripts of the current thread in loop `p`: (tz, ty, tx)."""
+    args = list(p.regions[0].blocks[0].arguments)
+    return list(reversed(args))
+
+
+def _new_cache(p, ty):
+    """A per-thread cache memref<dz x dy x dx x ty>, allocated once per block (at the top of the block loop)."""
+    if not (isinstance(ty, (ir.IntegerType, ir.IndexType, ir.FloatType)) or str(ty) == "!llvm.ptr"):
+        return None
+    blocks = p.parent
+    while blocks is not None and not (blocks.name == "scf.parallel" and BLOCKS in blocks.attributes):
+        blocks = blocks.parent
+    n = len(p.regions[0].blocks[0].arguments)
+    sizes = list(reversed(list(p.operands)[n:2 * n]))
+    first = list(blocks.regions[0].blocks[0].operations)[0]
+    dyn = ir.ShapedType.get_dynamic_size()
+    with p.location, ir.InsertionPoint(first):
+        return memref.AllocaOp(ir.MemRefType.get([dyn] * n, ty), sizes, []).result
+
+
+def _cache_or_fail(p, v, where):
+    cache = _new_cache(p, v.type)
+    if cache is None:
+        raise error_at_op(where, f"unsupported construct: a value of type '{v.type}' that lives across "
+                                 "__syncthreads() and cannot be recomputed")
+    return cache
+
+
+def _store(v, cache, p):
+    memref.StoreOp(v, cache, _thread_ids(p))
+
+
+def _load(cache, p):
+    return memref.LoadOp(cache, _thread_ids(p)).result
+
+
+def _dummy(ty, before):
+    """A uniform placeholder of type `ty` (the real per-thread value lives in a cache)."""
+    with before.location, ir.InsertionPoint(before):
+        if isinstance(ty, ir.FloatType):
+            return arith.constant(ty, 0.0)
+        if isinstance(ty, (ir.IntegerType, ir.IndexType)):
+            return arith.constant(ty, 0)
+        if str(ty) == "!llvm.ptr":
+            return llvm.ZeroOp(ty).result
+    raise error_at_op(before, f"unsupported construct: per-thread value of type '{ty}' carried across __syncthreads()")
+
+
+# ------------------------------------------------------------------------------------------- fission
+def _new_thread_loop_before(p, anchor):
+    n = len(p.regions[0].blocks[0].arguments)
+    ops = list(p.operands)
+    with p.location, ir.InsertionPoint(anchor):
+        q, _ = parallel_loop(ops[:n], ops[n:2 * n], ops[2 * n:3 * n], THREADS)
+    return q
+
+
+def _move_into(ops, q, p) -> None:
+    """Move `ops` (from thread loop p) into thread loop q, re-binding p's thread ids to q's."""
+    term = list(q.regions[0].blocks[0].operations)[-1]
+    for op in ops:
+        op.move_before(term)
+    for old, new in zip(p.regions[0].blocks[0].arguments, q.regions[0].blocks[0].arguments):
+        replace_uses_inside(old, new, q)
+
+
+def _split_before(p, x) -> None:
+    """Move the ops of `p` before `x` into a new thread loop in front of `p`; values they define that are used
+    later in `p` are recomputed at the top of `p` or passed through per-thread caches."""
+    ops = []
+    for op in body_ops(p):
+        if op.operation == x.operation:
+            break
+        ops.append(op)
+    if not ops:
+        return
+    q = _new_thread_loop_before(p, p)
+    _move_into(ops, q, p)
+    _pass_values(q, p)
+
+
+def _pass_values(q, p) -> None:
+    """Make the values defined at the top level of thread loop q and used in the later thread loop p available
+    there: store the min-cut set per thread at the end of q, reload it and recompute the rest at the top of p."""
+    top = body_ops(q)
+    defined = {r: op for op in top for r in op.results}
+    needed = [r for r in defined if any(u.owner.operation == p.operation or is_nested_in(u.owner, p) for u in r.uses)]
+    if not needed:
+        return
+    stored, recompute = _min_cut(needed, defined)
+    qterm = list(q.regions[0].blocks[0].operations)[-1]
+    first = list(p.regions[0].blocks[0].operations)[0]
+    mapping = dict(zip(q.regions[0].blocks[0].arguments, p.regions[0].blocks[0].arguments))
+    for v in stored:
+        cache = _cache_or_fail(p, v, defined[v])
+        with defined[v].location, ir.InsertionPoint(qterm):
+            _store(v, cache, q)
+        with defined[v].location, ir.InsertionPoint(first):
+            mapping[v] = _load(cache, p)
+    for op in top:  # program order keeps operands before their users
+        if any(r in recompute for r in op.results):
+            clone = op.clone(ip=ir.InsertionPoint(first))
+            for i, o in enumerate(op.operands):
+                if o in mapping:
+                    clone.operands[i] = mapping[o]
+            for r, c in zip(op.results, clone.results):
+                mapping[r] = c
+    for v in needed:
+        replace_uses_inside(v, mapping[v], p)
+
+
+def _min_cut(needed, defined):
+    """Choose which values to store: a minimum vertex cut between values that cannot be recomputed and the
+    needed ones, over the pure-op def-use graph (each stored value costs 1). Returns (stored, recomputed)."""
+    nodes, work = set(), list(needed)
+    while work:  # the values the needed ones may be recomputed from
+        v = work.pop()
+        if v in nodes:
+            continue
+        nodes.add(v)
+        if is_pure(defined[v]):
+            work += [o for o in defined[v].operands if o in defined]
+    inf = float("inf")
+    cap: dict = {}
+
+    def edge(a, b, c):
+        cap.setdefault(a, {})[b] = cap.get(a, {}).get(b, 0) + c
+        cap.setdefault(b, {}).setdefault(a, 0)
+
+    storable = {v: _new_cache_type_ok(v.type) for v in nodes}
+    for v in nodes:
+        edge(("in", v), ("out", v), 1 if storable[v] else inf)
+        op = defined[v]
+        if is_pure(op):
+            for o in op.operands:
+                if o in nodes:
+                    edge(("out", o), ("in", v), inf)
+        else:
+            edge("S", ("in", v), inf)
+    for v in needed:
+        edge(("out", v), "T", inf)
+    reach = _max_flow_source_side(cap, "S", "T")
+    stored = [v for v in nodes if ("in", v) in reach and ("out", v) not in reach]
+    recompute, work = set(), [v for v in needed if v not in stored]
+    while work:
+        v = work.pop()
+        if v in recompute or v in stored:
+            continue
+        recompute.add(v)
+        work += [o for o in defined[v].operands if o in defined]
+    order = {v: i for i, v in enumerate(defined)}
+    return sorted(stored, key=order.get), recompute
+
+
+def _new_cache_type_ok(ty) -> bool:
+    return isinstance(ty, (ir.IntegerType, ir.IndexType, ir.FloatType)) or str(ty) == "!llvm.ptr"
+
+
+def _max_flow_source_side(cap, s, t) -> set:
+    """Edmonds-Karp max flow on residual capacities `cap` (modified); returns the nodes reachable from `s` in
+    the final residual graph (the source side of a minimum cut)."""
+    while True:
+        parent = {s: None}
+        queue = deque([s])
+        while queue and t not in parent:
+            a = queue.popleft()
+            for b, c in cap.get(a, {}).items():
+                if c > 0 and b not in parent:
+                    parent[b] = a
+                    queue.append(b)
+        if t not in parent:
+            return set(parent)
+        path, b = [], t
+        while parent[b] is not None:
+            path.append((parent[b], b))
+            b = parent[b]
+        f = min(cap[a][b] for a, b in path)
+        if f == float("inf"):
+            raise AssertionError("unbounded cut: a non-recomputable value of a type that cannot be cached")
+        for a, b in path:
+            cap[a][b] -= f
+            cap[b][a] += f
+
+
+# ------------------------------------------------------------------------------------------- interchange
+def _interchange(p, x) -> list:
+    """Hoist uniform control op `x` (holding a barrier) out of thread loop `p`; its regions get their own
+    thread loops. Returns the thread loops to process further."""
+    if x.name == "scf.if":
+        _results_to_caches(p, x)
+    elif x.name == "scf.for":
+        _for_state_to_caches(p, x)
+    else:
+        _check_uniform_while(p, x)
+    _split_before(p, x)
+    _sink_prefix_into_regions(p, x)
+    for o in x.operands:
+        if defined_inside(o, p):
+            raise error_at_op(x, "unsupported construct: __syncthreads() inside a loop or condition that "
+                                 "differs between the threads of a block (non-uniform barrier)")
+    x.move_before(p)
+    inner = []
+    regions = [1] if x.name == "scf.while" else range(len(x.regions))
+    for r in regions:
+        block = x.regions[r].blocks[0] if len(x.regions[r].blocks) else None
+        if block is None or len(list(block.operations)) <= 1:
+            continue
+        ops = list(block.operations)[:-1]
+        q = _new_thread_loop_before(p, list(block.operations)[-1])
+        _move_into(ops, q, p)
+        _hoist_uniform(q)
+        for o in list(block.operations)[-1].operands:
+            if defined_inside(o, q):
+                raise error_at_op(x, "internal: a loop-carried value was classified uniform but is per-thread")
+        inner.append(q)
+    return inner + [p]
+
+
+def _results_to_caches(p, x) -> None:
+    """Per-thread results of scf.if `x` go through caches: each branch stores, the code after x loads."""
+    yields = [list(x.regions[r].blocks[0].operations)[-1] for r in range(2) if len(x.regions[r].blocks)]
+    for i, res in enumerate(x.results):
+        if all(_uniform(y.operands[i], p) for y in yields):
+            continue
+        cache = _cache_or_fail(p, res, x)
+        dummy = _dummy(res.type, p)
+        for y in yields:
+            with x.location, ir.InsertionPoint(y):
+                _store(y.operands[i], cache, p)
+            y.operands[i] = dummy
+        with x.location, ir.InsertionPoint.after(x):
+            loaded = _load(cache, p)
+        _replace_uses_except_in(res, loaded, x)
+
+
+def _for_state_to_caches(p, x) -> None:
+    """Loop-carried values of scf.for `x` that differ between threads move to per-thread caches."""
+    body = x.regions[0].blocks[0]
+    iv, args = body.arguments[0], list(body.arguments)[1:]
+    y = list(body.operations)[-1]
+    inits = list(x.operands)[3:]
+    uniform = {i for i, v in enumerate(inits) if _uniform(v, p)}
+    changed = True
+    while changed:  # greatest fixpoint: a carried value is uniform if its update is
+        assumed = frozenset([iv] + [args[i] for i in uniform])
+        keep = {i for i in uniform if _uniform(y.operands[i], p, assumed)}
+        changed, uniform = keep != uniform, keep
+    for i, arg in enumerate(args):
+        if i in uniform:
+            continue
+        cache = _cache_or_fail(p, arg, x)
+        dummy = _dummy(arg.type, p)
+        with x.location, ir.InsertionPoint(x):
+            _store(inits[i], cache, p)
+        x.operands[3 + i] = dummy
+        with x.location, ir.InsertionPoint(list(body.operations)[0]):
+            loaded = _load(cache, p)
+        replace_uses_inside(arg, loaded, x)
+        with x.location, ir.InsertionPoint(y):
+            _store(y.operands[i], cache, p)
+        y.operands[i] = arg
+        with x.location, ir.InsertionPoint.after(x):
+            after = _load(cache, p)
+        _replace_uses_except_in(x.results[i], after, x)
+
+
+def _check_uniform_while(p, x) -> None:
+    """scf.while with a barrier: its condition region and every carried value must be uniform."""
+    before, after = x.regions[0].blocks[0], x.regions[1].blocks[0]
+    assumed = frozenset(list(before.arguments) + list(after.arguments))
+    ok = all(_uniform(v, p) for v in x.operands)
+    ok = ok and all(is_pure(op) and all(_uniform(o, p, assumed) for o in op.operands)
+                    for op in list(before.operations)[:-1])
+    ok = ok and all(_uniform(o, p, assumed) for o in list(before.operations)[-1].operands)
+    ok = ok and all(_uniform(o, p, assumed) for o in list(after.operations)[-1].operands)
+    if not ok:
+        raise error_at_op(x, "unsupported construct: __syncthreads() inside a loop or condition that differs "
+                             "between the threads of a block (a while loop whose condition or carried values do)")
+
+
+def _distribute_guard(p, x) -> None:
+    """``if (c) { A; barrier; B }`` with per-thread c and no else -> ``if (c) { A }; barrier; if (c) { B }``.
+    Values of A used in B are recomputed in B (pure ops) or stored per thread before the barrier."""
+    then = x.regions[0].blocks[0]
+    has_else = len(x.regions[1].blocks) and len(list(x.regions[1].blocks[0].operations)) > 1
+    ops = list(then.operations)
+    k = next((i for i, op in enumerate(ops[:-1]) if op.name == "gpu.barrier"), None)
+    if has_else or k is None or len(x.results):
+        raise error_at_op(x, "unsupported construct: __syncthreads() inside a condition that differs between "
+                             "the threads of a block (non-uniform barrier)")
+    bar, head, tail = ops[k], ops[:k], ops[k + 1:-1]
+    with x.location, ir.InsertionPoint.after(x):
+        second = scf.IfOp(x.operands[0])
+        with ir.InsertionPoint(second.then_block):
+            yield_op = scf.YieldOp([])
+    for op in tail:
+        op.move_before(yield_op)
+    first = ir.InsertionPoint(list(second.then_block.operations)[0])
+    for op in head:
+        if not any(_used_in(r, second) for r in op.results):
+            continue
+        if is_pure(op):
+            clone = op.clone(ip=first)
+            for r, c in zip(op.results, clone.results):
+                replace_uses_inside(r, c, second)
+            continue
+        for r in op.results:
+            if _used_in(r, second):
+                cache = _cache_or_fail(p, r, op)
+                with op.location, ir.InsertionPoint(bar):
+                    _store(r, cache, p)
+                with op.location, first:
+                    replace_uses_inside(r, _load(cache, p), second)
+    bar.move_before(second)
+
+
+def _used_in(v, scope) -> bool:
+    return any(u.owner.operation == scope.operation or is_nested_in(u.owner, scope) for u in v.uses)
+
+
+def _replace_uses_except_in(v, new, x) -> None:
+    for use in list(v.uses):
+        owner = use.owner
+        if owner.operation != x.operation and not is_nested_in(owner, x) and owner.operation != new.owner.operation:
+            owner.operands[use.operand_number] = new
+
+
+def _sink_prefix_into_regions(p, x) -> None:
+    """After a split, the top of `p` holds the reloads/recomputations; copy them into the regions of `x` that
+    use them (x is about to leave p) and keep them after x for the rest of p."""
+    prefix = []
+    for op in body_ops(p):
+        if op.operation == x.operation:
+            break
+        prefix.append(op)
+    for op in reversed(prefix):
+        for region in x.regions:
+            if not len(region.blocks):
+                continue
+            block = region.blocks[0]
+            if not any(_used_in_block(r, block) for r in op.results):
+                continue
+            clone = op.clone(ip=ir.InsertionPoint(list(block.operations)[0]))
+            for r, c in zip(op.results, clone.results):
+                _replace_uses_in_block(r, c, block)
+        if all(not list(r.uses) for r in op.results):
+            op.erase()
+        else:
+            op.move_after(x)
+
+
+def _used_in_block(v, block) -> bool:
+    owner_op = block.owner
+    return any(_in_block(u.owner, block, owner_op) for u in v.uses)
+
+
+def _in_block(op, block, owner_op) -> bool:
+    """True when `op` is in `block` (a block of owner_op's regions) or nested in an op of it."""
+    if not is_nested_in(op, owner_op):
+        return False
+    o = op.operation
+    while o.operation != owner_op.operation:
+        if o.block == block:
+            return True
+        o = o.parent
+    return False
+
+
+def _replace_uses_in_block(v, new, block) -> None:
+    owner_op = block.owner
+    for use in list(v.uses):
+        if _in_block(use.owner, block, owner_op):
+            use.owner.operands[use.operand_number] = new

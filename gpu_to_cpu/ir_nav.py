@@ -1,0 +1,80 @@
+"""Small helpers to navigate and rewrite MLIR through the Python bindings, shared by the gpu_to_cpu passes."""
+
+from __future__ import annotations
+
+from mlir import ir
+
+# Ops without memory effects or regions that may be cloned (recomputed) or hoisted freely. Memref descriptor
+# ops are here on purpose: a memref value cannot be cached in memory, so it must be recomputable.
+PURE_PREFIXES = ("arith.", "math.", "index.")
+PURE_OPS = {
+    "affine.apply", "affine.min", "affine.max", "llvm.mlir.constant", "llvm.mlir.zero", "llvm.mlir.undef",
+    "llvm.mlir.poison", "llvm.insertvalue", "llvm.extractvalue", "llvm.inttoptr", "llvm.ptrtoint",
+    "llvm.getelementptr", "builtin.unrealized_conversion_cast", "memref.reinterpret_cast", "memref.cast",
+    "memref.subview", "memref.view", "memref.extract_strided_metadata", "memref.extract_aligned_pointer_as_index",
+    "memref.dim", "ub.poison",
+}
+
+
+def is_pure(op) -> bool:
+    """True for an op that reads no memory, writes none and has no regions (safe to recompute or hoist)."""
+    name = op.name
+    return len(op.regions) == 0 and (name.startswith(PURE_PREFIXES) or name in PURE_OPS)
+
+
+def walk(op, fn) -> None:
+    """Call fn on every op nested in `op` (pre-order; not on `op` itself)."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                fn(inner)
+                walk(inner, fn)
+
+
+def collect(op, pred) -> list:
+    found = []
+    walk(op, lambda o: found.append(o) if pred(o) else None)
+    return found
+
+
+def is_nested_in(op, ancestor) -> bool:
+    """True when `op` is strictly inside one of `ancestor`'s regions."""
+    ancestor = ancestor.operation
+    p = op.operation.parent
+    while p is not None:
+        if p == ancestor:
+            return True
+        p = p.parent
+    return False
+
+
+def defining_op(v):
+    """The op whose result `v` is, or for a block argument the op owning the block."""
+    owner = v.owner
+    return owner.owner if isinstance(owner, ir.Block) else owner
+
+
+def defined_inside(v, op) -> bool:
+    """True when value `v` is only visible inside `op`'s regions (a result or block argument nested in it)."""
+    owner = v.owner
+    if isinstance(owner, ir.Block):
+        d = owner.owner
+        return d.operation == op.operation or is_nested_in(d, op)
+    return is_nested_in(owner, op)
+
+
+def body_ops(op, region=0) -> list:
+    """The ops of the single block of `op`'s region, without its terminator."""
+    return list(op.regions[region].blocks[0].operations)[:-1]
+
+
+def replace_uses_inside(old, new, scope) -> None:
+    """Replace the uses of `old` that lie inside `scope` (an op, its regions included) with `new`."""
+    for use in list(old.uses):
+        owner = use.owner
+        if owner.operation == scope.operation or is_nested_in(owner, scope):
+            owner.operands[use.operand_number] = new
+
+
+def has_attr(op, name: str) -> bool:
+    return name in op.attributes
