@@ -105,7 +105,20 @@ def _thread_ids(p) -> list:
     return list(reversed(args))
 
 
-def _new_cache(p, ty):
+CACHE, STATE = "pgcc.cache", "pgcc.state"  # written once before a split / updated by an interchanged loop
+
+
+def _recomputable(op) -> bool:
+    """Pure ops, and reloads from write-once caches (reloading again is cheaper than caching twice)."""
+    if is_pure(op):
+        return True
+    if op.name != "memref.load":
+        return False
+    src = op.operands[0].owner
+    return not isinstance(src, ir.Block) and CACHE in src.attributes
+
+
+def _new_cache(p, ty, kind=CACHE):
     """A per-thread cache memref<dz x dy x dx x ty>, allocated once per block (at the top of the block loop)."""
     if not (isinstance(ty, (ir.IntegerType, ir.IndexType, ir.FloatType)) or str(ty) == "!llvm.ptr"):
         return None
@@ -117,11 +130,13 @@ def _new_cache(p, ty):
     first = list(blocks.regions[0].blocks[0].operations)[0]
     dyn = ir.ShapedType.get_dynamic_size()
     with p.location, ir.InsertionPoint(first):
-        return memref.AllocaOp(ir.MemRefType.get([dyn] * n, ty), sizes, []).result
+        alloca = memref.AllocaOp(ir.MemRefType.get([dyn] * n, ty), sizes, [])
+    alloca.attributes[kind] = ir.UnitAttr.get()
+    return alloca.result
 
 
-def _cache_or_fail(p, v, where):
-    cache = _new_cache(p, v.type)
+def _cache_or_fail(p, v, where, kind=CACHE):
+    cache = _new_cache(p, v.type, kind)
     if cache is None:
         raise error_at_op(where, f"unsupported construct: a value of type '{v.type}' that lives across "
                                  "__syncthreads() and cannot be recomputed")
@@ -220,7 +235,7 @@ def _min_cut(needed, defined):
         if v in nodes:
             continue
         nodes.add(v)
-        if is_pure(defined[v]):
+        if _recomputable(defined[v]):
             work += [o for o in defined[v].operands if o in defined]
     inf = float("inf")
     cap: dict = {}
@@ -233,7 +248,7 @@ def _min_cut(needed, defined):
     for v in nodes:
         edge(("in", v), ("out", v), 1 if storable[v] else inf)
         op = defined[v]
-        if is_pure(op):
+        if _recomputable(op):
             for o in op.operands:
                 if o in nodes:
                     edge(("out", o), ("in", v), inf)
@@ -324,7 +339,7 @@ def _results_to_caches(p, x) -> None:
     for i, res in enumerate(x.results):
         if all(_uniform(y.operands[i], p) for y in yields):
             continue
-        cache = _cache_or_fail(p, res, x)
+        cache = _cache_or_fail(p, res, x, STATE)
         dummy = _dummy(res.type, p)
         for y in yields:
             with x.location, ir.InsertionPoint(y):
@@ -350,7 +365,7 @@ def _for_state_to_caches(p, x) -> None:
     for i, arg in enumerate(args):
         if i in uniform:
             continue
-        cache = _cache_or_fail(p, arg, x)
+        cache = _cache_or_fail(p, arg, x, STATE)
         dummy = _dummy(arg.type, p)
         with x.location, ir.InsertionPoint(x):
             _store(inits[i], cache, p)
@@ -401,7 +416,7 @@ def _distribute_guard(p, x) -> None:
     for op in head:
         if not any(_used_in(r, second) for r in op.results):
             continue
-        if is_pure(op):
+        if _recomputable(op):
             clone = op.clone(ip=first)
             for r, c in zip(op.results, clone.results):
                 replace_uses_inside(r, c, second)

@@ -111,7 +111,7 @@ def _launch_to_loops(launch) -> None:
         with ir.InsertionPoint(list(bbody.operations)[0]):
             if shared_bytes is not None:
                 buf = memref.AllocaOp(ir.MemRefType.get([ir.ShapedType.get_dynamic_size()], ir.IntegerType.get_signless(8)),
-                                      [shared_bytes], [])
+                                      [arith.index_castui(idx, shared_bytes)], [])
                 buf.attributes[DYNAMIC_SHARED] = ir.UnitAttr.get()
             threads, tbody = parallel_loop([zero] * 3, block, [one] * 3, THREADS)
     term = list(tbody.operations)[-1]

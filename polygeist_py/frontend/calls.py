@@ -308,7 +308,8 @@ class Calls:
         grid, block = fg.dim3_value(cfg[0]), fg.dim3_value(cfg[1])
         shared_bytes = None
         if len(cfg) > 2 and not (cfg[2].kind == K.UNEXPOSED_EXPR and not children(cfg[2])):  # not the default 0
-            shared_bytes = fg.index_of(fg.rvalue(cfg[2]), cfg[2].type)
+            from .codegen import ci_uint  # gpu.launch takes the byte count as i32
+            shared_bytes = fg.convert(fg.rvalue(cfg[2]), cfg[2].type, ci_uint(), cfg[2])
         args = list(call.get_arguments())
         name = self.mg.declare(callee)
         vals = self.abi_args(fg, callee, args, call)
