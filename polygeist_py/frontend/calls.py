@@ -7,10 +7,11 @@ Builtins are a table from C name to handler, not an if-chain.
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, func, gpu, llvm
+from mlir.dialects import arith, func, gpu, llvm, memref
 
-from ..clang_ast import K, T, canonical, children, strip_implicit
+from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
 from ..errors import error_at
+from . import affine_forms as AF
 from . import c_types as CT
 from .scan import decl_key, out_param_var
 
@@ -24,6 +25,14 @@ MATH_UNARY = {
 }
 MATH_BINARY = {"pow": "math.powf", "atan2": "math.atan2", "fmax": "arith.maxnumf", "fmin": "arith.minnumf",
                "fmod": "arith.remf", "copysign": "math.copysign", "fdivide": "arith.divf"}
+# CUDA atomics -> memref.atomic_rmw kinds (float kind, signed int kind, unsigned int kind); the rest are
+# read-modify-write regions in memref.generic_atomic_rmw
+ATOMICS = {
+    "atomicAdd": ("addf", "addi", "addi"), "atomicSub": (None, "addi", "addi"), "atomicExch": ("assign",) * 3,
+    "atomicMax": (None, "maxs", "maxu"), "atomicMin": (None, "mins", "minu"), "atomicAnd": (None, "andi", "andi"),
+    "atomicOr": (None, "ori", "ori"), "atomicXor": (None, "xori", "xori"),
+    "atomicCAS": None, "atomicInc": None, "atomicDec": None,
+}
 VARIADIC = {"printf": 1, "fprintf": 2, "sprintf": 2, "snprintf": 3, "scanf": 1, "fscanf": 2, "sscanf": 2}
 
 
@@ -57,6 +66,7 @@ class Builtins:
             "cudaEventElapsedTime": self.event_elapsed,
             "posix_memalign": self.posix_memalign,
             "__syncthreads": self.barrier,
+            **{name: self.atomic for name in ATOMICS},
             "abs": self.int_abs, "labs": self.int_abs, "min": self.minmax, "max": self.minmax,
         }
 
@@ -77,6 +87,49 @@ class Builtins:
         """__syncthreads() -> gpu.barrier (--cpuify splits the thread loop there)."""
         gpu.BarrierOp()
         return None
+
+    def atomic(self, fg, call, args):
+        """CUDA atomics on the element a pointer designates: real CPU atomics (memref.atomic_rmw or
+        memref.generic_atomic_rmw, which lower to atomicrmw / a cmpxchg loop). Returns the old value."""
+        from .codegen import MemLV
+
+        name = call.spelling
+        ty = canonical(call.type)
+        target = strip_implicit(args[0])
+        if target.kind == K.UNARY_OPERATOR and children(target) and unary_op(target) == "&":
+            lv = fg.lvalue(children(target)[0])
+        elif CT.pointee_is_memref(canonical(args[0].type)):
+            lv = MemLV(fg.rvalue(args[0]), [AF.const(0)], ty)  # *p
+        else:
+            raise error_at(call, f"unsupported construct: {name} through '{args[0].type.spelling}'")
+        if not isinstance(lv, MemLV):
+            raise error_at(call, f"unsupported construct: {name} on a scalar variable")
+        idx = fg.index_values(lv.indices)
+        vals = [fg.convert(fg.rvalue(a), a.type, ty, a) for a in args[1:]]
+        kinds = ATOMICS[name]
+        if kinds is not None:
+            kind = kinds[0] if CT.is_float(ty) else kinds[2] if CT.is_unsigned(ty) else kinds[1]
+            if kind is None:
+                raise error_at(call, f"unsupported construct: {name} on '{ty.spelling}'")
+            v = vals[0]
+            if name == "atomicSub":
+                v = arith.subi(fg.const_int(ty, 0), v)
+            return memref.AtomicRMWOp(getattr(arith.AtomicRMWKind, kind), v, lv.memref, idx).result
+        op = memref.GenericAtomicRMWOp(CT.scalar_type(ty), lv.memref, idx)
+        block = op.regions[0].blocks.append(CT.scalar_type(ty))
+        with ir.InsertionPoint(block):
+            old = block.arguments[0]
+            one, zero = fg.const_int(ty, 1), fg.const_int(ty, 0)
+            if name == "atomicCAS":
+                new = arith.select(arith.cmpi(arith.CmpIPredicate.eq, old, vals[0]), vals[1], old)
+            elif name == "atomicInc":  # ((old >= val) ? 0 : old + 1), unsigned
+                new = arith.select(arith.cmpi(arith.CmpIPredicate.uge, old, vals[0]), zero, arith.addi(old, one))
+            else:  # atomicDec: ((old == 0) | (old > val)) ? val : old - 1
+                wrap = arith.ori(arith.cmpi(arith.CmpIPredicate.eq, old, zero),
+                                 arith.cmpi(arith.CmpIPredicate.ugt, old, vals[0]))
+                new = arith.select(wrap, vals[0], arith.subi(old, one))
+            memref.AtomicYieldOp(new)
+        return op.result
 
     def ret_int(self, fg, call, v=0):
         ty = canonical(call.type)

@@ -1,0 +1,22 @@
+/* polygeist-py: CUDA atomic functions (device code). pgcc gives each its meaning (a CPU atomic on the element
+   the pointer designates), so declarations are all that is needed. */
+#ifndef PGCC_CUDA_ATOMICS_H
+#define PGCC_CUDA_ATOMICS_H
+
+#define PGCC_ATOMIC2(f, T) __device__ T f(T *address, T val);
+#define PGCC_ATOMIC_INT(f)                                                                          \
+  PGCC_ATOMIC2(f, int) PGCC_ATOMIC2(f, unsigned int) PGCC_ATOMIC2(f, unsigned long long int)
+PGCC_ATOMIC_INT(atomicAdd) PGCC_ATOMIC2(atomicAdd, float) PGCC_ATOMIC2(atomicAdd, double)
+PGCC_ATOMIC_INT(atomicExch) PGCC_ATOMIC2(atomicExch, float)
+PGCC_ATOMIC2(atomicSub, int) PGCC_ATOMIC2(atomicSub, unsigned int)
+PGCC_ATOMIC_INT(atomicMax) PGCC_ATOMIC_INT(atomicMin)
+PGCC_ATOMIC_INT(atomicAnd) PGCC_ATOMIC_INT(atomicOr) PGCC_ATOMIC_INT(atomicXor)
+__device__ unsigned int atomicInc(unsigned int *address, unsigned int val);
+__device__ unsigned int atomicDec(unsigned int *address, unsigned int val);
+__device__ int atomicCAS(int *address, int compare, int val);
+__device__ unsigned int atomicCAS(unsigned int *address, unsigned int compare, unsigned int val);
+__device__ unsigned long long int atomicCAS(unsigned long long int *address, unsigned long long int compare,
+                                            unsigned long long int val);
+#undef PGCC_ATOMIC2
+#undef PGCC_ATOMIC_INT
+#endif
