@@ -30,11 +30,11 @@ import numpy as np
 
 from .clang_ast import K, T, children, evaluate, has_attr, in_main_file, strip_implicit, unary_op
 from .errors import CompileError
+from .stages import STAGES
 
 __all__ = ["compile", "Program", "Function", "CompileError"]
 
 _LANG_SUFFIX = {"c": ".c", "cuda": ".cu"}
-STAGES = ("mlir", "cleanup", "cpuify", "llvm-dialect")
 
 
 # ------------------------------------------------------------------------------------------------ compiling
@@ -123,63 +123,12 @@ def _render(e: CompileError, parse_path: str, source: str | None) -> str:
     return e.render()
 
 
-def run_stages(tu, path: str, *, cpuify: bool, on_stage=None):
-    """The driver's stage sequence on a parsed translation unit, inside the current ``ir.Context``.
-
-    frontend -> verify -> cleanup -> (cpuify + cleanup when CUDA launches are present) -> lowering to the
-    LLVM dialect. ``on_stage(name, module)`` is called after each of :data:`STAGES`; returning True stops there.
-    Returns the module (LLVM dialect unless stopped early).
-
-    Raises:
-        CompileError: unsupported constructs; CUDA launches without ``cpuify``; InternalError from a pass.
-    """
-    from . import pipeline
-    from .clang_ast import is_cuda
-    from .frontend.module import generate
-    from .gpu_to_cpu_stage import run_cpuify
-
-    def stop(stage):
-        return bool(on_stage and on_stage(stage, module))
-
-    module = generate(tu, path)
-    pipeline.verify(module, "the frontend")
-    if stop("mlir"):
-        return module
-    pipeline.run(module, pipeline.CLEANUP, "cleanup")
-    if stop("cleanup"):
-        return module
-    if is_cuda(path) and _has_op(module, lambda n: n == "gpu.launch"):
-        if not cpuify:
-            raise CompileError(f"{path}: CUDA kernel launches need cpuify=True (pgcc has no GPU back end)")
-        run_cpuify(module)
-        pipeline.run(module, pipeline.CLEANUP, "cleanup after cpuify")
-    if stop("cpuify"):
-        return module
-    pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
-    stop("llvm-dialect")
-    return module
-
-
-def _has_op(module, pred) -> bool:
-    from mlir import ir
-
-    found = []
-
-    def visit(op):
-        if pred(op.name):
-            found.append(op.name)
-            return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
-    return bool(found)
-
-
 def _build(source, parse_path, clang_args, *, opt_level, cpuify, locations) -> "Program":
     from mlir import ir
     from mlir.execution_engine import ExecutionEngine
 
     from .clang_ast import parse
+    from .stages import has_op, run_stages
     from .toolchain import libomp_path
 
     tu = parse(parse_path, clang_args, source)
@@ -195,7 +144,7 @@ def _build(source, parse_path, clang_args, *, opt_level, cpuify, locations) -> "
 
         module = run_stages(tu, parse_path, cpuify=cpuify, on_stage=record)
         defined = _defined_llvm_funcs(module)
-        uses_omp = _has_op(module, lambda n: n.startswith("omp."))
+        uses_omp = has_op(module, lambda n: n.startswith("omp."))
         libs = [libomp_path()] if uses_omp else []
         engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=libs)
     sigs = {n: s for n, s in sigs.items() if n in defined}

@@ -102,32 +102,15 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
     """One .c/.cu file through every stage. Returns the object path (or None when only emitting text)."""
     from mlir import ir
 
-    from . import pipeline
     from .backend import compile_llvm_ir, translate_to_llvm_ir
-    from .clang_ast import is_cuda, parse
-    from .frontend.module import generate
-    from .gpu_to_cpu_stage import run_cpuify
+    from .clang_ast import parse
+    from .stages import STAGES, run_stages
 
     tu = parse(path, o.clang_args, source)
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = False
-        module = generate(tu, path)
-        pipeline.verify(module, "the frontend")
-        if emit_here(o, "mlir", module):
-            return None
-        pipeline.run(module, pipeline.CLEANUP, "cleanup")
-        if emit_here(o, "cleanup", module):
-            return None
-        has_launch = "gpu.launch" in str(module) if is_cuda(path) else False
-        if has_launch and not o.cpuify:
-            raise CompileError(f"{path}: CUDA kernel launches need --cpuify (pgcc has no GPU back end)")
-        if has_launch:
-            run_cpuify(module)
-            pipeline.run(module, pipeline.CLEANUP, "cleanup after cpuify")
-        if emit_here(o, "cpuify", module):
-            return None
-        pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
-        if emit_here(o, "llvm-dialect", module):
+        module = run_stages(tu, path, cpuify=o.cpuify, on_stage=lambda stage, m: emit_here(o, stage, m))
+        if o.emit in STAGES:
             return None
         ll = translate_to_llvm_ir(module)
     if o.emit == "llvm":

@@ -1,0 +1,61 @@
+"""The stage sequence of the data flow (shared/DESIGN.md), shared by the `pgcc` driver and the Python API:
+frontend -> cleanup -> cpuify (CUDA launches) -> lowering to the LLVM dialect."""
+
+from __future__ import annotations
+
+from .errors import CompileError
+
+STAGES = ("mlir", "cleanup", "cpuify", "llvm-dialect")
+
+
+def run_stages(tu, path: str, *, cpuify: bool, on_stage=None):
+    """The driver's stage sequence on a parsed translation unit, inside the current ``ir.Context``.
+
+    frontend -> verify -> cleanup -> (cpuify + cleanup when CUDA launches are present) -> lowering to the
+    LLVM dialect. ``on_stage(name, module)`` is called after each of :data:`STAGES`; returning True stops there.
+    Returns the module (LLVM dialect unless stopped early).
+
+    Raises:
+        CompileError: unsupported constructs; CUDA launches without ``cpuify``; InternalError from a pass.
+    """
+    from . import pipeline
+    from .clang_ast import is_cuda
+    from .frontend.module import generate
+    from .gpu_to_cpu_stage import run_cpuify
+
+    def stop(stage):
+        return bool(on_stage and on_stage(stage, module))
+
+    module = generate(tu, path)
+    pipeline.verify(module, "the frontend")
+    if stop("mlir"):
+        return module
+    pipeline.run(module, pipeline.CLEANUP, "cleanup")
+    if stop("cleanup"):
+        return module
+    if is_cuda(path) and has_op(module, lambda n: n == "gpu.launch"):
+        if not cpuify:
+            raise CompileError(f"{path}: CUDA kernel launches need --cpuify (cpuify=True in the Python API); "
+                               "pgcc has no GPU back end")
+        run_cpuify(module)
+        pipeline.run(module, pipeline.CLEANUP, "cleanup after cpuify")
+    if stop("cpuify"):
+        return module
+    pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
+    stop("llvm-dialect")
+    return module
+
+
+def has_op(module, pred) -> bool:
+    from mlir import ir
+
+    found = []
+
+    def visit(op):
+        if pred(op.name):
+            found.append(op.name)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return bool(found)
