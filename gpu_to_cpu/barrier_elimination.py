@@ -308,12 +308,12 @@ def _interchange(p, x) -> list:
     elif x.name == "scf.for":
         _for_state_to_caches(p, x)
     else:
-        _check_uniform_while(p, x)
+        _while_state_to_caches(p, x)
     _split_before(p, x)
     _sink_prefix_into_regions(p, x)
     for o in x.operands:
         if defined_inside(o, p):
-            raise error_at_op(x, "unsupported construct: __syncthreads() inside a loop or condition that "
+            raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a loop or condition that "
                                  "differs between the threads of a block (non-uniform barrier)")
     x.move_before(p)
     inner = []
@@ -381,18 +381,42 @@ def _for_state_to_caches(p, x) -> None:
         _replace_uses_except_in(x.results[i], after, x)
 
 
-def _check_uniform_while(p, x) -> None:
-    """scf.while with a barrier: its condition region and every carried value must be uniform."""
+def _while_state_to_caches(p, x) -> None:
+    """scf.while with a barrier: its condition must be uniform; carried values that differ between threads
+    (passed through the condition unchanged, e.g. `v += __shfl_down_sync(..., v, off)`) move to caches."""
     before, after = x.regions[0].blocks[0], x.regions[1].blocks[0]
-    assumed = frozenset(list(before.arguments) + list(after.arguments))
-    ok = all(_uniform(v, p) for v in x.operands)
-    ok = ok and all(is_pure(op) and all(_uniform(o, p, assumed) for o in op.operands)
-                    for op in list(before.operations)[:-1])
-    ok = ok and all(_uniform(o, p, assumed) for o in list(before.operations)[-1].operands)
-    ok = ok and all(_uniform(o, p, assumed) for o in list(after.operations)[-1].operands)
+    cond, y = list(before.operations)[-1], list(after.operations)[-1]
+    bargs, aargs, inits = list(before.arguments), list(after.arguments), list(x.operands)
+    forwarded = list(cond.operands)[1:]
+    uniform = {i for i, v in enumerate(inits) if _uniform(v, p)}
+    changed = True
+    while changed:  # greatest fixpoint, as for scf.for
+        assumed = frozenset([bargs[i] for i in uniform] + [aargs[i] for i in uniform if i < len(aargs)])
+        keep = {i for i in uniform if _uniform(y.operands[i], p, assumed) and _uniform(forwarded[i], p, assumed)}
+        changed, uniform = keep != uniform, keep
+    assumed = frozenset([bargs[i] for i in uniform])
+    ok = len(bargs) == len(aargs) and _uniform(cond.operands[0], p, assumed)
+    ok = ok and all(is_pure(op) for op in list(before.operations)[:-1])
+    per_thread = [i for i in range(len(bargs)) if i not in uniform]
+    ok = ok and all(forwarded[i] == bargs[i] and all(u.owner.operation == cond.operation for u in bargs[i].uses)
+                    for i in per_thread)
     if not ok:
-        raise error_at_op(x, "unsupported construct: __syncthreads() inside a loop or condition that differs "
-                             "between the threads of a block (a while loop whose condition or carried values do)")
+        raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a loop or condition that differs "
+                             "between the threads of a block (a while loop whose condition does)")
+    for i in per_thread:
+        cache = _cache_or_fail(p, aargs[i], x, STATE)
+        with x.location, ir.InsertionPoint(x):
+            _store(inits[i], cache, p)
+        x.operands[i] = _dummy(aargs[i].type, p)
+        with x.location, ir.InsertionPoint(list(after.operations)[0]):
+            loaded = _load(cache, p)
+        replace_uses_inside(aargs[i], loaded, x)
+        with x.location, ir.InsertionPoint(y):
+            _store(y.operands[i], cache, p)
+        y.operands[i] = aargs[i]
+        with x.location, ir.InsertionPoint.after(x):
+            final = _load(cache, p)
+        _replace_uses_except_in(x.results[i], final, x)
 
 
 def _distribute_guard(p, x) -> None:
@@ -403,7 +427,7 @@ def _distribute_guard(p, x) -> None:
     ops = list(then.operations)
     k = next((i for i, op in enumerate(ops[:-1]) if op.name == "gpu.barrier"), None)
     if has_else or k is None or len(x.results):
-        raise error_at_op(x, "unsupported construct: __syncthreads() inside a condition that differs between "
+        raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a condition that differs between "
                              "the threads of a block (non-uniform barrier)")
     bar, head, tail = ops[k], ops[:k], ops[k + 1:-1]
     with x.location, ir.InsertionPoint.after(x):

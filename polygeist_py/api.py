@@ -356,7 +356,9 @@ def _param(p, decl: str, index: int, names: list) -> Param:
                            "numbers can be passed from Python)")
     if len(slots) == 1 and slots[0][0] in ("ptr", "incomplete"):
         return Param(name, decl, "array", elem, None, const)  # any shape
-    exprs = sorted((e for e in children(p) if e.kind.is_expression()), key=lambda e: e.extent.start.offset)
+    from .frontend.codegen import size_expressions
+
+    exprs = size_expressions(p)  # outermost first, also inside macro expansions
     n_vla = sum(k == "vla" for k, _ in slots)
     written = [i for i, (k, _) in enumerate(slots) if k in ("vla", "const")]
     vla = [i for i, (k, _) in enumerate(slots) if k == "vla"]

@@ -41,6 +41,14 @@ _lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
 _lib.clang_EvalResult_getAsStr.argtypes = [ctypes.c_void_p]
 _lib.clang_EvalResult_getAsStr.restype = ctypes.c_char_p
 _lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+_lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
+_lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
+
+
+def var_decl_initializer(cursor):
+    """The initializer expression of a VAR_DECL cursor, or None (clang's own answer: token positions are
+    unreliable when the declaration starts inside a macro expansion, e.g. `DATA_TYPE x = ...;`)."""
+    return ci.Cursor.from_cursor_result(_lib.clang_Cursor_getVarDeclInitializer(cursor), cursor)
 
 
 def unary_op(cursor) -> str:

@@ -16,11 +16,11 @@ CASES = {
     "divergent_if.cu": ("__global__ void k(float *a) {\n  if (threadIdx.x < 16) {\n    for (int i = 0; i < 3; i++) {\n"
                         "      a[i] = 1;\n      __syncthreads();\n    }\n  }\n}\n"
                         "int main() { k<<<1, 32>>>(0); return 0; }\n",
-                        r"divergent_if\.cu:2:3: error: unsupported construct: __syncthreads\(\) inside a condition that "
+                        r"divergent_if\.cu:2:3: error: unsupported construct: __syncthreads\(\) or a warp intrinsic inside a condition that "
                         r"differs between the threads"),
     "divergent_loop.cu": ("__global__ void k(float *a) {\n  for (int i = 0; i < threadIdx.x; i++) {\n"
                           "    a[i] = 1;\n    __syncthreads();\n  }\n}\nint main() { k<<<1, 32>>>(0); return 0; }\n",
-                          r"divergent_loop\.cu:2:3: error: unsupported construct: __syncthreads\(\) inside a loop or "
+                          r"divergent_loop\.cu:2:3: error: unsupported construct: __syncthreads\(\) or a warp intrinsic inside a loop or "
                           r"condition that differs"),
 }
 

@@ -33,6 +33,8 @@ ATOMICS = {
     "atomicOr": (None, "ori", "ori"), "atomicXor": (None, "xori", "xori"),
     "atomicCAS": None, "atomicInc": None, "atomicDec": None,
 }
+SHUFFLES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync")
+MAX_BLOCK = 1024  # CUDA's limit on threads per block: the size of a warp exchange buffer
 VARIADIC = {"printf": 1, "fprintf": 2, "sprintf": 2, "snprintf": 3, "scanf": 1, "fscanf": 2, "sscanf": 2}
 
 
@@ -67,6 +69,9 @@ class Builtins:
             "posix_memalign": self.posix_memalign,
             "__syncthreads": self.barrier,
             **{name: self.atomic for name in ATOMICS},
+            **{name: self.shuffle for name in SHUFFLES},
+            "__ballot_sync": self.vote, "__any_sync": self.vote, "__all_sync": self.vote,
+            "__syncwarp": self.barrier,
             "abs": self.int_abs, "labs": self.int_abs, "min": self.minmax, "max": self.minmax,
         }
 
@@ -130,6 +135,84 @@ class Builtins:
                 new = arith.select(wrap, vals[0], arith.subi(old, one))
             memref.AtomicYieldOp(new)
         return op.result
+
+    # Warp intrinsics exchange values between the 32 consecutive threads of a warp. Here each is a round trip
+    # through a per-block buffer: every thread writes its value at its linear thread index, a barrier, every
+    # thread reads its source lane, a barrier. Barrier elimination turns that into fission of the thread loop,
+    # which is exact when all threads of the block make the call (uniform control flow; otherwise the barrier
+    # is rejected as non-uniform).
+    def warp_exchange(self, fg, v):
+        """Publish `v` for the block; returns (buffer, linear thread id, lane, warp base) as i32/index values."""
+        buf = fg.alloca_entry(ir.MemRefType.get([MAX_BLOCK], v.type))
+        buf.owner.attributes["pgcc.shared"] = ir.UnitAttr.get()
+        i32 = ir.IntegerType.get_signless(32)
+        ids = {(n, c): fg.gpu_id(n, c) for n in ("threadIdx", "blockDim") for c in "xyz"}
+        tid = arith.addi(ids["threadIdx", "x"], arith.muli(ids["blockDim", "x"], arith.addi(
+            ids["threadIdx", "y"], arith.muli(ids["blockDim", "y"], ids["threadIdx", "z"]))))
+        idx = ir.IndexType.get()
+        memref.StoreOp(v, buf, [arith.index_castui(idx, tid)])
+        gpu.BarrierOp()
+        return buf, tid, i32
+
+    def shuffle(self, fg, call, args):
+        """__shfl{,_up,_down,_xor}_sync(mask, v, lane/delta, width=32): the value of another lane."""
+        name = call.spelling
+        ty = canonical(call.type)
+        v = fg.convert(fg.rvalue(args[1]), args[1].type, ty, args[1])
+        buf, tid, i32 = self.warp_exchange(fg, v)
+        k = fg.convert(fg.rvalue(args[2]), args[2].type, canonical(args[2].type), args[2])
+        k = arith.trunci(i32, k) if ir.IntegerType(k.type).width > 32 else k
+        width = fg.convert(fg.rvalue(args[3]), args[3].type, canonical(args[3].type), args[3]) if len(args) > 3 \
+            else fg.const_int(i32, 32)
+        seg_lane = arith.remui(tid, width)  # lane within the width-segment
+        seg_base = arith.subi(tid, seg_lane)
+        if name == "__shfl_sync":
+            src, ok = arith.addi(seg_base, arith.remui(k, width)), None
+        elif name == "__shfl_up_sync":
+            src, ok = arith.subi(tid, k), arith.cmpi(arith.CmpIPredicate.uge, seg_lane, k)
+        elif name == "__shfl_down_sync":
+            src, ok = arith.addi(tid, k), arith.cmpi(arith.CmpIPredicate.ult, arith.addi(seg_lane, k), width)
+        else:
+            lane = arith.xori(seg_lane, k)
+            src, ok = arith.addi(seg_base, lane), arith.cmpi(arith.CmpIPredicate.ult, lane, width)
+        # a source lane outside the block (a partial last warp) reads the caller's own value, as on a GPU
+        nthreads = self.block_threads(fg)
+        inside = arith.cmpi(arith.CmpIPredicate.ult, src, nthreads)
+        ok = inside if ok is None else arith.andi(ok, inside)
+        safe = arith.select(ok, src, tid)
+        got = memref.LoadOp(buf, [arith.index_castui(ir.IndexType.get(), safe)]).result
+        gpu.BarrierOp()
+        return got
+
+    def block_threads(self, fg):
+        d = {c: fg.gpu_id("blockDim", c) for c in "xyz"}
+        return arith.muli(d["x"], arith.muli(d["y"], d["z"]))
+
+    def vote(self, fg, call, args):
+        """__ballot_sync(mask, p): bit i set when lane i's p is non-zero; __any_sync/__all_sync from it."""
+        i32 = ir.IntegerType.get_signless(32)
+        p = fg.to_bool(fg.rvalue(args[1]), canonical(args[1].type))
+        buf, tid, _ = self.warp_exchange(fg, arith.extui(i32, p))
+        idx = ir.IndexType.get()
+        base = arith.subi(tid, arith.remui(tid, fg.const_int(i32, 32)))
+        nthreads = self.block_threads(fg)
+        bits, lanes = fg.const_int(i32, 0), fg.const_int(i32, 0)
+        for lane in range(32):  # unrolled: 32 loads of the buffer
+            src = arith.addi(base, fg.const_int(i32, lane))
+            inside = arith.cmpi(arith.CmpIPredicate.ult, src, nthreads)
+            safe = arith.select(inside, src, tid)
+            bit = arith.andi(memref.LoadOp(buf, [arith.index_castui(idx, safe)]).result, arith.extui(i32, inside))
+            bits = arith.ori(bits, arith.shli(bit, fg.const_int(i32, lane)))
+            lanes = arith.ori(lanes, arith.shli(arith.extui(i32, inside), fg.const_int(i32, lane)))
+        gpu.BarrierOp()
+        mask = arith.andi(fg.convert(fg.rvalue(args[0]), args[0].type, canonical(args[0].type), args[0]), lanes)
+        bits = arith.andi(bits, mask)
+        if call.spelling == "__ballot_sync":
+            return bits
+        zero = fg.const_int(i32, 0)
+        res = (arith.cmpi(arith.CmpIPredicate.ne, bits, zero) if call.spelling == "__any_sync"
+               else arith.cmpi(arith.CmpIPredicate.eq, bits, mask))
+        return arith.extui(CT.scalar_type(canonical(call.type)), res)
 
     def ret_int(self, fg, call, v=0):
         ty = canonical(call.type)

@@ -24,13 +24,15 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import affine, arith, func, gpu, llvm, memref, scf
 
-from ..clang_ast import K, T, canonical, children, evaluate, has_attr, string_literal, strip_implicit, unary_op
+from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, string_literal, strip_implicit, unary_op,
+                         var_decl_initializer)
 from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
 from .scan import address_taken, assigned_decls, decl_key, exits
 
 RET, RETVAL = "$ret", "$retval"
+WARP_SIZE = 32
 GPU_IDS = {"threadIdx": gpu.ThreadIdOp, "blockIdx": gpu.BlockIdOp, "blockDim": gpu.BlockDimOp,
            "gridDim": gpu.GridDimOp}
 
@@ -70,24 +72,9 @@ class VarLV:
 
 
 def var_initializer(d):
-    """The initializer expression of a VAR_DECL, or None (size expressions of array types are children
-    too, so the initializer is the child that starts after the declaration's top-level '=')."""
-    depth, eq = 0, None
-    for t in d.get_tokens():
-        sp = t.spelling
-        if sp in "([{":
-            depth += 1
-        elif sp in ")]}":
-            depth -= 1
-        elif sp == "=" and depth == 0:
-            eq = t.extent.start.offset
-            break
-    if eq is None:
-        ch = [e for e in children(d) if e.kind in (K.CALL_EXPR, K.UNEXPOSED_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR)]
-        return ch[-1] if ch and canonical(d.type).kind == T.RECORD else None
-    # (inside a macro expansion the offsets are the expansion's, so keep expressions only: not the TYPE_REF)
-    after = [e for e in children(d) if e.kind.is_expression() and e.extent.start.offset > eq]
-    return after[0] if after else None
+    """The initializer expression of a VAR_DECL (for a class-type variable built by a constructor, like
+    CUDA's `dim3 grid(4, 4)`, the construct expression), or None."""
+    return var_decl_initializer(d)
 
 
 def size_expressions(node, exclude=None):
@@ -195,11 +182,26 @@ class FunctionGen:
         """`operand` converted to pointer-to-VLA type `ty` whose sizes are written in `exprs` (a declaration
         `double (*A)[n][m] = p;` or a cast `(double (*)[n][m]) p`): the sizes are evaluated now."""
         sizes = self.vla_sizes(exprs, ty, cursor)
-        if operand is None:
-            p = llvm.ZeroOp(CT.llvm_ptr()).result
-        else:
-            p = self.raw_pointer(strip_implicit(operand))
-        return self.from_ptr(p, ty, sizes, cursor)
+        return self.from_ptr(self.raw_operand(operand), ty, sizes, cursor)
+
+    def raw_operand(self, operand):
+        """The !llvm.ptr value of a pointer operand before its implicit conversion (None or 0: null)."""
+        src = strip_implicit(operand) if operand is not None else None
+        if src is None or CT.is_int(src.type):
+            if src is not None and evaluate(src) != 0:
+                raise self.unsupported(src, "integer to pointer conversion")
+            return llvm.ZeroOp(CT.llvm_ptr()).result
+        return self.raw_pointer(src)
+
+    def pointer_like(self, raw, like, ty):
+        """Raw pointer `raw` as pointer-to-VLA type `ty`, with the run-time dims of memref `like` (a variable's
+        VLA sizes are fixed at its declaration, so `A = malloc(...)` keeps them)."""
+        mt = ir.MemRefType(like.type)
+        meta = memref.ExtractStridedMetadataOp(like)
+        i64 = ir.IntegerType.get_signless(64)
+        inner = zip(list(mt.shape)[1:], list(meta.results)[3:2 + mt.rank])
+        sizes = [arith.index_cast(i64, v) for d, v in inner if d == ir.ShapedType.get_dynamic_size()]
+        return self.from_ptr(raw, ty, sizes, None)
 
     def to_abi(self, v, ty):
         """A value as passed across a function boundary (pointers as !llvm.ptr)."""
@@ -250,7 +252,12 @@ class FunctionGen:
 
     def null_pointer(self, ty):
         p = llvm.ZeroOp(CT.llvm_ptr()).result
-        return self.from_ptr(p, ty, None, None) if CT.pointee_is_memref(ty) else p
+        if not CT.pointee_is_memref(ty):
+            return p
+        # a null pointer to VLA rows is never indexed: its run-time dims are placeholders (variables keep theirs,
+        # see declare_local and the assignment in expr_BINARY_OPERATOR)
+        n_dyn = CT.array_shape(CT.pointee(ty)).dims.count(None)
+        return self.from_ptr(p, ty, [self.const_int(ir.IntegerType.get_signless(64), 0)] * n_dyn, None)
 
     def alloca_entry(self, mtype, dyn_sizes=()):
         if dyn_sizes:
@@ -623,6 +630,8 @@ class FunctionGen:
         """init, cond, inc, body of a FOR_STMT (absent parts are None), told apart by the `;` tokens."""
         ch = children(c)
         body = ch[-1]
+        if len(ch) == 4:  # all three present (no tokens needed: a loop written by a macro has none usable)
+            return ch[0], ch[1], ch[2], body
         parts = {"init": None, "cond": None, "inc": None}
         # the two ';' of the header are the first ones at parenthesis depth 1
         semis, depth = [], 0
@@ -1070,6 +1079,8 @@ class FunctionGen:
             ty = canonical(e.type)
             if CT.is_array(ty):
                 raise self.unsupported(e, "array used as a value")
+            if r.spelling == "warpSize" and r.semantic_parent.kind == K.TRANSLATION_UNIT:
+                return self.const_int(ty, WARP_SIZE)
             return self.load(self.lvalue(e))
         if r.kind == K.FUNCTION_DECL:
             raise self.unsupported(e, f"function pointer to '{r.spelling}'")
@@ -1142,6 +1153,11 @@ class FunctionGen:
         a, b = children(e)
         if op == "Assign":
             lv = self.lvalue(a)
+            raw_rhs = not CT.pointee_is_memref(strip_implicit(b).type)  # void *, 0
+            if isinstance(lv, VarLV) and self.has_vla_pointee(a.type) and raw_rhs:
+                v = self.pointer_like(self.raw_operand(b), self.env[lv.key].value, canonical(a.type))
+                self.store(lv, v)
+                return v
             v, form = self.rvalue_form(b)
             v = self.convert(v, b.type, a.type, b)
             self.store(lv, v, form)

@@ -1,0 +1,23 @@
+"""Warp intrinsics under --cpuify follow CUDA's semantics for 32 consecutive threads of a block."""
+
+from conftest import PROGRAMS, run_exe, run_pgcc
+
+
+def expected():
+    data = [i % 11 for i in range(128)]
+    lines = []
+    for w in range(4):  # 2 blocks of 64 threads: warps 0, 2 hold threadIdx 0..31, warps 1, 3 hold 32..63
+        first = 32 * (w % 2)
+        ballot = sum(1 << lane for lane in range(32) if (first + lane) % 3 == 0)
+        lines.append(f"warp {w} sum {sum(data[32 * w:32 * w + 32])} x {first ^ 1} {(first + 6) ^ 1} "
+                     f"u {first} {first + 4} bal {ballot:x} any {int(w % 2 == 0)} all 1")
+    return "\n".join(lines)
+
+
+def test_warp_intrinsics(tmp):
+    r = run_pgcc([PROGRAMS / "cuda_unit" / "warp.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2):
+        got = run_exe(tmp / "app", threads=threads)
+        assert got.returncode == 0, got.stderr
+        assert got.stdout.strip() == expected()
