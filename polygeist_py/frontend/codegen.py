@@ -25,7 +25,7 @@ from mlir import ir
 from mlir.dialects import affine, arith, func, gpu, llvm, memref, scf
 
 from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, string_literal, strip_implicit, unary_op,
-                         var_decl_initializer)
+                         string_initializer, var_decl_initializer)
 from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
@@ -110,6 +110,7 @@ class FunctionGen:
         self.func = None
         self.entry = None
         self.sym_cache: dict = {}
+        self.struct_vars: dict = {}  # local struct variables: key -> !llvm.ptr to their bytes
         self.loop_ids = itertools.count()
 
     # ---------------------------------------------------------------- locations and errors
@@ -524,14 +525,24 @@ class FunctionGen:
             else:
                 m = self.alloca_entry(mtype)
             self.mem[key] = MemVar(m, ty)
+            text = string_initializer(inits[0], shape.dims[0]) if inits and len(shape.dims) == 1 and shape.dims[0] else None
+            if text is not None:
+                for i, b in enumerate(text):
+                    memref.StoreOp(self.const_int(shape.elem, b), m, [self.const_index(i)])
+                return
             init = next((e for e in inits if e.kind == K.INIT_LIST_EXPR), None)
             if init is not None:
                 self.init_array(m, ty, init)
+            elif inits:
+                raise self.unsupported(inits[0], "array initializer that is not a brace list")
             return
         if CT.is_dim3(ty):
             vals = self.dim3_value(inits[0]) if inits else [self.const_int(ir.IntegerType.get_signless(32), 1)] * 3
             for comp, v in zip("xyz", vals):
                 self.env[(key, comp)] = Binding(v)
+            return
+        if ty.kind == T.RECORD:
+            self.struct_vars[key] = self.struct_storage(d, ty, inits)
             return
         if not (CT.is_arith(ty) or ty.kind == T.POINTER):
             raise self.unsupported(d, f"variable of type '{d.type.spelling}'")
@@ -547,6 +558,30 @@ class FunctionGen:
         else:
             value, form = self.zero(ty), None
         self.define(key, ty, value, form)
+
+    def struct_storage(self, d, ty, inits):
+        """A local struct of scalar fields (e.g. `struct timeval` for gettimeofday) as raw bytes on the stack:
+        fields are read and written through their byte offsets, `&s` is the C pointer. Struct copies,
+        initializers and nested aggregates are not supported yet."""
+        for f in ty.get_fields():
+            ft = canonical(f.type)
+            if f.is_bitfield() or not (CT.is_arith(ft) or ft.kind == T.POINTER):
+                raise self.unsupported(d, f"struct with a field of type '{f.type.spelling}'")
+        if inits:
+            raise self.unsupported(d, "struct initializer")
+        i64 = ir.IntegerType.get_signless(64)
+        with ir.InsertionPoint.at_block_begin(self.entry):
+            n = llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, ty.get_size()))
+            return llvm.AllocaOp(CT.llvm_ptr(), n.result, ir.IntegerType.get_signless(8),
+                                 alignment=ty.get_align()).result
+
+    def struct_field(self, e, base):
+        """The ("llvm", pointer, type) lvalue of field access `base.f` on a local struct variable."""
+        ptr = self.struct_vars[decl_key(base.referenced)]
+        offset = canonical(base.type).get_offset(e.spelling) // 8
+        i64 = ir.IntegerType.get_signless(64)
+        addr = arith.addi(llvm.PtrToIntOp(i64, ptr).result, arith.constant(i64, offset))
+        return ("llvm", llvm.IntToPtrOp(CT.llvm_ptr(), addr).result, canonical(e.type), None)
 
     def shared_memory(self, d, ty):
         """A `__shared__` variable: a memref marked `pgcc.shared`, which --cpuify allocates once per block.
@@ -1434,6 +1469,8 @@ class FunctionGen:
                 key = decl_key(r)
                 if (key, e.spelling) in self.env:
                     return VarLV((key, e.spelling), canonical(e.type))
+                if key in self.struct_vars and not self.is_arrow(e):
+                    return self.struct_field(e, base)
             raise self.unsupported(e, f"member access '.{e.spelling}' (structs are not supported yet)")
         if k in (K.UNEXPOSED_EXPR,) and len(children(e)) == 1:
             return self.lvalue(children(e)[0])
@@ -1549,10 +1586,18 @@ class FunctionGen:
         return arith.index_castui(ir.IntegerType.get_signless(32), op)
 
     # ---------------------------------------------------------------- pointer-valued expressions
+    def is_arrow(self, member):
+        """True for `p->f` (libclang spells both `.` and `->` as MEMBER_REF_EXPR)."""
+        return any(t.spelling == "->" for t in member.get_tokens())
+
     def pointer(self, e):
         """Value of a pointer-typed expression (memref, or !llvm.ptr for non-numeric pointees)."""
         ty = canonical(e.type)
         k = e.kind
+        if k == K.UNARY_OPERATOR and unary_op(e) == "&":
+            target = strip_implicit(children(e)[0])
+            if target.kind == K.DECL_REF_EXPR and decl_key(target.referenced) in self.struct_vars:
+                return self.struct_vars[decl_key(target.referenced)]
         if k == K.PAREN_EXPR:
             return self.pointer(children(e)[0])
         if k in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import llvm, memref
 
-from ..clang_ast import K, T, canonical, children, evaluate, has_attr, in_main_file
+from ..clang_ast import K, T, canonical, children, evaluate, has_attr, in_main_file, string_initializer
 from ..errors import CompileError, error_at
 from . import c_types as CT
 from .calls import Calls
@@ -154,7 +154,10 @@ class ModuleGen:
         for s in shape:
             n *= s
         vals = [0] * n
-        if init is not None:
+        text = string_initializer(init, n) if init is not None and len(shape) == 1 else None
+        if text is not None:
+            vals = text
+        elif init is not None:
             if init.kind == K.INIT_LIST_EXPR:
                 self.flatten_init(init, shape, 0, 0, vals, d)
             else:
@@ -183,7 +186,7 @@ class ModuleGen:
                 self.flatten_init(item, shape, depth + 1, base + i * stride, vals, d)
             else:
                 v = evaluate(item)
-                if v is None:
+                if v is None or not isinstance(v, (int, float)):
                     raise error_at(item, "unsupported construct: non-constant global initializer")
                 vals[base + i * stride] = v
 
