@@ -26,7 +26,7 @@ static void init_arrays(int n, double a[n], double b[n])
   int i;
 
   for (i = 0; i < n; i++) {
-    a[i] = (double)((i * i + 3) % 17) / 4.0 + (double)i / n;
+    a[i] = (double)(((i % 17) * (i % 17) + 3) % 17) / 4.0 + (double)i / n;
     b[i] = (double)((i * 5 + 1) % 11) / 4.0;
   }
 }

@@ -26,7 +26,7 @@ static void init_grid(void)
 
   for (i = 0; i < N; i++)
     for (j = 0; j < N; j++)
-      G[i][j] = (double)((i * i * (j + 2) + 2 * j + 5) % 19) / 3.0;
+      G[i][j] = (double)(((i % 19) * (i % 19) * ((j + 2) % 19) + 2 * j + 5) % 19) / 3.0;
 }
 
 static void kernel_seidel_2d(void)
