@@ -48,3 +48,15 @@ def run_exe(exe, threads=None, args=()):
 @pytest.fixture
 def tmp(tmp_path):
     return tmp_path
+
+
+def cpuify_outputs(src, tmp, threads=(1, 2)):
+    """Build CUDA `src` with `pgcc --cpuify -O2` and return its stdout at each OpenMP thread count."""
+    r = run_pgcc([src, "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    outs = []
+    for n in threads:
+        got = run_exe(tmp / "app", threads=n)
+        assert got.returncode == 0, got.stderr
+        outs.append(got.stdout)
+    return outs
