@@ -21,3 +21,28 @@ def test_atomics_lower_to_atomic_ops(tmp):
     for kind in ("addi", "addf", "maxs"):
         assert f"memref.atomic_rmw {kind}" in r.stdout
     assert r.stdout.count("memref.generic_atomic_rmw") == 2  # atomicInc and atomicCAS
+
+
+def int_intrinsics_expected():
+    def s32(x):
+        x &= 0xFFFFFFFF
+        return x - (1 << 32) if x >> 31 else x
+
+    def s24(x):
+        x &= 0xFFFFFF
+        return x - (1 << 24) if x >> 23 else x
+
+    lines = []
+    for i in range(40):
+        v = 0 if i == 0 else ((i * 2654435761) & 0xFFFFFFFF) >> (i % 13)
+        w = v << 20
+        ffs = lambda x: (x & -x).bit_length()  # noqa: E731
+        row = [bin(v).count("1"), bin(w).count("1"), 32 - v.bit_length(), 64 - w.bit_length(), ffs(v), ffs(w),
+               s32(s24(v) * -3), s32((v & 0xFFFFFF) * 5)]
+        lines.append(" ".join(map(str, row)) + " ")
+    return "\n".join(lines) + "\n"
+
+
+def test_integer_intrinsics(tmp):
+    for out in cpuify_outputs(PROGRAMS / "cuda_unit" / "int_intrinsics.cu", tmp):
+        assert out == int_intrinsics_expected()

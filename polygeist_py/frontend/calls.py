@@ -70,6 +70,8 @@ class Builtins:
             "__syncthreads": self.barrier,
             **{name: self.atomic for name in ATOMICS},
             **{name: self.shuffle for name in SHUFFLES},
+            "__popc": self.bit_count, "__popcll": self.bit_count, "__clz": self.bit_count, "__clzll": self.bit_count,
+            "__ffs": self.bit_count, "__ffsll": self.bit_count, "__mul24": self.mul24, "__umul24": self.mul24,
             "__ballot_sync": self.vote, "__any_sync": self.vote, "__all_sync": self.vote,
             "__syncwarp": self.barrier,
             "abs": self.int_abs, "labs": self.int_abs, "min": self.minmax, "max": self.minmax,
@@ -213,6 +215,33 @@ class Builtins:
         res = (arith.cmpi(arith.CmpIPredicate.ne, bits, zero) if call.spelling == "__any_sync"
                else arith.cmpi(arith.CmpIPredicate.eq, bits, mask))
         return arith.extui(CT.scalar_type(canonical(call.type)), res)
+
+    def bit_count(self, fg, call, args):
+        """__popc/__clz/__ffs (and the ...ll forms) as LLVM's ctpop/ctlz/cttz intrinsics (the math dialect's
+        ctpop has no lowering to LLVM here), result as int."""
+        x = fg.rvalue(args[0])
+        base = call.spelling.rstrip("l")
+        if base == "__popc":
+            r = ir.Operation.create("llvm.intr.ctpop", [x.type], [x]).result
+        elif base == "__clz":
+            r = ir.Operation.create("llvm.intr.ctlz", [x.type], [x], {"is_zero_poison": ir.BoolAttr.get(False)}).result
+        else:  # __ffs: 1 + index of the least significant set bit, 0 for 0
+            tz = ir.Operation.create("llvm.intr.cttz", [x.type], [x], {"is_zero_poison": ir.BoolAttr.get(False)}).result
+            zero = fg.const_int(x.type, 0)
+            r = arith.select(arith.cmpi(arith.CmpIPredicate.eq, x, zero), zero, arith.addi(tz, fg.const_int(x.type, 1)))
+        return fg.convert(r, args[0].type, canonical(call.type), call)
+
+    def mul24(self, fg, call, args):
+        """__mul24/__umul24: the product of the low 24 bits of each operand (sign- or zero-extended)."""
+        ty = canonical(call.type)
+        a, b = (fg.convert(fg.rvalue(x), x.type, ty, x) for x in args[:2])
+        eight = fg.const_int(ty, 8)
+        if call.spelling == "__mul24":
+            a, b = (arith.shrsi(arith.shli(v, eight), eight) for v in (a, b))
+        else:
+            mask = fg.const_int(ty, 0xFFFFFF)
+            a, b = arith.andi(a, mask), arith.andi(b, mask)
+        return arith.muli(a, b)
 
     def ret_int(self, fg, call, v=0):
         ty = canonical(call.type)

@@ -1,4 +1,4 @@
-/* polygeist-py: CUDA atomic functions (device code). pgcc gives each its meaning (a CPU atomic on the element
+/* polygeist-py: CUDA atomic functions and integer intrinsics (device code). pgcc gives each its meaning (a CPU atomic on the element
    the pointer designates), so declarations are all that is needed. */
 #ifndef PGCC_CUDA_ATOMICS_H
 #define PGCC_CUDA_ATOMICS_H
@@ -17,6 +17,11 @@ __device__ int atomicCAS(int *address, int compare, int val);
 __device__ unsigned int atomicCAS(unsigned int *address, unsigned int compare, unsigned int val);
 __device__ unsigned long long int atomicCAS(unsigned long long int *address, unsigned long long int compare,
                                             unsigned long long int val);
+/* integer intrinsics */
+__device__ int __popc(unsigned int x); __device__ int __popcll(unsigned long long int x);
+__device__ int __clz(int x); __device__ int __clzll(long long int x);
+__device__ int __ffs(int x); __device__ int __ffsll(long long int x);
+__device__ int __mul24(int x, int y); __device__ unsigned int __umul24(unsigned int x, unsigned int y);
 #undef PGCC_ATOMIC2
 #undef PGCC_ATOMIC_INT
 #endif
