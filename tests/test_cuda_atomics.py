@@ -1,4 +1,5 @@
-"""CUDA atomics under --cpuify are real CPU atomics: with 2 OpenMP threads racing, the totals are exact."""
+"""CUDA atomics, integer intrinsics and __constant__/__device__ globals under --cpuify (atomics are real CPU
+atomics: with 2 OpenMP threads racing, the totals are exact)."""
 
 from conftest import PROGRAMS, cpuify_outputs, run_pgcc
 
@@ -46,3 +47,10 @@ def int_intrinsics_expected():
 def test_integer_intrinsics(tmp):
     for out in cpuify_outputs(PROGRAMS / "cuda_unit" / "int_intrinsics.cu", tmp):
         assert out == int_intrinsics_expected()
+
+
+def test_constant_and_device_globals(tmp):
+    data = [i % 7 for i in range(50)]
+    out = [sum((j + 1) * data[(i + j) % 50] for j in range(5)) * 2 for i in range(50)]
+    for got in cpuify_outputs(PROGRAMS / "cuda_unit" / "constant_memory.cu", tmp):
+        assert got == f"{out[3]:.1f} {sum(out):.1f} 50\n"  # the __device__ counter saw every thread's atomicAdd

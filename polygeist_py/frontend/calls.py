@@ -59,6 +59,7 @@ class Builtins:
             "cudaFree": self.free, "cudaFreeHost": self.free,
             "cudaMemcpy": self.memcpy, "cudaMemcpyAsync": self.memcpy, "memcpy": self.memcpy,
             "cudaMemset": self.memset, "memset": self.memset,
+            "cudaMemcpyToSymbol": self.symbol_memcpy, "cudaMemcpyFromSymbol": self.symbol_memcpy,
             "cudaDeviceSynchronize": self.success, "cudaThreadSynchronize": self.success,
             "cudaDeviceReset": self.success, "cudaSetDevice": self.success, "cudaGetLastError": self.success,
             "cudaPeekAtLastError": self.success, "cudaEventSynchronize": self.success,
@@ -310,6 +311,25 @@ class Builtins:
         llvm.MemcpyOp(dst, src, n, ir.BoolAttr.get(False))
         if call.spelling == "memcpy":
             return dst
+        return self.ret_int(fg, call)
+
+    def symbol_memcpy(self, fg, call, args):
+        """cudaMemcpyToSymbol(sym, src, n, offset) / cudaMemcpyFromSymbol(dst, sym, n, offset): a memcpy to or
+        from the bytes of a __constant__/__device__ global (ordinary host memory here)."""
+        from .codegen import MemLV
+
+        to_symbol = call.spelling == "cudaMemcpyToSymbol"
+        sym = strip_implicit(args[0 if to_symbol else 1])
+        lv = fg.lvalue(sym) if sym.kind == K.DECL_REF_EXPR else None
+        if not isinstance(lv, MemLV) or lv.indices:
+            raise error_at(sym, f"unsupported construct: {call.spelling} on something that is not a global variable")
+        i64 = ir.IntegerType.get_signless(64)
+        base = llvm.PtrToIntOp(i64, fg.to_ptr(lv.memref)).result
+        offset = self.size_arg(fg, args[3]) if len(args) > 3 else arith.constant(i64, 0)
+        at = llvm.IntToPtrOp(CT.llvm_ptr(), arith.addi(base, offset)).result
+        other = self.ptr_arg(fg, args[1 if to_symbol else 0])
+        dst, src = (at, other) if to_symbol else (other, at)
+        llvm.MemcpyOp(dst, src, self.size_arg(fg, args[2]), ir.BoolAttr.get(False))
         return self.ret_int(fg, call)
 
     def memset(self, fg, call, args):

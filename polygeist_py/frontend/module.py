@@ -113,9 +113,7 @@ class ModuleGen:
         ty = canonical(d.type)
         if has_attr(d, K.CUDASHARED_ATTR):
             raise error_at(d, "unsupported construct: __shared__ memory (CUDA shared memory is not supported yet)")
-        if has_attr(d, K.CUDACONSTANT_ATTR) or has_attr(d, K.CUDADEVICE_ATTR):
-            if d.spelling not in ("threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"):
-                raise error_at(d, "unsupported construct: __constant__/__device__ global variables (not supported yet)")
+        # __constant__ and __device__ globals are ordinary globals on the CPU (cudaMemcpyToSymbol copies into them)
         name = d.spelling
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
             name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local

@@ -93,4 +93,10 @@ template <class T> static inline cudaError_t cudaMalloc(T **devPtr, size_t size)
 template <class T> static inline cudaError_t cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = 1) { return cudaMallocManaged((void **)devPtr, size, flags); }
 template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size) { return cudaMallocHost((void **)ptr, size); }
 
+/* __constant__/__device__ globals: the symbol is the variable itself */
+template <class T> static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+    size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+template <class T> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+    size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+
 #endif
