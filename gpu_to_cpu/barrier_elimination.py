@@ -30,8 +30,9 @@ from mlir.dialects import arith, llvm, memref, scf
 
 from polygeist_py.errors import error_at_op
 
-from .ir_nav import body_ops, collect, defined_inside, is_nested_in, is_pure, replace_uses_inside
-from .launch_to_loops import BLOCKS, THREADS, parallel_loop
+from .ir_nav import (body_ops, collect, defined_inside, enclosing, is_nested_in, is_pure, loop_bounds,
+                     replace_uses_inside, within)
+from .launch_to_loops import THREADS, is_block_loop, is_thread_loop, parallel_loop
 
 CONTROL = ("scf.if", "scf.for", "scf.while")
 
@@ -43,16 +44,12 @@ def eliminate_barriers(module: ir.Module) -> None:
         CompileError: a barrier under control flow that differs between the threads of a block, or a value
             that lives across a barrier and can neither be recomputed nor stored (e.g. a per-thread array).
     """
-    work = collect(module.operation, lambda o: _is_thread_loop(o) and _has_barrier(o))
+    work = collect(module.operation, lambda o: is_thread_loop(o) and _has_barrier(o))
     while work:
         work += _split_at_first_barrier(work.pop())
     left = collect(module.operation, lambda o: o.name == "gpu.barrier")
     if left:
         raise error_at_op(left[0], "unsupported construct: __syncthreads() outside a kernel's thread loop")
-
-
-def _is_thread_loop(op) -> bool:
-    return op.name == "scf.parallel" and THREADS in op.attributes
 
 
 def _has_barrier(op) -> bool:
@@ -120,17 +117,14 @@ def _recomputable(op) -> bool:
 
 def _new_cache(p, ty, kind=CACHE):
     """A per-thread cache memref<dz x dy x dx x ty>, allocated once per block (at the top of the block loop)."""
-    if not (isinstance(ty, (ir.IntegerType, ir.IndexType, ir.FloatType)) or str(ty) == "!llvm.ptr"):
+    if not _cacheable(ty):
         return None
-    blocks = p.parent
-    while blocks is not None and not (blocks.name == "scf.parallel" and BLOCKS in blocks.attributes):
-        blocks = blocks.parent
-    n = len(p.regions[0].blocks[0].arguments)
-    sizes = list(reversed(list(p.operands)[n:2 * n]))
+    blocks = enclosing(p, is_block_loop)
+    sizes = list(reversed(loop_bounds(p)[1]))
     first = list(blocks.regions[0].blocks[0].operations)[0]
     dyn = ir.ShapedType.get_dynamic_size()
     with p.location, ir.InsertionPoint(first):
-        alloca = memref.AllocaOp(ir.MemRefType.get([dyn] * n, ty), sizes, [])
+        alloca = memref.AllocaOp(ir.MemRefType.get([dyn] * len(sizes), ty), sizes, [])
     alloca.attributes[kind] = ir.UnitAttr.get()
     return alloca.result
 
@@ -160,15 +154,14 @@ def _dummy(ty, before):
             return arith.constant(ty, 0)
         if str(ty) == "!llvm.ptr":
             return llvm.ZeroOp(ty).result
-    raise error_at_op(before, f"unsupported construct: per-thread value of type '{ty}' carried across __syncthreads()")
+    raise error_at_op(before, f"unsupported construct: per-thread value of type '{ty}' carried across "
+                              "__syncthreads()")
 
 
 # ------------------------------------------------------------------------------------------- fission
 def _new_thread_loop_before(p, anchor):
-    n = len(p.regions[0].blocks[0].arguments)
-    ops = list(p.operands)
     with p.location, ir.InsertionPoint(anchor):
-        q, _ = parallel_loop(ops[:n], ops[n:2 * n], ops[2 * n:3 * n], THREADS)
+        q, _ = parallel_loop(*loop_bounds(p), THREADS)
     return q
 
 
@@ -184,11 +177,7 @@ def _move_into(ops, q, p) -> None:
 def _split_before(p, x) -> None:
     """Move the ops of `p` before `x` into a new thread loop in front of `p`; values they define that are used
     later in `p` are recomputed at the top of `p` or passed through per-thread caches."""
-    ops = []
-    for op in body_ops(p):
-        if op.operation == x.operation:
-            break
-        ops.append(op)
+    ops = _ops_before(p, x)
     if not ops:
         return
     q = _new_thread_loop_before(p, p)
@@ -196,12 +185,22 @@ def _split_before(p, x) -> None:
     _pass_values(q, p)
 
 
+def _ops_before(p, x) -> list:
+    """The top-level ops of thread loop `p` that precede its op `x`."""
+    ops = []
+    for op in body_ops(p):
+        if op.operation == x.operation:
+            break
+        ops.append(op)
+    return ops
+
+
 def _pass_values(q, p) -> None:
     """Make the values defined at the top level of thread loop q and used in the later thread loop p available
     there: store the min-cut set per thread at the end of q, reload it and recompute the rest at the top of p."""
     top = body_ops(q)
     defined = {r: op for op in top for r in op.results}
-    needed = [r for r in defined if any(u.owner.operation == p.operation or is_nested_in(u.owner, p) for u in r.uses)]
+    needed = [r for r in defined if _used_in(r, p)]
     if not needed:
         return
     stored, recompute = _min_cut(needed, defined)
@@ -244,7 +243,7 @@ def _min_cut(needed, defined):
         cap.setdefault(a, {})[b] = cap.get(a, {}).get(b, 0) + c
         cap.setdefault(b, {}).setdefault(a, 0)
 
-    storable = {v: _new_cache_type_ok(v.type) for v in nodes}
+    storable = {v: _cacheable(v.type) for v in nodes}
     for v in nodes:
         edge(("in", v), ("out", v), 1 if storable[v] else inf)
         op = defined[v]
@@ -269,7 +268,7 @@ def _min_cut(needed, defined):
     return sorted(stored, key=order.get), recompute
 
 
-def _new_cache_type_ok(ty) -> bool:
+def _cacheable(ty) -> bool:
     return isinstance(ty, (ir.IntegerType, ir.IndexType, ir.FloatType)) or str(ty) == "!llvm.ptr"
 
 
@@ -313,8 +312,8 @@ def _interchange(p, x) -> list:
     _sink_prefix_into_regions(p, x)
     for o in x.operands:
         if defined_inside(o, p):
-            raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a loop or condition that "
-                                 "differs between the threads of a block (non-uniform barrier)")
+            raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a loop or "
+                                 "condition that differs between the threads of a block (non-uniform barrier)")
     x.move_before(p)
     inner = []
     regions = [1] if x.name == "scf.while" else range(len(x.regions))
@@ -356,29 +355,11 @@ def _for_state_to_caches(p, x) -> None:
     iv, args = body.arguments[0], list(body.arguments)[1:]
     y = list(body.operations)[-1]
     inits = list(x.operands)[3:]
-    uniform = {i for i, v in enumerate(inits) if _uniform(v, p)}
-    changed = True
-    while changed:  # greatest fixpoint: a carried value is uniform if its update is
-        assumed = frozenset([iv] + [args[i] for i in uniform])
-        keep = {i for i in uniform if _uniform(y.operands[i], p, assumed)}
-        changed, uniform = keep != uniform, keep
+    uniform = _uniform_carried(p, inits, lambda ok: frozenset([iv] + [args[j] for j in ok]),
+                               lambda i, assumed: _uniform(y.operands[i], p, assumed))
     for i, arg in enumerate(args):
-        if i in uniform:
-            continue
-        cache = _cache_or_fail(p, arg, x, STATE)
-        dummy = _dummy(arg.type, p)
-        with x.location, ir.InsertionPoint(x):
-            _store(inits[i], cache, p)
-        x.operands[3 + i] = dummy
-        with x.location, ir.InsertionPoint(list(body.operations)[0]):
-            loaded = _load(cache, p)
-        replace_uses_inside(arg, loaded, x)
-        with x.location, ir.InsertionPoint(y):
-            _store(y.operands[i], cache, p)
-        y.operands[i] = arg
-        with x.location, ir.InsertionPoint.after(x):
-            after = _load(cache, p)
-        _replace_uses_except_in(x.results[i], after, x)
+        if i not in uniform:
+            _carry_in_cache(p, x, 3 + i, arg, body, i)
 
 
 def _while_state_to_caches(p, x) -> None:
@@ -388,12 +369,9 @@ def _while_state_to_caches(p, x) -> None:
     cond, y = list(before.operations)[-1], list(after.operations)[-1]
     bargs, aargs, inits = list(before.arguments), list(after.arguments), list(x.operands)
     forwarded = list(cond.operands)[1:]
-    uniform = {i for i, v in enumerate(inits) if _uniform(v, p)}
-    changed = True
-    while changed:  # greatest fixpoint, as for scf.for
-        assumed = frozenset([bargs[i] for i in uniform] + [aargs[i] for i in uniform if i < len(aargs)])
-        keep = {i for i in uniform if _uniform(y.operands[i], p, assumed) and _uniform(forwarded[i], p, assumed)}
-        changed, uniform = keep != uniform, keep
+    uniform = _uniform_carried(
+        p, inits, lambda ok: frozenset([bargs[j] for j in ok] + [aargs[j] for j in ok if j < len(aargs)]),
+        lambda i, assumed: _uniform(y.operands[i], p, assumed) and _uniform(forwarded[i], p, assumed))
     assumed = frozenset([bargs[i] for i in uniform])
     ok = len(bargs) == len(aargs) and _uniform(cond.operands[0], p, assumed)
     ok = ok and all(is_pure(op) for op in list(before.operations)[:-1])
@@ -401,22 +379,43 @@ def _while_state_to_caches(p, x) -> None:
     ok = ok and all(forwarded[i] == bargs[i] and all(u.owner.operation == cond.operation for u in bargs[i].uses)
                     for i in per_thread)
     if not ok:
-        raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a loop or condition that differs "
-                             "between the threads of a block (a while loop whose condition does)")
+        raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a loop or "
+                             "condition that differs between the threads of a block (a while loop whose condition does)")
     for i in per_thread:
-        cache = _cache_or_fail(p, aargs[i], x, STATE)
-        with x.location, ir.InsertionPoint(x):
-            _store(inits[i], cache, p)
-        x.operands[i] = _dummy(aargs[i].type, p)
-        with x.location, ir.InsertionPoint(list(after.operations)[0]):
-            loaded = _load(cache, p)
-        replace_uses_inside(aargs[i], loaded, x)
-        with x.location, ir.InsertionPoint(y):
-            _store(y.operands[i], cache, p)
-        y.operands[i] = aargs[i]
-        with x.location, ir.InsertionPoint.after(x):
-            final = _load(cache, p)
-        _replace_uses_except_in(x.results[i], final, x)
+        _carry_in_cache(p, x, i, aargs[i], after, i)
+
+
+def _uniform_carried(p, inits, assumed_of, update_uniform) -> set:
+    """Indices of the loop-carried values of a loop in thread loop `p` that are uniform: the greatest fixpoint
+    of "the initial value is uniform and the update is, assuming the uniform carried values are"."""
+    uniform = {i for i, v in enumerate(inits) if _uniform(v, p)}
+    while True:
+        assumed = assumed_of(uniform)
+        keep = {i for i in uniform if update_uniform(i, assumed)}
+        if keep == uniform:
+            return uniform
+        uniform = keep
+
+
+def _carry_in_cache(p, x, operand, arg, body, i) -> None:
+    """Move loop-carried value number `i` of loop `x` (initial value `x.operands[operand]`, block argument `arg`
+    of the loop body `body`, yielded as operand i, result i) into a per-thread state cache: stored before the
+    loop and at each yield, loaded at the top of the body and after the loop; the loop itself carries a
+    uniform placeholder."""
+    cache = _cache_or_fail(p, arg, x, STATE)
+    y = list(body.operations)[-1]
+    with x.location, ir.InsertionPoint(x):
+        _store(x.operands[operand], cache, p)
+    x.operands[operand] = _dummy(arg.type, p)
+    with x.location, ir.InsertionPoint(list(body.operations)[0]):
+        loaded = _load(cache, p)
+    replace_uses_inside(arg, loaded, x)
+    with x.location, ir.InsertionPoint(y):
+        _store(y.operands[i], cache, p)
+    y.operands[i] = arg
+    with x.location, ir.InsertionPoint.after(x):
+        final = _load(cache, p)
+    _replace_uses_except_in(x.results[i], final, x)
 
 
 def _distribute_guard(p, x) -> None:
@@ -427,8 +426,8 @@ def _distribute_guard(p, x) -> None:
     ops = list(then.operations)
     k = next((i for i, op in enumerate(ops[:-1]) if op.name == "gpu.barrier"), None)
     if has_else or k is None or len(x.results):
-        raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a condition that differs between "
-                             "the threads of a block (non-uniform barrier)")
+        raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a condition that "
+                             "differs between the threads of a block (non-uniform barrier)")
     bar, head, tail = ops[k], ops[:k], ops[k + 1:-1]
     with x.location, ir.InsertionPoint.after(x):
         second = scf.IfOp(x.operands[0])
@@ -456,25 +455,21 @@ def _distribute_guard(p, x) -> None:
 
 
 def _used_in(v, scope) -> bool:
-    return any(u.owner.operation == scope.operation or is_nested_in(u.owner, scope) for u in v.uses)
+    return any(within(u.owner, scope) for u in v.uses)
 
 
 def _replace_uses_except_in(v, new, x) -> None:
+    """Replace the uses of `v` outside `x` (and outside the op defining `new`) with `new`."""
     for use in list(v.uses):
         owner = use.owner
-        if owner.operation != x.operation and not is_nested_in(owner, x) and owner.operation != new.owner.operation:
+        if not within(owner, x) and owner.operation != new.owner.operation:
             owner.operands[use.operand_number] = new
 
 
 def _sink_prefix_into_regions(p, x) -> None:
     """After a split, the top of `p` holds the reloads/recomputations; copy them into the regions of `x` that
     use them (x is about to leave p) and keep them after x for the rest of p."""
-    prefix = []
-    for op in body_ops(p):
-        if op.operation == x.operation:
-            break
-        prefix.append(op)
-    for op in reversed(prefix):
+    for op in reversed(_ops_before(p, x)):
         for region in x.regions:
             if not len(region.blocks):
                 continue

@@ -48,6 +48,26 @@ def is_nested_in(op, ancestor) -> bool:
     return False
 
 
+def within(op, scope) -> bool:
+    """True when `op` is `scope` itself or nested in it."""
+    return op.operation == scope.operation or is_nested_in(op, scope)
+
+
+def enclosing(op, pred):
+    """The nearest ancestor of `op` for which pred(ancestor) holds, or None."""
+    p = op.operation.parent
+    while p is not None and not pred(p):
+        p = p.parent
+    return p
+
+
+def loop_bounds(par) -> tuple:
+    """(lower bounds, upper bounds, steps) of an scf.parallel, one value per induction variable."""
+    n = len(par.regions[0].blocks[0].arguments)
+    ops = list(par.operands)
+    return ops[:n], ops[n:2 * n], ops[2 * n:3 * n]
+
+
 def defining_op(v):
     """The op whose result `v` is, or for a block argument the op owning the block."""
     owner = v.owner
@@ -71,9 +91,8 @@ def body_ops(op, region=0) -> list:
 def replace_uses_inside(old, new, scope) -> None:
     """Replace the uses of `old` that lie inside `scope` (an op, its regions included) with `new`."""
     for use in list(old.uses):
-        owner = use.owner
-        if owner.operation == scope.operation or is_nested_in(owner, scope):
-            owner.operands[use.operand_number] = new
+        if within(use.owner, scope):
+            use.owner.operands[use.operand_number] = new
 
 
 def has_attr(op, name: str) -> bool:

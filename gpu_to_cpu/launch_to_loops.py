@@ -21,8 +21,9 @@ from mlir.dialects import arith, memref, scf
 from mlir.passmanager import PassManager
 
 from polygeist_py.errors import error_at_op
+from polygeist_py.frontend.c_types import byte_width
 
-from .ir_nav import collect
+from .ir_nav import collect, enclosing, loop_bounds
 
 ID_OPS = ("gpu.block_id", "gpu.thread_id", "gpu.grid_dim", "gpu.block_dim")
 BLOCKS, THREADS, SHARED = "pgcc.blocks", "pgcc.threads", "pgcc.shared"
@@ -73,19 +74,14 @@ def launches_to_loops(module: ir.Module) -> None:
     PassManager.parse("builtin.module(inline{default-pipeline=})").run(module.operation)
     for call in collect(module.operation, lambda o: o.name == "func.call" and "no_inline" in o.attributes):
         del call.attributes["no_inline"]  # host calls stay inlinable for LLVM
-    for blocks in collect(module.operation, lambda o: o.name == "scf.parallel" and BLOCKS in o.attributes):
+    for blocks in collect(module.operation, is_block_loop):
         _bind_ids(blocks)
         _allocate_shared(blocks)
     _erase_device_functions(module, device)
 
 
 def _in_launch(op) -> bool:
-    p = op.parent
-    while p is not None and p.name != "func.func":
-        if p.name == "gpu.launch":
-            return True
-        p = p.parent
-    return False
+    return enclosing(op, lambda p: p.name == "gpu.launch") is not None
 
 
 def parallel_loop(lbs, ubs, steps, attr: str):
@@ -110,8 +106,8 @@ def _launch_to_loops(launch) -> None:
         blocks, bbody = parallel_loop([zero] * 3, grid, [one] * 3, BLOCKS)
         with ir.InsertionPoint(list(bbody.operations)[0]):
             if shared_bytes is not None:
-                buf = memref.AllocaOp(ir.MemRefType.get([ir.ShapedType.get_dynamic_size()], ir.IntegerType.get_signless(8)),
-                                      [arith.index_castui(idx, shared_bytes)], [])
+                bytes_type = ir.MemRefType.get([ir.ShapedType.get_dynamic_size()], ir.IntegerType.get_signless(8))
+                buf = memref.AllocaOp(bytes_type, [arith.index_castui(idx, shared_bytes)], [])
                 buf.attributes[DYNAMIC_SHARED] = ir.UnitAttr.get()
             threads, tbody = parallel_loop([zero] * 3, block, [one] * 3, THREADS)
     term = list(tbody.operations)[-1]
@@ -124,7 +120,7 @@ def _launch_to_loops(launch) -> None:
 def _bind_ids(blocks) -> None:
     """Replace the gpu id ops inside a block loop with induction variables and bounds."""
     bargs = list(blocks.regions[0].blocks[0].arguments)
-    grid = list(blocks.operands)[3:6]
+    grid = loop_bounds(blocks)[1]
     for op in collect(blocks, lambda o: o.name in ID_OPS):
         d = "xyz".index(str(op.attributes["dimension"]).split()[-1].rstrip(">"))
         if op.name == "gpu.block_id":
@@ -132,18 +128,19 @@ def _bind_ids(blocks) -> None:
         elif op.name == "gpu.grid_dim":
             v = grid[d]
         else:
-            threads = _enclosing_threads(op)
+            threads = enclosing(op, is_thread_loop)
             v = (threads.regions[0].blocks[0].arguments[d] if op.name == "gpu.thread_id"
-                 else list(threads.operands)[3 + d])
+                 else loop_bounds(threads)[1][d])
         op.results[0].replace_all_uses_with(v)
         op.erase()
 
 
-def _enclosing_threads(op):
-    p = op.parent
-    while p is not None and not (p.name == "scf.parallel" and THREADS in p.attributes):
-        p = p.parent
-    return p
+def is_thread_loop(op) -> bool:
+    return op.name == "scf.parallel" and THREADS in op.attributes
+
+
+def is_block_loop(op) -> bool:
+    return op.name == "scf.parallel" and BLOCKS in op.attributes
 
 
 def _allocate_shared(blocks) -> None:
@@ -159,7 +156,7 @@ def _allocate_shared(blocks) -> None:
             raise error_at_op(call, "extern __shared__ array in a kernel launched without a dynamic shared "
                                     "memory size (the third <<<>>> argument)")
         mtype = ir.MemRefType(call.results[0].type)
-        width = max(1, mtype.element_type.width // 8) if hasattr(mtype.element_type, "width") else 8
+        width = byte_width(mtype.element_type)
         with call.location, ir.InsertionPoint(call):
             idx = ir.IndexType.get()
             c0 = arith.constant(idx, 0)

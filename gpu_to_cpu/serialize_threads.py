@@ -11,20 +11,19 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import scf
 
-from .ir_nav import collect
-from .launch_to_loops import THREADS
+from .ir_nav import collect, loop_bounds
+from .launch_to_loops import is_thread_loop
 
 
 def serialize_thread_loops(module: ir.Module) -> None:
     """Rewrite every thread loop of `module` as serial scf.for loops (in place)."""
-    for par in collect(module.operation, lambda o: o.name == "scf.parallel" and THREADS in o.attributes):
+    for par in collect(module.operation, is_thread_loop):
         serialize(par)
 
 
 def serialize(par) -> None:
-    operands = list(par.operands)
-    n = len(par.regions[0].blocks[0].arguments)
-    lbs, ubs, steps = operands[:n], operands[n:2 * n], operands[2 * n:3 * n]
+    lbs, ubs, steps = loop_bounds(par)
+    n = len(lbs)
     body = par.regions[0].blocks[0]
     loops = []
     with par.location, ir.InsertionPoint(par):

@@ -114,13 +114,8 @@ def _clang_args(defines, include_dirs, std, extra) -> list[str]:
 
 def _render(e: CompileError, parse_path: str, source: str | None) -> str:
     """clang-style text of `e`; the source line comes from `source` when the file is the in-memory text."""
-    if e.file and source is not None and os.path.abspath(e.file) == os.path.abspath(parse_path) and e.line:
-        lines = source.splitlines()
-        if 0 < e.line <= len(lines):
-            src = lines[e.line - 1]
-            caret = "".join(ch if ch == "\t" else " " for ch in src[: max(e.col - 1, 0)]) + "^"
-            return f"{e.file}:{e.line}:{e.col}: error: {e.message}\n{src}\n{caret}"
-    return e.render()
+    in_memory = e.file and source is not None and os.path.abspath(e.file) == os.path.abspath(parse_path)
+    return e.render(source if in_memory else None)
 
 
 def _build(source, parse_path, clang_args, *, opt_level, cpuify, locations) -> "Program":

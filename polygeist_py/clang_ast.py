@@ -46,8 +46,9 @@ _lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
 
 
 def var_decl_initializer(cursor):
-    """The initializer expression of a VAR_DECL cursor, or None (clang's own answer: token positions are
-    unreliable when the declaration starts inside a macro expansion, e.g. `DATA_TYPE x = ...;`)."""
+    """The initializer expression of a VAR_DECL cursor (for a class-type variable built by a constructor, like
+    CUDA's `dim3 grid(4, 4)`, the construct expression), or None. Clang's own answer: token positions are
+    unreliable when the declaration starts inside a macro expansion, e.g. `DATA_TYPE x = ...;`."""
     return ci.Cursor.from_cursor_result(_lib.clang_Cursor_getVarDeclInitializer(cursor), cursor)
 
 

@@ -18,15 +18,19 @@ class CompileError(Exception):
         self.line = line
         self.col = col
 
-    def render(self) -> str:
-        """Return the clang-style text: position, message, source line and caret."""
+    def render(self, text: str | None = None) -> str:
+        """Return the clang-style text: position, message, source line and caret. The source line comes from
+        `text` when given (a program compiled from memory), else from the file."""
         if not self.file:
             return f"pgcc: error: {self.message}"
         head = f"{self.file}:{self.line}:{self.col}: error: {self.message}"
         try:
-            with open(self.file, encoding="utf-8", errors="replace") as f:
-                text = f.read().splitlines()
-            src = text[self.line - 1]
+            if text is None:
+                with open(self.file, encoding="utf-8", errors="replace") as f:
+                    text = f.read()
+            if self.line < 1:
+                return head
+            src = text.splitlines()[self.line - 1]
         except (OSError, IndexError):
             return head
         caret = "".join(ch if ch == "\t" else " " for ch in src[: max(self.col - 1, 0)]) + "^"

@@ -145,28 +145,36 @@ class Builtins:
     # which is exact when all threads of the block make the call (uniform control flow; otherwise the barrier
     # is rejected as non-uniform).
     def warp_exchange(self, fg, v):
-        """Publish `v` for the block; returns (buffer, linear thread id, lane, warp base) as i32/index values."""
+        """Publish `v` in a per-block buffer at the caller's linear thread index, then a barrier.
+
+        Returns (tid, read): tid is the linear thread index (i32); read(src, ok=None) returns (value of linear
+        thread `src`, whether `src` is inside the block). A source outside the block (a partial last warp) or
+        with `ok` false reads the caller's own value, as on a GPU."""
         buf = fg.alloca_entry(ir.MemRefType.get([MAX_BLOCK], v.type))
         buf.owner.attributes["pgcc.shared"] = ir.UnitAttr.get()
-        i32 = ir.IntegerType.get_signless(32)
         ids = {(n, c): fg.gpu_id(n, c) for n in ("threadIdx", "blockDim") for c in "xyz"}
         tid = arith.addi(ids["threadIdx", "x"], arith.muli(ids["blockDim", "x"], arith.addi(
             ids["threadIdx", "y"], arith.muli(ids["blockDim", "y"], ids["threadIdx", "z"]))))
+        nthreads = arith.muli(ids["blockDim", "x"], arith.muli(ids["blockDim", "y"], ids["blockDim", "z"]))
         idx = ir.IndexType.get()
         memref.StoreOp(v, buf, [arith.index_castui(idx, tid)])
         gpu.BarrierOp()
-        return buf, tid, i32
+
+        def read(src, ok=None):
+            inside = arith.cmpi(arith.CmpIPredicate.ult, src, nthreads)
+            take = inside if ok is None else arith.andi(ok, inside)
+            return memref.LoadOp(buf, [arith.index_castui(idx, arith.select(take, src, tid))]).result, inside
+
+        return tid, read
 
     def shuffle(self, fg, call, args):
         """__shfl{,_up,_down,_xor}_sync(mask, v, lane/delta, width=32): the value of another lane."""
         name = call.spelling
         ty = canonical(call.type)
-        v = fg.convert(fg.rvalue(args[1]), args[1].type, ty, args[1])
-        buf, tid, i32 = self.warp_exchange(fg, v)
-        k = fg.convert(fg.rvalue(args[2]), args[2].type, canonical(args[2].type), args[2])
-        k = arith.trunci(i32, k) if ir.IntegerType(k.type).width > 32 else k
-        width = fg.convert(fg.rvalue(args[3]), args[3].type, canonical(args[3].type), args[3]) if len(args) > 3 \
-            else fg.const_int(i32, 32)
+        i32 = ir.IntegerType.get_signless(32)
+        tid, read = self.warp_exchange(fg, fg.convert(fg.rvalue(args[1]), args[1].type, ty, args[1]))
+        k = fg.rvalue(args[2])
+        width = fg.rvalue(args[3]) if len(args) > 3 else fg.const_int(i32, 32)
         seg_lane = arith.remui(tid, width)  # lane within the width-segment
         seg_base = arith.subi(tid, seg_lane)
         if name == "__shfl_sync":
@@ -178,37 +186,24 @@ class Builtins:
         else:
             lane = arith.xori(seg_lane, k)
             src, ok = arith.addi(seg_base, lane), arith.cmpi(arith.CmpIPredicate.ult, lane, width)
-        # a source lane outside the block (a partial last warp) reads the caller's own value, as on a GPU
-        nthreads = self.block_threads(fg)
-        inside = arith.cmpi(arith.CmpIPredicate.ult, src, nthreads)
-        ok = inside if ok is None else arith.andi(ok, inside)
-        safe = arith.select(ok, src, tid)
-        got = memref.LoadOp(buf, [arith.index_castui(ir.IndexType.get(), safe)]).result
+        got = read(src, ok)[0]
         gpu.BarrierOp()
         return got
-
-    def block_threads(self, fg):
-        d = {c: fg.gpu_id("blockDim", c) for c in "xyz"}
-        return arith.muli(d["x"], arith.muli(d["y"], d["z"]))
 
     def vote(self, fg, call, args):
         """__ballot_sync(mask, p): bit i set when lane i's p is non-zero; __any_sync/__all_sync from it."""
         i32 = ir.IntegerType.get_signless(32)
         p = fg.to_bool(fg.rvalue(args[1]), canonical(args[1].type))
-        buf, tid, _ = self.warp_exchange(fg, arith.extui(i32, p))
-        idx = ir.IndexType.get()
+        tid, read = self.warp_exchange(fg, arith.extui(i32, p))
         base = arith.subi(tid, arith.remui(tid, fg.const_int(i32, 32)))
-        nthreads = self.block_threads(fg)
         bits, lanes = fg.const_int(i32, 0), fg.const_int(i32, 0)
         for lane in range(32):  # unrolled: 32 loads of the buffer
-            src = arith.addi(base, fg.const_int(i32, lane))
-            inside = arith.cmpi(arith.CmpIPredicate.ult, src, nthreads)
-            safe = arith.select(inside, src, tid)
-            bit = arith.andi(memref.LoadOp(buf, [arith.index_castui(idx, safe)]).result, arith.extui(i32, inside))
-            bits = arith.ori(bits, arith.shli(bit, fg.const_int(i32, lane)))
-            lanes = arith.ori(lanes, arith.shli(arith.extui(i32, inside), fg.const_int(i32, lane)))
+            value, inside = read(arith.addi(base, fg.const_int(i32, lane)))
+            present = arith.extui(i32, inside)
+            bits = arith.ori(bits, arith.shli(arith.andi(value, present), fg.const_int(i32, lane)))
+            lanes = arith.ori(lanes, arith.shli(present, fg.const_int(i32, lane)))
         gpu.BarrierOp()
-        mask = arith.andi(fg.convert(fg.rvalue(args[0]), args[0].type, canonical(args[0].type), args[0]), lanes)
+        mask = arith.andi(fg.rvalue(args[0]), lanes)
         bits = arith.andi(bits, mask)
         if call.spelling == "__ballot_sync":
             return bits
@@ -324,9 +319,8 @@ class Builtins:
         if not isinstance(lv, MemLV) or lv.indices:
             raise error_at(sym, f"unsupported construct: {call.spelling} on something that is not a global variable")
         i64 = ir.IntegerType.get_signless(64)
-        base = llvm.PtrToIntOp(i64, fg.to_ptr(lv.memref)).result
         offset = self.size_arg(fg, args[3]) if len(args) > 3 else arith.constant(i64, 0)
-        at = llvm.IntToPtrOp(CT.llvm_ptr(), arith.addi(base, offset)).result
+        at = fg.byte_offset(fg.to_ptr(lv.memref), offset)
         other = self.ptr_arg(fg, args[1 if to_symbol else 0])
         dst, src = (at, other) if to_symbol else (other, at)
         llvm.MemcpyOp(dst, src, self.size_arg(fg, args[2]), ir.BoolAttr.get(False))

@@ -71,12 +71,6 @@ class VarLV:
     ctype: object
 
 
-def var_initializer(d):
-    """The initializer expression of a VAR_DECL (for a class-type variable built by a constructor, like
-    CUDA's `dim3 grid(4, 4)`, the construct expression), or None."""
-    return var_decl_initializer(d)
-
-
 def size_expressions(node, exclude=None):
     """The array-size expressions written in a declaration's (or a cast's) type, outermost first.
 
@@ -508,7 +502,7 @@ class FunctionGen:
         if d.storage_class in (d.storage_class.STATIC, d.storage_class.EXTERN):
             self.mem[key] = self.mg.global_var(d)
             return
-        init = var_initializer(d)
+        init = var_decl_initializer(d)
         inits = [init] if init is not None else []
         if CT.is_array(ty):
             shape = CT.array_shape(ty)
@@ -580,8 +574,7 @@ class FunctionGen:
         ptr = self.struct_vars[decl_key(base.referenced)]
         offset = canonical(base.type).get_offset(e.spelling) // 8
         i64 = ir.IntegerType.get_signless(64)
-        addr = arith.addi(llvm.PtrToIntOp(i64, ptr).result, arith.constant(i64, offset))
-        return ("llvm", llvm.IntToPtrOp(CT.llvm_ptr(), addr).result, canonical(e.type), None)
+        return ("llvm", self.byte_offset(ptr, arith.constant(i64, offset)), canonical(e.type), None)
 
     def shared_memory(self, d, ty):
         """A `__shared__` variable: a memref marked `pgcc.shared`, which --cpuify allocates once per block.
@@ -603,7 +596,7 @@ class FunctionGen:
         else:
             raise self.unsupported(d, f"__shared__ variable of type '{d.type.spelling}'")
         m.owner.attributes["pgcc.shared"] = ir.UnitAttr.get()
-        if var_initializer(d) is not None:
+        if var_decl_initializer(d) is not None:
             raise self.error(d, "initializer on a __shared__ variable (CUDA does not allow one)")
         return m
 
@@ -1469,7 +1462,7 @@ class FunctionGen:
                 key = decl_key(r)
                 if (key, e.spelling) in self.env:
                     return VarLV((key, e.spelling), canonical(e.type))
-                if key in self.struct_vars and not self.is_arrow(e):
+                if key in self.struct_vars:  # a struct variable, so this is `s.f` (C has no `s->f` on one)
                     return self.struct_field(e, base)
             raise self.unsupported(e, f"member access '.{e.spelling}' (structs are not supported yet)")
         if k in (K.UNEXPOSED_EXPR,) and len(children(e)) == 1:
@@ -1523,9 +1516,14 @@ class FunctionGen:
         i64 = ir.IntegerType.get_signless(64)
         idx = self.convert(self.rvalue(idx_exprs[0]), idx_exprs[0].type, ci_long(), idx_exprs[0])
         size = 8 if elem_ty.kind == T.POINTER else CT.size_of(elem_ty)
-        addr = arith.addi(llvm.PtrToIntOp(i64, p).result, arith.muli(idx, arith.constant(i64, size)))
-        gep = llvm.IntToPtrOp(CT.llvm_ptr(), addr).result
-        return ("llvm", gep, elem_ty, i64)
+        return ("llvm", self.byte_offset(p, arith.muli(idx, arith.constant(i64, size))), elem_ty, i64)
+
+    @staticmethod
+    def byte_offset(ptr, offset):
+        """!llvm.ptr `ptr` advanced by i64 `offset` bytes (ptrtoint/add/inttoptr: a GEP's printed no-wrap
+        flags do not parse back in this MLIR version)."""
+        i64 = ir.IntegerType.get_signless(64)
+        return llvm.IntToPtrOp(CT.llvm_ptr(), arith.addi(llvm.PtrToIntOp(i64, ptr).result, offset)).result
 
     def load(self, lv):
         if isinstance(lv, VarLV):
@@ -1586,10 +1584,6 @@ class FunctionGen:
         return arith.index_castui(ir.IntegerType.get_signless(32), op)
 
     # ---------------------------------------------------------------- pointer-valued expressions
-    def is_arrow(self, member):
-        """True for `p->f` (libclang spells both `.` and `->` as MEMBER_REF_EXPR)."""
-        return any(t.spelling == "->" for t in member.get_tokens())
-
     def pointer(self, e):
         """Value of a pointer-typed expression (memref, or !llvm.ptr for non-numeric pointees)."""
         ty = canonical(e.type)

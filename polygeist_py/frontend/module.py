@@ -5,11 +5,12 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import llvm, memref
 
-from ..clang_ast import K, T, canonical, children, evaluate, has_attr, in_main_file, string_initializer
+from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_file, string_initializer,
+                         var_decl_initializer)
 from ..errors import CompileError, error_at
 from . import c_types as CT
 from .calls import Calls
-from .codegen import FunctionGen, MemVar, var_initializer
+from .codegen import FunctionGen, MemVar
 from .scan import decl_key
 
 
@@ -130,7 +131,7 @@ class ModuleGen:
                 raise error_at(d, f"unsupported construct: global of type '{d.type.spelling}'")
         except CT.UnsupportedType as e:
             raise error_at(d, f"unsupported construct: {e}") from None
-        init = var_initializer(d)
+        init = var_decl_initializer(d)
         external = d.storage_class == d.storage_class.EXTERN and init is None
         is_def = (d.is_definition() or is_tentative(d)) and not external
         attrs = {}
@@ -191,7 +192,7 @@ class ModuleGen:
     def llvm_global(self, d, key, name):
         """A global pointer (FILE *stderr, char *names[]...) as an LLVM global holding a raw pointer."""
         ext = d.storage_class == d.storage_class.EXTERN or not (d.is_definition() or is_tentative(d))
-        init = var_initializer(d)
+        init = var_decl_initializer(d)
         if init is not None and not (evaluate(init) == 0):
             raise error_at(d, "unsupported construct: global pointer with an initializer")
         if name not in self.llvm_decls:
