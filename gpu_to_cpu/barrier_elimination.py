@@ -245,6 +245,10 @@ def _min_cut(needed, defined):
 
     storable = {v: _cacheable(v.type) for v in nodes}
     for v in nodes:
+        if not storable[v] and not _recomputable(defined[v]):
+            raise error_at_op(defined[v], f"unsupported construct: a per-thread value of type '{v.type}' (e.g. a "
+                                          "local array) used across __syncthreads()")
+    for v in nodes:
         edge(("in", v), ("out", v), 1 if storable[v] else inf)
         op = defined[v]
         if _recomputable(op):
@@ -290,9 +294,7 @@ def _max_flow_source_side(cap, s, t) -> set:
         while parent[b] is not None:
             path.append((parent[b], b))
             b = parent[b]
-        f = min(cap[a][b] for a, b in path)
-        if f == float("inf"):
-            raise AssertionError("unbounded cut: a non-recomputable value of a type that cannot be cached")
+        f = min(cap[a][b] for a, b in path)  # finite: _min_cut rejects values it can neither store nor recompute
         for a, b in path:
             cap[a][b] -= f
             cap[b][a] += f
