@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .errors import CompileError
 
-EMIT_STAGES = ("mlir", "cleanup", "cpuify", "llvm-dialect", "llvm")
+EMIT_STAGES = ("mlir", "cleanup", "cpuify", "scop", "polyhedral", "llvm-dialect", "llvm")
 IGNORED_PREFIXES = ("-W", "-f", "-m", "-g", "-pedantic", "-pipe", "-v", "-ansi", "-w")
 
 
@@ -31,6 +31,11 @@ class Options:
     libs: list = field(default_factory=list)
     link_extra: list = field(default_factory=list)
     cpuify: bool = False
+    polyhedral: bool | None = None      # None: on at -O3 (see wants_polyhedral)
+    schedule_file: str | None = None
+    fusion: str = "smart"
+    tile_sizes: tuple | None = (32, 32, 32)
+    parallel: bool = True
     emit: str | None = None
     debug: bool = False
     warnings: list = field(default_factory=list)
@@ -74,6 +79,20 @@ def parse_args(argv: list[str]) -> Options:
             o.libs.append(a[2:])
         elif a == "--cpuify":
             o.cpuify = True
+        elif a in ("--polyhedral", "--no-polyhedral"):
+            o.polyhedral = a == "--polyhedral"
+        elif a.startswith("--schedule="):
+            o.schedule_file, o.polyhedral = a.split("=", 1)[1], True
+        elif a.startswith("--fusion="):
+            o.fusion = a.split("=", 1)[1]
+            if o.fusion not in ("max", "smart", "none"):
+                raise CompileError(f"unknown fusion policy '{o.fusion}' (expected max, smart or none)")
+        elif a.startswith("--tile-sizes="):
+            o.tile_sizes = _tile_sizes(a.split("=", 1)[1])
+        elif a == "--no-tiling":
+            o.tile_sizes = None
+        elif a == "--no-parallel":
+            o.parallel = False
         elif a.startswith("--emit="):
             o.emit = a.split("=", 1)[1]
             if o.emit not in EMIT_STAGES:
@@ -98,6 +117,32 @@ def parse_args(argv: list[str]) -> Options:
     return o
 
 
+def _tile_sizes(text: str) -> tuple:
+    try:
+        sizes = tuple(int(t) for t in text.split(","))
+    except ValueError:
+        sizes = ()
+    if not sizes or min(sizes) < 1:
+        raise CompileError(f"--tile-sizes expects positive integers separated by commas, not '{text}'")
+    return sizes
+
+
+def polyhedral_options(o: Options):
+    """The polyhedral stage's options for these flags, or None when the stage is off (default: on at -O3 and
+    for --emit=scop)."""
+    on = o.polyhedral if o.polyhedral is not None else (o.opt_level >= 3 or o.emit == "scop")
+    if not on:
+        return None
+    from .affine.scheduler import ScheduleOptions
+    from .affine.transform import PolyhedralOptions
+    from .affine.user_schedule import read_schedule_file
+
+    sched = ScheduleOptions(fusion=o.fusion, tile=o.tile_sizes is not None,
+                            tile_sizes=o.tile_sizes or (32,), parallel=o.parallel)
+    user = read_schedule_file(o.schedule_file) if o.schedule_file else {}
+    return PolyhedralOptions(schedule=sched, user_schedules=user, only_model=o.emit == "scop")
+
+
 def compile_source(path: str, o: Options, workdir: str, source: str | None = None):
     """One .c/.cu file through every stage. Returns the object path (or None when only emitting text)."""
     from mlir import ir
@@ -109,8 +154,9 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
     tu = parse(path, o.clang_args, source)
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = False
-        module = run_stages(tu, path, cpuify=o.cpuify, on_stage=lambda stage, m: emit_here(o, stage, m))
-        if o.emit in STAGES:
+        module = run_stages(tu, path, cpuify=o.cpuify, on_stage=lambda stage, m: emit_here(o, stage, m),
+                            polyhedral=polyhedral_options(o), on_scops=lambda reports: emit_scops(o, reports))
+        if o.emit in STAGES or o.emit == "scop":
             return None
         ll = translate_to_llvm_ir(module)
     if o.emit == "llvm":
@@ -124,6 +170,15 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
     out = o.output if (o.compile_only and o.output) else (stem + ".o" if o.compile_only else os.path.join(workdir, stem + ".o"))
     compile_llvm_ir(ll, out, o.opt_level, "obj", workdir)
     return out
+
+
+def emit_scops(o: Options, reports) -> bool:
+    if o.emit != "scop":
+        return False
+    from .affine.describe import describe
+
+    write_text(o, describe(reports))
+    return True
 
 
 def emit_here(o: Options, stage: str, module) -> bool:

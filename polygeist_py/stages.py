@@ -1,22 +1,25 @@
 """The stage sequence of the data flow (shared/DESIGN.md), shared by the `pgcc` driver and the Python API:
-frontend -> cleanup -> cpuify (CUDA launches) -> lowering to the LLVM dialect."""
+frontend -> cleanup -> cpuify (CUDA launches) -> polyhedral (SCoPs scheduled with isl) -> lowering to the LLVM
+dialect."""
 
 from __future__ import annotations
 
 from .errors import CompileError
 
-STAGES = ("mlir", "cleanup", "cpuify", "llvm-dialect")
+STAGES = ("mlir", "cleanup", "cpuify", "polyhedral", "llvm-dialect")
 
 
-def run_stages(tu, path: str, *, cpuify: bool, on_stage=None):
+def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, on_scops=None):
     """The driver's stage sequence on a parsed translation unit, inside the current ``ir.Context``.
 
     frontend -> verify -> cleanup -> (cpuify + cleanup when CUDA launches are present) -> lowering to the
     LLVM dialect. ``on_stage(name, module)`` is called after each of :data:`STAGES`; returning True stops there.
-    Returns the module (LLVM dialect unless stopped early).
+    ``polyhedral`` (an affine.transform.PolyhedralOptions, or None to skip) schedules the SCoPs;
+    ``on_scops(reports)`` receives its per-SCoP reports. Returns the module (LLVM dialect unless stopped early).
 
     Raises:
-        CompileError: unsupported constructs; CUDA launches without ``cpuify``; InternalError from a pass.
+        CompileError: unsupported constructs; CUDA launches without ``cpuify``; an illegal user schedule;
+            InternalError from a pass.
     """
     from . import pipeline
     from .clang_ast import is_cuda
@@ -40,6 +43,16 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None):
         run_cpuify(module)
         pipeline.run(module, pipeline.CLEANUP, "cleanup after cpuify")
     if stop("cpuify"):
+        return module
+    if polyhedral is not None:
+        from .affine import transform
+
+        reports = transform.run(module, polyhedral)
+        pipeline.verify(module, "the polyhedral stage")
+        pipeline.run(module, pipeline.CLEANUP, "cleanup after the polyhedral stage")
+        if on_scops is not None and on_scops(reports):
+            return module
+    if stop("polyhedral"):
         return module
     pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
     stop("llvm-dialect")

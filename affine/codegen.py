@@ -1,0 +1,226 @@
+"""isl AST -> affine MLIR: the scheduled loop nest replaces the SCoP's ops in place.
+
+    for      -> affine.for with max lower / min upper bound maps (affine.parallel under a "parallel" mark)
+    if       -> affine.if on an integer set (a conjunction; isl is told not to generate disjunctions)
+    block    -> its children in order
+    user     -> the statement's slice and store cloned, the original iterators replaced by affine.apply of the
+                new loop iterators and the parameters
+
+Expressions isl prints as min/max are accepted at the top of loop bounds (where affine maps express them);
+anywhere else code generation fails with CodegenError and the caller keeps the original loop nest.
+"""
+
+from __future__ import annotations
+
+import islpy as isl
+from mlir import ir
+from mlir.dialects import affine
+
+from .isl_model import IslScop
+from .scheduler import PARALLEL_MARK
+
+OP = isl.ast_expr_op_type
+
+
+class CodegenError(Exception):
+    """The AST has a form this generator does not express in affine MLIR (the message says which)."""
+
+
+def build_ast(model: IslScop, schedule: isl.Schedule) -> isl.AstNode:
+    """The isl AST of `schedule` (no disjunctions, min/max detection on)."""
+    ctx = model.ctx
+    ctx.set_ast_build_allow_or(0)
+    ctx.set_ast_build_detect_min_max(1)
+    ctx.set_ast_build_atomic_upper_bound(1)
+    context = isl.Set.read_from_str(ctx, model.param_header + " -> { : }")
+    return isl.AstBuild.from_context(context).node_from_schedule(schedule)
+
+
+def replace_scop(model: IslScop, ast: isl.AstNode) -> None:
+    """Emit `ast` right before the SCoP's first op and erase the SCoP's ops.
+
+    Raises:
+        CodegenError: an AST form that affine MLIR cannot express; the module is then left unchanged.
+    """
+    scop = model.scop
+    first = scop.ops[0]
+    with ir.InsertionPoint(first), first.location:
+        marker = affine.AffineForOp(0, 1)  # a scratch loop holds the new nest until it is complete
+        with ir.InsertionPoint(marker.body):
+            affine.AffineYieldOp([])
+    emitter = _Emitter(model)
+    try:
+        emitter.node(ast, ir.InsertionPoint(list(marker.body.operations)[-1]), [])
+    except CodegenError:
+        marker.operation.erase()
+        raise
+    for op in list(marker.body.operations)[:-1]:
+        op.move_before(marker)
+    marker.operation.erase()
+    for op in reversed(scop.ops):
+        op.erase()
+
+
+class _Emitter:
+    def __init__(self, model: IslScop):
+        self.model = model
+        self.scop = model.scop
+        self.params = list(self.scop.params)
+        self.stmts = {s.name: s for s in self.scop.statements}
+
+    # ---- expressions: isl AST expr -> AffineExpr over (iterators as dims, parameters as symbols)
+    def expr(self, e, env):
+        t = e.get_type()
+        if t == isl.ast_expr_type.int:
+            return affine.AffineConstantExpr.get(e.get_val().to_python())
+        if t == isl.ast_expr_type.id:
+            name = e.get_id().get_name()
+            if name in env["names"]:
+                return affine.AffineDimExpr.get(env["names"].index(name))
+            if name.startswith("p") and name[1:].isdigit():
+                # Parameters are passed as dims: an outer scf.for induction variable is a valid affine dim but
+                # not a valid symbol.
+                return affine.AffineDimExpr.get(len(env["values"]) + int(name[1:]))
+            raise CodegenError(f"unknown identifier {name}")
+        op = e.get_op_type()
+        args = [e.get_op_arg(i) for i in range(e.get_op_n_arg())]
+        if op == OP.add:
+            return self.expr(args[0], env) + self.expr(args[1], env)
+        if op == OP.sub:
+            return self.expr(args[0], env) - self.expr(args[1], env)
+        if op == OP.minus:
+            return self.expr(args[0], env) * -1
+        if op == OP.mul:
+            return self.expr(args[0], env) * self.expr(args[1], env)
+        if op in (OP.fdiv_q, OP.pdiv_q, OP.div):
+            return affine.AffineFloorDivExpr.get(self.expr(args[0], env), self.expr(args[1], env))
+        if op in (OP.pdiv_r, OP.zdiv_r):
+            return affine.AffineModExpr.get(self.expr(args[0], env), self.expr(args[1], env))
+        raise CodegenError(f"isl expression {e.to_C_str()}")
+
+    def flat(self, e, env, kind):
+        """A top-level max (kind=OP.max) / min (OP.min) as a list of affine expressions."""
+        if e.get_type() == isl.ast_expr_type.op and e.get_op_type() == kind:
+            return [x for i in range(e.get_op_n_arg()) for x in self.flat(e.get_op_arg(i), env, kind)]
+        return [self.expr(e, env)]
+
+    def amap(self, exprs, env):
+        return ir.AffineMap.get(len(env["values"]) + len(self.params), 0, exprs)
+
+    def operands(self, env):
+        return list(env["values"]) + self.params
+
+    # ---- nodes
+    def node(self, n, ip, names, values=None, parallel=False):
+        env = {"names": names, "values": values or []}
+        t = n.get_type()
+        if t == isl.ast_node_type.block:
+            for child in _list(n.block_get_children()):
+                self.node(child, ip, names, env["values"])
+        elif t == isl.ast_node_type.mark:
+            is_par = n.mark_get_id().get_name() == PARALLEL_MARK
+            self.node(n.mark_get_node(), ip, names, env["values"], parallel=is_par)
+        elif t == isl.ast_node_type.for_:
+            self.loop(n, ip, env, parallel)
+        elif t == isl.ast_node_type.if_:
+            self.guard(n, ip, env)
+        elif t == isl.ast_node_type.user:
+            self.statement(n.user_get_expr(), ip, env)
+        else:
+            raise CodegenError(f"isl AST node of type {t}")
+
+    def loop(self, n, ip, env, parallel):
+        name = n.for_get_iterator().get_id().get_name()
+        lbs = self.flat(n.for_get_init(), env, OP.max)
+        cond = n.for_get_cond()
+        if cond.get_type() != isl.ast_expr_type.op or cond.get_op_type() not in (OP.le, OP.lt):
+            raise CodegenError(f"loop condition {cond.to_C_str()}")
+        if cond.get_op_arg(0).get_type() != isl.ast_expr_type.id or \
+                cond.get_op_arg(0).get_id().get_name() != name:
+            raise CodegenError(f"loop condition {cond.to_C_str()}")
+        ubs = self.flat(cond.get_op_arg(1), env, OP.min)
+        if cond.get_op_type() == OP.le:
+            ubs = [u + 1 for u in ubs]
+        step = n.for_get_inc().get_val().to_python()
+        ops = self.operands(env)
+        loc = self.scop.location
+        with ip, loc:
+            if parallel and step == 1:
+                loop = _parallel(self.amap(lbs, env), self.amap(ubs, env), ops)
+                body, iv = loop.regions[0].blocks[0], loop.regions[0].blocks[0].arguments[0]
+                with ir.InsertionPoint(body):
+                    term = affine.AffineYieldOp([])
+            else:
+                loop = affine.AffineForOp(self.amap(lbs, env), self.amap(ubs, env), step,
+                                          lower_bound_operands=ops, upper_bound_operands=ops)
+                body, iv = loop.body, loop.induction_variable
+                with ir.InsertionPoint(body):
+                    term = affine.AffineYieldOp([])
+        self.node(n.for_get_body(), ir.InsertionPoint(term), env["names"] + [name], env["values"] + [iv])
+
+    def guard(self, n, ip, env):
+        exprs, eqs = [], []
+        self.conjunction(n.if_get_cond(), env, exprs, eqs)
+        cond = ir.IntegerSet.get(len(env["values"]) + len(self.params), 0, exprs, eqs)
+        has_else = n.if_has_else_node()
+        with ip, self.scop.location:
+            op = affine.AffineIfOp(cond, cond_operands=self.operands(env), has_else=has_else)
+        for region, child in ((op.regions[0], n.if_get_then_node()),
+                              (op.regions[1], n.if_get_else_node() if has_else else None)):
+            if child is None:
+                continue
+            block = region.blocks[0]
+            if not list(block.operations):
+                with ir.InsertionPoint(block), self.scop.location:
+                    affine.AffineYieldOp([])
+            self.node(child, ir.InsertionPoint(list(block.operations)[-1]), env["names"], env["values"])
+
+    def conjunction(self, c, env, exprs, eqs):
+        op = c.get_op_type()
+        args = [c.get_op_arg(i) for i in range(c.get_op_n_arg())]
+        if op in (OP.and_, OP.and_then):
+            for a in args:
+                self.conjunction(a, env, exprs, eqs)
+            return
+        if op not in (OP.eq, OP.ge, OP.gt, OP.le, OP.lt):
+            raise CodegenError(f"condition {c.to_C_str()}")
+        a, b = self.expr(args[0], env), self.expr(args[1], env)
+        diff = {OP.eq: a - b, OP.ge: a - b, OP.gt: a - b - 1, OP.le: b - a, OP.lt: b - a - 1}[op]
+        exprs.append(diff)
+        eqs.append(op == OP.eq)
+
+    def statement(self, call, ip, env):
+        if call.get_op_type() != OP.call:
+            raise CodegenError(f"statement {call.to_C_str()}")
+        name = call.get_op_arg(0).get_id().get_name()
+        s = self.stmts[name]
+        args = [self.expr(call.get_op_arg(i + 1), env) for i in range(call.get_op_n_arg() - 1)]
+        mapping = {}
+        with ip, s.store.location:
+            for loop, e in zip(s.loops, args):
+                v = affine.AffineApplyOp(self.amap([e], env), self.operands(env)).result
+                mapping[loop.induction_variable] = v
+        for op in [*s.slice, s.store]:
+            clone = op.clone(ip=ip)
+            for i, o in enumerate(op.operands):
+                new = mapping.get(o)
+                if new is not None:
+                    clone.operands[i] = new
+            for r, c in zip(op.results, clone.results):
+                mapping[r] = c
+
+
+def _list(nodes) -> list:
+    return [nodes.get_at(i) for i in range(nodes.n_ast_node())]
+
+
+def _parallel(lb_map, ub_map, operands):
+    """An affine.parallel of one induction variable with max/min bound groups."""
+    i32 = ir.IntegerType.get_signless(32)
+    lb_groups = ir.DenseIntElementsAttr.get_splat(ir.VectorType.get([1], i32), ir.IntegerAttr.get(i32, len(lb_map.results)))
+    ub_groups = ir.DenseIntElementsAttr.get_splat(ir.VectorType.get([1], i32), ir.IntegerAttr.get(i32, len(ub_map.results)))
+    steps = ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1)])
+    op = affine.AffineParallelOp([], ir.ArrayAttr.get([]), ir.AffineMapAttr.get(lb_map), lb_groups,
+                                 ir.AffineMapAttr.get(ub_map), ub_groups, steps, operands + operands)
+    op.regions[0].blocks.append(ir.IndexType.get())
+    return op

@@ -1,0 +1,47 @@
+"""Value-based dependences of a SCoP from isl's dataflow analysis.
+
+    RAW (flow):   for every read, the last write of the same element before it (must sources = writes);
+    WAW (output): for every write, the last earlier write of the same element;
+    WAR (anti):   for every write, the reads since the previous write of that element (may sources = reads,
+                  kills = writes).
+
+Each is an isl.UnionMap from source statement instances to sink instances. Validity of a schedule needs all
+three (no array expansion is done); `all` is their union. Algorithm: Feautrier's array dataflow analysis as
+implemented by isl (isl_union_access_info_compute_flow).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import islpy as isl
+
+from .isl_model import IslScop
+
+KINDS = ("RAW", "WAR", "WAW")
+
+
+@dataclass
+class Dependences:
+    raw: isl.UnionMap
+    war: isl.UnionMap
+    waw: isl.UnionMap
+
+    @property
+    def all(self) -> isl.UnionMap:
+        return self.raw.union(self.war).union(self.waw).coalesce()
+
+    def by_kind(self) -> dict:
+        return {"RAW": self.raw, "WAR": self.war, "WAW": self.waw}
+
+
+def compute(model: IslScop) -> Dependences:
+    """RAW, WAR and WAW dependences of `model` under its original schedule."""
+    sched = model.original
+    raw = (isl.UnionAccessInfo.from_sink(model.reads).set_must_source(model.writes)
+           .set_schedule_map(sched).compute_flow().get_may_dependence())
+    waw = (isl.UnionAccessInfo.from_sink(model.writes).set_must_source(model.writes)
+           .set_schedule_map(sched).compute_flow().get_may_dependence())
+    war = (isl.UnionAccessInfo.from_sink(model.writes).set_may_source(model.reads).set_kill(model.writes)
+           .set_schedule_map(sched).compute_flow().get_may_dependence())
+    return Dependences(raw.coalesce(), war.coalesce(), waw.coalesce())

@@ -1,0 +1,53 @@
+"""`--emit=scop`: each SCoP's parameters, domains, accesses, dependences and schedules as JSON whose values are
+in isl notation. The same document, with "schedule" entries edited, is what `--schedule=FILE` reads."""
+
+from __future__ import annotations
+
+import json
+
+from .legality import flat_map
+
+
+def _loc(op) -> str:
+    text = str(op.location)
+    return text[4:-1].strip('"').replace('":', ":") if text.startswith("loc(") else text
+
+
+def scop_dict(report) -> dict:
+    """The JSON-ready description of one ScopReport."""
+    out = {"name": report.name, "function": report.function, "status": report.status}
+    if report.reason:
+        out["reason"] = report.reason
+    model = report.model
+    if model is None:
+        return out
+    scop = model.scop
+    out["location"] = _loc(scop.ops[0])
+    out["parameters"] = model.params
+    out["arrays"] = {name: str(v.type) for name, v in scop.arrays.items()}
+    domains = {}
+    model.domain.foreach_set(lambda st: domains.__setitem__(st.get_tuple_name(), st))
+    stmts = []
+    for s in scop.statements:
+        dom = domains.get(s.name)
+        if dom is None:  # an empty domain (the statement never runs)
+            continue
+        stmts.append({
+            "name": s.name,
+            "location": _loc(s.store),
+            "domain": str(dom),
+            "reads": str(model.reads.intersect_domain(dom)),
+            "writes": str(model.writes.intersect_domain(dom)),
+        })
+    out["statements"] = stmts
+    out["original_schedule"] = str(model.original)
+    out["dependences"] = {k: str(v) for k, v in report.deps.by_kind().items()}
+    if report.schedule is not None:
+        out["schedule"] = str(flat_map(model, report.schedule))
+        out["schedule_tree"] = report.schedule.to_str() if hasattr(report.schedule, "to_str") else str(report.schedule)
+    return out
+
+
+def describe(reports) -> str:
+    """JSON text {"scops": [...]} for the stage's reports."""
+    return json.dumps({"scops": [scop_dict(r) for r in reports]}, indent=2) + "\n"

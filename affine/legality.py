@@ -1,0 +1,101 @@
+"""Legality of a schedule: every dependence source must be scheduled strictly before its sink.
+
+A schedule (tree or map) is flattened to one union map with ranges of one length; the violated pairs of a
+dependence relation D are D intersected with { a -> b : schedule(a) >= schedule(b) } (lexicographically).
+"""
+
+from __future__ import annotations
+
+import islpy as isl
+
+from polygeist_py.errors import CompileError
+
+from .dependences import KINDS, Dependences
+from .isl_model import IslScop, maps
+
+
+class IllegalSchedule(CompileError):
+    """A schedule that breaks a dependence; the message names the dependence and an instance pair."""
+
+
+def flat_map(model: IslScop, schedule) -> isl.UnionMap:
+    """The schedule as a union map whose ranges all have the same number of (anonymous) dimensions."""
+    umap = schedule.get_map() if isinstance(schedule, isl.Schedule) else schedule
+    umap = umap.intersect_domain(model.domain)
+    pieces = maps(umap)
+    width = max((m.dim(isl.dim_type.out) for m in pieces), default=0)
+    out = isl.UnionMap.empty(umap.get_space())
+    for m in pieces:
+        m = m.reset_tuple_id(isl.dim_type.out)
+        extra = width - m.dim(isl.dim_type.out)
+        if extra:
+            m = m.add_dims(isl.dim_type.out, extra)
+            for d in range(width - extra, width):
+                m = m.fix_si(isl.dim_type.out, d, 0)
+        out = out.union(m)
+    return out
+
+
+def violations(model: IslScop, deps: Dependences, schedule) -> dict:
+    """{kind: violated pairs (isl.UnionMap)} for the kinds (RAW/WAR/WAW) with at least one violation."""
+    s = flat_map(model, schedule)
+    not_before = s.lex_ge_union_map(s)
+    out = {}
+    for kind, d in deps.by_kind().items():
+        bad = d.intersect(not_before)
+        if not bad.is_empty():
+            out[kind] = bad
+    return out
+
+
+def check(model: IslScop, deps: Dependences, schedule, scop_name: str) -> None:
+    """Raise IllegalSchedule when `schedule` violates a dependence of `model`.
+
+    Raises:
+        IllegalSchedule: names the first violated dependence (kind, statements with source locations, array)
+            and one violating instance pair.
+    """
+    bad = violations(model, deps, schedule)
+    for kind in KINDS:
+        if kind in bad:
+            m = maps(bad[kind])[0]
+            src = m.get_tuple_name(isl.dim_type.in_)
+            dst = m.get_tuple_name(isl.dim_type.out)
+            stmts = {s.name: s for s in model.scop.statements}
+            example = m.sample().to_str() if hasattr(m, "sample") else m.to_str()
+            raise IllegalSchedule(
+                f"the schedule of {scop_name} violates the {kind} dependence {src} -> {dst} "
+                f"({_where(stmts[src])} -> {_where(stmts[dst])}); for example {example} "
+                f"would run the sink before (or with) the source")
+
+
+def _where(stmt) -> str:
+    loc = str(stmt.store.location)
+    return loc[4:-1] if loc.startswith("loc(") else loc
+
+
+def schedule_from_map(model: IslScop, text) -> isl.Schedule:
+    """A schedule tree with one band from a user's isl union map `{ S0[i0, ..] -> [..]; ... }` (or a list
+    of such texts, one per statement); parameters p0.. may be declared as `[p0, ..] -> { ... }`; every statement
+    of the SCoP must be mapped.
+
+    Raises:
+        IllegalSchedule: text isl cannot parse, a statement left out, or a map that is not a function.
+    """
+    umap = None
+    for part in ([text] if isinstance(text, str) else list(text)):
+        if not part.lstrip().startswith("["):
+            part = model.param_header + " -> " + part
+        try:
+            piece = isl.UnionMap.read_from_str(model.ctx, part)
+        except isl.Error as e:
+            raise IllegalSchedule(f"cannot parse the schedule {part!r}: {e}") from e
+        umap = piece if umap is None else umap.union(piece)
+    missing = model.domain.subtract(umap.domain())
+    if not missing.is_empty():
+        raise IllegalSchedule(f"the schedule leaves statement instances unscheduled: {missing}")
+    flat = flat_map(model, umap)
+    if not flat.is_single_valued():
+        raise IllegalSchedule("the schedule maps a statement instance to several times")
+    mupa = isl.MultiUnionPwAff.from_union_map(flat)
+    return isl.Schedule.from_domain(model.domain).insert_partial_schedule(mupa)

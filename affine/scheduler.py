@@ -1,0 +1,221 @@
+"""Pluto-style schedules from isl's scheduler: fusion policy, tiling, intra-tile order, parallel loops.
+
+The schedule tree from isl_schedule_constraints_compute_schedule (validity = all dependences, proximity =
+all dependences, coincidence = all dependences) is post-processed bottom-up:
+
+* every permutable band of at least two members is tiled (Pluto's rectangular tiling; sizes from
+  ScheduleOptions, 32 by default as in Pluto);
+* the point band inside a tile (or an untiled permutable band) is permuted so that its innermost member is the
+  one with the most stride-1 accesses (the innermost loop then vectorizes);
+* on every root-to-leaf path the outermost coincident band member gets a "parallel" mark, so code generation
+  emits affine.parallel for it; a tiled band with no coincident member gets a wavefront (its first tile loop
+  becomes the sum of the first two, which makes the second one parallel: Pluto's pipelined parallelism for
+  time-tiled stencils).
+
+Fusion policy: "max" schedules each connected component as a whole (isl's whole-component scheduler, which
+fuses wherever it can), "smart" uses isl's incremental clustering (fuses when it keeps parallelism and band
+depth), "none" serializes strongly connected components (no fusion).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import islpy as isl
+
+from .dependences import Dependences
+from .isl_model import IslScop, maps, pw_affs
+
+PARALLEL_MARK = "parallel"
+FUSION_POLICIES = ("max", "smart", "none")
+
+
+@dataclass
+class ScheduleOptions:
+    """Choices of the scheduler.
+
+    fusion: one of FUSION_POLICIES; tile: tile permutable bands; tile_sizes: sizes for the members of a band,
+    outermost first (the last size repeats for deeper bands); parallel: mark parallel loops; vectorize: choose
+    the innermost member of permutable bands for stride-1 access.
+    """
+    fusion: str = "smart"
+    tile: bool = True
+    tile_sizes: tuple = (32, 32, 32)
+    parallel: bool = True
+    vectorize: bool = True
+    extra: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.fusion not in FUSION_POLICIES:
+            raise ValueError(f"fusion policy {self.fusion!r}: expected one of {', '.join(FUSION_POLICIES)}")
+        if any(int(t) < 1 for t in self.tile_sizes):
+            raise ValueError(f"tile sizes must be positive: {self.tile_sizes}")
+
+
+def compute_schedule(model: IslScop, deps: Dependences, options: ScheduleOptions) -> isl.Schedule:
+    """An isl schedule tree for `model` that respects `deps`, post-processed as the module docstring says."""
+    ctx = model.ctx
+    ctx.set_schedule_serialize_sccs(1 if options.fusion == "none" else 0)
+    ctx.set_schedule_whole_component(1 if options.fusion == "max" else 0)
+    ctx.set_schedule_outer_coincidence(1)
+    ctx.set_schedule_maximize_band_depth(1)
+    dep = deps.all
+    sc = (isl.ScheduleConstraints.on_domain(model.domain).set_validity(dep).set_proximity(dep)
+          .set_coincidence(dep))
+    schedule = sc.compute_schedule()
+    return post_process(model, schedule, options)
+
+
+def post_process(model: IslScop, schedule: isl.Schedule, options: ScheduleOptions) -> isl.Schedule:
+    """Tile, reorder for stride-1 access and mark parallel loops in `schedule` (see the module docstring)."""
+    strides = _stride_table(model) if options.vectorize else None
+
+    def band_pass(node):
+        if node.get_type() != isl.schedule_node_type.band or not node.band_get_permutable():
+            return node
+        n = node.band_n_member()
+        if n >= 2 and strides is not None:
+            best = _best_innermost(node, strides)
+            node = permute_band(node, [i for i in range(n) if i != best] + [best])
+        if options.tile and n >= 2:
+            sizes = [options.tile_sizes[min(i, len(options.tile_sizes) - 1)] for i in range(n)]
+            node = tile_band(node, sizes)
+        return node
+
+    schedule = schedule.get_root().map_descendant_bottom_up(band_pass).get_schedule()
+    if options.parallel:
+        schedule = mark_parallel(schedule)
+    return schedule
+
+
+def tile_band(node, sizes):
+    """Tile a permutable band node with `sizes`; returns the tile band (its child is the point band)."""
+    ctx = node.get_ctx()
+    mv = isl.MultiVal.zero(node.band_get_space())
+    for i, t in enumerate(sizes):
+        mv = mv.set_val(i, isl.Val.int_from_si(ctx, int(t)))
+    coincident = [node.band_member_get_coincident(i) for i in range(node.band_n_member())]
+    node = node.band_tile(mv)
+    for i, c in enumerate(coincident):  # band_tile keeps them on the tile band only on some isl versions
+        node = node.band_member_set_coincident(i, c)
+        child = node.child(0)
+        if child.get_type() == isl.schedule_node_type.band:
+            node = child.band_member_set_coincident(i, c).parent()
+    return node
+
+
+def permute_band(node, order):
+    """Reorder the members of a permutable band node: new member k is old member order[k]."""
+    n = node.band_n_member()
+    if list(order) == list(range(n)):
+        return node
+    mupa = node.band_get_partial_schedule()
+    upas = [mupa.get_union_pw_aff(i) for i in range(n)]
+    coincident = [node.band_member_get_coincident(i) for i in range(n)]
+    for k, i in enumerate(order):
+        mupa = mupa.set_union_pw_aff(k, upas[i])
+    node = node.delete().insert_partial_schedule(mupa).band_set_permutable(1)
+    for k, i in enumerate(order):
+        node = node.band_member_set_coincident(k, coincident[i])
+    return node
+
+
+def mark_parallel(schedule: isl.Schedule) -> isl.Schedule:
+    """Put a "parallel" mark on the outermost coincident band member of every root-to-leaf path."""
+    ctx = schedule.get_ctx()
+
+    def visit(node, inside_parallel):
+        # Returns the node at the position it was given (splits and marks add levels below it).
+        down = 0
+        if node.get_type() == isl.schedule_node_type.band and not inside_parallel:
+            n = node.band_n_member()
+            members = [i for i in range(n) if node.band_member_get_coincident(i)]
+            if not members and n >= 2 and node.band_get_permutable() and _is_tile_band(node):
+                node = _wavefront(node)
+                members = [1]
+            if members:
+                m = members[0]
+                if m > 0:
+                    node, down = node.band_split(m).child(0), down + 1
+                if node.band_n_member() > 1:
+                    node = node.band_split(1)
+                node = node.insert_mark(isl.Id(PARALLEL_MARK, context=ctx)).child(0)
+                down += 1
+                inside_parallel = True
+        for k in range(node.n_children()):
+            node = visit(node.child(k), inside_parallel).parent()
+        for _ in range(down):
+            node = node.parent()
+        return node
+
+    return visit(schedule.get_root(), False).get_schedule()
+
+
+def _is_tile_band(node) -> bool:
+    child = node.child(0) if node.n_children() else None
+    return child is not None and child.get_type() == isl.schedule_node_type.band and child.band_get_permutable()
+
+
+def _wavefront(node):
+    """Replace the first member t0 of a permutable band by t0 + t1 (legal: every dependence distance is
+    non-negative in a permutable band); then member 1 carries no dependence inside a wavefront."""
+    mupa = node.band_get_partial_schedule()
+    mupa = mupa.set_union_pw_aff(0, mupa.get_union_pw_aff(0).add(mupa.get_union_pw_aff(1)))
+    node = node.delete().insert_partial_schedule(mupa).band_set_permutable(1)
+    return node.band_member_set_coincident(1, 1)
+
+
+# ------------------------------------------------------------------------------------------ stride-1 choice
+
+def _stride_table(model: IslScop) -> dict:
+    """statement name -> list of accesses, each a list (per array subscript) of {iterator index: coefficient}."""
+    table = {}
+    for stmt, _, m in model.accesses:
+        pma = isl.PwMultiAff.from_map(m)
+        subs = []
+        for j in range(m.dim(isl.dim_type.out)):
+            coeffs = {}
+            for _, aff in pma.get_pw_aff(j).get_pieces():
+                for k in range(m.dim(isl.dim_type.in_)):
+                    c = aff.get_coefficient_val(isl.dim_type.in_, k).to_python()
+                    if c:
+                        coeffs[k] = c
+            subs.append(coeffs)
+        table.setdefault(stmt, []).append(subs)
+    return table
+
+
+def _member_iterators(upa) -> dict:
+    """statement name -> the iterator index a band member equals (coefficient +-1, alone), or None."""
+    out = {}
+    for pa in pw_affs(upa):
+        stmt = pa.get_domain_space().get_tuple_name(isl.dim_type.set)
+        it = None
+        for _, aff in pa.get_pieces():
+            nz = [k for k in range(aff.dim(isl.dim_type.in_))
+                  if aff.get_coefficient_val(isl.dim_type.in_, k).to_python()]
+            it = nz[0] if len(nz) == 1 else None
+        out[stmt] = it
+    return out
+
+
+def _best_innermost(node, strides) -> int:
+    """The band member best as the innermost loop, scored per access: +1 when the member moves only the last
+    subscript by +-1, -1 when it moves an earlier one (the current innermost member wins ties)."""
+    mupa = node.band_get_partial_schedule()
+    n = node.band_n_member()
+    scores = []
+    for i in range(n):
+        score = 0
+        for stmt, it in _member_iterators(mupa.get_union_pw_aff(i)).items():
+            if it is None:
+                continue
+            for subs in strides.get(stmt, []):
+                if not subs:
+                    continue
+                if any(it in s for s in subs[:-1]):
+                    score -= 1
+                elif abs(subs[-1].get(it, 0)) == 1:
+                    score += 1
+        scores.append(score)
+    return max(range(n), key=lambda i: (scores[i], i))

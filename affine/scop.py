@@ -1,0 +1,595 @@
+"""SCoP extraction from affine MLIR.
+
+A SCoP (static control part) here is a maximal run of consecutive ops in one block made only of affine.for
+(unit or constant step), affine.if, affine.load/affine.store, affine.apply and pure arith/math ops, with at
+least one loop. Values defined outside the run (function arguments, outer induction variables, ...) that
+appear in bounds or subscripts are the SCoP's parameters.
+
+A statement is one affine.store together with its backward slice inside the SCoP (the loads and pure ops that
+compute the stored value); code generation re-emits the slice at the statement's new position. That is only
+correct when every load of the slice may move to the store, so before extraction this module rewrites the
+region (Polygeist, PACT'21, handles the same cases by demotion to memory):
+
+* loop-carried scalars (affine.for iter_args) and affine.if results are demoted to rank-0 memrefs;
+* a load whose array is written between it and the store (a "pinned" load) is copied into a rank-0 memref
+  right after it, and the store's slice reads the copy.
+
+Arrays are memrefs; two memrefs built on different base pointers are assumed not to alias (the assumption of
+PPCG and Pluto for C arrays with different names). Two memrefs on the same base pointer make the region no SCoP.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mlir import ir
+from mlir.dialects import affine, memref
+
+from polygeist_py.gpu_to_cpu.ir_nav import defining_op, is_nested_in, is_pure
+
+LOOP, IF, LOAD, STORE, APPLY, YIELD = ("affine.for", "affine.if", "affine.load", "affine.store", "affine.apply",
+                                       "affine.yield")
+
+
+@dataclass
+class Statement:
+    """One affine.store and the ops that compute what it stores.
+
+    loops: the enclosing affine.for ops inside the SCoP, outermost first (the statement's iterators i0..);
+    guards: (affine.if op, True for its then region) pairs enclosing the store inside the SCoP;
+    beta: the original schedule as a 2d+1 vector [p0, i0, p1, i1, ..., pd] of textual positions;
+    slice: the ops inside the SCoP the stored value depends on, in program order (loads and pure ops).
+    """
+    name: str
+    store: object
+    loops: list
+    guards: list
+    beta: list
+    slice: list = field(default_factory=list)
+
+    @property
+    def loads(self) -> list:
+        return [op for op in self.slice if op.operation.name == LOAD]
+
+
+@dataclass
+class Scop:
+    """A static control part: `ops` are the region's top-level ops (program order) in their block."""
+    name: str
+    function: str
+    ops: list
+    statements: list
+    params: list            # ir.Value, in order; isl names p0, p1, ...
+    arrays: dict            # array name -> memref ir.Value
+
+    def param_name(self, v) -> str:
+        return f"p{self.params.index(v)}"
+
+    def array_name(self, v) -> str:
+        for name, a in self.arrays.items():
+            if a == v:
+                return name
+        raise KeyError(v)
+
+    @property
+    def location(self):
+        return self.ops[0].location
+
+
+class NotAScop(Exception):
+    """The region cannot be modelled; the message says why (reported by --emit=scop, never an error)."""
+
+
+# ----------------------------------------------------------------------------------------------- discovery
+
+def _is_scop_op(op) -> bool:
+    name = op.operation.name
+    if name == LOOP:
+        return _loop_ok(op)
+    if name == IF:
+        return len(op.results) == 0 and all(_is_scop_op(o) for r in op.regions for b in r.blocks for o in b.operations)
+    return name in (LOAD, STORE, APPLY, YIELD) or (is_pure(op) and not name.startswith("llvm."))
+
+
+def _loop_ok(loop) -> bool:
+    if not all(_demotable(a.type) for a in list(loop.regions[0].blocks[0].arguments)[1:]):
+        return False
+    return all(_is_scop_op(o) for o in loop.regions[0].blocks[0].operations)
+
+
+def _demotable(ty) -> bool:
+    return isinstance(ty, (ir.IntegerType, ir.IndexType, ir.F32Type, ir.F64Type, ir.F16Type))
+
+
+def _has_store(op) -> bool:
+    if op.operation.name == STORE:
+        return True
+    return any(_has_store(o) for r in op.regions for b in r.blocks for o in b.operations)
+
+
+def candidate_regions(block) -> list:
+    """Maximal runs of SCoP ops in `block` that contain a loop with a store (lists of ops, program order).
+
+    Pure ops between the loops whose operands are defined before the run are hoisted above it first (always
+    legal), so that, e.g., an index_cast of a loop bound does not split a SCoP in two."""
+    runs, cur = [], []
+    for op in list(block.operations):
+        name = op.operation.name
+        if name in (LOOP, IF, STORE) and _is_scop_op(op):
+            cur.append(op)
+        elif cur and is_pure(op) and not name.startswith("llvm.") and not _uses_any(op, cur):
+            op.move_before(cur[0])
+        else:
+            runs.append(cur)
+            cur = []
+    runs.append(cur)
+    return [r for r in runs if any(o.operation.name == LOOP and _has_store(o) for o in r)]
+
+
+def _uses_any(op, ops) -> bool:
+    region = _Region(ops)
+    return any(region.value_inside(v) for v in op.operands)
+
+
+def drop_dead_iter_args(region_ops) -> list:
+    """Remove the iter_args whose values reach nothing but other such iter_args (C's final values of loop
+    counters, passed from loop to loop). Liveness is propagated backwards from real uses through loop inits
+    and yields. Returns the region's ops with rebuilt loops in place of the old ones. (Upstream canonicalize
+    removes unused iter_args of scf.for, not of affine.for, and not across loops.)"""
+    loops = []
+
+    def collect(op):
+        if op.operation.name == LOOP and len(op.results):
+            loops.append(op)
+        for r in op.regions:
+            for b in r.blocks:
+                for o in b.operations:
+                    collect(o)
+    for op in region_ops:
+        collect(op)
+    slot_of = {}  # loop result or iter_arg block argument -> (loop index, slot)
+    init_slot = set()  # (loop op, operand number) of every iter_arg init
+    for n, loop in enumerate(loops):
+        args = list(loop.regions[0].blocks[0].arguments)[1:]
+        first_init = len(loop.operands) - len(args)
+        for k, (r, a) in enumerate(zip(loop.results, args)):
+            slot_of[r] = slot_of[a] = (n, k)
+            init_slot.add((loop.operation, first_init + k))
+
+    yields = {list(loop.regions[0].blocks[0].operations)[-1].operation for loop in loops}
+
+    def passes_along(use, n):
+        """A use that only hands the value on: an iter_arg init, or a yield of a loop with iter_args (the
+        yielded slot is then live only if that loop's slot is)."""
+        owner = use.owner.operation
+        return (owner, use.operand_number) in init_slot or owner in yields
+    live = set()
+    for n, loop in enumerate(loops):
+        args = list(loop.regions[0].blocks[0].arguments)[1:]
+        for k, (r, a) in enumerate(zip(loop.results, args)):
+            if any(not passes_along(u, n) for v in (r, a) for u in v.uses):
+                live.add((n, k))
+    work = list(live)
+    while work:  # a live slot makes the producers of its init and of its yielded value live
+        n, k = work.pop()
+        loop = loops[n]
+        init = list(loop.inits)[k]
+        yielded = list(list(loop.regions[0].blocks[0].operations)[-1].operands)[k]
+        for v in (init, yielded):
+            src = slot_of.get(v)
+            if src is not None and src not in live:
+                live.add(src)
+                work.append(src)
+    old = []
+    for n, loop in enumerate(loops):
+        dead = [k for k in range(len(loop.results)) if (n, k) not in live]
+        if dead:
+            top = [i for i, o in enumerate(region_ops) if o.operation == loop.operation]
+            new = _rebuild_without(loop, dead)
+            region_ops = [new if i in top else o for i, o in enumerate(region_ops)]
+            old.append(loop)
+    for loop in old:  # the old yields go first: they may use inner loops' dead results
+        list(loop.regions[0].blocks[0].operations)[-1].erase()
+    for loop in reversed(old):  # then users (later loops, inner loops) before what they use
+        loop.erase()
+    return region_ops
+
+
+def _rebuild_without(loop, dead):
+    """The same loop without the iter_args at indices `dead` (their results and block args are unused)."""
+    body = loop.regions[0].blocks[0]
+    args = list(body.arguments)[1:]
+    keep = [k for k in range(len(args)) if k not in dead]
+    inits = list(loop.inits)
+    yield_op = list(body.operations)[-1]
+    with ir.InsertionPoint(loop), loop.location:
+        new = affine.AffineForOp(loop.attributes["lowerBoundMap"].value, loop.attributes["upperBoundMap"].value,
+                                 ir.IntegerAttr(loop.attributes["step"]).value, [inits[k] for k in keep],
+                                 lower_bound_operands=list(loop.lowerBoundOperands),
+                                 upper_bound_operands=list(loop.upperBoundOperands))
+        with ir.InsertionPoint(new.body):
+            new_yield = affine.AffineYieldOp([list(yield_op.operands)[k] for k in keep])
+    for o in list(body.operations)[:-1]:
+        o.move_before(new_yield)
+    body.arguments[0].replace_all_uses_with(new.induction_variable)
+    new_args = list(new.body.arguments)[1:]
+    for j, k in enumerate(keep):
+        args[k].replace_all_uses_with(new_args[j])
+        loop.results[k].replace_all_uses_with(new.results[j])
+    return new  # the caller erases the old loop once nothing refers to its dead values
+
+
+def find_regions(func) -> list:
+    """Candidate SCoP regions anywhere in `func` (outermost first; a region's own blocks are not searched)."""
+    found = []
+
+    def search(op):
+        for region in op.regions:
+            for block in region.blocks:
+                runs = candidate_regions(block)
+                found.extend(runs)
+                inside = {o for r in runs for o in r}
+                for o in block.operations:
+                    if o not in inside:
+                        search(o)
+    search(func)
+    return found
+
+
+# ----------------------------------------------------------------------------------------------- demotion
+
+def _entry_alloca(func, ty):
+    """A rank-0 memref of element type `ty`, allocated at the function's entry."""
+    entry = func.regions[0].blocks[0]
+    with ir.InsertionPoint.at_block_begin(entry), func.location:
+        return memref.AllocaOp(ir.MemRefType.get([], ty), [], []).result
+
+
+def _store0(v, mem, ip, loc):
+    with ip, loc:
+        affine.AffineStoreOp(v, mem, [], map=ir.AffineMap.get(0, 0, []))
+
+
+def _load0(mem, ip, loc):
+    with ip, loc:
+        return affine.AffineLoadOp(ir.MemRefType(mem.type).element_type, mem, [],
+                                   map=ir.AffineMap.get(0, 0, [])).result
+
+
+def demote_loop_state(func, region_ops) -> list:
+    """Rewrite every affine.for with iter_args in the region so that it carries its values through rank-0
+    memrefs (store the init before the loop, load at the top of the body, store the yielded value at its end,
+    load the result after the loop); unused iter_args are dropped. Returns the region's ops, rewritten loops in
+    place of the old ones."""
+    return [_demote_in(func, op) for op in region_ops]
+
+
+def _demote_in(func, op):
+    # Outer loops first: dropping an outer loop's dead iter_arg leaves the inner loop's result it yielded unused.
+    if op.operation.name == LOOP and len(op.results) > 0:
+        op = _demote_for(func, op)
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in list(block.operations):
+                _demote_in(func, inner)
+    return op
+
+
+def _demote_for(func, loop):
+    loc = loop.location
+    body = loop.regions[0].blocks[0]
+    iv, args = body.arguments[0], list(body.arguments)[1:]
+    inits = list(loop.inits)
+    yield_op = list(body.operations)[-1]
+    with ir.InsertionPoint(loop), loc:
+        new = affine.AffineForOp(loop.attributes["lowerBoundMap"].value, loop.attributes["upperBoundMap"].value,
+                                 ir.IntegerAttr(loop.attributes["step"]).value,
+                                 lower_bound_operands=list(loop.lowerBoundOperands),
+                                 upper_bound_operands=list(loop.upperBoundOperands))
+        with ir.InsertionPoint(new.body):
+            new_yield = affine.AffineYieldOp([])
+    for o in list(body.operations)[:-1]:
+        o.move_before(new_yield)
+    iv.replace_all_uses_with(new.induction_variable)
+    def feeds_only_itself(k):
+        return all(u.owner.operation == yield_op.operation and u.operand_number == k for u in args[k].uses)
+    live = [k for k, res in enumerate(loop.results) if list(res.uses) or not feeds_only_itself(k)]
+    # A dead iter_arg only feeds itself (C's final value of a loop counter, say) and is dropped.
+    mems = {k: _entry_alloca(func, args[k].type) for k in live}
+    first = list(new.body.operations)[0]
+    for k in live:
+        _store0(inits[k], mems[k], ir.InsertionPoint(new.operation), loc)
+        args[k].replace_all_uses_with(_load0(mems[k], ir.InsertionPoint(first), loc))
+    for k in live:  # yielded values read after the replacement: a yield may pass another iter_arg along
+        _store0(list(yield_op.operands)[k], mems[k], ir.InsertionPoint(new_yield), loc)
+        loop.results[k].replace_all_uses_with(_load0(mems[k], ir.InsertionPoint(loop), loc))
+    yield_op.erase()
+    loop.erase()
+    return new
+
+
+# ----------------------------------------------------------------------------------------------- extraction
+
+def _array_base(mem):
+    """A hashable identity of the storage behind memref value `mem`: the base pointer it was built on, or the
+    allocation/argument itself."""
+    v = mem
+    while True:
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            return v
+        name = owner.operation.name
+        if name in ("builtin.unrealized_conversion_cast", "memref.cast", "memref.reinterpret_cast"):
+            v = owner.operands[0]
+        elif name == "llvm.insertvalue":
+            pos = list(ir.DenseI64ArrayAttr(owner.attributes["position"]))
+            if pos == [1]:  # the aligned pointer field of a memref descriptor
+                return owner.operands[1]
+            v = owner.operands[0]
+        else:
+            return v
+
+
+def extract_scop(func, region_ops, name) -> Scop:
+    """Build the Scop of one candidate region (after demote_loop_state) of function `func`.
+
+    Loads that cannot move to their store are demoted first (see the module docstring), which adds statements.
+
+    Raises:
+        NotAScop: the region uses a memref defined inside it or two views of one array.
+    """
+    fname = ir.StringAttr(func.attributes["sym_name"]).value
+    region = _Region(region_ops)
+    statements = _statements(region_ops)
+    pinned = _pinned_loads(region, statements)
+    if pinned:
+        _demote_pinned(func, statements, pinned)
+        region_ops = _refresh(region_ops)
+        region = _Region(region_ops)
+        statements = _statements(region_ops)
+    for op in region.members():
+        for r in op.results:
+            if any(not region.inside(u.owner) for u in r.uses):
+                raise NotAScop(f"{op.name} computes a value used after the loop nest")
+    for s in statements:
+        s.slice = slice_of(s.store, region.inside)
+    scop = Scop(name, fname, region_ops, statements, [], {})
+    bases = {}
+    for s in statements:
+        for op in [s.store, *s.loads]:
+            mem = op.operands[1] if op.operation.name == STORE else op.operands[0]
+            if region.value_inside(mem):
+                raise NotAScop("a memref defined inside the loop nest")
+            if any(a == mem for a in scop.arrays.values()):
+                continue
+            base = _array_base(mem)
+            if any(b == base for b in bases.values()):
+                raise NotAScop("two memref views of the same array")
+            aname = f"A{len(scop.arrays)}"
+            scop.arrays[aname], bases[aname] = mem, base
+    for v in _parameters(region, statements):
+        scop.params.append(v)
+    return scop
+
+
+class _Region:
+    """Membership test for the ops of a candidate region (the top-level ops and everything nested in them)."""
+
+    def __init__(self, ops):
+        self.ops = ops
+        self._members = set()
+        for op in ops:
+            self._add(op)
+
+    def members(self) -> list:
+        return list(self._members)
+
+    def _add(self, op):
+        self._members.add(op.operation)
+        for r in op.regions:
+            for b in r.blocks:
+                for o in b.operations:
+                    self._add(o)
+
+    def inside(self, op) -> bool:
+        return op.operation in self._members
+
+    def value_inside(self, v) -> bool:
+        return self.inside(defining_op(v)) if not isinstance(v.owner, ir.Block) else \
+            self.inside(v.owner.owner)
+
+
+def _refresh(region_ops) -> list:
+    """The region's top-level ops again after a rewrite inserted ops among them (same block, same span)."""
+    first, last = region_ops[0].operation, region_ops[-1].operation
+    out, on = [], False
+    for op in _block_of(first).operations:
+        if op.operation == first:
+            on = True
+        if on:
+            out.append(op)
+        if op.operation == last:
+            break
+    return out
+
+
+def _block_of(op):
+    parent = op.parent
+    for region in parent.regions:
+        for block in region.blocks:
+            for o in block.operations:
+                if o.operation == op.operation:
+                    return block
+    raise ValueError("op not found in its parent")
+
+
+def _statements(region_ops) -> list:
+    """Statements in program order with their loops, guards and 2d+1 positions."""
+    out = []
+
+    def body(ops, loops, guards, beta, pos):
+        for op in ops:
+            if op.operation.name == LOOP:
+                body(list(op.regions[0].blocks[0].operations), loops + [op], guards, beta + [pos], 0)
+                pos += 1
+            elif op.operation.name == IF:
+                # An affine.if adds no schedule dimension: its statements take the next positions.
+                for k, region in enumerate(op.regions):
+                    if region.blocks:
+                        pos = body(list(region.blocks[0].operations), loops, guards + [(op, k == 0)], beta, pos)
+            elif op.operation.name == STORE:
+                out.append(Statement(f"S{len(out)}", op, loops, guards, beta + [pos]))
+                pos += 1
+        return pos
+    body(region_ops, [], [], [], 0)
+    return out
+
+
+def slice_of(store, inside) -> list:
+    """The ops inside the region (per `inside`) that the stored value and subscripts depend on, in program
+    order (a def always precedes its uses, so dependency order is program order here)."""
+    seen, order = set(), []
+
+    def visit(v):
+        if isinstance(v.owner, ir.Block):
+            return
+        op = v.owner
+        if not inside(op) or op.operation in seen:
+            return
+        seen.add(op.operation)
+        for o in op.operands:
+            visit(o)
+        order.append(op)
+    for o in list(store.operands)[:1] + list(store.operands)[2:]:
+        visit(o)
+    return order
+
+
+def _writes(op) -> list:
+    """Memrefs stored to by `op` or anything nested in it."""
+    out = []
+    if op.operation.name == STORE:
+        out.append(op.operands[1])
+    for r in op.regions:
+        for b in r.blocks:
+            for o in b.operations:
+                out.extend(_writes(o))
+    return out
+
+
+def _pinned_loads(region, statements) -> dict:
+    """{load op: [statements whose slice reads it but which may not re-execute it at the store]}.
+
+    A load L may be re-executed at store S when no write to L's array can happen between them: take the op O
+    of L's block that contains S (or is S); the writes in the ops strictly between L and O, and in all of O
+    when O is not S itself (later iterations of a loop in O run after earlier writes), must miss L's array."""
+    written_bases = {_array_base(m) for op in region.ops for m in _writes(op)}
+    pinned = {}
+    for s in statements:
+        for op in slice_of(s.store, region.inside):
+            if op.operation.name != LOAD or _array_base(op.operands[0]) not in written_bases:
+                continue
+            if _written_between(op, s.store):
+                pinned.setdefault(op.operation, (op, []))[1].append(s)
+    return pinned
+
+
+def _written_between(load, store) -> bool:
+    base = _array_base(load.operands[0])
+    block = _block_of(load)
+    anchor = store.operation
+    while _block_of(anchor) != block:
+        anchor = anchor.parent
+    after = False
+    for op in block.operations:
+        if op.operation == load.operation:
+            after = True
+            continue
+        if not after:
+            continue
+        if op.operation == anchor:
+            if anchor == store.operation:
+                return False
+            return any(_array_base(m) == base for m in _writes(op))
+        if any(_array_base(m) == base for m in _writes(op)):
+            return True
+    return True  # the store is not after the load in its block (cannot happen for a slice); be safe
+
+
+def _demote_pinned(func, statements, pinned) -> None:
+    """Copy each pinned load into a rank-0 memref right after it; each affected store recomputes its slice
+    from a load of that copy placed right before the store."""
+    copies = {}
+    for key, (load, _) in pinned.items():
+        mem = _entry_alloca(func, load.result.type)
+        nxt = _next_op(load)
+        _store0(load.result, mem, ir.InsertionPoint(nxt), load.location)
+        copies[key] = mem
+    for key, (load, users) in pinned.items():
+        for s in users:
+            _rebuild_value_at_store(s, copies)
+
+
+def _next_op(op):
+    ops = list(_block_of(op).operations)
+    i = next(k for k, o in enumerate(ops) if o.operation == op.operation)
+    return ops[i + 1]
+
+
+def _rebuild_value_at_store(s, copies) -> None:
+    """Clone, right before the store, the part of its value's slice that depends on pinned loads, with each
+    pinned load replaced by a load of its copy."""
+    store = s.store
+    ip = ir.InsertionPoint(store)
+    mapping = {}
+
+    def rebuilt(v):
+        if isinstance(v.owner, ir.Block):
+            return v
+        op = v.owner
+        key = op.operation
+        if key in copies:
+            if key not in mapping:
+                mapping[key] = _load0(copies[key], ip, op.location)
+            return mapping[key]  # a Value
+        if not is_pure(op) and op.operation.name != LOAD:
+            return v
+        new_operands = [rebuilt(o) for o in op.operands]
+        if all(a == b for a, b in zip(new_operands, op.operands)):
+            return v
+        if key not in mapping:
+            clone = op.clone(ip=ip)
+            for i, o in enumerate(new_operands):
+                clone.operands[i] = o
+            mapping[key] = clone
+        return mapping[key].results[v.result_number] if key not in copies else mapping[key]
+    value = store.operands[0]
+    new_value = rebuilt(value)
+    if new_value != value:
+        store.operands[0] = new_value
+
+
+def _parameters(region, statements) -> list:
+    """Values defined outside the region used in loop bounds, guards or subscripts, first-use order."""
+    params = []
+
+    def use(v):
+        if region.value_inside(v):
+            owner = v.owner
+            if not isinstance(owner, ir.Block) and owner.operation.name == APPLY:
+                for o in owner.operands:
+                    use(o)
+            return
+        if not any(p == v for p in params):
+            params.append(v)
+    for s in statements:
+        for loop in s.loops:
+            for v in list(loop.lowerBoundOperands) + list(loop.upperBoundOperands):
+                use(v)
+        for g, _ in s.guards:
+            for v in g.operands:
+                use(v)
+        for op in [s.store, *s.loads]:
+            for v in list(op.operands)[2 if op.operation.name == STORE else 1:]:
+                use(v)
+    return params

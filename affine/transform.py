@@ -1,0 +1,89 @@
+"""The polyhedral stage: every SCoP of a module is modelled, scheduled, checked and regenerated.
+
+For each function: candidate regions are found and their loop-carried scalars demoted (scop.py), each region
+becomes a Scop, its isl model and dependences are computed, a schedule is computed (scheduler.py) or taken from
+the user, checked against the dependences (legality.py), and the region is replaced by the code isl generates
+(codegen.py). A region that cannot be modelled or regenerated is left as it was: the stage is an optimization
+and never changes what a program computes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mlir import ir
+
+from . import codegen, dependences, isl_model, legality, scheduler
+from .scop import NotAScop, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
+
+
+@dataclass
+class ScopReport:
+    """What happened to one SCoP: `status` is "scheduled", "kept" (model or codegen refused, see `reason`)."""
+    name: str
+    function: str
+    status: str
+    reason: str = ""
+    model: object = None
+    deps: object = None
+    schedule: object = None
+
+
+@dataclass
+class PolyhedralOptions:
+    """Options of the stage: `schedule` (ScheduleOptions), `user_schedules` {scop name: isl schedule map text}
+    imposed instead of computed ones, `only_model` to schedule without regenerating code (for --emit=scop)."""
+    schedule: scheduler.ScheduleOptions = field(default_factory=scheduler.ScheduleOptions)
+    user_schedules: dict = field(default_factory=dict)
+    only_model: bool = False
+
+
+def functions(module) -> list:
+    return [op for op in module.body.operations
+            if op.operation.name == "func.func" and len(op.regions[0].blocks) > 0]
+
+
+def scops_of(func) -> list:
+    """Demote loop state in `func`'s candidate regions (in place) and return the regions afterwards."""
+    for region in find_regions(func):
+        demote_loop_state(func, drop_dead_iter_args(region))
+    return find_regions(func)
+
+
+def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
+    """Schedule every SCoP of `module` in place; returns one ScopReport per candidate region.
+
+    Raises:
+        legality.IllegalSchedule: a user schedule violates a dependence (the message names it).
+    """
+    options = options or PolyhedralOptions()
+    reports = []
+    for func in functions(module):
+        fname = ir.StringAttr(func.attributes["sym_name"]).value
+        for k, region in enumerate(scops_of(func)):
+            name = f"{fname}.scop{k}"
+            try:
+                scop = extract_scop(func, region, name)
+                model = isl_model.build(scop)
+                deps = dependences.compute(model)
+            except NotAScop as e:
+                reports.append(ScopReport(name, fname, "kept", str(e)))
+                continue
+            report = ScopReport(name, fname, "modelled", model=model, deps=deps)
+            reports.append(report)
+            if name in options.user_schedules:
+                schedule = legality.schedule_from_map(model, options.user_schedules[name])
+                legality.check(model, deps, schedule, name)
+                schedule = scheduler.mark_parallel(schedule) if options.schedule.parallel else schedule
+            else:
+                schedule = scheduler.compute_schedule(model, deps, options.schedule)
+                legality.check(model, deps, schedule, name)
+            report.schedule = schedule
+            if options.only_model:
+                continue
+            try:
+                codegen.replace_scop(model, codegen.build_ast(model, schedule))
+                report.status = "scheduled"
+            except codegen.CodegenError as e:
+                report.status, report.reason = "kept", str(e)
+    return reports
