@@ -145,8 +145,8 @@ class _Emitter:
         ops = self.operands(env)
         loc = self.scop.location
         with ip, loc:
-            if parallel and step == 1:
-                loop = _parallel(self.amap(lbs, env), self.amap(ubs, env), ops)
+            if parallel:
+                loop = _parallel(self.amap(lbs, env), self.amap(ubs, env), ops, step)
                 body, iv = loop.regions[0].blocks[0], loop.regions[0].blocks[0].arguments[0]
                 with ir.InsertionPoint(body):
                     term = affine.AffineYieldOp([])
@@ -214,12 +214,12 @@ def _list(nodes) -> list:
     return [nodes.get_at(i) for i in range(nodes.n_ast_node())]
 
 
-def _parallel(lb_map, ub_map, operands):
+def _parallel(lb_map, ub_map, operands, step):
     """An affine.parallel of one induction variable with max/min bound groups."""
     i32 = ir.IntegerType.get_signless(32)
     lb_groups = ir.DenseIntElementsAttr.get_splat(ir.VectorType.get([1], i32), ir.IntegerAttr.get(i32, len(lb_map.results)))
     ub_groups = ir.DenseIntElementsAttr.get_splat(ir.VectorType.get([1], i32), ir.IntegerAttr.get(i32, len(ub_map.results)))
-    steps = ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 1)])
+    steps = ir.ArrayAttr.get([ir.IntegerAttr.get(ir.IntegerType.get_signless(64), step)])
     op = affine.AffineParallelOp([], ir.ArrayAttr.get([]), ir.AffineMapAttr.get(lb_map), lb_groups,
                                  ir.AffineMapAttr.get(ub_map), ub_groups, steps, operands + operands)
     op.regions[0].blocks.append(ir.IndexType.get())

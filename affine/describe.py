@@ -6,11 +6,7 @@ from __future__ import annotations
 import json
 
 from .legality import flat_map
-
-
-def _loc(op) -> str:
-    text = str(op.location)
-    return text[4:-1].strip('"').replace('":', ":") if text.startswith("loc(") else text
+from .scop import source_location
 
 
 def scop_dict(report) -> dict:
@@ -22,7 +18,7 @@ def scop_dict(report) -> dict:
     if model is None:
         return out
     scop = model.scop
-    out["location"] = _loc(scop.ops[0])
+    out["location"] = source_location(scop.ops[0])
     out["parameters"] = model.params
     out["arrays"] = {name: str(v.type) for name, v in scop.arrays.items()}
     domains = {}
@@ -34,7 +30,7 @@ def scop_dict(report) -> dict:
             continue
         stmts.append({
             "name": s.name,
-            "location": _loc(s.store),
+            "location": source_location(s.store),
             "domain": str(dom),
             "reads": str(model.reads.intersect_domain(dom)),
             "writes": str(model.writes.intersect_domain(dom)),

@@ -12,6 +12,7 @@ from polygeist_py.errors import CompileError
 
 from .dependences import KINDS, Dependences
 from .isl_model import IslScop, maps
+from .scop import source_location
 
 
 class IllegalSchedule(CompileError):
@@ -70,8 +71,7 @@ def check(model: IslScop, deps: Dependences, schedule, scop_name: str) -> None:
 
 
 def _where(stmt) -> str:
-    loc = str(stmt.store.location)
-    return loc[4:-1] if loc.startswith("loc(") else loc
+    return source_location(stmt.store)
 
 
 def schedule_from_map(model: IslScop, text) -> isl.Schedule:
@@ -99,3 +99,51 @@ def schedule_from_map(model: IslScop, text) -> isl.Schedule:
         raise IllegalSchedule("the schedule maps a statement instance to several times")
     mupa = isl.MultiUnionPwAff.from_union_map(flat)
     return isl.Schedule.from_domain(model.domain).insert_partial_schedule(mupa)
+
+
+def carried_at(model: IslScop, deps: Dependences, schedule, dim: int) -> dict:
+    """{kind: pairs} of dependences carried by schedule dimension `dim` (equal times before `dim`, different
+    at `dim`): a loop at `dim` may run in parallel only when this is empty."""
+    s = flat_map(model, schedule)
+    width = max((m.dim(isl.dim_type.out) for m in maps(s)), default=0)
+    if not 0 <= dim < width:
+        raise IllegalSchedule(f"schedule dimension {dim} does not exist (the schedule has {width})")
+    xs = [f"x{k}" for k in range(width)]
+    ys = [f"y{k}" for k in range(width)]
+    cond = " and ".join([f"x{k} = y{k}" for k in range(dim)] + [f"x{dim} != y{dim}"])
+    same_prefix = isl.Map.read_from_str(model.ctx, f"{{ [{', '.join(xs)}] -> [{', '.join(ys)}] : {cond} }}")
+    out = {}
+    for kind, d in deps.by_kind().items():
+        in_time = d.apply_domain(s).apply_range(s)
+        bad = in_time.intersect(isl.UnionMap.from_map(same_prefix.align_params(in_time.get_space())))
+        if not bad.is_empty():
+            out[kind] = bad
+    return out
+
+
+def mark_dims_parallel(model: IslScop, deps: Dependences, schedule: isl.Schedule, dims, scop_name: str):
+    """Put a "parallel" mark on schedule dimensions `dims` of a one-band schedule (from schedule_from_map).
+
+    Raises:
+        IllegalSchedule: a dimension carries a dependence (names its kind).
+    """
+    from .scheduler import PARALLEL_MARK
+
+    for d in dims:
+        bad = carried_at(model, deps, schedule, d)
+        if bad:
+            kind = next(iter(bad))
+            raise IllegalSchedule(f"dimension {d} of the schedule of {scop_name} cannot be parallel: it carries "
+                                  f"the {kind} dependence {maps(bad[kind])[0]}")
+    node = schedule.get_root().child(0)
+    done = 0
+    for d in sorted(set(dims)):
+        if d - done > 0:
+            node = node.band_split(d - done).child(0)
+            done = d
+        if node.band_n_member() > 1:
+            node = node.band_split(1)
+        node = node.insert_mark(isl.Id(PARALLEL_MARK, context=model.ctx)).child(0)
+        if node.band_n_member() == 1 and node.n_children() and node.child(0).get_type() == isl.schedule_node_type.band:
+            node, done = node.child(0), d + 1
+    return node.get_schedule()

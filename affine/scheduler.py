@@ -3,8 +3,9 @@
 The schedule tree from isl_schedule_constraints_compute_schedule (validity = all dependences, proximity =
 all dependences, coincidence = all dependences) is post-processed bottom-up:
 
-* every permutable band of at least two members is tiled (Pluto's rectangular tiling; sizes from
-  ScheduleOptions, 32 by default as in Pluto);
+* every permutable band of at least two members with temporal reuse (an access that does not move with
+  some member, or a skewed member) is tiled (Pluto's rectangular tiling; sizes from ScheduleOptions, 32 by
+  default as in Pluto); a band without reuse would only pay the tiling overhead;
 * the point band inside a tile (or an untiled permutable band) is permuted so that its innermost member is the
   one with the most stride-1 accesses (the innermost loop then vectorizes);
 * on every root-to-leaf path the outermost coincident band member gets a "parallel" mark, so code generation
@@ -77,7 +78,7 @@ def post_process(model: IslScop, schedule: isl.Schedule, options: ScheduleOption
         if n >= 2 and strides is not None:
             best = _best_innermost(node, strides)
             node = permute_band(node, [i for i in range(n) if i != best] + [best])
-        if options.tile and n >= 2:
+        if options.tile and n >= 2 and _has_temporal_reuse(node, strides or _stride_table(model)):
             sizes = [options.tile_sizes[min(i, len(options.tile_sizes) - 1)] for i in range(n)]
             node = tile_band(node, sizes)
         return node
@@ -197,6 +198,21 @@ def _member_iterators(upa) -> dict:
             it = nz[0] if len(nz) == 1 else None
         out[stmt] = it
     return out
+
+
+def _has_temporal_reuse(node, strides) -> bool:
+    """True when some access of the band's statements does not move with some band member (the same element
+    is used again along that member, so tiling keeps it in cache), or a member is not a plain iterator
+    (skewed bands: time tiling). A band whose every access moves with every member (a plain stencil sweep)
+    gains nothing from tiling but its overhead."""
+    mupa = node.band_get_partial_schedule()
+    for i in range(node.band_n_member()):
+        for stmt, it in _member_iterators(mupa.get_union_pw_aff(i)).items():
+            if it is None:
+                return True
+            if any(subs and not any(it in sub for sub in subs) for subs in strides.get(stmt, [])):
+                return True
+    return False
 
 
 def _best_innermost(node, strides) -> int:

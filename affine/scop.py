@@ -76,6 +76,14 @@ class Scop:
         return self.ops[0].location
 
 
+def source_location(op) -> str:
+    """`file:line:col` of an op's location (the text of a plain file location; other kinds as printed)."""
+    text = str(op.location)
+    if text.startswith("loc(") and text.endswith(")"):
+        text = text[4:-1]
+    return text.replace('"', "")
+
+
 class NotAScop(Exception):
     """The region cannot be modelled; the message says why (reported by --emit=scop, never an error)."""
 

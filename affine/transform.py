@@ -31,8 +31,8 @@ class ScopReport:
 
 @dataclass
 class PolyhedralOptions:
-    """Options of the stage: `schedule` (ScheduleOptions), `user_schedules` {scop name: isl schedule map text}
-    imposed instead of computed ones, `only_model` to schedule without regenerating code (for --emit=scop)."""
+    """Options of the stage: `schedule` (ScheduleOptions), `user_schedules` {scop name: {"schedule": isl union
+    map text or list of texts, "parallel": [schedule dimensions]}} imposed instead of computed ones, `only_model` to schedule without regenerating code (for --emit=scop)."""
     schedule: scheduler.ScheduleOptions = field(default_factory=scheduler.ScheduleOptions)
     user_schedules: dict = field(default_factory=dict)
     only_model: bool = False
@@ -72,9 +72,10 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
             report = ScopReport(name, fname, "modelled", model=model, deps=deps)
             reports.append(report)
             if name in options.user_schedules:
-                schedule = legality.schedule_from_map(model, options.user_schedules[name])
+                user = options.user_schedules[name]
+                schedule = legality.schedule_from_map(model, user["schedule"])
                 legality.check(model, deps, schedule, name)
-                schedule = scheduler.mark_parallel(schedule) if options.schedule.parallel else schedule
+                schedule = legality.mark_dims_parallel(model, deps, schedule, user.get("parallel", []), name)
             else:
                 schedule = scheduler.compute_schedule(model, deps, options.schedule)
                 legality.check(model, deps, schedule, name)

@@ -11,8 +11,11 @@ binaries, and ``pgb_timer_stop`` prints ``pgb-kernel-seconds <s>`` to stdout.  B
 the problem sizes from the file's line 1 (``/* large: -D... */``; ``--size small`` keeps the file's small
 defaults).  The two binaries run interleaved (alternating which one goes first) ``--reps`` times with
 stderr sent to /dev/null; the reported time is the median of the reps, and
-ratio = pgcc median / gcc median (> 1: pgcc is slower).  The pgcc binary runs with OMP_NUM_THREADS=1:
-this is a sequential comparison.
+ratio = pgcc median / gcc median (> 1: pgcc is slower; the speedup over gcc is 1/ratio).  pgcc builds with
+``-O3`` plus ``--pgcc-flags`` (``-O3`` turns the polyhedral stage on; ``--no-polyhedral`` turns it off,
+``--no-parallel`` keeps its schedules sequential) and runs with OMP_NUM_THREADS=``--threads`` (default 1);
+gcc's binary is sequential.  Issue 4's comparison is ``--threads 2`` (parallel) and ``--pgcc-flags
+--no-parallel`` (sequential-only).
 
 Output check: in the first rep both binaries' stdout and stderr are captured and compared.  "same output"
 is ``yes`` when they are byte-identical, ``close`` when every printed number agrees up to one unit in its
@@ -20,7 +23,7 @@ last printed digit or a relative 1e-6 (gcc -march=native contracts a*b+c into FM
 %0.2lf dump can round differently), integers exactly, and ``NO`` otherwise.
 
 Usage: python benchmarks/polybench_vs_gcc.py [--reps 5] [--kernels gemm,lu] [--size large|small]
-                                              [--json out.json]
+                                              [--threads N] [--pgcc-flags="--no-parallel"] [--json out.json]
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ from pathlib import Path
 KERNEL_DIR = Path(__file__).resolve().parent.parent / "tests" / "programs" / "polybench"
 MARKER = "pgb-kernel-seconds"
 SLOW = 1.25
+PGCC_FLAGS: list[str] = []
+THREADS = "1"
 
 TIMER_C = r"""
 #define _POSIX_C_SOURCE 199309L
@@ -98,13 +103,13 @@ def build(name: str, flags: list[str], workdir: Path, timer_o: Path) -> dict[str
     exes = {"gcc": workdir / f"{name}.gcc", "pgcc": workdir / f"{name}.pgcc"}
     compile_cmd(["gcc", "-O3", "-march=native", *flags, str(src), str(timer_o), "-o", str(exes["gcc"]), "-lm"],
                 "gcc")
-    compile_cmd([*pgcc_command(), "-O3", *flags, str(src), str(timer_o), "-o", str(exes["pgcc"])], "pgcc")
+    compile_cmd([*pgcc_command(), "-O3", *PGCC_FLAGS, *flags, str(src), str(timer_o), "-o", str(exes["pgcc"])], "pgcc")
     return exes
 
 
 def run(exe: Path, capture: bool, timeout: float) -> tuple[float, str, str]:
     """Run once; returns (kernel seconds, stdout without the timer line, stderr or '' when not captured)."""
-    env = dict(os.environ, OMP_NUM_THREADS="1")
+    env = dict(os.environ, OMP_NUM_THREADS=THREADS if exe.suffix == ".pgcc" else "1")
     r = subprocess.run([str(exe)], stdout=subprocess.PIPE, stderr=subprocess.PIPE if capture else subprocess.DEVNULL,
                        text=True, env=env, timeout=timeout)
     if r.returncode != 0:
@@ -197,6 +202,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                    help="large: the -D sizes on line 1 of each file; small: the file's defaults")
     p.add_argument("--json", help="also write the results to this JSON file")
     p.add_argument("--timeout", type=float, default=900, help="seconds allowed for one run")
+    p.add_argument("--threads", type=int, default=1, help="OMP_NUM_THREADS for the pgcc binary")
+    p.add_argument("--pgcc-flags", default="", help="extra pgcc flags, e.g. --no-polyhedral or --no-parallel")
     args = p.parse_args(argv)
     if args.reps < 1:
         p.error("--reps must be >= 1")
@@ -204,7 +211,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global PGCC_FLAGS, THREADS
     args = parse_args(argv)
+    PGCC_FLAGS, THREADS = args.pgcc_flags.split(), str(args.threads)
     available = sorted(p.stem for p in KERNEL_DIR.glob("*.c"))
     names = args.kernels.split(",") if args.kernels else available
     unknown = [n for n in names if n not in available]
@@ -226,7 +235,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         ratios = [r["ratio"] for r in records if r["ratio"]]
         with open(args.json, "w") as f:
-            json.dump({"size": args.size, "reps": args.reps, "unit": "seconds (wall clock, median of reps)",
+            json.dump({"size": args.size, "reps": args.reps, "threads": args.threads,
+                       "pgcc_flags": PGCC_FLAGS, "unit": "seconds (wall clock, median of reps)",
                        "geomean_ratio": geomean(ratios), "kernels": records}, f, indent=1)
     return 0
 

@@ -1,0 +1,244 @@
+"""The polyhedral stage: dependences and legality on known kernels, scheduled programs print what the
+untransformed ones print, the --emit=scop / --schedule interface and the Python experiments API."""
+
+import json
+
+import islpy as isl
+import pytest
+
+from conftest import PROGRAMS, build_gcc, run_exe, run_pgcc
+from polygeist_py.affine import experiments
+from polygeist_py.affine.legality import IllegalSchedule
+
+KERNELS = sorted((PROGRAMS / "polybench").glob("*.c"))
+
+
+def _write(tmp, name, text):
+    path = tmp / name
+    path.write_text(text)
+    return path
+
+
+def _same_relation(got: str, expected: str) -> bool:
+    return isl.UnionMap(got).is_equal(isl.UnionMap(expected))
+
+
+# ---------------------------------------------------------------------------------------------- dependences
+
+REDUCTION = """
+void sum(int n, double a[n], double s[1]) {
+  for (int i = 0; i < n; i++)
+    s[0] = s[0] + a[i];
+}
+"""
+
+GEMM = """
+void gemm(int n, double C[n][n], double A[n][n], double B[n][n]) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      for (int k = 0; k < n; k++)
+        C[i][j] += A[i][k] * B[k][j];
+}
+"""
+
+SEIDEL = """
+void seidel(int t, int n, double A[n][n]) {
+  for (int s = 0; s < t; s++)
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++)
+        A[i][j] = (A[i-1][j] + A[i][j-1] + A[i][j] + A[i][j+1] + A[i+1][j]) / 5.0;
+}
+"""
+
+JACOBI = """
+void jacobi(int t, int n, double A[n][n], double B[n][n]) {
+  for (int s = 0; s < t; s++) {
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++)
+        B[i][j] = 0.2 * (A[i][j] + A[i][j-1] + A[i][j+1] + A[i+1][j] + A[i-1][j]);
+    for (int i = 1; i < n - 1; i++)
+      for (int j = 1; j < n - 1; j++)
+        A[i][j] = B[i][j];
+  }
+}
+"""
+
+LU = """
+void lu(int n, double A[n][n]) {
+  for (int k = 0; k < n; k++)
+    for (int i = k + 1; i < n; i++) {
+      A[i][k] = A[i][k] / A[k][k];
+      for (int j = k + 1; j < n; j++)
+        A[i][j] -= A[i][k] * A[k][j];
+    }
+}
+"""
+
+
+def _scop(tmp, src, name):
+    exp = experiments.load(str(_write(tmp, "k.c", src)))
+    assert len(exp.scops) == 1
+    s = exp.scops[0]
+    assert s.name == f"{name}.scop0"
+    return s
+
+
+def test_reduction_dependences(tmp):
+    s = _scop(tmp, REDUCTION, "sum")
+    # The accumulator carries every dependence from one iteration to the next (p0 = n).
+    chain = "[p0] -> { S0[i] -> S0[i + 1] : 0 <= i <= p0 - 2 }"
+    assert _same_relation(s.dependences["RAW"], chain)
+    assert _same_relation(s.dependences["WAW"], chain)
+    assert _same_relation(s.dependences["WAR"], chain)
+
+
+def test_gemm_dependences_only_along_k(tmp):
+    s = _scop(tmp, GEMM, "gemm")
+    chain = "[p0] -> { S0[i, j, k] -> S0[i, j, k + 1] : 0 <= i < p0 and 0 <= j < p0 and 0 <= k <= p0 - 2 }"
+    assert _same_relation(s.dependences["RAW"], chain)
+    # i and j carry nothing: both may be parallel, and i <-> j interchange is legal.
+    s.interchange(1, 3).parallelize(1).parallelize(3)
+    assert s.legal
+    # k carries the reduction: parallel k is rejected.
+    s.parallelize(5)
+    with pytest.raises(IllegalSchedule, match="RAW"):
+        s.check()
+
+
+def test_seidel_time_reversal_is_illegal(tmp):
+    s = _scop(tmp, SEIDEL, "seidel")
+    raw = isl.UnionMap(s.dependences["RAW"])
+    # Flow dependences within a sweep: from (i-1, j) and (i, j-1) of the same time step.
+    assert not raw.intersect(isl.UnionMap("[p0, p1] -> { S0[s, i, j] -> S0[s, i + 1, j] }")).is_empty()
+    assert not raw.intersect(isl.UnionMap("[p0, p1] -> { S0[s, i, j] -> S0[s, i, j + 1] }")).is_empty()
+    s.skew(1, 1, -2)  # t -> -t: runs time backwards
+    with pytest.raises(IllegalSchedule, match=r"violates the (RAW|WAR|WAW) dependence S0 -> S0"):
+        s.check()
+
+
+def test_jacobi_statements_are_ordered_by_time_and_skewing_keeps_legality(tmp):
+    s = _scop(tmp, JACOBI, "jacobi")
+    raw = isl.UnionMap(s.dependences["RAW"])
+    # S1 reads what S0 wrote in the same time step; S0 reads what S1 wrote in the previous one.
+    assert not raw.intersect(isl.UnionMap("[p0, p1] -> { S0[t, i, j] -> S1[t, i, j] }")).is_empty()
+    assert not raw.intersect(isl.UnionMap("[p0, p1] -> { S1[t, i, j] -> S0[t + 1, i + 1, j] }")).is_empty()
+    assert s.legal
+    s.interchange(0, 2)  # statement order before time: S1 of every step after all S0 steps
+    assert not s.legal
+
+
+def test_lu_next_pivot_depends_on_updates(tmp):
+    s = _scop(tmp, LU, "lu")
+    raw = isl.UnionMap(s.dependences["RAW"])
+    # The update A[i][j] -= A[i][k] * A[k][j] is the statement with three loops writing A; the pivot scaling
+    # has two (scalar copies of loaded values add statements of their own).
+    on_a = [st for st in s.model.scop.statements if "?x?" in str(st.store.operands[1].type)]
+    pivot = next(st.name for st in on_a if len(st.loops) == 2)
+    update = next(st.name for st in on_a if len(st.loops) == 3)
+    # Step k's update of A[k+1][k+1] is read by step k+1's pivot scaling.
+    assert not raw.intersect(isl.UnionMap(f"[p0] -> {{ {update}[k, i, j] -> {pivot}[k + 1, i'] }}")).is_empty()
+    assert s.legal
+    # Moving the k loop inside i breaks the dependences from step k to step k + 1.
+    s.interchange(1, 3)
+    assert not s.legal
+
+
+# ------------------------------------------------------------------------------------- scheduled programs
+
+@pytest.mark.parametrize("src", KERNELS, ids=[k.stem for k in KERNELS])
+def test_scheduled_program_prints_what_gcc_prints(src, tmp):
+    ref = run_exe(build_gcc(src, tmp / "ref"))
+    r = run_pgcc([src, "-O3", "--polyhedral", "-o", tmp / "pg"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2):
+        got = run_exe(tmp / "pg", threads=threads)
+        assert got.returncode == 0
+        assert (got.stdout, got.stderr) == (ref.stdout, ref.stderr)
+
+
+@pytest.mark.parametrize("flags", [["--fusion=max"], ["--fusion=none"], ["--tile-sizes=4,8,16"],
+                                   ["--no-tiling", "--no-parallel"]])
+def test_scheduler_options_keep_output(flags, tmp):
+    for name in ("gemm", "jacobi_2d", "lu", "fdtd_2d"):
+        src = PROGRAMS / "polybench" / f"{name}.c"
+        ref = run_exe(build_gcc(src, tmp / f"{name}.ref"))
+        r = run_pgcc([src, "-O3", *flags, "-o", tmp / name])
+        assert r.returncode == 0, r.stderr
+        got = run_exe(tmp / name, threads=2)
+        assert (got.stdout, got.stderr) == (ref.stdout, ref.stderr), (name, flags)
+
+
+def test_gemm_is_tiled_and_parallel(tmp):
+    r = run_pgcc([PROGRAMS / "polybench" / "gemm.c", "-O3", "--emit=polyhedral", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    kernel = r.stdout[r.stdout.index("@kernel_gemm"):]
+    kernel = kernel[: kernel.index("return")]
+    assert "affine.parallel" in kernel
+    assert "step 32" in kernel
+
+
+# -------------------------------------------------------------------------------- --emit=scop, --schedule
+
+def test_emit_scop_is_json_with_isl_relations(tmp):
+    r = run_pgcc([PROGRAMS / "polybench" / "gemm.c", "--emit=scop", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    scop = next(s for s in doc["scops"] if s["function"] == "kernel_gemm")
+    assert [s["name"] for s in scop["statements"]] == ["S0", "S1"]
+    assert "gemm.c:" in scop["statements"][1]["location"]
+    for key in ("domain", "reads", "writes"):
+        isl.UnionSet(scop["statements"][0]["domain"]) if key == "domain" else isl.UnionMap(scop["statements"][0][key])
+    for kind in ("RAW", "WAR", "WAW"):
+        isl.UnionMap(scop["dependences"][kind])
+    isl.UnionMap(scop["schedule"])
+
+
+def _gemm_schedule_file(tmp, schedule, parallel=()):
+    path = tmp / "sched.json"
+    path.write_text(json.dumps({"scops": [{"name": "kernel_gemm.scop0", "schedule": schedule,
+                                           "parallel": list(parallel)}]}))
+    return path
+
+
+def test_user_schedule_interchange_runs_and_matches(tmp):
+    src = PROGRAMS / "polybench" / "gemm.c"
+    ref = run_exe(build_gcc(src, tmp / "ref"))
+    # S0: C[i][j] *= beta; S1: C[i][j] += ... over (i, k, j). Put j outside k for S1, i parallel.
+    sched = "{ S0[i, j] -> [i, 0, j, 0]; S1[i, k, j] -> [i, 1, j, k] }"
+    r = run_pgcc([src, "-O3", f"--schedule={_gemm_schedule_file(tmp, sched, [0])}", "-o", tmp / "pg"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "pg", threads=2)
+    assert (got.stdout, got.stderr) == (ref.stdout, ref.stderr)
+
+
+def test_illegal_user_schedule_is_rejected_with_the_dependence(tmp):
+    src = PROGRAMS / "polybench" / "gemm.c"
+    # The accumulation S1 before the scaling S0 of the same element violates their dependence.
+    sched = "{ S0[i, j] -> [i, 1, j, 0]; S1[i, k, j] -> [i, 0, j, k] }"
+    r = run_pgcc([src, "-O3", f"--schedule={_gemm_schedule_file(tmp, sched)}", "-o", tmp / "pg"])
+    assert r.returncode == 1
+    assert "violates the" in r.stderr and "S0 -> S1" in r.stderr and "gemm.c:" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_parallel_dimension_carrying_a_dependence_is_rejected(tmp):
+    src = PROGRAMS / "polybench" / "gemm.c"
+    sched = "{ S0[i, j] -> [i, 0, j, 0]; S1[i, k, j] -> [i, 1, k, j] }"
+    r = run_pgcc([src, "-O3", f"--schedule={_gemm_schedule_file(tmp, sched, [2])}", "-o", tmp / "pg"])
+    assert r.returncode == 1
+    assert "cannot be parallel" in r.stderr
+
+
+def test_experiments_api_tile_interchange_compile(tmp):
+    src = PROGRAMS / "polybench" / "gemm.c"
+    ref = run_exe(build_gcc(src, tmp / "ref"))
+    exp = experiments.load(str(src))
+    s = exp.scop("kernel_gemm.scop0")
+    assert s.statements == ["S0", "S1"]
+    # Original 2d+1 schedule: [0, i, pos, j|k, pos, j, 0]; tile i by 8 and run the tiles in parallel.
+    s.tile(1, 8).parallelize(1)
+    assert s.legal
+    exe = exp.compile(str(tmp / "exp"))
+    got = run_exe(exe, threads=2)
+    assert (got.stdout, got.stderr) == (ref.stdout, ref.stderr)
+    assert experiments.Experiment.time(exe, threads=1, reps=1) > 0
