@@ -1,0 +1,226 @@
+"""Thread-strided loops -> loops around the thread loop (a `--cpuify` optimization after barrier elimination).
+
+CUDA code walks arrays with per-thread strided loops, ``for (i = base + tid; i < n; i += stride)`` (grid-stride
+and block-stride loops). Run as a serial loop over threads, each thread sweeps the whole array on its own: the
+CPU reads every cache line once per thread that touches it and nothing vectorizes. This pass turns such a loop
+at the top level of a (barrier-free) thread loop into one uniform loop around a new thread loop:
+
+    par (t) { A; for (i = u + d(t); i < n; i += s) B(i); C }
+ -> par (t) { A }; for (j = u; j < n; j += s) { par (t) { i = j + d(t); if (i < n) B(i) } }; par (t) { C }
+
+where ``u`` and ``s`` are the same for all threads and ``d(t) >= 0`` is built from thread ids with non-negative
+factors (``tid``, ``threadIdx.x + blockDim.x * threadIdx.y``, ...). Thread t runs exactly its own iterations, in
+its order: j goes through u, u+s, ... and ``i = j + d(t)`` is thread t's m-th index; ``j < n`` holds whenever
+``i < n`` does because d(t) >= 0, and the guard drops the rest. Threads of a barrier-free thread loop are
+independent (CUDA has no order between them without a barrier), so running iteration m of all threads before
+iteration m+1 is one of their legal schedules. The fission itself (values passed between the pieces, per-thread
+loop-carried values such as partial sums kept in per-block caches) is barrier_elimination.py's interchange, as if
+the loop held a ``__syncthreads()``; afterwards consecutive threads touch consecutive elements in the innermost
+loop (Polygeist, PPoPP'23, interchanges parallel loops for the same reason).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, scf
+
+from .barrier_elimination import _cacheable, _hoist_uniform, _interchange, _uniform
+from .ir_nav import body_ops, collect, defined_inside, is_pure, loop_bounds, replace_uses_inside, within
+from .launch_to_loops import is_thread_loop
+
+CASTS = ("arith.index_cast", "arith.index_castui", "arith.extui", "arith.extsi")
+# condition predicates `iv PRED n` that bound a loop whose induction variable grows
+UPPER = {"slt", "ult", "sle", "ule"}
+SWAPPED = {"sgt": "slt", "ugt": "ult", "sge": "sle", "uge": "ule"}
+PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
+
+
+def interchange_strided_loops(module: ir.Module) -> None:
+    """Apply the interchange to every thread-strided scf.while at the top level of a thread loop (in place).
+
+    Must run after barrier elimination (thread loops without barriers) and before serialization; loops that do
+    not match the pattern exactly are left alone, so it raises nothing."""
+    work = collect(module.operation, is_thread_loop)
+    while work:
+        p = work.pop()
+        for w in body_ops(p):
+            if w.name == "scf.while":
+                plan = _match(p, w)
+                if plan is not None:
+                    work += _rewrite(p, w, *plan)
+                    break
+
+
+def _match(p, w):
+    """(k, cmp, n, stride) when scf.while `w` in thread loop `p` is a thread-strided loop on carried value k."""
+    before, after = w.regions[0].blocks[0], w.regions[1].blocks[0]
+    bops, aops = list(before.operations), list(after.operations)
+    bargs, aargs = list(before.arguments), list(after.arguments)
+    if len(bops) != 2 or bops[0].name != "arith.cmpi" or len(bargs) != len(aargs):
+        return None
+    cmp, cond = bops
+    if cond.operands[0] != cmp.results[0] or list(cond.operands)[1:] != bargs:
+        return None
+    pred = PREDICATES[ir.IntegerAttr(cmp.attributes["predicate"]).value]
+    lhs, rhs = cmp.operands
+    if pred in UPPER and lhs in bargs:
+        k, n = bargs.index(lhs), rhs
+    elif pred in SWAPPED and rhs in bargs:
+        k, n = bargs.index(rhs), lhs
+    else:
+        return None
+    if not _uniform(n, p) or defined_inside(n, w) or list(w.results[k].uses):
+        return None
+    if any(u.owner.operation != cond.operation for i, a in enumerate(bargs) if i != k for u in a.uses):
+        return None
+    step = aops[-1].operands[k].owner
+    if isinstance(step, ir.Block) or step.name != "arith.addi" or aargs[k] not in list(step.operands):
+        return None
+    stride = step.operands[1] if step.operands[0] == aargs[k] else step.operands[0]
+    if defined_inside(stride, w) or not _uniform(stride, p) or not _positive_const_or_uniform(stride):
+        return None
+    init = w.operands[k]
+    if not _thread_offset(init, p) or not _splittable(p, w):
+        return None
+    return k, cmp, n, stride
+
+
+def _splittable(p, w) -> bool:
+    """True when fission around `w` cannot fail: the carried values can live in per-thread caches and every
+    value the pieces share is cacheable or recomputable from cacheable ones (no local arrays, say)."""
+    if not all(_cacheable(a.type) for a in w.regions[1].blocks[0].arguments):
+        return False
+    before = []
+    for op in body_ops(p):
+        if op.operation == w.operation:
+            break
+        before.append(op)
+    defined = {r: op for op in before for r in op.results}
+    later = [o for o in body_ops(p)[len(before):]]
+    work = [r for r in defined if any(within(u.owner, o) for u in r.uses for o in later)]
+    seen = set()
+    while work:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        op = defined[v]
+        if is_pure(op):
+            work += [o for o in op.operands if o in defined]
+        elif not _cacheable(v.type):
+            return False
+    return True
+
+
+def _positive_const_or_uniform(v) -> bool:
+    """A stride that is not a constant <= 0 (a constant stride must be positive; a uniform runtime stride is
+    positive in every terminating CUDA loop of this form)."""
+    owner = v.owner
+    if not isinstance(owner, ir.Block) and owner.name == "arith.constant":
+        return ir.IntegerAttr(owner.attributes["value"]).value > 0
+    return True
+
+
+def _thread_offset(v, p) -> bool:
+    """True when v = (uniform) + d(t) with d built from p's thread ids by +, casts and multiplication by
+    non-negative constants or p's bounds (blockDim), so that d(t) >= d(0) = 0; d must not be zero everywhere."""
+    kind = _offset_kind(v, p)
+    return kind == "offset"
+
+
+def _offset_kind(v, p):
+    """'uniform', 'offset' (uniform + non-negative thread term) or None (anything else)."""
+    args = list(p.regions[0].blocks[0].arguments)
+    if v in args:
+        return "offset"
+    if _uniform(v, p):
+        return "uniform"
+    owner = v.owner
+    if isinstance(owner, ir.Block) or not is_pure(owner):
+        return None
+    if owner.name in CASTS:  # a small non-negative thread term keeps its value through any widening cast
+        return _offset_kind(owner.operands[0], p)
+    if owner.name == "arith.addi":
+        kinds = [_offset_kind(o, p) for o in owner.operands]
+        if None in kinds:
+            return None
+        return "offset" if "offset" in kinds else "uniform"
+    if owner.name == "arith.muli":
+        kinds = [_offset_kind(o, p) for o in owner.operands]
+        if kinds.count("offset") == 1 and kinds.count("uniform") == 1:
+            factor = owner.operands[kinds.index("uniform")]
+            return "offset" if _non_negative(factor, p) else None
+        return None
+    return None
+
+
+def _non_negative(v, p) -> bool:
+    """A constant >= 0 or (a cast of) one of p's upper bounds (blockDim)."""
+    owner = v.owner
+    while not isinstance(owner, ir.Block) and owner.name in ("arith.index_castui", "arith.index_cast",
+                                                             "arith.extui", "arith.trunci"):
+        v = owner.operands[0]
+        owner = v.owner
+    if v in list(loop_bounds(p)[1]):
+        return True
+    if not isinstance(owner, ir.Block) and owner.name == "arith.constant":
+        return ir.IntegerAttr(owner.attributes["value"]).value >= 0
+    return False
+
+
+def _at_thread_zero(v, p, before, memo):
+    """The value of pure expression `v` in thread 0 of loop `p` (clones inserted before op `before`)."""
+    if v in memo:
+        return memo[v]
+    args = list(p.regions[0].blocks[0].arguments)
+    if v in args:
+        with before.location, ir.InsertionPoint(before):
+            r = arith.constant(v.type, 0)
+    elif not defined_inside(v, p):
+        r = v
+    else:
+        op = v.owner
+        operands = [_at_thread_zero(o, p, before, memo) for o in op.operands]  # first: keep defs before uses
+        clone = op.clone(ip=ir.InsertionPoint(before))
+        for i, o in enumerate(operands):
+            clone.operands[i] = o
+        for res, c in zip(op.results, clone.results):
+            memo[res] = c
+        r = memo[v]
+    memo[v] = r
+    return r
+
+
+def _rewrite(p, w, k, cmp, n, stride) -> list:
+    """Guard the body with ``i < n`` on ``i = j + d(t)``, make carried value k uniform (start u, step s), then
+    interchange `w` out of `p`. Returns the thread loops that may hold more such loops."""
+    init = w.operands[k]
+    with w.location, ir.InsertionPoint(w):
+        start = _at_thread_zero(init, p, w, {})
+        delta = arith.subi(init, start)
+    w.operands[k] = start
+    after = w.regions[1].blocks[0]
+    aargs = list(after.arguments)
+    ops = list(after.operations)
+    old_yield = ops[-1]
+    carried = [o for i, o in enumerate(old_yield.operands) if i != k]
+    others = [a for i, a in enumerate(aargs) if i != k]
+    with w.location, ir.InsertionPoint(ops[0]):
+        i_val = arith.addi(aargs[k], delta)
+        guard = cmp.clone(ip=ir.InsertionPoint(ops[0]))
+        guard.operands[list(cmp.operands).index(w.regions[0].blocks[0].arguments[k])] = i_val
+        body = scf.IfOp(guard.results[0], [a.type for a in others], has_else=True)
+        with ir.InsertionPoint(body.else_block):
+            scf.YieldOp(others)
+        with ir.InsertionPoint(body.then_block):
+            then_yield = scf.YieldOp(carried)
+    for op in ops[:-1]:
+        op.move_before(then_yield)
+    replace_uses_inside(aargs[k], i_val, body)
+    with w.location, ir.InsertionPoint(old_yield):
+        nxt = arith.addi(aargs[k], stride)
+        results = iter(body.results)
+        scf.YieldOp([nxt if i == k else next(results) for i in range(len(aargs))])
+    old_yield.erase()
+    _hoist_uniform(p, stop=w)
+    return _interchange(p, w)
