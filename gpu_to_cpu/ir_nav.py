@@ -18,7 +18,7 @@ PURE_OPS = {
 
 def is_pure(op) -> bool:
     """True for an op that reads no memory, writes none and has no regions (safe to recompute or hoist)."""
-    name = op.name
+    name = op.operation.name
     return len(op.regions) == 0 and (name.startswith(PURE_PREFIXES) or name in PURE_OPS)
 
 
