@@ -17,6 +17,12 @@ iteration m+1 is one of their legal schedules. The fission itself (values passed
 loop-carried values such as partial sums kept in per-block caches) is barrier_elimination.py's interchange, as if
 the loop held a ``__syncthreads()``; afterwards consecutive threads touch consecutive elements in the innermost
 loop (Polygeist, PPoPP'23, interchanges parallel loops for the same reason).
+
+The same interchange applies to a loop with block-uniform bounds (``for (k = 0; k < K; k++) acc += A[row*K+k] *
+B[k*N+col]``, possibly under a per-thread guard ``if (row < M && col < N)``, which moves into the loop body) when
+it pays: the loop is innermost, its trip count is not a small constant (those unroll and vectorize as they are),
+and it accesses memory contiguously in threadIdx.x but not in its own induction variable. The thread loop then
+runs inside it over consecutive elements, like the i-k-j order of a hand-written matrix product.
 """
 
 from __future__ import annotations
@@ -49,6 +55,11 @@ def interchange_strided_loops(module: ir.Module) -> None:
                 if plan is not None:
                     work += _rewrite(p, w, *plan)
                     break
+            elif w.name in ("scf.for", "scf.if"):
+                loop = _match_uniform_for(p, w)
+                if loop is not None:
+                    work += _rewrite_uniform_for(p, w, loop)
+                    break
 
 
 def _match(p, w):
@@ -80,7 +91,7 @@ def _match(p, w):
     if defined_inside(stride, w) or not _uniform(stride, p) or not _positive_const_or_uniform(stride):
         return None
     init = w.operands[k]
-    if not _thread_offset(init, p) or not _splittable(p, w):
+    if not all(_cacheable(a.type) for a in aargs) or not _thread_offset(init, p) or not _splittable(p, w):
         return None
     return k, cmp, n, stride
 
@@ -88,8 +99,6 @@ def _match(p, w):
 def _splittable(p, w) -> bool:
     """True when fission around `w` cannot fail: the carried values can live in per-thread caches and every
     value the pieces share is cacheable or recomputable from cacheable ones (no local arrays, say)."""
-    if not all(_cacheable(a.type) for a in w.regions[1].blocks[0].arguments):
-        return False
     before = []
     for op in body_ops(p):
         if op.operation == w.operation:
@@ -224,3 +233,136 @@ def _rewrite(p, w, k, cmp, n, stride) -> list:
     old_yield.erase()
     _hoist_uniform(p, stop=w)
     return _interchange(p, w)
+
+
+# ------------------------------------------------------------------------------------ uniform-bound loops
+TRAPPING = {"arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.ceildivui",
+            "arith.floordivsi"}
+LOOPS = ("scf.for", "scf.while", "scf.parallel", "affine.for", "affine.parallel")
+SMALL_TRIP = 64
+
+
+def _match_uniform_for(p, op):
+    """The scf.for to interchange when `op` (top level of thread loop `p`) is such a loop or a per-thread guard
+    ``if (c) { pure ops; loop; rest }`` around one; else None."""
+    if op.name == "scf.for":
+        loop = op
+    else:
+        if len(op.results) or len(op.regions[1].blocks):
+            return None
+        inner = list(op.regions[0].blocks[0].operations)[:-1]
+        loops = [o for o in inner if o.name == "scf.for"]
+        if len(loops) != 1:
+            return None
+        loop = loops[0]
+        head = []
+        for o in inner:
+            if o.operation == loop.operation:
+                break
+            head.append(o)
+        if not all(is_pure(o) and o.operation.name not in TRAPPING for o in head):
+            return None
+        if any(o.name in LOOPS or collect(o, lambda x: x.name in LOOPS) for o in inner if o.operation != loop.operation):
+            return None
+    lb, ub, step = list(loop.operands)[:3]
+    if not all(_uniform(v, p) for v in (lb, ub, step)):
+        return None
+    if collect(loop, lambda x: x.name in LOOPS or x.name == "func.call" or x.name == "llvm.call"):
+        return None
+    trip = _const_trip(lb, ub, step)
+    if trip is not None and trip <= SMALL_TRIP:
+        return None
+    if not all(_cacheable(a.type) for a in list(loop.regions[0].blocks[0].arguments)[1:]):
+        return None
+    if not _pays(p, loop) or not _splittable(p, op):
+        return None
+    return loop
+
+
+def _const_trip(lb, ub, step):
+    vals = []
+    for v in (lb, ub, step):
+        o = v.owner
+        if isinstance(o, ir.Block) or o.name != "arith.constant":
+            return None
+        vals.append(ir.IntegerAttr(o.attributes["value"]).value)
+    return max(0, (vals[1] - vals[0] + vals[2] - 1) // vals[2]) if vals[2] > 0 else None
+
+
+def _pays(p, loop) -> bool:
+    """True when some access in `loop` is contiguous in threadIdx.x but strided (not unit) in the loop's
+    induction variable: after the interchange the thread loop walks it contiguously."""
+    tx = p.regions[0].blocks[0].arguments[0]
+    iv = loop.regions[0].blocks[0].arguments[0]
+    for acc in collect(loop, lambda o: o.name in ("memref.load", "memref.store")):
+        idx = list(acc.operands)[1:] if acc.name == "memref.load" else list(acc.operands)[2:]
+        if not idx:
+            continue
+        last, rest = idx[-1], idx[:-1]
+        if any(_depends(v, tx) for v in rest) or not _unit(last, tx):
+            continue
+        if (_depends(last, iv) or any(_depends(v, iv) for v in rest)) and not (
+                _unit(last, iv) and not any(_depends(v, iv) for v in rest)):
+            return True
+    return False
+
+
+def _depends(v, x, memo=None) -> bool:
+    """True when value v is computed from x (through the operands of the ops defining it)."""
+    memo = {} if memo is None else memo
+    if v == x:
+        return True
+    if v in memo:
+        return memo[v]
+    memo[v] = False
+    owner = v.owner
+    r = not isinstance(owner, ir.Block) and any(_depends(o, x, memo) for o in owner.operands)
+    memo[v] = r
+    return r
+
+
+def _unit(v, x) -> bool:
+    """True when v = x + (something not computed from x), through integer casts and additions."""
+    if v == x:
+        return True
+    owner = v.owner
+    if isinstance(owner, ir.Block):
+        return False
+    if owner.name in CASTS:
+        return _unit(owner.operands[0], x)
+    if owner.name == "arith.addi":
+        a, b = owner.operands
+        return (_unit(a, x) and not _depends(b, x)) or (_unit(b, x) and not _depends(a, x))
+    return False
+
+
+def _rewrite_uniform_for(p, op, loop) -> list:
+    """Move a guard into the loop body (``if (c) {A; for {S}; B}`` -> ``A; for {if (c) S}; if (c) {B}``, A
+    pure), then interchange the loop out of `p`."""
+    if op.operation != loop.operation:
+        cond = op.operands[0]
+        for o in list(op.regions[0].blocks[0].operations):
+            if o.operation == loop.operation:
+                break
+            o.move_before(op)
+        loop.move_before(op)
+        body = loop.regions[0].blocks[0]
+        ops = list(body.operations)
+        old_yield = ops[-1]
+        carried = list(body.arguments)[1:]
+        with loop.location, ir.InsertionPoint(ops[0]):
+            guarded = scf.IfOp(cond, [a.type for a in carried], has_else=bool(carried))
+            if carried:
+                with ir.InsertionPoint(guarded.else_block):
+                    scf.YieldOp(carried)
+            with ir.InsertionPoint(guarded.then_block):
+                then_yield = scf.YieldOp(list(old_yield.operands))
+        for o in ops[:-1]:
+            o.move_before(then_yield)
+        with loop.location, ir.InsertionPoint(old_yield):
+            scf.YieldOp(list(guarded.results))
+        old_yield.erase()
+        if len(list(op.regions[0].blocks[0].operations)) == 1:
+            op.erase()
+    _hoist_uniform(p, stop=loop)
+    return _interchange(p, loop)

@@ -76,3 +76,27 @@ def test_grid_stride_loop_runs_inside_a_uniform_loop():
         assert whiles, "the grid-stride loop is still inside the thread loop"
         inner = [op.name for op in whiles[0].regions[1].blocks[0].operations]
         assert "scf.for" in inner  # the thread loop, now inside the uniform loop
+
+
+def guarded_expected() -> str:
+    m, k, n = 37, 101, 45
+    A = [(i * 7 + 3) % 11 - 5 for i in range(m * k)]
+    B = [(i * 5 + 1) % 13 - 6 for i in range(k * n)]
+    C = [sum(A[r * k + j] * B[j * n + c] for j in range(k)) for r in range(m) for c in range(n)]
+    s = sum(v * (i % 17 + 1) for i, v in enumerate(C))
+    data = [i * i + 1 for i in range(64)]
+    d = [0 if i % 4 == 0 else i % 9 + 1 for i in range(64)]
+    out = [0] * 128
+    for t in range(64):
+        out[t] += (1 if -3 + t < 5 else 0) + (10 if 57 <= t <= 61 else 0) + (100 if t < 9 else 0)
+        out[t] += (1000 if t == 7 else 0) + (10000 if t > 3 and data[t] % 3 == 0 else 0)
+    for t in range(64):
+        if d[t]:
+            q = 1000 // d[t]
+            out[64 + t] = sum(q * j + out[j % 64] for j in range(77))
+    return f"{C[0]} {C[m * n // 2]} {C[-1]} {s}\n" + " ".join(map(str, out)) + " \n"
+
+
+def test_guards_become_bounds_and_uniform_loops_move_out(tmp):
+    for out in cpuify_outputs(PROGRAMS / "cuda_unit" / "guarded_loops.cu", tmp, threads=(1, 2)):
+        assert out == guarded_expected()
