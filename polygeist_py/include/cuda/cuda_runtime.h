@@ -87,6 +87,7 @@ void __syncthreads(void);
 #include "pgcc_cuda_math.h"
 #include "pgcc_cuda_atomics.h"
 #include "pgcc_cuda_warp.h"
+#include "pgcc_cuda_texture.h"
 
 /* The C++ overloads real programs rely on: cudaMalloc(&typed_ptr, n). */
 template <class T> static inline cudaError_t cudaMalloc(T **devPtr, size_t size) { return cudaMalloc((void **)devPtr, size); }
