@@ -102,6 +102,10 @@ class Builtins:
             "cudaDeviceReset": self.success, "cudaSetDevice": self.success, "cudaGetLastError": self.success,
             "cudaPeekAtLastError": self.success, "cudaEventSynchronize": self.success,
             "cudaEventDestroy": self.success, "cudaStreamSynchronize": self.success,
+            # streams: every launch and copy runs synchronously in program order, so a stream is only a name
+            "cudaStreamCreate": self.success, "cudaStreamCreateWithFlags": self.success,
+            "cudaStreamDestroy": self.success, "cudaStreamQuery": self.success, "cudaStreamWaitEvent": self.success,
+            "cudaEventQuery": self.success, "cudaMemsetAsync": self.memset,
             "cudaGetErrorString": self.error_string,
             "cudaEventCreate": self.event_create, "cudaEventRecord": self.event_record,
             "cudaEventElapsedTime": self.event_elapsed,
