@@ -5,7 +5,7 @@ whose condition is a conjunction of tests of one thread id against block-uniform
 ``threadIdx.x == 0``, ``tx >= s + 1``, ``blockIdx.y * 16 + ty < M`` -- loses the ``if``; the tests become the
 bounds of the loop: ``par (tx) in [0, n) { if (tx < a) B }`` -> ``par (tx) in [max(0, ..), min(n, a)) B``.
 The threads cut off did nothing (the ops before the ``if`` have no effects); the others run the same code.
-A test ``u + tid < n`` is read as ``tid < n - u``, which is exact for signed C integers (signed overflow is
+A test ``u + tid < n`` is read as ``tid < n - u`` (``u - tid < n`` as ``tid > u - n``), which is exact for signed C integers (signed overflow is
 undefined in C, so ``u + tid`` does not wrap); unsigned tests are narrowed only on the bare thread id.
 Guards that also test data are left alone (with them the loop keeps its constant trip count, which vectorizes
 better: measured on hotspot-like stencils). Thread ids, blockDim and per-thread caches do not depend on the
@@ -99,7 +99,7 @@ def _thread_test(v, p):
         found = _id_plus(a, args, p, pr.startswith("s") or pr == "eq")
         if found is None:
             continue
-        d, offset = found
+        d, offset, negated = found
         if pr.startswith("u") and offset is not None:
             continue
         if pr.startswith("u") and not isinstance(b.type, ir.IndexType) and ir.IntegerType(b.type).width >= 64:
@@ -108,31 +108,35 @@ def _thread_test(v, p):
             continue
         with owner.location, ir.InsertionPoint(p):
             bound = _to_index(b, pr.startswith("u"))
-            if offset is not None:
+            if negated:  # u - id PRED b  <=>  id SWAP(PRED) u - b
+                pr, bound = SWAP[pr], arith.subi(_to_index(offset, False), bound)
+            elif offset is not None:
                 bound = arith.subi(bound, _to_index(offset, False))
         return d, pr, bound
     return None
 
 
 def _id_plus(v, args, p, signed):
-    """(d, offset) when v = thread id d through any casts (offset None), or, for signed tests, v = u + id with
-    u computed before p, through sign-preserving casts only; None otherwise."""
+    """(d, offset, negated) when v = thread id d through any casts (offset None), or, for signed tests,
+    v = u + id or v = u - id (negated) with u computed before p, through sign-preserving casts only."""
     d = _bare_id(v, args)
     if d is not None:
-        return d, None
+        return d, None, False
     if not signed:
         return None
     while not isinstance(v.owner, ir.Block) and v.owner.name in SIGNED_CASTS:
         v = v.owner.operands[0]
     owner = v.owner
-    if isinstance(owner, ir.Block) or owner.name != "arith.addi":
+    if isinstance(owner, ir.Block) or owner.name not in ("arith.addi", "arith.subi"):
         return None
-    for x, u in ((owner.operands[0], owner.operands[1]), (owner.operands[1], owner.operands[0])):
+    pairs = [(owner.operands[1], owner.operands[0], True)] if owner.name == "arith.subi" else [
+        (owner.operands[0], owner.operands[1], False), (owner.operands[1], owner.operands[0], False)]
+    for x, u, negated in pairs:
         if defined_inside(u, p):
             continue
         d = _bare_id(x, args)
         if d is not None:
-            return d, u
+            return d, u, negated
     return None
 
 

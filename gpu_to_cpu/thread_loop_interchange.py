@@ -55,6 +55,9 @@ def interchange_strided_loops(module: ir.Module) -> None:
                 if plan is not None:
                     work += _rewrite(p, w, *plan)
                     break
+            elif w.name == "scf.for" and _match_strided_for(p, w):
+                work += _rewrite_strided_for(p, w)
+                break
             elif w.name in ("scf.for", "scf.if"):
                 loop = _match_uniform_for(p, w)
                 if loop is not None:
@@ -235,6 +238,56 @@ def _rewrite(p, w, k, cmp, n, stride) -> list:
     return _interchange(p, w)
 
 
+def _match_strided_for(p, loop) -> bool:
+    """True for ``scf.for (i = u + d(t); i < n; i += s)`` with n and s uniform (the scf.for form of a
+    thread-strided loop, e.g. ``for (k = threadIdx.x; k < 400; k += 16)`` with constant bounds)."""
+    lb, ub, step = list(loop.operands)[:3]
+    return (_uniform(ub, p) and _uniform(step, p) and _thread_offset(lb, p)
+            and all(_cacheable(a.type) for a in list(loop.regions[0].blocks[0].arguments)[1:])
+            and _splittable(p, loop))
+
+
+def _rewrite_strided_for(p, loop) -> list:
+    """Start the loop at thread 0's start, run the body for ``i = j + d(t)`` when ``i < n``, interchange."""
+    lb, ub = list(loop.operands)[:2]
+    with loop.location, ir.InsertionPoint(loop):
+        start = _at_thread_zero(lb, p, loop, {})
+        delta = arith.subi(lb, start)
+    loop.operands[0] = start
+    body = loop.regions[0].blocks[0]
+    iv = body.arguments[0]
+    ops = list(body.operations)
+    with loop.location, ir.InsertionPoint(ops[0]):
+        i_val = arith.addi(iv, delta)
+        inside = arith.cmpi(arith.CmpIPredicate.slt, i_val, ub)
+    _guard_loop_body(loop, inside, first=2)
+    replace_uses_inside(iv, i_val, loop)
+    i_val.owner.operands[0] = iv  # the replacement above also rewrote i = iv + d itself
+    _hoist_uniform(p, stop=loop)
+    return _interchange(p, loop)
+
+
+def _guard_loop_body(loop, cond, first=0) -> None:
+    """Wrap the body of scf.for `loop` (from its op number `first`) in ``if (cond)``; the carried values pass
+    through unchanged when cond is false."""
+    body = loop.regions[0].blocks[0]
+    ops = list(body.operations)
+    old_yield = ops[-1]
+    carried = list(body.arguments)[1:]
+    with loop.location, ir.InsertionPoint(old_yield):
+        guarded = scf.IfOp(cond, [a.type for a in carried], has_else=bool(carried))
+        if carried:
+            with ir.InsertionPoint(guarded.else_block):
+                scf.YieldOp(carried)
+        with ir.InsertionPoint(guarded.then_block):
+            then_yield = scf.YieldOp(list(old_yield.operands))
+    for o in ops[first:-1]:
+        o.move_before(then_yield)
+    with loop.location, ir.InsertionPoint(old_yield):
+        scf.YieldOp(list(guarded.results))
+    old_yield.erase()
+
+
 # ------------------------------------------------------------------------------------ uniform-bound loops
 TRAPPING = {"arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.ceildivui",
             "arith.floordivsi"}
@@ -346,22 +399,7 @@ def _rewrite_uniform_for(p, op, loop) -> list:
                 break
             o.move_before(op)
         loop.move_before(op)
-        body = loop.regions[0].blocks[0]
-        ops = list(body.operations)
-        old_yield = ops[-1]
-        carried = list(body.arguments)[1:]
-        with loop.location, ir.InsertionPoint(ops[0]):
-            guarded = scf.IfOp(cond, [a.type for a in carried], has_else=bool(carried))
-            if carried:
-                with ir.InsertionPoint(guarded.else_block):
-                    scf.YieldOp(carried)
-            with ir.InsertionPoint(guarded.then_block):
-                then_yield = scf.YieldOp(list(old_yield.operands))
-        for o in ops[:-1]:
-            o.move_before(then_yield)
-        with loop.location, ir.InsertionPoint(old_yield):
-            scf.YieldOp(list(guarded.results))
-        old_yield.erase()
+        _guard_loop_body(loop, cond)
         if len(list(op.regions[0].blocks[0].operations)) == 1:
             op.erase()
     _hoist_uniform(p, stop=loop)

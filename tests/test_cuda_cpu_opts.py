@@ -94,7 +94,10 @@ def guarded_expected() -> str:
         if d[t]:
             q = 1000 // d[t]
             out[64 + t] = sum(q * j + out[j % 64] for j in range(77))
-    return f"{C[0]} {C[m * n // 2]} {C[-1]} {s}\n" + " ".join(map(str, out)) + " \n"
+    out2 = [sum(data[k % 64] * (k + 1) for k in range(t, 100, 16)) for t in range(16)]
+    out2 += [sum((d - t) * (d + 1) for d in range(40) if t <= d and d - t < 16) for t in range(16)]
+    return (" ".join(map(str, out2)) + " \n" + f"{C[0]} {C[m * n // 2]} {C[-1]} {s}\n"
+            + " ".join(map(str, out)) + " \n")
 
 
 def test_guards_become_bounds_and_uniform_loops_move_out(tmp):

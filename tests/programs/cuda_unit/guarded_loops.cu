@@ -48,6 +48,21 @@ __global__ void divided(int *out, const int *d, int k)
     }
 }
 
+// a constant-bound thread-strided loop with a per-thread sum, and an anti-diagonal guard ``u - tid < 16``
+__global__ void diagonal(int *out, const int *data)
+{
+    int t = threadIdx.x;
+    int sum = 0;
+    for (int k = t; k < 100; k += 16)
+        sum += data[k % 64] * (k + 1);
+    out[t] = sum;
+    for (int d = 0; d < 40; d++) {
+        int c = d - t;
+        if (t <= d && c < 16)
+            out[16 + t] += c * (d + 1);
+    }
+}
+
 int main(void)
 {
     static int hA[M * K], hB[K * N], hC[M * N], hout[128], hdata[64], hd[64];
@@ -76,6 +91,14 @@ int main(void)
     matmul<<<grid, block>>>(A, B, C, M, K, N);
     guards<<<1, 64>>>(out, -3, 9u, data);
     divided<<<1, 64>>>(out, d, 77);
+    int *out2, hout2[32];
+    cudaMalloc(&out2, sizeof hout2);
+    cudaMemset(out2, 0, sizeof hout2);
+    diagonal<<<1, 16>>>(out2, data);
+    cudaMemcpy(hout2, out2, sizeof hout2, cudaMemcpyDeviceToHost);
+    for (int i = 0; i < 32; i++)
+        printf("%d ", hout2[i]);
+    printf("\n");
     cudaMemcpy(hC, C, sizeof hC, cudaMemcpyDeviceToHost);
     cudaMemcpy(hout, out, sizeof hout, cudaMemcpyDeviceToHost);
     long long s = 0;
