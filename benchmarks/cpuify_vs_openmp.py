@@ -16,6 +16,10 @@ roughly 0.1-0.3 s on a 2-core machine; block_reduce and prefix_scan take a secon
 re-runs their (idempotent) launches, because their largest inputs are only a few ms of work. nn_layer has a
 fixed size (a ~2 ms training step) and is reported as it is.
 
+Runtime: by default the gcc object is linked with LLVM's libomp (it implements gcc's GOMP_* entry points), the
+runtime pgcc's code uses, so the comparison is about the generated code; ``--runtime gomp`` uses gcc's libgomp
+(whose spin-waiting suffers more when other work shares the cores).
+
 How: both binaries run with OMP_NUM_THREADS=2 (``--threads``), interleaved (alternating which goes first)
 ``--reps`` times; the reported time is the median, and ratio = OpenMP time / pgcc time (> 1: pgcc is faster).
 Before timing, the stdout of both is compared (``yes`` identical, ``close`` every number within one unit of its
@@ -67,12 +71,30 @@ def compile_cmd(cmd: list[str], what: str) -> None:
         raise RuntimeError(f"{what} failed: {(r.stderr or r.stdout).strip()[:500]}")
 
 
-def build(name: str, workdir: Path) -> dict[str, Path]:
-    """Build the CUDA example with pgcc and its OpenMP version with gcc; returns {'pgcc': exe, 'openmp': exe}."""
+def build(name: str, workdir: Path, runtime: str) -> dict[str, Path]:
+    """Build the CUDA example with pgcc and its OpenMP version with gcc; returns {'pgcc': exe, 'openmp': exe}.
+    runtime 'omp': the gcc object is linked with LLVM's libomp (which implements gcc's GOMP_* entry points),
+    the runtime pgcc's code uses; 'gomp': with gcc's own libgomp."""
     exes = {"pgcc": workdir / f"{name}.pgcc", "openmp": workdir / f"{name}.omp"}
     compile_cmd([*pgcc_command(), EXAMPLES / f"{name}.cu", "--cpuify", "-O3", "-o", exes["pgcc"]], "pgcc")
-    compile_cmd(["gcc", *GCC_FLAGS, OPENMP / f"{name}.c", "-o", exes["openmp"], "-lm"], "gcc")
+    if runtime == "gomp":
+        compile_cmd(["gcc", *GCC_FLAGS, OPENMP / f"{name}.c", "-o", exes["openmp"], "-lm"], "gcc")
+    else:
+        obj = workdir / f"{name}.omp.o"
+        compile_cmd(["gcc", *GCC_FLAGS, "-c", OPENMP / f"{name}.c", "-o", obj], "gcc")
+        lib = libomp_dir()
+        compile_cmd(["gcc", obj, "-o", exes["openmp"], f"-L{lib}", f"-Wl,-rpath,{lib}", "-lomp", "-lm"], "gcc (link)")
     return exes
+
+
+def libomp_dir() -> str:
+    """Directory of the libomp.so pgcc links (cmeel-libomp), found by the interpreter running pgcc."""
+    code = "from polygeist_py.toolchain import libomp_dir; print(libomp_dir())"
+    exe = pgcc_command()[0]
+    python = sys.executable
+    if exe.endswith("pgcc"):
+        python = os.path.join(os.path.dirname(exe), "python")
+    return subprocess.run([python, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
 
 
 def run(exe: Path, args: list[str], threads: int, timeout: float) -> tuple[float, str]:
@@ -87,13 +109,13 @@ def run(exe: Path, args: list[str], threads: int, timeout: float) -> tuple[float
     return float(m.group(1)) / 1e3, r.stdout
 
 
-def bench(name: str, reps: int, threads: int, workdir: Path, timeout: float) -> dict:
+def bench(name: str, reps: int, threads: int, workdir: Path, timeout: float, runtime: str = "omp") -> dict:
     """Build, check and time one program; returns its record (with 'error' set on failure)."""
     args, sync = PROGRAMS[name]
     rec = {"program": name, "args": args, "sync": sync, "pgcc_times": [], "openmp_times": [],
            "same_output": None, "error": None}
     try:
-        exes = build(name, workdir)
+        exes = build(name, workdir, runtime)
         outs = {which: run(exe, args, threads, timeout)[1] for which, exe in exes.items()}
         rec["same_output"] = compare_outputs(outs["openmp"], outs["pgcc"])
         if rec["same_output"] == "NO":
@@ -110,7 +132,15 @@ def bench(name: str, reps: int, threads: int, workdir: Path, timeout: float) -> 
     return rec
 
 
-def report(records: list[dict], threads: int) -> str:
+def load_average() -> str:
+    """The 1-minute load average (other work on the machine skews OpenMP timings, libgomp's most)."""
+    try:
+        return open("/proc/loadavg").read().split()[0]
+    except OSError:
+        return "?"
+
+
+def report(records: list[dict], threads: int, loads: tuple[str, str] = ("?", "?")) -> str:
     """Markdown table, then the geometric mean of the ratios (all programs and synchronizing ones only)."""
     rows = ["| program | args | sync | OpenMP s | pgcc s | OpenMP/pgcc | same output |",
             "|---|---|---|---:|---:|---:|---|"]
@@ -120,7 +150,8 @@ def report(records: list[dict], threads: int) -> str:
                     f"{fmt(r['openmp_s'], '.4f')} | {fmt(r['pgcc_s'], '.4f')} | {fmt(r['ratio'], '.2f')} | {same} |")
     ratios = [r["ratio"] for r in records if r["ratio"]]
     sync = [r["ratio"] for r in records if r["ratio"] and r["sync"]]
-    rows += ["", f"OMP_NUM_THREADS={threads}; ratio > 1: pgcc --cpuify is faster",
+    rows += ["", f"OMP_NUM_THREADS={threads} on {os.cpu_count()} CPUs, load average {loads[0]} before and "
+             f"{loads[1]} after the runs; ratio > 1: pgcc --cpuify is faster",
              f"geometric mean over {len(ratios)} programs: {fmt(geomean(ratios), '.3f')}",
              f"geometric mean over the {len(sync)} synchronizing programs: {fmt(geomean(sync), '.3f')}"]
     return "\n".join(rows)
@@ -131,6 +162,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--reps", type=int, default=7, help="timed runs of each binary (median is reported)")
     p.add_argument("--programs", help=f"comma-separated subset of {', '.join(PROGRAMS)}")
     p.add_argument("--threads", type=int, default=2, help="OMP_NUM_THREADS for both binaries")
+    p.add_argument("--runtime", choices=("omp", "gomp"), default="omp",
+                   help="OpenMP runtime of the gcc build: LLVM's libomp (the one pgcc uses) or gcc's libgomp")
     p.add_argument("--json", help="also write the results to this JSON file")
     p.add_argument("--timeout", type=float, default=300, help="seconds allowed for one run")
     args = p.parse_args(argv)
@@ -146,18 +179,21 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         sys.exit(f"unknown program(s): {', '.join(unknown)} (available: {', '.join(PROGRAMS)})")
     records = []
+    load_before = load_average()
     with tempfile.TemporaryDirectory(prefix="pgomp-") as tmp:
         for name in names:
-            rec = bench(name, args.reps, args.threads, Path(tmp), args.timeout)
+            rec = bench(name, args.reps, args.threads, Path(tmp), args.timeout, args.runtime)
             records.append(rec)
             print(f"{name}: OpenMP {fmt(rec['openmp_s'], '.4f')} s, pgcc {fmt(rec['pgcc_s'], '.4f')} s, "
                   f"ratio {fmt(rec['ratio'], '.2f')}, same output {rec['same_output']}"
                   + (f", error: {rec['error']}" if rec["error"] else ""), file=sys.stderr, flush=True)
-    print(report(records, args.threads))
+    loads = (load_before, load_average())
+    print(report(records, args.threads, loads))
+    print(f"OpenMP versions: gcc {' '.join(GCC_FLAGS)}, runtime {'libomp' if args.runtime == 'omp' else 'libgomp'}")
     if args.json:
         ratios = [r["ratio"] for r in records if r["ratio"]]
         with open(args.json, "w") as f:
-            json.dump({"threads": args.threads, "reps": args.reps, "ratio": "openmp_s / pgcc_s",
+            json.dump({"threads": args.threads, "reps": args.reps, "load_average": loads, "runtime": args.runtime, "ratio": "openmp_s / pgcc_s",
                        "geomean_ratio": geomean(ratios), "programs": records}, f, indent=1)
     return 0
 
