@@ -7,8 +7,11 @@ bounds of the loop: ``par (tx) in [0, n) { if (tx < a) B }`` -> ``par (tx) in [m
 The threads cut off did nothing (the ops before the ``if`` have no effects); the others run the same code.
 A test ``u + tid < n`` is read as ``tid < n - u`` (``u - tid < n`` as ``tid > u - n``), which is exact for signed C integers (signed overflow is
 undefined in C, so ``u + tid`` does not wrap); unsigned tests are narrowed only on the bare thread id.
-Guards that also test data are left alone (with them the loop keeps its constant trip count, which vectorizes
-better: measured on hotspot-like stencils). Thread ids, blockDim and per-thread caches do not depend on the
+Guards that also test data are left alone, and so are the threadIdx.x tests of a short (<= 32) x extent when
+the guarded code is loop-free and contiguous in threadIdx.x: with them the x loop keeps its constant trip count,
+which LLVM vectorizes with masks, while a narrowed short loop stays scalar (measured on a hotspot-like stencil).
+Tests on y and z, ``==`` tests, guards around loops (a naive matrix product) and guards around code that
+cannot vectorize anyway (a wavefront's anti-diagonal) are narrowed. Thread ids, blockDim and per-thread caches do not depend on the
 bounds of the loop once launch_to_loops.py has bound them, so nothing else changes.
 """
 
@@ -26,6 +29,8 @@ SWAP = {"eq": "eq", "slt": "sgt", "sle": "sge", "sgt": "slt", "sge": "sle",
         "ult": "ugt", "ule": "uge", "ugt": "ult", "uge": "ule"}
 CASTS = ("arith.index_cast", "arith.index_castui", "arith.extui", "arith.extsi")
 SIGNED_CASTS = ("arith.index_cast", "arith.extsi")
+SMALL_X = 32  # x extents up to this keep their x tests (LLVM does not vectorize loops of < 16 iterations
+              # that need runtime checks; a constant 16 with the test inside vectorizes with masks)
 NARROWED = "pgcc.narrowed"  # marks min(blockDim, bound): its first operand is the thread loop's full extent
 
 
@@ -50,7 +55,13 @@ def _narrow(p) -> None:
         return
     n = len(p.regions[0].blocks[0].arguments)
     idx = ir.IndexType.get()
-    for d, pred, bound in tests:
+    x_extent = _constant(loop_bounds(p)[1][0])
+    keep_x = x_extent is not None and x_extent <= SMALL_X and _vectorizable_in_x(p, guard)
+    narrowed = []
+    for conj, (d, pred, bound) in zip(conjuncts, tests):
+        if d == 0 and pred != "eq" and keep_x:
+            continue  # keep: a short x loop with a constant trip count vectorizes, a narrowed one does not
+        narrowed.append(conj)
         with guard.location, ir.InsertionPoint(p):
             one = arith.constant(idx, 1)
             lbs, ubs = loop_bounds(p)[:2]
@@ -68,10 +79,41 @@ def _narrow(p) -> None:
         if ub.owner.name == "arith.minsi":
             ub.owner.attributes[NARROWED] = ir.UnitAttr.get()  # per-thread caches keep the full extent
         p.operands[d], p.operands[n + d] = lb, ub
+    if len(narrowed) < len(conjuncts):
+        with guard.location, ir.InsertionPoint(guard):
+            true = arith.constant(ir.IntegerType.get_signless(1), 1)
+        for conj in narrowed:
+            for use in list(conj.uses):
+                use.owner.operands[use.operand_number] = true
+        return
     then = guard.regions[0].blocks[0]
     for op in list(then.operations)[:-1]:
         op.move_before(guard)
     guard.erase()
+
+
+def _vectorizable_in_x(p, guard) -> bool:
+    """True when the guarded code has no loop and every memory access in it is independent of threadIdx.x or
+    contiguous in it (last subscript = tx + something independent of tx, the others independent of tx)."""
+    from .thread_loop_interchange import _depends, _unit
+
+    if collect(guard, lambda o: o.name in ("scf.for", "scf.while", "scf.parallel")):
+        return False
+    tx = p.regions[0].blocks[0].arguments[0]
+    for acc in collect(guard, lambda o: o.name in ("memref.load", "memref.store")):
+        idx = list(acc.operands)[1:] if acc.name == "memref.load" else list(acc.operands)[2:]
+        if not idx or not any(_depends(v, tx) for v in idx):
+            continue
+        if any(_depends(v, tx) for v in idx[:-1]) or not _unit(idx[-1], tx):
+            return False
+    return True
+
+
+def _constant(v):
+    o = v.owner
+    if isinstance(o, ir.Block) or o.name != "arith.constant":
+        return None
+    return ir.IntegerAttr(o.attributes["value"]).value
 
 
 def _conjuncts(v) -> list:
