@@ -42,10 +42,12 @@ PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"
 
 
 def interchange_strided_loops(module: ir.Module) -> None:
-    """Apply the interchange to every thread-strided scf.while at the top level of a thread loop (in place).
+    """Interchange, at the top level of every thread loop of `module` (in place), the thread-strided loops
+    (scf.while and scf.for forms) and the block-uniform innermost loops that pay (see the module docstring).
 
     Must run after barrier elimination (thread loops without barriers) and before serialization; loops that do
-    not match the pattern exactly are left alone, so it raises nothing."""
+    not match the patterns exactly are left alone, so it raises nothing (the fission it reuses cannot fail on
+    what _splittable accepts)."""
     work = collect(module.operation, is_thread_loop)
     while work:
         p = work.pop()
@@ -100,8 +102,9 @@ def _match(p, w):
 
 
 def _splittable(p, w) -> bool:
-    """True when fission around `w` cannot fail: the carried values can live in per-thread caches and every
-    value the pieces share is cacheable or recomputable from cacheable ones (no local arrays, say)."""
+    """True when fission of thread loop `p` around its op `w` cannot fail: every value defined before `w` and
+    used from `w` on is cacheable or recomputable from cacheable ones (no local arrays, say). The callers check
+    that w's loop-carried values are cacheable."""
     before = []
     for op in body_ops(p):
         if op.operation == w.operation:
