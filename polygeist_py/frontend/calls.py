@@ -45,7 +45,8 @@ UNSUPPORTED_TEXTURE = {
     "cudaBindTextureToArray": "textures bound to CUDA arrays (cudaBindTextureToArray, cudaArray)",
     "cudaMallocArray": "CUDA arrays (cudaMallocArray, cudaArray)",
     "cudaFreeArray": "CUDA arrays (cudaFreeArray, cudaArray)",
-    "cudaCreateChannelDesc": "channel descriptors (cudaCreateChannelDesc); use cudaBindTexture(offset, tex, ptr, size)",
+    "cudaCreateChannelDesc": "cudaCreateChannelDesc() other than as the initializer of a cudaChannelFormatDesc "
+                             "variable",
 }
 VARIADIC = {"printf": 1, "fprintf": 2, "sprintf": 2, "snprintf": 3, "scanf": 1, "fscanf": 2, "sscanf": 2}
 
@@ -463,6 +464,32 @@ class Builtins:
                                  "texture<> variable")
         return self.mg.get_global(fg, self.mg.global_var(decl))
 
+    def is_texture_setting(self, e) -> bool:
+        """True for an assignment target inside a texture reference: ``tex.filterMode``, ``tex.addressMode[0]``,
+        ``tex.channelDesc`` (filtering, addressing and normalization have no effect on tex1Dfetch)."""
+        t, member = strip_implicit(e), False
+        while t.kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) and children(t):
+            member = True
+            t = strip_implicit(children(t)[0])
+        decl = t.referenced if t.kind == K.DECL_REF_EXPR else None
+        return member and decl is not None and decl.kind == K.VAR_DECL and is_texture(canonical(decl.type))
+
+    def texture_setting(self, fg, target, value):
+        """Assignment to a texture setting: the value is evaluated when it is a scalar (for its side effects)
+        and dropped; a struct value (``tex.channelDesc = desc``) is a variable or a descriptor, not evaluated."""
+        if CT.is_arith(canonical(value.type)):
+            fg.rvalue(value, discard=True)
+        return None
+
+    def is_channel_desc(self, init) -> bool:
+        """True for ``cudaCreateChannelDesc<T>()`` (or ``cudaCreateChannelDesc(x, y, z, w, kind)``) as the
+        initializer of a cudaChannelFormatDesc variable: the descriptor only describes the element type, which
+        pgcc takes from the texture, so the variable stays uninitialized bytes."""
+        c = strip_implicit(init)
+        while c.kind in (K.UNEXPOSED_EXPR, K.CALL_EXPR) and c.spelling != "cudaCreateChannelDesc" and children(c):
+            c = strip_implicit(children(c)[0])
+        return c.kind == K.CALL_EXPR and c.spelling == "cudaCreateChannelDesc"
+
     def tex_fetch(self, fg, call, args):
         """tex1Dfetch(tex, i): element i of the memory bound to `tex` (a plain load)."""
         base = llvm.LoadOp(CT.llvm_ptr(), self.texture_slot(fg, args[0], call)).result
@@ -557,6 +584,9 @@ class Calls:
         callee = call.referenced
         if callee is None:
             raise error_at(call, "unsupported construct: call through a function pointer")
+        if (callee.kind == K.CXX_METHOD and callee.spelling == "operator="
+                and any(self.builtins.is_texture_setting(c) for c in children(call))):
+            return None  # tex.channelDesc = desc: a struct copy into a texture setting (no effect on a CPU)
         if callee.kind in (K.CONSTRUCTOR,):
             raise error_at(call, f"unsupported construct: constructor of '{call.type.spelling}'")
         if callee.kind not in (K.FUNCTION_DECL,):

@@ -1,6 +1,8 @@
 // Legacy texture references bound to linear memory: a 1-D float texture read with tex1Dfetch in a 3-point
 // smoothing kernel, an int texture used as a lookup table, rebinding a texture to another buffer between
-// launches, cudaBindTexture's offset output and cudaUnbindTexture. texture_ref.c prints the same in plain C.
+// launches, cudaBindTexture's offset output and cudaUnbindTexture, and the C-API binding Rodinia's kmeans uses
+// (a channel descriptor, texture settings, cudaBindTexture(NULL, &tex, ptr, &desc, size)). texture_ref.c
+// prints the same in plain C.
 #include <stdio.h>
 #include <stdlib.h>
 #include <cuda_runtime.h>
@@ -10,6 +12,14 @@
 
 texture<float, 1, cudaReadModeElementType> signal_tex;
 texture<int> lut_tex;  // default arguments: 1-D, element reads
+texture<float, 1, cudaReadModeElementType> t_features;
+
+__global__ void weigh(float *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = tex1Dfetch(t_features, i) * (float)(i % 4 + 1);
+}
 
 __global__ void smooth(float *out, int n)
 {
@@ -61,6 +71,21 @@ int main(void)
     cudaUnbindTexture(signal_tex);
     cudaUnbindTexture(lut_tex);
 
+    cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
+    t_features.filterMode = cudaFilterModePoint;
+    t_features.normalized = false;
+    t_features.addressMode[0] = cudaAddressModeClamp;
+    t_features.channelDesc = desc;
+    if (cudaBindTexture(NULL, &t_features, d_x, &desc, N * sizeof(float)) != cudaSuccess)
+        printf("bind failed\n");
+    weigh<<<(N + 63) / 64, 64>>>(d_y, N);
+    cudaUnbindTexture(&t_features);
+    float *h_w = (float *)malloc(N * sizeof(float));
+    cudaMemcpy(h_w, d_y, N * sizeof(float), cudaMemcpyDeviceToHost);
+    double ws = 0.0;
+    for (int i = 0; i < N; i++)
+        ws += h_w[i];
+
     cudaMemcpy(h_y, d_z, N * sizeof(float), cudaMemcpyDeviceToHost);
     cudaMemcpy(h_b, d_b, N * sizeof(int), cudaMemcpyDeviceToHost);
     double s = 0.0;
@@ -72,5 +97,6 @@ int main(void)
     printf("offset %d\n", (int)offset);
     printf("z[0] %.6f z[1] %.6f z[500] %.6f z[999] %.6f\n", h_y[0], h_y[1], h_y[500], h_y[N - 1]);
     printf("weighted sum %.6f buckets %lld b[7] %d\n", s, t, h_b[7]);
+    printf("weights %.6f\n", ws);
     return 0;
 }

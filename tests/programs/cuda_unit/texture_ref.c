@@ -38,5 +38,9 @@ int main(void)
     printf("offset %d\n", 0);
     printf("z[0] %.6f z[1] %.6f z[500] %.6f z[999] %.6f\n", z[0], z[1], z[500], z[N - 1]);
     printf("weighted sum %.6f buckets %lld b[7] %d\n", s, t, b[7]);
+    double ws = 0.0;
+    for (int i = 0; i < N; i++)
+        ws += (float)(x[i] * (float)(i % 4 + 1));
+    printf("weights %.6f\n", ws);
     return 0;
 }
