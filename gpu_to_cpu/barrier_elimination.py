@@ -120,13 +120,20 @@ def _new_cache(p, ty, kind=CACHE):
     if not _cacheable(ty):
         return None
     blocks = enclosing(p, is_block_loop)
-    sizes = list(reversed(loop_bounds(p)[1]))
+    sizes = [_full_extent(v) for v in reversed(loop_bounds(p)[1])]
     first = list(blocks.regions[0].blocks[0].operations)[0]
     dyn = ir.ShapedType.get_dynamic_size()
     with p.location, ir.InsertionPoint(first):
         alloca = memref.AllocaOp(ir.MemRefType.get([dyn] * len(sizes), ty), sizes, [])
     alloca.attributes[kind] = ir.UnitAttr.get()
     return alloca.result
+
+
+def _full_extent(ub):
+    """The block size behind a thread-loop bound that guard_narrowing.py narrowed to ``min(blockDim, b)``."""
+    while not isinstance(ub.owner, ir.Block) and "pgcc.narrowed" in ub.owner.attributes:
+        ub = ub.owner.operands[0]
+    return ub
 
 
 def _cache_or_fail(p, v, where, kind=CACHE):

@@ -6,8 +6,11 @@ from __future__ import annotations
 from mlir import ir
 
 from .gpu_to_cpu.barrier_elimination import eliminate_barriers
+from .gpu_to_cpu.guard_narrowing import narrow_guarded_thread_loops
 from .gpu_to_cpu.launch_to_loops import launches_to_loops
 from .gpu_to_cpu.serialize_threads import serialize_thread_loops
+from .gpu_to_cpu.shared_atomics import privatize_shared_atomics
+from .gpu_to_cpu.thread_loop_interchange import interchange_strided_loops
 
 
 def run_cpuify(module: ir.Module) -> None:
@@ -18,4 +21,7 @@ def run_cpuify(module: ir.Module) -> None:
     """
     launches_to_loops(module)
     eliminate_barriers(module)
+    narrow_guarded_thread_loops(module)
+    interchange_strided_loops(module)
     serialize_thread_loops(module)
+    privatize_shared_atomics(module)

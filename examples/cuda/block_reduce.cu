@@ -87,10 +87,13 @@ static float next_value(int i)
 int main(int argc, char **argv)
 {
     int n = 1000003;
+    int repeat = 1;  /* timing only: the two launches run `repeat` times, same results */
     if (argc > 1)
         n = atoi(argv[1]);
-    if (n <= 0) {
-        fprintf(stderr, "usage: %s [n > 0]\n", argv[0]);
+    if (argc > 2)
+        repeat = atoi(argv[2]);
+    if (n <= 0 || repeat <= 0) {
+        fprintf(stderr, "usage: %s [n > 0 [repeat > 0]]\n", argv[0]);
         return 1;
     }
 
@@ -120,10 +123,12 @@ int main(int argc, char **argv)
     CHECK(cudaEventCreate(&stop));
     CHECK(cudaEventRecord(start, 0));
 
-    reduce_sum_max<<<blocks, THREADS>>>(d_x, d_x, n, d_psum, d_pmax);
-    CHECK(cudaGetLastError());
-    reduce_sum_max<<<1, THREADS>>>(d_psum, d_pmax, blocks, d_sum, d_max);
-    CHECK(cudaGetLastError());
+    for (int r = 0; r < repeat; r++) {
+        reduce_sum_max<<<blocks, THREADS>>>(d_x, d_x, n, d_psum, d_pmax);
+        CHECK(cudaGetLastError());
+        reduce_sum_max<<<1, THREADS>>>(d_psum, d_pmax, blocks, d_sum, d_max);
+        CHECK(cudaGetLastError());
+    }
 
     CHECK(cudaEventRecord(stop, 0));
     CHECK(cudaEventSynchronize(stop));

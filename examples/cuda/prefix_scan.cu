@@ -104,10 +104,13 @@ __global__ void add_segment_offsets(int *data, const int *scanned_sums, int n)
 int main(int argc, char **argv)
 {
     int n = 200000;
+    int repeat = 1;  /* timing only: the three launches run `repeat` times, same results */
     if (argc > 1)
         n = atoi(argv[1]);
-    if (n <= 0 || n > SEG * SEG) {
-        fprintf(stderr, "usage: %s [n], 0 < n <= %d\n", argv[0], SEG * SEG);
+    if (argc > 2)
+        repeat = atoi(argv[2]);
+    if (n <= 0 || n > SEG * SEG || repeat <= 0) {
+        fprintf(stderr, "usage: %s [n [repeat]], 0 < n <= %d\n", argv[0], SEG * SEG);
         return 1;
     }
     int segs = (n + SEG - 1) / SEG;
@@ -136,12 +139,14 @@ int main(int argc, char **argv)
     CHECK(cudaEventCreate(&stop));
     CHECK(cudaEventRecord(start, 0));
 
-    scan_segments<<<segs, THREADS>>>(d_in, d_out, n, d_sums, 1);
-    CHECK(cudaGetLastError());
-    scan_segments<<<1, THREADS>>>(d_sums, d_sums_scanned, segs, d_sums, 0);
-    CHECK(cudaGetLastError());
-    add_segment_offsets<<<segs, THREADS>>>(d_out, d_sums_scanned, n);
-    CHECK(cudaGetLastError());
+    for (int r = 0; r < repeat; r++) {
+        scan_segments<<<segs, THREADS>>>(d_in, d_out, n, d_sums, 1);
+        CHECK(cudaGetLastError());
+        scan_segments<<<1, THREADS>>>(d_sums, d_sums_scanned, segs, d_sums, 0);
+        CHECK(cudaGetLastError());
+        add_segment_offsets<<<segs, THREADS>>>(d_out, d_sums_scanned, n);
+        CHECK(cudaGetLastError());
+    }
 
     CHECK(cudaEventRecord(stop, 0));
     CHECK(cudaEventSynchronize(stop));

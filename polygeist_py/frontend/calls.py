@@ -7,7 +7,7 @@ Builtins are a table from C name to handler, not an if-chain.
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, func, gpu, llvm, memref
+from mlir.dialects import arith, func, gpu, llvm, memref, scf
 
 from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
 from ..errors import error_at
@@ -35,7 +35,46 @@ ATOMICS = {
 }
 SHUFFLES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync")
 MAX_BLOCK = 1024  # CUDA's limit on threads per block: the size of a warp exchange buffer
+# texture API forms pgcc does not translate (only 1-D textures on linear memory are)
+UNSUPPORTED_TEXTURE = {
+    "tex1D": "tex1D() reads a texture bound to a CUDA array (cudaArray); bind linear memory with "
+             "cudaBindTexture and read it with tex1Dfetch",
+    "tex2D": "2-D textures (tex2D); only 1-D textures bound to linear memory (tex1Dfetch) are supported",
+    "tex3D": "3-D textures (tex3D); only 1-D textures bound to linear memory (tex1Dfetch) are supported",
+    "cudaBindTexture2D": "2-D textures (cudaBindTexture2D); only 1-D textures bound to linear memory are supported",
+    "cudaBindTextureToArray": "textures bound to CUDA arrays (cudaBindTextureToArray, cudaArray)",
+    "cudaMallocArray": "CUDA arrays (cudaMallocArray, cudaArray)",
+    "cudaFreeArray": "CUDA arrays (cudaFreeArray, cudaArray)",
+    "cudaCreateChannelDesc": "cudaCreateChannelDesc() other than as the initializer of a cudaChannelFormatDesc "
+                             "variable",
+}
 VARIADIC = {"printf": 1, "fprintf": 2, "sprintf": 2, "snprintf": 3, "scanf": 1, "fscanf": 2, "sscanf": 2}
+
+
+def is_texture(ty) -> bool:
+    """True for a legacy CUDA texture reference type ``texture<T, dim, mode>``."""
+    return ty.kind == T.RECORD and ty.get_declaration().spelling == "texture"
+
+
+def texture_params(ty):
+    """(element clang type, dimensions, reads normalized floats) of a canonical ``texture<...>`` type, whose
+    spelling omits default arguments: ``texture<float>``, ``texture<float, 2>``, ``texture<int, 1, (...)1U>``."""
+    elem = ty.get_template_argument_type(0) if ty.get_num_template_arguments() > 0 else None
+    spelling = ty.spelling
+    inner = spelling[spelling.index("<") + 1:spelling.rindex(">")]
+    parts, depth, cur = [], 0, ""
+    for ch in inner:
+        depth += ch in "<(" and 1 or (-1 if ch in ">)" else 0)
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur.strip())
+    dim = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 1
+    mode = parts[2] if len(parts) > 2 else ""
+    normalized = "Normalized" in mode or mode.rstrip("uU").endswith("1")
+    return (elem if elem is not None and elem.kind != T.INVALID else None), dim, normalized
 
 
 def math_name(name: str):
@@ -64,6 +103,10 @@ class Builtins:
             "cudaDeviceReset": self.success, "cudaSetDevice": self.success, "cudaGetLastError": self.success,
             "cudaPeekAtLastError": self.success, "cudaEventSynchronize": self.success,
             "cudaEventDestroy": self.success, "cudaStreamSynchronize": self.success,
+            # streams: every launch and copy runs synchronously in program order, so a stream is only a name
+            "cudaStreamCreate": self.success, "cudaStreamCreateWithFlags": self.success,
+            "cudaStreamDestroy": self.success, "cudaStreamQuery": self.success, "cudaStreamWaitEvent": self.success,
+            "cudaEventQuery": self.success, "cudaMemsetAsync": self.memset,
             "cudaGetErrorString": self.error_string,
             "cudaEventCreate": self.event_create, "cudaEventRecord": self.event_record,
             "cudaEventElapsedTime": self.event_elapsed,
@@ -76,6 +119,8 @@ class Builtins:
             "__ballot_sync": self.vote, "__any_sync": self.vote, "__all_sync": self.vote,
             "__syncwarp": self.barrier,
             "abs": self.int_abs, "labs": self.int_abs, "min": self.minmax, "max": self.minmax,
+            "tex1Dfetch": self.tex_fetch, "cudaBindTexture": self.bind_texture, "cudaUnbindTexture": self.bind_texture,
+            **{name: self.reject(what) for name, what in UNSUPPORTED_TEXTURE.items()},
         }
 
     def is_allocator(self, call) -> bool:
@@ -375,6 +420,105 @@ class Builtins:
             llvm.StoreOp(ms, self.ptr_arg(fg, args[0]))
         return self.ret_int(fg, call)
 
+    # Legacy texture references: `texture<T, 1, cudaReadModeElementType> tex;` is a global holding the pointer
+    # cudaBindTexture stored in it; tex1Dfetch(tex, i) loads element i of that memory.
+    def texture_global(self, d, key, name):
+        """The LLVM global (a raw pointer, null until bound) standing for texture reference `d`.
+
+        Raises:
+            CompileError: a texture that is not 1-D, reads normalized floats, or has a non-scalar element type.
+        """
+        from .codegen import MemVar
+
+        elem, dim, normalized = texture_params(canonical(d.type))
+        if dim != 1:
+            raise error_at(d, f"unsupported construct: {dim}-D texture reference '{d.type.spelling}'; only 1-D "
+                              "textures bound to linear memory (cudaBindTexture, tex1Dfetch) are supported")
+        if normalized:
+            raise error_at(d, f"unsupported construct: texture '{d.type.spelling}' with cudaReadModeNormalizedFloat")
+        if elem is None or not CT.is_arith(elem):
+            raise error_at(d, f"unsupported construct: texture of '{elem.spelling if elem else '?'}' (only "
+                              "scalar element types)")
+        if name not in self.mg.llvm_decls:
+            loc = ir.Location.file(self.mg.filename, d.location.line, d.location.column)
+            with loc, ir.InsertionPoint.at_block_begin(self.mg.module.body):
+                static = d.storage_class == d.storage_class.STATIC
+                g = llvm.GlobalOp(CT.llvm_ptr(), name,
+                                  ir.Attribute.parse(f"#llvm.linkage<{'internal' if static else 'external'}>"))
+                if d.storage_class != d.storage_class.EXTERN:
+                    with ir.InsertionPoint(g.initializer.blocks.append()):
+                        llvm.ReturnOp(arg=llvm.ZeroOp(CT.llvm_ptr()).result)
+            self.mg.llvm_decls.add(name)
+        mv = MemVar(None, canonical(d.type), global_name=name)
+        self.mg.globals[key] = mv
+        return mv
+
+    def texture_slot(self, fg, e, call):
+        """!llvm.ptr to the pointer slot of the texture reference named by `e` (``tex`` or ``&tex``)."""
+        t = strip_implicit(e)
+        if t.kind == K.UNARY_OPERATOR and children(t) and unary_op(t) == "&":
+            t = strip_implicit(children(t)[0])
+        decl = t.referenced if t.kind == K.DECL_REF_EXPR else None
+        if decl is None or decl.kind != K.VAR_DECL or not is_texture(canonical(decl.type)):
+            raise error_at(call, f"unsupported construct: {call.spelling} on something that is not a global "
+                                 "texture<> variable")
+        return self.mg.get_global(fg, self.mg.global_var(decl))
+
+    def is_texture_setting(self, e) -> bool:
+        """True for an assignment target inside a texture reference: ``tex.filterMode``, ``tex.addressMode[0]``,
+        ``tex.channelDesc`` (filtering, addressing and normalization have no effect on tex1Dfetch)."""
+        t, member = strip_implicit(e), False
+        while t.kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) and children(t):
+            member = True
+            t = strip_implicit(children(t)[0])
+        decl = t.referenced if t.kind == K.DECL_REF_EXPR else None
+        return member and decl is not None and decl.kind == K.VAR_DECL and is_texture(canonical(decl.type))
+
+    def texture_setting(self, fg, target, value):
+        """Assignment to a texture setting: the value is evaluated when it is a scalar (for its side effects)
+        and dropped; a struct value (``tex.channelDesc = desc``) is a variable or a descriptor, not evaluated."""
+        if CT.is_arith(canonical(value.type)):
+            fg.rvalue(value, discard=True)
+        return None
+
+    def is_channel_desc(self, init) -> bool:
+        """True for ``cudaCreateChannelDesc<T>()`` (or ``cudaCreateChannelDesc(x, y, z, w, kind)``) as the
+        initializer of a cudaChannelFormatDesc variable: the descriptor only describes the element type, which
+        pgcc takes from the texture, so the variable stays uninitialized bytes."""
+        c = strip_implicit(init)
+        while c.kind in (K.UNEXPOSED_EXPR, K.CALL_EXPR) and c.spelling != "cudaCreateChannelDesc" and children(c):
+            c = strip_implicit(children(c)[0])
+        return c.kind == K.CALL_EXPR and c.spelling == "cudaCreateChannelDesc"
+
+    def tex_fetch(self, fg, call, args):
+        """tex1Dfetch(tex, i): element i of the memory bound to `tex` (a plain load)."""
+        base = llvm.LoadOp(CT.llvm_ptr(), self.texture_slot(fg, args[0], call)).result
+        i64 = ir.IntegerType.get_signless(64)
+        ty = canonical(call.type)
+        i = fg.rvalue(args[1])
+        i = arith.extsi(i64, i) if i.type != i64 else i
+        at = fg.byte_offset(base, arith.muli(i, arith.constant(i64, CT.size_of(ty))))
+        return llvm.LoadOp(CT.scalar_type(ty), at).result
+
+    def bind_texture(self, fg, call, args):
+        """cudaBindTexture(offset, tex, ptr, [desc,] size) stores ptr in the texture (offset 0);
+        cudaUnbindTexture(tex) clears it."""
+        if call.spelling == "cudaUnbindTexture":
+            llvm.StoreOp(llvm.ZeroOp(CT.llvm_ptr()).result, self.texture_slot(fg, args[0], call))
+            return self.ret_int(fg, call)
+        slot = self.texture_slot(fg, args[1], call)
+        llvm.StoreOp(self.ptr_arg(fg, args[2]), slot)
+        off = strip_implicit(args[0])
+        if off.kind not in (K.INTEGER_LITERAL, K.GNU_NULL_EXPR, K.CXX_NULL_PTR_LITERAL_EXPR):
+            p = self.ptr_arg(fg, args[0])  # if (offset) *offset = 0: the memory is used from its first byte
+            i64 = ir.IntegerType.get_signless(64)
+            nonnull = arith.cmpi(arith.CmpIPredicate.ne, llvm.PtrToIntOp(i64, p).result, arith.constant(i64, 0))
+            guard = scf.IfOp(nonnull)
+            with ir.InsertionPoint(guard.then_block):
+                llvm.StoreOp(arith.constant(i64, 0), p)
+                scf.YieldOp([])
+        return self.ret_int(fg, call)
+
     def reject(self, what):
         def handler(fg, call, args):
             raise error_at(call, f"unsupported construct: {what}")
@@ -440,6 +584,9 @@ class Calls:
         callee = call.referenced
         if callee is None:
             raise error_at(call, "unsupported construct: call through a function pointer")
+        if (callee.kind == K.CXX_METHOD and callee.spelling == "operator="
+                and any(self.builtins.is_texture_setting(c) for c in children(call))):
+            return None  # tex.channelDesc = desc: a struct copy into a texture setting (no effect on a CPU)
         if callee.kind in (K.CONSTRUCTOR,):
             raise error_at(call, f"unsupported construct: constructor of '{call.type.spelling}'")
         if callee.kind not in (K.FUNCTION_DECL,):

@@ -561,7 +561,7 @@ class FunctionGen:
             ft = canonical(f.type)
             if f.is_bitfield() or not (CT.is_arith(ft) or ft.kind == T.POINTER):
                 raise self.unsupported(d, f"struct with a field of type '{f.type.spelling}'")
-        if inits:
+        if inits and not self.mg.builtins.is_channel_desc(inits[-1]):
             raise self.unsupported(d, "struct initializer")
         i64 = ir.IntegerType.get_signless(64)
         with ir.InsertionPoint.at_block_begin(self.entry):
@@ -1180,6 +1180,8 @@ class FunctionGen:
         op = e.binary_operator.name
         a, b = children(e)
         if op == "Assign":
+            if self.mg.builtins.is_texture_setting(a):  # tex.filterMode = ...: no meaning on a CPU
+                return self.mg.builtins.texture_setting(self, a, b)
             lv = self.lvalue(a)
             raw_rhs = not CT.pointee_is_memref(strip_implicit(b).type)  # void *, 0
             if isinstance(lv, VarLV) and self.has_vla_pointee(a.type) and raw_rhs:

@@ -9,7 +9,7 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_
                          var_decl_initializer)
 from ..errors import CompileError, error_at
 from . import c_types as CT
-from .calls import Calls
+from .calls import Calls, is_texture
 from .codegen import FunctionGen, MemVar
 from .scan import decl_key
 
@@ -127,6 +127,8 @@ class ModuleGen:
                 mtype = ir.MemRefType.get([], CT.scalar_type(ty))
             elif ty.kind == T.POINTER:
                 return self.llvm_global(d, key, name)
+            elif is_texture(ty):
+                return self.builtins.texture_global(d, key, name)
             else:
                 raise error_at(d, f"unsupported construct: global of type '{d.type.spelling}'")
         except CT.UnsupportedType as e:

@@ -33,7 +33,7 @@ extern const __device__ dim3 blockDim;
 extern const __device__ dim3 gridDim;
 extern const __device__ int warpSize;
 
-typedef struct CUstream_st *cudaStream_t;
+typedef unsigned long long cudaStream_t; /* pgcc: streams carry no state (everything runs in program order) */
 typedef double cudaEvent_t; /* pgcc: an event is the host time (ms) at which it was recorded */
 
 enum cudaError {
@@ -81,12 +81,26 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+/* streams: pgcc runs every launch and copy synchronously, in program order, so streams carry no state */
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+cudaError_t cudaStreamCreate(cudaStream_t *stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream = 0);
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);
 void __syncthreads(void);
 }
 
 #include "pgcc_cuda_math.h"
 #include "pgcc_cuda_atomics.h"
 #include "pgcc_cuda_warp.h"
+#include "pgcc_cuda_texture.h"
 
 /* The C++ overloads real programs rely on: cudaMalloc(&typed_ptr, n). */
 template <class T> static inline cudaError_t cudaMalloc(T **devPtr, size_t size) { return cudaMalloc((void **)devPtr, size); }

@@ -63,8 +63,8 @@ int main(int argc, char **argv)
     int i, j, k;
     if (argc > 1)
         nb = atoi(argv[1]);
-    if (nb <= 0 || nb > 256) {
-        fprintf(stderr, "usage: %s [blocks per side, 1..256]\n", argv[0]);
+    if (nb <= 0 || nb > 512) {
+        fprintf(stderr, "usage: %s [blocks per side, 1..512]\n", argv[0]);
         return 1;
     }
     int n = nb * BS;

@@ -1,0 +1,105 @@
+"""The --cpuify optimizations keep CUDA semantics: thread-strided loops interchanged with the thread loop
+(gpu_to_cpu/thread_loop_interchange.py) and atomics on shared memory turned into plain read-modify-writes
+(gpu_to_cpu/shared_atomics.py). Results are recomputed here in Python."""
+
+from conftest import PROGRAMS, cpuify_outputs, run_pgcc
+
+N, T, B = 1000, 64, 5
+X = [(i * 37 + 11) % 101 for i in range(N)]
+
+
+def expected() -> str:
+    lines = []
+    for b in range(B):
+        sums, maxes = [0] * T, [-1] * T
+        for t in range(T):
+            for i in range(b * T + t, N, B * T):
+                sums[t] += X[i] * (t % 3 + 1)
+                maxes[t] = max(maxes[t], X[i])
+        lines.append(f"{sum(sums)} {max(maxes)}")
+    out = []
+    for t in range(T):
+        a = t + sum(X[i] for i in range(2 * t, N, 2 * T))
+        bb = 0
+        for i in range(t + 1, N, T):
+            bb = (bb * 3 + X[i] % 5) & 0xFFFFFFFF
+        bb = bb - (1 << 32) if bb >> 31 else bb
+        c = sum(X[i] * (i % 7) for i in range(T - 1 - t, N, T))
+        out += [a, bb, c]
+    lines.append(" ".join(map(str, out)) + " ")
+    hist = [sum(1 for v in X if v % 8 == k) for k in range(8)]
+    lines.append(" ".join(map(str, hist)) + " ")
+    wraps = []
+    for b in range(B):
+        count = sum(1 for t in range(T) for _ in range(b * T + t, N, B * T))
+        wraps.append(count % 11)  # atomicInc(&w, 10) counts 0..10 and wraps
+    lines.append(" ".join(map(str, wraps)) + " ")
+    lines.append(str(max(X)))
+    return "\n".join(lines) + "\n"
+
+
+def test_strided_loops_and_shared_atomics(tmp):
+    for out in cpuify_outputs(PROGRAMS / "cuda_unit" / "strided_loops.cu", tmp, threads=(1, 2, 4)):
+        assert out == expected()
+
+
+def test_shared_atomics_are_plain_and_global_ones_stay_atomic():
+    r = run_pgcc([PROGRAMS / "cuda_unit" / "strided_loops.cu", "--cpuify", "-O2", "--emit=cpuify", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    # left atomic: atomicAdd(&hist[..]) and atomicMax(best, ..) on global memory; the three on shared are gone
+    assert r.stdout.count("memref.atomic_rmw") == 2
+    assert "memref.generic_atomic_rmw" not in r.stdout  # atomicInc on shared memory
+
+
+def test_grid_stride_loop_runs_inside_a_uniform_loop():
+    """After the interchange the grid-stride loop of grid_sum is an scf.while around the thread loop (whose
+    innermost loop runs over threadIdx.x), not a while loop per thread."""
+    r = run_pgcc([PROGRAMS / "cuda_unit" / "strided_loops.cu", "--cpuify", "-O2", "--emit=cpuify", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    from mlir import ir
+
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        module = ir.Module.parse(r.stdout)
+        main = next(f for f in module.body.operations if f.attributes["sym_name"].value == "main")
+        blocks = []
+
+        def find(op):
+            if op.name == "scf.parallel":
+                blocks.append(op)
+                return ir.WalkResult.SKIP
+            return ir.WalkResult.ADVANCE
+
+        main.operation.walk(find, ir.WalkOrder.PRE_ORDER)
+        top = list(blocks[0].regions[0].blocks[0].operations)
+        whiles = [op for op in top if op.name == "scf.while"]
+        assert whiles, "the grid-stride loop is still inside the thread loop"
+        inner = [op.name for op in whiles[0].regions[1].blocks[0].operations]
+        assert "scf.for" in inner  # the thread loop, now inside the uniform loop
+
+
+def guarded_expected() -> str:
+    m, k, n = 37, 101, 45
+    A = [(i * 7 + 3) % 11 - 5 for i in range(m * k)]
+    B = [(i * 5 + 1) % 13 - 6 for i in range(k * n)]
+    C = [sum(A[r * k + j] * B[j * n + c] for j in range(k)) for r in range(m) for c in range(n)]
+    s = sum(v * (i % 17 + 1) for i, v in enumerate(C))
+    data = [i * i + 1 for i in range(64)]
+    d = [0 if i % 4 == 0 else i % 9 + 1 for i in range(64)]
+    out = [0] * 128
+    for t in range(64):
+        out[t] += (1 if -3 + t < 5 else 0) + (10 if 57 <= t <= 61 else 0) + (100 if t < 9 else 0)
+        out[t] += (1000 if t == 7 else 0) + (10000 if t > 3 and data[t] % 3 == 0 else 0)
+    for t in range(64):
+        if d[t]:
+            q = 1000 // d[t]
+            out[64 + t] = sum(q * j + out[j % 64] for j in range(77))
+    out2 = [sum(data[k % 64] * (k + 1) for k in range(t, 100, 16)) for t in range(16)]
+    out2 += [sum((d - t) * (d + 1) for d in range(40) if t <= d and d - t < 16) for t in range(16)]
+    return (" ".join(map(str, out2)) + " \n" + f"{C[0]} {C[m * n // 2]} {C[-1]} {s}\n"
+            + " ".join(map(str, out)) + " \n")
+
+
+def test_guards_become_bounds_and_uniform_loops_move_out(tmp):
+    for out in cpuify_outputs(PROGRAMS / "cuda_unit" / "guarded_loops.cu", tmp, threads=(1, 2)):
+        assert out == guarded_expected()

@@ -1,0 +1,46 @@
+"""Legacy CUDA texture references bound to linear memory (texture<>, cudaBindTexture, tex1Dfetch,
+cudaUnbindTexture) under --cpuify, against a plain-C reference; unsupported texture forms are clear errors."""
+
+import pytest
+
+from conftest import PROGRAMS, build_gcc, cpuify_outputs, run_exe, run_pgcc
+
+
+def test_texture_fetches_match_c_reference(tmp):
+    ref = run_exe(build_gcc(PROGRAMS / "cuda_unit" / "texture_ref.c", tmp / "ref"))
+    assert ref.returncode == 0, ref.stderr
+    for out in cpuify_outputs(PROGRAMS / "cuda_unit" / "texture.cu", tmp):
+        assert out == ref.stdout
+
+
+UNSUPPORTED = {
+    "2d": ("texture<float, 2, cudaReadModeElementType> img;\n"
+           "__global__ void k(float *o) { o[threadIdx.x] = tex2D(img, threadIdx.x, 0); }\n",
+           "2:44: error: unsupported construct: 2-D texture reference 'texture<float, 2, cudaReadModeElementType>'"),
+    "array": ("texture<float, 1, cudaReadModeElementType> t;\n"
+              "__global__ void k(float *o) { o[threadIdx.x] = tex1D(t, threadIdx.x); }\n",
+              "3:48: error: unsupported construct: tex1D() reads a texture bound to a CUDA array (cudaArray)"),
+    "normalized": ("texture<unsigned char, 1, cudaReadModeNormalizedFloat> t;\n"
+                   "__global__ void k(float *o) { o[threadIdx.x] = tex1Dfetch(t, threadIdx.x); }\n",
+                   "cudaReadModeNormalizedFloat"),
+}
+
+
+@pytest.mark.parametrize("form", sorted(UNSUPPORTED))
+def test_unsupported_texture_forms_are_errors(form, tmp):
+    decl, want = UNSUPPORTED[form]
+    src = tmp / f"{form}.cu"
+    src.write_text("#include <cuda_runtime.h>\n" + decl +
+                   "int main() { float *o; cudaMalloc(&o, 64); k<<<1, 16>>>(o); return 0; }\n")
+    r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+    assert r.returncode == 1
+    assert want in r.stderr
+    assert "Traceback" not in r.stderr and "internal" not in r.stderr
+
+
+def test_cuda_array_api_is_an_error(tmp):
+    src = tmp / "arr.cu"
+    src.write_text("#include <cuda_runtime.h>\nint main() {\n  cudaMallocArray(0, 0, 16); return 0; }\n")
+    r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+    assert r.returncode == 1
+    assert "error: unsupported construct: CUDA arrays (cudaMallocArray, cudaArray)" in r.stderr
