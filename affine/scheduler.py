@@ -11,7 +11,8 @@ all dependences, coincidence = all dependences) is post-processed bottom-up:
 * on every root-to-leaf path the outermost coincident band member gets a "parallel" mark, so code generation
   emits affine.parallel for it; a tiled band with no coincident member gets a wavefront (its first tile loop
   becomes the sum of the first two, which makes the second one parallel: Pluto's pipelined parallelism for
-  time-tiled stencils).
+  time-tiled stencils); inside a sequential loop, only members with at least one more loop below them are
+  marked, so that each parallel region has a loop nest's worth of work.
 
 Fusion policy: "max" schedules each connected component as a whole (isl's whole-component scheduler, which
 fuses wherever it can), "smart" uses isl's incremental clustering (fuses when it keeps parallelism and band
@@ -125,10 +126,15 @@ def mark_parallel(schedule: isl.Schedule) -> isl.Schedule:
     """Put a "parallel" mark on the outermost coincident band member of every root-to-leaf path."""
     ctx = schedule.get_ctx()
 
-    def visit(node, inside_parallel):
+    def visit(node, inside_parallel, under_sequential=False):
         # Returns the node at the position it was given (splits and marks add levels below it).
         down = 0
-        if node.get_type() == isl.schedule_node_type.band and not inside_parallel:
+        is_band = node.get_type() == isl.schedule_node_type.band
+        if is_band and not inside_parallel and under_sequential and _loop_depth(node) < 2:
+            # A one-dimensional parallel loop inside a sequential one forks threads for too little work
+            # (durbin's inner products): leave it sequential.
+            inside_parallel = True
+        if is_band and not inside_parallel:
             n = node.band_n_member()
             members = [i for i in range(n) if node.band_member_get_coincident(i)]
             if not members and n >= 2 and node.band_get_permutable() and _is_tile_band(node):
@@ -143,13 +149,20 @@ def mark_parallel(schedule: isl.Schedule) -> isl.Schedule:
                 node = node.insert_mark(isl.Id(PARALLEL_MARK, context=ctx)).child(0)
                 down += 1
                 inside_parallel = True
+        under = under_sequential or (is_band and not inside_parallel)
         for k in range(node.n_children()):
-            node = visit(node.child(k), inside_parallel).parent()
+            node = visit(node.child(k), inside_parallel, under).parent()
         for _ in range(down):
             node = node.parent()
         return node
 
     return visit(schedule.get_root(), False).get_schedule()
+
+
+def _loop_depth(node) -> int:
+    """The largest number of band members on a path from `node` (included) down to a leaf."""
+    own = node.band_n_member() if node.get_type() == isl.schedule_node_type.band else 0
+    return own + max((_loop_depth(node.child(k)) for k in range(node.n_children())), default=0)
 
 
 def _is_tile_band(node) -> bool:
