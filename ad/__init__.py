@@ -1,1 +1,17 @@
-"""Automatic differentiation on structured MLIR (issue: AD). Nothing here yet."""
+"""Automatic differentiation on structured MLIR (Enzyme's C API; Moses & Churavy, NeurIPS'20; Enzyme-MLIR).
+
+Stage entry point: :func:`differentiate` rewrites every ``__enzyme_autodiff``/``__enzyme_fwddiff`` call of a
+module into a call of a synthesized derivative function. Modules, one job each:
+
+    api_calls.py  the stage: finds the calls, memoizes derivative functions per (function, mode, activity)
+    prepare.py    the primal copy: callees inlined, re-optimized before differentiation
+    activity.py   which values carry derivatives
+    partials.py   derivative rules of scalar arith/math ops (shared by both modes)
+    forward.py    forward mode (tangent rules per op)
+    reverse.py    reverse mode (adjoint rules per op, caching of values needed by the reverse sweep)
+    emit.py       cloning and rebuilding helpers
+"""
+
+from .api_calls import differentiate
+
+__all__ = ["differentiate"]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .errors import CompileError
 
-EMIT_STAGES = ("mlir", "cleanup", "cpuify", "llvm-dialect", "llvm")
+EMIT_STAGES = ("mlir", "cleanup", "cpuify", "ad", "llvm-dialect", "llvm")
 IGNORED_PREFIXES = ("-W", "-f", "-m", "-g", "-pedantic", "-pipe", "-v", "-ansi", "-w")
 
 

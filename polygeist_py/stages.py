@@ -1,11 +1,11 @@
 """The stage sequence of the data flow (shared/DESIGN.md), shared by the `pgcc` driver and the Python API:
-frontend -> cleanup -> cpuify (CUDA launches) -> lowering to the LLVM dialect."""
+frontend -> cleanup -> cpuify (CUDA launches) -> ad (Enzyme calls) -> lowering to the LLVM dialect."""
 
 from __future__ import annotations
 
 from .errors import CompileError
 
-STAGES = ("mlir", "cleanup", "cpuify", "llvm-dialect")
+STAGES = ("mlir", "cleanup", "cpuify", "ad", "llvm-dialect")
 
 
 def run_stages(tu, path: str, *, cpuify: bool, on_stage=None):
@@ -40,6 +40,12 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None):
         run_cpuify(module)
         pipeline.run(module, pipeline.CLEANUP, "cleanup after cpuify")
     if stop("cpuify"):
+        return module
+    from .ad import differentiate  # __enzyme_autodiff / __enzyme_fwddiff calls -> derivative functions
+    if differentiate(module):
+        pipeline.verify(module, "automatic differentiation")
+        pipeline.run(module, pipeline.CLEANUP, "cleanup after automatic differentiation")
+    if stop("ad"):
         return module
     pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
     stop("llvm-dialect")

@@ -1,0 +1,117 @@
+"""The AD stage: every ``__enzyme_autodiff`` / ``__enzyme_fwddiff`` call (a ``func.call @__pgcc_enzyme_<k>`` from
+frontend/enzyme.py) becomes a call of a synthesized derivative function; the placeholders disappear.
+
+Derivative functions are memoized per (function, mode, activity), so two calls with the same activity share one,
+and recursive functions call their own derivative.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+
+from polygeist_py.errors import error_at_op
+from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, PLACEHOLDER
+
+from .activity import all_ops
+from .prepare import functions, primal_copy
+
+
+class Session:
+    """Derivative synthesis state for one module.
+
+    Attributes:
+        module: the ir.Module being rewritten.
+        funcs: name -> func.func of the module (derivative functions added as they are made).
+    """
+
+    def __init__(self, module):
+        self.module = module
+        self.funcs = functions(module)
+        self.memo = {}
+        self.primals = {}
+        self.count = 0
+
+    def register(self, f) -> None:
+        self.funcs[f.attributes["sym_name"].value] = f
+
+    def primal(self, name: str):
+        """The prepared (inlined, optimized) copy of function `name`."""
+        if name not in self.primals:
+            self.primals[name] = primal_copy(self.module, name, f"{name}.ad_primal")
+        return self.primals[name]
+
+    def fresh(self, base: str) -> str:
+        self.count += 1
+        return f"{base}.{self.count}"
+
+    def derivative(self, name, mode, active, *, return_primal=False, at=None, ftype=None, extra=None):
+        """The name of the derivative function of `name` for `mode` ('forward' / 'reverse') and per-parameter
+        activity `active` (tuple); built on first request.
+
+        Raises:
+            CompileError: constructs the mode cannot differentiate, at their source position.
+        """
+        key = (name, mode, active, return_primal, extra)
+        if key in self.memo:
+            return self.memo[key]
+        dname = self.fresh(f"{name}.{'fwddiff' if mode == 'forward' else 'autodiff'}")
+        self.memo[key] = dname
+        primal = self.primal(name)
+        if mode == "forward":
+            from .forward import Forward
+            Forward(self, primal, active, return_primal).build(dname, ftype)
+        else:
+            from .reverse import Reverse
+            Reverse(self, primal, active, extra).build(dname, ftype)
+        return dname
+
+    def finish(self) -> None:
+        for p in self.primals.values():
+            p.operation.erase()
+
+
+def differentiate(module) -> bool:
+    """Replace every Enzyme call of `module` (in place). Returns whether there was any.
+
+    Raises:
+        CompileError: unsupported constructs in a differentiated function.
+    """
+    calls = [op for op in all_ops(module.operation) if op.name == "func.call" and FN_ATTR in op.attributes]
+    if not calls:
+        return False
+    session = Session(module)
+    for call in calls:
+        fn = call.attributes[FN_ATTR].value
+        mode = ir.StringAttr(call.attributes[MODE_ATTR]).value
+        acts = tuple(ir.StringAttr(a).value for a in ir.ArrayAttr(call.attributes[ACT_ATTR]))
+        placeholder = call.attributes["callee"].value
+        ftype = ir.FunctionType(ir.TypeAttr(session.funcs[placeholder].attributes["function_type"]).value)
+        if mode == "forward":
+            active = tuple(a != "const" for a in acts)
+            name = session.derivative(fn, mode, active, at=call, ftype=ftype)
+        else:
+            name = session.derivative(fn, mode, tuple(a != "const" for a in acts), at=call, ftype=ftype,
+                                      extra=("entry", acts))
+        call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
+        for a in (FN_ATTR, MODE_ATTR, ACT_ATTR):
+            del call.attributes[a]
+        session.funcs[placeholder].operation.erase()
+        del session.funcs[placeholder]
+    session.finish()
+    _erase_unused_markers(module)
+    return True
+
+
+def _erase_unused_markers(module) -> None:
+    """The ``extern int enzyme_dup;`` declarations: never read once the calls are rewritten."""
+    used = set()
+    for op in all_ops(module.operation):
+        if op.name == "memref.get_global":
+            used.add(op.attributes["name"].value)
+    for op in list(module.body.operations):
+        if op.operation.name == "memref.global" and op.attributes["sym_name"].value in MARKERS \
+                and op.attributes["sym_name"].value not in used and "initial_value" not in op.attributes:
+            op.operation.erase()
+
+
+__all__ = ["differentiate", "Session", "PLACEHOLDER", "error_at_op"]

@@ -1,0 +1,326 @@
+"""Forward mode (tangents) on structured MLIR: func, scf (for, if, while), affine (for, load, store), memref,
+arith, math. One rule per op name in FORWARD_RULES; the scalar ops share partials.PARTIALS with reverse mode.
+
+The derivative function takes the primal arguments, each active one followed by its tangent (a duplicated
+pointer by its shadow), and returns the tangents of the results (with ``return_primal`` the primal results
+first). Every op is cloned; ops that touch varied values get their tangent right after (Enzyme's forward mode,
+Moses & Churavy NeurIPS'20; JAX's jvp rules).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, func
+
+from polygeist_py.errors import error_at_op
+
+from . import partials as P
+from .activity import ALLOCS, LOADS, LOOPS, PLUMBING, STORES, Activity, is_float
+from .emit import (body_ops, clone_mapped, create_like, loop_parts, loop_segments, remap_operands, shadow_alloc,
+                   terminator, zero)
+
+
+class Forward:
+    """Synthesizes the forward-mode derivative of one primal function.
+
+    Args:
+        session: the ad.api_calls.Session (module, memo of derivative functions).
+        primal: the prepared primal copy (func.func, one block).
+        active: tuple of bools, one per parameter: does it carry a tangent/shadow.
+        return_primal: also return the primal results (for calls from other derivative functions).
+    """
+
+    def __init__(self, session, primal, active, return_primal):
+        self.session = session
+        self.primal = primal
+        self.active = active
+        self.return_primal = return_primal
+        self.act = Activity(primal, [i for i, a in enumerate(active) if a])
+        self.vmap = {}
+        self.tmap = {}
+
+    def signature(self):
+        ftype = ir.FunctionType(ir.TypeAttr(self.primal.attributes["function_type"]).value)
+        ins = []
+        for t, a in zip(ftype.inputs, self.active):
+            ins += [t, t] if a else [t]
+        outs = [t for t in ftype.results if is_float(t)]
+        return ir.FunctionType.get(ins, (list(ftype.results) if self.return_primal else []) + outs)
+
+    def build(self, name: str, ftype=None):
+        """Create func `name` in the session's module and fill it. Returns the func op."""
+        ftype = ftype or self.signature()
+        with ir.InsertionPoint(self.session.module.body), self.primal.location:
+            f = func.FuncOp(name, ftype, visibility="private")
+            self.session.register(f)
+            entry = f.add_entry_block()
+        pentry = self.primal.regions[0].blocks[0]
+        k = 0
+        for i, a in enumerate(pentry.arguments):
+            self.vmap[a] = entry.arguments[k]
+            k += 1
+            if self.active[i]:
+                self.tmap[a] = entry.arguments[k]
+                k += 1
+        with ir.InsertionPoint(entry):
+            self.emit_ops(body_ops(pentry))
+            ret = terminator(pentry)
+            with ret.location:
+                outs = [self.vmap[v] for v in ret.operands] if self.return_primal else []
+                outs += [self.tangent_or_zero(v) for v in ret.operands if is_float(v.type)]
+                func.ReturnOp(outs)
+        return f
+
+    # ------------------------------------------------------------------ helpers for rules
+    def p(self, v):
+        """The primal value of primal-function value `v` in the derivative function."""
+        return self.vmap.get(v, v)
+
+    def t(self, v):
+        """The tangent (or shadow) of `v`, None when it is zero / absent."""
+        return self.tmap.get(v)
+
+    def tangent_or_zero(self, v):
+        t = self.tmap.get(v)
+        return t if t is not None else zero(self.p(v).type)
+
+    def clone(self, op):
+        return clone_mapped(op, self.vmap)
+
+    def shadow_clone(self, op, replace=None):
+        """Clone `op` with every operand that has a tangent/shadow replaced by it (replace: index -> value)."""
+        new = op.clone()
+        for i, v in enumerate(op.operands):
+            if replace and i in replace:
+                new.operands[i] = replace[i]
+            else:
+                new.operands[i] = self.tmap.get(v, self.vmap.get(v, v))
+        for region in new.regions:  # (no regions on the ops this is used for)
+            for block in region.blocks:
+                for inner in block.operations:
+                    remap_operands(inner, self.vmap)
+        return new
+
+    def emit_ops(self, ops):
+        for op in ops:
+            with op.location:
+                if op not in self.act.touched:
+                    self.clone(op)
+                    continue
+                rule = FORWARD_RULES.get(op.name)
+                if rule is None and inactive_result(self.act, op):
+                    rule = Forward.clone
+                if rule is None:
+                    if op.name in P.PARTIALS:
+                        rule = scalar_rule
+                    elif op.name in PLUMBING:
+                        rule = plumbing_rule
+                    else:
+                        raise error_at_op(op, f"unsupported construct: no forward-mode derivative rule for "
+                                              f"'{op.name}'")
+                rule(self, op)
+
+
+# ---------------------------------------------------------------------- rules
+def inactive_result(act, op) -> bool:
+    """An arith/math op whose results carry no derivative (cmpf, fptosi, ...): it is only cloned."""
+    return (op.name.startswith(("arith.", "math.")) and not len(op.regions)
+            and not any(act.is_varied(r) for r in op.results))
+
+
+def scalar_rule(fw, op):
+    new = fw.clone(op)
+    r = new.results[0]
+    if not fw.act.is_varied(op.results[0]):
+        return
+    parts = P.PARTIALS[op.name]([fw.p(v) for v in op.operands], r)
+    acc = None
+    for part, v in zip(parts, op.operands):
+        t = fw.t(v)
+        if t is None or part is None:
+            continue
+        term = P.convert(t, r.type) if part == P.CONVERT else P.apply(part, t)
+        acc = term if acc is None else arith.addf(acc, term)
+    if acc is not None:
+        fw.tmap[op.results[0]] = acc
+
+
+def plumbing_rule(fw, op):
+    fw.clone(op)
+    if any(fw.act.is_varied(r) for r in op.results):
+        new = fw.shadow_clone(op)
+        for r, s in zip(op.results, new.results):
+            if fw.act.is_varied(r):
+                fw.tmap[r] = s
+
+
+def select_rule(fw, op):
+    fw.clone(op)
+    if fw.act.is_varied(op.results[0]):
+        c, a, b = op.operands
+        fw.tmap[op.results[0]] = arith.select(fw.p(c), fw.tangent_or_zero(a), fw.tangent_or_zero(b))
+
+
+def load_rule(fw, op):
+    fw.clone(op)
+    if fw.act.is_varied(op.results[0]):
+        fw.tmap[op.results[0]] = fw.shadow_clone(op).results[0]
+
+
+def store_rule(fw, op):
+    fw.clone(op)
+    val, mem = op.operands[0], op.operands[1]
+    if fw.t(mem) is not None:
+        tv = fw.tangent_or_zero(val) if is_float(val.type) else None
+        if tv is not None:
+            fw.shadow_clone(op, {0: tv})
+    elif fw.act.is_varied(val):
+        raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const argument "
+                              "or a global)")
+
+
+def alloc_rule(fw, op):
+    fw.clone(op)
+    if fw.act.is_varied(op.results[0]):
+        fw.tmap[op.results[0]] = shadow_alloc(op, fw.vmap)
+
+
+def dealloc_rule(fw, op):
+    fw.clone(op)
+    s = fw.t(op.operands[0])
+    if s is not None:
+        fw.shadow_clone(op)
+
+
+def loop_rule(fw, op):
+    ctrl, inits, body = loop_parts(op)
+    n = len(inits)
+    act = [j for j in range(n) if fw.act.is_varied(op.results[j])]
+    new_inits = [fw.p(v) for v in inits] + [fw.tangent_or_zero(inits[j]) for j in act]
+    types = [r.type for r in op.results] + [op.results[j].type for j in act]
+    new = create_like(op, [fw.p(v) for v in ctrl] + new_inits, types, segments=loop_segments(op, len(new_inits)))
+    block = new.regions[0].blocks.append(*[a.type for a in body.arguments], *[op.results[j].type for j in act])
+    for old, nv in zip(body.arguments, block.arguments):
+        fw.vmap[old] = nv
+    for k, j in enumerate(act):
+        fw.tmap[body.arguments[1 + j]] = block.arguments[len(body.arguments) + k]
+    with ir.InsertionPoint(block):
+        fw.emit_ops(body_ops(body))
+        y = terminator(body)
+        with y.location:
+            create_like(y, [fw.p(v) for v in y.operands] + [fw.tangent_or_zero(y.operands[j]) for j in act], [])
+    for j, r in enumerate(op.results):
+        fw.vmap[r] = new.results[j]
+    for k, j in enumerate(act):
+        fw.tmap[op.results[j]] = new.results[n + k]
+
+
+def if_rule(fw, op):
+    n = len(op.results)
+    act = [j for j in range(n) if fw.act.is_varied(op.results[j])]
+    types = [r.type for r in op.results] + [op.results[j].type for j in act]
+    new = create_like(op, [fw.p(op.operands[0])], types)
+    for region, nregion in zip(op.regions, new.regions):
+        if not len(region.blocks):
+            continue
+        body = region.blocks[0]
+        block = nregion.blocks.append()
+        with ir.InsertionPoint(block):
+            fw.emit_ops(body_ops(body))
+            y = terminator(body)
+            with y.location:
+                create_like(y, [fw.p(v) for v in y.operands] + [fw.tangent_or_zero(y.operands[j]) for j in act], [])
+    for j, r in enumerate(op.results):
+        fw.vmap[r] = new.results[j]
+    for k, j in enumerate(act):
+        fw.tmap[op.results[j]] = new.results[n + k]
+
+
+def while_rule(fw, op):
+    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    cond = terminator(before)
+    b_act = [j for j, a in enumerate(before.arguments) if fw.act.is_varied(a)]
+    a_act = [j for j, a in enumerate(after.arguments) if fw.act.is_varied(a)]
+    inits = [fw.p(v) for v in op.operands] + [fw.tangent_or_zero(op.operands[j]) for j in b_act]
+    rtypes = [r.type for r in op.results] + [op.results[j].type for j in a_act]
+    new = create_like(op, inits, rtypes)
+    nb = new.regions[0].blocks.append(*[a.type for a in before.arguments], *[before.arguments[j].type for j in b_act])
+    na = new.regions[1].blocks.append(*rtypes)
+    for old, nv in zip(before.arguments, nb.arguments):
+        fw.vmap[old] = nv
+    for k, j in enumerate(b_act):
+        fw.tmap[before.arguments[j]] = nb.arguments[len(before.arguments) + k]
+    with ir.InsertionPoint(nb):
+        fw.emit_ops(body_ops(before))
+        with cond.location:
+            cargs = list(cond.operands)[1:]
+            create_like(cond, [fw.p(cond.operands[0])] + [fw.p(v) for v in cargs]
+                        + [fw.tangent_or_zero(cargs[j]) for j in a_act], [])
+    for old, nv in zip(after.arguments, na.arguments):
+        fw.vmap[old] = nv
+    for k, j in enumerate(a_act):
+        fw.tmap[after.arguments[j]] = na.arguments[len(after.arguments) + k]
+    with ir.InsertionPoint(na):
+        fw.emit_ops(body_ops(after))
+        y = terminator(after)
+        with y.location:
+            create_like(y, [fw.p(v) for v in y.operands] + [fw.tangent_or_zero(y.operands[j]) for j in b_act], [])
+    for j, r in enumerate(op.results):
+        fw.vmap[r] = new.results[j]
+    for k, j in enumerate(a_act):
+        fw.tmap[op.results[j]] = new.results[len(op.results) + k]
+
+
+def parallel_rule(fw, op):
+    """scf.parallel without reductions: iterations are independent, so the tangent code runs in the same
+    parallel iteration as the primal code."""
+    if len(op.results):
+        raise error_at_op(op, "unsupported construct: forward mode through a parallel loop with reductions")
+    new = create_like(op, [fw.p(v) for v in op.operands], [])
+    body = op.regions[0].blocks[0]
+    block = new.regions[0].blocks.append(*[a.type for a in body.arguments])
+    for old, nv in zip(body.arguments, block.arguments):
+        fw.vmap[old] = nv
+    with ir.InsertionPoint(block):
+        fw.emit_ops(body_ops(body))
+        fw.clone(terminator(body))
+
+
+def call_rule(fw, op):
+    """A call that was not inlined (recursion): the callee's own forward derivative, returning primal and tangent
+    results."""
+    callee = op.attributes["callee"].value
+    active = tuple(fw.act.is_varied(v) for v in op.operands)
+    if not any(active):
+        fw.clone(op)
+        return
+    name = fw.session.derivative(callee, "forward", active, return_primal=True, at=op)
+    args = []
+    for v, a in zip(op.operands, active):
+        args.append(fw.p(v))
+        if a:
+            args.append(fw.tangent_or_zero(v) if is_float(v.type) else fw.t(v))
+    ftype = ir.FunctionType(ir.TypeAttr(fw.session.funcs[name].attributes["function_type"]).value)
+    new = func.CallOp(list(ftype.results), ir.FlatSymbolRefAttr.get(name), args)
+    n = len(op.results)
+    for j, r in enumerate(op.results):
+        fw.vmap[r] = new.results[j]
+    k = n
+    for r in op.results:
+        if is_float(r.type):
+            fw.tmap[r] = new.results[k]
+            k += 1
+
+
+FORWARD_RULES = {
+    "arith.select": select_rule,
+    **{n: load_rule for n in LOADS},
+    **{n: store_rule for n in STORES},
+    **{n: alloc_rule for n in ALLOCS},
+    "memref.dealloc": dealloc_rule,
+    **{n: loop_rule for n in LOOPS},
+    "scf.if": if_rule,
+    "scf.while": while_rule,
+    "scf.parallel": parallel_rule,
+    "func.call": call_rule,
+}
