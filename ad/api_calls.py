@@ -34,11 +34,14 @@ class Session:
     def register(self, f) -> None:
         self.funcs[f.attributes["sym_name"].value] = f
 
-    def primal(self, name: str):
-        """The prepared (inlined, optimized) copy of function `name`."""
-        if name not in self.primals:
-            self.primals[name] = primal_copy(self.module, name, f"{name}.ad_primal")
-        return self.primals[name]
+    def primal(self, name: str, mode: str):
+        """The prepared (inlined, optimized) copy of function `name`; for reverse mode with affine lowered to
+        scf/memref (the reverse sweep indexes with values that are not affine symbols)."""
+        key = (name, mode)
+        if key not in self.primals:
+            self.primals[key] = primal_copy(self.module, name, f"{name}.ad_primal_{mode}",
+                                            lower_affine=(mode == "reverse"))
+        return self.primals[key]
 
     def fresh(self, base: str) -> str:
         self.count += 1
@@ -56,7 +59,7 @@ class Session:
             return self.memo[key]
         dname = self.fresh(f"{name}.{'fwddiff' if mode == 'forward' else 'autodiff'}")
         self.memo[key] = dname
-        primal = self.primal(name)
+        primal = self.primal(name, mode)
         if mode == "forward":
             from .forward import Forward
             Forward(self, primal, active, return_primal).build(dname, ftype)

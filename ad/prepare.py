@@ -16,6 +16,7 @@ from polygeist_py.errors import error_at_op
 from .activity import all_ops
 
 OPTIMIZE = "func.func(canonicalize,cse,loop-invariant-code-motion,affine-scalrep,canonicalize,cse)"
+LOWER_AFFINE = "func.func(lower-affine,canonicalize,cse)"
 MAX_INLINE_ROUNDS = 16
 
 
@@ -52,7 +53,7 @@ def recursive_names(module) -> set:
     return rec
 
 
-def primal_copy(module, name: str, copy_name: str):
+def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False):
     """Clone function `name` as private `copy_name`, inline its calls to non-recursive defined functions and
     optimize it. Returns the new func op.
 
@@ -81,6 +82,8 @@ def primal_copy(module, name: str, copy_name: str):
         for c in calls:
             inline_call(c, funcs[c.attributes["callee"].value])
     PassManager.parse(OPTIMIZE).run(copy)
+    if lower_affine:
+        PassManager.parse(LOWER_AFFINE).run(copy)
     return copy.opview if hasattr(copy, "opview") else copy
 
 

@@ -1,0 +1,551 @@
+"""Reverse mode (adjoints) on structured MLIR: func, scf (for, if, while, parallel), memref, arith, math.
+
+The derivative function runs a *forward sweep* (a copy of the primal code) and then a *reverse sweep* that
+visits the ops backwards, one rule per op name in REVERSE_RULES (scalar ops through partials.PARTIALS, shared
+with forward mode). Loops reverse into scf.for loops counting down; scf.if into scf.if on the same condition;
+adjoints of values defined outside a region and used inside it are carried through the reversed region as
+loop-carried values / if results, so no adjoint lives in memory.
+
+Primal values needed by the reverse sweep (ad/cache.py decides how):
+  * defined at function level: the forward sweep's SSA value itself;
+  * cheap pure ops inside regions: recomputed in the reverse sweep, hoisted to the start of the reversed block
+    that defines them;
+  * anything else (loads, loop-carried values, region results, transcendental results): cached by the forward
+    sweep in a memref indexed by the iteration numbers of the enclosing loops (sized from trip counts, freed at
+    the end), and loaded back in the reverse sweep.
+Memory is handled with shadows: a load's adjoint is added to the shadow; a store moves the shadow's value into
+the stored value's adjoint and zeroes it. The forward sweep never touches shadows, so shadows of local
+allocations are created (zeroed) lazily in the reverse sweep.
+(Enzyme, Moses & Churavy NeurIPS'20; Enzyme-MLIR; JAX transpose rules for the table shape.)
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, func, memref, scf
+
+from polygeist_py.errors import error_at_op
+
+from . import partials as P
+from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, is_float
+from .cache import Caches
+from .emit import body_ops, create_like, fill_zero, terminator, zero
+
+
+class Scope:
+    """The reversal of one primal block: where its recomputed values go (before `sentinel`), their memo, and the
+    adjoints known at the current point of the reverse sweep."""
+
+    def __init__(self, block, parent, sentinel, loop=None, rev_index=None):
+        self.block = block
+        self.parent = parent
+        self.sentinel = sentinel
+        self.loop = loop            # the primal loop whose body this is (None for if branches / function)
+        self.rev_index = rev_index  # its iteration number in the reverse loop
+        self.memo = {}
+        self.smemo = {}
+        self.adj = {}
+
+
+class Reverse:
+    """Synthesizes the reverse-mode derivative of one primal function.
+
+    Args:
+        session: the ad.api_calls.Session.
+        primal: prepared primal copy (func.func, one block, affine lowered to scf).
+        active: per parameter, whether it is differentiated (duplicated pointer or active scalar).
+        extra: ("entry", activities) for a function called from __enzyme_autodiff (the seed of a floating
+            result is 1.0), or ("call",) for a callee's derivative (one seed argument per floating result).
+    Signature built: per parameter its primal, followed by its shadow for an active pointer; then (call only)
+    the seeds; results: the adjoints of the active floating-point parameters, in order.
+    """
+
+    def __init__(self, session, primal, active, extra):
+        self.session = session
+        self.primal = primal
+        self.active = active
+        self.entry_mode = extra[0] == "entry"
+        self.act = Activity(primal, [i for i, a in enumerate(active) if a])
+        self.vmap = {}      # primal value -> forward-sweep value
+        self.fops = {}      # primal op -> forward-sweep op
+        self.tmap = {}      # primal pointer argument -> shadow argument
+        self.free_shadows = []
+        self.ancestors = {}
+
+    def signature(self):
+        ftype = ir.FunctionType(ir.TypeAttr(self.primal.attributes["function_type"]).value)
+        ins, outs = [], []
+        for t, a in zip(ftype.inputs, self.active):
+            ins.append(t)
+            if a and not is_float(t):
+                ins.append(t)
+            if a and is_float(t):
+                outs.append(t)
+        if not self.entry_mode:
+            ins += [t for t in ftype.results if is_float(t)]
+        return ir.FunctionType.get(ins, outs)
+
+    def build(self, name: str, ftype=None):
+        ftype = ftype or self.signature()
+        if list(ftype.inputs) != list(self.signature().inputs):
+            raise error_at_op(self.primal, "the arguments of __enzyme_autodiff do not match the function's "
+                                           "parameters")
+        with ir.InsertionPoint(self.session.module.body), self.primal.location:
+            f = func.FuncOp(name, ftype, visibility="private")
+            self.session.register(f)
+            entry = f.add_entry_block()
+        pentry = self.primal.regions[0].blocks[0]
+        k = 0
+        for i, a in enumerate(pentry.arguments):
+            self.vmap[a] = entry.arguments[k]
+            k += 1
+            if self.active[i] and not is_float(a.type):
+                self.tmap[a] = entry.arguments[k]
+                k += 1
+        seeds = list(entry.arguments)[k:]
+        ret = terminator(pentry)
+        with ir.InsertionPoint(entry):
+            # forward sweep: the primal code, op for op
+            for op in body_ops(pentry):
+                with op.location:
+                    self.clone_tree(op)
+            self.caches = Caches(self, entry)
+            with self.primal.location:
+                sentinel = arith.constant(ir.IndexType.get(), 0).owner
+            top = Scope(pentry, None, sentinel)
+            self.scope = top
+            with ret.location:
+                floats = [v for v in ret.operands if is_float(v.type)]
+                for i, v in enumerate(floats):
+                    seed = seeds[i] if not self.entry_mode else arith.constant(v.type, 1.0)
+                    self.add_adj(v, seed)
+            self.reverse_ops(body_ops(pentry))
+            with ret.location:
+                outs = []
+                for i, a in enumerate(pentry.arguments):
+                    if self.active[i] and is_float(a.type):
+                        g = top.adj.get(a)
+                        outs.append(g if g is not None else zero(a.type))
+                for s in self.free_shadows:
+                    s()
+                self.caches.free_all()
+                func.ReturnOp(outs)
+        return f
+
+    # ------------------------------------------------------------------ forward sweep
+    def clone_tree(self, op):
+        """Clone top-level `op` with its regions; map every primal value and op inside to its copy."""
+        new = op.clone()
+        from .emit import remap_operands
+        remap_operands(new.operation, self.vmap)
+        olds, news = [op.operation] + all_ops(op), [new.operation] + all_ops(new)
+        for o, n in zip(olds, news):
+            self.fops[o] = n
+            for a, b in zip(o.results, n.results):
+                self.vmap[a] = b
+            for ro, rn in zip(o.regions, n.regions):
+                for bo, bn in zip(ro.blocks, rn.blocks):
+                    for a, b in zip(bo.arguments, bn.arguments):
+                        self.vmap[a] = b
+        return new
+
+    # ------------------------------------------------------------------ structure queries
+    def parent_ops(self, block):
+        """Primal ops enclosing `block`, innermost first (up to, not including, the function)."""
+        key = block
+        if key in self.ancestors:
+            return self.ancestors[key]
+        out = []
+        op = block.owner
+        while op is not None and op.name != "func.func":
+            out.append(op)
+            op = op.operation.parent
+        self.ancestors[key] = out
+        return out
+
+    @staticmethod
+    def def_block(v):
+        owner = v.owner
+        return owner if isinstance(owner, ir.Block) else owner.operation.block
+
+    def is_top(self, v) -> bool:
+        return self.def_block(v) == self.primal.regions[0].blocks[0]
+
+    def scope_of(self, block):
+        s = self.scope
+        while s is not None and s.block != block:
+            s = s.parent
+        if s is None:
+            raise AssertionError("value used outside the region that defines it")
+        return s
+
+    def defined_inside(self, v, region_op) -> bool:
+        return region_op.operation in [o.operation for o in self.parent_ops(self.def_block(v))]
+
+    def free_values(self, region_op):
+        """Varied floats used inside `region_op` and defined outside it (their adjoints are carried through)."""
+        out, seen = [], set()
+        for inner in all_ops(region_op):
+            for v in inner.operands:
+                if v in seen or not is_float(v.type) or not self.act.is_varied(v):
+                    continue
+                seen.add(v)
+                if not self.defined_inside(v, region_op):
+                    out.append(v)
+        return out
+
+    # ------------------------------------------------------------------ primal values in the reverse sweep
+    def rv(self, v):
+        """The primal value of `v` at the current point of the reverse sweep (recomputed or cached)."""
+        if self.is_top(v):
+            return self.vmap[v]
+        scope = self.scope_of(self.def_block(v))
+        got = scope.memo.get(v)
+        if got is not None:
+            return got
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            val = self.caches.load(v, scope)
+        elif self.caches.recompute(owner):
+            operands = [self.rv(o) for o in owner.operands]
+            with ir.InsertionPoint(scope.sentinel), owner.location:
+                new = owner.clone()
+                for i, o in enumerate(operands):
+                    new.operands[i] = o
+            for r, nr in zip(owner.results, new.results):
+                scope.memo[r] = nr
+            return scope.memo[v]
+        else:
+            val = self.caches.load(v, scope)
+        scope.memo[v] = val
+        return val
+
+    def shadow(self, v):
+        """The shadow of pointer/memref `v` in the reverse sweep (None when `v` is not varied)."""
+        if not self.act.is_varied(v):
+            return None
+        if v in self.tmap:
+            return self.tmap[v]
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            raise error_at_op(owner.owner, "unsupported construct: a pointer carried through a loop in reverse "
+                                           "mode")
+        scope = self.scope_of(self.def_block(v)) if not self.is_top(v) else self.top_scope()
+        got = scope.smemo.get(v)
+        if got is not None:
+            return got
+        if owner.name in PLUMBING:
+            operands = [self.shadow(o) if self.act.is_varied(o) else self.rv(o) for o in owner.operands]
+            with ir.InsertionPoint(scope.sentinel), owner.location:
+                new = owner.clone()
+                for i, o in enumerate(operands):
+                    new.operands[i] = o
+            for r, nr in zip(owner.results, new.results):
+                scope.smemo[r] = nr
+            return scope.smemo[v]
+        if owner.name in ALLOCS:
+            sizes = [self.rv(o) for o in owner.operands]
+            with ir.InsertionPoint(scope.sentinel), owner.location:
+                new = owner.clone()
+                for i, o in enumerate(sizes):
+                    new.operands[i] = o
+                fill_zero(new.results[0])
+            scope.smemo[v] = new.results[0]
+            if owner.name == "memref.alloc":
+                self.shadow_frees(owner, lambda: memref.DeallocOp(new.results[0]))
+            return new.results[0]
+        if owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS:
+            from mlir.dialects import llvm
+            size = [self.rv(o) for o in owner.operands]
+            with ir.InsertionPoint(scope.sentinel), owner.location:
+                new = owner.clone()
+                for i, o in enumerate(size):
+                    new.operands[i] = o
+                nbytes = size[0] if len(size) == 1 else arith.muli(size[0], size[1])
+                i8 = ir.IntegerType.get_signless(8)
+                llvm.MemsetOp(new.results[0], arith.constant(i8, 0), nbytes, ir.BoolAttr.get(False))
+            scope.smemo[v] = new.results[0]
+            self.shadow_frees(owner, lambda: self.session_free(new.results[0]))
+            return new.results[0]
+        raise error_at_op(owner, f"unsupported construct: no shadow for a pointer made by '{owner.name}'")
+
+    def top_scope(self):
+        s = self.scope
+        while s.parent is not None:
+            s = s.parent
+        return s
+
+    def shadow_frees(self, alloc_op, emit):
+        """Free a shadow when the reverse sweep reaches its primal allocation (or at the end)."""
+        self.pending_free = getattr(self, "pending_free", {})
+        self.pending_free[alloc_op] = emit
+
+    def session_free(self, p):
+        name = "free"
+        if name not in self.session.funcs:
+            with ir.InsertionPoint(self.session.module.body), ir.Location.unknown():
+                self.session.register(func.FuncOp(name, ir.FunctionType.get([p.type], []), visibility="private"))
+        func.CallOp([], ir.FlatSymbolRefAttr.get(name), [p])
+
+    # ------------------------------------------------------------------ adjoints
+    def add_adj(self, v, d):
+        """Accumulate `d` into the adjoint of primal value `v` (ignored for values that are not varied)."""
+        if d is None or not is_float(v.type) or not self.act.is_varied(v):
+            return
+        adj = self.scope.adj
+        old = adj.get(v)
+        adj[v] = d if old is None else arith.addf(old, d)
+
+    def pop_adj(self, v):
+        return self.scope.adj.pop(v, None)
+
+    def reverse_ops(self, ops):
+        for op in reversed(ops):
+            if op not in self.act.touched:
+                self.after_reverse(op)
+                continue
+            rule = REVERSE_RULES.get(op.name)
+            if rule is None:
+                if op.name in P.PARTIALS:
+                    rule = scalar_rule
+                elif op.name in PLUMBING or (op.name.startswith(("arith.", "math.")) and not any(
+                        self.act.is_varied(r) for r in op.results)):
+                    rule = no_adjoint
+                else:
+                    raise error_at_op(op, f"unsupported construct: no reverse-mode derivative rule for '{op.name}'")
+            with op.location:
+                rule(self, op)
+            self.after_reverse(op)
+
+    def after_reverse(self, op):
+        pend = getattr(self, "pending_free", {})
+        emit = pend.pop(op, None)
+        if emit is not None:
+            with op.location:
+                emit()
+
+    # ------------------------------------------------------------------ nested scopes
+    def enter(self, block, sentinel, loop=None, rev_index=None):
+        s = Scope(block, self.scope, sentinel, loop, rev_index)
+        self.scope = s
+        return s
+
+    def leave(self):
+        self.scope = self.scope.parent
+
+    def atomic_context(self) -> bool:
+        """Inside the reversal of a parallel loop: shadow updates may collide between iterations."""
+        s = self.scope
+        while s is not None:
+            if s.loop is not None and s.loop.name == "scf.parallel":
+                return True
+            s = s.parent
+        return False
+
+
+def new_sentinel():
+    return arith.constant(ir.IndexType.get(), 0).owner
+
+
+# ---------------------------------------------------------------------- rules
+def no_adjoint(rv, op):
+    pass
+
+
+def scalar_rule(rv, op):
+    g = rv.pop_adj(op.results[0])
+    if g is None:
+        return
+    parts = P.PARTIALS[op.name]([rv.rv(v) for v in op.operands], rv.rv(op.results[0]))
+    for part, v in zip(parts, op.operands):
+        if part is None or not rv.act.is_varied(v) or not is_float(v.type):
+            continue
+        rv.add_adj(v, P.convert(g, v.type) if part == P.CONVERT else P.apply(part, g))
+
+
+def select_rule(rv, op):
+    g = rv.pop_adj(op.results[0])
+    if g is None:
+        return
+    c, a, b = op.operands
+    z = zero(g.type)
+    cond = rv.rv(c)
+    rv.add_adj(a, arith.select(cond, g, z))
+    rv.add_adj(b, arith.select(cond, z, g))
+
+
+def load_rule(rv, op):
+    r = op.results[0]
+    g = rv.pop_adj(r)
+    if g is None or not rv.act.is_varied(r):
+        return
+    sh = rv.shadow(op.operands[0])
+    idx = [rv.rv(i) for i in list(op.operands)[1:]]
+    if rv.atomic_context():
+        memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
+    else:
+        memref.StoreOp(arith.addf(memref.LoadOp(sh, idx).result, g), sh, idx)
+
+
+def store_rule(rv, op):
+    val, mem = op.operands[0], op.operands[1]
+    sh = rv.shadow(mem)
+    if sh is None:
+        if rv.act.is_varied(val):
+            raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const "
+                                  "argument or a global)")
+        return
+    if not is_float(ir.MemRefType(mem.type).element_type):
+        return
+    idx = [rv.rv(i) for i in list(op.operands)[2:]]
+    g = memref.LoadOp(sh, idx).result
+    memref.StoreOp(zero(g.type), sh, idx)
+    if rv.act.is_varied(val):
+        rv.add_adj(val, g)
+
+
+def loop_rule(rv, op):
+    """scf.for: a loop counting the iterations down, adjoints of iter_args and free values carried."""
+    n_res = len(op.results)
+    ops = list(op.operands)
+    lb, ub, step = ops[0], ops[1], ops[2]
+    inits = ops[3:]
+    body = op.regions[0].blocks[0]
+    A = [j for j in range(n_res) if rv.act.is_varied(op.results[j])]
+    F = rv.free_values(op)
+    carried = [rv.pop_adj(op.results[j]) for j in A]
+    carried = [c if c is not None else zero(op.results[j].type) for c, j in zip(carried, A)]
+    carried += [rv.scope.adj.get(f) if rv.scope.adj.get(f) is not None else zero(f.type) for f in F]
+    n = rv.caches.trip_count(op, rv.rv)
+    idx = ir.IndexType.get()
+    c0, c1 = arith.constant(idx, 0), arith.constant(idx, 1)
+    loop = scf.ForOp(c0, n, c1, carried)
+    with ir.InsertionPoint(loop.body):
+        kk = arith.subi(arith.subi(n, c1), loop.induction_variable)
+        iv = arith.addi(rv.rv(lb), arith.muli(kk, rv.rv(step)))
+        sentinel = new_sentinel()  # recomputed values and cache loads of this body go before it, after kk
+        scope = rv.enter(body, sentinel, op, kk)
+        scope.memo[body.arguments[0]] = iv
+        args = list(loop.inner_iter_args)
+        for k, f in enumerate(F):
+            scope.adj[f] = args[len(A) + k]
+        y = terminator(body)
+        for k, j in enumerate(A):
+            rv.add_adj(y.operands[j], args[k])
+        rv.reverse_ops(body_ops(body))
+        outs = []
+        for j in A:
+            a = body.arguments[1 + j]
+            g = scope.adj.get(a)
+            outs.append(g if g is not None else zero(a.type))
+        outs += [scope.adj.get(f) if scope.adj.get(f) is not None else zero(f.type) for f in F]
+        rv.leave()
+        scf.YieldOp(outs)
+    res = list(loop.results)
+    for k, j in enumerate(A):
+        rv.add_adj(inits[j], res[k])
+    for k, f in enumerate(F):
+        rv.scope.adj[f] = res[len(A) + k]
+
+
+def if_rule(rv, op):
+    """scf.if: the same condition; each branch reversed; adjoints of free values are the if's results."""
+    n_res = len(op.results)
+    A = [j for j in range(n_res) if rv.act.is_varied(op.results[j])]
+    F = rv.free_values(op)
+    gs = [rv.pop_adj(op.results[j]) for j in A]
+    if not F and all(g is None for g in gs) and not has_memory_adjoints(rv, op):
+        return
+    outer = {f: rv.scope.adj.get(f) for f in F}
+    new = scf.IfOp(rv.rv(op.operands[0]), [f.type for f in F], has_else=True)
+    for region, nblock in zip(op.regions, (new.then_block, new.else_block)):
+        with ir.InsertionPoint(nblock):
+            sentinel = new_sentinel()
+            if len(region.blocks):
+                body = region.blocks[0]
+                scope = rv.enter(body, sentinel)
+                scope.adj.update({f: g for f, g in outer.items() if g is not None})
+                y = terminator(body)
+                for g, j in zip(gs, A):
+                    if g is not None:
+                        rv.add_adj(y.operands[j], g)
+                rv.reverse_ops(body_ops(body))
+                outs = [scope.adj.get(f) if scope.adj.get(f) is not None else zero(f.type) for f in F]
+                rv.leave()
+            else:
+                outs = [outer[f] if outer[f] is not None else zero(f.type) for f in F]
+            scf.YieldOp(outs)
+    for k, f in enumerate(F):
+        rv.scope.adj[f] = new.results[k]
+
+
+def has_memory_adjoints(rv, op) -> bool:
+    return any(o.name in ("memref.load", "memref.store", "func.call") and o in rv.act.touched for o in all_ops(op))
+
+
+def alloc_rule(rv, op):
+    pass  # the shadow (if any) is freed by after_reverse
+
+
+def call_rule(rv, op):
+    """A call that was not inlined (recursion): the callee's reverse derivative, recomputing its forward sweep.
+    Exact when the callee writes no memory that is differentiated."""
+    name = op.attributes["callee"].value
+    if name in MALLOCS or name == "free":
+        return
+    if name not in rv.session.funcs or not len(rv.session.funcs[name].regions[0].blocks):
+        if any(rv.act.is_varied(r) for r in op.results):
+            raise error_at_op(op, f"unsupported construct: differentiating a call of '{name}', whose body is "
+                                  "not in this file")
+        return
+    active = tuple(rv.act.is_varied(v) for v in op.operands)
+    callee_primal = rv.session.primal(name, "reverse")
+    for inner in all_ops(callee_primal):
+        if inner.name in ("memref.store",) and inner.operands[0].type is not None:
+            mem = inner.operands[1]
+            from .activity import root_alloc
+            if root_alloc(mem) is None:
+                raise error_at_op(op, f"unsupported construct: reverse mode through the recursive function "
+                                      f"'{name}', which writes memory it does not allocate")
+    dname = rv.session.derivative(name, "reverse", active, extra=("call",), at=op)
+    args = []
+    for v, a in zip(op.operands, active):
+        args.append(rv.rv(v))
+        if a and not is_float(v.type):
+            args.append(rv.shadow(v))
+    for r in op.results:
+        if is_float(r.type):
+            g = rv.pop_adj(r)
+            args.append(g if g is not None else zero(r.type))
+    ftype = ir.FunctionType(ir.TypeAttr(rv.session.funcs[dname].attributes["function_type"]).value)
+    call = func.CallOp(list(ftype.results), ir.FlatSymbolRefAttr.get(dname), args)
+    k = 0
+    for v, a in zip(op.operands, active):
+        if a and is_float(v.type):
+            rv.add_adj(v, call.results[k])
+            k += 1
+
+
+def while_rule(rv, op):
+    from .cache import while_rule as impl
+    impl(rv, op)
+
+
+def parallel_rule(rv, op):
+    from .cache import parallel_rule as impl
+    impl(rv, op)
+
+
+REVERSE_RULES = {
+    "arith.select": select_rule,
+    "memref.load": load_rule,
+    "memref.store": store_rule,
+    **{n: alloc_rule for n in ALLOCS},
+    "memref.dealloc": no_adjoint,
+    "scf.for": loop_rule,
+    "scf.if": if_rule,
+    "scf.while": while_rule,
+    "scf.parallel": parallel_rule,
+    "func.call": call_rule,
+    "llvm.call": no_adjoint,
+}
