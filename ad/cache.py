@@ -48,7 +48,8 @@ class Caches:
         self.slots = {}       # primal value -> cache memref
         self.fwd_index = {}   # primal loop op -> forward iteration number
         self.anchors = {}     # primal loop op -> first op of its forward body (index ops go before it)
-        self.allocated = []
+        self.allocated = []   # malloc'd pointers of the caches
+        self.dims = {}        # primal value -> trip counts of its cache's dimensions
 
     def recompute(self, op) -> bool:
         """Whether the reverse sweep recomputes `op` rather than loading a cached result."""
@@ -112,18 +113,16 @@ class Caches:
                 return rev.vmap[x]
             with ir.InsertionPoint(rev.fops[outer.operation]), outer.location:
                 sizes = [self.trip_count(lp, top) for lp in loops]
-                dyn = ir.ShapedType.get_dynamic_size()
-                got = memref.AllocOp(ir.MemRefType.get([dyn] * len(loops), v.type), sizes, []).result
-            self.allocated.append(got)
+                got = self.heap_array(sizes, v.type)
+        self.dims[v] = None if not loops else sizes
         # the forward sweep stores the value where it is defined
-        idx = [self.forward_index(lp) for lp in loops]
         fv = rev.vmap[v]
         if isinstance(v.owner, ir.Block):
             ip = ir.InsertionPoint(self.anchor(v.owner.owner))
         else:
             ip = ir.InsertionPoint.after(fv.owner)
         with ip, where.location:
-            memref.StoreOp(fv, got, idx)
+            memref.StoreOp(fv, got, self.linear([self.forward_index(lp) for lp in loops], self.dims[v]))
         self.slots[v] = got
         return got
 
@@ -134,11 +133,46 @@ class Caches:
         idx = [self.rev.scope_of(lp.regions[0].blocks[0]).rev_index for lp in loops]
         where = v.owner.owner if isinstance(v.owner, ir.Block) else v.owner
         with ir.InsertionPoint(scope.sentinel), where.location:
-            return memref.LoadOp(slot, idx).result
+            return memref.LoadOp(slot, self.linear(idx, self.dims[v])).result
+
+    @staticmethod
+    def linear(idx, sizes):
+        """Row-major position of `idx` in an array of `sizes` (a cache is one-dimensional)."""
+        if not idx:
+            return []
+        pos = idx[0]
+        for i, n in zip(idx[1:], sizes[1:]):
+            pos = arith.addi(arith.muli(pos, n), i)
+        return [pos]
+
+    def heap_array(self, sizes, elem):
+        """A malloc'd one-dimensional memref of prod(sizes) elements of `elem`, freed by free_all (malloc/free
+        calls rather than memref.alloc, whose lowering would clash with a program's own malloc/free)."""
+        from mlir.dialects import llvm
+        from polygeist_py.frontend.c_types import byte_width
+        n = sizes[0]
+        for m in sizes[1:]:
+            n = arith.muli(n, m)
+        i64 = ir.IntegerType.get_signless(64)
+        width = 8 if isinstance(elem, ir.IndexType) else byte_width(elem)
+        nbytes = arith.muli(arith.index_cast(i64, n), arith.constant(i64, max(width, 1)))
+        ptr = self.rev.libc("malloc", [nbytes], ir.Type.parse("!llvm.ptr"))
+        desc_t = ir.Type.parse("!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>")
+        d = llvm.UndefOp(desc_t).result
+        d = llvm.InsertValueOp(d, ptr, ir.DenseI64ArrayAttr.get([0])).result
+        d = llvm.InsertValueOp(d, ptr, ir.DenseI64ArrayAttr.get([1])).result
+        d = llvm.InsertValueOp(d, arith.constant(i64, 0), ir.DenseI64ArrayAttr.get([2])).result
+        d = llvm.InsertValueOp(d, arith.index_cast(i64, n), ir.DenseI64ArrayAttr.get([3, 0])).result
+        d = llvm.InsertValueOp(d, arith.constant(i64, 1), ir.DenseI64ArrayAttr.get([4, 0])).result
+        dyn = ir.ShapedType.get_dynamic_size()
+        mem = ir.Operation.create("builtin.unrealized_conversion_cast",
+                                  [ir.MemRefType.get([dyn], elem)], [d]).result
+        self.allocated.append(ptr)
+        return mem
 
     def free_all(self):
-        for m in self.allocated:
-            memref.DeallocOp(m)
+        for p in self.allocated:
+            self.rev.libc("free", [p], None)
 
 
 def while_rule(rev, op):

@@ -281,11 +281,17 @@ class Reverse:
         self.pending_free[alloc_op] = emit
 
     def session_free(self, p):
-        name = "free"
+        self.libc("free", [p], None)
+
+    def libc(self, name, args, result):
+        """Call C library function `name` (declared like the frontend declares it when missing)."""
         if name not in self.session.funcs:
             with ir.InsertionPoint(self.session.module.body), ir.Location.unknown():
-                self.session.register(func.FuncOp(name, ir.FunctionType.get([p.type], []), visibility="private"))
-        func.CallOp([], ir.FlatSymbolRefAttr.get(name), [p])
+                self.session.register(func.FuncOp(name, ir.FunctionType.get([a.type for a in args],
+                                                                            [result] if result else []),
+                                                  visibility="private"))
+        call = func.CallOp([result] if result else [], ir.FlatSymbolRefAttr.get(name), args)
+        return call.results[0] if result else None
 
     # ------------------------------------------------------------------ adjoints
     def add_adj(self, v, d):

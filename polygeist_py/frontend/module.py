@@ -71,6 +71,9 @@ class ModuleGen:
         old = self.functions.pop(name, None)
         fg = FunctionGen(self, c)
         fg.emit()
+        recursive = self.functions.pop(name, None)  # declared by a recursive call while the body was emitted
+        if recursive is not None:
+            recursive.operation.erase()
         if old is not None:  # an earlier declaration: move the definition to its place, drop it
             fg.func.operation.move_before(old.operation)
             old.operation.erase()
