@@ -1,37 +1,90 @@
 """Caches of primal values for the reverse sweep (Enzyme, Moses & Churavy NeurIPS'20, sec. 4: "cache or
 recompute").
 
-A value defined inside loops that the reverse sweep needs and cannot recompute cheaply is stored by the forward
-sweep in a memref with one dimension per enclosing loop, sized by the loops' trip counts (computed before the
-outermost loop, so the allocation is hoisted out of the nest), indexed by the iteration numbers; the reverse
-sweep loads it at the reversed iteration. A value inside an scf.if at function level gets a rank-0 slot. Every
-cache is freed at the end of the derivative function.
-
 Recompute instead of cache: pure ops without regions whose operands are themselves available, except
 transcendental math (cheaper to load than to evaluate again).
+
+A value the reverse sweep needs from inside a region is stored by the forward sweep where it is defined and
+loaded back at the start of the reversed block. Three layouts, chosen per value:
+
+* rank 0: the value is only under scf.if (no loop): one slot.
+* indexed: every enclosing loop is an scf.for whose bounds are known before the outermost loop: a malloc'd
+  array of prod(trip counts) elements, allocated before the outermost loop (hoisted out of the nest), indexed by
+  the row-major iteration numbers; the reverse loop knows the same numbers.
+* grown: a loop with a data-dependent trip count (scf.while, a break) or bounds that change with an enclosing
+  loop: each execution of the innermost loop body gets an instance number from a counter (forward: 0, 1, 2...;
+  the reverse sweep visits the instances in the opposite order and counts down), the array is grown with
+  realloc (doubling).
+
+Every cache is freed at the end of the derivative function.
 """
 
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, memref
+from mlir.dialects import arith, llvm, memref, scf
 
 from polygeist_py.errors import error_at_op
+from polygeist_py.frontend.c_types import byte_width
 from polygeist_py.gpu_to_cpu.ir_nav import is_pure
 
 EXPENSIVE = ("math.",)
-INDEX = None
+LOOPISH = ("scf.for", "scf.while", "scf.parallel")
 
 
 def index_type():
     return ir.IndexType.get()
 
 
+def ptr_type():
+    return ir.Type.parse("!llvm.ptr")
+
+
+def i64():
+    return ir.IntegerType.get_signless(64)
+
+
+def load_ptr(slot):
+    return llvm.IntToPtrOp(ptr_type(), memref.LoadOp(slot, []).result).result
+
+
 def trip_count_of(lb, ub, step):
     """max(0, ceil((ub - lb) / step)) for index values (step > 0, as scf.for requires)."""
-    idx = index_type()
     n = arith.ceildivsi(arith.subi(ub, lb), step)
-    return arith.maxsi(n, arith.constant(idx, 0))
+    return arith.maxsi(n, arith.constant(index_type(), 0))
+
+
+def memref_of(ptr, elem, n=None):
+    """A one-dimensional memref<?xelem> over raw pointer `ptr` (the descriptor the C ABI lowering expects)."""
+    i64_t = ir.IntegerType.get_signless(64)
+    desc_t = ir.Type.parse("!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>")
+    d = llvm.UndefOp(desc_t).result
+    d = llvm.InsertValueOp(d, ptr, ir.DenseI64ArrayAttr.get([0])).result
+    d = llvm.InsertValueOp(d, ptr, ir.DenseI64ArrayAttr.get([1])).result
+    d = llvm.InsertValueOp(d, arith.constant(i64_t, 0), ir.DenseI64ArrayAttr.get([2])).result
+    size = arith.index_cast(i64_t, n) if n is not None else arith.constant(i64_t, 1 << 40)
+    d = llvm.InsertValueOp(d, size, ir.DenseI64ArrayAttr.get([3, 0])).result
+    d = llvm.InsertValueOp(d, arith.constant(i64_t, 1), ir.DenseI64ArrayAttr.get([4, 0])).result
+    dyn = ir.ShapedType.get_dynamic_size()
+    return ir.Operation.create("builtin.unrealized_conversion_cast", [ir.MemRefType.get([dyn], elem)], [d]).result
+
+
+def stored_type(t):
+    """The element type a cache stores for values of type `t` (i1 as i8)."""
+    return ir.IntegerType.get_signless(8) if t == ir.IntegerType.get_signless(1) else t
+
+
+def elem_bytes(t) -> int:
+    return 8 if isinstance(t, ir.IndexType) else max(byte_width(t), 1)
+
+
+class Slot:
+    """Where one cached value lives: kind 'rank0' (memref), 'indexed' (memref, loops, sizes) or 'grown'
+    (pointer and capacity slots, counted block)."""
+
+    def __init__(self, kind, **kw):
+        self.kind = kind
+        self.__dict__.update(kw)
 
 
 class Caches:
@@ -39,18 +92,22 @@ class Caches:
 
     Args:
         rev: the ad.reverse.Reverse building the function.
-        entry: the derivative function's entry block (rank-0 slots are allocated at its start).
+        entry: the derivative function's entry block (slots and counters are allocated at its start).
     """
 
     def __init__(self, rev, entry):
         self.rev = rev
         self.entry = entry
-        self.slots = {}       # primal value -> cache memref
-        self.fwd_index = {}   # primal loop op -> forward iteration number
-        self.anchors = {}     # primal loop op -> first op of its forward body (index ops go before it)
-        self.allocated = []   # malloc'd pointers of the caches
-        self.dims = {}        # primal value -> trip counts of its cache's dimensions
+        self.slots = {}       # key (primal value or pseudo key) -> Slot
+        self.fwd_index = {}   # primal scf.for -> forward iteration number
+        self.anchors = {}     # primal block -> first op of its forward copy (per-instance code goes before it)
+        self.counters = {}    # primal block -> counter memref<index> (grown layout)
+        self.fwd_ids = {}     # primal block -> instance number in the forward sweep
+        self.rev_ids = {}     # reverse scope -> instance number of its block
+        self.scopes = {}      # primal block -> reverse scopes emitted for it
+        self.frees = []       # emit-functions run at the end
 
+    # ------------------------------------------------------------------ policy
     def recompute(self, op) -> bool:
         """Whether the reverse sweep recomputes `op` rather than loading a cached result."""
         return is_pure(op) and not op.name.startswith(EXPENSIVE)
@@ -63,22 +120,40 @@ class Caches:
                 raise error_at_op(loop, "unsupported construct: reverse mode through a loop with non-index bounds")
         return trip_count_of(get(ops[0]), get(ops[1]), get(ops[2]))
 
-    def loops_of(self, v):
-        """Enclosing primal loops of `v`'s definition, outermost first."""
-        block = self.rev.def_block(v)
+    def loopish_ancestors(self, block):
+        """Enclosing primal loop ops of `block`, outermost first."""
         out = []
         for p in self.rev.parent_ops(block):
-            if p.name == "scf.for":
+            if p.name in LOOPISH:
+                if p.name == "scf.parallel":
+                    raise error_at_op(p, "unsupported construct: reverse mode needs a value from inside a parallel "
+                                         "loop that it cannot recompute")
                 out.append(p)
-            elif p.name in ("scf.while", "scf.parallel"):
-                raise error_at_op(p, f"unsupported construct: caching a value inside '{p.name}' for reverse mode")
         return list(reversed(out))
 
-    def anchor(self, loop):
-        a = self.anchors.get(loop)
+    def innermost_loop_block(self, block):
+        b = block
+        while b.owner.name not in LOOPISH:
+            b = b.owner.operation.block
+        return b
+
+    def layout(self, block):
+        loops = self.loopish_ancestors(block)
+        if not loops:
+            return "rank0", loops
+        if all(lp.name == "scf.for" and all(self.rev.is_top(v) for v in list(lp.operands)[:3]) for lp in loops):
+            return "indexed", loops
+        return "grown", loops
+
+    # ------------------------------------------------------------------ forward-side positions
+    def anchor(self, block):
+        """The first op of the forward copy of primal `block` (fixed once asked)."""
+        a = self.anchors.get(block)
         if a is None:
-            fbody = self.rev.fops[loop.operation].regions[0].blocks[0]
-            a = self.anchors[loop] = list(fbody.operations)[0]
+            fop = self.rev.fops[block.owner.operation]
+            ri = [i for i, r in enumerate(block.owner.regions) if len(r.blocks) and r.blocks[0] == block][0]
+            fblock = fop.regions[ri].blocks[0]
+            a = self.anchors[block] = list(fblock.operations)[0]
         return a
 
     def forward_index(self, loop):
@@ -88,52 +163,155 @@ class Caches:
         fl = self.rev.fops[loop.operation]
         fbody = fl.regions[0].blocks[0]
         ops = list(fl.operands)
-        with ir.InsertionPoint(self.anchor(loop)), loop.location:
+        with ir.InsertionPoint(self.anchor(loop.regions[0].blocks[0])), loop.location:
             got = arith.divui(arith.subi(fbody.arguments[0], ops[0]), ops[2])
         self.fwd_index[loop] = got
         return got
 
-    def slot(self, v):
-        got = self.slots.get(v)
+    def counter(self, block):
+        c = self.counters.get(block)
+        if c is None:
+            with ir.InsertionPoint.at_block_begin(self.entry), ir.Location.unknown():
+                c = memref.AllocaOp(ir.MemRefType.get([], index_type()), [], []).result
+                memref.StoreOp(arith.constant(index_type(), 0), c, [])
+            self.counters[block] = c
+        return c
+
+    def forward_id(self, block):
+        """Instance number of the current execution of loop body `block` in the forward sweep."""
+        got = self.fwd_ids.get(block)
+        if got is None:
+            c = self.counter(block)
+            with ir.InsertionPoint(self.anchor(block)), block.owner.location:
+                got = memref.LoadOp(c, []).result
+                memref.StoreOp(arith.addi(got, arith.constant(index_type(), 1)), c, [])
+            self.fwd_ids[block] = got
+            for s in self.scopes.get(block, []):  # reversed copies emitted before the block needed a counter
+                self.reverse_id(s)
+        return got
+
+    def register_scope(self, scope):
+        """Every reversal of a counted block counts down, whether or not it loads anything."""
+        self.scopes.setdefault(scope.block, []).append(scope)
+        if scope.block in self.fwd_ids:
+            self.reverse_id(scope)
+
+    def reverse_id(self, scope):
+        got = self.rev_ids.get(scope)
+        if got is None:
+            c = self.counter(scope.block)
+            with ir.InsertionPoint(scope.sentinel), scope.block.owner.location:
+                got = arith.subi(memref.LoadOp(c, []).result, arith.constant(index_type(), 1))
+                memref.StoreOp(got, c, [])
+            self.rev_ids[scope] = got
+        return got
+
+    # ------------------------------------------------------------------ slots
+    def slot(self, key, block, fwd_value, store_ip, loc):
+        """Create the cache of `key` (a value defined in primal `block`) and store `fwd_value` at `store_ip`."""
+        got = self.slots.get(key)
         if got is not None:
             return got
         rev = self.rev
-        loops = self.loops_of(v)
-        where = v.owner.owner if isinstance(v.owner, ir.Block) else v.owner
-        if not loops:
-            with ir.InsertionPoint.at_block_begin(self.entry), where.location:
-                got = memref.AllocaOp(ir.MemRefType.get([], v.type), [], []).result
-        else:
+        kind, loops = self.layout(block)
+        if fwd_value.type == ir.IntegerType.get_signless(1):  # memrefs of i1 do not lower: keep bytes
+            with store_ip, loc:
+                fwd_value = arith.extui(ir.IntegerType.get_signless(8), fwd_value)
+        t = fwd_value.type
+        if kind == "rank0":
+            with ir.InsertionPoint.at_block_begin(self.entry), loc:
+                got = Slot(kind, mem=memref.AllocaOp(ir.MemRefType.get([], t), [], []).result)
+            with store_ip, loc:
+                memref.StoreOp(fwd_value, got.mem, [])
+        elif kind == "indexed":
             outer = loops[0]
-
-            def top(x):
-                if not rev.is_top(x):
-                    raise error_at_op(where, "unsupported construct: reverse mode needs a value from a loop whose "
-                                             "bounds change with an enclosing loop")
-                return rev.vmap[x]
-            with ir.InsertionPoint(rev.fops[outer.operation]), outer.location:
-                sizes = [self.trip_count(lp, top) for lp in loops]
-                got = self.heap_array(sizes, v.type)
-        self.dims[v] = None if not loops else sizes
-        # the forward sweep stores the value where it is defined
-        fv = rev.vmap[v]
-        if isinstance(v.owner, ir.Block):
-            ip = ir.InsertionPoint(self.anchor(v.owner.owner))
+            with ir.InsertionPoint(rev.fops[outer.operation]), loc:
+                sizes = [self.trip_count(lp, lambda x: rev.vmap[x]) for lp in loops]
+                n = sizes[0]
+                for m in sizes[1:]:
+                    n = arith.muli(n, m)
+                i64_t = ir.IntegerType.get_signless(64)
+                nbytes = arith.muli(arith.index_cast(i64_t, n), arith.constant(i64_t, elem_bytes(t)))
+                ptr = rev.libc("malloc", [nbytes], ptr_type())
+                got = Slot(kind, mem=memref_of(ptr, t, n), loops=loops, sizes=sizes)
+            self.frees.append(lambda p=ptr: rev.libc("free", [p], None))
+            idx = [self.forward_index(lp) for lp in loops]
+            with store_ip, loc:
+                memref.StoreOp(fwd_value, got.mem, self.linear(idx, sizes))
         else:
-            ip = ir.InsertionPoint.after(fv.owner)
-        with ip, where.location:
-            memref.StoreOp(fv, got, self.linear([self.forward_index(lp) for lp in loops], self.dims[v]))
-        self.slots[v] = got
+            lblock = self.innermost_loop_block(block)
+            fid = self.forward_id(lblock)
+            with ir.InsertionPoint.at_block_begin(self.entry), loc:
+                # the pointer is kept as an i64 (a memref cannot hold !llvm.ptr)
+                pslot = memref.AllocaOp(ir.MemRefType.get([], i64()), [], []).result
+                cslot = memref.AllocaOp(ir.MemRefType.get([], index_type()), [], []).result
+                memref.StoreOp(arith.constant(i64(), 0), pslot, [])
+                memref.StoreOp(arith.constant(index_type(), 0), cslot, [])
+            got = Slot(kind, pslot=pslot, cslot=cslot, block=lblock)
+            with store_ip, loc:
+                self.grow(got, fid, t)
+                mem = memref_of(load_ptr(pslot), t)
+                memref.StoreOp(fwd_value, mem, [fid])
+            self.frees.append(lambda s=pslot: rev.libc("free", [load_ptr(s)], None))
+        self.slots[key] = got
         return got
 
+    def grow(self, slot, i, t):
+        """Make room for element `i` (realloc to max(2*capacity, i+1, 16) elements when full)."""
+        idx = index_type()
+        cap = memref.LoadOp(slot.cslot, []).result
+        full = arith.cmpi(arith.CmpIPredicate.uge, i, cap)
+        branch = scf.IfOp(full)
+        with ir.InsertionPoint(branch.then_block):
+            want = arith.maxui(arith.muli(cap, arith.constant(idx, 2)), arith.addi(i, arith.constant(idx, 1)))
+            want = arith.maxui(want, arith.constant(idx, 16))
+            i64_t = ir.IntegerType.get_signless(64)
+            nbytes = arith.muli(arith.index_cast(i64_t, want), arith.constant(i64_t, elem_bytes(t)))
+            p = self.rev.libc("realloc", [load_ptr(slot.pslot), nbytes], ptr_type())
+            memref.StoreOp(llvm.PtrToIntOp(i64(), p).result, slot.pslot, [])
+            memref.StoreOp(want, slot.cslot, [])
+            scf.YieldOp([])
+
+    def read(self, slot, scope, loc):
+        """Load a cached value at the start of reversed block `scope` (emitted before its sentinel)."""
+        rev = self.rev
+        if slot.kind == "rank0":
+            idx, mem = [], lambda: slot.mem
+        elif slot.kind == "indexed":
+            ids = [rev.scope_of(lp.regions[0].blocks[0]).rev_index for lp in slot.loops]
+            idx, mem = None, lambda: slot.mem
+        else:
+            rid = self.reverse_id(rev.scope_of(slot.block))
+            idx, mem = [rid], lambda: memref_of(load_ptr(slot.pslot), stored_type(slot.elem))
+        with ir.InsertionPoint(scope.sentinel), loc:
+            if idx is None:
+                idx = self.linear(ids, slot.sizes)
+            v = memref.LoadOp(mem(), idx).result
+            if v.type != slot.elem:
+                v = arith.trunci(slot.elem, v)
+            return v
+
     def load(self, v, scope):
-        """The cached value of `v`, loaded at the start of the reversed block `scope`."""
-        slot = self.slot(v)
-        loops = self.loops_of(v)
-        idx = [self.rev.scope_of(lp.regions[0].blocks[0]).rev_index for lp in loops]
+        """The cached value of primal value `v`, loaded at the start of the reversed block `scope`."""
+        rev = self.rev
         where = v.owner.owner if isinstance(v.owner, ir.Block) else v.owner
-        with ir.InsertionPoint(scope.sentinel), where.location:
-            return memref.LoadOp(slot, self.linear(idx, self.dims[v])).result
+        if v not in self.slots:
+            fv = rev.vmap[v]
+            if isinstance(v.owner, ir.Block):
+                ip = ir.InsertionPoint(self.anchor(v.owner))
+            else:
+                ip = ir.InsertionPoint.after(fv.owner)
+            s = self.slot(v, rev.def_block(v), fv, ip, where.location)
+            s.elem = v.type
+        return self.read(self.slots[v], scope, where.location)
+
+    def load_pseudo(self, key, block, fwd_value, scope, loc):
+        """Like load, for a value the forward sweep computed that is not a primal value (a while loop's trip
+        count), defined in primal `block` right after op `fwd_value.owner`."""
+        if key not in self.slots:
+            s = self.slot(key, block, fwd_value, ir.InsertionPoint.after(fwd_value.owner), loc)
+            s.elem = fwd_value.type
+        return self.read(self.slots[key], scope, loc)
 
     @staticmethod
     def linear(idx, sizes):
@@ -145,38 +323,30 @@ class Caches:
             pos = arith.addi(arith.muli(pos, n), i)
         return [pos]
 
-    def heap_array(self, sizes, elem):
-        """A malloc'd one-dimensional memref of prod(sizes) elements of `elem`, freed by free_all (malloc/free
-        calls rather than memref.alloc, whose lowering would clash with a program's own malloc/free)."""
-        from mlir.dialects import llvm
-        from polygeist_py.frontend.c_types import byte_width
-        n = sizes[0]
-        for m in sizes[1:]:
-            n = arith.muli(n, m)
-        i64 = ir.IntegerType.get_signless(64)
-        width = 8 if isinstance(elem, ir.IndexType) else byte_width(elem)
-        nbytes = arith.muli(arith.index_cast(i64, n), arith.constant(i64, max(width, 1)))
-        ptr = self.rev.libc("malloc", [nbytes], ir.Type.parse("!llvm.ptr"))
-        desc_t = ir.Type.parse("!llvm.struct<(ptr, ptr, i64, array<1 x i64>, array<1 x i64>)>")
-        d = llvm.UndefOp(desc_t).result
-        d = llvm.InsertValueOp(d, ptr, ir.DenseI64ArrayAttr.get([0])).result
-        d = llvm.InsertValueOp(d, ptr, ir.DenseI64ArrayAttr.get([1])).result
-        d = llvm.InsertValueOp(d, arith.constant(i64, 0), ir.DenseI64ArrayAttr.get([2])).result
-        d = llvm.InsertValueOp(d, arith.index_cast(i64, n), ir.DenseI64ArrayAttr.get([3, 0])).result
-        d = llvm.InsertValueOp(d, arith.constant(i64, 1), ir.DenseI64ArrayAttr.get([4, 0])).result
-        dyn = ir.ShapedType.get_dynamic_size()
-        mem = ir.Operation.create("builtin.unrealized_conversion_cast",
-                                  [ir.MemRefType.get([dyn], elem)], [d]).result
-        self.allocated.append(ptr)
-        return mem
-
     def free_all(self):
-        for p in self.allocated:
-            self.rev.libc("free", [p], None)
+        for emit in self.frees:
+            emit()
 
-
-def while_rule(rev, op):
-    raise error_at_op(op, "unsupported construct: reverse mode through a while loop")
+    # ------------------------------------------------------------------ while loops
+    def while_count(self, op, scope):
+        """Number of executions of the `do` region of primal scf.while `op` in its current instance, available in
+        reversed scope `scope` (the scope of the block holding `op`)."""
+        rev = self.rev
+        fop = rev.fops[op.operation]
+        after = op.regions[1].blocks[0]
+        with ir.InsertionPoint.at_block_begin(self.entry), op.location:
+            c = memref.AllocaOp(ir.MemRefType.get([], index_type()), [], []).result
+        with ir.InsertionPoint(fop), op.location:
+            memref.StoreOp(arith.constant(index_type(), 0), c, [])
+        with ir.InsertionPoint(self.anchor(after)), op.location:
+            k = memref.LoadOp(c, []).result
+            memref.StoreOp(arith.addi(k, arith.constant(index_type(), 1)), c, [])
+        with ir.InsertionPoint.after(fop), op.location:
+            n = memref.LoadOp(c, []).result
+        block = op.operation.block
+        if block == rev.primal.regions[0].blocks[0]:
+            return n
+        return self.load_pseudo(("while-count", op), block, n, scope, op.location)
 
 
 def parallel_rule(rev, op):

@@ -70,6 +70,7 @@ class Reverse:
         self.fops = {}      # primal op -> forward-sweep op
         self.tmap = {}      # primal pointer argument -> shadow argument
         self.free_shadows = []
+        self.sentinels = []
         self.ancestors = {}
 
     def signature(self):
@@ -130,6 +131,8 @@ class Reverse:
                     s()
                 self.caches.free_all()
                 func.ReturnOp(outs)
+        for st in [sentinel] + self.sentinels:
+            st.erase()
         return f
 
     # ------------------------------------------------------------------ forward sweep
@@ -334,6 +337,8 @@ class Reverse:
     def enter(self, block, sentinel, loop=None, rev_index=None):
         s = Scope(block, self.scope, sentinel, loop, rev_index)
         self.scope = s
+        self.sentinels.append(sentinel)
+        self.caches.register_scope(s)
         return s
 
     def leave(self):
@@ -448,10 +453,10 @@ def loop_rule(rv, op):
         rv.leave()
         scf.YieldOp(outs)
     res = list(loop.results)
+    for k, f in enumerate(F):  # (before the inits: an init may also be a free value)
+        rv.scope.adj[f] = res[len(A) + k]
     for k, j in enumerate(A):
         rv.add_adj(inits[j], res[k])
-    for k, f in enumerate(F):
-        rv.scope.adj[f] = res[len(A) + k]
 
 
 def if_rule(rv, op):
@@ -533,8 +538,55 @@ def call_rule(rv, op):
 
 
 def while_rule(rv, op):
-    from .cache import while_rule as impl
-    impl(rv, op)
+    """scf.while: the last `before` execution reversed first, then a loop counting the `do` executions down, each
+    iteration reversing `do` then `before`. The trip count is counted by the forward sweep (and cached when the
+    loop is itself inside a loop); values from inside are cached in grown arrays (cache.py)."""
+    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    cond, ayield = terminator(before), terminator(after)
+    cargs = list(cond.operands)[1:]
+    A_res = [j for j in range(len(op.results)) if rv.act.is_varied(op.results[j])]
+    A_b = [j for j in range(len(before.arguments)) if rv.act.is_varied(before.arguments[j])]
+    F = rv.free_values(op)
+    n = rv.caches.while_count(op, rv.scope)
+    g_res = [rv.pop_adj(op.results[j]) for j in A_res]
+    outer = rv.scope
+
+    def reverse_before(seeds, free_adj):
+        scope = rv.enter(before, new_sentinel())
+        scope.adj.update({f: g for f, g in free_adj.items() if g is not None})
+        for g, j in zip(seeds, A_res):
+            if g is not None:
+                rv.add_adj(cargs[j], g)
+        rv.reverse_ops(body_ops(before))
+        outs = [scope.adj.get(before.arguments[j]) for j in A_b]
+        outs = [g if g is not None else zero(before.arguments[j].type) for g, j in zip(outs, A_b)]
+        fr = {f: scope.adj.get(f) for f in F}
+        rv.leave()
+        return outs, fr
+
+    # the final evaluation of the condition (the one that exits)
+    carried, free_adj = reverse_before(g_res, {f: outer.adj.get(f) for f in F})
+    init = carried + [free_adj[f] if free_adj[f] is not None else zero(f.type) for f in F]
+    idx = ir.IndexType.get()
+    loop = scf.ForOp(arith.constant(idx, 0), n, arith.constant(idx, 1), init)
+    with ir.InsertionPoint(loop.body):
+        args = list(loop.inner_iter_args)
+        scope = rv.enter(after, new_sentinel())
+        for k, f in enumerate(F):
+            scope.adj[f] = args[len(A_b) + k]
+        for k, j in enumerate(A_b):
+            rv.add_adj(ayield.operands[j], args[k])
+        rv.reverse_ops(body_ops(after))
+        seeds = [scope.adj.get(after.arguments[j]) for j in A_res]
+        fr = {f: scope.adj.get(f) for f in F}
+        rv.leave()
+        outs, fr = reverse_before(seeds, fr)
+        scf.YieldOp(outs + [fr[f] if fr[f] is not None else zero(f.type) for f in F])
+    res = list(loop.results)
+    for k, f in enumerate(F):  # (before the inits: an init may also be a free value)
+        outer.adj[f] = res[len(A_b) + k]
+    for k, j in enumerate(A_b):
+        rv.add_adj(op.operands[j], res[k])
 
 
 def parallel_rule(rv, op):
