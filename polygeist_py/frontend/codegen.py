@@ -1673,6 +1673,8 @@ class FunctionGen:
             return self.subarray(p, self.const_index(0), ptr_ty)
         lv = self.lvalue(a)
         if isinstance(lv, VarLV):  # an array parameter: already a pointer memref
+            if CT.is_array(ptr_ty):  # a VLA parameter passed on as itself (`f(n, w)` with `double w[n]`)
+                return self.env[lv.key].value
             return self.coerce_pointer(self.env[lv.key].value, ptr_ty)
         if not isinstance(lv, MemLV):
             raise self.unsupported(a, "array value")
