@@ -72,6 +72,7 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False):
     copy.attributes["sym_name"] = ir.StringAttr.get(copy_name)
     copy.attributes["sym_visibility"] = ir.StringAttr.get("private")
     rec = recursive_names(module)
+    hoist_readonly_calls(copy, funcs, rec)
     for _ in range(MAX_INLINE_ROUNDS):
         calls = [c for c in all_ops(copy) if c.name == "func.call"
                  and c.attributes["callee"].value in funcs and c.attributes["callee"].value not in rec
@@ -90,6 +91,9 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False):
 def inline_call(call, callee) -> None:
     """Replace func.call `call` by a copy of single-block `callee`'s body."""
     body_copy = callee.operation.clone(ip=ir.InsertionPoint(callee.operation))
+    if call.operation.parent.name != "func.func":
+        # inside a loop the callee's values are no longer valid affine symbols: inline its scf form
+        PassManager.parse("func.func(lower-affine)").run(body_copy)
     block = body_copy.regions[0].blocks[0]
     for arg, actual in zip(block.arguments, call.operands):
         arg.replace_all_uses_with(actual)
@@ -101,3 +105,112 @@ def inline_call(call, callee) -> None:
         r.replace_all_uses_with(v)
     call.erase()
     body_copy.erase()
+
+
+# ---------------------------------------------------------------------- loop-invariant read-only calls
+LOOP_OPS = ("affine.for", "scf.for", "scf.while", "scf.parallel", "affine.parallel")
+WRITES = ("affine.store", "memref.store", "llvm.store", "memref.atomic_rmw", "memref.generic_atomic_rmw",
+          "llvm.call", "llvm.intr.memcpy", "llvm.intr.memset", "memref.copy")
+
+
+def readonly_functions(funcs, rec) -> set:
+    """Defined, non-recursive functions that write no memory and call only such functions (LLVM's `readonly`)."""
+    ok = {}
+
+    def check(name):
+        if name in ok:
+            return ok[name]
+        ok[name] = False
+        f = funcs.get(name)
+        if f is None or not is_defined(f) or name in rec:
+            return False
+        for op in all_ops(f):
+            if op.name in WRITES:
+                return False
+            if op.name == "func.call" and not check(op.attributes["callee"].value):
+                return False
+        ok[name] = True
+        return True
+    return {n for n in funcs if check(n)}
+
+
+def memory_root(v):
+    """The function argument or allocation a memref/pointer value is derived from (through casts and views)."""
+    from .activity import PLUMBING
+    seen = 0
+    work = [v]
+    roots = set()
+    while work and seen < 256:
+        seen += 1
+        v = work.pop()
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            roots.add(v)
+            continue
+        if owner.name in PLUMBING and owner.name != "llvm.insertvalue":
+            work.extend(owner.operands)
+        elif owner.name == "llvm.insertvalue":
+            work.append(owner.operands[1])  # the pointer inserted (operand 0 is the descriptor being built)
+            work.append(owner.operands[0])
+        elif owner.name in ("llvm.mlir.undef", "llvm.mlir.constant", "arith.constant"):
+            continue
+        else:
+            roots.add(v)
+    return roots
+
+
+def hoist_readonly_calls(f, funcs, rec) -> None:
+    """Move calls of read-only functions with loop-invariant arguments out of loops that write no memory the
+    callee may read: the loop-invariant code motion LLVM performs on `readonly` calls (and what turns Enzyme's
+    O(n^2) normalization example into an O(n) gradient). Memory written in the loop must be a `restrict`
+    (llvm.noalias) argument or a local allocation that the call's pointer arguments do not come from."""
+    readonly = readonly_functions(funcs, rec)
+    entry = f.regions[0].blocks[0]
+    arg_attrs = f.attributes["arg_attrs"] if "arg_attrs" in f.attributes else None
+    noalias = set()
+    if arg_attrs is not None:
+        for i, d in enumerate(ir.ArrayAttr(arg_attrs)):
+            if "llvm.noalias" in ir.DictAttr(d):
+                noalias.add(entry.arguments[i])
+    for call in [c for c in all_ops(f) if c.name == "func.call" and c.attributes["callee"].value in readonly]:
+        while True:
+            loop = call.operation.parent
+            while loop is not None and loop.name not in LOOP_OPS and loop.name != "func.func":
+                loop = loop.parent
+            if loop is None or loop.name == "func.func":
+                break
+            if any(_inside(v, loop) for v in call.operands):
+                break
+            read_roots = set()
+            for v in call.operands:
+                if isinstance(v.type, ir.MemRefType) or str(v.type).startswith("!llvm.ptr"):
+                    read_roots |= memory_root(v)
+            safe = True
+            for op in all_ops(loop):
+                if op.name == "func.call" and op.attributes["callee"].value not in readonly:
+                    safe = False
+                elif op.name in WRITES:
+                    if op.name not in ("affine.store", "memref.store"):
+                        safe = False
+                    else:
+                        for r in memory_root(op.operands[1]):
+                            local = not isinstance(r.owner, ir.Block) and r.owner.name in ("memref.alloca",
+                                                                                           "memref.alloc")
+                            if not (r in noalias or local) or r in read_roots:
+                                safe = False
+                if not safe:
+                    break
+            if not safe:
+                break
+            call.operation.move_before(loop)
+
+
+def _inside(v, op) -> bool:
+    owner = v.owner
+    o = owner.owner if isinstance(owner, ir.Block) else owner
+    o = o.operation
+    while o is not None:
+        if o == op:
+            return True
+        o = o.parent
+    return False

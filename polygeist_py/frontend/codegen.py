@@ -131,6 +131,11 @@ class FunctionGen:
                 self.func.attributes["sym_visibility"] = ir.StringAttr.get("private")
                 self.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<internal>")
             self.entry = self.func.add_entry_block()
+            if any(canonical(p.type).is_restrict_qualified() for p in params):
+                # C99 restrict -> llvm.noalias (for LLVM, and for AD's hoisting of read-only calls)
+                self.func.arg_attrs = ir.ArrayAttr.get([ir.DictAttr.get(
+                    {"llvm.noalias": ir.UnitAttr.get()} if canonical(p.type).is_restrict_qualified() else {})
+                    for p in params])
         body = next(ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT)
         self.addr_taken = address_taken(body)
         self.ret_type = canonical(c.result_type)
