@@ -76,3 +76,17 @@ def test_unsupported_is_a_clear_error(src, line, msg, tmp):
     assert r.returncode == 1
     assert "Traceback" not in r.stderr
     assert f"e.c:{line}:" in r.stderr and "error:" in r.stderr and msg in r.stderr, r.stderr
+
+
+def test_cuda_kernel_gradients_with_cpuify(tmp):
+    from conftest import cpuify_outputs
+
+    outs = cpuify_outputs(AD / "cuda_grad.cu", tmp)
+    assert outs[0] == outs[1]  # one gradient per thread: the thread count changes nothing
+    rows = []
+    for line in outs[0].splitlines():
+        label, a, b = line.split()
+        rows.append((label, float(a), float(b)))
+    assert len(rows) == 13 + 8 * 4
+    assert_close(rows, 2e-6)
+    assert sum(1 for _, g, _ in rows if abs(g) > 1e-2) > len(rows) // 2
