@@ -29,6 +29,7 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, string_l
 from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
+from . import enzyme
 from .scan import address_taken, assigned_decls, decl_key, exits
 
 RET, RETVAL = "$ret", "$retval"
@@ -566,13 +567,19 @@ class FunctionGen:
             ft = canonical(f.type)
             if f.is_bitfield() or not (CT.is_arith(ft) or ft.kind == T.POINTER):
                 raise self.unsupported(d, f"struct with a field of type '{f.type.spelling}'")
-        if inits:
+        call = strip_implicit(inits[-1]) if inits else None
+        gradients = call is not None and call.kind == K.CALL_EXPR and call.referenced is not None \
+            and enzyme.mode_of(call.referenced.spelling)  # `struct grads g = __enzyme_autodiff(...)`
+        if inits and not gradients:
             raise self.unsupported(d, "struct initializer")
         i64 = ir.IntegerType.get_signless(64)
         with ir.InsertionPoint.at_block_begin(self.entry):
             n = llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, ty.get_size()))
-            return llvm.AllocaOp(CT.llvm_ptr(), n.result, ir.IntegerType.get_signless(8),
-                                 alignment=ty.get_align()).result
+            ptr = llvm.AllocaOp(CT.llvm_ptr(), n.result, ir.IntegerType.get_signless(8),
+                                alignment=ty.get_align()).result
+        if gradients:
+            enzyme.emit(self, call, list(call.get_arguments()), struct_ptr=ptr)
+        return ptr
 
     def struct_field(self, e, base):
         """The ("llvm", pointer, type) lvalue of field access `base.f` on a local struct variable."""

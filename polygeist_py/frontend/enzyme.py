@@ -63,8 +63,10 @@ def function_of(arg):
     return None
 
 
-def emit(fg, call, args):
-    """Lower one ``__enzyme_autodiff*`` / ``__enzyme_fwddiff*`` call (see the module docstring).
+def emit(fg, call, args, struct_ptr=None):
+    """Lower one ``__enzyme_autodiff*`` / ``__enzyme_fwddiff*`` call (see the module docstring). With
+    `struct_ptr` (the bytes of a local struct the call initializes) reverse mode may return several gradients:
+    they are stored into the struct's fields in order.
 
     Raises:
         CompileError: no function named by the first argument, arguments that do not match its parameters,
@@ -143,12 +145,19 @@ def emit(fg, call, args):
         if res_c is not None and not CT.is_float(res_c):
             res_c = None  # the tangent of an integer result is zero: nothing to return
     else:
-        if len(active_types) > 1:
+        if len(active_types) > 1 and struct_ptr is None:
             raise error_at(call, f"unsupported construct: {name} returning the gradients of "
-                                 f"{len(active_types)} active scalars as a struct")
+                                 f"{len(active_types)} active scalars other than into a struct variable "
+                                 "(`struct grads g = __enzyme_autodiff(...)`)")
         res_c = active_types[0] if active_types else None
     target = mg.declare(fn)
     results = [] if res_c is None else [CT.scalar_type(res_c)]
+    if struct_ptr is not None:
+        fields = list(call_ty.get_fields()) if call_ty.kind == T.RECORD else []
+        if mode != "reverse" or len(fields) != len(active_types) or not all(CT.is_float(f.type) for f in fields):
+            raise error_at(call, f"{name} initializes a '{call.type.spelling}': expected a struct of "
+                                 f"{len(active_types)} floating-point fields (one per active argument)")
+        results = [CT.scalar_type(t) for t in active_types]
     k = getattr(mg, "enzyme_calls", 0)
     mg.enzyme_calls = k + 1
     pname = f"{PLACEHOLDER}{k}"
@@ -158,6 +167,13 @@ def emit(fg, call, args):
     op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(target)
     op.attributes[MODE_ATTR] = ir.StringAttr.get(mode)
     op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+    if struct_ptr is not None:
+        i64 = ir.IntegerType.get_signless(64)
+        from mlir.dialects import llvm
+        for f, r, t in zip(fields, op.results, active_types):
+            at = fg.byte_offset(struct_ptr, arith.constant(i64, call_ty.get_offset(f.spelling) // 8))
+            llvm.StoreOp(fg.convert(r, t, f.type, call), at)
+        return None
     if call_ty.kind == T.VOID:
         return None
     if not results:
