@@ -86,8 +86,9 @@ class Activity:
         touched: set of ir.Operation that read or define a varied value (or contain such ops).
     """
 
-    def __init__(self, func_op, active_args):
+    def __init__(self, func_op, active_args, inactive_fns=frozenset()):
         self.func = func_op
+        self.inactive_fns = inactive_fns
         entry = func_op.regions[0].blocks[0]
         self.varied = {entry.arguments[i] for i in active_args}
         self.ops = all_ops(func_op)
@@ -154,6 +155,8 @@ class Activity:
             if all(is_float(v.type) for v in varied_in):
                 return False  # e.g. arith.index_cast is never applied to floats; keep pointer plumbing only
             return self._mark(list(op.results))
+        if name == "func.call" and op.attributes["callee"].value in self.inactive_fns:
+            return False  # __enzyme_inactivefn
         if name == "func.call" or name.startswith(("arith.", "math.")):
             return self._mark([r for r in op.results if is_float(r.type)])
         return False

@@ -10,7 +10,7 @@ from __future__ import annotations
 from mlir import ir
 
 from polygeist_py.errors import error_at_op
-from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, PLACEHOLDER
+from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, PLACEHOLDER, RULES_ATTR
 
 from .activity import all_ops
 from .prepare import functions, primal_copy
@@ -30,6 +30,26 @@ class Session:
         self.memo = {}
         self.primals = {}
         self.count = 0
+        # custom rules (frontend/enzyme.py register): calls of these functions are not inlined
+        self.inactive, self.gradient_rules, self.derivative_rules = set(), {}, {}
+        attrs = module.operation.attributes
+        if RULES_ATTR in attrs:
+            rules = ir.DictAttr(attrs[RULES_ATTR])
+            for i in range(len(rules)):
+                entry = ir.ArrayAttr(rules[i].attr)
+                kind = ir.StringAttr(entry[0]).value
+                names = [ir.FlatSymbolRefAttr(a).value for a in list(entry)[1:]]
+                if kind == "inactive":
+                    self.inactive.add(names[0])
+                elif kind == "gradient":
+                    self.gradient_rules[names[0]] = names[1:]
+                else:
+                    self.derivative_rules[names[0]] = names[1:]
+            del attrs[RULES_ATTR]
+
+    def custom(self) -> set:
+        """Functions whose calls keep their identity (custom rules, inactive functions)."""
+        return self.inactive | set(self.gradient_rules) | set(self.derivative_rules)
 
     def register(self, f) -> None:
         self.funcs[f.attributes["sym_name"].value] = f
@@ -40,7 +60,7 @@ class Session:
         key = (name, mode)
         if key not in self.primals:
             self.primals[key] = primal_copy(self.module, name, f"{name}.ad_primal_{mode}",
-                                            lower_affine=(mode == "reverse"))
+                                            lower_affine=(mode == "reverse"), keep=self.custom())
         return self.primals[key]
 
     def fresh(self, base: str) -> str:

@@ -35,7 +35,7 @@ class Forward:
         self.primal = primal
         self.active = active
         self.return_primal = return_primal
-        self.act = Activity(primal, [i for i, a in enumerate(active) if a])
+        self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive)
         self.vmap = {}
         self.tmap = {}
 
@@ -291,8 +291,11 @@ def call_rule(fw, op):
     results."""
     callee = op.attributes["callee"].value
     active = tuple(fw.act.is_varied(v) for v in op.operands)
-    if not any(active):
+    if not any(active) or callee in fw.session.inactive:
         fw.clone(op)
+        return
+    if callee in fw.session.derivative_rules:
+        custom_derivative(fw, op, fw.session.derivative_rules[callee][0])
         return
     name = fw.session.derivative(callee, "forward", active, return_primal=True, at=op)
     args = []
@@ -310,6 +313,37 @@ def call_rule(fw, op):
         if is_float(r.type):
             fw.tmap[r] = new.results[k]
             k += 1
+
+
+def custom_derivative(fw, op, fwd):
+    """A call of f with ``__enzyme_register_derivative_f = {f, fwd}``: the primal call, and the tangent returned by
+    fwd(args), which takes each floating argument followed by its tangent and each pointer by its shadow."""
+    fw.clone(op)
+    args = []
+    for v in op.operands:
+        args.append(fw.p(v))
+        if is_float(v.type):
+            args.append(fw.tangent_or_zero(v))
+        elif fw.t(v) is not None:
+            args.append(fw.t(v))
+    results = [r.type for r in op.results if is_float(r.type)]
+    check_signature(fw.session, op, fwd, args, results)
+    call = func.CallOp(results, ir.FlatSymbolRefAttr.get(fwd), args)
+    k = 0
+    for r in op.results:
+        if is_float(r.type):
+            fw.tmap[r] = call.results[k]
+            k += 1
+
+
+def check_signature(session, op, name, args, results):
+    """Raise a clear error when custom rule `name` does not take `args` and return `results` (types)."""
+    f = session.funcs.get(name)
+    ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value) if f is not None else None
+    want = ir.FunctionType.get([a.type for a in args], results)
+    if ftype is None or list(ftype.inputs) != list(want.inputs) or list(ftype.results) != list(want.results):
+        raise error_at_op(op, f"custom derivative '{name}' of '{op.attributes['callee'].value}' has type "
+                              f"{ftype}, expected {want}")
 
 
 FORWARD_RULES = {

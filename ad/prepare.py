@@ -53,7 +53,7 @@ def recursive_names(module) -> set:
     return rec
 
 
-def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False):
+def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, keep=frozenset()):
     """Clone function `name` as private `copy_name`, inline its calls to non-recursive defined functions and
     optimize it. Returns the new func op.
 
@@ -71,7 +71,7 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False):
     copy = f.operation.clone(ip=ir.InsertionPoint(module.body))
     copy.attributes["sym_name"] = ir.StringAttr.get(copy_name)
     copy.attributes["sym_visibility"] = ir.StringAttr.get("private")
-    rec = recursive_names(module)
+    rec = recursive_names(module) | set(keep)  # (functions with custom rules are never inlined)
     hoist_readonly_calls(copy, funcs, rec)
     for _ in range(MAX_INLINE_ROUNDS):
         calls = [c for c in all_ops(copy) if c.name == "func.call"

@@ -65,7 +65,7 @@ class Reverse:
         self.primal = primal
         self.active = active
         self.entry_mode = extra[0] == "entry"
-        self.act = Activity(primal, [i for i, a in enumerate(active) if a])
+        self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive)
         self.vmap = {}      # primal value -> forward-sweep value
         self.fops = {}      # primal op -> forward-sweep op
         self.tmap = {}      # primal pointer argument -> shadow argument
@@ -502,7 +502,10 @@ def call_rule(rv, op):
     """A call that was not inlined (recursion): the callee's reverse derivative, recomputing its forward sweep.
     Exact when the callee writes no memory that is differentiated."""
     name = op.attributes["callee"].value
-    if name in MALLOCS or name == "free":
+    if name in MALLOCS or name == "free" or name in rv.session.inactive:
+        return
+    if name in rv.session.gradient_rules:
+        custom_gradient(rv, op, rv.session.gradient_rules[name][1])
         return
     if name not in rv.session.funcs or not len(rv.session.funcs[name].regions[0].blocks):
         if any(rv.act.is_varied(r) for r in op.results):
@@ -535,6 +538,27 @@ def call_rule(rv, op):
         if a and is_float(v.type):
             rv.add_adj(v, call.results[k])
             k += 1
+
+
+def custom_gradient(rv, op, rev):
+    """A call of f with ``__enzyme_register_gradient_f = {f, aug, rev}``: the forward sweep ran f; here
+    rev(args, seed) is called with each pointer argument followed by its shadow (when differentiated) and the
+    adjoint of f's floating result last; it returns the adjoints of f's floating arguments, in order."""
+    from .forward import check_signature
+    args = []
+    for v in op.operands:
+        args.append(rv.rv(v))
+        if not is_float(v.type) and rv.act.is_varied(v):
+            args.append(rv.shadow(v))
+    for r in op.results:
+        if is_float(r.type):
+            g = rv.pop_adj(r)
+            args.append(g if g is not None else zero(r.type))
+    floats = [v for v in op.operands if is_float(v.type)]
+    check_signature(rv.session, op, rev, args, [v.type for v in floats])
+    call = func.CallOp([v.type for v in floats], ir.FlatSymbolRefAttr.get(rev), args)
+    for v, g in zip(floats, call.results):
+        rv.add_adj(v, g)
 
 
 def while_rule(rv, op):

@@ -47,6 +47,16 @@ def test_relu3_hand_derived(tmp):
     assert_close(rows, 1e-12, atol=0.0)
 
 
+def test_custom_rules_and_inactive_functions(tmp):
+    rows = triples(build_pgcc(AD / "custom_rules.c", tmp / "cr"))
+    assert len(rows) == 12
+    assert_close(rows, 1e-12, atol=1e-12)
+    # the registered rule made the derivative: without it d/dx [round(3x) * x] is round(3x), not 3x + round(3x)
+    xs = [0.8, -1.3, 0.05, 2.45]
+    ste = [g for label, g, _ in rows if label == "ste_rev"]
+    assert all(abs(g - round(3 * x)) > 0.1 for g, x in zip(ste, xs))
+
+
 def test_forward_reverse_dot_product(tmp):
     rows = triples(build_pgcc(AD / "dotprod.c", tmp / "dp"))
     assert [r[0] for r in rows] == ["step", "energy"]

@@ -30,6 +30,9 @@ from . import c_types as CT
 PREFIXES = {"__enzyme_autodiff": "reverse", "__enzyme_fwddiff": "forward"}
 MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "active"}
 FN_ATTR, MODE_ATTR, ACT_ATTR = "pgcc.enzyme_fn", "pgcc.enzyme_mode", "pgcc.enzyme_activity"
+RULES_ATTR = "pgcc.enzyme_rules"  # on the module: {f = ["gradient", @f, @aug, @rev] | ["derivative", @f, @fwd] | ...}
+REGISTRATIONS = {"__enzyme_register_gradient": ("gradient", 3), "__enzyme_register_derivative": ("derivative", 2),
+                 "__enzyme_inactivefn": ("inactive", 1)}
 PLACEHOLDER = "__pgcc_enzyme_"
 
 
@@ -183,3 +186,39 @@ def emit(fg, call, args, struct_ptr=None):
     if not CT.is_arith(call_ty):
         raise error_at(call, f"unsupported construct: {name} declared to return '{call.type.spelling}'")
     return fg.convert(op.results[0], res_c, call_ty, call)
+
+
+def registration_kind(name: str):
+    """('gradient' | 'derivative' | 'inactive', number of functions) for a registration global's name."""
+    for prefix, kind in REGISTRATIONS.items():
+        if name.startswith(prefix):
+            return kind
+    return None
+
+
+def register(mg, d):
+    """Record a custom-rule global: ``void *__enzyme_register_gradient_f[3] = {f, f_aug, f_rev}``,
+    ``void *__enzyme_register_derivative_f[2] = {f, f_fwd}`` or ``void *__enzyme_inactivefn_g = g``
+    (one-element braces also accepted). The rule goes into the module attribute ``pgcc.enzyme_rules`` that the
+    AD stage reads; the global itself is not emitted.
+
+    Raises:
+        CompileError: an initializer that does not name the expected functions.
+    """
+    from ..clang_ast import var_decl_initializer
+    kind, count = registration_kind(d.spelling)
+    d = d.get_definition() or d
+    init = var_decl_initializer(d)
+    if init is None:
+        return  # an extern declaration: the definition registers
+    items = children(init) if init.kind == K.INIT_LIST_EXPR else [init]
+    fns = [function_of(c) for c in items]
+    if len(fns) != count or any(f is None for f in fns):
+        raise error_at(d, f"{d.spelling} must be initialized with {count} function"
+                          f"{'s' if count > 1 else ''} ({'f, augmented forward, reverse' if kind == 'gradient' else 'f, forward derivative' if kind == 'derivative' else 'f'})")
+    names = [mg.declare(f.get_definition() or f) for f in fns]
+    rules = getattr(mg, "enzyme_rules", {})
+    rules[f"{kind}:{names[0]}"] = ir.ArrayAttr.get([ir.StringAttr.get(kind)]
+                                                   + [ir.FlatSymbolRefAttr.get(n) for n in names])
+    mg.enzyme_rules = rules
+    mg.module.operation.attributes[RULES_ATTR] = ir.DictAttr.get(rules)
