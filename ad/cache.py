@@ -106,10 +106,16 @@ class Caches:
         self.rev_ids = {}     # reverse scope -> instance number of its block
         self.scopes = {}      # primal block -> reverse scopes emitted for it
         self.frees = []       # emit-functions run at the end
+        self.overwrites = None
 
     # ------------------------------------------------------------------ policy
     def recompute(self, op) -> bool:
-        """Whether the reverse sweep recomputes `op` rather than loading a cached result."""
+        """Whether the reverse sweep recomputes `op` rather than loading a cached result: cheap pure ops, and
+        loads of memory that nothing may overwrite after them (Enzyme's "overwritten" analysis)."""
+        if op.name == "memref.load":
+            if self.overwrites is None:
+                self.overwrites = Overwrites(self.rev.primal, self.rev.session)
+            return not self.overwrites.may_overwrite_after(op)
         return is_pure(op) and not op.name.startswith(EXPENSIVE)
 
     def trip_count(self, loop, get):
@@ -351,3 +357,106 @@ class Caches:
 
 def parallel_rule(rev, op):
     raise error_at_op(op, "unsupported construct: reverse mode through a parallel loop")
+
+
+class Overwrites:
+    """May memory read by a load be written after it (before the function returns)? Roots of memory are
+    function arguments and allocations (memory_root in prepare.py); distinct allocations never alias, an
+    allocation never aliases an argument, two arguments alias unless one is ``restrict`` (llvm.noalias).
+    Calls of functions that may write memory, and writes through unknown pointers, overwrite everything."""
+
+    WRITE_OPS = ("memref.store", "affine.store", "llvm.store", "memref.atomic_rmw", "memref.generic_atomic_rmw",
+                 "llvm.intr.memcpy", "llvm.intr.memset", "memref.copy")
+    HARMLESS_CALLS = ("malloc", "calloc", "printf", "fprintf", "puts")
+
+    def __init__(self, func_op, session):
+        from .prepare import readonly_functions, recursive_names
+        self.func = func_op
+        self.session = session
+        self.readonly = readonly_functions(session.funcs, recursive_names(session.module))
+        entry = func_op.regions[0].blocks[0]
+        self.args = set(entry.arguments)
+        self.noalias = set()
+        if "arg_attrs" in func_op.attributes:
+            for i, d in enumerate(ir.ArrayAttr(func_op.attributes["arg_attrs"])):
+                if "llvm.noalias" in ir.DictAttr(d):
+                    self.noalias.add(entry.arguments[i])
+        self.memo = {}
+
+    def roots(self, v):
+        from .prepare import memory_root
+        return memory_root(v)
+
+    def kind(self, r):
+        if r in self.args:
+            return "noalias" if r in self.noalias else "arg"
+        owner = r.owner
+        if not isinstance(owner, ir.Block) and (owner.name in ("memref.alloca", "memref.alloc") or (
+                owner.name == "func.call" and owner.attributes["callee"].value in ("malloc", "calloc"))):
+            return "alloc"
+        return "unknown"
+
+    def alias(self, reads, writes) -> bool:
+        for r in reads:
+            for w in writes:
+                if r == w:
+                    return True
+                kr, kw = self.kind(r), self.kind(w)
+                if "unknown" in (kr, kw):
+                    return True
+                if kr == "arg" and kw == "arg":
+                    return True
+        return False
+
+    def writes_of(self, op):
+        """Roots written by `op` (None: may write anything; empty: writes nothing)."""
+        name = op.name
+        if name in ("memref.store", "affine.store"):
+            return self.roots(op.operands[1])
+        if name in ("memref.atomic_rmw", "memref.generic_atomic_rmw"):
+            return self.roots(op.operands[1] if name == "memref.atomic_rmw" else op.operands[0])
+        if name in ("llvm.store",):
+            return self.roots(op.operands[1])
+        if name in ("llvm.intr.memcpy", "llvm.intr.memset", "memref.copy"):
+            return self.roots(op.operands[0] if name != "memref.copy" else op.operands[1])
+        if name == "func.call":
+            callee = op.attributes["callee"].value
+            if callee == "free":  # freed memory cannot be read again by the reverse sweep
+                return self.roots(op.operands[0])
+            if callee in self.readonly or callee in self.HARMLESS_CALLS or callee in self.session.inactive:
+                return set()
+            return None
+        if name == "llvm.call":
+            callee = op.attributes["callee"] if "callee" in op.attributes else None
+            if callee is not None and ir.FlatSymbolRefAttr(callee).value in self.HARMLESS_CALLS:
+                return set()
+            return None
+        return set()
+
+    def may_overwrite_after(self, load) -> bool:
+        reads = self.roots(load.operands[0])
+        for op in self.later_ops(load):
+            w = self.writes_of(op)
+            if w is None or (w and self.alias(reads, w)):
+                return True
+        return False
+
+    def later_ops(self, op):
+        """Ops that may run after `op` within one call of the function (later iterations included)."""
+        from .activity import all_ops
+        out = []
+        cur = op.operation
+        while cur.name != "func.func":
+            block = cur.block
+            after = False
+            for o in block.operations:
+                if after:
+                    out.append(o)
+                    out.extend(all_ops(o))
+                elif o.operation == cur:
+                    after = True
+            parent = block.owner
+            if parent.name in LOOPISH:
+                out.extend(all_ops(parent))
+            cur = parent.operation
+        return out
