@@ -133,11 +133,14 @@ def scalar_rule(fw, op):
     r = new.results[0]
     if not fw.act.is_varied(op.results[0]):
         return
-    parts = P.PARTIALS[op.name]([fw.p(v) for v in op.operands], r)
+    rule = P.PARTIALS[op.name]
     acc = None
-    for part, v in zip(parts, op.operands):
+    for k, v in enumerate(op.operands):
         t = fw.t(v)
-        if t is None or part is None:
+        if t is None:
+            continue
+        part = rule(k, lambda i: fw.p(op.operands[i]), lambda: r, r.type)
+        if part is None:
             continue
         term = P.convert(t, r.type) if part == P.CONVERT else P.apply(part, t)
         acc = term if acc is None else arith.addf(acc, term)

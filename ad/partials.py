@@ -1,7 +1,7 @@
 """Derivative rules of the scalar (elementwise) ops of arith and math: one rule per op, keyed by op name.
 
-A rule maps the primal operands and result of one op to the partial derivatives of the result with respect to
-each operand (JAX's linear "jvp" rules written as partials). Both modes read this one table:
+A rule gives the partial derivative of an op's result with respect to one of its operands (JAX's linear "jvp"
+rules written as partials). Both modes read this one table:
 
     forward mode  tangent(r) = sum_k partial_k * tangent(x_k)
     reverse mode  adjoint(x_k) += partial_k * adjoint(r)            (the transpose of the same linear map)
@@ -19,11 +19,12 @@ from mlir import ir
 from mlir.dialects import arith
 
 ONE, MINUS_ONE = "one", "minus_one"
+CONVERT = "convert"  # extf/truncf: the tangent/adjoint is converted, not multiplied
 
 
-def const(like, v: float):
-    """An f32/f64 constant of the type of `like`."""
-    return arith.constant(like.type, float(v))
+def const(t, v: float):
+    """A float constant of type `t`."""
+    return arith.constant(t, float(v))
 
 
 def op1(name, x):
@@ -42,112 +43,109 @@ def sq(a):
     return arith.mulf(a, a)
 
 
-def _sign_select(x):
-    # d|x|/dx: +1 for x >= 0 (Enzyme's choice at 0 is also +1), -1 below
-    neg = arith.cmpf(arith.CmpFPredicate.OLT, x, const(x, 0.0))
-    return arith.select(neg, const(x, -1.0), const(x, 1.0))
+def recip(t, a):
+    return div(const(t, 1.0), a)
+
+
+def _sign(t, x):
+    # d|x|/dx: +1 for x >= 0 (also at 0, like Enzyme), -1 below
+    neg = arith.cmpf(arith.CmpFPredicate.OLT, x, const(t, 0.0))
+    return arith.select(neg, const(t, -1.0), const(t, 1.0))
 
 
 def _max_min(pred):
-    def rule(xs, r):
-        a, b = xs
-        take_a = arith.cmpf(pred, a, b)
-        one, zero = const(a, 1.0), const(a, 0.0)
-        return [arith.select(take_a, one, zero), arith.select(take_a, zero, one)]
+    def rule(k, x, r, t):
+        take_a = arith.cmpf(pred, x(0), x(1))
+        one, zero = const(t, 1.0), const(t, 0.0)
+        return arith.select(take_a, one, zero) if k == 0 else arith.select(take_a, zero, one)
     return rule
 
 
-def _powf(xs, r):
-    a, b = xs
-    # d/da a^b = b a^(b-1); d/db a^b = a^b log a (taken as 0 where a <= 0, where Enzyme's log gives NaN/-inf only
-    # when the exponent is active: the common constant-exponent case stays finite)
-    da = mul(b, ir.Operation.create("math.powf", [a.type], [a, arith.subf(b, const(b, 1.0))]).result)
-    pos = arith.cmpf(arith.CmpFPredicate.OGT, a, const(a, 0.0))
-    safe = arith.select(pos, a, const(a, 1.0))
-    db = arith.select(pos, mul(r, op1("math.log", safe)), const(a, 0.0))
-    return [da, db]
+def _powf(k, x, r, t):
+    a, b = x(0), x(1)
+    if k == 0:  # b a^(b-1)
+        return mul(b, ir.Operation.create("math.powf", [t], [a, arith.subf(b, const(t, 1.0))]).result)
+    # a^b log a, taken as 0 where a <= 0 (the exponent is rarely active; a constant exponent stays finite)
+    pos = arith.cmpf(arith.CmpFPredicate.OGT, a, const(t, 0.0))
+    safe = arith.select(pos, a, const(t, 1.0))
+    return arith.select(pos, mul(r(), op1("math.log", safe)), const(t, 0.0))
 
 
-def _fpowi(xs, r):
-    a, n = xs  # math.fpowi: float base, integer exponent
-    nf = arith.sitofp(a.type, n)
-    return [mul(nf, ir.Operation.create("math.fpowi", [a.type], [a, arith.subi(n, arith.constant(n.type, 1))]).result),
-            None]
+def _fpowi(k, x, r, t):
+    if k == 1:
+        return None  # integer exponent
+    a, n = x(0), x(1)
+    nm1 = arith.subi(n, arith.constant(n.type, 1))
+    return mul(arith.sitofp(t, n), ir.Operation.create("math.fpowi", [t], [a, nm1]).result)
 
 
-def _atan2(xs, r):
-    y, x = xs
-    d = arith.addf(sq(x), sq(y))
-    return [div(x, d), arith.negf(div(y, d))]
+def _atan2(k, x, r, t):
+    y, xx = x(0), x(1)
+    d = arith.addf(sq(xx), sq(y))
+    return div(xx, d) if k == 0 else arith.negf(div(y, d))
 
 
-def _copysign(xs, r):
-    a, b = xs
-    # |a| with b's sign: derivative sign(a)*sign(b) w.r.t. a, 0 w.r.t. b
-    return [mul(_sign_select(a), _sign_select(b)), None]
+def _copysign(k, x, r, t):
+    # |a| with b's sign: sign(a)*sign(b) w.r.t. a, 0 w.r.t. b
+    return mul(_sign(t, x(0)), _sign(t, x(1))) if k == 0 else None
 
 
-def _remf(xs, r):
-    a, b = xs  # fmod: r = a - b*trunc(a/b)
-    return [ONE, arith.negf(op1("math.trunc", div(a, b)))]
+def _remf(k, x, r, t):
+    # fmod: r = a - b*trunc(a/b)
+    return ONE if k == 0 else arith.negf(op1("math.trunc", div(x(0), x(1))))
 
 
-def _fma(xs, r):
-    a, b, c = xs
-    return [b, a, ONE]
-
-
+# rule(k, x, r, t) -> the partial derivative of the result with respect to operand k. x(i) and r() give the
+# primal operands and result (computed on demand: in reverse mode each is a recomputation or a cache load, so a
+# rule asks only for what it needs); t is the result's float type.
 PARTIALS = {
     # arith
-    "arith.addf": lambda xs, r: [ONE, ONE],
-    "arith.subf": lambda xs, r: [ONE, MINUS_ONE],
-    "arith.mulf": lambda xs, r: [xs[1], xs[0]],
-    "arith.divf": lambda xs, r: [div(const(r, 1.0), xs[1]), arith.negf(div(r, xs[1]))],
-    "arith.negf": lambda xs, r: [MINUS_ONE],
+    "arith.addf": lambda k, x, r, t: ONE,
+    "arith.subf": lambda k, x, r, t: ONE if k == 0 else MINUS_ONE,
+    "arith.mulf": lambda k, x, r, t: x(1 - k),
+    "arith.divf": lambda k, x, r, t: recip(t, x(1)) if k == 0 else arith.negf(div(r(), x(1))),
+    "arith.negf": lambda k, x, r, t: MINUS_ONE,
     "arith.remf": _remf,
     "arith.maxnumf": _max_min(arith.CmpFPredicate.OGE),
     "arith.maximumf": _max_min(arith.CmpFPredicate.OGE),
     "arith.minnumf": _max_min(arith.CmpFPredicate.OLE),
     "arith.minimumf": _max_min(arith.CmpFPredicate.OLE),
+    "arith.extf": lambda k, x, r, t: CONVERT,
+    "arith.truncf": lambda k, x, r, t: CONVERT,
     # math
-    "math.sqrt": lambda xs, r: [div(const(r, 0.5), r)],
-    "math.rsqrt": lambda xs, r: [div(mul(const(r, -0.5), r), xs[0])],
-    "math.cbrt": lambda xs, r: [div(r, mul(const(r, 3.0), xs[0]))],
-    "math.exp": lambda xs, r: [r],
-    "math.exp2": lambda xs, r: [mul(r, const(r, pymath.log(2.0)))],
-    "math.expm1": lambda xs, r: [arith.addf(r, const(r, 1.0))],
-    "math.log": lambda xs, r: [div(const(r, 1.0), xs[0])],
-    "math.log2": lambda xs, r: [div(const(r, 1.0 / pymath.log(2.0)), xs[0])],
-    "math.log10": lambda xs, r: [div(const(r, 1.0 / pymath.log(10.0)), xs[0])],
-    "math.log1p": lambda xs, r: [div(const(r, 1.0), arith.addf(xs[0], const(r, 1.0)))],
-    "math.sin": lambda xs, r: [op1("math.cos", xs[0])],
-    "math.cos": lambda xs, r: [arith.negf(op1("math.sin", xs[0]))],
-    "math.tan": lambda xs, r: [arith.addf(const(r, 1.0), sq(r))],
-    "math.sinh": lambda xs, r: [op1("math.cosh", xs[0])],
-    "math.cosh": lambda xs, r: [op1("math.sinh", xs[0])],
-    "math.tanh": lambda xs, r: [arith.subf(const(r, 1.0), sq(r))],
-    "math.atan": lambda xs, r: [div(const(r, 1.0), arith.addf(const(r, 1.0), sq(xs[0])))],
-    "math.asin": lambda xs, r: [div(const(r, 1.0), op1("math.sqrt", arith.subf(const(r, 1.0), sq(xs[0]))))],
-    "math.acos": lambda xs, r: [div(const(r, -1.0), op1("math.sqrt", arith.subf(const(r, 1.0), sq(xs[0]))))],
-    "math.erf": lambda xs, r: [mul(const(r, 2.0 / pymath.sqrt(pymath.pi)),
-                                   op1("math.exp", arith.negf(sq(xs[0]))))],
-    "math.absf": lambda xs, r: [_sign_select(xs[0])],
+    "math.sqrt": lambda k, x, r, t: div(const(t, 0.5), r()),
+    "math.rsqrt": lambda k, x, r, t: div(mul(const(t, -0.5), r()), x(0)),
+    "math.cbrt": lambda k, x, r, t: div(r(), mul(const(t, 3.0), x(0))),
+    "math.exp": lambda k, x, r, t: r(),
+    "math.exp2": lambda k, x, r, t: mul(r(), const(t, pymath.log(2.0))),
+    "math.expm1": lambda k, x, r, t: arith.addf(r(), const(t, 1.0)),
+    "math.log": lambda k, x, r, t: recip(t, x(0)),
+    "math.log2": lambda k, x, r, t: div(const(t, 1.0 / pymath.log(2.0)), x(0)),
+    "math.log10": lambda k, x, r, t: div(const(t, 1.0 / pymath.log(10.0)), x(0)),
+    "math.log1p": lambda k, x, r, t: recip(t, arith.addf(x(0), const(t, 1.0))),
+    "math.sin": lambda k, x, r, t: op1("math.cos", x(0)),
+    "math.cos": lambda k, x, r, t: arith.negf(op1("math.sin", x(0))),
+    "math.tan": lambda k, x, r, t: arith.addf(const(t, 1.0), sq(r())),
+    "math.sinh": lambda k, x, r, t: op1("math.cosh", x(0)),
+    "math.cosh": lambda k, x, r, t: op1("math.sinh", x(0)),
+    "math.tanh": lambda k, x, r, t: arith.subf(const(t, 1.0), sq(r())),
+    "math.atan": lambda k, x, r, t: recip(t, arith.addf(const(t, 1.0), sq(x(0)))),
+    "math.asin": lambda k, x, r, t: recip(t, op1("math.sqrt", arith.subf(const(t, 1.0), sq(x(0))))),
+    "math.acos": lambda k, x, r, t: div(const(t, -1.0), op1("math.sqrt", arith.subf(const(t, 1.0), sq(x(0))))),
+    "math.erf": lambda k, x, r, t: mul(const(t, 2.0 / pymath.sqrt(pymath.pi)), op1("math.exp", arith.negf(sq(x(0))))),
+    "math.absf": lambda k, x, r, t: _sign(t, x(0)),
     "math.powf": _powf,
     "math.fpowi": _fpowi,
     "math.atan2": _atan2,
     "math.copysign": _copysign,
-    "math.fma": _fma,
-    "arith.extf": lambda xs, r: ["convert"],
-    "arith.truncf": lambda xs, r: ["convert"],
+    "math.fma": lambda k, x, r, t: ONE if k == 2 else x(1 - k),
     # piecewise constant: zero derivative
-    "math.floor": lambda xs, r: [None],
-    "math.ceil": lambda xs, r: [None],
-    "math.round": lambda xs, r: [None],
-    "math.roundeven": lambda xs, r: [None],
-    "math.trunc": lambda xs, r: [None],
+    "math.floor": lambda k, x, r, t: None,
+    "math.ceil": lambda k, x, r, t: None,
+    "math.round": lambda k, x, r, t: None,
+    "math.roundeven": lambda k, x, r, t: None,
+    "math.trunc": lambda k, x, r, t: None,
 }
-# extf/truncf change the type: their "partial" is a conversion of the tangent/adjoint, not a product
-CONVERT = "convert"
 
 
 def apply(partial, v):

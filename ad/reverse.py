@@ -367,9 +367,19 @@ def scalar_rule(rv, op):
     g = rv.pop_adj(op.results[0])
     if g is None:
         return
-    parts = P.PARTIALS[op.name]([rv.rv(v) for v in op.operands], rv.rv(op.results[0]))
-    for part, v in zip(parts, op.operands):
-        if part is None or not rv.act.is_varied(v) or not is_float(v.type):
+    rule = P.PARTIALS[op.name]
+    memo = {}
+
+    def x(i):  # primal operands on demand: a linear op needs none, so none is cached
+        if i not in memo:
+            memo[i] = rv.rv(op.operands[i])
+        return memo[i]
+
+    for k, v in enumerate(op.operands):
+        if not rv.act.is_varied(v) or not is_float(v.type):
+            continue
+        part = rule(k, x, lambda: rv.rv(op.results[0]), op.results[0].type)
+        if part is None:
             continue
         rv.add_adj(v, P.convert(g, v.type) if part == P.CONVERT else P.apply(part, g))
 
