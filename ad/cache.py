@@ -131,9 +131,6 @@ class Caches:
         out = []
         for p in self.rev.parent_ops(block):
             if p.name in LOOPISH:
-                if p.name == "scf.parallel":
-                    raise error_at_op(p, "unsupported construct: reverse mode needs a value from inside a parallel "
-                                         "loop that it cannot recompute")
                 out.append(p)
         return list(reversed(out))
 
@@ -147,9 +144,28 @@ class Caches:
         loops = self.loopish_ancestors(block)
         if not loops:
             return "rank0", loops
-        if all(lp.name == "scf.for" and all(self.rev.is_top(v) for v in list(lp.operands)[:3]) for lp in loops):
+        if all(lp.name in ("scf.for", "scf.parallel") and all(self.rev.is_top(v) for v in self.bounds(lp))
+               for lp in loops):
             return "indexed", loops
+        par = next((lp for lp in loops if lp.name == "scf.parallel"), None)
+        if par is not None:  # instance counters would race between parallel iterations
+            raise error_at_op(par, "unsupported construct: reverse mode needs a value from a loop with a data-"
+                                   "dependent trip count inside a parallel loop")
         return "grown", loops
+
+    @staticmethod
+    def bounds(loop):
+        """Lower bounds, upper bounds and steps (flattened) of an scf.for / scf.parallel."""
+        n = len(loop.regions[0].blocks[0].arguments) if loop.name == "scf.parallel" else 1
+        return list(loop.operands)[:3 * n]
+
+    def dims(self, loop, get):
+        """Trip counts of the dimensions of scf.for / scf.parallel `loop`, bounds read through `get`."""
+        if loop.name == "scf.for":
+            return [self.trip_count(loop, get)]
+        n = len(loop.regions[0].blocks[0].arguments)
+        ops = list(loop.operands)
+        return [trip_count_of(get(ops[d]), get(ops[n + d]), get(ops[2 * n + d])) for d in range(n)]
 
     # ------------------------------------------------------------------ forward-side positions
     def anchor(self, block):
@@ -169,8 +185,9 @@ class Caches:
         fl = self.rev.fops[loop.operation]
         fbody = fl.regions[0].blocks[0]
         ops = list(fl.operands)
+        n = len(fbody.arguments) if loop.name == "scf.parallel" else 1
         with ir.InsertionPoint(self.anchor(loop.regions[0].blocks[0])), loop.location:
-            got = arith.divui(arith.subi(fbody.arguments[0], ops[0]), ops[2])
+            got = [arith.divui(arith.subi(fbody.arguments[d], ops[d]), ops[2 * n + d]) for d in range(n)]
         self.fwd_index[loop] = got
         return got
 
@@ -232,7 +249,7 @@ class Caches:
         elif kind == "indexed":
             outer = loops[0]
             with ir.InsertionPoint(rev.fops[outer.operation]), loc:
-                sizes = [self.trip_count(lp, lambda x: rev.vmap[x]) for lp in loops]
+                sizes = [d for lp in loops for d in self.dims(lp, lambda x: rev.vmap[x])]
                 n = sizes[0]
                 for m in sizes[1:]:
                     n = arith.muli(n, m)
@@ -241,7 +258,7 @@ class Caches:
                 ptr = rev.libc("malloc", [nbytes], ptr_type())
                 got = Slot(kind, mem=memref_of(ptr, t, n), loops=loops, sizes=sizes)
             self.frees.append(lambda p=ptr: rev.libc("free", [p], None))
-            idx = [self.forward_index(lp) for lp in loops]
+            idx = [i for lp in loops for i in self.forward_index(lp)]
             with store_ip, loc:
                 memref.StoreOp(fwd_value, got.mem, self.linear(idx, sizes))
         else:
@@ -284,7 +301,7 @@ class Caches:
         if slot.kind == "rank0":
             idx, mem = [], lambda: slot.mem
         elif slot.kind == "indexed":
-            ids = [rev.scope_of(lp.regions[0].blocks[0]).rev_index for lp in slot.loops]
+            ids = [i for lp in slot.loops for i in rev.scope_of(lp.regions[0].blocks[0]).rev_index]
             idx, mem = None, lambda: slot.mem
         else:
             rid = self.reverse_id(rev.scope_of(slot.block))
@@ -353,10 +370,6 @@ class Caches:
         if block == rev.primal.regions[0].blocks[0]:
             return n
         return self.load_pseudo(("while-count", op), block, n, scope, op.location)
-
-
-def parallel_rule(rev, op):
-    raise error_at_op(op, "unsupported construct: reverse mode through a parallel loop")
 
 
 class Overwrites:

@@ -41,7 +41,7 @@ class Scope:
         self.parent = parent
         self.sentinel = sentinel
         self.loop = loop            # the primal loop whose body this is (None for if branches / function)
-        self.rev_index = rev_index  # its iteration number in the reverse loop
+        self.rev_index = rev_index  # its iteration numbers (one per loop dimension) in the reversed loop
         self.memo = {}
         self.smemo = {}
         self.adj = {}
@@ -445,7 +445,7 @@ def loop_rule(rv, op):
         kk = arith.subi(arith.subi(n, c1), loop.induction_variable)
         iv = arith.addi(rv.rv(lb), arith.muli(kk, rv.rv(step)))
         sentinel = new_sentinel()  # recomputed values and cache loads of this body go before it, after kk
-        scope = rv.enter(body, sentinel, op, kk)
+        scope = rv.enter(body, sentinel, op, [kk])
         scope.memo[body.arguments[0]] = iv
         args = list(loop.inner_iter_args)
         for k, f in enumerate(F):
@@ -624,8 +624,42 @@ def while_rule(rv, op):
 
 
 def parallel_rule(rv, op):
-    from .cache import parallel_rule as impl
-    impl(rv, op)
+    """scf.parallel (no reductions): the iterations are independent, so the reversed loop is parallel over the
+    same space, each iteration reversing its own body. Shadow accumulations from loads use atomics (two
+    iterations may read one element); adjoints of values defined outside the loop are summed into a slot with
+    atomic adds. A race-free primal writes each element from one iteration only, so the shadow resets of
+    stores need no atomics."""
+    if len(op.results):
+        raise error_at_op(op, "unsupported construct: reverse mode through a parallel loop with reductions")
+    body = op.regions[0].blocks[0]
+    n = len(body.arguments)
+    ops = list(op.operands)
+    lbs, ubs, steps = ops[:n], ops[n:2 * n], ops[2 * n:3 * n]
+    F = rv.free_values(op)
+    slots = {}
+    for f in F:
+        with ir.InsertionPoint.at_block_begin(rv.caches.entry), op.location:
+            slots[f] = memref.AllocaOp(ir.MemRefType.get([], f.type), [], []).result
+        cur = rv.scope.adj.get(f)
+        memref.StoreOp(cur if cur is not None else zero(f.type), slots[f], [])
+    new = create_like(op, [rv.rv(v) for v in lbs + ubs + steps], [])
+    block = new.regions[0].blocks.append(*[a.type for a in body.arguments])
+    with ir.InsertionPoint(block):
+        rlbs, rsteps = [rv.rv(v) for v in lbs], [rv.rv(v) for v in steps]
+        idx = [arith.divui(arith.subi(iv, lb), st) for iv, lb, st in zip(block.arguments, rlbs, rsteps)]
+        sentinel = new_sentinel()
+        scope = rv.enter(body, sentinel, op, idx)
+        for a, na in zip(body.arguments, block.arguments):
+            scope.memo[a] = na
+        rv.reverse_ops(body_ops(body))
+        for f in F:
+            g = scope.adj.get(f)
+            if g is not None:
+                memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, slots[f], [])
+        rv.leave()
+        scf.ReduceOp([], 0)
+    for f in F:
+        rv.scope.adj[f] = memref.LoadOp(slots[f], []).result
 
 
 REVERSE_RULES = {

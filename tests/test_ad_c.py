@@ -100,3 +100,20 @@ def test_cuda_kernel_gradients_with_cpuify(tmp):
     assert len(rows) == 13 + 8 * 4
     assert_close(rows, 2e-6)
     assert sum(1 for _, g, _ in rows if abs(g) > 1e-2) > len(rows) // 2
+
+
+def test_reverse_through_kernel_launches_parallel_loops(tmp):
+    src = AD / "cuda_host_grad.cu"
+    r = run_pgcc([src, "--cpuify", "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
+    assert r.returncode == 0, r.stderr
+    text = (tmp / "ad.mlir").read_text()
+    grad = text[text.index("@loss.autodiff"):]
+    grad = grad[:grad.index("\n  }\n")]
+    assert grad.count("scf.parallel") >= 4  # two launches, forward and reversed
+    assert "memref.atomic_rmw addf" in grad  # shadow accumulation where threads read the same element
+    from conftest import cpuify_outputs
+    for out in cpuify_outputs(src, tmp):
+        rows = [(l.split()[0], float(l.split()[1]), float(l.split()[2])) for l in out.splitlines()]
+        assert len(rows) == 9
+        assert_close(rows, 1e-6)
+        assert all(abs(g) > 1e-2 for _, g, _ in rows)
