@@ -15,7 +15,7 @@ from mlir.dialects import arith, func
 from polygeist_py.errors import error_at_op
 
 from . import partials as P
-from .activity import ALLOCS, LOADS, LOOPS, PLUMBING, STORES, Activity, is_float
+from .activity import ALLOCS, LOADS, LOOPS, MALLOCS, PLUMBING, STORES, Activity, is_float
 from .emit import (body_ops, clone_mapped, create_like, loop_parts, loop_segments, remap_operands, shadow_alloc,
                    terminator, zero)
 
@@ -294,12 +294,32 @@ def call_rule(fw, op):
     results."""
     callee = op.attributes["callee"].value
     active = tuple(fw.act.is_varied(v) for v in op.operands)
-    if not any(active) or callee in fw.session.inactive:
+    if (not any(active) and callee not in MALLOCS) or callee in fw.session.inactive:
         fw.clone(op)
         return
     if callee in fw.session.derivative_rules:
         custom_derivative(fw, op, fw.session.derivative_rules[callee][0])
         return
+    if callee in MALLOCS:  # the shadow: an allocation of the same size, zeroed
+        new = fw.clone(op)
+        if fw.act.is_varied(op.results[0]):
+            from mlir.dialects import llvm
+            args = [fw.p(v) for v in op.operands]
+            sh = func.CallOp([op.results[0].type], ir.FlatSymbolRefAttr.get(callee), args).results[0]
+            nbytes = args[0] if len(args) == 1 else arith.muli(args[0], args[1])
+            llvm.MemsetOp(sh, arith.constant(ir.IntegerType.get_signless(8), 0), nbytes, ir.BoolAttr.get(False))
+            fw.tmap[op.results[0]] = sh
+        return
+    if callee == "free":
+        fw.clone(op)
+        if fw.t(op.operands[0]) is not None:
+            func.CallOp([], ir.FlatSymbolRefAttr.get(callee), [fw.t(op.operands[0])])
+        return
+    f = fw.session.funcs.get(callee)
+    if f is None or not len(f.regions[0].blocks):
+        raise error_at_op(op, f"unsupported construct: differentiating a call of '{callee}', whose body is not in "
+                              "this file (register a derivative with __enzyme_register_derivative_" + callee
+                              + " or mark it __enzyme_inactivefn)")
     name = fw.session.derivative(callee, "forward", active, return_primal=True, at=op)
     args = []
     for v, a in zip(op.operands, active):

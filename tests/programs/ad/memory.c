@@ -1,0 +1,82 @@
+/* Memory in differentiated code: malloc/free inside a loop, VLA parameters (2-D), a local VLA, a constant global
+   table, pointer arithmetic into a callee. Both modes against central finite differences. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <math.h>
+
+extern double __enzyme_autodiff(void *, ...);
+extern double __enzyme_fwddiff(void *, ...);
+
+#define N 5
+#define H 1e-6
+
+static const double coef[4] = {0.5, -1.25, 2.0, 0.75};
+
+double scratch_per_row(double *a, int n, int m) {
+  double s = 0;
+  for (int i = 0; i < n; i++) {
+    double *t = (double *)malloc(sizeof(double) * m);
+    for (int k = 0; k < m; k++) t[k] = a[i] * (k + 1) * coef[k % 4];
+    for (int k = 1; k < m; k++) t[k] = t[k - 1] * sin(t[k]);
+    s += t[m - 1];
+    free(t);
+  }
+  return s;
+}
+
+double frob(int n, int m, double A[n][m]) {
+  double t[n];
+  for (int i = 0; i < n; i++) {
+    t[i] = 0;
+    for (int j = 0; j < m; j++) t[i] += A[i][j] * A[i][j] * (j + 1);
+  }
+  double s = 0;
+  for (int i = 0; i < n; i++) s += sqrt(t[i]) * (double)(i % 2 ? 1 : -1);
+  return s;
+}
+
+double tail_sum(const double *p, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += p[i] * p[i] * p[i];
+  return s;
+}
+double shifted(double *a, int n) { return tail_sum(a + 2, n - 2) * a[0]; }
+
+int main(void) {
+  double a[N] = {0.3, 0.5, 0.7, 0.9, 1.1}, da[N];
+  for (int i = 0; i < N; i++) da[i] = 0;
+  __enzyme_autodiff((void *)scratch_per_row, a, da, N, 6);
+  for (int i = 0; i < N; i++) {
+    double s = a[i], v[N] = {0};
+    a[i] = s + H; double fp = scratch_per_row(a, N, 6);
+    a[i] = s - H; double fm = scratch_per_row(a, N, 6);
+    a[i] = s;
+    v[i] = 1;
+    printf("malloc_rev[%d] %.10g %.10g\n", i, da[i], (fp - fm) / (2 * H));
+    printf("malloc_fwd[%d] %.10g %.10g\n", i, __enzyme_fwddiff((void *)scratch_per_row, a, v, N, 6), (fp - fm) / (2 * H));
+  }
+
+  double A[3][4], dA[3][4];
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 4; j++) { A[i][j] = 0.2 + 0.1 * i - 0.05 * j; dA[i][j] = 0; }
+  __enzyme_autodiff((void *)frob, 3, 4, A, dA);
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 4; j++) {
+      double s = A[i][j];
+      A[i][j] = s + H; double fp = frob(3, 4, A);
+      A[i][j] = s - H; double fm = frob(3, 4, A);
+      A[i][j] = s;
+      printf("vla[%d][%d] %.10g %.10g\n", i, j, dA[i][j], (fp - fm) / (2 * H));
+    }
+
+  for (int i = 0; i < N; i++) da[i] = 0;
+  __enzyme_autodiff((void *)shifted, a, da, N);
+  for (int i = 0; i < N; i++) {
+    double s = a[i];
+    a[i] = s + H; double fp = shifted(a, N);
+    a[i] = s - H; double fm = shifted(a, N);
+    a[i] = s;
+    printf("shifted[%d] %.10g %.10g\n", i, da[i], (fp - fm) / (2 * H));
+  }
+  return 0;
+}
