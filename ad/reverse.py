@@ -8,11 +8,10 @@ loop-carried values / if results, so no adjoint lives in memory.
 
 Primal values needed by the reverse sweep (ad/cache.py decides how):
   * defined at function level: the forward sweep's SSA value itself;
-  * cheap pure ops inside regions: recomputed in the reverse sweep, hoisted to the start of the reversed block
-    that defines them;
-  * anything else (loads, loop-carried values, region results, transcendental results): cached by the forward
-    sweep in a memref indexed by the iteration numbers of the enclosing loops (sized from trip counts, freed at
-    the end), and loaded back in the reverse sweep.
+  * inside regions: per block, a minimum cut (mincut.py) picks the fewest values to cache such that every
+    value the reverse needs is cached or recomputable from cached ones; pure ops and loads of memory that is not
+    overwritten later are recomputed, hoisted to the start of the reversed block that defines them; cached values
+    (cache.py) live in arrays indexed by the iterations of the enclosing loops, freed at the end.
 Memory is handled with shadows: a load's adjoint is added to the shadow; a store moves the shadow's value into
 the stored value's adjoint and zeroes it. The forward sweep never touches shadows, so shadows of local
 allocations are created (zeroed) lazily in the reverse sweep.
@@ -29,6 +28,7 @@ from polygeist_py.errors import error_at_op
 from . import partials as P
 from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, is_float
 from .cache import Caches
+from .mincut import Planner
 from .emit import body_ops, create_like, fill_zero, terminator, zero
 
 
@@ -111,6 +111,7 @@ class Reverse:
                 with op.location:
                     self.clone_tree(op)
             self.caches = Caches(self, entry)
+            self.planner = Planner(self, self.caches.recompute)
             with self.primal.location:
                 sentinel = arith.constant(ir.IndexType.get(), 0).owner
             top = Scope(pentry, None, sentinel)
@@ -209,7 +210,7 @@ class Reverse:
         owner = v.owner
         if isinstance(owner, ir.Block):
             val = self.caches.load(v, scope)
-        elif self.caches.recompute(owner):
+        elif v not in self.planner.stored(scope.block) and self.planner.recomputable(owner):
             operands = [self.rv(o) for o in owner.operands]
             with ir.InsertionPoint(scope.sentinel), owner.location:
                 new = owner.clone()
