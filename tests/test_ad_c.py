@@ -114,6 +114,6 @@ def test_reverse_through_kernel_launches_parallel_loops(tmp):
     from conftest import cpuify_outputs
     for out in cpuify_outputs(src, tmp):
         rows = [(l.split()[0], float(l.split()[1]), float(l.split()[2])) for l in out.splitlines()]
-        assert len(rows) == 9
+        assert len(rows) == 10
         assert_close(rows, 1e-6)
         assert all(abs(g) > 1e-2 for _, g, _ in rows)

@@ -1,11 +1,12 @@
 /* Reverse mode through kernel launches (--cpuify turns them into parallel loops before AD): a stencil kernel
    whose reverse accumulates into neighbouring shadow elements (atomics), an active scalar kernel argument
    (adjoints summed over all threads), and a kernel with a per-thread loop whose values are cached. Checked
-   against central finite differences of the host function. */
+   against central finite differences of the host function, and forward mode against reverse mode. */
 #include <stdio.h>
 #include <math.h>
 
 extern double __enzyme_autodiff(void *, ...);
+extern double __enzyme_fwddiff(void *, ...);
 extern int enzyme_dup, enzyme_const;
 
 __global__ void smooth(const double *x, double *y, double w, int n) {
@@ -48,5 +49,10 @@ int main() {
     printf("x[%d] %.10g %.10g\n", i, dx[i], (fp - fm) / (2 * h));
   }
   printf("w %.10g %.10g\n", dw, (loss(x, y, z, w + h, N) - loss(x, y, z, w - h, N)) / (2 * h));
+  /* forward mode through the same launches: the tangent along (vx, vw) equals <gradient, (vx, vw)> */
+  double *vx, *vy, *vz, dot = 0.7 * dw;
+  cudaMallocManaged(&vx, 8 * N); cudaMallocManaged(&vy, 8 * N); cudaMallocManaged(&vz, 8 * N);
+  for (int i = 0; i < N; i++) { vx[i] = cos(1.0 + i); vy[i] = vz[i] = 0; dot += dx[i] * vx[i]; }
+  printf("fwd %.10g %.10g\n", __enzyme_fwddiff((void *)loss, x, vx, y, vy, z, vz, w, 0.7, N), dot);
   return 0;
 }
