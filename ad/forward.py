@@ -222,7 +222,7 @@ def if_rule(fw, op):
     n = len(op.results)
     act = [j for j in range(n) if fw.act.is_varied(op.results[j])]
     types = [r.type for r in op.results] + [op.results[j].type for j in act]
-    new = create_like(op, [fw.p(op.operands[0])], types)
+    new = create_like(op, [fw.p(v) for v in op.operands], types)  # (scf.if: the condition; affine.if: its operands)
     for region, nregion in zip(op.regions, new.regions):
         if not len(region.blocks):
             continue
@@ -377,6 +377,7 @@ FORWARD_RULES = {
     "memref.dealloc": dealloc_rule,
     **{n: loop_rule for n in LOOPS},
     "scf.if": if_rule,
+    "affine.if": if_rule,
     "scf.while": while_rule,
     "scf.parallel": parallel_rule,
     "func.call": call_rule,
