@@ -108,6 +108,9 @@ def differentiate(module) -> bool:
         mode = ir.StringAttr(call.attributes[MODE_ATTR]).value
         acts = tuple(ir.StringAttr(a).value for a in ir.ArrayAttr(call.attributes[ACT_ATTR]))
         placeholder = call.attributes["callee"].value
+        target = session.funcs.get(fn)
+        if target is None or not len(target.regions[0].blocks):
+            raise error_at_op(call, f"cannot differentiate '{fn}': its body is not in this file")
         ftype = ir.FunctionType(ir.TypeAttr(session.funcs[placeholder].attributes["function_type"]).value)
         if mode == "forward":
             active = tuple(a != "const" for a in acts)

@@ -519,9 +519,10 @@ def call_rule(rv, op):
         custom_gradient(rv, op, rv.session.gradient_rules[name][1])
         return
     if name not in rv.session.funcs or not len(rv.session.funcs[name].regions[0].blocks):
-        if any(rv.act.is_varied(r) for r in op.results):
+        if any(rv.act.is_varied(v) for v in list(op.results) + list(op.operands)):
             raise error_at_op(op, f"unsupported construct: differentiating a call of '{name}', whose body is "
-                                  "not in this file")
+                                  f"not in this file (register a gradient with __enzyme_register_gradient_{name}"
+                                  " or mark it __enzyme_inactivefn)")
         return
     active = tuple(rv.act.is_varied(v) for v in op.operands)
     callee_primal = rv.session.primal(name, "reverse")

@@ -32,7 +32,7 @@ def assert_close(rows, rtol, atol=1e-6, rtol_for=None):
     assert not bad, bad
 
 
-@pytest.mark.parametrize("program", ["scalar_math", "arrays", "control", "struct_grads", "memory"])
+@pytest.mark.parametrize("program", ["scalar_math", "arrays", "control", "struct_grads", "memory", "loop_forms"])
 def test_gradients_match_finite_differences(program, tmp):
     rows = triples(build_pgcc(AD / f"{program}.c", tmp / program))
     # finite differences with h=1e-6 are good to ~1e-8 relative; float programs to ~1e-3
@@ -75,6 +75,11 @@ ERRORS = [
      "extern double __enzyme_autodiff(void*, ...);\n"
      "void g(double *x, double *dx, double *y) { __enzyme_autodiff((void*)f, x, dx, enzyme_const, y); }\n",
      1, "no shadow"),
+    ("double f(double x);\nextern double __enzyme_autodiff(void*, ...);\n"
+     "double g(double x) { return __enzyme_autodiff((void*)f, x); }\n", 3, "its body is not in this file"),
+    ("#include <math.h>\ndouble ext(double);\ndouble f(double x) { return ext(x) * x; }\n"
+     "extern double __enzyme_fwddiff(void*, ...);\n"
+     "double g(double x) { return __enzyme_fwddiff((void*)f, x, 1.0); }\n", 3, "whose body is not in this file"),
 ]
 
 
