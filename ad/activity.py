@@ -132,6 +132,12 @@ class Activity:
             if op.operands[0] in V and is_float(op.results[0].type):
                 return self._mark([op.results[0]])
             return False
+        if name == "llvm.load":  # a pointer loaded from an array of pointers: its shadow is in the shadow array
+            if op.operands[0] in V and is_pointer_like(op.results[0].type):
+                return self._mark([op.results[0]])
+            return False
+        if name == "llvm.store" and op.operands[0] in V:
+            raise error_at_op(op, "unsupported construct: storing a differentiated pointer into memory")
         if name in STORES:
             val, mem = store_parts(op)
             if val in V and mem not in V:

@@ -112,7 +112,7 @@ class Caches:
     def recompute(self, op) -> bool:
         """Whether the reverse sweep recomputes `op` rather than loading a cached result: cheap pure ops, and
         loads of memory that nothing may overwrite after them (Enzyme's "overwritten" analysis)."""
-        if op.name == "memref.load":
+        if op.name in ("memref.load", "llvm.load"):
             if self.overwrites is None:
                 self.overwrites = Overwrites(self.rev.primal, self.rev.session)
             return not self.overwrites.may_overwrite_after(op)
@@ -319,6 +319,9 @@ class Caches:
         rev = self.rev
         where = v.owner.owner if isinstance(v.owner, ir.Block) else v.owner
         if v not in self.slots:
+            if not isinstance(v.type, (ir.IntegerType, ir.IndexType, ir.FloatType)):
+                raise error_at_op(where, f"unsupported construct: reverse mode needs a value of type '{v.type}' "
+                                         "that it can neither recompute nor cache")
             fv = rev.vmap[v]
             if isinstance(v.owner, ir.Block):
                 ip = ir.InsertionPoint(self.anchor(v.owner))

@@ -369,8 +369,17 @@ def check_signature(session, op, name, args, results):
                               f"{ftype}, expected {want}")
 
 
+def pointer_load_rule(fw, op):
+    """llvm.load of a pointer from an array of pointers: the shadow pointer sits at the same place in the shadow
+    array (Enzyme's convention for double**)."""
+    fw.clone(op)
+    if fw.act.is_varied(op.results[0]):
+        fw.tmap[op.results[0]] = fw.shadow_clone(op).results[0]
+
+
 FORWARD_RULES = {
     "arith.select": select_rule,
+    "llvm.load": pointer_load_rule,
     **{n: load_rule for n in LOADS},
     **{n: store_rule for n in STORES},
     **{n: alloc_rule for n in ALLOCS},

@@ -79,7 +79,7 @@ class Planner:
     def recomputable(self, op) -> bool:
         if isinstance(op, ir.Block):
             return False
-        if op.name == "memref.load":
+        if op.name in ("memref.load", "llvm.load"):
             return self.loads_recomputable(op)
         return is_pure(op)
 

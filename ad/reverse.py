@@ -238,7 +238,7 @@ class Reverse:
         got = scope.smemo.get(v)
         if got is not None:
             return got
-        if owner.name in PLUMBING:
+        if owner.name in PLUMBING or owner.name == "llvm.load":  # (llvm.load: a pointer from a pointer array)
             operands = [self.shadow(o) if self.act.is_varied(o) else self.rv(o) for o in owner.operands]
             with ir.InsertionPoint(scope.sentinel), owner.location:
                 new = owner.clone()
@@ -676,4 +676,5 @@ REVERSE_RULES = {
     "scf.parallel": parallel_rule,
     "func.call": call_rule,
     "llvm.call": no_adjoint,
+    "llvm.load": no_adjoint,  # a pointer load: its shadow is made on demand by Reverse.shadow
 }
