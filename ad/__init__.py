@@ -8,7 +8,9 @@ module into a call of a synthesized derivative function. Modules, one job each:
     activity.py   which values carry derivatives
     partials.py   derivative rules of scalar arith/math ops (shared by both modes)
     forward.py    forward mode (tangent rules per op)
-    reverse.py    reverse mode (adjoint rules per op, caching of values needed by the reverse sweep)
+    reverse.py    reverse mode (adjoint rules per op; adjoints carried through reversed regions)
+    cache.py      caches of primal values for the reverse sweep; the overwritten-memory analysis
+    mincut.py     which values to cache: minimum cut per reversed block (Enzyme's cache reduction)
     emit.py       cloning and rebuilding helpers
 """
 

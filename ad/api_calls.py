@@ -52,6 +52,8 @@ class Session:
         return self.inactive | set(self.gradient_rules) | set(self.derivative_rules)
 
     def register(self, f) -> None:
+
+        """Record a new function of the module (a derivative) by name."""
         self.funcs[f.attributes["sym_name"].value] = f
 
     def primal(self, name: str, mode: str):
@@ -89,6 +91,8 @@ class Session:
         return dname
 
     def finish(self) -> None:
+
+        """Erase the primal copies."""
         for p in self.primals.values():
             p.operation.erase()
 

@@ -40,6 +40,10 @@ class Forward:
         self.tmap = {}
 
     def signature(self):
+
+        """The derivative's type: each parameter followed by its tangent/shadow when active; results: (primal results
+
+        when return_primal,) tangents of the floating results."""
         ftype = ir.FunctionType(ir.TypeAttr(self.primal.attributes["function_type"]).value)
         ins = []
         for t, a in zip(ftype.inputs, self.active):
@@ -81,10 +85,14 @@ class Forward:
         return self.tmap.get(v)
 
     def tangent_or_zero(self, v):
+
+        """The tangent of `v`, a 0 constant when it has none."""
         t = self.tmap.get(v)
         return t if t is not None else zero(self.p(v).type)
 
     def clone(self, op):
+
+        """Clone `op` into the derivative (operands mapped); returns the new op."""
         return clone_mapped(op, self.vmap)
 
     def shadow_clone(self, op, replace=None):
@@ -102,6 +110,8 @@ class Forward:
         return new
 
     def emit_ops(self, ops):
+
+        """Emit the primal copy and tangent code of `ops` at the current insertion point, one rule per op."""
         for op in ops:
             with op.location:
                 if op not in self.act.touched:
@@ -129,6 +139,9 @@ def inactive_result(act, op) -> bool:
 
 
 def scalar_rule(fw, op):
+
+
+    """Scalar arith/math op: tangent = sum over operands of partial * operand tangent (partials.PARTIALS)."""
     new = fw.clone(op)
     r = new.results[0]
     if not fw.act.is_varied(op.results[0]):
@@ -149,6 +162,9 @@ def scalar_rule(fw, op):
 
 
 def plumbing_rule(fw, op):
+
+
+    """Pointer plumbing (casts, views, descriptors): the same op on the shadows gives the shadow."""
     fw.clone(op)
     if any(fw.act.is_varied(r) for r in op.results):
         new = fw.shadow_clone(op)
@@ -158,6 +174,9 @@ def plumbing_rule(fw, op):
 
 
 def select_rule(fw, op):
+
+
+    """arith.select: the tangent of the selected operand."""
     fw.clone(op)
     if fw.act.is_varied(op.results[0]):
         c, a, b = op.operands
@@ -165,12 +184,18 @@ def select_rule(fw, op):
 
 
 def load_rule(fw, op):
+
+
+    """affine/memref.load: the tangent is the same load from the shadow."""
     fw.clone(op)
     if fw.act.is_varied(op.results[0]):
         fw.tmap[op.results[0]] = fw.shadow_clone(op).results[0]
 
 
 def store_rule(fw, op):
+
+
+    """affine/memref.store: the tangent (zero for an inactive value) is stored into the shadow."""
     fw.clone(op)
     val, mem = op.operands[0], op.operands[1]
     if fw.t(mem) is not None:
@@ -183,12 +208,18 @@ def store_rule(fw, op):
 
 
 def alloc_rule(fw, op):
+
+
+    """memref.alloca/alloc holding varied values: a zero-filled shadow allocation of the same shape."""
     fw.clone(op)
     if fw.act.is_varied(op.results[0]):
         fw.tmap[op.results[0]] = shadow_alloc(op, fw.vmap)
 
 
 def dealloc_rule(fw, op):
+
+
+    """memref.dealloc: the shadow is freed too."""
     fw.clone(op)
     s = fw.t(op.operands[0])
     if s is not None:
@@ -196,6 +227,9 @@ def dealloc_rule(fw, op):
 
 
 def loop_rule(fw, op):
+
+
+    """scf.for/affine.for: the tangents of varied loop-carried values become extra iter_args."""
     ctrl, inits, body = loop_parts(op)
     n = len(inits)
     act = [j for j in range(n) if fw.act.is_varied(op.results[j])]
@@ -219,6 +253,9 @@ def loop_rule(fw, op):
 
 
 def if_rule(fw, op):
+
+
+    """scf.if/affine.if: the tangents of varied results become extra results of both branches."""
     n = len(op.results)
     act = [j for j in range(n) if fw.act.is_varied(op.results[j])]
     types = [r.type for r in op.results] + [op.results[j].type for j in act]
@@ -240,6 +277,9 @@ def if_rule(fw, op):
 
 
 def while_rule(fw, op):
+
+
+    """scf.while: tangents of varied carried values travel with them through both regions."""
     before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
     cond = terminator(before)
     b_act = [j for j, a in enumerate(before.arguments) if fw.act.is_varied(a)]

@@ -74,6 +74,8 @@ class Reverse:
         self.ancestors = {}
 
     def signature(self):
+
+        """The derivative's type (see the class docstring)."""
         ftype = ir.FunctionType(ir.TypeAttr(self.primal.attributes["function_type"]).value)
         ins, outs = [], []
         for t, a in zip(ftype.inputs, self.active):
@@ -87,6 +89,10 @@ class Reverse:
         return ir.FunctionType.get(ins, outs)
 
     def build(self, name: str, ftype=None):
+
+        """Create func `name` (type `ftype`, else signature()) in the module and fill it: forward sweep, reverse
+
+        sweep, return of the adjoints. Returns the func op."""
         ftype = ftype or self.signature()
         if list(ftype.inputs) != list(self.signature().inputs):
             raise error_at_op(self.primal, "the arguments of __enzyme_autodiff do not match the function's "
@@ -169,13 +175,18 @@ class Reverse:
 
     @staticmethod
     def def_block(v):
+        """The primal block defining value `v`."""
         owner = v.owner
         return owner if isinstance(owner, ir.Block) else owner.operation.block
 
     def is_top(self, v) -> bool:
+
+        """Whether `v` is defined at function level (its forward value is usable directly in the reverse sweep)."""
         return self.def_block(v) == self.primal.regions[0].blocks[0]
 
     def scope_of(self, block):
+
+        """The open reverse scope reversing primal `block`."""
         s = self.scope
         while s is not None and s.block != block:
             s = s.parent
@@ -184,6 +195,8 @@ class Reverse:
         return s
 
     def defined_inside(self, v, region_op) -> bool:
+
+        """Whether `v` is defined inside region op `region_op`."""
         return region_op.operation in [o.operation for o in self.parent_ops(self.def_block(v))]
 
     def free_values(self, region_op):
@@ -307,9 +320,13 @@ class Reverse:
         adj[v] = d if old is None else arith.addf(old, d)
 
     def pop_adj(self, v):
+
+        """Take (and forget) the adjoint of `v` in the current scope; None when it has none."""
         return self.scope.adj.pop(v, None)
 
     def reverse_ops(self, ops):
+
+        """Emit the reversal of `ops` (a block's ops in program order) at the current insertion point."""
         for op in reversed(ops):
             if op not in self.act.touched:
                 self.after_reverse(op)
@@ -336,6 +353,7 @@ class Reverse:
 
     # ------------------------------------------------------------------ nested scopes
     def enter(self, block, sentinel, loop=None, rev_index=None):
+        """Open the reverse scope of primal `block` (recomputed values go before `sentinel`)."""
         s = Scope(block, self.scope, sentinel, loop, rev_index)
         self.scope = s
         self.sentinels.append(sentinel)
@@ -343,6 +361,8 @@ class Reverse:
         return s
 
     def leave(self):
+
+        """Close the current reverse scope."""
         self.scope = self.scope.parent
 
     def atomic_context(self) -> bool:
@@ -361,10 +381,17 @@ def new_sentinel():
 
 # ---------------------------------------------------------------------- rules
 def no_adjoint(rv, op):
+    """Ops without adjoint effects (plumbing, printing, deallocation)."""
     pass
 
 
 def scalar_rule(rv, op):
+
+
+    """Scalar arith/math op: adjoint(x_k) += partial_k * adjoint(result), reading primal values only when a partial
+
+
+    needs them."""
     g = rv.pop_adj(op.results[0])
     if g is None:
         return
@@ -386,6 +413,9 @@ def scalar_rule(rv, op):
 
 
 def select_rule(rv, op):
+
+
+    """arith.select: the adjoint goes to the selected operand."""
     g = rv.pop_adj(op.results[0])
     if g is None:
         return
@@ -397,6 +427,9 @@ def select_rule(rv, op):
 
 
 def load_rule(rv, op):
+
+
+    """memref.load of a varied value: its adjoint is added to the shadow element (atomically inside a parallel loop)."""
     r = op.results[0]
     g = rv.pop_adj(r)
     if g is None or not rv.act.is_varied(r):
@@ -410,6 +443,9 @@ def load_rule(rv, op):
 
 
 def store_rule(rv, op):
+
+
+    """memref.store into shadowed memory: the shadow element becomes the stored value's adjoint and is reset to 0."""
     val, mem = op.operands[0], op.operands[1]
     sh = rv.shadow(mem)
     if sh is None:
@@ -502,10 +538,16 @@ def if_rule(rv, op):
 
 
 def has_memory_adjoints(rv, op) -> bool:
+
+
+    """Whether reversing `op`'s regions touches shadow memory."""
     return any(o.name in ("memref.load", "memref.store", "func.call") and o in rv.act.touched for o in all_ops(op))
 
 
 def alloc_rule(rv, op):
+
+
+    """memref.alloca/alloc: nothing (a shadow made on demand is freed by after_reverse)."""
     pass  # the shadow (if any) is freed by after_reverse
 
 
