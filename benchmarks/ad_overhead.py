@@ -301,18 +301,65 @@ def jax_twins():
     except Exception:
         return {}
 
+    import numpy as np
+
     def taylor_log(x, n=1000000):
         k = jnp.arange(1, n + 1)
         return jnp.sum(jnp.where(k % 2 == 1, 1.0, -1.0) * (x - 1.0) ** k / k)
 
+    def gmm(mu, logs, x, w):
+        z = (x[:, None, :] - mu[None]) * jnp.exp(-logs)[None]
+        q = jnp.sum(z * z + 2 * logs[None], axis=-1)
+        return jnp.sum(jnp.log(jnp.sum(w[None] * jnp.exp(-0.5 * q), axis=1)))
+
+    def lstm(W, xs):
+        def step(h, x):
+            h = jnp.tanh(x + W @ h) / (1 + jnp.exp(-h))
+            return h, None
+        h, _ = jax.lax.scan(step, 0.1 * jnp.arange(W.shape[0], dtype=jnp.float64), xs)
+        return jnp.sum(h * h)
+
+    def heat(u, T=20):
+        def step(_, u):
+            inner = u[1:-1, 1:-1] + 0.1 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4 * u[1:-1, 1:-1])
+            return u.at[1:-1, 1:-1].set(inner)
+        u = jax.lax.fori_loop(0, T, step, u)
+        return jnp.sum(u * u)
+
     def matmul(A, B):
         return jnp.sum((A @ B) ** 2)
 
-    import numpy as np
-    n = 200
-    A = jnp.asarray(np.sin(0.3 * np.arange(n * n)).reshape(n, n))
-    B = jnp.asarray(np.cos(0.7 * np.arange(n * n)).reshape(n, n))
-    return {"taylor_log": (taylor_log, (1.3,), 0), "matmul": (matmul, (A, B), (0, 1))}
+    def normalize(x, c):
+        return jnp.sum(c * (x / jnp.sqrt(jnp.sum(x * x))))
+
+    def nbody(p, v, m, dt=0.01):
+        d = p[None, :, :] - p[:, None, :]
+        r2 = jnp.sum(d * d, axis=-1) + 0.01
+        f = jnp.sum(d * (m[None, :] / (r2 * jnp.sqrt(r2)))[..., None], axis=1)
+        v = v + dt * f
+        p = p + dt * v
+        d = p[None, :, :] - p[:, None, :]
+        pot = m[:, None] * m[None, :] / jnp.sqrt(jnp.sum(d * d, axis=-1) + 0.01)
+        upper = jnp.triu(jnp.ones_like(pot), 1)
+        return 0.5 * jnp.sum(m[:, None] * v * v) - jnp.sum(pot * upper)
+
+    a = lambda x: jnp.asarray(x)
+    n, K, D = 20000, 8, 8
+    H, T = 32, 400
+    N = 200
+    twins = {
+        "taylor_log": (taylor_log, (1.3,), 0),
+        "gmm": (gmm, (a(np.cos(1.3 * np.arange(K * D)).reshape(K, D) * 0.5), a(0.1 * np.sin(np.arange(K * D)).reshape(K, D)),
+                      a(np.sin(0.37 * np.arange(n * D)).reshape(n, D)), a(np.full(K, 1.0 / K))), (0, 1)),
+        "lstm": (lstm, (a(0.2 * np.sin(0.7 * np.arange(H * H)).reshape(H, H)), a(np.cos(0.11 * np.arange(H * T)).reshape(T, H))), 0),
+        "stencil": (heat, (a(np.sin(0.01 * np.arange(N * N)).reshape(N, N)),), 0),
+        "matmul": (matmul, (a(np.sin(0.3 * np.arange(N * N)).reshape(N, N)), a(np.cos(0.7 * np.arange(N * N)).reshape(N, N))), (0, 1)),
+        "nbody": (nbody, (a(np.sin(1.1 * np.arange(1200)).reshape(400, 3) * 3), a(np.cos(0.9 * np.arange(1200)).reshape(400, 3) * 0.1),
+                          a(1.0 + 0.1 * (np.arange(400) % 5))), 0),
+    }
+    for size in (10000, 100000):
+        twins[f"normalize_{size}"] = (normalize, (a(1 + np.sin(0.1 * np.arange(size))), a(1.0 + np.arange(size) % 3)), 0)
+    return twins
 
 
 def time_jax(f, args, argnums, reps):
