@@ -4,6 +4,7 @@ checked against central finite differences of the primal computed through the sa
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 import polygeist_py as pg
 
@@ -46,3 +47,37 @@ def test_gradient_of_c_function_on_numpy_arrays():
     vw, vb = rng.normal(size=n), 0.7
     t = prog.loss_jvp(n, w, vw, x, b, vb)
     assert abs(t - (dw @ vw + db * vb)) < 1e-10 * (1 + abs(t))
+
+
+def test_compile_with_gradients_adds_gradient_functions():
+    src = r"""
+    #include <math.h>
+    double loss(int n, const double w[n], const double x[n], double b) {
+      double s = 0;
+      for (int i = 0; i < n; i++) s += tanh(w[i] * x[i] + b);
+      return s * s;
+    }
+    void scale(int n, double v[n], double *out) { for (int i = 0; i < n; i++) out[i] = exp(v[i]) * v[i]; }
+    """
+    prog = pg.compile(src, gradients=["loss", "scale"])
+    assert prog.loss_gradient.signature == ("double loss_gradient(int n, const double w[n], double d_w[n], "
+                                            "const double x[n], double d_x[n], double b)")
+    rng = np.random.default_rng(3)
+    n = 6
+    w, x, b = rng.normal(size=n), rng.normal(size=n), -0.2
+    dw, dx = np.zeros(n), np.zeros(n)
+    db = prog.loss_gradient(n, w, dw, x, dx, b)
+    h = 1e-6
+    fd = lambda dw_, dx_, db_: (prog.loss(n, w + h * dw_, x + h * dx_, b + h * db_)
+                                - prog.loss(n, w - h * dw_, x - h * dx_, b - h * db_)) / (2 * h)
+    np.testing.assert_allclose(dw, [fd(e, 0 * e, 0) for e in np.eye(n)], rtol=1e-6, atol=1e-9)
+    np.testing.assert_allclose(dx, [fd(0 * e, e, 0) for e in np.eye(n)], rtol=1e-6, atol=1e-9)
+    assert abs(db - fd(0 * w, 0 * x, 1)) < 1e-6 * (1 + abs(db))
+    # a void function: the seed in d_out selects the output combination; d_v receives J^T seed
+    v, out, seed, dv = rng.normal(size=n), np.zeros(n), rng.normal(size=n), np.zeros(n)
+    prog.scale_gradient(n, v, dv, out, seed.copy())
+    np.testing.assert_allclose(dv, seed * np.exp(v) * (1 + v), rtol=1e-12)
+    with pytest.raises(ValueError, match="shape"):
+        prog.loss_gradient(n, w, np.zeros(n - 1), x, dx, b)
+    with pytest.raises(ValueError, match="not a function"):
+        pg.compile(src, gradients=["nope"])
