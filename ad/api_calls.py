@@ -52,7 +52,6 @@ class Session:
         return self.inactive | set(self.gradient_rules) | set(self.derivative_rules)
 
     def register(self, f) -> None:
-
         """Record a new function of the module (a derivative) by name."""
         self.funcs[f.attributes["sym_name"].value] = f
 
@@ -91,7 +90,6 @@ class Session:
         return dname
 
     def finish(self) -> None:
-
         """Erase the primal copies."""
         for p in self.primals.values():
             p.operation.erase()

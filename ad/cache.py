@@ -141,7 +141,6 @@ class Caches:
         return b
 
     def layout(self, block):
-
         """("rank0" | "indexed" | "grown", enclosing loops) for values defined in primal `block`."""
         loops = self.loopish_ancestors(block)
         if not loops:
@@ -181,7 +180,6 @@ class Caches:
         return a
 
     def forward_index(self, loop):
-
         """Iteration numbers (one per dimension) of primal loop `loop` in the forward sweep."""
         got = self.fwd_index.get(loop)
         if got is not None:
@@ -196,7 +194,6 @@ class Caches:
         return got
 
     def counter(self, block):
-
         """The instance counter (memref<index>) of loop body `block` (grown layout)."""
         c = self.counters.get(block)
         if c is None:
@@ -226,7 +223,6 @@ class Caches:
             self.reverse_id(scope)
 
     def reverse_id(self, scope):
-
         """Instance number of the execution of `scope.block` being reversed (counts down)."""
         got = self.rev_ids.get(scope)
         if got is None:
@@ -358,7 +354,6 @@ class Caches:
         return [pos]
 
     def free_all(self):
-
         """Free every cache (emitted before the derivative returns)."""
         for emit in self.frees:
             emit()
@@ -460,7 +455,6 @@ class Overwrites:
         return set()
 
     def may_overwrite_after(self, load) -> bool:
-
         """Whether memory read by load `load` may be written after it."""
         reads = self.roots(load.operands[0])
         for op in self.later_ops(load):

@@ -40,7 +40,6 @@ class Forward:
         self.tmap = {}
 
     def signature(self):
-
         """The derivative's type: each parameter followed by its tangent/shadow when active; results: (primal results
 
         when return_primal,) tangents of the floating results."""
@@ -85,13 +84,11 @@ class Forward:
         return self.tmap.get(v)
 
     def tangent_or_zero(self, v):
-
         """The tangent of `v`, a 0 constant when it has none."""
         t = self.tmap.get(v)
         return t if t is not None else zero(self.p(v).type)
 
     def clone(self, op):
-
         """Clone `op` into the derivative (operands mapped); returns the new op."""
         return clone_mapped(op, self.vmap)
 
@@ -110,7 +107,6 @@ class Forward:
         return new
 
     def emit_ops(self, ops):
-
         """Emit the primal copy and tangent code of `ops` at the current insertion point, one rule per op."""
         for op in ops:
             with op.location:
@@ -139,8 +135,6 @@ def inactive_result(act, op) -> bool:
 
 
 def scalar_rule(fw, op):
-
-
     """Scalar arith/math op: tangent = sum over operands of partial * operand tangent (partials.PARTIALS)."""
     new = fw.clone(op)
     r = new.results[0]
@@ -162,8 +156,6 @@ def scalar_rule(fw, op):
 
 
 def plumbing_rule(fw, op):
-
-
     """Pointer plumbing (casts, views, descriptors): the same op on the shadows gives the shadow."""
     fw.clone(op)
     if any(fw.act.is_varied(r) for r in op.results):
@@ -174,9 +166,13 @@ def plumbing_rule(fw, op):
 
 
 def select_rule(fw, op):
-
-
-    """arith.select: the tangent of the selected operand."""
+    """arith.select: the tangent of the selected operand (for pointers: the selected shadow)."""
+    if not is_float(op.results[0].type):
+        if fw.act.is_varied(op.results[0]) and not all(fw.t(v) is not None for v in list(op.operands)[1:]):
+            raise error_at_op(op, "unsupported construct: choosing between a differentiated pointer and one "
+                                  "without a shadow")
+        plumbing_rule(fw, op)
+        return
     fw.clone(op)
     if fw.act.is_varied(op.results[0]):
         c, a, b = op.operands
@@ -184,8 +180,6 @@ def select_rule(fw, op):
 
 
 def load_rule(fw, op):
-
-
     """affine/memref.load: the tangent is the same load from the shadow."""
     fw.clone(op)
     if fw.act.is_varied(op.results[0]):
@@ -193,8 +187,6 @@ def load_rule(fw, op):
 
 
 def store_rule(fw, op):
-
-
     """affine/memref.store: the tangent (zero for an inactive value) is stored into the shadow."""
     fw.clone(op)
     val, mem = op.operands[0], op.operands[1]
@@ -208,8 +200,6 @@ def store_rule(fw, op):
 
 
 def alloc_rule(fw, op):
-
-
     """memref.alloca/alloc holding varied values: a zero-filled shadow allocation of the same shape."""
     fw.clone(op)
     if fw.act.is_varied(op.results[0]):
@@ -217,8 +207,6 @@ def alloc_rule(fw, op):
 
 
 def dealloc_rule(fw, op):
-
-
     """memref.dealloc: the shadow is freed too."""
     fw.clone(op)
     s = fw.t(op.operands[0])
@@ -227,8 +215,6 @@ def dealloc_rule(fw, op):
 
 
 def loop_rule(fw, op):
-
-
     """scf.for/affine.for: the tangents of varied loop-carried values become extra iter_args."""
     ctrl, inits, body = loop_parts(op)
     n = len(inits)
@@ -253,8 +239,6 @@ def loop_rule(fw, op):
 
 
 def if_rule(fw, op):
-
-
     """scf.if/affine.if: the tangents of varied results become extra results of both branches."""
     n = len(op.results)
     act = [j for j in range(n) if fw.act.is_varied(op.results[j])]
@@ -277,8 +261,6 @@ def if_rule(fw, op):
 
 
 def while_rule(fw, op):
-
-
     """scf.while: tangents of varied carried values travel with them through both regions."""
     before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
     cond = terminator(before)

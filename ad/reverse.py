@@ -74,7 +74,6 @@ class Reverse:
         self.ancestors = {}
 
     def signature(self):
-
         """The derivative's type (see the class docstring)."""
         ftype = ir.FunctionType(ir.TypeAttr(self.primal.attributes["function_type"]).value)
         ins, outs = [], []
@@ -89,7 +88,6 @@ class Reverse:
         return ir.FunctionType.get(ins, outs)
 
     def build(self, name: str, ftype=None):
-
         """Create func `name` (type `ftype`, else signature()) in the module and fill it: forward sweep, reverse
 
         sweep, return of the adjoints. Returns the func op."""
@@ -180,12 +178,10 @@ class Reverse:
         return owner if isinstance(owner, ir.Block) else owner.operation.block
 
     def is_top(self, v) -> bool:
-
         """Whether `v` is defined at function level (its forward value is usable directly in the reverse sweep)."""
         return self.def_block(v) == self.primal.regions[0].blocks[0]
 
     def scope_of(self, block):
-
         """The open reverse scope reversing primal `block`."""
         s = self.scope
         while s is not None and s.block != block:
@@ -195,7 +191,6 @@ class Reverse:
         return s
 
     def defined_inside(self, v, region_op) -> bool:
-
         """Whether `v` is defined inside region op `region_op`."""
         return region_op.operation in [o.operation for o in self.parent_ops(self.def_block(v))]
 
@@ -251,7 +246,11 @@ class Reverse:
         got = scope.smemo.get(v)
         if got is not None:
             return got
-        if owner.name in PLUMBING or owner.name == "llvm.load":  # (llvm.load: a pointer from a pointer array)
+        if owner.name in PLUMBING or owner.name in ("llvm.load", "arith.select"):
+            # (llvm.load: a pointer from a pointer array; select: `c ? a : b` on pointers)
+            if owner.name == "arith.select" and not all(self.act.is_varied(o) for o in list(owner.operands)[1:]):
+                raise error_at_op(owner, "unsupported construct: choosing between a differentiated pointer and "
+                                         "one without a shadow")
             operands = [self.shadow(o) if self.act.is_varied(o) else self.rv(o) for o in owner.operands]
             with ir.InsertionPoint(scope.sentinel), owner.location:
                 new = owner.clone()
@@ -320,12 +319,10 @@ class Reverse:
         adj[v] = d if old is None else arith.addf(old, d)
 
     def pop_adj(self, v):
-
         """Take (and forget) the adjoint of `v` in the current scope; None when it has none."""
         return self.scope.adj.pop(v, None)
 
     def reverse_ops(self, ops):
-
         """Emit the reversal of `ops` (a block's ops in program order) at the current insertion point."""
         for op in reversed(ops):
             if op not in self.act.touched:
@@ -361,7 +358,6 @@ class Reverse:
         return s
 
     def leave(self):
-
         """Close the current reverse scope."""
         self.scope = self.scope.parent
 
@@ -386,8 +382,6 @@ def no_adjoint(rv, op):
 
 
 def scalar_rule(rv, op):
-
-
     """Scalar arith/math op: adjoint(x_k) += partial_k * adjoint(result), reading primal values only when a partial
 
 
@@ -413,8 +407,6 @@ def scalar_rule(rv, op):
 
 
 def select_rule(rv, op):
-
-
     """arith.select: the adjoint goes to the selected operand."""
     g = rv.pop_adj(op.results[0])
     if g is None:
@@ -427,8 +419,6 @@ def select_rule(rv, op):
 
 
 def load_rule(rv, op):
-
-
     """memref.load of a varied value: its adjoint is added to the shadow element (atomically inside a parallel loop)."""
     r = op.results[0]
     g = rv.pop_adj(r)
@@ -443,8 +433,6 @@ def load_rule(rv, op):
 
 
 def store_rule(rv, op):
-
-
     """memref.store into shadowed memory: the shadow element becomes the stored value's adjoint and is reset to 0."""
     val, mem = op.operands[0], op.operands[1]
     sh = rv.shadow(mem)
@@ -538,15 +526,11 @@ def if_rule(rv, op):
 
 
 def has_memory_adjoints(rv, op) -> bool:
-
-
     """Whether reversing `op`'s regions touches shadow memory."""
     return any(o.name in ("memref.load", "memref.store", "func.call") and o in rv.act.touched for o in all_ops(op))
 
 
 def alloc_rule(rv, op):
-
-
     """memref.alloca/alloc: nothing (a shadow made on demand is freed by after_reverse)."""
     pass  # the shadow (if any) is freed by after_reverse
 

@@ -1,5 +1,5 @@
 /* Memory in differentiated code: malloc/free inside a loop, VLA parameters (2-D), a local VLA, a constant global
-   table, pointer arithmetic into a callee. Both modes against central finite differences. */
+   table, pointer arithmetic into a callee, a pointer chosen by a condition. Both modes against central finite differences. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
@@ -42,6 +42,14 @@ double tail_sum(const double *p, int n) {
 }
 double shifted(double *a, int n) { return tail_sum(a + 2, n - 2) * a[0]; }
 
+/* a pointer chosen at run time: the shadow of the chosen one receives the gradient */
+double pick(double *a, double *b, int which, int n) {
+  double *p = which ? a : b;
+  double s = 0;
+  for (int i = 0; i < n; i++) s += p[i] * p[i] * (i + 1);
+  return s;
+}
+
 int main(void) {
   double a[N] = {0.3, 0.5, 0.7, 0.9, 1.1}, da[N];
   for (int i = 0; i < N; i++) da[i] = 0;
@@ -77,6 +85,16 @@ int main(void) {
     a[i] = s - H; double fm = shifted(a, N);
     a[i] = s;
     printf("shifted[%d] %.10g %.10g\n", i, da[i], (fp - fm) / (2 * H));
+  }
+
+  for (int which = 0; which < 2; which++) {
+    double b[N] = {1.5, -0.5, 0.25, 2.0, 1.0}, db[N] = {0};
+    for (int i = 0; i < N; i++) da[i] = 0;
+    __enzyme_autodiff((void *)pick, a, da, b, db, which, N);
+    for (int i = 0; i < N; i++) {  /* hand-derived: 2 p[i] (i + 1) for the chosen array, 0 for the other */
+      printf("pick%d_a[%d] %.10g %.10g\n", which, i, da[i], which ? 2 * a[i] * (i + 1) : 0.0);
+      printf("pick%d_b[%d] %.10g %.10g\n", which, i, db[i], which ? 0.0 : 2 * b[i] * (i + 1));
+    }
   }
   return 0;
 }
