@@ -1,5 +1,6 @@
 /* Memory in differentiated code: malloc/free inside a loop, VLA parameters (2-D), a local VLA, a constant global
-   table, pointer arithmetic into a callee, a pointer chosen by a condition. Both modes against central finite differences. */
+   table, pointer arithmetic into a callee, a pointer chosen by a condition. Both modes against central finite
+   differences (hand-derived values for the chosen pointer). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>

@@ -23,29 +23,28 @@ double relu3(double x) {
   return 0.0;
 }
 
+#define H 1e-6
+#define FD(f, x) ((f((x) + H) - f((x) - H)) / (2 * H))
+#define CHECK(f, x)                                                                       \
+  printf("%s_rev %.10g %.10g\n", #f + 2, __enzyme_autodiff((void *)f, x), FD(f, x));      \
+  printf("%s_fwd %.10g %.10g\n", #f + 2, __enzyme_fwddiff((void *)f, x, 1.0), FD(f, x))
+
 int main(void) {
   double xs[3] = {0.37, 1.3, 2.2};
   for (int i = 0; i < 3; i++) {
     double x = xs[i];
-    printf("%s_rev %.10g %.10g\n", "sin", __enzyme_autodiff((void *)f_sin, x), (f_sin(x + 1e-6) - f_sin(x - 1e-6)) / 2e-6);
-    printf("%s_fwd %.10g %.10g\n", "sin", __enzyme_fwddiff((void *)f_sin, x, 1.0), (f_sin(x + 1e-6) - f_sin(x - 1e-6)) / 2e-6);
-    printf("%s_rev %.10g %.10g\n", "exp", __enzyme_autodiff((void *)f_exp, x), (f_exp(x + 1e-6) - f_exp(x - 1e-6)) / 2e-6);
-    printf("%s_fwd %.10g %.10g\n", "exp", __enzyme_fwddiff((void *)f_exp, x, 1.0), (f_exp(x + 1e-6) - f_exp(x - 1e-6)) / 2e-6);
-    printf("%s_rev %.10g %.10g\n", "pow", __enzyme_autodiff((void *)f_pow, x), (f_pow(x + 1e-6) - f_pow(x - 1e-6)) / 2e-6);
-    printf("%s_fwd %.10g %.10g\n", "pow", __enzyme_fwddiff((void *)f_pow, x, 1.0), (f_pow(x + 1e-6) - f_pow(x - 1e-6)) / 2e-6);
-    printf("%s_rev %.10g %.10g\n", "tanh", __enzyme_autodiff((void *)f_tanh, x), (f_tanh(x + 1e-6) - f_tanh(x - 1e-6)) / 2e-6);
-    printf("%s_fwd %.10g %.10g\n", "tanh", __enzyme_fwddiff((void *)f_tanh, x, 1.0), (f_tanh(x + 1e-6) - f_tanh(x - 1e-6)) / 2e-6);
-    printf("%s_rev %.10g %.10g\n", "div", __enzyme_autodiff((void *)f_div, x), (f_div(x + 1e-6) - f_div(x - 1e-6)) / 2e-6);
-    printf("%s_fwd %.10g %.10g\n", "div", __enzyme_fwddiff((void *)f_div, x, 1.0), (f_div(x + 1e-6) - f_div(x - 1e-6)) / 2e-6);
-    printf("%s_rev %.10g %.10g\n", "atan", __enzyme_autodiff((void *)f_atan, x), (f_atan(x + 1e-6) - f_atan(x - 1e-6)) / 2e-6);
-    printf("%s_fwd %.10g %.10g\n", "atan", __enzyme_fwddiff((void *)f_atan, x, 1.0), (f_atan(x + 1e-6) - f_atan(x - 1e-6)) / 2e-6);
-    printf("%s_rev %.10g %.10g\n", "more", __enzyme_autodiff((void *)f_more, x), (f_more(x + 1e-6) - f_more(x - 1e-6)) / 2e-6);
-    printf("%s_fwd %.10g %.10g\n", "more", __enzyme_fwddiff((void *)f_more, x, 1.0), (f_more(x + 1e-6) - f_more(x - 1e-6)) / 2e-6);
-    printf("%s_rev %.10g %.10g\n", "minmax", __enzyme_autodiff((void *)f_minmax, x), (f_minmax(x + 1e-6) - f_minmax(x - 1e-6)) / 2e-6);
-    printf("%s_fwd %.10g %.10g\n", "minmax", __enzyme_fwddiff((void *)f_minmax, x, 1.0), (f_minmax(x + 1e-6) - f_minmax(x - 1e-6)) / 2e-6);
-    printf("%s_rev %.10g %.10g\n", "cast", __enzyme_autodiff((void *)f_cast, x + 0.01), (f_cast(x + 0.01 + 1e-6) - f_cast(x + 0.01 - 1e-6)) / 2e-6);
+    CHECK(f_sin, x);
+    CHECK(f_exp, x);
+    CHECK(f_pow, x);
+    CHECK(f_tanh, x);
+    CHECK(f_div, x);
+    CHECK(f_atan, x);
+    CHECK(f_more, x);
+    CHECK(f_minmax, x);
+    printf("cast_rev %.10g %.10g\n", __enzyme_autodiff((void *)f_cast, x + 0.01), FD(f_cast, x + 0.01));
     float xf = (float)x;
-    printf("%s_rev %.6g %.6g\n", "float", (double)__enzyme_autodiff((void *)f_float, xf), (double)((f_float(xf + 1e-2f) - f_float(xf - 1e-2f)) / 2e-2f));
+    printf("float_rev %.6g %.6g\n", (double)__enzyme_autodiff((void *)f_float, xf),
+           (double)((f_float(xf + 1e-2f) - f_float(xf - 1e-2f)) / 2e-2f));
   }
   /* hand-derived: relu3'(x) = 3x^2 for x > 0, else 0 */
   double pts[4] = {-1.5, -0.2, 0.5, 2.0};
