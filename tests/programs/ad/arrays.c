@@ -72,6 +72,11 @@ double rpow(double x, int k) {
   return x * rpow(x, k - 1);
 }
 double use_rpow(double x) { return rpow(x, 5) + rpow(sin(x), 3); }
+/* tree recursion reading an array */
+double tree_rec(double *a, int k) {
+  if (k < 2) return a[k];
+  return tree_rec(a, k - 1) * 0.5 + tree_rec(a, k - 2) * a[k];
+}
 
 /* malloc'd scratch inside the function, scalar and array actives together */
 double scratch(double *a, double w, int n) {
@@ -155,6 +160,10 @@ int main(void) {
          (use_rpow(0.8 + H) - use_rpow(0.8 - H)) / (2 * H));
   printf("rpow_fwd %.10g %.10g\n", __enzyme_fwddiff((void *)use_rpow, 0.8, 1.0),
          (use_rpow(0.8 + H) - use_rpow(0.8 - H)) / (2 * H));
+
+  for (int i = 0; i < N; i++) da[i] = 0;
+  __enzyme_autodiff((void *)tree_rec, a, da, N - 1);
+  CHECK_ARR("tree_rec", tree_rec(a, N - 1), a, da, N);
 
   for (int i = 0; i < N; i++) da[i] = 0;
   double dw = __enzyme_autodiff((void *)scratch, a, da, 1.3, N);
