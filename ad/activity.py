@@ -37,6 +37,12 @@ def is_pointer_like(t) -> bool:
     return isinstance(t, ir.MemRefType) or str(t).startswith("!llvm.")
 
 
+def carries(t) -> bool:
+    """Types whose values carry derivatives through loops and branches: floats (tangents/adjoints) and pointers
+    (shadows)."""
+    return is_float(t) or is_pointer_like(t)
+
+
 def all_ops(op):
     """Every op nested in `op` (pre-order), not `op` itself."""
     out = []
@@ -178,14 +184,14 @@ class Activity:
             yields = list(list(body.operations)[-1].operands)
             args = list(body.arguments)[1:]
             for j in range(n):
-                if (inits[j] in V or yields[j] in V or args[j] in V) and is_float(op.results[j].type):
+                if (inits[j] in V or yields[j] in V or args[j] in V) and carries(op.results[j].type):
                     changed |= self._mark([args[j], op.results[j]])
         elif name == "scf.if":
             for region in op.regions:
                 if len(region.blocks):
                     ys = list(list(region.blocks[0].operations)[-1].operands)
                     for j, y in enumerate(ys):
-                        if y in V and is_float(op.results[j].type):
+                        if y in V and carries(op.results[j].type):
                             changed |= self._mark([op.results[j]])
         elif name == "scf.while":
             before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
@@ -193,10 +199,10 @@ class Activity:
             cargs = list(cond.operands)[1:]
             ayield = list(list(after.operations)[-1].operands)
             for j, init in enumerate(op.operands):
-                if (init in V or ayield[j] in V or before.arguments[j] in V) and is_float(init.type):
+                if (init in V or ayield[j] in V or before.arguments[j] in V) and carries(init.type):
                     changed |= self._mark([before.arguments[j]])
             for j, c in enumerate(cargs):
-                if (c in V or after.arguments[j] in V) and is_float(c.type):
+                if (c in V or after.arguments[j] in V) and carries(c.type):
                     changed |= self._mark([after.arguments[j], op.results[j]])
         elif name == "scf.parallel":
             if len(op.results):

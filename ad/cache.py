@@ -335,11 +335,13 @@ class Caches:
             s.elem = v.type
         return self.read(self.slots[v], scope, where.location)
 
-    def load_pseudo(self, key, block, fwd_value, scope, loc):
+    def load_pseudo(self, key, block, fwd_value, scope, loc, at_anchor=False):
         """Like load, for a value the forward sweep computed that is not a primal value (a while loop's trip
-        count), defined in primal `block` right after op `fwd_value.owner`."""
+        count), defined in primal `block` right after op `fwd_value.owner` (or, `at_anchor`, stored where the
+        block's per-iteration code goes)."""
         if key not in self.slots:
-            s = self.slot(key, block, fwd_value, ir.InsertionPoint.after(fwd_value.owner), loc)
+            ip = ir.InsertionPoint(self.anchor(block)) if at_anchor else ir.InsertionPoint.after(fwd_value.owner)
+            s = self.slot(key, block, fwd_value, ip, loc)
             s.elem = fwd_value.type
         return self.read(self.slots[key], scope, loc)
 

@@ -152,7 +152,9 @@ class Planner:
             nodes.add(v)
             op = defined[v]
             if self.recomputable(op):
-                work += [o for o in op.operands if o in defined and o not in ivs]
+                # (a memref carried by the loop is rebuilt from its cached offset: free here)
+                work += [o for o in op.operands if o in defined and o not in ivs
+                         and not (isinstance(defined[o], ir.Block) and isinstance(o.type, ir.MemRefType))]
         cap = {}
 
         def edge(a, b, c):

@@ -216,7 +216,9 @@ class Reverse:
         if got is not None:
             return got
         owner = v.owner
-        if isinstance(owner, ir.Block):
+        if isinstance(owner, ir.Block) and isinstance(v.type, ir.MemRefType):
+            val = self.carried_memref(v, scope, shadow=False)
+        elif isinstance(owner, ir.Block):
             val = self.caches.load(v, scope)
         elif v not in self.planner.stored(scope.block) and self.planner.recomputable(owner):
             operands = [self.rv(o) for o in owner.operands]
@@ -239,11 +241,13 @@ class Reverse:
         if v in self.tmap:
             return self.tmap[v]
         owner = v.owner
-        if isinstance(owner, ir.Block):
-            raise error_at_op(owner.owner, "unsupported construct: a pointer carried through a loop in reverse "
-                                           "mode")
         scope = self.scope_of(self.def_block(v)) if not self.is_top(v) else self.top_scope()
         got = scope.smemo.get(v)
+        if got is None and isinstance(owner, ir.Block) and isinstance(v.type, ir.MemRefType):
+            got = scope.smemo[v] = self.carried_memref(v, scope, shadow=True)
+        if isinstance(owner, ir.Block) and got is None:
+            raise error_at_op(owner.owner, "unsupported construct: a pointer carried through a loop in reverse "
+                                           "mode")
         if got is not None:
             return got
         if owner.name in PLUMBING or owner.name in ("llvm.load", "arith.select"):
@@ -284,6 +288,66 @@ class Reverse:
             self.shadow_frees(owner, lambda: self.session_free(new.results[0]))
             return new.results[0]
         raise error_at_op(owner, f"unsupported construct: no shadow for a pointer made by '{owner.name}'")
+
+    def carried_memref(self, v, scope, shadow):
+        """A memref carried by a loop (`p++` in a loop): it stays inside the buffer of its initial value, so the
+        forward sweep caches its offset, sizes and strides per iteration and the reverse sweep rebuilds it (or
+        its shadow) on the initial value's buffer (or the shadow's).
+
+        Raises:
+            CompileError: the carried memref may come from another buffer.
+        """
+        from mlir.dialects import memref as m
+        from .prepare import memory_root
+        block = v.owner
+        loop = block.owner
+        idx = list(block.arguments).index(v)
+        init, own, yields = None, set(), []
+        if loop.name == "scf.for":
+            init = list(loop.operands)[3 + idx - 1]
+            yields, own = [terminator(block).operands[idx - 1]], {v}
+        elif loop.name == "scf.while":
+            before, after = loop.regions[0].blocks[0], loop.regions[1].blocks[0]
+            cargs = list(terminator(before).operands)[1:]
+            if block == after:  # an after argument is the before argument passed to scf.condition
+                carg = cargs[idx]
+                idx = list(before.arguments).index(carg) if isinstance(carg.owner, ir.Block) and \
+                    carg.owner == before else None
+            if idx is not None:
+                j = idx
+                init = list(loop.operands)[j]
+                own = {before.arguments[j]} | {after.arguments[k] for k, c in enumerate(cargs)
+                                                if c == before.arguments[j]}
+                yields = [terminator(after).operands[j]]
+        roots = memory_root(init) if init is not None else set()
+        # the yielded pointer derives from the initial buffer or from this same carried pointer only
+        if init is None or not all(memory_root(y) <= roots | own for y in yields) \
+                or not self.is_top(init):
+            raise error_at_op(loop, "unsupported construct: reverse mode through a loop that carries a pointer "
+                                    "which may move to another buffer")
+        mt = ir.MemRefType(v.type)
+        fv = self.vmap[v]
+        key = ("carried-memref", v)
+        if key not in self.caches.slots:
+            with ir.InsertionPoint(self.caches.anchor(block)), loop.location:
+                meta = m.ExtractStridedMetadataOp(fv)
+            self.carried_meta = getattr(self, "carried_meta", {})
+            self.carried_meta[key] = meta
+        meta = self.carried_meta[key]
+        rank = mt.rank
+        parts = list(meta.results)[1:]  # offset, sizes, strides
+        vals = [self.caches.load_pseudo((key, i), block, parts[i], scope, loop.location, at_anchor=True)
+                for i in range(len(parts))]
+        base_of = self.shadow(init) if shadow else self.vmap[init]
+        layout = ir.StridedLayoutAttr(mt.layout)
+        dyn_off, dyn_size = ir.ShapedType.get_dynamic_stride_or_offset(), ir.ShapedType.get_dynamic_size()
+        st_off, st_sizes, st_strides = [layout.offset], list(mt.shape), list(layout.strides)
+        offs = [vals[0]] if st_off[0] == dyn_off else []
+        sizes = [x for x, c in zip(vals[1:1 + rank], st_sizes) if c == dyn_size]
+        strides = [x for x, c in zip(vals[1 + rank:], st_strides) if c == dyn_off]
+        with ir.InsertionPoint(scope.sentinel), loop.location:
+            base = m.ExtractStridedMetadataOp(base_of).results[0]
+            return m.ReinterpretCastOp(mt, base, offs, sizes, strides, st_off, st_sizes, st_strides).result
 
     def top_scope(self):
         s = self.scope
@@ -457,7 +521,7 @@ def loop_rule(rv, op):
     lb, ub, step = ops[0], ops[1], ops[2]
     inits = ops[3:]
     body = op.regions[0].blocks[0]
-    A = [j for j in range(n_res) if rv.act.is_varied(op.results[j])]
+    A = [j for j in range(n_res) if rv.act.is_varied(op.results[j]) and is_float(op.results[j].type)]
     F = rv.free_values(op)
     carried = [rv.pop_adj(op.results[j]) for j in A]
     carried = [c if c is not None else zero(op.results[j].type) for c, j in zip(carried, A)]
@@ -497,7 +561,7 @@ def loop_rule(rv, op):
 def if_rule(rv, op):
     """scf.if: the same condition; each branch reversed; adjoints of free values are the if's results."""
     n_res = len(op.results)
-    A = [j for j in range(n_res) if rv.act.is_varied(op.results[j])]
+    A = [j for j in range(n_res) if rv.act.is_varied(op.results[j]) and is_float(op.results[j].type)]
     F = rv.free_values(op)
     gs = [rv.pop_adj(op.results[j]) for j in A]
     if not F and all(g is None for g in gs) and not has_memory_adjoints(rv, op):
@@ -606,8 +670,9 @@ def while_rule(rv, op):
     before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
     cond, ayield = terminator(before), terminator(after)
     cargs = list(cond.operands)[1:]
-    A_res = [j for j in range(len(op.results)) if rv.act.is_varied(op.results[j])]
-    A_b = [j for j in range(len(before.arguments)) if rv.act.is_varied(before.arguments[j])]
+    A_res = [j for j in range(len(op.results)) if rv.act.is_varied(op.results[j]) and is_float(op.results[j].type)]
+    A_b = [j for j in range(len(before.arguments))
+           if rv.act.is_varied(before.arguments[j]) and is_float(before.arguments[j].type)]
     F = rv.free_values(op)
     n = rv.caches.while_count(op, rv.scope)
     g_res = [rv.pop_adj(op.results[j]) for j in A_res]

@@ -1,6 +1,6 @@
 /* Memory in differentiated code: malloc/free inside a loop, VLA parameters (2-D), a local VLA, a constant global
-   table, pointer arithmetic into a callee, a pointer chosen by a condition. Both modes against central finite
-   differences (hand-derived values for the chosen pointer). */
+   table, pointer arithmetic into a callee, a pointer chosen by a condition, pointers walked by for and while loops.
+   Both modes against central finite differences or hand-derived values. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
@@ -42,6 +42,18 @@ double tail_sum(const double *p, int n) {
   return s;
 }
 double shifted(double *a, int n) { return tail_sum(a + 2, n - 2) * a[0]; }
+
+/* pointers walked through arrays: carried by a for loop, and by a while loop */
+double walk(double *p, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) { s += *p * *p * (i + 1); p++; }
+  return s;
+}
+double dot_walk(double *x, double *y, int n) {
+  double s = 0;
+  while (n--) s += sin(*x++) * *y++;
+  return s;
+}
 
 /* a pointer chosen at run time: the shadow of the chosen one receives the gradient */
 double pick(double *a, double *b, int which, int n) {
@@ -86,6 +98,21 @@ int main(void) {
     a[i] = s - H; double fm = shifted(a, N);
     a[i] = s;
     printf("shifted[%d] %.10g %.10g\n", i, da[i], (fp - fm) / (2 * H));
+  }
+
+  {
+    double b[N] = {1.5, -0.5, 0.25, 2.0, 1.0}, db[N] = {0}, v[N] = {0};
+    for (int i = 0; i < N; i++) da[i] = 0;
+    __enzyme_autodiff((void *)walk, a, da, N);
+    __enzyme_autodiff((void *)dot_walk, a, v, b, db, N);
+    for (int i = 0; i < N; i++) {  /* hand-derived */
+      printf("walk[%d] %.10g %.10g\n", i, da[i], 2 * a[i] * (i + 1));
+      printf("dot_walk_x[%d] %.10g %.10g\n", i, v[i], cos(a[i]) * b[i]);
+      printf("dot_walk_y[%d] %.10g %.10g\n", i, db[i], sin(a[i]));
+    }
+    double t[N] = {0};
+    t[2] = 1;
+    printf("walk_fwd %.10g %.10g\n", __enzyme_fwddiff((void *)walk, a, t, N), 2 * a[2] * 3);
   }
 
   for (int which = 0; which < 2; which++) {
