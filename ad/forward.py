@@ -86,6 +86,10 @@ class Forward:
     def tangent_or_zero(self, v):
         """The tangent of `v`, a 0 constant when it has none."""
         t = self.tmap.get(v)
+        if t is None and not is_float(v.type):
+            owner = v.owner.owner if isinstance(v.owner, ir.Block) else v.owner
+            raise error_at_op(owner, "unsupported construct: a differentiated pointer mixed with one that has no "
+                                     "shadow (pass it with enzyme_dup)")
         return t if t is not None else zero(self.p(v).type)
 
     def clone(self, op):
