@@ -62,6 +62,23 @@ def store_parts(op):
     return op.operands[0], op.operands[1]
 
 
+def element_type_of(ptr):
+    """The element type of the memref a raw pointer (!llvm.ptr from a memref's aligned pointer) comes from, or
+    None."""
+    work, seen = [ptr], set()
+    while work:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        if isinstance(v.type, ir.MemRefType):
+            return ir.MemRefType(v.type).element_type
+        owner = v.owner
+        if not isinstance(owner, ir.Block) and owner.name in PLUMBING:
+            work.extend(owner.operands)
+    return None
+
+
 def root_alloc(v):
     """The allocation (memref.alloca/alloc, or a call of malloc/calloc) a memref or pointer value is a view of,
     through plumbing ops, or None."""
@@ -144,6 +161,13 @@ class Activity:
             return False
         if name == "llvm.store" and op.operands[0] in V:
             raise error_at_op(op, "unsupported construct: storing a differentiated pointer into memory")
+        if name == "llvm.intr.memcpy":  # copying differentiated memory: the destination gets a shadow too
+            dst, src = op.operands[0], op.operands[1]
+            if src in V and dst not in V:
+                alloc = root_alloc(dst)
+                if alloc is not None:
+                    return self._mark([alloc.results[0]])
+            return False
         if name in STORES:
             val, mem = store_parts(op)
             if val in V and mem not in V:

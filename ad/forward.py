@@ -403,8 +403,35 @@ def pointer_load_rule(fw, op):
         fw.tmap[op.results[0]] = fw.shadow_clone(op).results[0]
 
 
+def memcpy_rule(fw, op):
+    """llvm.intr.memcpy: the shadows are copied too (zeroed when the source has none)."""
+    from mlir.dialects import llvm
+    fw.clone(op)
+    dst, src, n = op.operands[0], op.operands[1], op.operands[2]
+    sd, ss = fw.t(dst), fw.t(src)
+    if sd is not None:
+        if ss is not None:
+            llvm.MemcpyOp(sd, ss, fw.p(n), ir.BoolAttr.get(False))
+        else:
+            llvm.MemsetOp(sd, arith.constant(ir.IntegerType.get_signless(8), 0), fw.p(n), ir.BoolAttr.get(False))
+    elif ss is not None:
+        raise error_at_op(op, "copying differentiated memory into memory that has no shadow")
+
+
+def memset_rule(fw, op):
+    """llvm.intr.memset: a constant fill; the shadow becomes 0."""
+    from mlir.dialects import llvm
+    fw.clone(op)
+    sd = fw.t(op.operands[0])
+    if sd is not None:
+        llvm.MemsetOp(sd, arith.constant(ir.IntegerType.get_signless(8), 0), fw.p(op.operands[2]),
+                      ir.BoolAttr.get(False))
+
+
 FORWARD_RULES = {
     "arith.select": select_rule,
+    "llvm.intr.memcpy": memcpy_rule,
+    "llvm.intr.memset": memset_rule,
     "llvm.load": pointer_load_rule,
     **{n: load_rule for n in LOADS},
     **{n: store_rule for n in STORES},

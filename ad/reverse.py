@@ -514,6 +514,45 @@ def store_rule(rv, op):
         rv.add_adj(val, g)
 
 
+def memcpy_rule(rv, op):
+    """llvm.intr.memcpy(dst, src, n): the destination's shadow flows back into the source's and is reset."""
+    from .activity import element_type_of
+    from .cache import memref_of
+    dst, src, n = op.operands[0], op.operands[1], op.operands[2]
+    sd = rv.shadow(dst) if rv.act.is_varied(dst) else None
+    ss = rv.shadow(src) if rv.act.is_varied(src) else None
+    if sd is None:
+        if ss is not None:
+            raise error_at_op(op, "copying differentiated memory into memory that has no shadow")
+        return
+    elem = element_type_of(dst) or element_type_of(src)
+    if elem is None or not is_float(elem):
+        raise error_at_op(op, "unsupported construct: memcpy of differentiated memory of unknown element type")
+    idx = ir.IndexType.get()
+    width = 8 if isinstance(elem, ir.F64Type) else 4
+    count = arith.index_cast(idx, arith.divui(rv.rv(n), arith.constant(rv.rv(n).type, width)))
+    md, ms = memref_of(sd, elem), (memref_of(ss, elem) if ss is not None else None)
+    loop = scf.ForOp(arith.constant(idx, 0), count, arith.constant(idx, 1))
+    with ir.InsertionPoint(loop.body):
+        k = loop.induction_variable
+        g = memref.LoadOp(md, [k]).result
+        memref.StoreOp(zero(elem), md, [k])
+        if ms is not None:
+            if rv.atomic_context():
+                memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, ms, [k])
+            else:
+                memref.StoreOp(arith.addf(memref.LoadOp(ms, [k]).result, g), ms, [k])
+        scf.YieldOp([])
+
+
+def memset_rule(rv, op):
+    """llvm.intr.memset: the filled bytes are constants, their shadow is reset."""
+    from mlir.dialects import llvm
+    if rv.act.is_varied(op.operands[0]):
+        llvm.MemsetOp(rv.shadow(op.operands[0]), arith.constant(ir.IntegerType.get_signless(8), 0),
+                      rv.rv(op.operands[2]), ir.BoolAttr.get(False))
+
+
 def loop_rule(rv, op):
     """scf.for: a loop counting the iterations down, adjoints of iter_args and free values carried."""
     n_res = len(op.results)
@@ -757,6 +796,8 @@ def parallel_rule(rv, op):
 
 REVERSE_RULES = {
     "arith.select": select_rule,
+    "llvm.intr.memcpy": memcpy_rule,
+    "llvm.intr.memset": memset_rule,
     "memref.load": load_rule,
     "memref.store": store_rule,
     **{n: alloc_rule for n in ALLOCS},

@@ -1,8 +1,9 @@
 /* Memory in differentiated code: malloc/free inside a loop, VLA parameters (2-D), a local VLA, a constant global
-   table, pointer arithmetic into a callee, a pointer chosen by a condition, pointers walked by for and while loops.
-   Both modes against central finite differences or hand-derived values. */
+   table, pointer arithmetic into a callee, a pointer chosen by a condition, pointers walked by for and while
+   loops, memcpy and memset. Both modes against central finite differences or hand-derived values. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <math.h>
 
 extern double __enzyme_autodiff(void *, ...);
@@ -53,6 +54,15 @@ double dot_walk(double *x, double *y, int n) {
   double s = 0;
   while (n--) s += sin(*x++) * *y++;
   return s;
+}
+
+/* memcpy into a local copy, memset of the input */
+double copy_then(double *a, int n) {
+  double t[8];
+  memcpy(t, a, n * sizeof(double));
+  for (int i = 1; i < n; i++) t[i] = t[i - 1] * sin(t[i]);
+  memset(a, 0, sizeof(double));
+  return t[n - 1] + a[0] * 3.0;
 }
 
 /* a pointer chosen at run time: the shadow of the chosen one receives the gradient */
@@ -113,6 +123,22 @@ int main(void) {
     double t[N] = {0};
     t[2] = 1;
     printf("walk_fwd %.10g %.10g\n", __enzyme_fwddiff((void *)walk, a, t, N), 2 * a[2] * 3);
+  }
+
+  {
+    double a0[N], b[N];
+    for (int i = 0; i < N; i++) { a0[i] = a[i]; da[i] = 0; }
+    __enzyme_autodiff((void *)copy_then, a, da, N);  /* (a[0] is now 0) */
+    for (int i = 0; i < N; i++) {
+      memcpy(b, a0, sizeof b); b[i] += H; double fp = copy_then(b, N);
+      memcpy(b, a0, sizeof b); b[i] -= H; double fm = copy_then(b, N);
+      double v[N] = {0};
+      v[i] = 1;
+      memcpy(b, a0, sizeof b);
+      printf("memcpy_rev[%d] %.10g %.10g\n", i, da[i], (fp - fm) / (2 * H));
+      printf("memcpy_fwd[%d] %.10g %.10g\n", i, __enzyme_fwddiff((void *)copy_then, b, v, N), (fp - fm) / (2 * H));
+    }
+    for (int i = 0; i < N; i++) a[i] = a0[i];
   }
 
   for (int which = 0; which < 2; which++) {
