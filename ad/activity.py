@@ -161,6 +161,13 @@ class Activity:
             return False
         if name == "llvm.store" and op.operands[0] in V:
             raise error_at_op(op, "unsupported construct: storing a differentiated pointer into memory")
+        if name == "memref.atomic_rmw":  # an atomic add of a varied value: the memory gets a shadow
+            val, mem = op.operands[0], op.operands[1]
+            if val in V and mem not in V:
+                alloc = root_alloc(mem)
+                if alloc is not None:
+                    return self._mark([alloc.results[0]])
+            return False
         if name == "llvm.intr.memcpy":  # copying differentiated memory: the destination gets a shadow too
             dst, src = op.operands[0], op.operands[1]
             if src in V and dst not in V:

@@ -428,8 +428,34 @@ def memset_rule(fw, op):
                       ir.BoolAttr.get(False))
 
 
+def atomic_kind(op) -> str:
+    """The name of a memref.atomic_rmw's kind (its attribute holds arith.AtomicRMWKind as an integer)."""
+    attr = op.attributes["kind"]
+    try:
+        return arith.AtomicRMWKind(ir.IntegerAttr(attr).value).name
+    except Exception:
+        return str(attr)
+
+
+def atomic_rule(fw, op):
+    """memref.atomic_rmw addf (CUDA atomicAdd): the tangent is added atomically to the shadow. Other kinds, and a
+    use of the returned old value, are not differentiated."""
+    kind = atomic_kind(op)
+    val, mem = op.operands[0], op.operands[1]
+    if kind != "addf" and (fw.act.is_varied(val) or fw.t(mem) is not None):
+        raise error_at_op(op, f"unsupported construct: differentiating atomic {kind}")
+    if len(list(op.results[0].uses)) and fw.act.is_varied(mem):
+        raise error_at_op(op, "unsupported construct: differentiating the value an atomic add returns")
+    fw.clone(op)
+    if fw.t(mem) is not None and fw.t(val) is not None:
+        fw.shadow_clone(op, {0: fw.t(val)})
+    elif fw.t(val) is not None:
+        raise error_at_op(op, "an atomic add of an active value into memory that has no shadow")
+
+
 FORWARD_RULES = {
     "arith.select": select_rule,
+    "memref.atomic_rmw": atomic_rule,
     "llvm.intr.memcpy": memcpy_rule,
     "llvm.intr.memset": memset_rule,
     "llvm.load": pointer_load_rule,

@@ -514,6 +514,25 @@ def store_rule(rv, op):
         rv.add_adj(val, g)
 
 
+def atomic_rule(rv, op):
+    """memref.atomic_rmw addf (CUDA atomicAdd): adds commute, so the adjoint of the added value is the shadow
+    element as it is when the reverse sweep gets here (left unchanged: the location keeps accumulating)."""
+    from .forward import atomic_kind
+    kind = atomic_kind(op)
+    val, mem = op.operands[0], op.operands[1]
+    if kind != "addf" and (rv.act.is_varied(val) or rv.act.is_varied(mem)):
+        raise error_at_op(op, f"unsupported construct: differentiating atomic {kind}")
+    if len(list(op.results[0].uses)) and rv.act.is_varied(mem):
+        raise error_at_op(op, "unsupported construct: differentiating the value an atomic add returns")
+    sh = rv.shadow(mem)
+    if sh is None:
+        if rv.act.is_varied(val):
+            raise error_at_op(op, "an atomic add of an active value into memory that has no shadow")
+        return
+    if rv.act.is_varied(val):
+        rv.add_adj(val, memref.LoadOp(sh, [rv.rv(i) for i in list(op.operands)[2:]]).result)
+
+
 def memcpy_rule(rv, op):
     """llvm.intr.memcpy(dst, src, n): the destination's shadow flows back into the source's and is reset."""
     from .activity import element_type_of
@@ -796,6 +815,7 @@ def parallel_rule(rv, op):
 
 REVERSE_RULES = {
     "arith.select": select_rule,
+    "memref.atomic_rmw": atomic_rule,
     "llvm.intr.memcpy": memcpy_rule,
     "llvm.intr.memset": memset_rule,
     "memref.load": load_rule,
