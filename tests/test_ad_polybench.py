@@ -1,8 +1,8 @@
-"""Reverse and forward mode on the PolyBench-style kernels of tests/programs/polybench: each kernel is differentiated through
-__enzyme_autodiff (every floating-point array duplicated, scalars constant) and the gradient of a random linear
-functional of its arrays is checked against a central finite difference along a random direction
-(<J^T w, v> = d/dh <w, kernel(x + h v)> = <w, J v>). Inputs are random with a dominant diagonal on square matrices, so the
-factorizations are well defined."""
+"""Reverse and forward mode on the PolyBench-style kernels of tests/programs/polybench: each kernel is
+differentiated through __enzyme_autodiff / __enzyme_fwddiff (every floating-point array duplicated, scalars
+constant) and checked on a random linear functional of its arrays against a central finite difference along a
+random direction (<J^T w, v> = d/dh <w, kernel(x + h v)> = <w, J v>). Inputs are random with a dominant
+diagonal on square matrices, so the factorizations are well defined."""
 
 from __future__ import annotations
 
