@@ -10,7 +10,7 @@ from __future__ import annotations
 from mlir import ir
 
 from polygeist_py.errors import error_at_op
-from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, PLACEHOLDER, RULES_ATTR
+from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, RULES_ATTR
 
 from .activity import all_ops
 from .prepare import functions, primal_copy
@@ -142,4 +142,4 @@ def _erase_unused_markers(module) -> None:
             op.operation.erase()
 
 
-__all__ = ["differentiate", "Session", "PLACEHOLDER", "error_at_op"]
+__all__ = ["differentiate", "Session"]

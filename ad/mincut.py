@@ -123,7 +123,6 @@ class Planner:
         return []
 
     def _plan(self, block) -> set:
-        rev = self.rev
         defined = {}
         for op in block.operations:
             for r in op.results:

@@ -69,8 +69,8 @@ class Reverse:
         self.vmap = {}      # primal value -> forward-sweep value
         self.fops = {}      # primal op -> forward-sweep op
         self.tmap = {}      # primal pointer argument -> shadow argument
-        self.free_shadows = []
         self.sentinels = []
+        self.pending_free = {}  # primal allocation op -> emits the free of its shadow
         self.ancestors = {}
 
     def signature(self):
@@ -132,8 +132,6 @@ class Reverse:
                     if self.active[i] and is_float(a.type):
                         g = top.adj.get(a)
                         outs.append(g if g is not None else zero(a.type))
-                for s in self.free_shadows:
-                    s()
                 self.caches.free_all()
                 func.ReturnOp(outs)
         for st in [sentinel] + self.sentinels:
@@ -356,8 +354,8 @@ class Reverse:
         return s
 
     def shadow_frees(self, alloc_op, emit):
-        """Free a shadow when the reverse sweep reaches its primal allocation (or at the end)."""
-        self.pending_free = getattr(self, "pending_free", {})
+        """Free a shadow when the reverse sweep reaches its primal allocation (the last op reversed that can use
+        it)."""
         self.pending_free[alloc_op] = emit
 
     def session_free(self, p):
@@ -406,8 +404,7 @@ class Reverse:
             self.after_reverse(op)
 
     def after_reverse(self, op):
-        pend = getattr(self, "pending_free", {})
-        emit = pend.pop(op, None)
+        emit = self.pending_free.pop(op, None)
         if emit is not None:
             with op.location:
                 emit()
@@ -576,7 +573,7 @@ def loop_rule(rv, op):
     """scf.for: a loop counting the iterations down, adjoints of iter_args and free values carried."""
     n_res = len(op.results)
     ops = list(op.operands)
-    lb, ub, step = ops[0], ops[1], ops[2]
+    lb, step = ops[0], ops[2]
     inits = ops[3:]
     body = op.regions[0].blocks[0]
     A = [j for j in range(n_res) if rv.act.is_varied(op.results[j]) and is_float(op.results[j].type)]
