@@ -245,13 +245,19 @@ class Caches:
             with store_ip, loc:
                 fwd_value = arith.extui(ir.IntegerType.get_signless(8), fwd_value)
         t = fwd_value.type
+        nest = loops
+        if kind == "indexed" and isinstance(key, ir.Value):
+            # cache hoisting: no dimension for a loop the value does not change in (h[j] read in a loop over i)
+            loops = [lp for lp in loops if not self.invariant_in(key, lp)]
+            if not loops:
+                kind = "rank0"
         if kind == "rank0":
             with ir.InsertionPoint.at_block_begin(self.entry), loc:
                 got = Slot(kind, mem=memref.AllocaOp(ir.MemRefType.get([], t), [], []).result)
             with store_ip, loc:
                 memref.StoreOp(fwd_value, got.mem, [])
         elif kind == "indexed":
-            outer = loops[0]
+            outer = nest[0]  # (allocated before the whole nest, also when its outer loops are hoisted away)
             with ir.InsertionPoint(rev.fops[outer.operation]), loc:
                 sizes = [d for lp in loops for d in self.dims(lp, lambda x: rev.vmap[x])]
                 n = sizes[0]
@@ -282,6 +288,32 @@ class Caches:
             self.frees.append(lambda s=pslot: rev.libc("free", [load_ptr(s)], None))
         self.slots[key] = got
         return got
+
+    def invariant_in(self, v, loop, depth=0) -> bool:
+        """Whether primal value `v` does not depend on the iteration of `loop`: it is computed (pure ops, loads
+        of memory no op in the loop writes) from values defined outside the loop and induction variables of
+        scf.for loops nested in it (those keep their own cache dimensions)."""
+        rev = self.rev
+        if not rev.defined_inside(v, loop):
+            return True
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            inner = owner.owner
+            return inner.name == "scf.for" and v == owner.arguments[0] and inner.operation != loop.operation
+        if depth > 32:
+            return False
+        if owner.name in ("memref.load", "llvm.load"):
+            if self.overwrites is None:
+                self.overwrites = Overwrites(rev.primal, rev.session)
+            reads = self.overwrites.roots(owner.operands[0])
+            from .activity import all_ops
+            for op in all_ops(loop):
+                w = self.overwrites.writes_of(op)
+                if w is None or (w and self.overwrites.alias(reads, w)):
+                    return False
+        elif not is_pure(owner):
+            return False
+        return all(self.invariant_in(o, loop, depth + 1) for o in owner.operands)
 
     def grow(self, slot, i, t):
         """Make room for element `i` (realloc to max(2*capacity, i+1, 16) elements when full)."""

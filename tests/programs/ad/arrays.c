@@ -45,6 +45,22 @@ double mv(double *A, double *v, int n) {
   return s;
 }
 
+/* a recurrence over time steps: h is read in the inner loop of every row (its cache needs no row dimension) and
+   overwritten after each step */
+double recur(double *W, double *restrict h, double *restrict t, int n, int steps) {
+  for (int s = 0; s < steps; s++) {
+    for (int i = 0; i < n; i++) {
+      double a = 0.1 * s;
+      for (int j = 0; j < n; j++) a += W[i * n + j] * h[j];
+      t[i] = tanh(a) * h[i];
+    }
+    for (int i = 0; i < n; i++) h[i] = t[i] + 0.5 * h[i];
+  }
+  double l = 0;
+  for (int i = 0; i < n; i++) l += h[i] * h[i];
+  return l;
+}
+
 /* branches inside a loop, integer/float casts */
 double branchy(double *a, int n) {
   double s = 1.0;
@@ -117,6 +133,30 @@ int main(void) {
   __enzyme_autodiff((void *)dot, a, da, b, db, N);
   CHECK_ARR("dot_a", dot(a, b, N), a, da, N);
   CHECK_ARR("dot_b", dot(a, b, N), b, db, N);
+
+  {
+    double h0[N], h[N], dh[N], t[N], dt[N], dW[N * N];
+    for (int i = 0; i < N; i++) h0[i] = 0.2 + 0.1 * i;
+    for (int i = 0; i < N; i++) { h[i] = h0[i]; dh[i] = dt[i] = 0; }
+    for (int i = 0; i < N * N; i++) dW[i] = 0;
+    __enzyme_autodiff((void *)recur, A, dW, h, dh, t, dt, N, 3);
+    for (int k = 0; k < N * N; k += 5) {
+      double s = A[k];
+      for (int i = 0; i < N; i++) h[i] = h0[i];
+      A[k] = s + H; double fp = recur(A, h, t, N, 3);
+      for (int i = 0; i < N; i++) h[i] = h0[i];
+      A[k] = s - H; double fm = recur(A, h, t, N, 3);
+      A[k] = s;
+      printf("recur_W[%d] %.10g %.10g\n", k, dW[k], (fp - fm) / (2 * H));
+    }
+    for (int k = 0; k < N; k++) {
+      for (int i = 0; i < N; i++) h[i] = h0[i];
+      h[k] += H; double fp = recur(A, h, t, N, 3);
+      for (int i = 0; i < N; i++) h[i] = h0[i];
+      h[k] -= H; double fm = recur(A, h, t, N, 3);
+      printf("recur_h[%d] %.10g %.10g\n", k, dh[k], (fp - fm) / (2 * H));
+    }
+  }
 
   for (int i = 0; i < N; i++) da[i] = 0;
   __enzyme_autodiff((void *)prefix_prod, a, da, N);
