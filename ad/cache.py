@@ -257,7 +257,11 @@ class Caches:
             with store_ip, loc:
                 memref.StoreOp(fwd_value, got.mem, [])
         elif kind == "indexed":
-            outer = nest[0]  # (allocated before the whole nest, also when its outer loops are hoisted away)
+            # allocated at function level before the op holding the whole nest (when the nest sits in an scf.if,
+            # also when the branch is not taken: the free at the end must be reached by the allocation)
+            outer = nest[0]
+            while outer.operation.parent.name != "func.func":
+                outer = outer.operation.parent
             with ir.InsertionPoint(rev.fops[outer.operation]), loc:
                 sizes = [d for lp in loops for d in self.dims(lp, lambda x: rev.vmap[x])]
                 n = sizes[0]

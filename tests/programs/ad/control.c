@@ -65,6 +65,18 @@ double relax(double *a, int n) {
   return s;
 }
 
+/* a loop nest inside a branch, its values cached (the cache is allocated even when the branch is not taken) */
+double branch_loop(double *a, int n) {
+  double s = a[0];
+  if (s > 0.2) {
+    for (int i = 1; i < n; i++) { s = s + s / 1.59; s = sin(cos(s * a[i])); }
+  } else {
+    int it = 0;
+    while (it < 3 && s < 5.0) { s = s + 0.3 / (1.5 + a[1] * a[1]); it++; }
+  }
+  return sqrt(1.0 + s * s);
+}
+
 #define CHECK(label, f)                                                                \
   {                                                                                    \
     double da[N];                                                                      \
@@ -90,5 +102,8 @@ int main(void) {
   CHECK("triangle", triangle);
   CHECK("newton", newton);
   CHECK("relax", relax);
+  CHECK("branch_loop", branch_loop);
+  a[0] = 0.1;  /* the other branch */
+  CHECK("branch_loop_else", branch_loop);
   return 0;
 }
