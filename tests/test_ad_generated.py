@@ -63,10 +63,14 @@ def program(seed):
     """C source of generated function f and a main printing reverse, forward and finite difference."""
     r = random.Random(seed)
     body = " ".join(stmt(r, 0, None) for _ in range(r.randrange(2, 5)))
-    f = ("double helper(double u, const double *p, int n) { double q = u; for (int k = 0; k < n; k++) q = q * 0.5 + sin(p[k] * q); return q; }\n"
-         "void scale(double *p, double c, int n) { for (int k = 0; k < n; k++) p[k] = p[k] * tanh(c) + 0.1 * p[k] * p[k]; }\n"
-         "double f(double *a, double *b, double x, int n) {\n  double s = x, t = 0.5, loc[4] = {0.1, 0.2, 0.3, 0.4};\n  %s\n"
-         "  double o = s + t;\n  for (int k = 0; k < n; k++) o += a[k] * (k + 1) + b[k] * b[k];\n  return o;\n}\n" % body)
+    f = ("double helper(double u, const double *p, int n) {\n"
+         "  double q = u;\n  for (int k = 0; k < n; k++) q = q * 0.5 + sin(p[k] * q);\n  return q;\n}\n"
+         "void scale(double *p, double c, int n) {\n"
+         "  for (int k = 0; k < n; k++) p[k] = p[k] * tanh(c) + 0.1 * p[k] * p[k];\n}\n"
+         "double f(double *a, double *b, double x, int n) {\n"
+         "  double s = x, t = 0.5, loc[4] = {0.1, 0.2, 0.3, 0.4};\n  %s\n"
+         "  double o = s + t;\n  for (int k = 0; k < n; k++) o += a[k] * (k + 1) + b[k] * b[k];\n"
+         "  return o;\n}\n" % body)
     main = r'''
 #include <stdio.h>
 #include <math.h>
