@@ -136,3 +136,13 @@ def test_atomic_add_reduction_kernel(tmp):
         assert len(rows) == 5
         assert_close(rows, 1e-10, atol=1e-10)
         assert sum(1 for _, g, _ in rows if abs(g) > 1.0) == 4
+
+
+def test_time_stepping_with_kernel_launches(tmp):
+    from conftest import cpuify_outputs
+
+    for out in cpuify_outputs(AD / "cuda_timesteps.cu", tmp):
+        rows = [(l.split()[0], float(l.split()[1]), float(l.split()[2])) for l in out.splitlines()]
+        assert len(rows) == 5
+        assert_close(rows, 1e-6)
+        assert all(abs(g) > 1.0 for _, g, _ in rows)
