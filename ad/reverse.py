@@ -1,7 +1,7 @@
 """Reverse mode (adjoints) on structured MLIR: func, scf (for, if, while, parallel), memref, arith, math.
 
 The derivative function runs a *forward sweep* (a copy of the primal code) and then a *reverse sweep* that
-visits the ops backwards, one rule per op name in REVERSE_RULES (scalar ops through partials.PARTIALS, shared
+visits the ops backwards, one rule per op name in rules_reverse.REVERSE_RULES (scalar ops through partials, shared
 with forward mode). Loops reverse into scf.for loops counting down; scf.if into scf.if on the same condition;
 adjoints of values defined outside a region and used inside it are carried through the reversed region as
 loop-carried values / if results, so no adjoint lives in memory.
