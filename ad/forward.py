@@ -1,5 +1,6 @@
 """Forward mode (tangents) on structured MLIR: func, scf (for, if, while), affine (for, load, store), memref,
-arith, math. One rule per op name in rules_forward.FORWARD_RULES; scalar ops share partials.PARTIALS with reverse mode.
+arith, math. One rule per op name in rules_forward.FORWARD_RULES; scalar ops share partials.PARTIALS with
+reverse mode.
 
 The derivative function takes the primal arguments, each active one followed by its tangent (a duplicated
 pointer by its shadow), and returns the tangents of the results (with ``return_primal`` the primal results
