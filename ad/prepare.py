@@ -202,7 +202,69 @@ def hoist_readonly_calls(f, funcs, rec) -> None:
                     break
             if not safe:
                 break
-            call.operation.move_before(loop)
+            cond = _runs_once(loop)
+            if cond is None:
+                break
+            _hoist_guarded(call, loop, cond)
+
+
+def _runs_once(loop):
+    """A builder of the i1 "the loop runs at least once" before `loop` (scf.for, scf.parallel, single-result
+    affine.for bounds), or None when that is not known before the loop (scf.while)."""
+    from mlir.dialects import arith
+
+    if loop.name in ("scf.for", "scf.parallel"):
+        n = 1 if loop.name == "scf.for" else len(loop.regions[0].blocks[0].arguments)
+        ops = list(loop.operands)
+
+        def build():
+            c = None
+            for d in range(n):
+                t = arith.cmpi(arith.CmpIPredicate.slt, ops[d], ops[n + d])
+                c = t if c is None else arith.andi(c, t)
+            return c
+        return build
+    if loop.name == "affine.for":
+        lb_map = ir.AffineMapAttr(loop.attributes["lowerBoundMap"]).value
+        ub_map = ir.AffineMapAttr(loop.attributes["upperBoundMap"]).value
+        if len(lb_map.results) != 1 or len(ub_map.results) != 1:
+            return None
+        seg = list(ir.DenseI32ArrayAttr(loop.attributes["operandSegmentSizes"]))
+        ops = list(loop.operands)
+        lb_ops, ub_ops = ops[:seg[0]], ops[seg[0]:seg[0] + seg[1]]
+
+        def build():
+            from mlir.dialects import affine
+            lb = affine.AffineApplyOp(lb_map, lb_ops).result
+            ub = affine.AffineApplyOp(ub_map, ub_ops).result
+            return arith.cmpi(arith.CmpIPredicate.slt, lb, ub)
+        return build
+    return None
+
+
+def _hoist_guarded(call, loop, cond) -> None:
+    """Move read-only `call` before `loop` under ``if (the loop runs)``: no speculative call when it does not
+    (the callee might read memory that is only valid when the loop runs)."""
+    from mlir.dialects import arith, scf
+
+    with ir.InsertionPoint(loop), call.location:
+        types = [r.type for r in call.results]
+        guard = scf.IfOp(cond(), types, has_else=True)
+        with ir.InsertionPoint(guard.then_block):
+            scf.YieldOp([])
+        call.operation.move_before(list(guard.then_block.operations)[0])
+        then_yield = list(guard.then_block.operations)[-1]
+        then_yield.erase()
+        with ir.InsertionPoint(guard.then_block):
+            scf.YieldOp(list(call.results))
+        with ir.InsertionPoint(guard.else_block):
+            zeros = [arith.constant(t, 0.0) if isinstance(t, (ir.F32Type, ir.F64Type)) else
+                     ir.Operation.create("ub.poison", [t], []).result for t in types]
+            scf.YieldOp(zeros)
+    for old, new in zip(call.results, guard.results):
+        for use in list(old.uses):
+            if use.owner.operation != list(guard.then_block.operations)[-1].operation:
+                use.owner.operands[use.operand_number] = new
 
 
 def _inside(v, op) -> bool:
