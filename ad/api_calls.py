@@ -105,7 +105,7 @@ def differentiate(module) -> bool:
     if not calls:
         return False
     session = Session(module)
-    for call in calls:
+    for call in _innermost_first(session, calls):
         fn = call.attributes[FN_ATTR].value
         mode = ir.StringAttr(call.attributes[MODE_ATTR]).value
         acts = tuple(ir.StringAttr(a).value for a in ir.ArrayAttr(call.attributes[ACT_ATTR]))
@@ -128,6 +128,47 @@ def differentiate(module) -> bool:
     session.finish()
     _erase_unused_markers(module)
     return True
+
+
+def _innermost_first(session, calls):
+    """Order Enzyme calls so that a function is differentiated only once the Enzyme calls inside it (and inside
+    its callees) are rewritten: derivatives of derivatives (e.g. forward over reverse for Hessian-vector
+    products) differentiate real code.
+
+    Raises:
+        CompileError: a function that differentiates itself (directly or through its callees).
+    """
+    def enclosing(call):
+        op = call.operation.parent
+        while op is not None and op.name != "func.func":
+            op = op.parent
+        return op.attributes["sym_name"].value if op is not None else None
+
+    graph = {}
+    for name, f in session.funcs.items():
+        if len(f.regions[0].blocks):
+            graph[name] = {c.attributes["callee"].value for c in all_ops(f) if c.name == "func.call"}
+
+    def reach(name):
+        seen, work = set(), [name]
+        while work:
+            n = work.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            work += graph.get(n, ())
+        return seen
+
+    pending = list(calls)
+    order = []
+    while pending:
+        holders = {enclosing(c) for c in pending}
+        ready = [c for c in pending if not (reach(c.attributes[FN_ATTR].value) & holders)]
+        if not ready:
+            raise error_at_op(pending[0], "unsupported construct: a function that differentiates itself")
+        order += ready
+        pending = [c for c in pending if c not in ready]
+    return order
 
 
 def _erase_unused_markers(module) -> None:
