@@ -81,3 +81,19 @@ def test_compile_with_gradients_adds_gradient_functions():
         prog.loss_gradient(n, w, np.zeros(n - 1), x, dx, b)
     with pytest.raises(ValueError, match="not a function"):
         pg.compile(src, gradients=["nope"])
+
+
+def test_gradient_of_cuda_host_function_from_python():
+    from conftest import PROGRAMS
+
+    src = (PROGRAMS / "ad" / "cuda_timesteps.cu").read_text().split("int main()")[0]
+    prog = pg.compile(src, language="cuda", cpuify=True, gradients=["run"])
+    n, steps = 19, 3
+    u0 = np.sin(0.3 * np.arange(n))
+    du, dv = np.zeros(n), np.zeros(n)
+    prog.run_gradient(u0.copy(), du, np.zeros(n), dv, n, steps)
+    h = 1e-6
+    fd = [(prog.run(u0 + h * e, np.zeros(n), n, steps) - prog.run(u0 - h * e, np.zeros(n), n, steps)) / (2 * h)
+          for e in np.eye(n)]
+    np.testing.assert_allclose(du, fd, rtol=1e-6, atol=1e-8)
+    assert np.abs(du).max() > 1.0
