@@ -337,7 +337,20 @@ def atomic_rule(fw, op):
         raise error_at_op(op, "an atomic add of an active value into memory that has no shadow")
 
 
+PRINTING = ("printf", "fprintf", "puts", "fputs", "putchar")
+
+
+def vararg_call_rule(fw, op):
+    """llvm.call (the frontend's variadic C calls): printing has no derivative; anything else (scanf writes
+    memory) is not differentiated."""
+    callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value if "callee" in op.attributes else None
+    if callee not in PRINTING:
+        raise error_at_op(op, f"unsupported construct: differentiating a call of '{callee}'")
+    fw.clone(op)
+
+
 FORWARD_RULES = {
+    "llvm.call": vararg_call_rule,
     "arith.select": select_rule,
     "memref.atomic_rmw": atomic_rule,
     "llvm.intr.memcpy": memcpy_rule,

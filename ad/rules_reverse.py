@@ -96,6 +96,15 @@ def store_rule(rv, op):
         rv.add_adj(val, g)
 
 
+def vararg_call_rule(rv, op):
+    """llvm.call (the frontend's variadic C calls): printing has no adjoint; anything else is not
+    differentiated."""
+    from .rules_forward import PRINTING
+    callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value if "callee" in op.attributes else None
+    if callee not in PRINTING:
+        raise error_at_op(op, f"unsupported construct: differentiating a call of '{callee}'")
+
+
 def atomic_rule(rv, op):
     """memref.atomic_rmw addf (CUDA atomicAdd): adds commute, so the adjoint of the added value is the shadow
     element as it is when the reverse sweep gets here (left unchanged: the location keeps accumulating)."""
@@ -409,6 +418,6 @@ REVERSE_RULES = {
     "scf.while": while_rule,
     "scf.parallel": parallel_rule,
     "func.call": call_rule,
-    "llvm.call": no_adjoint,
+    "llvm.call": vararg_call_rule,
     "llvm.load": no_adjoint,  # a pointer load: its shadow is made on demand by Reverse.shadow
 }

@@ -146,3 +146,17 @@ def test_time_stepping_with_kernel_launches(tmp):
         assert len(rows) == 5
         assert_close(rows, 1e-6)
         assert all(abs(g) > 1.0 for _, g, _ in rows)
+
+
+def test_printing_inside_differentiated_code(tmp):
+    """printf has no derivative: it runs in the primal part of both modes; the derivative is unaffected
+    (d/dx x^3 = 3x^2 = 12 at 2)."""
+    p = tmp / "pr.c"
+    p.write_text('#include <stdio.h>\nextern double __enzyme_autodiff(void *, ...);\n'
+                 'extern double __enzyme_fwddiff(void *, ...);\n'
+                 'double f(double x) { double y = x * x; printf("y=%g\\n", y); return y * x; }\n'
+                 'int main(void) { printf("%g %g\\n", __enzyme_autodiff((void *)f, 2.0), '
+                 '__enzyme_fwddiff((void *)f, 2.0, 1.0)); return 0; }\n')
+    out = run_exe(build_pgcc(p, tmp / "pr"))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["y=4", "y=4", "12 12"]
