@@ -1,1 +1,22 @@
-"""Automatic differentiation on structured MLIR (issue: AD). Nothing here yet."""
+"""Automatic differentiation on structured MLIR (Enzyme's C API; Moses & Churavy, NeurIPS'20; Enzyme-MLIR).
+
+Stage entry point: :func:`differentiate` rewrites every ``__enzyme_autodiff``/``__enzyme_fwddiff`` call of a
+module into a call of a synthesized derivative function. Modules, one job each:
+
+    api_calls.py  the stage: finds the calls, memoizes derivative functions per (function, mode, activity)
+    prepare.py    the primal copy: callees inlined, re-optimized before differentiation
+    activity.py   which values carry derivatives
+    partials.py   derivative rules of scalar arith/math ops (shared by both modes)
+    forward.py    forward mode: the derivative function, tangents and shadows of values
+    rules_forward.py  forward-mode rule per op name (FORWARD_RULES)
+    reverse.py    reverse mode: forward sweep, reverse sweep, scopes, primal values and shadows in the reverse
+    rules_reverse.py  reverse-mode rule per op name (REVERSE_RULES); adjoints carried through reversed regions
+    cache.py      caches of primal values for the reverse sweep; the overwritten-memory analysis
+    mincut.py     which values to cache: minimum cut per reversed block (Enzyme's cache reduction)
+    emit.py       cloning and rebuilding helpers
+    python_api.py `compile(src, gradients=[f])`: f_gradient wrappers for the Python API
+"""
+
+from .api_calls import differentiate
+
+__all__ = ["differentiate"]

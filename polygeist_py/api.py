@@ -40,7 +40,7 @@ _LANG_SUFFIX = {"c": ".c", "cuda": ".cu"}
 # ------------------------------------------------------------------------------------------------ compiling
 def compile(source: str | None = None, *, path: str | os.PathLike | None = None, language: str | None = None,
             opt_level: int = 2, defines=None, include_dirs=None, cpuify: bool = False, std: str | None = None,
-            clang_args=None, locations: bool = False) -> "Program":
+            clang_args=None, locations: bool = False, gradients=()) -> "Program":
     """Compile C or CUDA source to MLIR and JIT-compile it; return a :class:`Program` of callable functions.
 
     Args:
@@ -57,6 +57,10 @@ def compile(source: str | None = None, *, path: str | os.PathLike | None = None,
         std: C standard, e.g. ``"c99"`` (passed as ``-std=``; C only, CUDA is parsed as C++17).
         clang_args: further flags for the parser (``-U``, ``-include``, ...).
         locations: print source locations (``loc("file":line:col)``) in the MLIR texts of the Program.
+        gradients: names of functions f to differentiate: the Program gets ``f_gradient`` (reverse mode,
+            Enzyme's default activities: each array followed by its shadow ``d_<name>`` that receives the
+            gradient, integers constant, the floating-point scalar's gradient returned; see
+            polygeist_py.ad.python_api).
 
     Returns:
         Program: ``.mlir`` (the frontend's structured MLIR), ``.lowered_mlir`` (LLVM dialect), ``.functions``
@@ -93,7 +97,8 @@ def compile(source: str | None = None, *, path: str | os.PathLike | None = None,
         parse_path = path + _LANG_SUFFIX[language]
     args = _clang_args(defines, include_dirs, std, clang_args)
     try:
-        return _build(source, parse_path, args, opt_level=opt_level, cpuify=cpuify, locations=locations)
+        return _build(source, parse_path, args, opt_level=opt_level, cpuify=cpuify, locations=locations,
+                      gradients=tuple(gradients))
     except CompileError as e:
         e.args = (_render(e, parse_path, source),)
         raise
@@ -118,10 +123,11 @@ def _render(e: CompileError, parse_path: str, source: str | None) -> str:
     return e.render(source if in_memory else None)
 
 
-def _build(source, parse_path, clang_args, *, opt_level, cpuify, locations) -> "Program":
+def _build(source, parse_path, clang_args, *, opt_level, cpuify, locations, gradients=()) -> "Program":
     from mlir import ir
     from mlir.execution_engine import ExecutionEngine
 
+    from .ad.python_api import add_gradient_wrappers, gradient_signature
     from .clang_ast import parse
     from .stages import has_op, run_stages
     from .toolchain import libomp_path
@@ -132,8 +138,15 @@ def _build(source, parse_path, clang_args, *, opt_level, cpuify, locations) -> "
     with ctx:
         ctx.allow_unregistered_dialects = False
         sigs = _signatures(tu, parse_path, source)  # before codegen: plain Python data, no cursors kept
+        for name in gradients:  # f_gradient wrappers (polygeist_py.ad.python_api)
+            if name not in sigs:
+                raise ValueError(f"gradients: '{name}' is not a function defined in the program")
+            g = gradient_signature(sigs[name], Param, Signature)
+            sigs[g.name] = g
 
         def record(stage, module):
+            if stage == "mlir" and gradients:
+                add_gradient_wrappers(module, gradients)
             texts[stage] = module.operation.get_asm(enable_debug_info=locations, pretty_debug_info=False)
             return False
 

@@ -1,7 +1,7 @@
 """`pgcc`: a C compiler driver over the polygeist-py stages (frontend -> cleanup -> cpuify -> lowering -> native).
 
 Usage mirrors gcc: ``pgcc [-c|-S] [-O0..3] [-I dir] [-D m] [-L dir] [-l lib] [-std=..] [-o out] inputs...``
-plus ``--cpuify`` (CUDA kernels run as OpenMP loops), ``--emit=mlir|cleanup|cpuify|llvm-dialect|llvm``
+plus ``--cpuify`` (CUDA kernels run as OpenMP loops), ``--emit=mlir|cleanup|cpuify|ad|llvm-dialect|llvm``
 (print the module after that stage) and ``--debug`` (show Python tracebacks of internal errors).
 """
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from .errors import CompileError
 
-EMIT_STAGES = ("mlir", "cleanup", "cpuify", "scop", "polyhedral", "llvm-dialect", "llvm")
+EMIT_STAGES = ("mlir", "cleanup", "cpuify", "ad", "scop", "polyhedral", "llvm-dialect", "llvm")
 IGNORED_PREFIXES = ("-W", "-f", "-m", "-g", "-pedantic", "-pipe", "-v", "-ansi", "-w")
 
 

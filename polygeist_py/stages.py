@@ -1,12 +1,12 @@
 """The stage sequence of the data flow (shared/DESIGN.md), shared by the `pgcc` driver and the Python API:
-frontend -> cleanup -> cpuify (CUDA launches) -> polyhedral (SCoPs scheduled with isl) -> lowering to the LLVM
-dialect."""
+frontend -> cleanup -> cpuify (CUDA launches) -> ad (Enzyme calls) -> polyhedral (SCoPs scheduled with isl) ->
+lowering to the LLVM dialect."""
 
 from __future__ import annotations
 
 from .errors import CompileError
 
-STAGES = ("mlir", "cleanup", "cpuify", "polyhedral", "llvm-dialect")
+STAGES = ("mlir", "cleanup", "cpuify", "ad", "polyhedral", "llvm-dialect")
 
 
 def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, on_scops=None):
@@ -43,6 +43,12 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
         run_cpuify(module)
         pipeline.run(module, pipeline.CLEANUP, "cleanup after cpuify")
     if stop("cpuify"):
+        return module
+    from .ad import differentiate  # __enzyme_autodiff / __enzyme_fwddiff calls -> derivative functions
+    if differentiate(module):
+        pipeline.verify(module, "automatic differentiation")
+        pipeline.run(module, pipeline.CLEANUP, "cleanup after automatic differentiation")
+    if stop("ad"):
         return module
     if polyhedral is not None:
         from .affine import transform

@@ -13,6 +13,7 @@ from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
 from ..errors import error_at
 from . import affine_forms as AF
 from . import c_types as CT
+from . import enzyme
 from .scan import decl_key, out_param_var
 
 # C name -> math dialect op (float and double variants; CUDA's fast intrinsics map to the exact op)
@@ -592,6 +593,8 @@ class Calls:
         if callee.kind not in (K.FUNCTION_DECL,):
             raise error_at(call, f"unsupported construct: call of {callee.kind.name.lower()}")
         args = list(call.get_arguments())
+        if enzyme.mode_of(callee.spelling):  # __enzyme_autodiff* / __enzyme_fwddiff*, any prototype
+            return enzyme.emit(fg, call, args)
         handler = self.builtins.lookup(callee.spelling)
         if handler is not None:
             return handler(fg, call, args)

@@ -29,6 +29,7 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, string_l
 from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
+from . import enzyme
 from .scan import address_taken, assigned_decls, decl_key, exits
 
 RET, RETVAL = "$ret", "$retval"
@@ -131,6 +132,11 @@ class FunctionGen:
                 self.func.attributes["sym_visibility"] = ir.StringAttr.get("private")
                 self.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<internal>")
             self.entry = self.func.add_entry_block()
+            if any(canonical(p.type).is_restrict_qualified() for p in params):
+                # C99 restrict -> llvm.noalias (for LLVM, and for AD's hoisting of read-only calls)
+                self.func.arg_attrs = ir.ArrayAttr.get([ir.DictAttr.get(
+                    {"llvm.noalias": ir.UnitAttr.get()} if canonical(p.type).is_restrict_qualified() else {})
+                    for p in params])
         body = next(ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT)
         self.addr_taken = address_taken(body)
         self.ret_type = canonical(c.result_type)
@@ -561,13 +567,19 @@ class FunctionGen:
             ft = canonical(f.type)
             if f.is_bitfield() or not (CT.is_arith(ft) or ft.kind == T.POINTER):
                 raise self.unsupported(d, f"struct with a field of type '{f.type.spelling}'")
-        if inits and not self.mg.builtins.is_channel_desc(inits[-1]):
+        call = strip_implicit(inits[-1]) if inits else None
+        gradients = call is not None and call.kind == K.CALL_EXPR and call.referenced is not None \
+            and enzyme.mode_of(call.referenced.spelling)  # `struct grads g = __enzyme_autodiff(...)`
+        if inits and not gradients and not self.mg.builtins.is_channel_desc(inits[-1]):
             raise self.unsupported(d, "struct initializer")
         i64 = ir.IntegerType.get_signless(64)
         with ir.InsertionPoint.at_block_begin(self.entry):
             n = llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, ty.get_size()))
-            return llvm.AllocaOp(CT.llvm_ptr(), n.result, ir.IntegerType.get_signless(8),
-                                 alignment=ty.get_align()).result
+            ptr = llvm.AllocaOp(CT.llvm_ptr(), n.result, ir.IntegerType.get_signless(8),
+                                alignment=ty.get_align()).result
+        if gradients:
+            enzyme.emit(self, call, list(call.get_arguments()), struct_ptr=ptr)
+        return ptr
 
     def struct_field(self, e, base):
         """The ("llvm", pointer, type) lvalue of field access `base.f` on a local struct variable."""
@@ -1675,6 +1687,8 @@ class FunctionGen:
             return self.subarray(p, self.const_index(0), ptr_ty)
         lv = self.lvalue(a)
         if isinstance(lv, VarLV):  # an array parameter: already a pointer memref
+            if CT.is_array(ptr_ty):  # a VLA parameter passed on as itself (`f(n, w)` with `double w[n]`)
+                return self.env[lv.key].value
             return self.coerce_pointer(self.env[lv.key].value, ptr_ty)
         if not isinstance(lv, MemLV):
             raise self.unsupported(a, "array value")

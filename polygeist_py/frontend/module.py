@@ -9,6 +9,7 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_
                          var_decl_initializer)
 from ..errors import CompileError, error_at
 from . import c_types as CT
+from . import enzyme
 from .calls import Calls, is_texture
 from .codegen import FunctionGen, MemVar
 from .scan import decl_key
@@ -52,6 +53,8 @@ class ModuleGen:
     def top_level(self, d):
         if d.kind == K.FUNCTION_DECL and d.is_definition():
             self.define_function(d)
+        elif d.kind == K.VAR_DECL and enzyme.registration_kind(d.spelling):
+            enzyme.register(self, d)  # __enzyme_register_gradient_f = {...}, __enzyme_inactivefn = f
         elif d.kind == K.VAR_DECL:
             self.global_var(d)
         elif d.kind in (K.FUNCTION_DECL, K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.UNEXPOSED_DECL,
@@ -71,6 +74,9 @@ class ModuleGen:
         old = self.functions.pop(name, None)
         fg = FunctionGen(self, c)
         fg.emit()
+        recursive = self.functions.pop(name, None)  # declared by a recursive call while the body was emitted
+        if recursive is not None:
+            recursive.operation.erase()
         if old is not None:  # an earlier declaration: move the definition to its place, drop it
             fg.func.operation.move_before(old.operation)
             old.operation.erase()

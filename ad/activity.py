@@ -1,0 +1,241 @@
+"""Activity analysis: which values of a function carry derivatives (Enzyme, Moses & Churavy NeurIPS'20, sec. 3).
+
+A value is *varied* when it depends on an active input: a floating-point value computed from varied floats or
+loaded from varied memory, or a pointer/memref (and the integer forms of pointers) derived from a duplicated
+argument or from a local allocation that holds varied values. Varied floats get tangents (forward mode) or
+adjoints (reverse mode); varied pointers get shadows. Integers computed from floats (fptosi, cmpf) are never
+varied. The analysis is a fixed point over the function, loop-carried values included.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+
+from polygeist_py.errors import error_at_op
+
+# Ops that only re-describe a pointer (no arithmetic on data): the shadow of their result is the same op applied
+# to the shadows of their operands.
+PLUMBING = {
+    "llvm.insertvalue", "llvm.extractvalue", "builtin.unrealized_conversion_cast", "memref.cast",
+    "memref.reinterpret_cast", "memref.subview", "memref.view", "memref.extract_aligned_pointer_as_index",
+    "llvm.inttoptr", "llvm.ptrtoint", "llvm.getelementptr", "memref.extract_strided_metadata",
+    "memref.expand_shape", "memref.collapse_shape", "memref.transpose", "arith.index_cast",
+    "arith.index_castui", "arith.addi", "arith.muli", "arith.subi",
+}
+ALLOCS = {"memref.alloca", "memref.alloc"}
+LOADS = {"affine.load", "memref.load"}
+STORES = {"affine.store", "memref.store"}
+LOOPS = {"scf.for", "affine.for"}
+MALLOCS = {"malloc", "calloc"}
+
+
+def is_float(t) -> bool:
+    return isinstance(t, (ir.F32Type, ir.F64Type, ir.F16Type, ir.BF16Type))
+
+
+def is_pointer_like(t) -> bool:
+    return isinstance(t, ir.MemRefType) or str(t).startswith("!llvm.")
+
+
+def carries(t) -> bool:
+    """Types whose values carry derivatives through loops and branches: floats (tangents/adjoints) and pointers
+    (shadows)."""
+    return is_float(t) or is_pointer_like(t)
+
+
+def all_ops(op):
+    """Every op nested in `op` (pre-order), not `op` itself."""
+    out = []
+
+    def rec(o):
+        for region in o.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    out.append(inner)
+                    rec(inner)
+    rec(op)
+    return out
+
+
+def store_parts(op):
+    """(value, memref) of an affine.store / memref.store."""
+    return op.operands[0], op.operands[1]
+
+
+def element_type_of(ptr):
+    """The element type of the memref a raw pointer (!llvm.ptr from a memref's aligned pointer) comes from, or
+    None."""
+    work, seen = [ptr], set()
+    while work:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        if isinstance(v.type, ir.MemRefType):
+            return ir.MemRefType(v.type).element_type
+        owner = v.owner
+        if not isinstance(owner, ir.Block) and owner.name in PLUMBING:
+            work.extend(owner.operands)
+    return None
+
+
+def root_alloc(v):
+    """The allocation (memref.alloca/alloc, or a call of malloc/calloc) a memref or pointer value is a view of,
+    through plumbing ops, or None."""
+    work, seen = [v], set()
+    while work:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            continue
+        if owner.name in ALLOCS or (owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS):
+            return owner
+        if owner.name in PLUMBING:
+            work.extend(owner.operands)
+    return None
+
+
+class Activity:
+    """Varied values of `func_op` given which entry arguments are active.
+
+    Args:
+        func_op: a func.func with one block.
+        active_args: indices of entry-block arguments that are varied (duplicated pointers, active scalars).
+    Attributes:
+        varied: set of ir.Value.
+        touched: set of ir.Operation that read or define a varied value (or contain such ops).
+    """
+
+    def __init__(self, func_op, active_args, inactive_fns=frozenset()):
+        self.func = func_op
+        self.inactive_fns = inactive_fns
+        entry = func_op.regions[0].blocks[0]
+        self.varied = {entry.arguments[i] for i in active_args}
+        self.ops = all_ops(func_op)
+        changed = True
+        while changed:
+            changed = False
+            for op in self.ops:
+                if self._visit(op):
+                    changed = True
+        self.touched = set()
+        for op in reversed(self.ops):  # post-order-ish: a parent is reached after its children in reverse
+            if self._touches(op):
+                self.touched.add(op)
+
+    def is_varied(self, v) -> bool:
+        return v in self.varied
+
+    def _mark(self, values) -> bool:
+        changed = False
+        for v in values:
+            if v not in self.varied:
+                self.varied.add(v)
+                changed = True
+        return changed
+
+    def _touches(self, op) -> bool:
+        if any(v in self.varied for v in op.operands) or any(v in self.varied for v in op.results):
+            return True
+        for region in op.regions:
+            for block in region.blocks:
+                if any(a in self.varied for a in block.arguments):
+                    return True
+                if any(inner in self.touched for inner in block.operations):
+                    return True
+        return False
+
+    def _visit(self, op) -> bool:
+        name = op.name
+        V = self.varied
+        if name in LOADS:
+            if op.operands[0] in V and is_float(op.results[0].type):
+                return self._mark([op.results[0]])
+            return False
+        if name == "llvm.load":  # a pointer loaded from an array of pointers: its shadow is in the shadow array
+            if op.operands[0] in V and is_pointer_like(op.results[0].type):
+                return self._mark([op.results[0]])
+            return False
+        if name == "llvm.store" and op.operands[0] in V:
+            raise error_at_op(op, "unsupported construct: storing a differentiated pointer into memory")
+        if name == "memref.atomic_rmw":  # an atomic add of a varied value: the memory gets a shadow
+            val, mem = op.operands[0], op.operands[1]
+            if val in V and mem not in V:
+                alloc = root_alloc(mem)
+                if alloc is not None:
+                    return self._mark([alloc.results[0]])
+            return False
+        if name == "llvm.intr.memcpy":  # copying differentiated memory: the destination gets a shadow too
+            dst, src = op.operands[0], op.operands[1]
+            if src in V and dst not in V:
+                alloc = root_alloc(dst)
+                if alloc is not None:
+                    return self._mark([alloc.results[0]])
+            return False
+        if name in STORES:
+            val, mem = store_parts(op)
+            if val in V and mem not in V:
+                alloc = root_alloc(mem)
+                if alloc is not None:
+                    return self._mark([alloc.results[0]])
+            return False
+        if name in LOOPS or name in ("scf.while", "scf.if", "scf.parallel", "scf.execute_region"):
+            return self._visit_region_op(op)
+        if name in ("scf.yield", "affine.yield", "scf.condition", "func.return", "scf.reduce",
+                    "scf.reduce.return"):
+            return False
+        varied_in = [v for v in op.operands if v in V]
+        if not varied_in:
+            return False
+        if name in PLUMBING or name == "arith.select":
+            if name == "memref.extract_strided_metadata":
+                return self._mark([op.results[0]])
+            if name == "arith.select":
+                return self._mark([r for r in op.results if is_float(r.type) or is_pointer_like(r.type)])
+            if all(is_float(v.type) for v in varied_in):
+                return False  # e.g. arith.index_cast is never applied to floats; keep pointer plumbing only
+            return self._mark(list(op.results))
+        if name == "func.call" and op.attributes["callee"].value in self.inactive_fns:
+            return False  # __enzyme_inactivefn
+        if name == "func.call" or name.startswith(("arith.", "math.")):
+            return self._mark([r for r in op.results if is_float(r.type)])
+        return False
+
+    def _visit_region_op(self, op) -> bool:
+        V = self.varied
+        name = op.name
+        changed = False
+        if name in LOOPS:
+            body = op.regions[0].blocks[0]
+            n = len(op.results)
+            inits = list(op.operands)[len(op.operands) - n:]
+            yields = list(list(body.operations)[-1].operands)
+            args = list(body.arguments)[1:]
+            for j in range(n):
+                if (inits[j] in V or yields[j] in V or args[j] in V) and carries(op.results[j].type):
+                    changed |= self._mark([args[j], op.results[j]])
+        elif name == "scf.if":
+            for region in op.regions:
+                if len(region.blocks):
+                    ys = list(list(region.blocks[0].operations)[-1].operands)
+                    for j, y in enumerate(ys):
+                        if y in V and carries(op.results[j].type):
+                            changed |= self._mark([op.results[j]])
+        elif name == "scf.while":
+            before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+            cond = list(before.operations)[-1]
+            cargs = list(cond.operands)[1:]
+            ayield = list(list(after.operations)[-1].operands)
+            for j, init in enumerate(op.operands):
+                if (init in V or ayield[j] in V or before.arguments[j] in V) and carries(init.type):
+                    changed |= self._mark([before.arguments[j]])
+            for j, c in enumerate(cargs):
+                if (c in V or after.arguments[j] in V) and carries(c.type):
+                    changed |= self._mark([after.arguments[j], op.results[j]])
+        elif name == "scf.parallel":
+            if len(op.results):
+                raise error_at_op(op, "unsupported construct: differentiating a parallel loop with reductions")
+        return changed

@@ -1,0 +1,186 @@
+"""The AD stage: every ``__enzyme_autodiff`` / ``__enzyme_fwddiff`` call (a ``func.call @__pgcc_enzyme_<k>`` from
+frontend/enzyme.py) becomes a call of a synthesized derivative function; the placeholders disappear.
+
+Derivative functions are memoized per (function, mode, activity), so two calls with the same activity share one,
+and recursive functions call their own derivative.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+
+from polygeist_py.errors import error_at_op
+from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, RULES_ATTR
+
+from .activity import all_ops
+from .prepare import functions, primal_copy
+
+
+class Session:
+    """Derivative synthesis state for one module.
+
+    Attributes:
+        module: the ir.Module being rewritten.
+        funcs: name -> func.func of the module (derivative functions added as they are made).
+    """
+
+    def __init__(self, module):
+        self.module = module
+        self.funcs = functions(module)
+        self.memo = {}
+        self.primals = {}
+        self.count = 0
+        # custom rules (frontend/enzyme.py register): calls of these functions are not inlined
+        self.inactive, self.gradient_rules, self.derivative_rules = set(), {}, {}
+        attrs = module.operation.attributes
+        if RULES_ATTR in attrs:
+            rules = ir.DictAttr(attrs[RULES_ATTR])
+            for i in range(len(rules)):
+                entry = ir.ArrayAttr(rules[i].attr)
+                kind = ir.StringAttr(entry[0]).value
+                names = [ir.FlatSymbolRefAttr(a).value for a in list(entry)[1:]]
+                if kind == "inactive":
+                    self.inactive.add(names[0])
+                elif kind == "gradient":
+                    self.gradient_rules[names[0]] = names[1:]
+                else:
+                    self.derivative_rules[names[0]] = names[1:]
+            del attrs[RULES_ATTR]
+
+    def custom(self) -> set:
+        """Functions whose calls keep their identity (custom rules, inactive functions)."""
+        return self.inactive | set(self.gradient_rules) | set(self.derivative_rules)
+
+    def register(self, f) -> None:
+        """Record a new function of the module (a derivative) by name."""
+        self.funcs[f.attributes["sym_name"].value] = f
+
+    def primal(self, name: str, mode: str):
+        """The prepared (inlined, optimized) copy of function `name`; for reverse mode with affine lowered to
+        scf/memref (the reverse sweep indexes with values that are not affine symbols)."""
+        key = (name, mode)
+        if key not in self.primals:
+            self.primals[key] = primal_copy(self.module, name, f"{name}.ad_primal_{mode}",
+                                            lower_affine=(mode == "reverse"), keep=self.custom())
+        return self.primals[key]
+
+    def fresh(self, base: str) -> str:
+        self.count += 1
+        return f"{base}.{self.count}"
+
+    def derivative(self, name, mode, active, *, return_primal=False, at=None, ftype=None, extra=None):
+        """The name of the derivative function of `name` for `mode` ('forward' / 'reverse') and per-parameter
+        activity `active` (tuple); built on first request.
+
+        Raises:
+            CompileError: constructs the mode cannot differentiate, at their source position.
+        """
+        key = (name, mode, active, return_primal, extra)
+        if key in self.memo:
+            return self.memo[key]
+        dname = self.fresh(f"{name}.{'fwddiff' if mode == 'forward' else 'autodiff'}")
+        self.memo[key] = dname
+        primal = self.primal(name, mode)
+        if mode == "forward":
+            from .forward import Forward
+            Forward(self, primal, active, return_primal).build(dname, ftype)
+        else:
+            from .reverse import Reverse
+            Reverse(self, primal, active, extra).build(dname, ftype)
+        return dname
+
+    def finish(self) -> None:
+        """Erase the primal copies."""
+        for p in self.primals.values():
+            p.operation.erase()
+
+
+def differentiate(module) -> bool:
+    """Replace every Enzyme call of `module` (in place). Returns whether there was any.
+
+    Raises:
+        CompileError: unsupported constructs in a differentiated function.
+    """
+    calls = [op for op in all_ops(module.operation) if op.name == "func.call" and FN_ATTR in op.attributes]
+    if not calls:
+        return False
+    session = Session(module)
+    for call in _innermost_first(session, calls):
+        fn = call.attributes[FN_ATTR].value
+        mode = ir.StringAttr(call.attributes[MODE_ATTR]).value
+        acts = tuple(ir.StringAttr(a).value for a in ir.ArrayAttr(call.attributes[ACT_ATTR]))
+        placeholder = call.attributes["callee"].value
+        target = session.funcs.get(fn)
+        if target is None or not len(target.regions[0].blocks):
+            raise error_at_op(call, f"cannot differentiate '{fn}': its body is not in this file")
+        ftype = ir.FunctionType(ir.TypeAttr(session.funcs[placeholder].attributes["function_type"]).value)
+        if mode == "forward":
+            active = tuple(a != "const" for a in acts)
+            name = session.derivative(fn, mode, active, at=call, ftype=ftype)
+        else:
+            name = session.derivative(fn, mode, tuple(a != "const" for a in acts), at=call, ftype=ftype,
+                                      extra=("entry", acts))
+        call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
+        for a in (FN_ATTR, MODE_ATTR, ACT_ATTR):
+            del call.attributes[a]
+        session.funcs[placeholder].operation.erase()
+        del session.funcs[placeholder]
+    session.finish()
+    _erase_unused_markers(module)
+    return True
+
+
+def _innermost_first(session, calls):
+    """Order Enzyme calls so that a function is differentiated only once the Enzyme calls inside it (and inside
+    its callees) are rewritten: derivatives of derivatives (e.g. forward over reverse for Hessian-vector
+    products) differentiate real code.
+
+    Raises:
+        CompileError: a function that differentiates itself (directly or through its callees).
+    """
+    def enclosing(call):
+        op = call.operation.parent
+        while op is not None and op.name != "func.func":
+            op = op.parent
+        return op.attributes["sym_name"].value if op is not None else None
+
+    graph = {}
+    for name, f in session.funcs.items():
+        if len(f.regions[0].blocks):
+            graph[name] = {c.attributes["callee"].value for c in all_ops(f) if c.name == "func.call"}
+
+    def reach(name):
+        seen, work = set(), [name]
+        while work:
+            n = work.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            work += graph.get(n, ())
+        return seen
+
+    pending = list(calls)
+    order = []
+    while pending:
+        holders = {enclosing(c) for c in pending}
+        ready = [c for c in pending if not (reach(c.attributes[FN_ATTR].value) & holders)]
+        if not ready:
+            raise error_at_op(pending[0], "unsupported construct: a function that differentiates itself")
+        order += ready
+        pending = [c for c in pending if c not in ready]
+    return order
+
+
+def _erase_unused_markers(module) -> None:
+    """The ``extern int enzyme_dup;`` declarations: never read once the calls are rewritten."""
+    used = set()
+    for op in all_ops(module.operation):
+        if op.name == "memref.get_global":
+            used.add(op.attributes["name"].value)
+    for op in list(module.body.operations):
+        if op.operation.name == "memref.global" and op.attributes["sym_name"].value in MARKERS \
+                and op.attributes["sym_name"].value not in used and "initial_value" not in op.attributes:
+            op.operation.erase()
+
+
+__all__ = ["differentiate", "Session"]

@@ -1,0 +1,278 @@
+"""The primal copy that AD differentiates: the function cloned, its non-recursive callees inlined, re-optimized.
+
+Inlining first lets the cleanup passes (canonicalize, CSE, loop-invariant code motion) see through calls, which
+is Enzyme's "optimize before differentiating" (Moses & Churavy, NeurIPS'20, sec. 5), and gives every memory
+effect of a callee a place in the caller's forward and reverse sweeps. Recursive calls stay calls; the modes
+give them derivative functions of their own.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.passmanager import PassManager
+
+from polygeist_py.errors import error_at_op
+
+from .activity import all_ops
+
+OPTIMIZE = "func.func(canonicalize,cse,loop-invariant-code-motion,affine-scalrep,canonicalize,cse)"
+LOWER_AFFINE = "func.func(lower-affine,canonicalize,cse)"
+MAX_INLINE_ROUNDS = 16
+
+
+def functions(module) -> dict:
+    return {f.attributes["sym_name"].value: f for f in module.body.operations if f.operation.name == "func.func"}
+
+
+def is_defined(f) -> bool:
+    return len(f.regions[0].blocks) > 0
+
+
+def call_graph(module) -> dict:
+    """name -> set of callee names (defined functions only)."""
+    funcs = functions(module)
+    return {n: {c.attributes["callee"].value for c in all_ops(f) if c.name == "func.call"}
+            for n, f in funcs.items() if is_defined(f)}
+
+
+def recursive_names(module) -> set:
+    """Functions that can reach themselves through calls."""
+    graph = call_graph(module)
+    rec = set()
+    for start in graph:
+        seen, work = set(), list(graph[start])
+        while work:
+            n = work.pop()
+            if n == start:
+                rec.add(start)
+                break
+            if n in seen or n not in graph:
+                continue
+            seen.add(n)
+            work += graph[n]
+    return rec
+
+
+def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, keep=frozenset()):
+    """Clone function `name` as private `copy_name`, inline its calls to non-recursive defined functions and
+    optimize it. Returns the new func op.
+
+    Raises:
+        CompileError: the function is only declared, or its body has several blocks (unstructured control flow).
+    """
+    funcs = functions(module)
+    f = funcs.get(name)
+    if f is None or not is_defined(f):
+        raise error_at_op(f.operation if f is not None else module.operation,
+                          f"cannot differentiate '{name}': its definition is not in this file")
+    if len(f.regions[0].blocks) != 1:
+        raise error_at_op(f.operation, f"unsupported construct: differentiating '{name}' with unstructured "
+                                       "control flow")
+    copy = f.operation.clone(ip=ir.InsertionPoint(module.body))
+    copy.attributes["sym_name"] = ir.StringAttr.get(copy_name)
+    copy.attributes["sym_visibility"] = ir.StringAttr.get("private")
+    rec = recursive_names(module) | set(keep)  # (functions with custom rules are never inlined)
+    hoist_readonly_calls(copy, funcs, rec)
+    for _ in range(MAX_INLINE_ROUNDS):
+        calls = [c for c in all_ops(copy) if c.name == "func.call"
+                 and c.attributes["callee"].value in funcs and c.attributes["callee"].value not in rec
+                 and is_defined(funcs[c.attributes["callee"].value])
+                 and len(funcs[c.attributes["callee"].value].regions[0].blocks) == 1]
+        if not calls:
+            break
+        for c in calls:
+            inline_call(c, funcs[c.attributes["callee"].value])
+    PassManager.parse(OPTIMIZE).run(copy)
+    if lower_affine:
+        PassManager.parse(LOWER_AFFINE).run(copy)
+    return copy.opview if hasattr(copy, "opview") else copy
+
+
+def inline_call(call, callee) -> None:
+    """Replace func.call `call` by a copy of single-block `callee`'s body."""
+    body_copy = callee.operation.clone(ip=ir.InsertionPoint(callee.operation))
+    if call.operation.parent.name != "func.func":
+        # inside a loop the callee's values are no longer valid affine symbols: inline its scf form
+        PassManager.parse("func.func(lower-affine)").run(body_copy)
+    block = body_copy.regions[0].blocks[0]
+    for arg, actual in zip(block.arguments, call.operands):
+        arg.replace_all_uses_with(actual)
+    ops = list(block.operations)
+    ret = ops[-1]
+    for op in ops[:-1]:
+        op.move_before(call)
+    for r, v in zip(call.results, ret.operands):
+        r.replace_all_uses_with(v)
+    call.erase()
+    body_copy.erase()
+
+
+# ---------------------------------------------------------------------- loop-invariant read-only calls
+LOOP_OPS = ("affine.for", "scf.for", "scf.while", "scf.parallel", "affine.parallel")
+WRITES = ("affine.store", "memref.store", "llvm.store", "memref.atomic_rmw", "memref.generic_atomic_rmw",
+          "llvm.call", "llvm.intr.memcpy", "llvm.intr.memset", "memref.copy")
+
+
+def readonly_functions(funcs, rec) -> set:
+    """Defined, non-recursive functions that write no memory and call only such functions (LLVM's `readonly`)."""
+    ok = {}
+
+    def check(name):
+        if name in ok:
+            return ok[name]
+        ok[name] = False
+        f = funcs.get(name)
+        if f is None or not is_defined(f) or name in rec:
+            return False
+        for op in all_ops(f):
+            if op.name in WRITES:
+                return False
+            if op.name == "func.call" and not check(op.attributes["callee"].value):
+                return False
+        ok[name] = True
+        return True
+    return {n for n in funcs if check(n)}
+
+
+def memory_root(v):
+    """The function argument or allocation a memref/pointer value is derived from (through casts and views)."""
+    from .activity import PLUMBING
+    seen = 0
+    work = [v]
+    roots = set()
+    while work and seen < 256:
+        seen += 1
+        v = work.pop()
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            roots.add(v)
+            continue
+        if owner.name in PLUMBING and owner.name != "llvm.insertvalue":
+            work.extend(owner.operands)
+        elif owner.name == "llvm.insertvalue":
+            work.append(owner.operands[1])  # the pointer inserted (operand 0 is the descriptor being built)
+            work.append(owner.operands[0])
+        elif owner.name in ("llvm.mlir.undef", "llvm.mlir.constant", "arith.constant"):
+            continue
+        else:
+            roots.add(v)
+    return roots
+
+
+def hoist_readonly_calls(f, funcs, rec) -> None:
+    """Move calls of read-only functions with loop-invariant arguments out of loops that write no memory the
+    callee may read: the loop-invariant code motion LLVM performs on `readonly` calls (and what turns Enzyme's
+    O(n^2) normalization example into an O(n) gradient). Memory written in the loop must be a `restrict`
+    (llvm.noalias) argument or a local allocation that the call's pointer arguments do not come from."""
+    readonly = readonly_functions(funcs, rec)
+    entry = f.regions[0].blocks[0]
+    arg_attrs = f.attributes["arg_attrs"] if "arg_attrs" in f.attributes else None
+    noalias = set()
+    if arg_attrs is not None:
+        for i, d in enumerate(ir.ArrayAttr(arg_attrs)):
+            if "llvm.noalias" in ir.DictAttr(d):
+                noalias.add(entry.arguments[i])
+    for call in [c for c in all_ops(f) if c.name == "func.call" and c.attributes["callee"].value in readonly]:
+        while True:
+            loop = call.operation.parent
+            while loop is not None and loop.name not in LOOP_OPS and loop.name != "func.func":
+                loop = loop.parent
+            if loop is None or loop.name == "func.func":
+                break
+            if any(_inside(v, loop) for v in call.operands):
+                break
+            read_roots = set()
+            for v in call.operands:
+                if isinstance(v.type, ir.MemRefType) or str(v.type).startswith("!llvm.ptr"):
+                    read_roots |= memory_root(v)
+            safe = True
+            for op in all_ops(loop):
+                if op.name == "func.call" and op.attributes["callee"].value not in readonly:
+                    safe = False
+                elif op.name in WRITES:
+                    if op.name not in ("affine.store", "memref.store"):
+                        safe = False
+                    else:
+                        for r in memory_root(op.operands[1]):
+                            local = not isinstance(r.owner, ir.Block) and r.owner.name in ("memref.alloca",
+                                                                                           "memref.alloc")
+                            if not (r in noalias or local) or r in read_roots:
+                                safe = False
+                if not safe:
+                    break
+            if not safe:
+                break
+            cond = _runs_once(loop)
+            if cond is None:
+                break
+            _hoist_guarded(call, loop, cond)
+
+
+def _runs_once(loop):
+    """A builder of the i1 "the loop runs at least once" before `loop` (scf.for, scf.parallel, single-result
+    affine.for bounds), or None when that is not known before the loop (scf.while)."""
+    from mlir.dialects import arith
+
+    if loop.name in ("scf.for", "scf.parallel"):
+        n = 1 if loop.name == "scf.for" else len(loop.regions[0].blocks[0].arguments)
+        ops = list(loop.operands)
+
+        def build():
+            c = None
+            for d in range(n):
+                t = arith.cmpi(arith.CmpIPredicate.slt, ops[d], ops[n + d])
+                c = t if c is None else arith.andi(c, t)
+            return c
+        return build
+    if loop.name == "affine.for":
+        lb_map = ir.AffineMapAttr(loop.attributes["lowerBoundMap"]).value
+        ub_map = ir.AffineMapAttr(loop.attributes["upperBoundMap"]).value
+        if len(lb_map.results) != 1 or len(ub_map.results) != 1:
+            return None
+        seg = list(ir.DenseI32ArrayAttr(loop.attributes["operandSegmentSizes"]))
+        ops = list(loop.operands)
+        lb_ops, ub_ops = ops[:seg[0]], ops[seg[0]:seg[0] + seg[1]]
+
+        def build():
+            from mlir.dialects import affine
+            lb = affine.AffineApplyOp(lb_map, lb_ops).result
+            ub = affine.AffineApplyOp(ub_map, ub_ops).result
+            return arith.cmpi(arith.CmpIPredicate.slt, lb, ub)
+        return build
+    return None
+
+
+def _hoist_guarded(call, loop, cond) -> None:
+    """Move read-only `call` before `loop` under ``if (the loop runs)``: no speculative call when it does not
+    (the callee might read memory that is only valid when the loop runs)."""
+    from mlir.dialects import arith, scf
+
+    with ir.InsertionPoint(loop), call.location:
+        types = [r.type for r in call.results]
+        guard = scf.IfOp(cond(), types, has_else=True)
+        with ir.InsertionPoint(guard.then_block):
+            scf.YieldOp([])
+        call.operation.move_before(list(guard.then_block.operations)[0])
+        then_yield = list(guard.then_block.operations)[-1]
+        then_yield.erase()
+        with ir.InsertionPoint(guard.then_block):
+            scf.YieldOp(list(call.results))
+        with ir.InsertionPoint(guard.else_block):
+            zeros = [arith.constant(t, 0.0) if isinstance(t, (ir.F32Type, ir.F64Type)) else
+                     ir.Operation.create("ub.poison", [t], []).result for t in types]
+            scf.YieldOp(zeros)
+    for old, new in zip(call.results, guard.results):
+        for use in list(old.uses):
+            if use.owner.operation != list(guard.then_block.operations)[-1].operation:
+                use.owner.operands[use.operand_number] = new
+
+
+def _inside(v, op) -> bool:
+    owner = v.owner
+    o = owner.owner if isinstance(owner, ir.Block) else owner
+    o = o.operation
+    while o is not None:
+        if o == op:
+            return True
+        o = o.parent
+    return False

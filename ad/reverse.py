@@ -1,0 +1,433 @@
+"""Reverse mode (adjoints) on structured MLIR: func, scf (for, if, while, parallel), memref, arith, math.
+
+The derivative function runs a *forward sweep* (a copy of the primal code) and then a *reverse sweep* that
+visits the ops backwards, one rule per op name in rules_reverse.REVERSE_RULES (scalar ops through partials, shared
+with forward mode). Loops reverse into scf.for loops counting down; scf.if into scf.if on the same condition;
+adjoints of values defined outside a region and used inside it are carried through the reversed region as
+loop-carried values / if results, so no adjoint lives in memory.
+
+Primal values needed by the reverse sweep (ad/cache.py decides how):
+  * defined at function level: the forward sweep's SSA value itself;
+  * inside regions: per block, a minimum cut (mincut.py) picks the fewest values to cache such that every
+    value the reverse needs is cached or recomputable from cached ones; pure ops and loads of memory that is not
+    overwritten later are recomputed, hoisted to the start of the reversed block that defines them; cached values
+    (cache.py) live in arrays indexed by the iterations of the enclosing loops, freed at the end.
+Memory is handled with shadows: a load's adjoint is added to the shadow; a store moves the shadow's value into
+the stored value's adjoint and zeroes it. The forward sweep never touches shadows, so shadows of local
+allocations are created (zeroed) lazily in the reverse sweep.
+(Enzyme, Moses & Churavy NeurIPS'20; Enzyme-MLIR; JAX transpose rules for the table shape.)
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, func, memref
+
+from polygeist_py.errors import error_at_op
+
+from . import partials as P
+from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, is_float
+from .cache import Caches
+from .mincut import Planner
+from .emit import body_ops, fill_zero, terminator, zero
+from .rules_reverse import REVERSE_RULES, no_adjoint, scalar_rule
+
+
+class Scope:
+    """The reversal of one primal block: where its recomputed values go (before `sentinel`), their memo, and the
+    adjoints known at the current point of the reverse sweep."""
+
+    def __init__(self, block, parent, sentinel, loop=None, rev_index=None):
+        self.block = block
+        self.parent = parent
+        self.sentinel = sentinel
+        self.loop = loop            # the primal loop whose body this is (None for if branches / function)
+        self.rev_index = rev_index  # its iteration numbers (one per loop dimension) in the reversed loop
+        self.memo = {}
+        self.smemo = {}
+        self.adj = {}
+
+
+class Reverse:
+    """Synthesizes the reverse-mode derivative of one primal function.
+
+    Args:
+        session: the ad.api_calls.Session.
+        primal: prepared primal copy (func.func, one block, affine lowered to scf).
+        active: per parameter, whether it is differentiated (duplicated pointer or active scalar).
+        extra: ("entry", activities) for a function called from __enzyme_autodiff (the seed of a floating
+            result is 1.0), or ("call",) for a callee's derivative (one seed argument per floating result).
+    Signature built: per parameter its primal, followed by its shadow for an active pointer; then (call only)
+    the seeds; results: the adjoints of the active floating-point parameters, in order.
+    """
+
+    def __init__(self, session, primal, active, extra):
+        self.session = session
+        self.primal = primal
+        self.active = active
+        self.entry_mode = extra[0] == "entry"
+        self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive)
+        self.vmap = {}      # primal value -> forward-sweep value
+        self.fops = {}      # primal op -> forward-sweep op
+        self.tmap = {}      # primal pointer argument -> shadow argument
+        self.sentinels = []
+        self.pending_free = {}  # primal allocation op -> emits the free of its shadow
+        self.ancestors = {}
+
+    def signature(self):
+        """The derivative's type (see the class docstring)."""
+        ftype = ir.FunctionType(ir.TypeAttr(self.primal.attributes["function_type"]).value)
+        ins, outs = [], []
+        for t, a in zip(ftype.inputs, self.active):
+            ins.append(t)
+            if a and not is_float(t):
+                ins.append(t)
+            if a and is_float(t):
+                outs.append(t)
+        if not self.entry_mode:
+            ins += [t for t in ftype.results if is_float(t)]
+        return ir.FunctionType.get(ins, outs)
+
+    def build(self, name: str, ftype=None):
+        """Create func `name` (type `ftype`, else signature()) in the module and fill it: forward sweep, reverse
+
+        sweep, return of the adjoints. Returns the func op."""
+        ftype = ftype or self.signature()
+        if list(ftype.inputs) != list(self.signature().inputs):
+            raise error_at_op(self.primal, "the arguments of __enzyme_autodiff do not match the function's "
+                                           "parameters")
+        with ir.InsertionPoint(self.session.module.body), self.primal.location:
+            f = func.FuncOp(name, ftype, visibility="private")
+            self.session.register(f)
+            entry = f.add_entry_block()
+        pentry = self.primal.regions[0].blocks[0]
+        k = 0
+        for i, a in enumerate(pentry.arguments):
+            self.vmap[a] = entry.arguments[k]
+            k += 1
+            if self.active[i] and not is_float(a.type):
+                self.tmap[a] = entry.arguments[k]
+                k += 1
+        seeds = list(entry.arguments)[k:]
+        ret = terminator(pentry)
+        with ir.InsertionPoint(entry):
+            # forward sweep: the primal code, op for op
+            for op in body_ops(pentry):
+                with op.location:
+                    self.clone_tree(op)
+            self.caches = Caches(self, entry)
+            self.planner = Planner(self, self.caches.recompute)
+            with self.primal.location:
+                sentinel = arith.constant(ir.IndexType.get(), 0).owner
+            top = Scope(pentry, None, sentinel)
+            self.scope = top
+            with ret.location:
+                floats = [v for v in ret.operands if is_float(v.type)]
+                for i, v in enumerate(floats):
+                    seed = seeds[i] if not self.entry_mode else arith.constant(v.type, 1.0)
+                    self.add_adj(v, seed)
+            self.reverse_ops(body_ops(pentry))
+            with ret.location:
+                outs = []
+                for i, a in enumerate(pentry.arguments):
+                    if self.active[i] and is_float(a.type):
+                        g = top.adj.get(a)
+                        outs.append(g if g is not None else zero(a.type))
+                self.caches.free_all()
+                func.ReturnOp(outs)
+        for st in [sentinel] + self.sentinels:
+            st.erase()
+        return f
+
+    # ------------------------------------------------------------------ forward sweep
+    def clone_tree(self, op):
+        """Clone top-level `op` with its regions; map every primal value and op inside to its copy."""
+        new = op.clone()
+        from .emit import remap_operands
+        remap_operands(new.operation, self.vmap)
+        olds, news = [op.operation] + all_ops(op), [new.operation] + all_ops(new)
+        for o, n in zip(olds, news):
+            self.fops[o] = n
+            for a, b in zip(o.results, n.results):
+                self.vmap[a] = b
+            for ro, rn in zip(o.regions, n.regions):
+                for bo, bn in zip(ro.blocks, rn.blocks):
+                    for a, b in zip(bo.arguments, bn.arguments):
+                        self.vmap[a] = b
+        return new
+
+    # ------------------------------------------------------------------ structure queries
+    def parent_ops(self, block):
+        """Primal ops enclosing `block`, innermost first (up to, not including, the function)."""
+        key = block
+        if key in self.ancestors:
+            return self.ancestors[key]
+        out = []
+        op = block.owner
+        while op is not None and op.name != "func.func":
+            out.append(op)
+            op = op.operation.parent
+        self.ancestors[key] = out
+        return out
+
+    @staticmethod
+    def def_block(v):
+        """The primal block defining value `v`."""
+        owner = v.owner
+        return owner if isinstance(owner, ir.Block) else owner.operation.block
+
+    def is_top(self, v) -> bool:
+        """Whether `v` is defined at function level (its forward value is usable directly in the reverse sweep)."""
+        return self.def_block(v) == self.primal.regions[0].blocks[0]
+
+    def scope_of(self, block):
+        """The open reverse scope reversing primal `block`."""
+        s = self.scope
+        while s is not None and s.block != block:
+            s = s.parent
+        if s is None:
+            raise AssertionError("value used outside the region that defines it")
+        return s
+
+    def defined_inside(self, v, region_op) -> bool:
+        """Whether `v` is defined inside region op `region_op`."""
+        return region_op.operation in [o.operation for o in self.parent_ops(self.def_block(v))]
+
+    def free_values(self, region_op):
+        """Varied floats used inside `region_op` and defined outside it (their adjoints are carried through)."""
+        out, seen = [], set()
+        for inner in all_ops(region_op):
+            for v in inner.operands:
+                if v in seen or not is_float(v.type) or not self.act.is_varied(v):
+                    continue
+                seen.add(v)
+                if not self.defined_inside(v, region_op):
+                    out.append(v)
+        return out
+
+    # ------------------------------------------------------------------ primal values in the reverse sweep
+    def rv(self, v):
+        """The primal value of `v` at the current point of the reverse sweep (recomputed or cached)."""
+        if self.is_top(v):
+            return self.vmap[v]
+        scope = self.scope_of(self.def_block(v))
+        got = scope.memo.get(v)
+        if got is not None:
+            return got
+        owner = v.owner
+        if isinstance(owner, ir.Block) and isinstance(v.type, ir.MemRefType):
+            val = self.carried_memref(v, scope, shadow=False)
+        elif isinstance(owner, ir.Block):
+            val = self.caches.load(v, scope)
+        elif v not in self.planner.stored(scope.block) and self.planner.recomputable(owner):
+            operands = [self.rv(o) for o in owner.operands]
+            with ir.InsertionPoint(scope.sentinel), owner.location:
+                new = owner.clone()
+                for i, o in enumerate(operands):
+                    new.operands[i] = o
+            for r, nr in zip(owner.results, new.results):
+                scope.memo[r] = nr
+            return scope.memo[v]
+        else:
+            val = self.caches.load(v, scope)
+        scope.memo[v] = val
+        return val
+
+    def shadow(self, v):
+        """The shadow of pointer/memref `v` in the reverse sweep (None when `v` is not varied)."""
+        if not self.act.is_varied(v):
+            return None
+        if v in self.tmap:
+            return self.tmap[v]
+        owner = v.owner
+        scope = self.scope_of(self.def_block(v)) if not self.is_top(v) else self.top_scope()
+        got = scope.smemo.get(v)
+        if got is None and isinstance(owner, ir.Block) and isinstance(v.type, ir.MemRefType):
+            got = scope.smemo[v] = self.carried_memref(v, scope, shadow=True)
+        if isinstance(owner, ir.Block) and got is None:
+            raise error_at_op(owner.owner, "unsupported construct: a pointer carried through a loop in reverse "
+                                           "mode")
+        if got is not None:
+            return got
+        if owner.name in PLUMBING or owner.name in ("llvm.load", "arith.select"):
+            # (llvm.load: a pointer from a pointer array; select: `c ? a : b` on pointers)
+            if owner.name == "arith.select" and not all(self.act.is_varied(o) for o in list(owner.operands)[1:]):
+                raise error_at_op(owner, "unsupported construct: choosing between a differentiated pointer and "
+                                         "one without a shadow")
+            operands = [self.shadow(o) if self.act.is_varied(o) else self.rv(o) for o in owner.operands]
+            with ir.InsertionPoint(scope.sentinel), owner.location:
+                new = owner.clone()
+                for i, o in enumerate(operands):
+                    new.operands[i] = o
+            for r, nr in zip(owner.results, new.results):
+                scope.smemo[r] = nr
+            return scope.smemo[v]
+        if owner.name in ALLOCS:
+            sizes = [self.rv(o) for o in owner.operands]
+            with ir.InsertionPoint(scope.sentinel), owner.location:
+                new = owner.clone()
+                for i, o in enumerate(sizes):
+                    new.operands[i] = o
+                fill_zero(new.results[0])
+            scope.smemo[v] = new.results[0]
+            if owner.name == "memref.alloc":
+                self.shadow_frees(owner, lambda: memref.DeallocOp(new.results[0]))
+            return new.results[0]
+        if owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS:
+            from mlir.dialects import llvm
+            size = [self.rv(o) for o in owner.operands]
+            with ir.InsertionPoint(scope.sentinel), owner.location:
+                new = owner.clone()
+                for i, o in enumerate(size):
+                    new.operands[i] = o
+                nbytes = size[0] if len(size) == 1 else arith.muli(size[0], size[1])
+                i8 = ir.IntegerType.get_signless(8)
+                llvm.MemsetOp(new.results[0], arith.constant(i8, 0), nbytes, ir.BoolAttr.get(False))
+            scope.smemo[v] = new.results[0]
+            self.shadow_frees(owner, lambda: self.session_free(new.results[0]))
+            return new.results[0]
+        raise error_at_op(owner, f"unsupported construct: no shadow for a pointer made by '{owner.name}'")
+
+    def carried_memref(self, v, scope, shadow):
+        """A memref carried by a loop (`p++` in a loop): it stays inside the buffer of its initial value, so the
+        forward sweep caches its offset, sizes and strides per iteration and the reverse sweep rebuilds it (or
+        its shadow) on the initial value's buffer (or the shadow's).
+
+        Raises:
+            CompileError: the carried memref may come from another buffer.
+        """
+        from mlir.dialects import memref as m
+        from .prepare import memory_root
+        block = v.owner
+        loop = block.owner
+        idx = list(block.arguments).index(v)
+        init, own, yields = None, set(), []
+        if loop.name == "scf.for":
+            init = list(loop.operands)[3 + idx - 1]
+            yields, own = [terminator(block).operands[idx - 1]], {v}
+        elif loop.name == "scf.while":
+            before, after = loop.regions[0].blocks[0], loop.regions[1].blocks[0]
+            cargs = list(terminator(before).operands)[1:]
+            if block == after:  # an after argument is the before argument passed to scf.condition
+                carg = cargs[idx]
+                idx = list(before.arguments).index(carg) if isinstance(carg.owner, ir.Block) and \
+                    carg.owner == before else None
+            if idx is not None:
+                j = idx
+                init = list(loop.operands)[j]
+                own = {before.arguments[j]} | {after.arguments[k] for k, c in enumerate(cargs)
+                                                if c == before.arguments[j]}
+                yields = [terminator(after).operands[j]]
+        roots = memory_root(init) if init is not None else set()
+        # the yielded pointer derives from the initial buffer or from this same carried pointer only
+        if init is None or not all(memory_root(y) <= roots | own for y in yields) \
+                or not self.is_top(init):
+            raise error_at_op(loop, "unsupported construct: reverse mode through a loop that carries a pointer "
+                                    "which may move to another buffer")
+        mt = ir.MemRefType(v.type)
+        fv = self.vmap[v]
+        key = ("carried-memref", v)
+        if key not in self.caches.slots:
+            with ir.InsertionPoint(self.caches.anchor(block)), loop.location:
+                meta = m.ExtractStridedMetadataOp(fv)
+            self.carried_meta = getattr(self, "carried_meta", {})
+            self.carried_meta[key] = meta
+        meta = self.carried_meta[key]
+        rank = mt.rank
+        parts = list(meta.results)[1:]  # offset, sizes, strides
+        vals = [self.caches.load_pseudo((key, i), block, parts[i], scope, loop.location, at_anchor=True)
+                for i in range(len(parts))]
+        base_of = self.shadow(init) if shadow else self.vmap[init]
+        layout = ir.StridedLayoutAttr(mt.layout)
+        dyn_off, dyn_size = ir.ShapedType.get_dynamic_stride_or_offset(), ir.ShapedType.get_dynamic_size()
+        st_off, st_sizes, st_strides = [layout.offset], list(mt.shape), list(layout.strides)
+        offs = [vals[0]] if st_off[0] == dyn_off else []
+        sizes = [x for x, c in zip(vals[1:1 + rank], st_sizes) if c == dyn_size]
+        strides = [x for x, c in zip(vals[1 + rank:], st_strides) if c == dyn_off]
+        with ir.InsertionPoint(scope.sentinel), loop.location:
+            base = m.ExtractStridedMetadataOp(base_of).results[0]
+            return m.ReinterpretCastOp(mt, base, offs, sizes, strides, st_off, st_sizes, st_strides).result
+
+    def top_scope(self):
+        s = self.scope
+        while s.parent is not None:
+            s = s.parent
+        return s
+
+    def shadow_frees(self, alloc_op, emit):
+        """Free a shadow when the reverse sweep reaches its primal allocation (the last op reversed that can use
+        it)."""
+        self.pending_free[alloc_op] = emit
+
+    def session_free(self, p):
+        self.libc("free", [p], None)
+
+    def libc(self, name, args, result):
+        """Call C library function `name` (declared like the frontend declares it when missing)."""
+        if name not in self.session.funcs:
+            with ir.InsertionPoint(self.session.module.body), ir.Location.unknown():
+                self.session.register(func.FuncOp(name, ir.FunctionType.get([a.type for a in args],
+                                                                            [result] if result else []),
+                                                  visibility="private"))
+        call = func.CallOp([result] if result else [], ir.FlatSymbolRefAttr.get(name), args)
+        return call.results[0] if result else None
+
+    # ------------------------------------------------------------------ adjoints
+    def add_adj(self, v, d):
+        """Accumulate `d` into the adjoint of primal value `v` (ignored for values that are not varied)."""
+        if d is None or not is_float(v.type) or not self.act.is_varied(v):
+            return
+        adj = self.scope.adj
+        old = adj.get(v)
+        adj[v] = d if old is None else arith.addf(old, d)
+
+    def pop_adj(self, v):
+        """Take (and forget) the adjoint of `v` in the current scope; None when it has none."""
+        return self.scope.adj.pop(v, None)
+
+    def reverse_ops(self, ops):
+        """Emit the reversal of `ops` (a block's ops in program order) at the current insertion point."""
+        for op in reversed(ops):
+            if op not in self.act.touched:
+                self.after_reverse(op)
+                continue
+            rule = REVERSE_RULES.get(op.name)
+            if rule is None:
+                if op.name in P.PARTIALS:
+                    rule = scalar_rule
+                elif op.name in PLUMBING or (op.name.startswith(("arith.", "math.")) and not any(
+                        self.act.is_varied(r) for r in op.results)):
+                    rule = no_adjoint
+                else:
+                    raise error_at_op(op, f"unsupported construct: no reverse-mode derivative rule for '{op.name}'")
+            with op.location:
+                rule(self, op)
+            self.after_reverse(op)
+
+    def after_reverse(self, op):
+        emit = self.pending_free.pop(op, None)
+        if emit is not None:
+            with op.location:
+                emit()
+
+    # ------------------------------------------------------------------ nested scopes
+    def enter(self, block, sentinel, loop=None, rev_index=None):
+        """Open the reverse scope of primal `block` (recomputed values go before `sentinel`)."""
+        s = Scope(block, self.scope, sentinel, loop, rev_index)
+        self.scope = s
+        self.sentinels.append(sentinel)
+        self.caches.register_scope(s)
+        return s
+
+    def leave(self):
+        """Close the current reverse scope."""
+        self.scope = self.scope.parent
+
+    def atomic_context(self) -> bool:
+        """Inside the reversal of a parallel loop: shadow updates may collide between iterations."""
+        s = self.scope
+        while s is not None:
+            if s.loop is not None and s.loop.name == "scf.parallel":
+                return True
+            s = s.parent
+        return False

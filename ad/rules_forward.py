@@ -1,0 +1,369 @@
+"""Forward-mode rules: one per op name in FORWARD_RULES (scalar arith/math ops go through partials.PARTIALS).
+
+A rule is called by ad.forward.Forward.emit_ops with the Forward instance `fw` and the primal op; it emits the
+primal op's copy (fw.clone) and, for varied values, their tangents or shadows into fw.tmap (JAX's jvp rules).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, func
+
+from polygeist_py.errors import error_at_op
+
+from . import partials as P
+from .activity import ALLOCS, LOADS, LOOPS, MALLOCS, STORES, is_float
+from .emit import body_ops, create_like, loop_parts, loop_segments, shadow_alloc, terminator
+
+
+def inactive_result(act, op) -> bool:
+    """An arith/math op whose results carry no derivative (cmpf, fptosi, ...): it is only cloned."""
+    return (op.name.startswith(("arith.", "math.")) and not len(op.regions)
+            and not any(act.is_varied(r) for r in op.results))
+
+
+def scalar_rule(fw, op):
+    """Scalar arith/math op: tangent = sum over operands of partial * operand tangent (partials.PARTIALS)."""
+    new = fw.clone(op)
+    r = new.results[0]
+    if not fw.act.is_varied(op.results[0]):
+        return
+    rule = P.PARTIALS[op.name]
+    acc = None
+    for k, v in enumerate(op.operands):
+        t = fw.t(v)
+        if t is None:
+            continue
+        part = rule(k, lambda i: fw.p(op.operands[i]), lambda: r, r.type)
+        if part is None:
+            continue
+        term = P.convert(t, r.type) if part == P.CONVERT else P.apply(part, t)
+        acc = term if acc is None else arith.addf(acc, term)
+    if acc is not None:
+        fw.tmap[op.results[0]] = acc
+
+
+def plumbing_rule(fw, op):
+    """Pointer plumbing (casts, views, descriptors): the same op on the shadows gives the shadow."""
+    fw.clone(op)
+    if any(fw.act.is_varied(r) for r in op.results):
+        new = fw.shadow_clone(op)
+        for r, s in zip(op.results, new.results):
+            if fw.act.is_varied(r):
+                fw.tmap[r] = s
+
+
+def select_rule(fw, op):
+    """arith.select: the tangent of the selected operand (for pointers: the selected shadow)."""
+    if not is_float(op.results[0].type):
+        if fw.act.is_varied(op.results[0]) and not all(fw.t(v) is not None for v in list(op.operands)[1:]):
+            raise error_at_op(op, "unsupported construct: choosing between a differentiated pointer and one "
+                                  "without a shadow")
+        plumbing_rule(fw, op)
+        return
+    fw.clone(op)
+    if fw.act.is_varied(op.results[0]):
+        c, a, b = op.operands
+        fw.tmap[op.results[0]] = arith.select(fw.p(c), fw.tangent_or_zero(a), fw.tangent_or_zero(b))
+
+
+def load_rule(fw, op):
+    """affine/memref.load: the tangent is the same load from the shadow."""
+    fw.clone(op)
+    if fw.act.is_varied(op.results[0]):
+        fw.tmap[op.results[0]] = fw.shadow_clone(op).results[0]
+
+
+def store_rule(fw, op):
+    """affine/memref.store: the tangent (zero for an inactive value) is stored into the shadow."""
+    fw.clone(op)
+    val, mem = op.operands[0], op.operands[1]
+    if fw.t(mem) is not None:
+        tv = fw.tangent_or_zero(val) if is_float(val.type) else None
+        if tv is not None:
+            fw.shadow_clone(op, {0: tv})
+    elif fw.act.is_varied(val):
+        raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const argument "
+                              "or a global)")
+
+
+def alloc_rule(fw, op):
+    """memref.alloca/alloc holding varied values: a zero-filled shadow allocation of the same shape."""
+    fw.clone(op)
+    if fw.act.is_varied(op.results[0]):
+        fw.tmap[op.results[0]] = shadow_alloc(op, fw.vmap)
+
+
+def dealloc_rule(fw, op):
+    """memref.dealloc: the shadow is freed too."""
+    fw.clone(op)
+    s = fw.t(op.operands[0])
+    if s is not None:
+        fw.shadow_clone(op)
+
+
+def loop_rule(fw, op):
+    """scf.for/affine.for: the tangents of varied loop-carried values become extra iter_args."""
+    ctrl, inits, body = loop_parts(op)
+    n = len(inits)
+    act = [j for j in range(n) if fw.act.is_varied(op.results[j])]
+    new_inits = [fw.p(v) for v in inits] + [fw.tangent_or_zero(inits[j]) for j in act]
+    types = [r.type for r in op.results] + [op.results[j].type for j in act]
+    new = create_like(op, [fw.p(v) for v in ctrl] + new_inits, types, segments=loop_segments(op, len(new_inits)))
+    block = new.regions[0].blocks.append(*[a.type for a in body.arguments], *[op.results[j].type for j in act])
+    for old, nv in zip(body.arguments, block.arguments):
+        fw.vmap[old] = nv
+    for k, j in enumerate(act):
+        fw.tmap[body.arguments[1 + j]] = block.arguments[len(body.arguments) + k]
+    with ir.InsertionPoint(block):
+        fw.emit_ops(body_ops(body))
+        y = terminator(body)
+        with y.location:
+            create_like(y, [fw.p(v) for v in y.operands] + [fw.tangent_or_zero(y.operands[j]) for j in act], [])
+    for j, r in enumerate(op.results):
+        fw.vmap[r] = new.results[j]
+    for k, j in enumerate(act):
+        fw.tmap[op.results[j]] = new.results[n + k]
+
+
+def if_rule(fw, op):
+    """scf.if/affine.if: the tangents of varied results become extra results of both branches."""
+    n = len(op.results)
+    act = [j for j in range(n) if fw.act.is_varied(op.results[j])]
+    types = [r.type for r in op.results] + [op.results[j].type for j in act]
+    new = create_like(op, [fw.p(v) for v in op.operands], types)  # (scf.if: the condition; affine.if: its operands)
+    for region, nregion in zip(op.regions, new.regions):
+        if not len(region.blocks):
+            continue
+        body = region.blocks[0]
+        block = nregion.blocks.append()
+        with ir.InsertionPoint(block):
+            fw.emit_ops(body_ops(body))
+            y = terminator(body)
+            with y.location:
+                create_like(y, [fw.p(v) for v in y.operands] + [fw.tangent_or_zero(y.operands[j]) for j in act], [])
+    for j, r in enumerate(op.results):
+        fw.vmap[r] = new.results[j]
+    for k, j in enumerate(act):
+        fw.tmap[op.results[j]] = new.results[n + k]
+
+
+def while_rule(fw, op):
+    """scf.while: tangents of varied carried values travel with them through both regions."""
+    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    cond = terminator(before)
+    b_act = [j for j, a in enumerate(before.arguments) if fw.act.is_varied(a)]
+    a_act = [j for j, a in enumerate(after.arguments) if fw.act.is_varied(a)]
+    inits = [fw.p(v) for v in op.operands] + [fw.tangent_or_zero(op.operands[j]) for j in b_act]
+    rtypes = [r.type for r in op.results] + [op.results[j].type for j in a_act]
+    new = create_like(op, inits, rtypes)
+    nb = new.regions[0].blocks.append(*[a.type for a in before.arguments], *[before.arguments[j].type for j in b_act])
+    na = new.regions[1].blocks.append(*rtypes)
+    for old, nv in zip(before.arguments, nb.arguments):
+        fw.vmap[old] = nv
+    for k, j in enumerate(b_act):
+        fw.tmap[before.arguments[j]] = nb.arguments[len(before.arguments) + k]
+    with ir.InsertionPoint(nb):
+        fw.emit_ops(body_ops(before))
+        with cond.location:
+            cargs = list(cond.operands)[1:]
+            create_like(cond, [fw.p(cond.operands[0])] + [fw.p(v) for v in cargs]
+                        + [fw.tangent_or_zero(cargs[j]) for j in a_act], [])
+    for old, nv in zip(after.arguments, na.arguments):
+        fw.vmap[old] = nv
+    for k, j in enumerate(a_act):
+        fw.tmap[after.arguments[j]] = na.arguments[len(after.arguments) + k]
+    with ir.InsertionPoint(na):
+        fw.emit_ops(body_ops(after))
+        y = terminator(after)
+        with y.location:
+            create_like(y, [fw.p(v) for v in y.operands] + [fw.tangent_or_zero(y.operands[j]) for j in b_act], [])
+    for j, r in enumerate(op.results):
+        fw.vmap[r] = new.results[j]
+    for k, j in enumerate(a_act):
+        fw.tmap[op.results[j]] = new.results[len(op.results) + k]
+
+
+def parallel_rule(fw, op):
+    """scf.parallel without reductions: iterations are independent, so the tangent code runs in the same
+    parallel iteration as the primal code."""
+    if len(op.results):
+        raise error_at_op(op, "unsupported construct: forward mode through a parallel loop with reductions")
+    new = create_like(op, [fw.p(v) for v in op.operands], [])
+    body = op.regions[0].blocks[0]
+    block = new.regions[0].blocks.append(*[a.type for a in body.arguments])
+    for old, nv in zip(body.arguments, block.arguments):
+        fw.vmap[old] = nv
+    with ir.InsertionPoint(block):
+        fw.emit_ops(body_ops(body))
+        fw.clone(terminator(body))
+
+
+def call_rule(fw, op):
+    """A call that was not inlined (recursion): the callee's own forward derivative, returning primal and tangent
+    results."""
+    callee = op.attributes["callee"].value
+    active = tuple(fw.act.is_varied(v) for v in op.operands)
+    if (not any(active) and callee not in MALLOCS) or callee in fw.session.inactive:
+        fw.clone(op)
+        return
+    if callee in fw.session.derivative_rules:
+        custom_derivative(fw, op, fw.session.derivative_rules[callee][0])
+        return
+    if callee in MALLOCS:  # the shadow: an allocation of the same size, zeroed
+        new = fw.clone(op)
+        if fw.act.is_varied(op.results[0]):
+            from mlir.dialects import llvm
+            args = [fw.p(v) for v in op.operands]
+            sh = func.CallOp([op.results[0].type], ir.FlatSymbolRefAttr.get(callee), args).results[0]
+            nbytes = args[0] if len(args) == 1 else arith.muli(args[0], args[1])
+            llvm.MemsetOp(sh, arith.constant(ir.IntegerType.get_signless(8), 0), nbytes, ir.BoolAttr.get(False))
+            fw.tmap[op.results[0]] = sh
+        return
+    if callee == "free":
+        fw.clone(op)
+        if fw.t(op.operands[0]) is not None:
+            func.CallOp([], ir.FlatSymbolRefAttr.get(callee), [fw.t(op.operands[0])])
+        return
+    f = fw.session.funcs.get(callee)
+    if f is None or not len(f.regions[0].blocks):
+        raise error_at_op(op, f"unsupported construct: differentiating a call of '{callee}', whose body is not in "
+                              "this file (register a derivative with __enzyme_register_derivative_" + callee
+                              + " or mark it __enzyme_inactivefn)")
+    name = fw.session.derivative(callee, "forward", active, return_primal=True, at=op)
+    args = []
+    for v, a in zip(op.operands, active):
+        args.append(fw.p(v))
+        if a:
+            args.append(fw.tangent_or_zero(v) if is_float(v.type) else fw.t(v))
+    ftype = ir.FunctionType(ir.TypeAttr(fw.session.funcs[name].attributes["function_type"]).value)
+    new = func.CallOp(list(ftype.results), ir.FlatSymbolRefAttr.get(name), args)
+    n = len(op.results)
+    for j, r in enumerate(op.results):
+        fw.vmap[r] = new.results[j]
+    k = n
+    for r in op.results:
+        if is_float(r.type):
+            fw.tmap[r] = new.results[k]
+            k += 1
+
+
+def custom_derivative(fw, op, fwd):
+    """A call of f with ``__enzyme_register_derivative_f = {f, fwd}``: the primal call, and the tangent returned by
+    fwd(args), which takes each floating argument followed by its tangent and each pointer by its shadow."""
+    fw.clone(op)
+    args = []
+    for v in op.operands:
+        args.append(fw.p(v))
+        if is_float(v.type):
+            args.append(fw.tangent_or_zero(v))
+        elif fw.t(v) is not None:
+            args.append(fw.t(v))
+    results = [r.type for r in op.results if is_float(r.type)]
+    check_signature(fw.session, op, fwd, args, results)
+    call = func.CallOp(results, ir.FlatSymbolRefAttr.get(fwd), args)
+    k = 0
+    for r in op.results:
+        if is_float(r.type):
+            fw.tmap[r] = call.results[k]
+            k += 1
+
+
+def check_signature(session, op, name, args, results):
+    """Raise a clear error when custom rule `name` does not take `args` and return `results` (types)."""
+    f = session.funcs.get(name)
+    ftype = ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value) if f is not None else None
+    want = ir.FunctionType.get([a.type for a in args], results)
+    if ftype is None or list(ftype.inputs) != list(want.inputs) or list(ftype.results) != list(want.results):
+        raise error_at_op(op, f"custom derivative '{name}' of '{op.attributes['callee'].value}' has type "
+                              f"{ftype}, expected {want}")
+
+
+def pointer_load_rule(fw, op):
+    """llvm.load of a pointer from an array of pointers: the shadow pointer sits at the same place in the shadow
+    array (Enzyme's convention for double**)."""
+    fw.clone(op)
+    if fw.act.is_varied(op.results[0]):
+        fw.tmap[op.results[0]] = fw.shadow_clone(op).results[0]
+
+
+def memcpy_rule(fw, op):
+    """llvm.intr.memcpy: the shadows are copied too (zeroed when the source has none)."""
+    from mlir.dialects import llvm
+    fw.clone(op)
+    dst, src, n = op.operands[0], op.operands[1], op.operands[2]
+    sd, ss = fw.t(dst), fw.t(src)
+    if sd is not None:
+        if ss is not None:
+            llvm.MemcpyOp(sd, ss, fw.p(n), ir.BoolAttr.get(False))
+        else:
+            llvm.MemsetOp(sd, arith.constant(ir.IntegerType.get_signless(8), 0), fw.p(n), ir.BoolAttr.get(False))
+    elif ss is not None:
+        raise error_at_op(op, "copying differentiated memory into memory that has no shadow")
+
+
+def memset_rule(fw, op):
+    """llvm.intr.memset: a constant fill; the shadow becomes 0."""
+    from mlir.dialects import llvm
+    fw.clone(op)
+    sd = fw.t(op.operands[0])
+    if sd is not None:
+        llvm.MemsetOp(sd, arith.constant(ir.IntegerType.get_signless(8), 0), fw.p(op.operands[2]),
+                      ir.BoolAttr.get(False))
+
+
+def atomic_kind(op) -> str:
+    """The name of a memref.atomic_rmw's kind (its attribute holds arith.AtomicRMWKind as an integer)."""
+    attr = op.attributes["kind"]
+    try:
+        return arith.AtomicRMWKind(ir.IntegerAttr(attr).value).name
+    except Exception:
+        return str(attr)
+
+
+def atomic_rule(fw, op):
+    """memref.atomic_rmw addf (CUDA atomicAdd): the tangent is added atomically to the shadow. Other kinds, and a
+    use of the returned old value, are not differentiated."""
+    kind = atomic_kind(op)
+    val, mem = op.operands[0], op.operands[1]
+    if kind != "addf" and (fw.act.is_varied(val) or fw.t(mem) is not None):
+        raise error_at_op(op, f"unsupported construct: differentiating atomic {kind}")
+    if len(list(op.results[0].uses)) and fw.act.is_varied(mem):
+        raise error_at_op(op, "unsupported construct: differentiating the value an atomic add returns")
+    fw.clone(op)
+    if fw.t(mem) is not None and fw.t(val) is not None:
+        fw.shadow_clone(op, {0: fw.t(val)})
+    elif fw.t(val) is not None:
+        raise error_at_op(op, "an atomic add of an active value into memory that has no shadow")
+
+
+PRINTING = ("printf", "fprintf", "puts", "fputs", "putchar")
+
+
+def vararg_call_rule(fw, op):
+    """llvm.call (the frontend's variadic C calls): printing has no derivative; anything else (scanf writes
+    memory) is not differentiated."""
+    callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value if "callee" in op.attributes else None
+    if callee not in PRINTING:
+        raise error_at_op(op, f"unsupported construct: differentiating a call of '{callee}'")
+    fw.clone(op)
+
+
+FORWARD_RULES = {
+    "llvm.call": vararg_call_rule,
+    "arith.select": select_rule,
+    "memref.atomic_rmw": atomic_rule,
+    "llvm.intr.memcpy": memcpy_rule,
+    "llvm.intr.memset": memset_rule,
+    "llvm.load": pointer_load_rule,
+    **{n: load_rule for n in LOADS},
+    **{n: store_rule for n in STORES},
+    **{n: alloc_rule for n in ALLOCS},
+    "memref.dealloc": dealloc_rule,
+    **{n: loop_rule for n in LOOPS},
+    "scf.if": if_rule,
+    "affine.if": if_rule,
+    "scf.while": while_rule,
+    "scf.parallel": parallel_rule,
+    "func.call": call_rule,
+}

@@ -1,0 +1,423 @@
+"""Reverse-mode rules: one per op name in REVERSE_RULES (scalar arith/math ops go through partials.PARTIALS).
+
+A rule is called by ad.reverse.Reverse.reverse_ops with the Reverse instance `rv` and the primal op, at the point
+of the reverse sweep where the op is undone; it reads primal values with rv.rv (recomputed or cached), shadows
+with rv.shadow, and moves adjoints with rv.pop_adj / rv.add_adj (JAX's transpose rules, Enzyme's adjoint
+generator).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, func, memref, scf
+
+from polygeist_py.errors import error_at_op
+
+from . import partials as P
+from .activity import ALLOCS, MALLOCS, all_ops, is_float
+from .emit import body_ops, create_like, terminator, zero
+
+
+def new_sentinel():
+    return arith.constant(ir.IndexType.get(), 0).owner
+
+
+def no_adjoint(rv, op):
+    """Ops without adjoint effects (plumbing, printing, deallocation)."""
+    pass
+
+
+def scalar_rule(rv, op):
+    """Scalar arith/math op: adjoint(x_k) += partial_k * adjoint(result), reading primal values only when a partial
+
+
+    needs them."""
+    g = rv.pop_adj(op.results[0])
+    if g is None:
+        return
+    rule = P.PARTIALS[op.name]
+    memo = {}
+
+    def x(i):  # primal operands on demand: a linear op needs none, so none is cached
+        if i not in memo:
+            memo[i] = rv.rv(op.operands[i])
+        return memo[i]
+
+    for k, v in enumerate(op.operands):
+        if not rv.act.is_varied(v) or not is_float(v.type):
+            continue
+        part = rule(k, x, lambda: rv.rv(op.results[0]), op.results[0].type)
+        if part is None:
+            continue
+        rv.add_adj(v, P.convert(g, v.type) if part == P.CONVERT else P.apply(part, g))
+
+
+def select_rule(rv, op):
+    """arith.select: the adjoint goes to the selected operand."""
+    g = rv.pop_adj(op.results[0])
+    if g is None:
+        return
+    c, a, b = op.operands
+    z = zero(g.type)
+    cond = rv.rv(c)
+    rv.add_adj(a, arith.select(cond, g, z))
+    rv.add_adj(b, arith.select(cond, z, g))
+
+
+def load_rule(rv, op):
+    """memref.load of a varied value: its adjoint is added to the shadow element (atomically inside a parallel loop)."""
+    r = op.results[0]
+    g = rv.pop_adj(r)
+    if g is None or not rv.act.is_varied(r):
+        return
+    sh = rv.shadow(op.operands[0])
+    idx = [rv.rv(i) for i in list(op.operands)[1:]]
+    if rv.atomic_context():
+        memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
+    else:
+        memref.StoreOp(arith.addf(memref.LoadOp(sh, idx).result, g), sh, idx)
+
+
+def store_rule(rv, op):
+    """memref.store into shadowed memory: the shadow element becomes the stored value's adjoint and is reset to 0."""
+    val, mem = op.operands[0], op.operands[1]
+    sh = rv.shadow(mem)
+    if sh is None:
+        if rv.act.is_varied(val):
+            raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const "
+                                  "argument or a global)")
+        return
+    if not is_float(ir.MemRefType(mem.type).element_type):
+        return
+    idx = [rv.rv(i) for i in list(op.operands)[2:]]
+    g = memref.LoadOp(sh, idx).result
+    memref.StoreOp(zero(g.type), sh, idx)
+    if rv.act.is_varied(val):
+        rv.add_adj(val, g)
+
+
+def vararg_call_rule(rv, op):
+    """llvm.call (the frontend's variadic C calls): printing has no adjoint; anything else is not
+    differentiated."""
+    from .rules_forward import PRINTING
+    callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value if "callee" in op.attributes else None
+    if callee not in PRINTING:
+        raise error_at_op(op, f"unsupported construct: differentiating a call of '{callee}'")
+
+
+def atomic_rule(rv, op):
+    """memref.atomic_rmw addf (CUDA atomicAdd): adds commute, so the adjoint of the added value is the shadow
+    element as it is when the reverse sweep gets here (left unchanged: the location keeps accumulating)."""
+    from .rules_forward import atomic_kind
+    kind = atomic_kind(op)
+    val, mem = op.operands[0], op.operands[1]
+    if kind != "addf" and (rv.act.is_varied(val) or rv.act.is_varied(mem)):
+        raise error_at_op(op, f"unsupported construct: differentiating atomic {kind}")
+    if len(list(op.results[0].uses)) and rv.act.is_varied(mem):
+        raise error_at_op(op, "unsupported construct: differentiating the value an atomic add returns")
+    sh = rv.shadow(mem)
+    if sh is None:
+        if rv.act.is_varied(val):
+            raise error_at_op(op, "an atomic add of an active value into memory that has no shadow")
+        return
+    if rv.act.is_varied(val):
+        rv.add_adj(val, memref.LoadOp(sh, [rv.rv(i) for i in list(op.operands)[2:]]).result)
+
+
+def memcpy_rule(rv, op):
+    """llvm.intr.memcpy(dst, src, n): the destination's shadow flows back into the source's and is reset."""
+    from .activity import element_type_of
+    from .cache import memref_of
+    dst, src, n = op.operands[0], op.operands[1], op.operands[2]
+    sd = rv.shadow(dst) if rv.act.is_varied(dst) else None
+    ss = rv.shadow(src) if rv.act.is_varied(src) else None
+    if sd is None:
+        if ss is not None:
+            raise error_at_op(op, "copying differentiated memory into memory that has no shadow")
+        return
+    elem = element_type_of(dst) or element_type_of(src)
+    if elem is None or not is_float(elem):
+        raise error_at_op(op, "unsupported construct: memcpy of differentiated memory of unknown element type")
+    idx = ir.IndexType.get()
+    width = 8 if isinstance(elem, ir.F64Type) else 4
+    count = arith.index_cast(idx, arith.divui(rv.rv(n), arith.constant(rv.rv(n).type, width)))
+    md, ms = memref_of(sd, elem), (memref_of(ss, elem) if ss is not None else None)
+    loop = scf.ForOp(arith.constant(idx, 0), count, arith.constant(idx, 1))
+    with ir.InsertionPoint(loop.body):
+        k = loop.induction_variable
+        g = memref.LoadOp(md, [k]).result
+        memref.StoreOp(zero(elem), md, [k])
+        if ms is not None:
+            if rv.atomic_context():
+                memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, ms, [k])
+            else:
+                memref.StoreOp(arith.addf(memref.LoadOp(ms, [k]).result, g), ms, [k])
+        scf.YieldOp([])
+
+
+def memset_rule(rv, op):
+    """llvm.intr.memset: the filled bytes are constants, their shadow is reset."""
+    from mlir.dialects import llvm
+    if rv.act.is_varied(op.operands[0]):
+        llvm.MemsetOp(rv.shadow(op.operands[0]), arith.constant(ir.IntegerType.get_signless(8), 0),
+                      rv.rv(op.operands[2]), ir.BoolAttr.get(False))
+
+
+def loop_rule(rv, op):
+    """scf.for: a loop counting the iterations down, adjoints of iter_args and free values carried."""
+    n_res = len(op.results)
+    ops = list(op.operands)
+    lb, step = ops[0], ops[2]
+    inits = ops[3:]
+    body = op.regions[0].blocks[0]
+    A = [j for j in range(n_res) if rv.act.is_varied(op.results[j]) and is_float(op.results[j].type)]
+    F = rv.free_values(op)
+    carried = [rv.pop_adj(op.results[j]) for j in A]
+    carried = [c if c is not None else zero(op.results[j].type) for c, j in zip(carried, A)]
+    carried += [rv.scope.adj.get(f) if rv.scope.adj.get(f) is not None else zero(f.type) for f in F]
+    n = rv.caches.trip_count(op, rv.rv)
+    idx = ir.IndexType.get()
+    c0, c1 = arith.constant(idx, 0), arith.constant(idx, 1)
+    loop = scf.ForOp(c0, n, c1, carried)
+    with ir.InsertionPoint(loop.body):
+        kk = arith.subi(arith.subi(n, c1), loop.induction_variable)
+        iv = arith.addi(rv.rv(lb), arith.muli(kk, rv.rv(step)))
+        sentinel = new_sentinel()  # recomputed values and cache loads of this body go before it, after kk
+        scope = rv.enter(body, sentinel, op, [kk])
+        scope.memo[body.arguments[0]] = iv
+        args = list(loop.inner_iter_args)
+        for k, f in enumerate(F):
+            scope.adj[f] = args[len(A) + k]
+        y = terminator(body)
+        for k, j in enumerate(A):
+            rv.add_adj(y.operands[j], args[k])
+        rv.reverse_ops(body_ops(body))
+        outs = []
+        for j in A:
+            a = body.arguments[1 + j]
+            g = scope.adj.get(a)
+            outs.append(g if g is not None else zero(a.type))
+        outs += [scope.adj.get(f) if scope.adj.get(f) is not None else zero(f.type) for f in F]
+        rv.leave()
+        scf.YieldOp(outs)
+    res = list(loop.results)
+    for k, f in enumerate(F):  # (before the inits: an init may also be a free value)
+        rv.scope.adj[f] = res[len(A) + k]
+    for k, j in enumerate(A):
+        rv.add_adj(inits[j], res[k])
+
+
+def if_rule(rv, op):
+    """scf.if: the same condition; each branch reversed; adjoints of free values are the if's results."""
+    n_res = len(op.results)
+    A = [j for j in range(n_res) if rv.act.is_varied(op.results[j]) and is_float(op.results[j].type)]
+    F = rv.free_values(op)
+    gs = [rv.pop_adj(op.results[j]) for j in A]
+    if not F and all(g is None for g in gs) and not has_memory_adjoints(rv, op):
+        return
+    outer = {f: rv.scope.adj.get(f) for f in F}
+    new = scf.IfOp(rv.rv(op.operands[0]), [f.type for f in F], has_else=True)
+    for region, nblock in zip(op.regions, (new.then_block, new.else_block)):
+        with ir.InsertionPoint(nblock):
+            sentinel = new_sentinel()
+            if len(region.blocks):
+                body = region.blocks[0]
+                scope = rv.enter(body, sentinel)
+                scope.adj.update({f: g for f, g in outer.items() if g is not None})
+                y = terminator(body)
+                for g, j in zip(gs, A):
+                    if g is not None:
+                        rv.add_adj(y.operands[j], g)
+                rv.reverse_ops(body_ops(body))
+                outs = [scope.adj.get(f) if scope.adj.get(f) is not None else zero(f.type) for f in F]
+                rv.leave()
+            else:
+                outs = [outer[f] if outer[f] is not None else zero(f.type) for f in F]
+            scf.YieldOp(outs)
+    for k, f in enumerate(F):
+        rv.scope.adj[f] = new.results[k]
+
+
+def has_memory_adjoints(rv, op) -> bool:
+    """Whether reversing `op`'s regions touches shadow memory."""
+    return any(o.name in ("memref.load", "memref.store", "func.call") and o in rv.act.touched for o in all_ops(op))
+
+
+def alloc_rule(rv, op):
+    """memref.alloca/alloc: nothing (a shadow made on demand is freed by after_reverse)."""
+    pass  # the shadow (if any) is freed by after_reverse
+
+
+def call_rule(rv, op):
+    """A call that was not inlined (recursion): the callee's reverse derivative, recomputing its forward sweep.
+    Exact when the callee writes no memory that is differentiated."""
+    name = op.attributes["callee"].value
+    if name in MALLOCS or name == "free" or name in rv.session.inactive:
+        return
+    if name in rv.session.gradient_rules:
+        custom_gradient(rv, op, rv.session.gradient_rules[name][1])
+        return
+    if name not in rv.session.funcs or not len(rv.session.funcs[name].regions[0].blocks):
+        if any(rv.act.is_varied(v) for v in list(op.results) + list(op.operands)):
+            raise error_at_op(op, f"unsupported construct: differentiating a call of '{name}', whose body is "
+                                  f"not in this file (register a gradient with __enzyme_register_gradient_{name}"
+                                  " or mark it __enzyme_inactivefn)")
+        return
+    active = tuple(rv.act.is_varied(v) for v in op.operands)
+    callee_primal = rv.session.primal(name, "reverse")
+    for inner in all_ops(callee_primal):
+        if inner.name in ("memref.store",) and inner.operands[0].type is not None:
+            mem = inner.operands[1]
+            from .activity import root_alloc
+            if root_alloc(mem) is None:
+                raise error_at_op(op, f"unsupported construct: reverse mode through the recursive function "
+                                      f"'{name}', which writes memory it does not allocate")
+    dname = rv.session.derivative(name, "reverse", active, extra=("call",), at=op)
+    args = []
+    for v, a in zip(op.operands, active):
+        args.append(rv.rv(v))
+        if a and not is_float(v.type):
+            args.append(rv.shadow(v))
+    for r in op.results:
+        if is_float(r.type):
+            g = rv.pop_adj(r)
+            args.append(g if g is not None else zero(r.type))
+    ftype = ir.FunctionType(ir.TypeAttr(rv.session.funcs[dname].attributes["function_type"]).value)
+    call = func.CallOp(list(ftype.results), ir.FlatSymbolRefAttr.get(dname), args)
+    k = 0
+    for v, a in zip(op.operands, active):
+        if a and is_float(v.type):
+            rv.add_adj(v, call.results[k])
+            k += 1
+
+
+def custom_gradient(rv, op, rev):
+    """A call of f with ``__enzyme_register_gradient_f = {f, aug, rev}``: the forward sweep ran f; here
+    rev(args, seed) is called with each pointer argument followed by its shadow (when differentiated) and the
+    adjoint of f's floating result last; it returns the adjoints of f's floating arguments, in order."""
+    from .rules_forward import check_signature
+    args = []
+    for v in op.operands:
+        args.append(rv.rv(v))
+        if not is_float(v.type) and rv.act.is_varied(v):
+            args.append(rv.shadow(v))
+    for r in op.results:
+        if is_float(r.type):
+            g = rv.pop_adj(r)
+            args.append(g if g is not None else zero(r.type))
+    floats = [v for v in op.operands if is_float(v.type)]
+    check_signature(rv.session, op, rev, args, [v.type for v in floats])
+    call = func.CallOp([v.type for v in floats], ir.FlatSymbolRefAttr.get(rev), args)
+    for v, g in zip(floats, call.results):
+        rv.add_adj(v, g)
+
+
+def while_rule(rv, op):
+    """scf.while: the last `before` execution reversed first, then a loop counting the `do` executions down, each
+    iteration reversing `do` then `before`. The trip count is counted by the forward sweep (and cached when the
+    loop is itself inside a loop); values from inside are cached in grown arrays (cache.py)."""
+    before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    cond, ayield = terminator(before), terminator(after)
+    cargs = list(cond.operands)[1:]
+    A_res = [j for j in range(len(op.results)) if rv.act.is_varied(op.results[j]) and is_float(op.results[j].type)]
+    A_b = [j for j in range(len(before.arguments))
+           if rv.act.is_varied(before.arguments[j]) and is_float(before.arguments[j].type)]
+    F = rv.free_values(op)
+    n = rv.caches.while_count(op, rv.scope)
+    g_res = [rv.pop_adj(op.results[j]) for j in A_res]
+    outer = rv.scope
+
+    def reverse_before(seeds, free_adj):
+        scope = rv.enter(before, new_sentinel())
+        scope.adj.update({f: g for f, g in free_adj.items() if g is not None})
+        for g, j in zip(seeds, A_res):
+            if g is not None:
+                rv.add_adj(cargs[j], g)
+        rv.reverse_ops(body_ops(before))
+        outs = [scope.adj.get(before.arguments[j]) for j in A_b]
+        outs = [g if g is not None else zero(before.arguments[j].type) for g, j in zip(outs, A_b)]
+        fr = {f: scope.adj.get(f) for f in F}
+        rv.leave()
+        return outs, fr
+
+    # the final evaluation of the condition (the one that exits)
+    carried, free_adj = reverse_before(g_res, {f: outer.adj.get(f) for f in F})
+    init = carried + [free_adj[f] if free_adj[f] is not None else zero(f.type) for f in F]
+    idx = ir.IndexType.get()
+    loop = scf.ForOp(arith.constant(idx, 0), n, arith.constant(idx, 1), init)
+    with ir.InsertionPoint(loop.body):
+        args = list(loop.inner_iter_args)
+        scope = rv.enter(after, new_sentinel())
+        for k, f in enumerate(F):
+            scope.adj[f] = args[len(A_b) + k]
+        for k, j in enumerate(A_b):
+            rv.add_adj(ayield.operands[j], args[k])
+        rv.reverse_ops(body_ops(after))
+        seeds = [scope.adj.get(after.arguments[j]) for j in A_res]
+        fr = {f: scope.adj.get(f) for f in F}
+        rv.leave()
+        outs, fr = reverse_before(seeds, fr)
+        scf.YieldOp(outs + [fr[f] if fr[f] is not None else zero(f.type) for f in F])
+    res = list(loop.results)
+    for k, f in enumerate(F):  # (before the inits: an init may also be a free value)
+        outer.adj[f] = res[len(A_b) + k]
+    for k, j in enumerate(A_b):
+        rv.add_adj(op.operands[j], res[k])
+
+
+def parallel_rule(rv, op):
+    """scf.parallel (no reductions): the iterations are independent, so the reversed loop is parallel over the
+    same space, each iteration reversing its own body. Shadow accumulations from loads use atomics (two
+    iterations may read one element); adjoints of values defined outside the loop are summed into a slot with
+    atomic adds. A race-free primal writes each element from one iteration only, so the shadow resets of
+    stores need no atomics."""
+    if len(op.results):
+        raise error_at_op(op, "unsupported construct: reverse mode through a parallel loop with reductions")
+    body = op.regions[0].blocks[0]
+    n = len(body.arguments)
+    ops = list(op.operands)
+    lbs, ubs, steps = ops[:n], ops[n:2 * n], ops[2 * n:3 * n]
+    F = rv.free_values(op)
+    slots = {}
+    for f in F:
+        with ir.InsertionPoint.at_block_begin(rv.caches.entry), op.location:
+            slots[f] = memref.AllocaOp(ir.MemRefType.get([], f.type), [], []).result
+        cur = rv.scope.adj.get(f)
+        memref.StoreOp(cur if cur is not None else zero(f.type), slots[f], [])
+    new = create_like(op, [rv.rv(v) for v in lbs + ubs + steps], [])
+    block = new.regions[0].blocks.append(*[a.type for a in body.arguments])
+    with ir.InsertionPoint(block):
+        rlbs, rsteps = [rv.rv(v) for v in lbs], [rv.rv(v) for v in steps]
+        idx = [arith.divui(arith.subi(iv, lb), st) for iv, lb, st in zip(block.arguments, rlbs, rsteps)]
+        sentinel = new_sentinel()
+        scope = rv.enter(body, sentinel, op, idx)
+        for a, na in zip(body.arguments, block.arguments):
+            scope.memo[a] = na
+        rv.reverse_ops(body_ops(body))
+        for f in F:
+            g = scope.adj.get(f)
+            if g is not None:
+                memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, slots[f], [])
+        rv.leave()
+        scf.ReduceOp([], 0)
+    for f in F:
+        rv.scope.adj[f] = memref.LoadOp(slots[f], []).result
+
+
+REVERSE_RULES = {
+    "arith.select": select_rule,
+    "memref.atomic_rmw": atomic_rule,
+    "llvm.intr.memcpy": memcpy_rule,
+    "llvm.intr.memset": memset_rule,
+    "memref.load": load_rule,
+    "memref.store": store_rule,
+    **{n: alloc_rule for n in ALLOCS},
+    "memref.dealloc": no_adjoint,
+    "scf.for": loop_rule,
+    "scf.if": if_rule,
+    "scf.while": while_rule,
+    "scf.parallel": parallel_rule,
+    "func.call": call_rule,
+    "llvm.call": vararg_call_rule,
+    "llvm.load": no_adjoint,  # a pointer load: its shadow is made on demand by Reverse.shadow
+}

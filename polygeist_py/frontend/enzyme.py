@@ -1,0 +1,224 @@
+"""Enzyme's source API in C and CUDA: ``__enzyme_autodiff(fn, args...)`` and ``__enzyme_fwddiff(fn, args...)``.
+
+Every function whose name begins with ``__enzyme_autodiff`` (reverse mode) or ``__enzyme_fwddiff`` (forward mode)
+is such a call, whatever prototype the program declared for it. The markers ``enzyme_dup``, ``enzyme_dupnoneed``,
+``enzyme_const`` and ``enzyme_out`` are ``extern int`` globals placed before an argument; they are consumed here
+and never read. Without a marker a pointer is followed by its shadow, an integer is constant and a floating
+scalar is active (forward mode: followed by its tangent).
+
+The call becomes ``func.call @__pgcc_enzyme_<k>(operands)`` to a private declaration with the exact operand and
+result types, carrying the attributes the AD stage (polygeist_py.ad.api_calls) reads:
+
+    pgcc.enzyme_fn        @f                       the function to differentiate
+    pgcc.enzyme_mode      "forward" | "reverse"
+    pgcc.enzyme_activity  ["dup", "const", ...]    one entry per parameter of f
+
+Operands per parameter: const -> primal; dup/dupnoneed -> primal, shadow; active -> primal (reverse mode) or
+primal, tangent (forward mode). Result: forward mode the tangent of f's result; reverse mode the gradient of
+the one active scalar (none: no result). Semantics follow Enzyme's documentation (Moses & Churavy, NeurIPS'20).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, func
+
+from ..clang_ast import K, T, canonical, children, strip_implicit
+from ..errors import error_at
+from . import c_types as CT
+
+PREFIXES = {"__enzyme_autodiff": "reverse", "__enzyme_fwddiff": "forward"}
+MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "active"}
+FN_ATTR, MODE_ATTR, ACT_ATTR = "pgcc.enzyme_fn", "pgcc.enzyme_mode", "pgcc.enzyme_activity"
+RULES_ATTR = "pgcc.enzyme_rules"  # on the module: {f = ["gradient", @f, @aug, @rev] | ["derivative", @f, @fwd] | ...}
+REGISTRATIONS = {"__enzyme_register_gradient": ("gradient", 3), "__enzyme_register_derivative": ("derivative", 2),
+                 "__enzyme_inactivefn": ("inactive", 1)}
+PLACEHOLDER = "__pgcc_enzyme_"
+
+
+def mode_of(name: str):
+    """'forward' / 'reverse' for a name beginning with __enzyme_fwddiff / __enzyme_autodiff, else None."""
+    for prefix, mode in PREFIXES.items():
+        if name.startswith(prefix):
+            return mode
+    return None
+
+
+def marker_of(arg):
+    """The activity a marker argument (``enzyme_dup``...) stands for, or None for an ordinary argument."""
+    a = strip_implicit(arg)
+    if a.kind == K.DECL_REF_EXPR and a.referenced is not None and a.referenced.kind == K.VAR_DECL:
+        return MARKERS.get(a.referenced.spelling)
+    return None
+
+
+def function_of(arg):
+    """The FUNCTION_DECL the first argument names (``f``, ``(void*)f``, ``&f``), or None."""
+    work = [arg]
+    while work:
+        c = work.pop()
+        if c.kind == K.DECL_REF_EXPR:
+            r = c.referenced
+            return r if r is not None and r.kind == K.FUNCTION_DECL else None
+        if c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.UNARY_OPERATOR,
+                      K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR):
+            work.extend(children(c)[-1:])
+    return None
+
+
+def emit(fg, call, args, struct_ptr=None):
+    """Lower one ``__enzyme_autodiff*`` / ``__enzyme_fwddiff*`` call (see the module docstring). With
+    `struct_ptr` (the bytes of a local struct the call initializes) reverse mode may return several gradients:
+    they are stored into the struct's fields in order.
+
+    Raises:
+        CompileError: no function named by the first argument, arguments that do not match its parameters,
+            markers that make no sense for a parameter (``enzyme_out`` on a pointer, an active integer),
+            several gradients returned as a struct.
+    """
+    mg = fg.mg
+    name = call.referenced.spelling
+    mode = mode_of(name)
+    if not args:
+        raise error_at(call, f"{name} needs the function to differentiate as its first argument")
+    fn = function_of(args[0])
+    if fn is None:
+        raise error_at(args[0], f"the first argument of {name} must name a function")
+    fn = fn.get_definition() or fn
+    params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
+    operands, acts, active_types = [], [], []
+    i, p = 1, 0
+    while i < len(args):
+        kind = marker_of(args[i])
+        if kind is not None:
+            i += 1
+            if i >= len(args):
+                raise error_at(args[i - 1], f"activity marker at the end of the arguments of {name}")
+        a = args[i]
+        if p >= len(params):
+            raise error_at(a, f"too many arguments to {name}: '{fn.spelling}' has {len(params)} parameters")
+        pt = params[p]
+        if pt.kind == T.POINTER or CT.is_array(pt):
+            kind = kind or "dup"
+            if kind == "active":
+                raise error_at(a, f"enzyme_out on pointer parameter {p + 1} of '{fn.spelling}': "
+                                  "use enzyme_dup (pointer and shadow) or enzyme_const")
+            operands.append(fg.raw_pointer(a))
+            if kind in ("dup", "dupnoneed"):
+                i += 1
+                if i >= len(args):
+                    raise error_at(a, f"missing shadow after pointer argument {p + 1} of '{fn.spelling}'")
+                operands.append(fg.raw_pointer(args[i]))
+        elif CT.is_int(pt):
+            kind = kind or "const"
+            if kind != "const":
+                raise error_at(a, f"integer parameter {p + 1} of '{fn.spelling}' cannot be active "
+                                  "(integers are constant)")
+            operands.append(fg.convert(fg.rvalue(a), a.type, pt, a))
+        elif CT.is_float(pt):
+            kind = kind or "active"
+            if kind == "dupnoneed":
+                kind = "dup"
+            if mode == "reverse" and kind == "dup":
+                raise error_at(a, f"enzyme_dup on scalar parameter {p + 1} of '{fn.spelling}' in reverse mode: "
+                                  "a scalar is active (enzyme_out) or constant (enzyme_const)")
+            if mode == "forward" and kind in ("active", "dup"):
+                kind = "dup"  # forward mode: the scalar is followed by its tangent
+            operands.append(fg.convert(fg.rvalue(a), a.type, pt, a))
+            if kind == "dup":
+                i += 1
+                if i >= len(args):
+                    raise error_at(a, f"missing tangent after scalar argument {p + 1} of '{fn.spelling}'")
+                operands.append(fg.convert(fg.rvalue(args[i]), args[i].type, pt, args[i]))
+            elif kind == "active":
+                active_types.append(pt)
+        else:
+            raise error_at(a, f"unsupported construct: differentiating '{fn.spelling}' with a parameter of type "
+                              f"'{pt.spelling}'")
+        acts.append(kind)
+        i += 1
+        p += 1
+    if p != len(params):
+        raise error_at(call, f"too few arguments to {name}: '{fn.spelling}' has {len(params)} parameters")
+
+    call_ty = canonical(call.type)
+    fret = canonical(fn.result_type)
+    if mode == "forward":
+        res_c = None if fret.kind == T.VOID else fret
+        if res_c is not None and not CT.is_float(res_c):
+            res_c = None  # the tangent of an integer result is zero: nothing to return
+    else:
+        if len(active_types) > 1 and struct_ptr is None:
+            raise error_at(call, f"unsupported construct: {name} returning the gradients of "
+                                 f"{len(active_types)} active scalars other than into a struct variable "
+                                 "(`struct grads g = __enzyme_autodiff(...)`)")
+        res_c = active_types[0] if active_types else None
+    target = mg.declare(fn)
+    results = [] if res_c is None else [CT.scalar_type(res_c)]
+    if struct_ptr is not None:
+        fields = list(call_ty.get_fields()) if call_ty.kind == T.RECORD else []
+        if mode != "reverse" or len(fields) != len(active_types) or not all(CT.is_float(f.type) for f in fields):
+            raise error_at(call, f"{name} initializes a '{call.type.spelling}': expected a struct of "
+                                 f"{len(active_types)} floating-point fields (one per active argument)")
+        results = [CT.scalar_type(t) for t in active_types]
+    k = getattr(mg, "enzyme_calls", 0)
+    mg.enzyme_calls = k + 1
+    pname = f"{PLACEHOLDER}{k}"
+    with ir.Location.unknown(), ir.InsertionPoint(mg.module.body):
+        func.FuncOp(pname, ir.FunctionType.get([v.type for v in operands], results), visibility="private")
+    op = func.CallOp(results, ir.FlatSymbolRefAttr.get(pname), operands)
+    op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(target)
+    op.attributes[MODE_ATTR] = ir.StringAttr.get(mode)
+    op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+    if struct_ptr is not None:
+        i64 = ir.IntegerType.get_signless(64)
+        from mlir.dialects import llvm
+        for f, r, t in zip(fields, op.results, active_types):
+            at = fg.byte_offset(struct_ptr, arith.constant(i64, call_ty.get_offset(f.spelling) // 8))
+            llvm.StoreOp(fg.convert(r, t, f.type, call), at)
+        return None
+    if call_ty.kind == T.VOID:
+        return None
+    if not results:
+        if not CT.is_arith(call_ty):
+            raise error_at(call, f"unsupported construct: {name} declared to return '{call.type.spelling}'")
+        return fg.const_int(call_ty, 0) if CT.is_int(call_ty) else arith.constant(CT.scalar_type(call_ty), 0.0)
+    if not CT.is_arith(call_ty):
+        raise error_at(call, f"unsupported construct: {name} declared to return '{call.type.spelling}'")
+    return fg.convert(op.results[0], res_c, call_ty, call)
+
+
+def registration_kind(name: str):
+    """('gradient' | 'derivative' | 'inactive', number of functions) for a registration global's name."""
+    for prefix, kind in REGISTRATIONS.items():
+        if name.startswith(prefix):
+            return kind
+    return None
+
+
+def register(mg, d):
+    """Record a custom-rule global: ``void *__enzyme_register_gradient_f[3] = {f, f_aug, f_rev}``,
+    ``void *__enzyme_register_derivative_f[2] = {f, f_fwd}`` or ``void *__enzyme_inactivefn_g = g``
+    (one-element braces also accepted). The rule goes into the module attribute ``pgcc.enzyme_rules`` that the
+    AD stage reads; the global itself is not emitted.
+
+    Raises:
+        CompileError: an initializer that does not name the expected functions.
+    """
+    from ..clang_ast import var_decl_initializer
+    kind, count = registration_kind(d.spelling)
+    d = d.get_definition() or d
+    init = var_decl_initializer(d)
+    if init is None:
+        return  # an extern declaration: the definition registers
+    items = children(init) if init.kind == K.INIT_LIST_EXPR else [init]
+    fns = [function_of(c) for c in items]
+    if len(fns) != count or any(f is None for f in fns):
+        raise error_at(d, f"{d.spelling} must be initialized with {count} function"
+                          f"{'s' if count > 1 else ''} ({'f, augmented forward, reverse' if kind == 'gradient' else 'f, forward derivative' if kind == 'derivative' else 'f'})")
+    names = [mg.declare(f.get_definition() or f) for f in fns]
+    rules = getattr(mg, "enzyme_rules", {})
+    rules[f"{kind}:{names[0]}"] = ir.ArrayAttr.get([ir.StringAttr.get(kind)]
+                                                   + [ir.FlatSymbolRefAttr.get(n) for n in names])
+    mg.enzyme_rules = rules
+    mg.module.operation.attributes[RULES_ATTR] = ir.DictAttr.get(rules)
