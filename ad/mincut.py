@@ -16,7 +16,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import func
 
-from polygeist_py.gpu_to_cpu.barrier_elimination import _max_flow_source_side
+from polygeist_py.max_flow import min_cut_source_side
 from polygeist_py.gpu_to_cpu.ir_nav import is_pure
 
 from . import partials as P
@@ -173,5 +173,5 @@ class Planner:
             edge(("out", v), "T", INF)
         if any(not cacheable(v.type) and not self.recomputable(defined[v]) for v in nodes):
             return set()  # (a pointer carried by the loop: the rules report it)
-        reach = _max_flow_source_side(cap, "S", "T")
+        reach = min_cut_source_side(cap, "S", "T")
         return {v for v in nodes if ("in", v) in reach and ("out", v) not in reach}

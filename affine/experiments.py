@@ -30,10 +30,9 @@ import time
 
 import islpy as isl
 
-from . import dependences, isl_model, legality
+from . import isl_model, legality
 from .scheduler import ScheduleOptions, compute_schedule
-from .scop import NotAScop, extract_scop
-from .transform import functions, scops_of
+from .transform import model_scops
 
 
 class ScopView:
@@ -199,14 +198,9 @@ def load(path: str, *, defines=None, include_dirs=(), scheduled: bool = False,
     with ctx:
         module = run_stages(tu, path, cpuify=False, on_stage=lambda stage, m: stage == "cpuify")
         views = []
-        for func in functions(module):
-            fname = ir.StringAttr(func.attributes["sym_name"]).value
-            for k, region in enumerate(scops_of(func)):
-                try:
-                    model = isl_model.build(extract_scop(func, region, f"{fname}.scop{k}"))
-                except NotAScop:
-                    continue
-                deps = dependences.compute(model)
-                sched = compute_schedule(model, deps, options or ScheduleOptions()) if scheduled else model.original
-                views.append(ScopView(f"{fname}.scop{k}", model, deps, sched))
+        for r in model_scops(module):
+            if r.model is not None:
+                sched = compute_schedule(r.model, r.deps, options or ScheduleOptions()) if scheduled \
+                    else r.model.original
+                views.append(ScopView(r.name, r.model, r.deps, sched))
     return Experiment(path, args, views, ctx, module)

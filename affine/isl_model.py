@@ -20,7 +20,7 @@ import islpy as isl
 from mlir import ir
 from mlir.dialects import affine
 
-from .scop import APPLY, LOAD, STORE, NotAScop, Scop
+from .scop import APPLY, STORE, NotAScop, Scop
 
 
 def expr_to_isl(e, dims: list, syms: list) -> str:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from .dependences import Dependences
-from .isl_model import IslScop, maps, pw_affs
+from .isl_model import IslScop, pw_affs
 
 PARALLEL_MARK = "parallel"
 FUSION_POLICIES = ("max", "smart", "none")

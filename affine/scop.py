@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from mlir import ir
 from mlir.dialects import affine, memref
 
-from polygeist_py.gpu_to_cpu.ir_nav import defining_op, is_nested_in, is_pure
+from polygeist_py.gpu_to_cpu.ir_nav import defining_op, is_pure
 
 LOOP, IF, LOAD, STORE, APPLY, YIELD = ("affine.for", "affine.if", "affine.load", "affine.store", "affine.apply",
                                        "affine.yield")
@@ -193,7 +193,7 @@ def drop_dead_iter_args(region_ops) -> list:
         dead = [k for k in range(len(loop.results)) if (n, k) not in live]
         if dead:
             top = [i for i, o in enumerate(region_ops) if o.operation == loop.operation]
-            new = _rebuild_without(loop, dead)
+            new = _rebuild_loop(loop, [k for k in range(len(loop.results)) if k not in dead])
             region_ops = [new if i in top else o for i, o in enumerate(region_ops)]
             old.append(loop)
     for loop in old:  # the old yields go first: they may use inner loops' dead results
@@ -203,13 +203,12 @@ def drop_dead_iter_args(region_ops) -> list:
     return region_ops
 
 
-def _rebuild_without(loop, dead):
-    """The same loop without the iter_args at indices `dead` (their results and block args are unused)."""
+def _rebuild_loop(loop, keep):
+    """A copy of affine.for `loop`, inserted before it, that keeps only the iter_args at indices `keep`; the
+    body moves over and the kept block arguments and results are replaced. The old loop stays (with its
+    yield and the other slots) for the caller to rewrite or erase."""
     body = loop.regions[0].blocks[0]
-    args = list(body.arguments)[1:]
-    keep = [k for k in range(len(args)) if k not in dead]
-    inits = list(loop.inits)
-    yield_op = list(body.operations)[-1]
+    args, inits, yield_op = list(body.arguments)[1:], list(loop.inits), list(body.operations)[-1]
     with ir.InsertionPoint(loop), loop.location:
         new = affine.AffineForOp(loop.attributes["lowerBoundMap"].value, loop.attributes["upperBoundMap"].value,
                                  ir.IntegerAttr(loop.attributes["step"]).value, [inits[k] for k in keep],
@@ -224,7 +223,7 @@ def _rebuild_without(loop, dead):
     for j, k in enumerate(keep):
         args[k].replace_all_uses_with(new_args[j])
         loop.results[k].replace_all_uses_with(new.results[j])
-    return new  # the caller erases the old loop once nothing refers to its dead values
+    return new
 
 
 def find_regions(func) -> list:
@@ -267,7 +266,7 @@ def _load0(mem, ip, loc):
 def demote_loop_state(func, region_ops) -> list:
     """Rewrite every affine.for with iter_args in the region so that it carries its values through rank-0
     memrefs (store the init before the loop, load at the top of the body, store the yielded value at its end,
-    load the result after the loop); unused iter_args are dropped. Returns the region's ops, rewritten loops in
+    load the result after the loop); run drop_dead_iter_args first. Returns the region's ops, rewritten loops in
     place of the old ones."""
     return [_demote_in(func, op) for op in region_ops]
 
@@ -284,33 +283,19 @@ def _demote_in(func, op):
 
 
 def _demote_for(func, loop):
+    """Carry every iter_arg of `loop` through a rank-0 memref (all are live after drop_dead_iter_args)."""
     loc = loop.location
     body = loop.regions[0].blocks[0]
-    iv, args = body.arguments[0], list(body.arguments)[1:]
-    inits = list(loop.inits)
-    yield_op = list(body.operations)[-1]
-    with ir.InsertionPoint(loop), loc:
-        new = affine.AffineForOp(loop.attributes["lowerBoundMap"].value, loop.attributes["upperBoundMap"].value,
-                                 ir.IntegerAttr(loop.attributes["step"]).value,
-                                 lower_bound_operands=list(loop.lowerBoundOperands),
-                                 upper_bound_operands=list(loop.upperBoundOperands))
-        with ir.InsertionPoint(new.body):
-            new_yield = affine.AffineYieldOp([])
-    for o in list(body.operations)[:-1]:
-        o.move_before(new_yield)
-    iv.replace_all_uses_with(new.induction_variable)
-    def feeds_only_itself(k):
-        return all(u.owner.operation == yield_op.operation and u.operand_number == k for u in args[k].uses)
-    live = [k for k, res in enumerate(loop.results) if list(res.uses) or not feeds_only_itself(k)]
-    # A dead iter_arg only feeds itself (C's final value of a loop counter, say) and is dropped.
-    mems = {k: _entry_alloca(func, args[k].type) for k in live}
-    first = list(new.body.operations)[0]
-    for k in live:
-        _store0(inits[k], mems[k], ir.InsertionPoint(new.operation), loc)
-        args[k].replace_all_uses_with(_load0(mems[k], ir.InsertionPoint(first), loc))
-    for k in live:  # yielded values read after the replacement: a yield may pass another iter_arg along
-        _store0(list(yield_op.operands)[k], mems[k], ir.InsertionPoint(new_yield), loc)
-        loop.results[k].replace_all_uses_with(_load0(mems[k], ir.InsertionPoint(loop), loc))
+    args, inits, yield_op = list(body.arguments)[1:], list(loop.inits), list(body.operations)[-1]
+    new = _rebuild_loop(loop, [])
+    first, new_yield = list(new.body.operations)[0], list(new.body.operations)[-1]
+    mems = [_entry_alloca(func, a.type) for a in args]
+    for arg, init, mem in zip(args, inits, mems):
+        _store0(init, mem, ir.InsertionPoint(new.operation), loc)
+        arg.replace_all_uses_with(_load0(mem, ir.InsertionPoint(first), loc))
+    for k, mem in enumerate(mems):  # yielded values read after the replacement: a yield may pass an iter_arg on
+        _store0(list(yield_op.operands)[k], mem, ir.InsertionPoint(new_yield), loc)
+        loop.results[k].replace_all_uses_with(_load0(mem, ir.InsertionPoint(loop), loc))
     yield_op.erase()
     loop.erase()
     return new

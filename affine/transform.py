@@ -50,6 +50,23 @@ def scops_of(func) -> list:
     return find_regions(func)
 
 
+def model_scops(module: ir.Module) -> list:
+    """A ScopReport per candidate region of `module` (loop state demoted in place), named `<function>.scop<k>`:
+    status "modelled" with its isl model and dependences, or "kept" with the reason it cannot be modelled."""
+    reports = []
+    for func in functions(module):
+        fname = ir.StringAttr(func.attributes["sym_name"]).value
+        for k, region in enumerate(scops_of(func)):
+            name = f"{fname}.scop{k}"
+            try:
+                model = isl_model.build(extract_scop(func, region, name))
+            except NotAScop as e:
+                reports.append(ScopReport(name, fname, "kept", str(e)))
+                continue
+            reports.append(ScopReport(name, fname, "modelled", model=model, deps=dependences.compute(model)))
+    return reports
+
+
 def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
     """Schedule every SCoP of `module` in place; returns one ScopReport per candidate region.
 
@@ -57,34 +74,25 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
         legality.IllegalSchedule: a user schedule violates a dependence (the message names it).
     """
     options = options or PolyhedralOptions()
-    reports = []
-    for func in functions(module):
-        fname = ir.StringAttr(func.attributes["sym_name"]).value
-        for k, region in enumerate(scops_of(func)):
-            name = f"{fname}.scop{k}"
-            try:
-                scop = extract_scop(func, region, name)
-                model = isl_model.build(scop)
-                deps = dependences.compute(model)
-            except NotAScop as e:
-                reports.append(ScopReport(name, fname, "kept", str(e)))
-                continue
-            report = ScopReport(name, fname, "modelled", model=model, deps=deps)
-            reports.append(report)
-            if name in options.user_schedules:
-                user = options.user_schedules[name]
-                schedule = legality.schedule_from_map(model, user["schedule"])
-                legality.check(model, deps, schedule, name)
-                schedule = legality.mark_dims_parallel(model, deps, schedule, user.get("parallel", []), name)
-            else:
-                schedule = scheduler.compute_schedule(model, deps, options.schedule)
-                legality.check(model, deps, schedule, name)
-            report.schedule = schedule
-            if options.only_model:
-                continue
-            try:
-                codegen.replace_scop(model, codegen.build_ast(model, schedule))
-                report.status = "scheduled"
-            except codegen.CodegenError as e:
-                report.status, report.reason = "kept", str(e)
+    reports = model_scops(module)
+    for report in reports:
+        if report.model is None:
+            continue
+        name, model, deps = report.name, report.model, report.deps
+        if name in options.user_schedules:
+            user = options.user_schedules[name]
+            schedule = legality.schedule_from_map(model, user["schedule"])
+            legality.check(model, deps, schedule, name)
+            schedule = legality.mark_dims_parallel(model, deps, schedule, user.get("parallel", []), name)
+        else:
+            schedule = scheduler.compute_schedule(model, deps, options.schedule)
+            legality.check(model, deps, schedule, name)
+        report.schedule = schedule
+        if options.only_model:
+            continue
+        try:
+            codegen.replace_scop(model, codegen.build_ast(model, schedule))
+            report.status = "scheduled"
+        except codegen.CodegenError as e:
+            report.status, report.reason = "kept", str(e)
     return reports

@@ -23,12 +23,11 @@ cache reduction). Loop-carried values of an interchanged loop that differ betwee
 
 from __future__ import annotations
 
-from collections import deque
-
 from mlir import ir
 from mlir.dialects import arith, llvm, memref, scf
 
 from polygeist_py.errors import error_at_op
+from polygeist_py.max_flow import min_cut_source_side
 
 from .ir_nav import (body_ops, collect, defined_inside, enclosing, is_nested_in, is_pure, loop_bounds,
                      replace_uses_inside, within)
@@ -266,7 +265,7 @@ def _min_cut(needed, defined):
             edge("S", ("in", v), inf)
     for v in needed:
         edge(("out", v), "T", inf)
-    reach = _max_flow_source_side(cap, "S", "T")
+    reach = min_cut_source_side(cap, "S", "T")
     stored = [v for v in nodes if ("in", v) in reach and ("out", v) not in reach]
     recompute, work = set(), [v for v in needed if v not in stored]
     while work:
@@ -281,30 +280,6 @@ def _min_cut(needed, defined):
 
 def _cacheable(ty) -> bool:
     return isinstance(ty, (ir.IntegerType, ir.IndexType, ir.FloatType)) or str(ty) == "!llvm.ptr"
-
-
-def _max_flow_source_side(cap, s, t) -> set:
-    """Edmonds-Karp max flow on residual capacities `cap` (modified); returns the nodes reachable from `s` in
-    the final residual graph (the source side of a minimum cut)."""
-    while True:
-        parent = {s: None}
-        queue = deque([s])
-        while queue and t not in parent:
-            a = queue.popleft()
-            for b, c in cap.get(a, {}).items():
-                if c > 0 and b not in parent:
-                    parent[b] = a
-                    queue.append(b)
-        if t not in parent:
-            return set(parent)
-        path, b = [], t
-        while parent[b] is not None:
-            path.append((parent[b], b))
-            b = parent[b]
-        f = min(cap[a][b] for a, b in path)  # finite: _min_cut rejects values it can neither store nor recompute
-        for a, b in path:
-            cap[a][b] -= f
-            cap[b][a] += f
 
 
 # ------------------------------------------------------------------------------------------- interchange
