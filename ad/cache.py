@@ -145,8 +145,7 @@ class Caches:
         loops = self.loopish_ancestors(block)
         if not loops:
             return "rank0", loops
-        if all(lp.name in ("scf.for", "scf.parallel") and all(self.rev.is_top(v) for v in self.bounds(lp))
-               for lp in loops):
+        if all(self.capacity_bounds(lp) is not None for lp in loops):
             return "indexed", loops
         par = next((lp for lp in loops if lp.name == "scf.parallel"), None)
         if par is not None:  # instance counters would race between parallel iterations
@@ -160,13 +159,39 @@ class Caches:
         n = len(loop.regions[0].blocks[0].arguments) if loop.name == "scf.parallel" else 1
         return list(loop.operands)[:3 * n]
 
+    def capacity_bounds(self, loop):
+        """Function-level (lbs, ubs, steps) of scf.for / scf.parallel `loop` whose trip counts bound the loop's
+        trip counts in every execution, or None. A bound defined inside the nest is accepted when it is
+        ``min(x, top)`` with `top` at function level (the narrowed thread loop of a cpuified launch,
+        ``min(n - b * bs, bs)``): the cache dimension is then sized by `top`."""
+        if loop.name not in ("scf.for", "scf.parallel"):
+            return None
+        ops = self.bounds(loop)
+        n = len(ops) // 3
+        lbs, ubs, steps = ops[:n], ops[n:2 * n], ops[2 * n:]
+        if not all(self.rev.is_top(v) for v in lbs + steps):
+            return None
+        capped = []
+        for ub in ubs:
+            if not self.rev.is_top(ub):
+                owner = ub.owner
+                if not isinstance(owner, ir.Block) and owner.name in ("arith.minsi", "arith.minui"):
+                    ub = next((o for o in owner.operands if self.rev.is_top(o)), None)
+                else:
+                    ub = None
+                if ub is None:
+                    return None
+            capped.append(ub)
+        return lbs, capped, steps
+
     def dims(self, loop, get):
-        """Trip counts of the dimensions of scf.for / scf.parallel `loop`, bounds read through `get`."""
-        if loop.name == "scf.for":
-            return [self.trip_count(loop, get)]
-        n = len(loop.regions[0].blocks[0].arguments)
-        ops = list(loop.operands)
-        return [trip_count_of(get(ops[d]), get(ops[n + d]), get(ops[2 * n + d])) for d in range(n)]
+        """Cache extents of the dimensions of scf.for / scf.parallel `loop` (its trip counts, or their bounds
+        from capacity_bounds), bounds read through `get`."""
+        lbs, ubs, steps = self.capacity_bounds(loop)
+        for v in lbs + ubs + steps:
+            if v.type != index_type():
+                raise error_at_op(loop, "unsupported construct: reverse mode through a loop with non-index bounds")
+        return [trip_count_of(get(lb), get(ub), get(st)) for lb, ub, st in zip(lbs, ubs, steps)]
 
     # ------------------------------------------------------------------ forward-side positions
     def anchor(self, block):

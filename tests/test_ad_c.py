@@ -111,9 +111,6 @@ def test_cuda_kernel_gradients_with_cpuify(tmp):
     assert sum(1 for _, g, _ in rows if abs(g) > 1e-2) > len(rows) // 2
 
 
-@pytest.mark.xfail(strict=True, reason="after the merge of the cpuify thread-loop interchange, the kernel's "
-                   "grid-stride loop becomes a data-dependent-trip loop inside the parallel loop, which reverse "
-                   "mode rejects with a clear error (open: cache such loops)")
 def test_reverse_through_kernel_launches_parallel_loops(tmp):
     src = AD / "cuda_host_grad.cu"
     r = run_pgcc([src, "--cpuify", "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
