@@ -37,7 +37,7 @@ def scop_dict(report) -> dict:
         })
     out["statements"] = stmts
     out["original_schedule"] = str(model.original)
-    out["dependences"] = {k: str(v) for k, v in report.deps.by_kind().items()}
+    out["dependences"] = report.deps.printable()
     if report.schedule is not None:
         out["schedule"] = str(flat_map(model, report.schedule))
         out["schedule_tree"] = report.schedule.to_str() if hasattr(report.schedule, "to_str") else str(report.schedule)

@@ -54,7 +54,7 @@ class ScopView:
     @property
     def dependences(self) -> dict:
         """{"RAW"|"WAR"|"WAW": isl text} of the value-based dependences."""
-        return {k: str(v) for k, v in self.deps.by_kind().items()}
+        return self.deps.printable()
 
     @property
     def width(self) -> int:

@@ -82,6 +82,10 @@ def post_process(model: IslScop, schedule: isl.Schedule, options: ScheduleOption
         if options.tile and n >= 2 and _has_temporal_reuse(node, strides or _stride_table(model)):
             sizes = [options.tile_sizes[min(i, len(options.tile_sizes) - 1)] for i in range(n)]
             node = tile_band(node, sizes)
+            # Tile loops in any order are legal (the band is permutable): parallel ones outermost, so one
+            # fork/join covers the tiled nest instead of one per outer tile (gramschmidt's column updates).
+            coincident = [i for i in range(n) if node.band_member_get_coincident(i)]
+            node = permute_band(node, coincident + [i for i in range(n) if i not in coincident])
         return node
 
     schedule = schedule.get_root().map_descendant_bottom_up(band_pass).get_schedule()
