@@ -47,6 +47,30 @@ def expr_to_isl(e, dims: list, syms: list) -> str:
     raise NotAScop(f"affine expression {e}")
 
 
+def linear_terms(e, dims: list, syms: list) -> dict:
+    """Split AffineExpr `e` as sum of symbol * (affine part) plus an affine rest: {symbol isl text: isl text of
+    its factor, None: isl text of the rest}. A linearized subscript ``i * n + j`` gives {"p0": "i", None: "j"}.
+
+    Raises:
+        NotAScop: a product that is not symbol * affine expression, or one under a division or modulo.
+    """
+    if isinstance(e, (affine.AffineConstantExpr, affine.AffineDimExpr, affine.AffineSymbolExpr)):
+        return {None: expr_to_isl(e, dims, syms)}
+    if isinstance(e, affine.AffineAddExpr):
+        out = linear_terms(e.lhs, dims, syms)
+        for k, v in linear_terms(e.rhs, dims, syms).items():
+            out[k] = f"({out[k]} + {v})" if k in out else v
+        return out
+    if isinstance(e, affine.AffineMulExpr):
+        for a, b in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+            if isinstance(a, affine.AffineConstantExpr):
+                return {k: f"({a.value} * {v})" for k, v in linear_terms(b, dims, syms).items()}
+        for a, b in ((e.lhs, e.rhs), (e.rhs, e.lhs)):
+            if isinstance(a, affine.AffineSymbolExpr):
+                return {syms[a.position]: expr_to_isl(b, dims, syms)}
+    return {None: expr_to_isl(e, dims, syms)}
+
+
 def integer_set_constraints(attr) -> list:
     """[(AffineExpr, is_equality)] of an IntegerSetAttr (the Python bindings do not expose its IntegerSet,
     so the printed form is re-parsed as an affine map)."""
@@ -154,14 +178,38 @@ def _set_dims(attr) -> int:
     return len([d for d in m.group(1).split(",") if d.strip()])
 
 
-def access_map(scop: Scop, s, op) -> str:
-    """The isl access relation text (without parameters) of affine.load/store `op` of statement `s`."""
+def access_map(scop: Scop, s, op, rows: dict | None = None) -> str:
+    """The isl access relation text (without parameters) of affine.load/store `op` of statement `s`.
+
+    A linearized subscript ``A[i * n + j]`` of a one-dimensional array is delinearized to ``A[i, j]`` (rows of
+    length n, as Polly does); `rows` collects {array: (n, [inner subscripts])} so that build() can check that
+    every access to the array uses the same row length and that 0 <= j < n holds on the domain.
+    """
     namer = _Namer(scop, s.loops)
     is_store = op.name == STORE
     mem = op.operands[1] if is_store else op.operands[0]
     indices = list(op.operands)[2:] if is_store else list(op.operands)[1:]
-    subs = namer.map_results(op.attributes["map"].value, indices)
-    return f"{_tuple(s)} -> {scop.array_name(mem)}[{', '.join(subs)}]"
+    amap = op.attributes["map"].value
+    name = scop.array_name(mem)
+    try:
+        subs = namer.map_results(amap, indices)
+        row = None
+    except NotAScop:
+        names = [namer.value(v) for v in indices]
+        terms = linear_terms(amap.results[0], names[: amap.n_dims], names[amap.n_dims:]) \
+            if len(amap.results) == 1 else {}
+        products = [k for k in terms if k is not None]
+        if len(products) != 1 or not re.fullmatch(r"\(?p\d+\)?", products[0]) or rows is None:
+            raise
+        row = products[0].strip("()")
+        subs = [terms[products[0]], terms.get(None, "0")]
+    if rows is not None:
+        prev = rows.setdefault(name, (row, []))
+        if prev[0] != row:
+            raise NotAScop(f"array {name} is accessed both linearized and not (or with two row lengths)")
+        if row is not None:
+            prev[1].append((_tuple(s), subs[1]))
+    return f"{_tuple(s)} -> {name}[{', '.join(subs)}]"
 
 
 def _tuple(s) -> str:
@@ -179,11 +227,12 @@ def build(scop: Scop, ctx: isl.Context | None = None) -> IslScop:
     head = "[" + ", ".join(params) + "] -> "
     doms, reads, writes, scheds, accesses = [], [], [], [], []
     depth = max(len(s.loops) for s in scop.statements)
+    rows = {}
     for s in scop.statements:
         cons = domain_constraints(scop, s)
         doms.append(f"{_tuple(s)}" + (" : " + " and ".join(cons) if cons else ""))
-        writes.append(access_map(scop, s, s.store))
-        reads += [access_map(scop, s, ld) for ld in s.loads]
+        writes.append(access_map(scop, s, s.store, rows))
+        reads += [access_map(scop, s, ld, rows) for ld in s.loads]
         accesses += [(s.name, "write", writes[-1])] + [(s.name, "read", r) for r in reads[len(reads) - len(s.loads):]]
         beta = []
         for k, b in enumerate(s.beta):
@@ -198,10 +247,20 @@ def build(scop: Scop, ctx: isl.Context | None = None) -> IslScop:
         wr = _umap(ctx, head, writes).intersect_domain(dom)
         orig = _umap(ctx, head, scheds).intersect_domain(dom)
         accesses = [(st, kind, isl.Map.read_from_str(ctx, head + "{ " + text + " }")) for st, kind, text in accesses]
+        _check_rows(ctx, head, dom, rows)
     except isl.Error as e:
         raise NotAScop(f"isl rejected the model: {e}") from e
     iters = {s.name: [f"i{k}" for k in range(len(s.loops))] for s in scop.statements}
     return IslScop(scop, ctx, dom, rd, wr, orig, params, iters, accesses)
+
+
+def _check_rows(ctx, head, dom, rows):
+    """Delinearized accesses are exact only when the column subscript stays within a row on the domain."""
+    for name, (row, cols) in rows.items():
+        for tup, col in cols:
+            outside = isl.UnionSet.read_from_str(ctx, head + f"{{ {tup} : {col} < 0 or {col} >= {row} }}")
+            if not outside.intersect(dom).is_empty():
+                raise NotAScop(f"array {name}: a linearized subscript's column {col} may leave its row of {row}")
 
 
 def maps(umap: isl.UnionMap) -> list:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 
-from . import codegen, dependences, isl_model, legality, scheduler
+from . import codegen, dependences, isl_model, legality, profitability, scheduler
 from .scop import NotAScop, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
 
 
@@ -87,6 +87,12 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
         else:
             schedule = scheduler.compute_schedule(model, deps, options.schedule)
             legality.check(model, deps, schedule, name)
+            gain, why = profitability.predicts_gain(model, schedule)
+            if not gain:
+                report.reason = why
+                if not options.only_model:
+                    report.status, report.schedule = "kept", schedule
+                    continue
         report.schedule = schedule
         if options.only_model:
             continue

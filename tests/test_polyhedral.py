@@ -105,6 +105,31 @@ def test_gemm_dependences_only_along_k(tmp):
         s.check()
 
 
+LINEARIZED = """
+void mv(int n, int m, double *A, double *x, double *y) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      y[i] += A[i * m + j] * x[j];
+}
+"""
+
+
+def test_linearized_subscripts_are_delinearized(tmp):
+    s = _scop(tmp, LINEARIZED, "mv")
+    # A[i * m + j] with 0 <= j < m is the element (i, j) of rows of length m: only j carries the sum into y[i].
+    chain = "[p0, p1] -> { S0[i, j] -> S0[i, j + 1] : 0 <= i < p0 and 0 <= j <= p1 - 2 }"
+    assert _same_relation(s.dependences["RAW"], chain)
+    assert s.interchange(1, 3).legal  # each y[i] still sums in j order
+
+
+def test_linearized_subscript_leaving_its_row_is_not_modelled(tmp):
+    src = LINEARIZED.replace("j < m;", "j <= m;")  # A[i * m + m] is the first element of the next row
+    r = run_pgcc([_write(tmp, "k.c", src), "--emit=scop", "-S", "-o", tmp / "scop.json"])
+    assert r.returncode == 0, r.stderr
+    text = (tmp / "scop.json").read_text()
+    assert '"kept"' in text and "may leave its row" in text
+
+
 def test_seidel_time_reversal_is_illegal(tmp):
     s = _scop(tmp, SEIDEL, "seidel")
     raw = isl.UnionMap(s.dependences["RAW"])
@@ -242,3 +267,27 @@ def test_experiments_api_tile_interchange_compile(tmp):
     got = run_exe(exe, threads=2)
     assert (got.stdout, got.stderr) == (ref.stdout, ref.stderr)
     assert experiments.Experiment.time(exe, threads=1, reps=1) > 0
+
+
+BICG_LIKE = """
+void bicg(int n, int m, double A[n][m], double s[m], double q[n], double p[m], double r[n]) {
+  for (int i = 0; i < n; i++) {
+    q[i] = 0.0;
+    for (int j = 0; j < m; j++) {
+      s[j] = s[j] + r[i] * A[i][j];
+      q[i] = q[i] + A[i][j] * p[j];
+    }
+  }
+}
+"""
+
+
+def test_fission_of_a_streaming_nest_is_predicted_to_lose(tmp):
+    # isl separates the two statements (each then has a parallel loop), which streams A twice: not applied.
+    r = run_pgcc([_write(tmp, "k.c", BICG_LIKE), "--emit=scop", "-S", "-o", tmp / "scop.json"])
+    assert r.returncode == 0, r.stderr
+    scop = json.loads((tmp / "scop.json").read_text())["scops"][0]
+    assert "no predicted gain" in scop["reason"] and "loops that each stream it" in scop["reason"]
+    r = run_pgcc([tmp / "k.c", "-O3", "-S", "--emit=polyhedral", "-o", tmp / "out.mlir"])
+    assert r.returncode == 0, r.stderr
+    assert "affine.parallel" not in (tmp / "out.mlir").read_text()
