@@ -134,14 +134,14 @@ def mark_parallel(schedule: isl.Schedule) -> isl.Schedule:
         # Returns the node at the position it was given (splits and marks add levels below it).
         down = 0
         is_band = node.get_type() == isl.schedule_node_type.band
-        if is_band and not inside_parallel and under_sequential and _loop_depth(node) < 2:
-            # A one-dimensional parallel loop inside a sequential one forks threads for too little work
-            # (durbin's inner products): leave it sequential.
-            inside_parallel = True
         if is_band and not inside_parallel:
             n = node.band_n_member()
             members = [i for i in range(n) if node.band_member_get_coincident(i)]
-            if not members and n >= 2 and node.band_get_permutable() and _is_tile_band(node):
+            if members and (under_sequential or members[0] > 0) and _loop_depth(node) - members[0] < 2:
+                # A one-dimensional parallel loop inside a sequential one forks threads for too little work
+                # (durbin's inner products, fdtd-2d's rows after fusion): leave it and what it holds sequential.
+                members, inside_parallel = [], True
+            if not members and not inside_parallel and n >= 2 and node.band_get_permutable() and _is_tile_band(node):
                 node = _wavefront(node)
                 members = [1]
             if members:
@@ -203,8 +203,12 @@ def _stride_table(model: IslScop) -> dict:
     return table
 
 
+CONSTANT = "constant"
+
+
 def _member_iterators(upa) -> dict:
-    """statement name -> the iterator index a band member equals (coefficient +-1, alone), or None."""
+    """statement name -> the iterator index a band member equals (coefficient +-1, alone), CONSTANT when the
+    member does not depend on the statement's iterators, or None (a combination: skewed)."""
     out = {}
     for pa in pw_affs(upa):
         stmt = pa.get_domain_space().get_tuple_name(isl.dim_type.set)
@@ -212,7 +216,7 @@ def _member_iterators(upa) -> dict:
         for _, aff in pa.get_pieces():
             nz = [k for k in range(aff.dim(isl.dim_type.in_))
                   if aff.get_coefficient_val(isl.dim_type.in_, k).to_python()]
-            it = nz[0] if len(nz) == 1 else None
+            it = nz[0] if len(nz) == 1 else (CONSTANT if not nz else None)
         out[stmt] = it
     return out
 
@@ -223,12 +227,20 @@ def _has_temporal_reuse(node, strides) -> bool:
     (skewed bands: time tiling). A band whose every access moves with every member (a plain stencil sweep)
     gains nothing from tiling but its overhead."""
     mupa = node.band_get_partial_schedule()
-    for i in range(node.band_n_member()):
-        for stmt, it in _member_iterators(mupa.get_union_pw_aff(i)).items():
+    members = [_member_iterators(mupa.get_union_pw_aff(i)) for i in range(node.band_n_member())]
+    for i, its in enumerate(members):
+        for stmt, it in its.items():
             if it is None:
                 return True
-            if any(subs and not any(it in sub for sub in subs) for subs in strides.get(stmt, [])):
-                return True
+            if it == CONSTANT:
+                continue
+            others = {m.get(stmt) for k, m in enumerate(members) if k != i} - {None, CONSTANT}
+            for subs in strides.get(stmt, []):
+                moved = {k for sub in subs for k in sub}
+                # reused along `it` but walking along another member: a footprint tiling keeps in cache
+                # (an access that no member moves is a register value in the band, not a reason to tile)
+                if subs and it not in moved and moved & others:
+                    return True
     return False
 
 
@@ -241,7 +253,7 @@ def _best_innermost(node, strides) -> int:
     for i in range(n):
         score = 0
         for stmt, it in _member_iterators(mupa.get_union_pw_aff(i)).items():
-            if it is None:
+            if it is None or it == CONSTANT:
                 continue
             for subs in strides.get(stmt, []):
                 if not subs:
