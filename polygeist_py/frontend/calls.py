@@ -583,8 +583,8 @@ class Calls:
         if len(ch) >= 2 and ch[1].kind == K.CALL_EXPR and ch[1].spelling in ("cudaConfigureCall", "__cudaPushCallConfiguration"):
             return self.launch(fg, call, ch[1])
         callee = call.referenced
-        if callee is None:
-            raise error_at(call, "unsupported construct: call through a function pointer")
+        if callee is None or callee.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
+            return fg.indirect_call(call, ch[0], list(call.get_arguments()))
         if (callee.kind == K.CXX_METHOD and callee.spelling == "operator="
                 and any(self.builtins.is_texture_setting(c) for c in children(call))):
             return None  # tex.channelDesc = desc: a struct copy into a texture setting (no effect on a CPU)
@@ -616,17 +616,33 @@ class Calls:
         return out
 
     def user_call(self, fg, call, callee, args):
+        """A call of a C function by name under the C ABI (records.signature); a variadic one (a libc function
+        like fprintf or open) is an llvm.call with its fixed part typed by the prototype."""
+        sig = self.mg.signature(callee)
+        if sig.variadic:
+            return self.variadic_call(fg, call, callee, args, sig)
         name = self.mg.declare(callee)
-        vals = self.abi_args(fg, callee, args, call)
-        rt = canonical(call.type)
-        results = [] if rt.kind == T.VOID else [CT.abi_type(rt)]
-        op = func.CallOp(results, ir.FlatSymbolRefAttr.get(name), vals)
-        if not results:
-            return None
-        r = op.results[0]
-        if rt.kind == T.POINTER and CT.pointee_is_memref(rt):
-            return fg.from_ptr(r, rt, None, call)
-        return r
+
+        def emit(vals, results):
+            op = func.CallOp(results, ir.FlatSymbolRefAttr.get(name), vals)
+            return op.results[0] if results else None
+
+        return fg.call_lowered(sig, args, call, emit)
+
+    def variadic_call(self, fg, call, callee, args, sig):
+        if sig.has_records:
+            raise error_at(call, f"unsupported construct: struct arguments to the variadic function '{callee.spelling}'")
+        name = callee.spelling
+
+        def emit(vals, results):
+            ret = results[0] if results else ir.Type.parse("!llvm.void")
+            fixed = list(sig.ftype.inputs)
+            ftype = self.mg.declare_llvm_vararg(name, ret, fixed)
+            op = llvm.CallOp(results[0] if results else None, vals, [], [], var_callee_type=ir.TypeAttr.get(ftype),
+                             callee=ir.FlatSymbolRefAttr.get(name))
+            return op.result if results else None
+
+        return fg.call_lowered(sig, args, call, emit)
 
     def launch(self, fg, call, config):
         """kernel<<<grid, block, shmem, stream>>>(args) -> gpu.launch { func.call @kernel(args) }."""

@@ -30,6 +30,8 @@ from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
 from . import enzyme
+from . import records as R
+from .llvm_memory import LLVMMemory
 from .scan import address_taken, assigned_decls, decl_key, exits
 
 RET, RETVAL = "$ret", "$retval"
@@ -93,7 +95,7 @@ def base_key(k):
     return k[0] if isinstance(k, tuple) and len(k) == 2 and k[1] in ("x", "y", "z") else k
 
 
-class FunctionGen:
+class FunctionGen(LLVMMemory):
     """Emits one C function definition as a func.func; see the module docstring for the scheme."""
 
     def __init__(self, mg, cursor):
@@ -105,7 +107,7 @@ class FunctionGen:
         self.func = None
         self.entry = None
         self.sym_cache: dict = {}
-        self.struct_vars: dict = {}  # local struct variables: key -> !llvm.ptr to their bytes
+        self.struct_vars: dict = {}  # locals kept as raw bytes (structs, arrays of them): key -> !llvm.ptr
         self.loop_ids = itertools.count()
 
     # ---------------------------------------------------------------- locations and errors
@@ -124,7 +126,8 @@ class FunctionGen:
         c = self.cursor
         name = self.mg.func_name(c)
         params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
-        ftype = self.mg.function_type(c)
+        self.sig = self.mg.signature(c)
+        ftype = self.sig.ftype
         with self.loc(c), ir.InsertionPoint(self.mg.module.body):
             self.func = func.FuncOp(name, ftype)
             if c.storage_class == c.storage_class.STATIC:
@@ -132,23 +135,36 @@ class FunctionGen:
                 self.func.attributes["sym_visibility"] = ir.StringAttr.get("private")
                 self.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<internal>")
             self.entry = self.func.add_entry_block()
-            if any(canonical(p.type).is_restrict_qualified() for p in params):
+            if any(canonical(p.type).is_restrict_qualified() for p in params) or self.sig.has_records:
                 # C99 restrict -> llvm.noalias (for LLVM, and for AD's hoisting of read-only calls)
-                self.func.arg_attrs = ir.ArrayAttr.get([ir.DictAttr.get(
-                    {"llvm.noalias": ir.UnitAttr.get()} if canonical(p.type).is_restrict_qualified() else {})
+                self.func.arg_attrs = R.attrs_array(self.sig, [
+                    {"llvm.noalias": ir.UnitAttr.get()} if canonical(p.type).is_restrict_qualified() else {}
                     for p in params])
         body = next(ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT)
         self.addr_taken = address_taken(body)
         self.ret_type = canonical(c.result_type)
         with ir.InsertionPoint(self.entry), self.loc(c):
-            for p, arg in zip(params, self.entry.arguments):
-                self.bind_param(p, arg)
-            if self.ret_type.kind != T.VOID:
+            args = list(self.entry.arguments)
+            for p, pabi in zip(params, self.sig.params):
+                if pabi.kind == "scalar":
+                    self.bind_param(p, args[pabi.first])
+                else:
+                    self.bind_record_param(p, pabi, args[pabi.first:pabi.first + len(pabi.types)])
+            if self.ret_type.kind == T.RECORD:  # the returned record's address (a zeroed slot until `return`)
+                slot = self.byte_alloca(CT.size_of(self.ret_type), self.ret_type.get_align())
+                self.zero_bytes(slot, CT.size_of(self.ret_type))
+                self.env[RETVAL] = Binding(slot)
+            elif self.ret_type.kind != T.VOID:
                 self.env[RETVAL] = Binding(self.zero(self.ret_type))
             self.env[RET] = Binding(self.const_bool(False))
             self.visit(body)
             if self.ret_type.kind == T.VOID:
                 func.ReturnOp([])
+            elif self.sig.ret_kind == "sret":
+                self.copy_bytes(args[0], self.env[RETVAL].value, CT.size_of(self.ret_type))
+                func.ReturnOp([])
+            elif self.sig.ret_kind == "coerced":
+                func.ReturnOp([self.coerced_result(self.env[RETVAL].value, self.sig)])
             else:
                 func.ReturnOp([self.to_abi(self.env[RETVAL].value, self.ret_type)])
 
@@ -166,6 +182,14 @@ class FunctionGen:
                 self.define(key, ty, arg)
             else:
                 raise self.unsupported(p, f"parameter of type '{p.type.spelling}'")
+
+    def bind_record_param(self, p, pabi, args):
+        """A struct/union parameter: its bytes (the byval copy, or the register pieces stored to the stack)."""
+        with self.loc(p):
+            if pabi.kind == "byval":
+                self.struct_vars[decl_key(p)] = args[0]
+            else:
+                self.struct_vars[decl_key(p)] = self.pieces_to_memory(args, pabi.ctype)
 
     def vla_sizes(self, exprs, ptr_ty, cursor):
         """Values of the run-time dims of pointer type `ptr_ty`'s pointee, from the size expressions written in
@@ -213,8 +237,10 @@ class FunctionGen:
         if key in self.addr_taken:
             if CT.is_arith(ty):
                 m = self.alloca_entry(ir.MemRefType.get([], CT.scalar_type(ty)))
-            elif canonical(ty).kind == T.POINTER:
-                m = self.alloca_entry(ir.MemRefType.get([], CT.llvm_ptr()))
+            elif canonical(ty).kind == T.POINTER:  # a pointer in memory: raw bytes (no memref of pointers)
+                self.struct_vars[key] = self.byte_alloca(8, 8)
+                self.store_scalar(self.struct_vars[key], ty, value)
+                return
             else:
                 raise CompileError(f"unsupported construct: address of a variable of type '{ty.spelling}'")
             self.mem[key] = MemVar(m, ty)
@@ -331,7 +357,9 @@ class FunctionGen:
         return llvm.IntToPtrOp(CT.llvm_ptr(), arith.index_cast(i64, addr)).result
 
     def offset_pointer(self, m, count_index, ty):
-        """`p + k` for a memref pointer: the same memref shifted by k leading rows."""
+        """`p + k` for a memref pointer: the same memref shifted by k leading rows (raw pointers: k elements)."""
+        if m.type == CT.llvm_ptr():
+            return self.raw_offset(m, count_index, ty)
         mt = ir.MemRefType(m.type)
         meta = memref.ExtractStridedMetadataOp(m)
         base, offset = meta.results[0], meta.results[1]
@@ -510,10 +538,12 @@ class FunctionGen:
             return
         init = var_decl_initializer(d)
         inits = [init] if init is not None else []
+        if R.is_byte_object(ty) and not (ty.kind == T.RECORD and (inits and (
+                self.mg.builtins.is_channel_desc(inits[-1]) or self.enzyme_struct_init(inits[-1])))):
+            self.byte_local(d, ty, init)
+            return
         if CT.is_array(ty):
             shape = CT.array_shape(ty)
-            if not CT.is_arith(shape.elem):
-                raise self.unsupported(d, f"array of '{shape.elem.spelling}'")
             mtype = CT.array_memref_type(ty)
             if None in shape.dims:
                 size_exprs = dynamic_sizes(size_expressions(d, exclude=init), shape.dims)
@@ -558,6 +588,10 @@ class FunctionGen:
         else:
             value, form = self.zero(ty), None
         self.define(key, ty, value, form)
+
+    def enzyme_struct_init(self, init):
+        call = strip_implicit(init)
+        return call.kind == K.CALL_EXPR and call.referenced is not None and bool(enzyme.mode_of(call.referenced.spelling))
 
     def struct_storage(self, d, ty, inits):
         """A local struct of scalar fields (e.g. `struct timeval` for gettimeofday) as raw bytes on the stack:
@@ -641,7 +675,9 @@ class FunctionGen:
 
     def visit_RETURN_STMT(self, c):
         ch = children(c)
-        if ch:
+        if ch and self.ret_type.kind == T.RECORD:  # copied now: later statements may change the object
+            self.copy_bytes(self.env[RETVAL].value, self.record_value(ch[0]), CT.size_of(self.ret_type))
+        elif ch:
             v = self.rvalue(ch[0])
             self.env[RETVAL] = Binding(self.convert(v, ch[0].type, self.ret_type, ch[0]))
         self.env[RET] = Binding(self.const_bool(True))
@@ -1021,7 +1057,7 @@ class FunctionGen:
     def convert(self, v, src, dst, cursor=None):
         """C conversion of value `v` from type `src` to type `dst` (usual arithmetic conversions, casts)."""
         src, dst = canonical(src), canonical(dst)
-        if dst.kind == T.VOID:
+        if dst.kind == T.VOID or dst.kind == T.RECORD and src.kind == T.RECORD:
             return v
         if dst.kind == T.BOOL:
             return self.to_bool(v, src)
@@ -1123,7 +1159,7 @@ class FunctionGen:
                 return self.const_int(ty, WARP_SIZE)
             return self.load(self.lvalue(e))
         if r.kind == K.FUNCTION_DECL:
-            raise self.unsupported(e, f"function pointer to '{r.spelling}'")
+            return self.function_address(r, e)
         raise self.unsupported(e, f"reference to {r.kind.name.lower()}")
 
     def expr_UNEXPOSED_EXPR(self, e):
@@ -1230,7 +1266,7 @@ class FunctionGen:
             return arith.cmpf(getattr(arith.CmpFPredicate, pred.upper()), va, vb)
         if canonical(operand_ty).kind == T.POINTER:
             if op not in ("EQ", "NE"):
-                raise CompileError("unsupported construct: ordered comparison of pointers")
+                return self.pointer_order(op, va, vb)
             pa, pb = self.to_ptr(va), self.to_ptr(vb)
             return llvm.ICmpOp(llvm.ICmpPredicate.eq if op == "EQ" else llvm.ICmpPredicate.ne, pa, pb).result
         u = CT.is_unsigned(operand_ty)
@@ -1444,6 +1480,8 @@ class FunctionGen:
         if k == K.DECL_REF_EXPR:
             r = e.referenced
             key = decl_key(r)
+            if key in self.struct_vars:
+                return ("llvm", self.struct_vars[key], canonical(r.type), None)
             if key in self.mem:
                 mv = self.mem[key]
                 if mv.is_raw_global:
@@ -1463,7 +1501,7 @@ class FunctionGen:
             inner = children(e)[0]
             pt = canonical(inner.type)
             if not CT.pointee_is_memref(pt):
-                raise self.unsupported(e, f"dereference of '{inner.type.spelling}'")
+                return self.llvm_lvalue(e)
             m = self.rvalue(inner)
             rank = ir.MemRefType(m.type).rank
             return MemLV(m, [AF.const(0)] * rank if rank == 1 else [AF.const(0)], canonical(e.type))
@@ -1476,9 +1514,9 @@ class FunctionGen:
                 key = decl_key(r)
                 if (key, e.spelling) in self.env:
                     return VarLV((key, e.spelling), canonical(e.type))
-                if key in self.struct_vars:  # a struct variable, so this is `s.f` (C has no `s->f` on one)
-                    return self.struct_field(e, base)
-            raise self.unsupported(e, f"member access '.{e.spelling}' (structs are not supported yet)")
+            if e.referenced is not None and e.referenced.kind == K.FIELD_DECL:
+                return self.member_lvalue(e)
+            raise self.unsupported(e, f"member access '.{e.spelling}'")
         if k in (K.UNEXPOSED_EXPR,) and len(children(e)) == 1:
             return self.lvalue(children(e)[0])
         raise self.unsupported(e0, "expression used as an lvalue")
@@ -1489,6 +1527,8 @@ class FunctionGen:
         return mv.memref
 
     def subscript_lvalue(self, e):
+        if not self.memref_subscript(e):
+            return self.llvm_lvalue(e)
         idx_exprs = []
         c = e
         while True:
@@ -1521,6 +1561,22 @@ class FunctionGen:
             indices.append(f)
         return MemLV(m, indices, canonical(e.type))
 
+    def memref_subscript(self, e):
+        """Whether subscript `e` indexes a memref: numeric elements, reached from a memref-backed array variable
+        or a pointer to numeric data (else it goes through raw bytes)."""
+        if not CT.is_arith(e.type):
+            return False
+        c = e
+        while c.kind == K.ARRAY_SUBSCRIPT_EXPR:
+            base = children(c)[0]
+            bs = strip_implicit(base)
+            if canonical(base.type).kind == T.POINTER and not CT.is_array(bs.type):
+                return CT.pointee_is_memref(base.type)
+            c = bs
+        if c.kind == K.DECL_REF_EXPR and CT.is_array(c.type):
+            return not self.is_byte_var(c)
+        return False
+
     def llvm_subscript(self, base, idx_exprs, e):
         """`p[i]` on a pointer that is not a memref (`char **argv`): an LLVM GEP."""
         if len(idx_exprs) != 1:
@@ -1545,11 +1601,9 @@ class FunctionGen:
         if isinstance(lv, tuple) and lv[0] == "gpu":
             return self.gpu_id(lv[1], lv[2])
         if isinstance(lv, tuple) and lv[0] == "llvm":
-            _, p, ety, _ = lv
-            v = llvm.LoadOp(CT.llvm_ptr() if ety.kind == T.POINTER else CT.scalar_type(ety), p).result
-            if ety.kind == T.POINTER and CT.pointee_is_memref(ety):
-                return self.from_ptr(v, ety, None, None)
-            return v
+            return self.load_llvm(lv[1], lv[2])
+        if isinstance(lv, tuple) and lv[0] == "bits":
+            return self.load_bits(lv)
         mt = ir.MemRefType(lv.memref.type)
         if all(isinstance(i, tuple) for i in lv.indices) and lv.indices:
             mp, ops = AF.to_map(lv.indices)
@@ -1580,10 +1634,10 @@ class FunctionGen:
         if isinstance(lv, tuple) and lv[0] == "gpu":
             raise CompileError(f"cannot assign to {lv[1]}.{lv[2]}")
         if isinstance(lv, tuple) and lv[0] == "llvm":
-            _, p, ety, _ = lv
-            if ety.kind == T.POINTER:
-                v = self.to_ptr(v)
-            llvm.StoreOp(v, p)
+            self.store_llvm(lv[1], lv[2], v)
+            return
+        if isinstance(lv, tuple) and lv[0] == "bits":
+            self.store_bits(lv, v)
             return
         if lv.ctype.kind == T.POINTER:
             v = self.to_ptr(v)
@@ -1602,10 +1656,14 @@ class FunctionGen:
         """Value of a pointer-typed expression (memref, or !llvm.ptr for non-numeric pointees)."""
         ty = canonical(e.type)
         k = e.kind
+        fdecl = self.function_decl_of(e) if canonical(CT.pointee(ty) if ty.kind == T.POINTER else ty).kind \
+            in (T.FUNCTIONPROTO, T.FUNCTIONNOPROTO) else None
+        if fdecl is not None:
+            return self.function_address(fdecl, e)
         if k == K.UNARY_OPERATOR and unary_op(e) == "&":
             target = strip_implicit(children(e)[0])
             if target.kind == K.DECL_REF_EXPR and decl_key(target.referenced) in self.struct_vars:
-                return self.struct_vars[decl_key(target.referenced)]
+                return self.coerce_pointer(self.struct_vars[decl_key(target.referenced)], ty)
         if k == K.PAREN_EXPR:
             return self.pointer(children(e)[0])
         if k in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR):
@@ -1622,8 +1680,13 @@ class FunctionGen:
                 return self.coerce_pointer(self.pointer(inner), ty)
             if CT.is_int(it):
                 return self.convert(self.rvalue(inner), it, ty, inner)
-            if it.kind == T.FUNCTIONPROTO:
-                raise self.unsupported(e, "function pointer")
+            if it.kind in (T.FUNCTIONPROTO, T.FUNCTIONNOPROTO):  # `*fp` or `(fp)` designating a function
+                f = strip_implicit(inner)
+                while f.kind == K.UNARY_OPERATOR and unary_op(f) == "*":
+                    f = strip_implicit(children(f)[0])
+                if canonical(f.type).kind == T.POINTER:
+                    return self.pointer(f)
+                raise self.unsupported(e, "function designator")
             return self.rvalue(e)
         if k == K.UNARY_OPERATOR and unary_op(e) == "&":
             inner = strip_implicit(children(e)[0])
@@ -1635,7 +1698,7 @@ class FunctionGen:
                 lv = self.lvalue(inner)
                 if isinstance(lv, MemLV) and not lv.indices:
                     return self.coerce_pointer(self.to_ptr(lv.memref), ty)
-            raise self.unsupported(e, "address-of this expression")
+            return self.coerce_pointer(self.address(inner), ty)
         if k == K.STRING_LITERAL:
             return self.mg.string_constant(string_literal(e))
         return self.rvalue(e)
@@ -1670,6 +1733,8 @@ class FunctionGen:
     def decay(self, arr, ptr_ty):
         """Array-to-pointer decay of array expression `arr`."""
         a = strip_implicit(arr)  # (also `__extension__ __PRETTY_FUNCTION__`: a string literal)
+        if not self.memref_array(a):
+            return self.coerce_pointer(self.address(a), ptr_ty)
         if a.kind == K.STRING_LITERAL:
             p = self.mg.string_constant(string_literal(a))
             return p if not CT.pointee_is_memref(ptr_ty) else self.from_ptr(p, ptr_ty, None, None)
@@ -1694,14 +1759,28 @@ class FunctionGen:
             raise self.unsupported(a, "array value")
         return self.coerce_pointer(lv.memref, ptr_ty)
 
+    def memref_array(self, a):
+        """Whether array expression `a` (already stripped) decays through the memref model."""
+        if a.kind == K.STRING_LITERAL or a.kind == K.DECL_REF_EXPR and not self.is_byte_var(a):
+            return CT.is_arith(CT.array_shape(a.type).elem)
+        if a.kind == K.ARRAY_SUBSCRIPT_EXPR or a.kind == K.UNARY_OPERATOR and unary_op(a) == "*":
+            base = children(a)[0]
+            return canonical(base.type).kind == T.POINTER and CT.pointee_is_memref(base.type) and \
+                (a.kind != K.ARRAY_SUBSCRIPT_EXPR or not CT.is_array(strip_implicit(base).type) or
+                 self.memref_array(strip_implicit(base)))
+        return False
+
     def pointer_arith(self, e, op, a, b):
         at = canonical(a.type)
         if at.kind == T.POINTER and canonical(b.type).kind == T.POINTER:
-            raise self.unsupported(e, "pointer difference")
+            return self.pointer_difference(e, a, b)
         p, n = (a, b) if at.kind == T.POINTER else (b, a)
         pv = self.pointer(p)
         if pv.type == CT.llvm_ptr():
-            raise self.unsupported(e, f"arithmetic on '{p.type.spelling}'")
+            k = self.as_i64(self.rvalue(n), n.type)
+            if op == "Sub":
+                k = arith.subi(arith.constant(k.type, 0), k)
+            return self.raw_offset(pv, k, canonical(p.type))
         k = self.index_of(self.rvalue(n), n.type)
         if op == "Sub":
             k = arith.subi(self.const_index(0), k)

@@ -10,6 +10,7 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_
 from ..errors import CompileError, error_at
 from . import c_types as CT
 from . import enzyme
+from . import records as R
 from .calls import Calls, is_texture
 from .codegen import FunctionGen, MemVar
 from .scan import decl_key
@@ -86,16 +87,22 @@ class ModuleGen:
         return c.spelling
 
     def function_type(self, c) -> ir.FunctionType:
+        return self.signature(c).ftype
+
+    def signature(self, c) -> R.Signature:
+        """The C-ABI lowering of function declaration `c`'s prototype (records.signature).
+
+        Raises:
+            CompileError: a parameter or result type that cannot cross a function boundary."""
         params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
         try:
-            ins = [CT.abi_type(p.type) for p in params]
+            types = [p.type for p in params]
             if not params and c.type.kind == T.FUNCTIONPROTO:
-                ins = [CT.abi_type(t) for t in c.type.argument_types()]
-            rt = canonical(c.result_type)
-            outs = [] if rt.kind == T.VOID else [CT.abi_type(rt)]
+                types = list(c.type.argument_types())
+            variadic = c.type.kind == T.FUNCTIONPROTO and c.type.is_function_variadic()
+            return R.signature(types, c.result_type, variadic)
         except CT.UnsupportedType as e:
             raise error_at(c, f"unsupported construct: {e} in the signature of '{c.spelling}'") from None
-        return ir.FunctionType.get(ins, outs)
 
     def declare(self, callee) -> str:
         """The symbol to call for function declaration `callee`; declares it (or queues its definition)."""
@@ -107,7 +114,10 @@ class ModuleGen:
             self.pending.append(defn)
         from mlir.dialects import func
         with ir.Location.file(self.filename, 1, 1), ir.InsertionPoint(self.module.body):
-            f = func.FuncOp(name, self.function_type(callee), visibility="private")
+            sig = self.signature(callee)
+            f = func.FuncOp(name, sig.ftype, visibility="private")
+            if sig.has_records:
+                f.arg_attrs = R.attrs_array(sig)
         self.functions[name] = f
         return name
 
@@ -124,6 +134,13 @@ class ModuleGen:
         name = d.spelling
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
             name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local
+        init0 = var_decl_initializer(d)
+        if R.is_byte_object(ty) or ty.kind == T.POINTER and init0 is not None and evaluate(init0) != 0:
+            from .llvm_memory import byte_global
+            init = var_decl_initializer(d)
+            external = d.storage_class == d.storage_class.EXTERN and init is None
+            return byte_global(self, d, key, name, init, (d.is_definition() or is_tentative(d)) and not external,
+                               external)
         try:
             if CT.is_array(ty):
                 mtype = CT.array_memref_type(ty)

@@ -1,0 +1,670 @@
+"""The LLVM-pointer side of the memory model (see docs/memory_model.md).
+
+Numeric arrays and pointers to numeric data stay memrefs (codegen.py); everything a memref cannot describe
+exactly lives in raw bytes behind an ``!llvm.ptr``: structs and unions, arrays of structs or of pointers,
+pointers to pointers, pointers to structs, function pointers. This mixin gives FunctionGen the byte-level
+operations: the address of any lvalue, field and bit-field access, aggregate copies and initializers,
+pointer arithmetic/comparison/difference on raw pointers, function addresses, and the by-value passing of
+aggregates at calls (records.signature).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, func, llvm
+
+from ..clang_ast import K, T, canonical, children, evaluate, string_initializer, string_literal, strip_implicit, \
+    unary_op
+from ..errors import error_at
+from . import c_types as CT
+from . import records as R
+from .scan import decl_key
+
+I64 = lambda: ir.IntegerType.get_signless(64)  # noqa: E731
+
+
+class LLVMMemory:
+    """Mixin for FunctionGen: raw-byte objects and !llvm.ptr pointers."""
+
+    # ------------------------------------------------------------ small builders
+    def i64_const(self, v):
+        return llvm.ConstantOp(I64(), ir.IntegerAttr.get(I64(), int(v))).result
+
+    def byte_alloca(self, size, align):
+        """A stack object of `size` bytes at the function entry (so loops do not grow the stack)."""
+        with ir.InsertionPoint.at_block_begin(self.entry), ir.Location.unknown():
+            n = llvm.ConstantOp(I64(), ir.IntegerAttr.get(I64(), max(int(size), 1)))
+            return llvm.AllocaOp(CT.llvm_ptr(), n.result, ir.IntegerType.get_signless(8), alignment=max(align, 1)).result
+
+    def at_offset(self, ptr, offset):
+        """`ptr` + constant or i64-value byte offset."""
+        if isinstance(offset, int):
+            if offset == 0:
+                return ptr
+            offset = arith.constant(I64(), offset)
+        return self.byte_offset(ptr, offset)
+
+    def copy_bytes(self, dst, src, size):
+        """An aggregate copy (memmove: `s = *p` may name the same object on both sides)."""
+        if size > 0:
+            llvm.MemmoveOp(dst, src, arith.constant(I64(), size), ir.BoolAttr.get(False))
+
+    def zero_bytes(self, dst, size):
+        if size > 0:
+            llvm.MemsetOp(dst, arith.constant(ir.IntegerType.get_signless(8), 0), arith.constant(I64(), size),
+                          ir.BoolAttr.get(False))
+
+    def elem_size(self, ptr_ty):
+        """Bytes one step of pointer type `ptr_ty` moves (GNU: void and functions count 1)."""
+        pt = CT.pointee(ptr_ty)
+        if pt.kind in (T.VOID, T.FUNCTIONPROTO, T.FUNCTIONNOPROTO):
+            return 1
+        return CT.size_of(pt)
+
+    def as_i64(self, v, ty):
+        if v.type == I64():
+            return v
+        return arith.extui(I64(), v) if CT.is_unsigned(ty) or v.type.width == 1 else arith.extsi(I64(), v)
+
+    # ------------------------------------------------------------ byte objects
+    def is_byte_var(self, e):
+        """Whether DECL_REF_EXPR `e` names a variable kept as raw bytes."""
+        r = e.referenced
+        return r is not None and decl_key(r) in self.struct_vars
+
+    def byte_local(self, d, ty, init):
+        """Storage for a local struct/union/array-of-non-numeric variable, initialized as C says."""
+        if ty.kind == T.INCOMPLETEARRAY or ty.kind == T.VARIABLEARRAY:
+            raise self.unsupported(d, f"variable-length array of '{CT.array_shape(ty).elem.spelling}'")
+        ptr = self.byte_alloca(CT.size_of(ty), ty.get_align())
+        self.struct_vars[decl_key(d)] = ptr
+        if init is not None:
+            self.init_object(ptr, ty, init)
+        return ptr
+
+    def init_object(self, ptr, ty, init):
+        """Store initializer `init` into the object of type `ty` at `ptr` (a brace list zero-fills first)."""
+        ty = canonical(ty)
+        s = strip_implicit(init)
+        if s.kind == K.INIT_LIST_EXPR and (R.is_record(ty) or CT.is_array(ty)):
+            self.zero_bytes(ptr, CT.size_of(ty))
+            items = children(s)
+            pos = self.init_aggregate(ptr, ty, items, 0)
+            if pos < len(items):
+                raise self.unsupported(items[pos], "excess elements in an initializer")
+            return
+        if s.kind == K.INIT_LIST_EXPR:  # `int x = {3}`
+            ch = children(s)
+            if not ch:
+                self.store_scalar(ptr, ty, self.zero(ty))
+                return
+            return self.init_object(ptr, ty, ch[0])
+        if CT.is_array(ty):
+            n = CT.size_of(ty)
+            text = string_initializer(init, ty.element_count) if ty.kind == T.CONSTANTARRAY else None
+            if text is None:
+                raise self.unsupported(init, "array initializer")
+            self.zero_bytes(ptr, n)
+            esz = CT.size_of(ty.element_type)
+            for i, b in enumerate(text[: ty.element_count]):
+                self.store_scalar(self.at_offset(ptr, i * esz), canonical(ty.element_type),
+                                  self.const_int(canonical(ty.element_type), b))
+            return
+        if R.is_record(ty):
+            self.copy_bytes(ptr, self.record_value(init), CT.size_of(ty))
+            return
+        v = self.convert(self.rvalue(init), init.type, ty, init)
+        self.store_scalar(ptr, ty, v)
+
+    def store_scalar(self, ptr, ty, v):
+        if canonical(ty).kind == T.POINTER:
+            v = self.to_ptr(v)
+        llvm.StoreOp(v, ptr)
+
+    def designator(self, item):
+        """For a designated initializer `.f = v` / `[i] = v` (an UNEXPOSED_EXPR of type void): (field name or
+        index, value); else None."""
+        if item.kind != K.UNEXPOSED_EXPR or canonical(item.type).kind != T.VOID:
+            return None
+        ch = children(item)
+        if len(ch) != 2:
+            raise self.unsupported(item, "nested designator in an initializer")
+        d, v = ch
+        if d.kind == K.MEMBER_REF:
+            return d.spelling, v
+        idx = evaluate(d)
+        if not isinstance(idx, int):
+            raise self.unsupported(item, "designator")
+        return idx, v
+
+    def init_aggregate(self, ptr, ty, items, pos):
+        """Fill aggregate `ty` at `ptr` from `items[pos:]` (brace elision consumes items for sub-aggregates);
+        returns the position after the last item used."""
+        if R.is_record(ty):
+            fields = R.named_fields(ty)
+            union = R.is_union(ty)
+            i = 0
+            while pos < len(items) and i < len(fields):
+                item = items[pos]
+                des = self.designator(item)
+                if des is not None:
+                    if des[0] is None or isinstance(des[0], int):
+                        raise self.unsupported(item, "array designator in a struct initializer")
+                    i = next((j for j, f in enumerate(fields) if f.spelling == des[0]), None)
+                    if i is None:
+                        raise self.unsupported(item, f"designator '.{des[0]}'")
+                    items = items[:pos] + [des[1]] + items[pos + 1:]
+                pos = self.init_member(ptr, fields[i], items, pos)
+                i += 1
+                if union:
+                    break
+            return pos
+        elem = canonical(ty.element_type)
+        esz = CT.size_of(elem)
+        i = 0
+        while pos < len(items) and i < ty.element_count:
+            item = items[pos]
+            des = self.designator(item)
+            if des is not None:
+                if not isinstance(des[0], int):
+                    raise self.unsupported(item, "field designator in an array initializer")
+                i = des[0]
+                items = items[:pos] + [des[1]] + items[pos + 1:]
+            pos = self.init_slot(self.at_offset(ptr, i * esz), elem, items, pos)
+            i += 1
+        return pos
+
+    def init_member(self, ptr, f, items, pos):
+        off, bf = R.field_location(f)
+        if bf is None:
+            return self.init_slot(self.at_offset(ptr, off), canonical(f.type), items, pos)
+        item = items[pos]
+        v = self.convert(self.rvalue(item), item.type, f.type, item)
+        self.store_bits(("bits", self.at_offset(ptr, off), canonical(f.type), bf), v)
+        return pos + 1
+
+    def init_slot(self, ptr, ty, items, pos):
+        """One member or element: a brace list, a whole value of its type, or (brace elision) scalars."""
+        item = items[pos]
+        s = strip_implicit(item)
+        aggregate = R.is_record(ty) or CT.is_array(ty)
+        if not aggregate or s.kind == K.INIT_LIST_EXPR:
+            if s.kind == K.INIT_LIST_EXPR and aggregate:
+                sub = children(s)
+                used = self.init_aggregate(ptr, ty, sub, 0)
+                if used < len(sub):
+                    raise self.unsupported(sub[used], "excess elements in an initializer")
+            else:
+                self.init_object(ptr, ty, item)
+            return pos + 1
+        if R.is_record(ty) and R.is_record(item.type):
+            self.copy_bytes(ptr, self.record_value(item), CT.size_of(ty))
+            return pos + 1
+        if CT.is_array(ty) and s.kind == K.STRING_LITERAL:
+            self.init_object(ptr, ty, s)
+            return pos + 1
+        return self.init_aggregate(ptr, ty, items, pos)
+
+    # ------------------------------------------------------------ addresses and lvalues
+    def address(self, e):
+        """The !llvm.ptr address of lvalue expression `e` (of any type).
+
+        Raises:
+            CompileError: an expression with no address pgcc can form."""
+        k = e.kind
+        if k in (K.PAREN_EXPR,) or k == K.UNEXPOSED_EXPR and len(children(e)) == 1 and \
+                canonical(children(e)[0].type) == canonical(e.type):
+            return self.address(children(e)[0])
+        if k == K.DECL_REF_EXPR:
+            if self.is_byte_var(e):
+                return self.struct_vars[decl_key(e.referenced)]
+            lv = self.lvalue(e)
+            return self.lvalue_address(lv, e)
+        if k == K.MEMBER_REF_EXPR:
+            base = children(e)[0]
+            off, _ = R.field_location(e.referenced)
+            return self.at_offset(self.member_base(base), off)
+        if k == K.ARRAY_SUBSCRIPT_EXPR:
+            base, idx = children(e)
+            bt = canonical(base.type)
+            if bt.kind != T.POINTER:  # `i[a]`
+                base, idx = idx, base
+            p = self.to_ptr(self.pointer(base))
+            n = self.as_i64(self.rvalue(idx), idx.type)
+            return self.byte_offset(p, arith.muli(n, arith.constant(I64(), CT.size_of(e.type))))
+        if k == K.UNARY_OPERATOR and unary_op(e) == "*":
+            return self.to_ptr(self.pointer(children(e)[0]))
+        if R.is_record(e.type):  # a call or assignment yielding a struct: its temporary
+            return self.record_value(e)
+        return self.lvalue_address(self.lvalue(e), e)
+
+    def lvalue_address(self, lv, e):
+        from .codegen import MemLV
+        if isinstance(lv, tuple) and lv[0] == "llvm":
+            return lv[1]
+        if isinstance(lv, MemLV):
+            m = lv.memref
+            if not lv.indices:
+                return self.to_ptr(m)
+            mt = ir.MemRefType(m.type)
+            p = self.to_ptr(m)
+            from mlir.dialects import memref as M
+            meta = M.ExtractStridedMetadataOp(m)
+            strides = list(meta.results[2 + mt.rank:2 + 2 * mt.rank])
+            off = self.const_index(0)
+            for i, s in zip(self.index_values(lv.indices), strides):
+                off = arith.addi(off, arith.muli(i, s))
+            nbytes = arith.muli(off, self.const_index(CT.byte_width(mt.element_type)))
+            return self.byte_offset(p, arith.index_cast(I64(), nbytes))
+        raise self.unsupported(e, "address of this expression (a register variable)")
+
+    def member_base(self, base):
+        """Address of the record a MEMBER_REF_EXPR reads: `p->f` (pointer operand) or `s.f` (record lvalue)."""
+        if canonical(base.type).kind == T.POINTER:
+            return self.to_ptr(self.pointer(base))
+        return self.address(base)
+
+    def llvm_lvalue(self, e):
+        """("llvm", address, type, None) lvalue of `e`, or a ("bits", ...) one for a bit-field member."""
+        if e.kind == K.MEMBER_REF_EXPR:
+            base = children(e)[0]
+            off, bf = R.field_location(e.referenced)
+            if bf is not None:
+                return ("bits", self.at_offset(self.member_base(base), off), canonical(e.type), bf)
+        return ("llvm", self.address(e), canonical(e.type), None)
+
+    def member_lvalue(self, e):
+        try:
+            return self.llvm_lvalue(e)
+        except CT.UnsupportedType as err:
+            raise self.unsupported(e, str(err)) from None
+
+    def record_value(self, e):
+        """The address of the bytes of a struct/union-valued expression (an object or a temporary)."""
+        v = self.rvalue(e)
+        if v is None or v.type != CT.llvm_ptr():
+            raise self.unsupported(e, f"value of type '{e.type.spelling}'")
+        return v
+
+    # ------------------------------------------------------------ loads and stores through raw pointers
+    def load_llvm(self, p, ety):
+        """Load a value of C type `ety` at !llvm.ptr `p` (aggregates: their address is their value)."""
+        ety = canonical(ety)
+        if R.is_record(ety) or CT.is_array(ety):
+            return p
+        if ety.kind == T.POINTER:
+            v = llvm.LoadOp(CT.llvm_ptr(), p).result
+            return self.from_ptr(v, ety, None, None) if CT.pointee_is_memref(ety) else v
+        return llvm.LoadOp(CT.scalar_type(ety), p).result
+
+    def store_llvm(self, p, ety, v):
+        ety = canonical(ety)
+        if R.is_record(ety):
+            self.copy_bytes(p, v, CT.size_of(ety))
+            return
+        self.store_scalar(p, ety, v)
+
+    def load_bits(self, lv):
+        _, p, ety, bf = lv
+        ut = ir.IntegerType.get_signless(bf.unit_bits)
+        u = llvm.LoadOp(ut, p).result
+        left = bf.unit_bits - bf.shift - bf.width
+        if left:
+            u = arith.shli(u, arith.constant(ut, left))
+        right = bf.unit_bits - bf.width
+        if right:
+            u = (arith.shrsi if bf.signed else arith.shrui)(u, arith.constant(ut, right))
+        rt = CT.scalar_type(ety)
+        if rt.width < bf.unit_bits:
+            u = arith.trunci(rt, u)
+        return u
+
+    def store_bits(self, lv, v):
+        """Read-modify-write of a bit-field's storage unit; returns the value the field now holds."""
+        _, p, ety, bf = lv
+        ut = ir.IntegerType.get_signless(bf.unit_bits)
+        if v.type != ut:
+            v = arith.extui(ut, v) if v.type.width < bf.unit_bits else arith.trunci(ut, v)
+        mask = ((1 << bf.width) - 1) << bf.shift
+        old = llvm.LoadOp(ut, p).result
+        keep = arith.andi(old, arith.constant(ut, self.signed_bits(~mask, bf.unit_bits)))
+        new = arith.andi(arith.shli(v, arith.constant(ut, bf.shift)), arith.constant(ut, self.signed_bits(mask, bf.unit_bits)))
+        llvm.StoreOp(arith.ori(keep, new), p)
+        return self.load_bits(lv)
+
+    # ------------------------------------------------------------ raw pointer arithmetic
+    def raw_offset(self, p, count, ptr_ty):
+        """Raw pointer `p` moved by `count` (index or i64) elements of `ptr_ty`'s pointee."""
+        if count.type == ir.IndexType.get():
+            count = arith.index_cast(I64(), count)
+        return self.byte_offset(p, arith.muli(count, arith.constant(I64(), self.elem_size(ptr_ty))))
+
+    def pointer_difference(self, e, a, b):
+        """`a - b` on pointers: the byte distance divided by the element size (a ptrdiff_t)."""
+        pa, pb = self.to_ptr(self.pointer(a)), self.to_ptr(self.pointer(b))
+        d = arith.subi(llvm.PtrToIntOp(I64(), pa).result, llvm.PtrToIntOp(I64(), pb).result)
+        size = self.elem_size(canonical(a.type))
+        if size != 1:
+            d = arith.divsi(d, arith.constant(I64(), size))
+        rt = CT.scalar_type(e.type)
+        return d if rt == I64() else arith.trunci(rt, d)
+
+    def pointer_order(self, op, va, vb):
+        pa, pb = llvm.PtrToIntOp(I64(), self.to_ptr(va)).result, llvm.PtrToIntOp(I64(), self.to_ptr(vb)).result
+        pred = {"LT": "ult", "GT": "ugt", "LE": "ule", "GE": "uge", "EQ": "eq", "NE": "ne"}[op]
+        return arith.cmpi(getattr(arith.CmpIPredicate, pred), pa, pb)
+
+    # ------------------------------------------------------------ functions as values
+    def function_address(self, decl, e):
+        """!llvm.ptr to function `decl` (func.constant, then the cast that lowering to LLVM cancels)."""
+        name = self.mg.declare(decl)
+        ftype = ir.FunctionType(ir.TypeAttr(self.mg.functions[name].attributes["function_type"]).value)
+        f = func.ConstantOp(ftype, ir.FlatSymbolRefAttr.get(name)).result
+        return ir.Operation.create("builtin.unrealized_conversion_cast", [CT.llvm_ptr()], [f]).result
+
+    def function_decl_of(self, e):
+        """The FUNCTION_DECL an expression of function type names (`f`, `&f`, `*f`), else None."""
+        s = strip_implicit(e)
+        while s.kind == K.UNARY_OPERATOR and unary_op(s) in ("&", "*") or s.kind == K.PAREN_EXPR:
+            s = strip_implicit(children(s)[0])
+        if s.kind == K.DECL_REF_EXPR and s.referenced is not None and s.referenced.kind == K.FUNCTION_DECL:
+            return s.referenced
+        return None
+
+    # ------------------------------------------------------------ aggregates at calls
+    def pack_args(self, sig, args, call):
+        """MLIR arguments for C arguments `args` under lowered signature `sig` (variadic tail: scalars only)."""
+        out = []
+        for i, a in enumerate(args):
+            if i < len(sig.params):
+                p = sig.params[i]
+                if p.kind == "scalar":
+                    if p.ctype.kind == T.POINTER:
+                        out.append(self.raw_pointer(a))
+                    else:
+                        out.append(self.convert(self.rvalue(a), a.type, p.ctype, a))
+                elif p.kind == "expand":
+                    out += self.record_pieces(self.record_value(a), p.ctype, p.classes)
+                else:  # byval: LLVM copies the bytes into the argument area
+                    out.append(self.record_value(a))
+                continue
+            at = canonical(a.type)
+            if at.kind == T.POINTER or CT.is_array(at) or at.kind == T.FUNCTIONPROTO:
+                out.append(self.raw_pointer(a))
+            elif CT.is_arith(at):
+                out.append(self.rvalue(a))
+            else:
+                raise self.unsupported(a, f"passing a '{a.type.spelling}' to a variadic function")
+        return out
+
+    def record_pieces(self, p, ty, classes):
+        """The eightbytes of the record at `p` as register values (through a 16-byte temporary, so reading a
+        partial last eightbyte stays inside an object)."""
+        tmp = self.byte_alloca(16, 16)
+        self.copy_bytes(tmp, p, CT.size_of(ty))
+        return [llvm.LoadOp(R.piece_type(c), self.at_offset(tmp, 8 * i)).result for i, c in enumerate(classes)]
+
+    def pieces_to_memory(self, pieces, ty):
+        """Store register pieces of a record into a fresh temporary; returns its address."""
+        tmp = self.byte_alloca(max(16, CT.size_of(ty)), max(16, ty.get_align()))
+        for i, v in enumerate(pieces):
+            llvm.StoreOp(v, self.at_offset(tmp, 8 * i))
+        return tmp
+
+    def coerced_result(self, p, sig):
+        """The register value(s) returning the record at `p` (an LLVM struct of pieces when two)."""
+        pieces = self.record_pieces(p, sig.ret_ctype, sig.ret_classes)
+        if len(pieces) == 1:
+            return pieces[0]
+        st = R.coerced_type(sig.ret_classes)
+        s = llvm.UndefOp(st).result
+        for i, v in enumerate(pieces):
+            s = llvm.InsertValueOp(s, v, [i]).result
+        return s
+
+    def call_lowered(self, sig, args, call, emit):
+        """Emit a call under `sig`: `emit(mlir_args, result_types)` makes the op; returns the C result (for a
+        record: the address of a temporary holding it)."""
+        vals = self.pack_args(sig, args, call)
+        if sig.ret_kind == "sret":
+            tmp = self.byte_alloca(CT.size_of(sig.ret_ctype), max(8, sig.ret_ctype.get_align()))
+            emit([tmp] + vals, list(sig.ftype.results))
+            return tmp
+        res = emit(vals, list(sig.ftype.results))
+        if sig.ret_kind == "void":
+            return None
+        if sig.ret_kind == "coerced":
+            if len(sig.ret_classes) == 1:
+                return self.pieces_to_memory([res], sig.ret_ctype)
+            pieces = [llvm.ExtractValueOp(R.piece_type(c), res, [i]).result for i, c in enumerate(sig.ret_classes)]
+            return self.pieces_to_memory(pieces, sig.ret_ctype)
+        rt = sig.ret_ctype
+        if rt.kind == T.POINTER and CT.pointee_is_memref(rt):
+            return self.from_ptr(res, rt, None, call)
+        return res
+
+    def indirect_call(self, call, callee_expr, args):
+        """A call through a function pointer: llvm.call on the pointer, with the C ABI of its prototype."""
+        ft = canonical(callee_expr.type)
+        if ft.kind == T.POINTER:
+            ft = canonical(ft.get_pointee())
+        if ft.kind != T.FUNCTIONPROTO:
+            raise self.unsupported(call, "call through a pointer to a function without a prototype")
+        try:
+            sig = R.signature(list(ft.argument_types()), ft.get_result(), ft.is_function_variadic())
+        except CT.UnsupportedType as err:
+            raise self.unsupported(call, str(err)) from None
+        if sig.has_records and any(a for a in sig.arg_attrs):
+            raise self.unsupported(call, "call through a function pointer with a struct passed in memory")
+        fp = self.to_ptr(self.pointer(callee_expr))
+
+        def emit(vals, results):
+            ins = [v.type for v in vals][: len(sig.ftype.inputs)] if sig.variadic else list(sig.ftype.inputs)
+            rt = results[0] if results else ir.Type.parse("!llvm.void")
+            dots = ", ..." if sig.variadic else ""
+            fty = ir.Type.parse(f"!llvm.func<{rt} ({', '.join(str(t) for t in ins)}{dots})>")
+            op = llvm.CallOp(results[0] if results else None, [fp] + vals, [], [], var_callee_type=ir.TypeAttr.get(fty)
+                             if sig.variadic else None)
+            return op.result if results else None
+
+        return self.call_lowered(sig, args, call, emit)
+
+
+def record_error(fg, cursor, err):
+    return error_at(cursor, f"unsupported construct: {err}")
+
+
+# ---------------------------------------------------------------- globals kept as raw bytes
+def const_image(ty, init, fg_hooks):
+    """The initial bytes of a global of type `ty` from constant initializer `init`: (bytearray, [(offset,
+    cursor)]) where each cursor is a pointer-valued initializer (a string, `&x`, a function) to place at offset.
+
+    Raises:
+        CompileError: an initializer that is not a constant."""
+    img = bytearray(max(CT.size_of(ty), 1))
+    ptrs = []
+
+    def put_scalar(off, t, e):
+        t = canonical(t)
+        s = strip_implicit(e)
+        if t.kind == T.POINTER:
+            v = evaluate(s) if s.kind != K.STRING_LITERAL else None
+            if isinstance(v, int) and v == 0:
+                return
+            ptrs.append((off, e))
+            return
+        v = evaluate(e)
+        if not isinstance(v, (int, float)):
+            raise error_at(e, "unsupported construct: non-constant initializer of a global")
+        write(off, t, v)
+
+    def write(off, t, v):
+        import struct as st
+        n = CT.size_of(t)
+        if CT.is_float(t):
+            img[off:off + n] = st.pack("<d" if n == 8 else "<f", float(v))
+        else:
+            img[off:off + n] = (int(v) & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
+
+    def put_bits(off, f, bf, e):
+        v = evaluate(e)
+        if not isinstance(v, int):
+            raise error_at(e, "unsupported construct: non-constant initializer of a global")
+        n = bf.unit_bits // 8
+        u = int.from_bytes(img[off:off + n], "little")
+        mask = ((1 << bf.width) - 1) << bf.shift
+        u = (u & ~mask) | ((v << bf.shift) & mask)
+        img[off:off + n] = u.to_bytes(n, "little")
+
+    def obj(off, t, e):
+        t = canonical(t)
+        s = strip_implicit(e)
+        if s.kind == K.INIT_LIST_EXPR and (R.is_record(t) or CT.is_array(t)):
+            items = children(s)
+            used = agg(off, t, items, 0)
+            if used < len(items):
+                raise error_at(items[used], "unsupported construct: excess elements in an initializer")
+        elif s.kind == K.INIT_LIST_EXPR:
+            if children(s):
+                obj(off, t, children(s)[0])
+        elif CT.is_array(t) and s.kind == K.STRING_LITERAL:
+            text = string_literal(s).encode("latin-1")[: t.element_count]
+            img[off:off + len(text)] = text
+        elif R.is_record(t) or CT.is_array(t):
+            raise error_at(e, "unsupported construct: non-constant initializer of a global")
+        else:
+            put_scalar(off, t, e)
+
+    def designated(item):
+        if item.kind != K.UNEXPOSED_EXPR or canonical(item.type).kind != T.VOID:
+            return None
+        ch = children(item)
+        if len(ch) != 2:
+            raise error_at(item, "unsupported construct: nested designator in an initializer")
+        return (ch[0].spelling if ch[0].kind == K.MEMBER_REF else evaluate(ch[0])), ch[1]
+
+    def agg(off, t, items, pos):
+        if R.is_record(t):
+            fields = R.named_fields(t)
+            i = 0
+            while pos < len(items) and i < len(fields):
+                des = designated(items[pos])
+                if des is not None:
+                    i = next((j for j, f in enumerate(fields) if f.spelling == des[0]), None)
+                    if i is None:
+                        raise error_at(items[pos], "unsupported construct: designator")
+                    items = items[:pos] + [des[1]] + items[pos + 1:]
+                f = fields[i]
+                foff, bf = R.field_location(f)
+                if bf is not None:
+                    put_bits(off + foff, f, bf, items[pos])
+                    pos += 1
+                else:
+                    pos = slot(off + foff, f.type, items, pos)
+                i += 1
+                if R.is_union(t):
+                    break
+            return pos
+        elem = canonical(t.element_type)
+        esz = CT.size_of(elem)
+        i = 0
+        while pos < len(items) and i < t.element_count:
+            des = designated(items[pos])
+            if des is not None:
+                i = des[0]
+                items = items[:pos] + [des[1]] + items[pos + 1:]
+            pos = slot(off + i * esz, elem, items, pos)
+            i += 1
+        return pos
+
+    def slot(off, t, items, pos):
+        t = canonical(t)
+        s = strip_implicit(items[pos])
+        aggregate = R.is_record(t) or CT.is_array(t)
+        if not aggregate or s.kind == K.INIT_LIST_EXPR or (CT.is_array(t) and s.kind == K.STRING_LITERAL):
+            obj(off, t, items[pos])
+            return pos + 1
+        return agg(off, t, items, pos)
+
+    if init is not None:
+        obj(0, ty, init)
+    return img, ptrs
+
+
+def byte_global(mg, d, key, name, init, is_def, external):
+    """A global struct/union/array-of-non-numeric as an LLVM global of bytes (an !llvm.array<N x i8>, or a
+    packed struct of byte runs and pointers when the initializer holds addresses).
+
+    Returns the MemVar (a raw global: uses take its address with llvm.mlir.addressof)."""
+    from .codegen import MemVar
+
+    ty = canonical(d.type)
+    if ty.kind == T.INCOMPLETEARRAY:
+        raise error_at(d, "unsupported construct: global array of unknown size")
+    if name not in mg.llvm_decls:
+        img, ptrs = const_image(ty, init, None) if is_def else (bytearray(max(CT.size_of(ty), 1)), [])
+        static = d.storage_class == d.storage_class.STATIC or d.semantic_parent.kind == K.FUNCTION_DECL
+        linkage = ir.Attribute.parse(f"#llvm.linkage<{'internal' if static else 'external'}>")
+        loc = ir.Location.file(mg.filename, d.location.line, d.location.column)
+        with loc, ir.InsertionPoint.at_block_begin(mg.module.body):
+            if external:
+                llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
+                              alignment=ty.get_align())
+            elif not ptrs:
+                llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
+                              value=byte_dense(img), alignment=ty.get_align())
+            else:
+                ptrs.sort(key=lambda x: x[0])
+                parts, pos = [], 0
+                for off, _ in ptrs:
+                    if off > pos:
+                        parts.append(("bytes", pos, off))
+                    parts.append(("ptr", off, None))
+                    pos = off + 8
+                if pos < len(img):
+                    parts.append(("bytes", pos, len(img)))
+                fields = [f"!llvm.array<{b - a} x i8>" if k == "bytes" else "!llvm.ptr" for k, a, b in parts]
+                st = ir.Type.parse(f"!llvm.struct<packed ({', '.join(fields)})>")
+                g = llvm.GlobalOp(st, name, linkage, alignment=ty.get_align())
+                with ir.InsertionPoint(g.initializer.blocks.append()):
+                    v = llvm.UndefOp(st).result
+                    targets = dict(ptrs)
+                    for i, (k, a, b) in enumerate(parts):
+                        if k == "bytes":
+                            at = ir.Type.parse(f"!llvm.array<{b - a} x i8>")
+                            c = llvm.ConstantOp(at, byte_dense(img[a:b])).result
+                        else:
+                            c = global_address(mg, targets[a])
+                        v = llvm.InsertValueOp(v, c, [i]).result
+                    llvm.ReturnOp(arg=v)
+        mg.llvm_decls.add(name)
+    mv = MemVar(None, ty, global_name=name)
+    mg.globals[key] = mv
+    return mv
+
+
+def byte_dense(data):
+    """dense<...> : tensor<Nxi8> holding `data` (a StringAttr would re-encode bytes >= 0x80 as UTF-8)."""
+    import numpy as np
+    return ir.DenseElementsAttr.get(np.frombuffer(bytes(data), dtype=np.int8).copy(),
+                                    type=ir.IntegerType.get_signless(8))
+
+
+def global_address(mg, e):
+    """A constant address in a global initializer: a string literal, `&global`, a global array, a function."""
+    s = strip_implicit(e)
+    while s.kind in (K.CSTYLE_CAST_EXPR,) or s.kind == K.UNARY_OPERATOR and unary_op(s) == "&":
+        s = strip_implicit(children(s)[-1])
+    if s.kind == K.STRING_LITERAL:
+        return mg.string_constant(string_literal(s))
+    if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
+        r = s.referenced
+        if r.kind == K.FUNCTION_DECL:
+            name = mg.declare(r)
+            ftype = ir.FunctionType(ir.TypeAttr(mg.functions[name].attributes["function_type"]).value)
+            f = func.ConstantOp(ftype, ir.FlatSymbolRefAttr.get(name)).result
+            return ir.Operation.create("builtin.unrealized_conversion_cast", [CT.llvm_ptr()], [f]).result
+        if r.kind == K.VAR_DECL and (R.is_byte_object(r.type) or canonical(r.type).kind == T.POINTER):
+            mv = mg.global_var(r)
+            return llvm.AddressOfOp(CT.llvm_ptr(), mv.global_name).result
+    raise error_at(e, "unsupported construct: this address in a global initializer")
