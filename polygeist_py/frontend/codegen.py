@@ -1761,6 +1761,8 @@ class FunctionGen(LLVMMemory):
 
     def memref_array(self, a):
         """Whether array expression `a` (already stripped) decays through the memref model."""
+        if a.kind == K.DECL_REF_EXPR and a.referenced is not None and a.referenced.kind == K.PARM_DECL:
+            return True  # an array parameter is a pointer variable
         if a.kind == K.STRING_LITERAL or a.kind == K.DECL_REF_EXPR and not self.is_byte_var(a):
             return CT.is_arith(CT.array_shape(a.type).elem)
         if a.kind == K.ARRAY_SUBSCRIPT_EXPR or a.kind == K.UNARY_OPERATOR and unary_op(a) == "*":

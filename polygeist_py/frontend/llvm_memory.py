@@ -68,9 +68,13 @@ class LLVMMemory:
 
     # ------------------------------------------------------------ byte objects
     def is_byte_var(self, e):
-        """Whether DECL_REF_EXPR `e` names a variable kept as raw bytes."""
+        """Whether DECL_REF_EXPR `e` names a variable kept as raw bytes (a local, or an LLVM global)."""
         r = e.referenced
-        return r is not None and decl_key(r) in self.struct_vars
+        if r is None:
+            return False
+        if decl_key(r) in self.struct_vars:
+            return True
+        return r.kind == K.VAR_DECL and decl_key(r.canonical) in self.mg.addressed_globals
 
     def byte_local(self, d, ty, init):
         """Storage for a local struct/union/array-of-non-numeric variable, initialized as C says."""
@@ -216,7 +220,7 @@ class LLVMMemory:
                 canonical(children(e)[0].type) == canonical(e.type):
             return self.address(children(e)[0])
         if k == K.DECL_REF_EXPR:
-            if self.is_byte_var(e):
+            if decl_key(e.referenced) in self.struct_vars:
                 return self.struct_vars[decl_key(e.referenced)]
             lv = self.lvalue(e)
             return self.lvalue_address(lv, e)
@@ -227,7 +231,7 @@ class LLVMMemory:
         if k == K.ARRAY_SUBSCRIPT_EXPR:
             base, idx = children(e)
             bt = canonical(base.type)
-            if bt.kind != T.POINTER:  # `i[a]`
+            if CT.is_int(bt):  # `i[a]`
                 base, idx = idx, base
             p = self.to_ptr(self.pointer(base))
             n = self.as_i64(self.rvalue(idx), idx.type)
@@ -488,8 +492,7 @@ def const_image(ty, init, fg_hooks):
         t = canonical(t)
         s = strip_implicit(e)
         if t.kind == T.POINTER:
-            v = evaluate(s) if s.kind != K.STRING_LITERAL else None
-            if isinstance(v, int) and v == 0:
+            if is_null_constant(e):
                 return
             ptrs.append((off, e))
             return
@@ -643,6 +646,16 @@ def byte_global(mg, d, key, name, init, is_def, external):
     return mv
 
 
+def is_null_constant(e) -> bool:
+    """`0`, `NULL`, `(void*)0` and casts of them."""
+    s = strip_implicit(e)
+    while s.kind in (K.CSTYLE_CAST_EXPR, K.PAREN_EXPR) and children(s):
+        s = strip_implicit(children(s)[-1])
+    if s.kind in (K.GNU_NULL_EXPR, K.CXX_NULL_PTR_LITERAL_EXPR):
+        return True
+    return CT.is_int(s.type) and evaluate(s) == 0
+
+
 def byte_dense(data):
     """dense<...> : tensor<Nxi8> holding `data` (a StringAttr would re-encode bytes >= 0x80 as UTF-8)."""
     import numpy as np
@@ -651,12 +664,38 @@ def byte_dense(data):
 
 
 def global_address(mg, e):
-    """A constant address in a global initializer: a string literal, `&global`, a global array, a function."""
+    """A constant address in a global initializer: a string literal, `&lvalue` of a global, a global array
+    (decayed), a function.
+
+    Raises:
+        CompileError: any other pointer initializer."""
     s = strip_implicit(e)
-    while s.kind in (K.CSTYLE_CAST_EXPR,) or s.kind == K.UNARY_OPERATOR and unary_op(s) == "&":
+    while s.kind == K.CSTYLE_CAST_EXPR:
         s = strip_implicit(children(s)[-1])
     if s.kind == K.STRING_LITERAL:
         return mg.string_constant(string_literal(s))
+    if s.kind == K.UNARY_OPERATOR and unary_op(s) == "&":
+        return constant_lvalue_address(mg, strip_implicit(children(s)[0]), e)
+    if s.kind == K.BINARY_OPERATOR and s.binary_operator.name in ("Add", "Sub"):
+        a, b = children(s)
+        n = evaluate(b)
+        if canonical(a.type).kind == T.POINTER and isinstance(n, int):
+            step = CT.size_of(CT.pointee(a.type)) * (n if s.binary_operator.name == "Add" else -n)
+            return const_gep(global_address(mg, a), step)
+    return constant_lvalue_address(mg, s, e)
+
+
+def const_gep(p, offset):
+    if offset == 0:
+        return p
+    op = ir.Operation.create("llvm.getelementptr", [CT.llvm_ptr()], [p], {
+        "rawConstantIndices": ir.DenseI32ArrayAttr.get([offset]),
+        "elem_type": ir.TypeAttr.get(ir.IntegerType.get_signless(8))})
+    return op.result
+
+
+def constant_lvalue_address(mg, s, e):
+    """Address of a global lvalue `g`, `g.f`, `g[3]`, `g.a[1].b` (constant offsets) in a global initializer."""
     if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
         r = s.referenced
         if r.kind == K.FUNCTION_DECL:
@@ -664,7 +703,16 @@ def global_address(mg, e):
             ftype = ir.FunctionType(ir.TypeAttr(mg.functions[name].attributes["function_type"]).value)
             f = func.ConstantOp(ftype, ir.FlatSymbolRefAttr.get(name)).result
             return ir.Operation.create("builtin.unrealized_conversion_cast", [CT.llvm_ptr()], [f]).result
-        if r.kind == K.VAR_DECL and (R.is_byte_object(r.type) or canonical(r.type).kind == T.POINTER):
-            mv = mg.global_var(r)
-            return llvm.AddressOfOp(CT.llvm_ptr(), mv.global_name).result
+        if r.kind == K.VAR_DECL and decl_key(r.canonical) in mg.addressed_globals:
+            return llvm.AddressOfOp(CT.llvm_ptr(), mg.global_var(r).global_name).result
+    if s.kind == K.MEMBER_REF_EXPR and canonical(children(s)[0].type).kind != T.POINTER:
+        off, bf = R.field_location(s.referenced)
+        if bf is None:
+            return const_gep(constant_lvalue_address(mg, strip_implicit(children(s)[0]), e), off)
+    if s.kind == K.ARRAY_SUBSCRIPT_EXPR:
+        base, idx = children(s)
+        n = evaluate(idx)
+        b = strip_implicit(base)
+        if isinstance(n, int) and CT.is_array(b.type):
+            return const_gep(constant_lvalue_address(mg, b, e), n * CT.size_of(s.type))
     raise error_at(e, "unsupported construct: this address in a global initializer")

@@ -13,6 +13,7 @@ from . import enzyme
 from . import records as R
 from .calls import Calls, is_texture
 from .codegen import FunctionGen, MemVar
+from .llvm_memory import is_null_constant
 from .scan import decl_key
 
 
@@ -38,6 +39,7 @@ class ModuleGen:
         self.llvm_decls: set[str] = set()
 
     def generate(self) -> ir.Module:
+        self.addressed_globals = addressed_in_initializers(self.tu)
         for c in self.tu.cursor.get_children():
             if not in_main_file(c, self.tu):
                 continue
@@ -135,7 +137,8 @@ class ModuleGen:
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
             name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local
         init0 = var_decl_initializer(d)
-        if R.is_byte_object(ty) or ty.kind == T.POINTER and init0 is not None and evaluate(init0) != 0:
+        if R.is_byte_object(ty) or ty.kind == T.POINTER and init0 is not None and not is_null_constant(init0) \
+                or key in self.addressed_globals:
             from .llvm_memory import byte_global
             init = var_decl_initializer(d)
             external = d.storage_class == d.storage_class.EXTERN and init is None
@@ -193,7 +196,8 @@ class ModuleGen:
         if is_f:
             attrs = [ir.FloatAttr.get(elem, float(v)) for v in vals]
         else:
-            attrs = [ir.IntegerAttr.get(elem, int(v)) for v in vals]
+            w = elem.width  # two's complement bits (unsigned constants above the signed range)
+            attrs = [ir.IntegerAttr.get(elem, (int(v) + (1 << (w - 1))) % (1 << w) - (1 << (w - 1))) for v in vals]
         tt = ir.RankedTensorType.get(shape, elem)
         if all(v == vals[0] for v in vals):
             return ir.DenseElementsAttr.get_splat(tt, attrs[0])
@@ -218,7 +222,7 @@ class ModuleGen:
         """A global pointer (FILE *stderr, char *names[]...) as an LLVM global holding a raw pointer."""
         ext = d.storage_class == d.storage_class.EXTERN or not (d.is_definition() or is_tentative(d))
         init = var_decl_initializer(d)
-        if init is not None and not (evaluate(init) == 0):
+        if init is not None and not is_null_constant(init):
             raise error_at(d, "unsupported construct: global pointer with an initializer")
         if name not in self.llvm_decls:
             with ir.Location.file(self.filename, d.location.line, d.location.column), ir.InsertionPoint.at_block_begin(self.module.body):
@@ -227,7 +231,7 @@ class ModuleGen:
                 if not ext:
                     blk = g.initializer.blocks.append()
                     with ir.InsertionPoint(blk):
-                        llvm.ReturnOp(llvm.ZeroOp(CT.llvm_ptr()).result)
+                        llvm.ReturnOp(arg=llvm.ZeroOp(CT.llvm_ptr()).result)
             self.llvm_decls.add(name)
         mv = MemVar(None, canonical(d.type), global_name=name)
         self.globals[key] = mv
@@ -277,6 +281,25 @@ class ModuleGen:
                 llvm.LLVMFuncOp(name, ir.TypeAttr.get(ftype), linkage=ir.Attribute.parse("#llvm.linkage<external>"))
             self.llvm_decls.add(name)
         return ftype
+
+
+def addressed_in_initializers(tu) -> set:
+    """Keys of globals whose address appears in another global's initializer (`int *p = &g;`): they are LLVM
+    globals, since an LLVM global initializer can only take the address of an LLVM global."""
+    out = set()
+
+    def visit(c):
+        if c.kind == K.DECL_REF_EXPR and c.referenced is not None and c.referenced.kind == K.VAR_DECL:
+            out.add(decl_key(c.referenced.canonical))
+        for ch in c.get_children():
+            visit(ch)
+
+    for d in tu.cursor.get_children():
+        if d.kind == K.VAR_DECL and in_main_file(d, tu):
+            init = var_decl_initializer(d)
+            if init is not None and (canonical(d.type).kind == T.POINTER or R.is_byte_object(d.type)):
+                visit(init)
+    return out
 
 
 def is_tentative(d) -> bool:

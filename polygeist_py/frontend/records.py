@@ -47,8 +47,8 @@ def is_union(ty) -> bool:
 
 @dataclass
 class BitField:
-    """Where a bit-field lives: its storage unit (an integer of the declared type's size, naturally aligned,
-    at `unit_offset` bytes from the record), and its bits inside that unit."""
+    """Where a bit-field lives: the bytes holding it (an integer of `unit_bits` at `unit_offset` bytes from the
+    record) and its bits inside them."""
     unit_offset: int
     unit_bits: int
     shift: int
@@ -57,25 +57,20 @@ class BitField:
 
 
 def field_location(f) -> tuple[int, BitField | None]:
-    """(byte offset, bit-field info or None) of FIELD_DECL `f` inside its record.
-
-    Raises:
-        CT.UnsupportedType: a bit-field that straddles its declared type's storage unit (packed records)."""
+    """(byte offset, bit-field info or None) of FIELD_DECL `f` inside its record."""
     bit = f.get_field_offsetof()
     if not f.is_bitfield():
         return bit // 8, None
     ft = canonical(f.type)
-    unit = CT.size_of(ft)
-    start = (bit // (8 * unit)) * unit
-    shift = bit - 8 * start
-    width = f.get_bitfield_width()
-    if shift + width > 8 * unit:
-        raise CT.UnsupportedType("bit-field that crosses its storage unit")
-    return start, BitField(start, 8 * unit, shift, width, not CT.is_unsigned(ft))
+    # accessed through the bytes that hold it (an i24 load reads 3 bytes): never outside the field's bytes,
+    # also in packed records where a field crosses its type's natural unit
+    start, shift, width = bit // 8, bit % 8, f.get_bitfield_width()
+    nbytes = max((shift + width + 7) // 8, 1)
+    return start, BitField(start, 8 * nbytes, shift, width, not CT.is_unsigned(ft))
 
 
 def scalars(ty, base=0):
-    """(byte offset, kind) of every scalar in an object of type `ty`: kind is 'int' or 'float'.
+    """(byte offset, kind, size) of every scalar in an object of type `ty`: kind is 'int' or 'float'.
 
     Raises:
         CT.UnsupportedType: long double and other types with no x86-64 classification here."""
@@ -86,7 +81,7 @@ def scalars(ty, base=0):
             off, bf = field_location(f)
             if bf is not None:
                 if f.get_bitfield_width():
-                    out.append((base + off + bf.shift // 8, "int"))
+                    out.append((base + off, "int", 1))
                 continue
             out += scalars(f.type, base + off)
         return out
@@ -97,9 +92,9 @@ def scalars(ty, base=0):
             out += scalars(c.element_type, base + i * esz)
         return out
     if CT.is_float(c):
-        return [(base, "float")]
+        return [(base, "float", CT.size_of(c))]
     if CT.is_int(c) or c.kind == T.POINTER:
-        return [(base, "int")]
+        return [(base, "int", CT.size_of(c))]
     raise CT.UnsupportedType(f"type '{ty.spelling}' in a value passed by value")
 
 
@@ -111,7 +106,9 @@ def classify(ty):
         return None
     classes = ["sse"] * ((size + 7) // 8)
     seen = [False] * len(classes)
-    for off, kind in scalars(ty):
+    for off, kind, size in scalars(ty):
+        if off % size:  # a packed record's unaligned field: gcc passes the object in memory
+            return None
         i = off // 8
         seen[i] = True
         if kind == "int":
