@@ -52,6 +52,12 @@ UNSUPPORTED_TEXTURE = {
 VARIADIC = {"printf": 1, "fprintf": 2, "sprintf": 2, "snprintf": 3, "scanf": 1, "fscanf": 2, "sscanf": 2}
 
 
+def is_trivial_record(ty) -> bool:
+    """A C-style struct in C++ (.cu) code: no user-written constructors or methods, so copies are byte copies."""
+    d = canonical(ty).get_declaration()
+    return not any(c.kind in (K.CONSTRUCTOR, K.CXX_METHOD, K.DESTRUCTOR) for c in d.get_children())
+
+
 def is_texture(ty) -> bool:
     """True for a legacy CUDA texture reference type ``texture<T, dim, mode>``."""
     return ty.kind == T.RECORD and ty.get_declaration().spelling == "texture"
@@ -589,6 +595,10 @@ class Calls:
                 and any(self.builtins.is_texture_setting(c) for c in children(call))):
             return None  # tex.channelDesc = desc: a struct copy into a texture setting (no effect on a CPU)
         if callee.kind in (K.CONSTRUCTOR,):
+            args = list(call.get_arguments())
+            if len(args) == 1 and canonical(args[0].type).kind == T.RECORD and \
+                    canonical(args[0].type) == canonical(call.type) and is_trivial_record(call.type):
+                return fg.record_value(args[0])  # a C struct's implicit copy/move constructor: the bytes
             raise error_at(call, f"unsupported construct: constructor of '{call.type.spelling}'")
         if callee.kind not in (K.FUNCTION_DECL,):
             raise error_at(call, f"unsupported construct: call of {callee.kind.name.lower()}")

@@ -90,6 +90,11 @@ class LLVMMemory:
         """Store initializer `init` into the object of type `ty` at `ptr` (a brace list zero-fills first)."""
         ty = canonical(ty)
         s = strip_implicit(init)
+        if s.kind == K.CALL_EXPR and s.referenced is not None and s.referenced.kind == K.CONSTRUCTOR:
+            from .calls import is_trivial_record
+            args = list(s.get_arguments())
+            if not args and is_trivial_record(ty):  # C++ default-initialization of a C struct: no code
+                return
         if s.kind == K.INIT_LIST_EXPR and (R.is_record(ty) or CT.is_array(ty)):
             self.zero_bytes(ptr, CT.size_of(ty))
             items = children(s)
