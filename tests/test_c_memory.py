@@ -25,6 +25,19 @@ def test_structs(tmp):
     assert "42 42" in out and "60 14" in out  # pointer to pointer to struct; struct returned in memory
 
 
+def test_struct_values(tmp):
+    """Conditional, compound literals, assignment as a value, arrays of structs in structs."""
+    out = same_as_gcc("struct_values.c", tmp)
+    assert "6 4 11 5 6" in out
+
+
+def test_struct_kernel_arguments_cpuify(tmp):
+    r = run_pgcc([C / "kernel_struct_args.cu", "--cpuify", "-O2", "-o", tmp / "app", "--cuda-path=/nonexistent"])
+    assert r.returncode == 0, r.stderr
+    for n in (1, 2):
+        assert run_exe(tmp / "app", threads=n).stdout == "2 44 956\n"
+
+
 def test_pointers(tmp):
     out = same_as_gcc("pointers.c", tmp)
     assert "25 9 36" in out and "ABC 3 1" in out

@@ -143,6 +143,8 @@ def value_type(ty) -> ir.Type:
         return scalar_type(c)
     if c.kind == T.POINTER:
         return pointer_memref_type(c) if pointee_is_memref(c) else llvm_ptr()
+    if c.kind == T.RECORD:  # a struct/union value is the address of its bytes (see docs/memory_model.md)
+        return llvm_ptr()
     raise UnsupportedType(f"type '{ty.spelling}'")
 
 

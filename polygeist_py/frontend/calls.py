@@ -595,9 +595,9 @@ class Calls:
                 and any(self.builtins.is_texture_setting(c) for c in children(call))):
             return None  # tex.channelDesc = desc: a struct copy into a texture setting (no effect on a CPU)
         if callee.kind in (K.CONSTRUCTOR,):
-            args = list(call.get_arguments())
-            if len(args) == 1 and canonical(args[0].type).kind == T.RECORD and \
-                    canonical(args[0].type) == canonical(call.type) and is_trivial_record(call.type):
+            args = list(call.get_arguments()) or [c for c in children(call) if c.kind.is_expression()]
+            if len(args) == 1 and canonical(args[0].type).kind == T.RECORD and is_trivial_record(call.type) and \
+                    canonical(args[0].type).get_declaration() == canonical(call.type).get_declaration():
                 return fg.record_value(args[0])  # a C struct's implicit copy/move constructor: the bytes
             raise error_at(call, f"unsupported construct: constructor of '{call.type.spelling}'")
         if callee.kind not in (K.FUNCTION_DECL,):
@@ -609,21 +609,6 @@ class Calls:
         if handler is not None:
             return handler(fg, call, args)
         return self.user_call(fg, call, callee, args)
-
-    def abi_args(self, fg, callee, args, call):
-        params = list(callee.type.argument_types()) if callee.type.kind == T.FUNCTIONPROTO else []
-        out = []
-        for i, a in enumerate(args):
-            pt = canonical(params[i]) if i < len(params) else canonical(a.type)
-            if pt.kind == T.POINTER or CT.is_array(pt):
-                out.append(fg.raw_pointer(a))
-            elif CT.is_dim3(pt) or pt.kind == T.RECORD:
-                raise error_at(a, f"unsupported construct: passing a '{a.type.spelling}' by value")
-            else:
-                out.append(fg.convert(fg.rvalue(a), a.type, pt, a))
-        if callee.type.kind == T.FUNCTIONPROTO and callee.type.is_function_variadic():
-            raise error_at(call, f"unsupported construct: call of the variadic function '{callee.spelling}'")
-        return out
 
     def user_call(self, fg, call, callee, args):
         """A call of a C function by name under the C ABI (records.signature); a variadic one (a libc function
@@ -667,7 +652,8 @@ class Calls:
             shared_bytes = fg.convert(fg.rvalue(cfg[2]), cfg[2].type, ci_uint(), cfg[2])
         args = list(call.get_arguments())
         name = self.mg.declare(callee)
-        vals = self.abi_args(fg, callee, args, call)
+        sig = self.mg.signature(callee)
+        vals = fg.pack_args(sig, args, call)  # struct arguments by value: their register pieces or byval copy
         idx = ir.IndexType.get()
         g = [arith.index_castui(idx, v) for v in grid]
         b = [arith.index_castui(idx, v) for v in block]

@@ -538,7 +538,7 @@ class FunctionGen(LLVMMemory):
             return
         init = var_decl_initializer(d)
         inits = [init] if init is not None else []
-        if R.is_byte_object(ty) and not (ty.kind == T.RECORD and (inits and (
+        if R.is_byte_object(ty) and not CT.is_dim3(ty) and not (ty.kind == T.RECORD and (inits and (
                 self.mg.builtins.is_channel_desc(inits[-1]) or self.enzyme_struct_init(inits[-1])))):
             self.byte_local(d, ty, init)
             return

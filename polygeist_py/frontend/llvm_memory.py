@@ -243,9 +243,29 @@ class LLVMMemory:
             return self.byte_offset(p, arith.muli(n, arith.constant(I64(), CT.size_of(e.type))))
         if k == K.UNARY_OPERATOR and unary_op(e) == "*":
             return self.to_ptr(self.pointer(children(e)[0]))
+        if k == K.COMPOUND_LITERAL_EXPR:
+            return self.compound_literal(e)
         if R.is_record(e.type):  # a call or assignment yielding a struct: its temporary
             return self.record_value(e)
         return self.lvalue_address(self.lvalue(e), e)
+
+    def compound_literal(self, e):
+        """`(T){...}`: a fresh object initialized from the list (its address)."""
+        ty = canonical(e.type)
+        if ty.kind in (T.INCOMPLETEARRAY, T.VARIABLEARRAY):
+            raise self.unsupported(e, "compound literal of unknown size")
+        ptr = self.byte_alloca(CT.size_of(ty), ty.get_align())
+        init = [c for c in children(e) if c.kind.is_expression()][-1]
+        self.init_object(ptr, ty, init)
+        return ptr
+
+    def expr_COMPOUND_LITERAL_EXPR(self, e):
+        ty = canonical(e.type)
+        if R.is_record(ty):
+            return self.compound_literal(e)
+        if CT.is_array(ty):
+            raise self.unsupported(e, "array compound literal used as a value")
+        return self.load_llvm(self.compound_literal(e), ty)
 
     def lvalue_address(self, lv, e):
         from .codegen import MemLV
@@ -388,7 +408,7 @@ class LLVMMemory:
             if i < len(sig.params):
                 p = sig.params[i]
                 if p.kind == "scalar":
-                    if p.ctype.kind == T.POINTER:
+                    if p.ctype.kind == T.POINTER or CT.is_array(p.ctype):
                         out.append(self.raw_pointer(a))
                     else:
                         out.append(self.convert(self.rvalue(a), a.type, p.ctype, a))

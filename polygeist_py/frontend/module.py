@@ -137,7 +137,7 @@ class ModuleGen:
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
             name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local
         init0 = var_decl_initializer(d)
-        if R.is_byte_object(ty) or ty.kind == T.POINTER and init0 is not None and not is_null_constant(init0) \
+        if R.is_byte_object(ty) and not is_texture(ty) and not CT.is_dim3(ty) or ty.kind == T.POINTER and init0 is not None and not is_null_constant(init0) \
                 or key in self.addressed_globals:
             from .llvm_memory import byte_global
             init = var_decl_initializer(d)
