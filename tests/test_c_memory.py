@@ -48,6 +48,12 @@ def test_unions_enums_bitfields(tmp):
     assert "1 -12 -1 0 16" in out  # wrapped unsigned and sign-extended signed bit-fields
 
 
+def test_bitfield_assignment_values(tmp):
+    """An assignment to a bit-field has the field's (truncated, sign-extended) value."""
+    out = same_as_gcc("bitfield_values.c", tmp)
+    assert out.startswith("4 5 5 -1096 5")
+
+
 def test_function_pointers(tmp):
     out = same_as_gcc("funcptrs.c", tmp)
     assert "0 1 2 3 5 7 8 9" in out  # qsort with a pgcc-compiled comparator

@@ -127,6 +127,8 @@ class FunctionGen(LLVMMemory):
         name = self.mg.func_name(c)
         params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
         self.sig = self.mg.signature(c)
+        if self.sig.variadic:
+            raise self.unsupported(c, f"definition of the variadic function '{c.spelling}'")
         ftype = self.sig.ftype
         with self.loc(c), ir.InsertionPoint(self.mg.module.body):
             self.func = func.FuncOp(name, ftype)
@@ -1238,8 +1240,8 @@ class FunctionGen(LLVMMemory):
                 return v
             v, form = self.rvalue_form(b)
             v = self.convert(v, b.type, a.type, b)
-            self.store(lv, v, form)
-            return v
+            stored = self.store(lv, v, form)
+            return v if stored is None else stored
         if op == "Comma":
             self.rvalue(a, discard=True)
             return self.rvalue(b)
@@ -1329,8 +1331,8 @@ class FunctionGen(LLVMMemory):
             if f0 is not None and fb is not None:
                 form = AF.add(f0, fb) if op == "Add" else AF.sub(f0, fb)
         v = self.convert(self.arith_op(op, cur, rv, comp, e), comp, at, e)
-        self.store(lv, v, form)
-        return v
+        stored = self.store(lv, v, form)
+        return v if stored is None else stored
 
     def expr_UNARY_OPERATOR(self, e, discard=False):
         op = unary_op(e)
@@ -1353,8 +1355,8 @@ class FunctionGen(LLVMMemory):
             form = None
             if isinstance(lv, VarLV) and lv.key in self.env and self.env[lv.key].form is not None:
                 form = AF.add(self.env[lv.key].form, AF.const(1 if "++" in op else -1))
-            self.store(lv, new, form)
-            return new if op.startswith("pre") else old
+            stored = self.store(lv, new, form)
+            return (new if stored is None else stored) if op.startswith("pre") else old
         if op == "&":
             return self.pointer(e)
         if op == "*":
@@ -1636,9 +1638,8 @@ class FunctionGen(LLVMMemory):
         if isinstance(lv, tuple) and lv[0] == "llvm":
             self.store_llvm(lv[1], lv[2], v)
             return
-        if isinstance(lv, tuple) and lv[0] == "bits":
-            self.store_bits(lv, v)
-            return
+        if isinstance(lv, tuple) and lv[0] == "bits":  # the value the field holds now (truncated)
+            return self.store_bits(lv, v)
         if lv.ctype.kind == T.POINTER:
             v = self.to_ptr(v)
         if all(isinstance(i, tuple) for i in lv.indices) and lv.indices:

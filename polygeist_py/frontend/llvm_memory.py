@@ -346,6 +346,8 @@ class LLVMMemory:
         rt = CT.scalar_type(ety)
         if rt.width < bf.unit_bits:
             u = arith.trunci(rt, u)
+        elif rt.width > bf.unit_bits:
+            u = (arith.extsi if bf.signed else arith.extui)(rt, u)
         return u
 
     def store_bits(self, lv, v):
