@@ -25,6 +25,12 @@ def test_structs(tmp):
     assert "42 42" in out and "60 14" in out  # pointer to pointer to struct; struct returned in memory
 
 
+def test_struct_globals_and_arrays(tmp):
+    """Global arrays of structs with brace elision, static local structs, pointers into arrays of structs."""
+    out = same_as_gcc("struct_globals.c", tmp)
+    assert "1 1.5 2 2.5 first 3 3.5 4 0 second" in out and "12 14" in out
+
+
 def test_struct_values(tmp):
     """Conditional, compound literals, assignment as a value, arrays of structs in structs."""
     out = same_as_gcc("struct_values.c", tmp)

@@ -758,8 +758,10 @@ class FunctionGen(LLVMMemory):
         else:
             return None
         ty = canonical(var.type)
-        if not CT.is_int(ty) or decl_key(var) in self.addr_taken:
-            return None
+        if not CT.is_int(ty) or decl_key(var) in self.addr_taken or decl_key(var) in self.mem or \
+                var.storage_class in (var.storage_class.STATIC, var.storage_class.EXTERN) or \
+                var.semantic_parent is not None and var.semantic_parent.kind == K.TRANSLATION_UNIT:
+            return None  # a variable in memory (a global, a static) is not an SSA induction variable
         key = decl_key(var)
         # increment
         step = None
