@@ -1023,8 +1023,8 @@ class FunctionGen(LLVMMemory):
         for k in flags:
             stop = self.env[k].value if stop is None else arith.ori(stop, self.env[k].value)
         go = arith.xori(stop, self.const_bool(True))
-        if cond is None or self.pure(cond):
-            return arith.andi(go, test())
+        if cond is None or self.pure(cond) and not self.reads_memory(cond):
+            return arith.select(go, test(), self.const_bool(False))  # poison-safe, as in `logical`
         return self.emit_if(go, test, lambda: self.const_bool(False), [cond], result_type=ir.IntegerType.get_signless(1))
 
     def pure(self, e):
@@ -1224,7 +1224,12 @@ class FunctionGen(LLVMMemory):
                             lambda: self.convert(self.rvalue(b), b.type, ty, b), [a, b], result_type=rt)
 
     def reads_memory(self, e):
-        if e.kind in (K.ARRAY_SUBSCRIPT_EXPR,) or e.kind == K.UNARY_OPERATOR and unary_op(e) == "*":
+        """Whether evaluating `e` reads memory or may trap, so it must not be speculated (a `?:` arm or the
+        right of `&&`/`||` evaluated unconditionally): `p->f` with p null, `x % y` with y zero."""
+        if e.kind in (K.ARRAY_SUBSCRIPT_EXPR, K.MEMBER_REF_EXPR) or e.kind == K.UNARY_OPERATOR and unary_op(e) == "*":
+            return True
+        if e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and \
+                e.binary_operator.name.replace("Assign", "") in ("Div", "Rem") and CT.is_int(e.type):
             return True
         return any(self.reads_memory(ch) for ch in e.get_children())
 
@@ -1299,7 +1304,9 @@ class FunctionGen(LLVMMemory):
         i1 = ir.IntegerType.get_signless(1)
         if self.pure(b) and not self.reads_memory(b):
             vb = self.condition(b)
-            r = arith.andi(va, vb) if op == "LAnd" else arith.ori(va, vb)
+            # select, not and/or: the unevaluated side may be poison in LLVM (`n >= 32 || (x >> n)`)
+            r = arith.select(va, vb, self.const_bool(False)) if op == "LAnd" else \
+                arith.select(va, self.const_bool(True), vb)
         elif op == "LAnd":
             r = self.emit_if(va, lambda: self.condition(b), lambda: self.const_bool(False), [b], result_type=i1)
         else:
