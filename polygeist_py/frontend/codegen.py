@@ -1024,7 +1024,9 @@ class FunctionGen(LLVMMemory):
             stop = self.env[k].value if stop is None else arith.ori(stop, self.env[k].value)
         go = arith.xori(stop, self.const_bool(True))
         if cond is None or self.pure(cond) and not self.reads_memory(cond):
-            return arith.select(go, test(), self.const_bool(False))  # poison-safe, as in `logical`
+            t = test()
+            return arith.select(go, t, self.const_bool(False)) if cond is not None and self.may_be_poison(cond) \
+                else arith.andi(go, t)
         return self.emit_if(go, test, lambda: self.const_bool(False), [cond], result_type=ir.IntegerType.get_signless(1))
 
     def pure(self, e):
@@ -1223,6 +1225,13 @@ class FunctionGen(LLVMMemory):
         return self.emit_if(cv, lambda: self.convert(self.rvalue(a), a.type, ty, a),
                             lambda: self.convert(self.rvalue(b), b.type, ty, b), [a, b], result_type=rt)
 
+    def may_be_poison(self, e):
+        """Whether `e` has a shift, whose LLVM result is poison for an out-of-range count."""
+        if e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and \
+                e.binary_operator.name.replace("Assign", "") in ("Shl", "Shr"):
+            return True
+        return any(self.may_be_poison(ch) for ch in e.get_children())
+
     def reads_memory(self, e):
         """Whether evaluating `e` reads memory or may trap, so it must not be speculated (a `?:` arm or the
         right of `&&`/`||` evaluated unconditionally): `p->f` with p null, `x % y` with y zero."""
@@ -1304,9 +1313,11 @@ class FunctionGen(LLVMMemory):
         i1 = ir.IntegerType.get_signless(1)
         if self.pure(b) and not self.reads_memory(b):
             vb = self.condition(b)
-            # select, not and/or: the unevaluated side may be poison in LLVM (`n >= 32 || (x >> n)`)
-            r = arith.select(va, vb, self.const_bool(False)) if op == "LAnd" else \
-                arith.select(va, self.const_bool(True), vb)
+            if self.may_be_poison(b):  # select blocks the poison of a side C does not evaluate (`n >= 32 || x >> n`)
+                r = arith.select(va, vb, self.const_bool(False)) if op == "LAnd" else \
+                    arith.select(va, self.const_bool(True), vb)
+            else:  # and/or trees: what guard narrowing (--cpuify) reads
+                r = arith.andi(va, vb) if op == "LAnd" else arith.ori(va, vb)
         elif op == "LAnd":
             r = self.emit_if(va, lambda: self.condition(b), lambda: self.const_bool(False), [b], result_type=i1)
         else:
