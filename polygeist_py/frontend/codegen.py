@@ -91,6 +91,12 @@ def dynamic_sizes(exprs, dims):
     return [e for e, d in zip(exprs, dims) if d is None]
 
 
+def has_designator(init) -> bool:
+    """Whether a brace initializer uses designators (`[i] = v`, `.f = v`) anywhere."""
+    return any(c.kind == K.UNEXPOSED_EXPR and canonical(c.type).kind == T.VOID or
+               c.kind == K.INIT_LIST_EXPR and has_designator(c) for c in children(init))
+
+
 def base_key(k):
     return k[0] if isinstance(k, tuple) and len(k) == 2 and k[1] in ("x", "y", "z") else k
 
@@ -563,7 +569,9 @@ class FunctionGen(LLVMMemory):
                     memref.StoreOp(self.const_int(shape.elem, b), m, [self.const_index(i)])
                 return
             init = next((e for e in inits if e.kind == K.INIT_LIST_EXPR), None)
-            if init is not None:
+            if init is not None and has_designator(init):  # `{[3] = 4, 5}`: through the bytes (llvm_memory)
+                self.init_object(self.to_ptr(m), ty, init)
+            elif init is not None:
                 self.init_array(m, ty, init)
             elif inits:
                 raise self.unsupported(inits[0], "array initializer that is not a brace list")
@@ -616,13 +624,6 @@ class FunctionGen(LLVMMemory):
         if gradients:
             enzyme.emit(self, call, list(call.get_arguments()), struct_ptr=ptr)
         return ptr
-
-    def struct_field(self, e, base):
-        """The ("llvm", pointer, type) lvalue of field access `base.f` on a local struct variable."""
-        ptr = self.struct_vars[decl_key(base.referenced)]
-        offset = canonical(base.type).get_offset(e.spelling) // 8
-        i64 = ir.IntegerType.get_signless(64)
-        return ("llvm", self.byte_offset(ptr, arith.constant(i64, offset)), canonical(e.type), None)
 
     def shared_memory(self, d, ty):
         """A `__shared__` variable: a memref marked `pgcc.shared`, which --cpuify allocates once per block.
@@ -1567,8 +1568,6 @@ class FunctionGen(LLVMMemory):
         else:
             bt = canonical(base.type)
             if bt.kind != T.POINTER or not CT.pointee_is_memref(bt):
-                if bt.kind == T.POINTER:
-                    return self.llvm_subscript(base, idx_exprs, e)
                 raise self.unsupported(e, f"subscript of '{base.type.spelling}'")
             m = self.rvalue(base)
         rank = ir.MemRefType(m.type).rank
@@ -1598,17 +1597,6 @@ class FunctionGen(LLVMMemory):
         if c.kind == K.DECL_REF_EXPR and CT.is_array(c.type):
             return not self.is_byte_var(c)
         return False
-
-    def llvm_subscript(self, base, idx_exprs, e):
-        """`p[i]` on a pointer that is not a memref (`char **argv`): an LLVM GEP."""
-        if len(idx_exprs) != 1:
-            raise self.unsupported(e, "multi-dimensional subscript of a pointer to pointers")
-        p = self.rvalue(base)
-        elem_ty = canonical(e.type)
-        i64 = ir.IntegerType.get_signless(64)
-        idx = self.convert(self.rvalue(idx_exprs[0]), idx_exprs[0].type, ci_long(), idx_exprs[0])
-        size = 8 if elem_ty.kind == T.POINTER else CT.size_of(elem_ty)
-        return ("llvm", self.byte_offset(p, arith.muli(idx, arith.constant(i64, size))), elem_ty, i64)
 
     @staticmethod
     def byte_offset(ptr, offset):

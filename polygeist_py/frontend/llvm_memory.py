@@ -23,6 +23,43 @@ from .scan import decl_key
 I64 = lambda: ir.IntegerType.get_signless(64)  # noqa: E731
 
 
+class Designated:
+    """The rest of a nested designator (`.b = v` left of `.a.b = v`) while the walk is inside `.a`."""
+
+    def __init__(self, path, value, cursor):
+        self.path, self.value, self.cursor = path, value, cursor
+
+
+def cursor_of(item):
+    return item.cursor if isinstance(item, Designated) else item
+
+
+def designator_of(item):
+    """For a designated initializer (an UNEXPOSED_EXPR of type void whose children are the designators, then
+    the value): (field name or index, what initializes that member: the value, or a Designated for the rest
+    of the path); None for a positional initializer.
+
+    Raises:
+        ValueError: an array range designator or an index that is not a constant."""
+    if isinstance(item, Designated):
+        path, value, cursor = item.path, item.value, item.cursor
+    else:
+        if item.kind != K.UNEXPOSED_EXPR or canonical(item.type).kind != T.VOID:
+            return None
+        ch = children(item)
+        if len(ch) < 2:
+            raise ValueError("designator")
+        path, value, cursor = ch[:-1], ch[-1], item
+    d = path[0]
+    if d.kind == K.MEMBER_REF:
+        head = d.spelling
+    else:
+        head = evaluate(d)
+        if not isinstance(head, int):
+            raise ValueError("designator that is not a constant")
+    return head, (Designated(path[1:], value, cursor) if len(path) > 1 else value)
+
+
 class LLVMMemory:
     """Mixin for FunctionGen: raw-byte objects and !llvm.ptr pointers."""
 
@@ -131,24 +168,17 @@ class LLVMMemory:
         llvm.StoreOp(v, ptr)
 
     def designator(self, item):
-        """For a designated initializer `.f = v` / `[i] = v` (an UNEXPOSED_EXPR of type void): (field name or
-        index, value); else None."""
-        if item.kind != K.UNEXPOSED_EXPR or canonical(item.type).kind != T.VOID:
-            return None
-        ch = children(item)
-        if len(ch) != 2:
-            raise self.unsupported(item, "nested designator in an initializer")
-        d, v = ch
-        if d.kind == K.MEMBER_REF:
-            return d.spelling, v
-        idx = evaluate(d)
-        if not isinstance(idx, int):
-            raise self.unsupported(item, "designator")
-        return idx, v
+        """See `designator_of`; errors are CompileErrors at the item."""
+        try:
+            return designator_of(item)
+        except ValueError as err:
+            raise self.unsupported(cursor_of(item), str(err)) from None
 
-    def init_aggregate(self, ptr, ty, items, pos):
+    def init_aggregate(self, ptr, ty, items, pos, elided=False):
         """Fill aggregate `ty` at `ptr` from `items[pos:]` (brace elision consumes items for sub-aggregates);
-        returns the position after the last item used."""
+        returns the position after the last item used. `elided`: `ty` has no braces of its own, so a
+        designator in the list names a member of the enclosing braced object and ends this one."""
+        start = pos
         if R.is_record(ty):
             fields = R.named_fields(ty)
             union = R.is_union(ty)
@@ -156,12 +186,14 @@ class LLVMMemory:
             while pos < len(items) and i < len(fields):
                 item = items[pos]
                 des = self.designator(item)
+                if des is not None and elided and not isinstance(item, Designated) and pos > start:
+                    break
                 if des is not None:
                     if des[0] is None or isinstance(des[0], int):
-                        raise self.unsupported(item, "array designator in a struct initializer")
+                        raise self.unsupported(cursor_of(item), "array designator in a struct initializer")
                     i = next((j for j, f in enumerate(fields) if f.spelling == des[0]), None)
                     if i is None:
-                        raise self.unsupported(item, f"designator '.{des[0]}'")
+                        raise self.unsupported(cursor_of(item), f"designator '.{des[0]}'")
                     items = items[:pos] + [des[1]] + items[pos + 1:]
                 pos = self.init_member(ptr, fields[i], items, pos)
                 i += 1
@@ -174,9 +206,11 @@ class LLVMMemory:
         while pos < len(items) and i < ty.element_count:
             item = items[pos]
             des = self.designator(item)
+            if des is not None and elided and not isinstance(item, Designated) and pos > start:
+                break
             if des is not None:
                 if not isinstance(des[0], int):
-                    raise self.unsupported(item, "field designator in an array initializer")
+                    raise self.unsupported(cursor_of(item), "field designator in an array initializer")
                 i = des[0]
                 items = items[:pos] + [des[1]] + items[pos + 1:]
             pos = self.init_slot(self.at_offset(ptr, i * esz), elem, items, pos)
@@ -188,6 +222,8 @@ class LLVMMemory:
         if bf is None:
             return self.init_slot(self.at_offset(ptr, off), canonical(f.type), items, pos)
         item = items[pos]
+        if isinstance(item, Designated):
+            raise self.unsupported(item.cursor, "designator inside a bit-field")
         v = self.convert(self.rvalue(item), item.type, f.type, item)
         self.store_bits(("bits", self.at_offset(ptr, off), canonical(f.type), bf), v)
         return pos + 1
@@ -195,8 +231,12 @@ class LLVMMemory:
     def init_slot(self, ptr, ty, items, pos):
         """One member or element: a brace list, a whole value of its type, or (brace elision) scalars."""
         item = items[pos]
-        s = strip_implicit(item)
         aggregate = R.is_record(ty) or CT.is_array(ty)
+        if isinstance(item, Designated):  # `.a.b = v`: continues inside the sub-aggregate, as C says
+            if not aggregate:
+                raise self.unsupported(item.cursor, "designator into a scalar")
+            return self.init_aggregate(ptr, ty, items, pos, elided=True)
+        s = strip_implicit(item)
         if not aggregate or s.kind == K.INIT_LIST_EXPR:
             if s.kind == K.INIT_LIST_EXPR and aggregate:
                 sub = children(s)
@@ -212,7 +252,7 @@ class LLVMMemory:
         if CT.is_array(ty) and s.kind == K.STRING_LITERAL:
             self.init_object(ptr, ty, s)
             return pos + 1
-        return self.init_aggregate(ptr, ty, items, pos)
+        return self.init_aggregate(ptr, ty, items, pos, elided=True)
 
     # ------------------------------------------------------------ addresses and lvalues
     def address(self, e):
@@ -501,12 +541,8 @@ class LLVMMemory:
         return self.call_lowered(sig, args, call, emit)
 
 
-def record_error(fg, cursor, err):
-    return error_at(cursor, f"unsupported construct: {err}")
-
-
 # ---------------------------------------------------------------- globals kept as raw bytes
-def const_image(ty, init, fg_hooks):
+def const_image(ty, init):
     """The initial bytes of a global of type `ty` from constant initializer `init`: (bytearray, [(offset,
     cursor)]) where each cursor is a pointer-valued initializer (a string, `&x`, a function) to place at offset.
 
@@ -517,7 +553,6 @@ def const_image(ty, init, fg_hooks):
 
     def put_scalar(off, t, e):
         t = canonical(t)
-        s = strip_implicit(e)
         if t.kind == T.POINTER:
             if is_null_constant(e):
                 return
@@ -565,20 +600,25 @@ def const_image(ty, init, fg_hooks):
         else:
             put_scalar(off, t, e)
 
-    def designated(item):
-        if item.kind != K.UNEXPOSED_EXPR or canonical(item.type).kind != T.VOID:
-            return None
-        ch = children(item)
-        if len(ch) != 2:
-            raise error_at(item, "unsupported construct: nested designator in an initializer")
-        return (ch[0].spelling if ch[0].kind == K.MEMBER_REF else evaluate(ch[0])), ch[1]
+    def e0(item):
+        return item.cursor if isinstance(item, Designated) else item
 
-    def agg(off, t, items, pos):
+    def designated(item):
+        try:
+            return designator_of(item)
+        except ValueError as err:
+            raise error_at(item.cursor if isinstance(item, Designated) else item,
+                           f"unsupported construct: {err}") from None
+
+    def agg(off, t, items, pos, elided=False):
+        start = pos
         if R.is_record(t):
             fields = R.named_fields(t)
             i = 0
             while pos < len(items) and i < len(fields):
                 des = designated(items[pos])
+                if des is not None and elided and not isinstance(items[pos], Designated) and pos > start:
+                    break
                 if des is not None:
                     i = next((j for j, f in enumerate(fields) if f.spelling == des[0]), None)
                     if i is None:
@@ -587,6 +627,8 @@ def const_image(ty, init, fg_hooks):
                 f = fields[i]
                 foff, bf = R.field_location(f)
                 if bf is not None:
+                    if isinstance(items[pos], Designated):
+                        raise error_at(items[pos].cursor, "unsupported construct: designator inside a bit-field")
                     put_bits(off + foff, f, bf, items[pos])
                     pos += 1
                 else:
@@ -600,7 +642,11 @@ def const_image(ty, init, fg_hooks):
         i = 0
         while pos < len(items) and i < t.element_count:
             des = designated(items[pos])
+            if des is not None and elided and not isinstance(items[pos], Designated) and pos > start:
+                break
             if des is not None:
+                if not isinstance(des[0], int):
+                    raise error_at(e0(items[pos]), "unsupported construct: field designator in an array initializer")
                 i = des[0]
                 items = items[:pos] + [des[1]] + items[pos + 1:]
             pos = slot(off + i * esz, elem, items, pos)
@@ -609,12 +655,16 @@ def const_image(ty, init, fg_hooks):
 
     def slot(off, t, items, pos):
         t = canonical(t)
-        s = strip_implicit(items[pos])
         aggregate = R.is_record(t) or CT.is_array(t)
+        if isinstance(items[pos], Designated):
+            if not aggregate:
+                raise error_at(items[pos].cursor, "unsupported construct: designator into a scalar")
+            return agg(off, t, items, pos, elided=True)
+        s = strip_implicit(items[pos])
         if not aggregate or s.kind == K.INIT_LIST_EXPR or (CT.is_array(t) and s.kind == K.STRING_LITERAL):
             obj(off, t, items[pos])
             return pos + 1
-        return agg(off, t, items, pos)
+        return agg(off, t, items, pos, elided=True)
 
     if init is not None:
         obj(0, ty, init)
@@ -632,7 +682,7 @@ def byte_global(mg, d, key, name, init, is_def, external):
     if ty.kind == T.INCOMPLETEARRAY:
         raise error_at(d, "unsupported construct: global array of unknown size")
     if name not in mg.llvm_decls:
-        img, ptrs = const_image(ty, init, None) if is_def else (bytearray(max(CT.size_of(ty), 1)), [])
+        img, ptrs = const_image(ty, init) if is_def else (bytearray(max(CT.size_of(ty), 1)), [])
         static = d.storage_class == d.storage_class.STATIC or d.semantic_parent.kind == K.FUNCTION_DECL
         linkage = ir.Attribute.parse(f"#llvm.linkage<{'internal' if static else 'external'}>")
         loc = ir.Location.file(mg.filename, d.location.line, d.location.column)
