@@ -14,6 +14,8 @@ SSA is built directly while walking):
   level of the function) becomes ``affine.for``; affine subscripts become ``affine.load``/``affine.store``.
   Other counted loops with loop-invariant bounds are ``scf.for``; all remaining loops ``scf.while``.
 - Address-taken scalars and arrays live in memrefs; pointers to numeric data are memrefs (see c_types).
+  Structs, unions, arrays of them or of pointers, and address-taken pointers live in raw bytes behind an
+  !llvm.ptr (the LLVMMemory mixin in llvm_memory.py; docs/memory_model.md says how the two meet).
 """
 
 from __future__ import annotations

@@ -37,6 +37,7 @@ class ModuleGen:
         self.globals: dict = {}
         self.strings: dict[str, str] = {}
         self.llvm_decls: set[str] = set()
+        self.addressed_globals: set = set()  # globals kept as LLVM globals (see addressed_in_initializers)
 
     def generate(self) -> ir.Module:
         self.addressed_globals = addressed_in_initializers(self.tu)
