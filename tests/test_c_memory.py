@@ -66,6 +66,18 @@ def test_bitfield_assignment_values(tmp):
     assert out.startswith("4 5 5 -1096 5")
 
 
+def test_anonymous_struct_and_union_members(tmp):
+    """`s.i` where i sits in an anonymous union inside s: offsets relative to s."""
+    out = same_as_gcc("anonymous_members.c", tmp)
+    assert out == "2 3 4 9 5 8 12\n"
+
+
+def test_more_libc(tmp):
+    """bsearch with a comparator, strtok, time/clock, ctype, fputs/fputc, exit status."""
+    out = same_as_gcc("libc_more.c", tmp)
+    assert "cat 3" in out and "[a][bb][ccc]" in out
+
+
 def test_function_pointers(tmp):
     out = same_as_gcc("funcptrs.c", tmp)
     assert "0 1 2 3 5 7 8 9" in out  # qsort with a pgcc-compiled comparator

@@ -271,7 +271,7 @@ class LLVMMemory:
             return self.lvalue_address(lv, e)
         if k == K.MEMBER_REF_EXPR:
             base = children(e)[0]
-            off, _ = R.field_location(e.referenced)
+            off, _ = self.member_offset(e)
             return self.at_offset(self.member_base(base), off)
         if k == K.ARRAY_SUBSCRIPT_EXPR:
             base, idx = children(e)
@@ -327,6 +327,13 @@ class LLVMMemory:
             return self.byte_offset(p, arith.index_cast(I64(), nbytes))
         raise self.unsupported(e, "address of this expression (a register variable)")
 
+    def member_offset(self, e):
+        """(byte offset, bit-field info) of member access `e` within the record its base designates."""
+        bt = canonical(children(e)[0].type)
+        if bt.kind == T.POINTER:
+            bt = canonical(bt.get_pointee())
+        return R.member_location(bt, e.referenced)
+
     def member_base(self, base):
         """Address of the record a MEMBER_REF_EXPR reads: `p->f` (pointer operand) or `s.f` (record lvalue)."""
         if canonical(base.type).kind == T.POINTER:
@@ -337,7 +344,7 @@ class LLVMMemory:
         """("llvm", address, type, None) lvalue of `e`, or a ("bits", ...) one for a bit-field member."""
         if e.kind == K.MEMBER_REF_EXPR:
             base = children(e)[0]
-            off, bf = R.field_location(e.referenced)
+            off, bf = self.member_offset(e)
             if bf is not None:
                 return ("bits", self.at_offset(self.member_base(base), off), canonical(e.type), bf)
         return ("llvm", self.address(e), canonical(e.type), None)
@@ -783,7 +790,7 @@ def constant_lvalue_address(mg, s, e):
         if r.kind == K.VAR_DECL and decl_key(r.canonical) in mg.addressed_globals:
             return llvm.AddressOfOp(CT.llvm_ptr(), mg.global_var(r).global_name).result
     if s.kind == K.MEMBER_REF_EXPR and canonical(children(s)[0].type).kind != T.POINTER:
-        off, bf = R.field_location(s.referenced)
+        off, bf = R.member_location(children(s)[0].type, s.referenced)
         if bf is None:
             return const_gep(constant_lvalue_address(mg, strip_implicit(children(s)[0]), e), off)
     if s.kind == K.ARRAY_SUBSCRIPT_EXPR:

@@ -69,6 +69,29 @@ def field_location(f) -> tuple[int, BitField | None]:
     return start, BitField(start, 8 * nbytes, shift, width, not CT.is_unsigned(ft))
 
 
+def member_location(record_ty, f) -> tuple[int, BitField | None]:
+    """Like field_location, but relative to `record_ty`, which may hold `f` inside anonymous struct/union
+    members (`s.i` for `struct { union { int i; }; }`: libclang shows no access of the anonymous member).
+
+    Raises:
+        CT.UnsupportedType: `f` is not a member of `record_ty`."""
+    rec = canonical(record_ty)
+    if f.semantic_parent is not None and f.semantic_parent == rec.get_declaration():
+        return field_location(f)
+    for g in rec.get_fields():
+        gt = canonical(g.type)
+        if gt.kind == T.RECORD and (not g.spelling or gt.get_declaration().is_anonymous()):
+            try:
+                off, bf = member_location(gt, f)
+            except CT.UnsupportedType:
+                continue
+            base = g.get_field_offsetof() // 8
+            if bf is not None:
+                bf = BitField(bf.unit_offset + base, bf.unit_bits, bf.shift, bf.width, bf.signed)
+            return off + base, bf
+    raise CT.UnsupportedType(f"member '{f.spelling}' of '{record_ty.spelling}'")
+
+
 def scalars(ty, base=0):
     """(byte offset, kind, size) of every scalar in an object of type `ty`: kind is 'int' or 'float'.
 
