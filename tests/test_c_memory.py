@@ -83,6 +83,11 @@ def test_function_pointers(tmp):
     assert "0 1 2 3 5 7 8 9" in out  # qsort with a pgcc-compiled comparator
 
 
+def test_indirect_calls_with_structs(tmp):
+    """Through function pointers: structs in memory (byval, sret on the call site) and in registers."""
+    assert same_as_gcc("struct_funcptrs.c", tmp) == "2 4 16 2 1.5\n"
+
+
 def test_libc_calls(tmp):
     out = same_as_gcc("libc_calls.c", tmp, args=True)
     assert "5 five xyz" in out

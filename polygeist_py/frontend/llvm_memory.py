@@ -532,8 +532,6 @@ class LLVMMemory:
             sig = R.signature(list(ft.argument_types()), ft.get_result(), ft.is_function_variadic())
         except CT.UnsupportedType as err:
             raise self.unsupported(call, str(err)) from None
-        if sig.has_records and any(a for a in sig.arg_attrs):
-            raise self.unsupported(call, "call through a function pointer with a struct passed in memory")
         fp = self.to_ptr(self.pointer(callee_expr))
 
         def emit(vals, results):
@@ -543,6 +541,9 @@ class LLVMMemory:
             fty = ir.Type.parse(f"!llvm.func<{rt} ({', '.join(str(t) for t in ins)}{dots})>")
             op = llvm.CallOp(results[0] if results else None, [fp] + vals, [], [], var_callee_type=ir.TypeAttr.get(fty)
                              if sig.variadic else None)
+            if any(sig.arg_attrs):  # byval/sret must be on the call site of an indirect call
+                attrs = sig.arg_attrs + [{}] * (len(vals) - len(sig.arg_attrs))
+                op.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(a) for a in attrs])
             return op.result if results else None
 
         return self.call_lowered(sig, args, call, emit)
