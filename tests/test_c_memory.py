@@ -55,6 +55,11 @@ def test_pointers(tmp):
     assert "25 9 36" in out and "ABC 3 1" in out
 
 
+def test_pointer_integer_conversions(tmp):
+    """(uintptr_t)p and back (alignment tests, xor-linked lists)."""
+    assert same_as_gcc("pointer_integers.c", tmp) == "0\n7.5 1\n2 1\n"
+
+
 def test_unions_enums_bitfields(tmp):
     out = same_as_gcc("unions_bitfields.c", tmp)
     assert "1 -12 -1 0 16" in out  # wrapped unsigned and sign-extended signed bit-fields

@@ -1074,8 +1074,11 @@ class FunctionGen(LLVMMemory):
             dt = CT.scalar_type(dst)
             if v.type == dt and not (CT.is_int(dst) and src.kind == T.BOOL):
                 return v
-            if src.kind == T.POINTER:
-                raise error_at(cursor, "unsupported construct: pointer to integer conversion") if cursor else CompileError("pointer to integer conversion")
+            if src.kind == T.POINTER:  # (uintptr_t)p: the address
+                if not CT.is_int(dst):
+                    raise error_at(cursor, "unsupported construct: pointer to floating conversion")
+                a = llvm.PtrToIntOp(ir.IntegerType.get_signless(64), self.to_ptr(v)).result
+                return a if dt.width == 64 else arith.trunci(dt, a)
             if CT.is_float(dst):
                 if isinstance(v.type, ir.IntegerType):
                     if CT.is_unsigned(src) or v.type.width == 1:
@@ -1096,7 +1099,12 @@ class FunctionGen(LLVMMemory):
                 n = evaluate(cursor) if cursor is not None else None
                 if n == 0:
                     return self.null_pointer(dst)
-                raise error_at(cursor, "unsupported construct: integer to pointer conversion")
+                if self.has_vla_pointee(dst):
+                    raise error_at(cursor, "unsupported construct: integer to pointer-to-VLA conversion")
+                i64 = ir.IntegerType.get_signless(64)  # (T *)n: the address n
+                if v.type != i64:
+                    v = arith.extui(i64, v) if CT.is_unsigned(src) or v.type.width == 1 else arith.extsi(i64, v)
+                return self.coerce_pointer(llvm.IntToPtrOp(CT.llvm_ptr(), v).result, dst)
             return self.coerce_pointer(v, dst)
         raise error_at(cursor, f"unsupported conversion to '{dst.spelling}'") if cursor else CompileError("unsupported conversion")
 
