@@ -50,6 +50,14 @@ def test_struct_kernel_arguments_cpuify(tmp):
         assert run_exe(tmp / "app", threads=n).stdout == "2 44 956\n"
 
 
+def test_struct_local_across_syncthreads(tmp):
+    """A kernel's struct local (raw bytes behind an !llvm.ptr) used on both sides of __syncthreads()."""
+    r = run_pgcc([C / "kernel_struct_barrier.cu", "--cpuify", "-O2", "-o", tmp / "app", "--cuda-path=/nonexistent"])
+    assert r.returncode == 0, r.stderr
+    for n in (1, 2):
+        assert run_exe(tmp / "app", threads=n).stdout == "1 189 8064\n"
+
+
 def test_pointers(tmp):
     out = same_as_gcc("pointers.c", tmp)
     assert "25 9 36" in out and "ABC 3 1" in out
