@@ -261,6 +261,8 @@ class FunctionGen(LLVMMemory):
     def lvalue_of_decl(self, decl, cursor):
         """The lvalue of variable `decl` (for calls that assign through `&var`)."""
         key = decl_key(decl)
+        if key in self.struct_vars:
+            return ("llvm", self.struct_vars[key], canonical(decl.type), None)
         if key in self.mem:
             return MemLV(self.mem_ref(self.mem[key]), [], canonical(decl.type))
         if key in self.env:
