@@ -21,6 +21,7 @@ from . import records as R
 from .scan import decl_key
 
 I64 = lambda: ir.IntegerType.get_signless(64)  # noqa: E731
+DYNAMIC_INDEX = -2147483648  # llvm.getelementptr's marker: this index is an operand
 
 
 class Designated:
@@ -76,10 +77,17 @@ class LLVMMemory:
     def at_offset(self, ptr, offset):
         """`ptr` + constant or i64-value byte offset."""
         if isinstance(offset, int):
-            if offset == 0:
-                return ptr
-            offset = arith.constant(I64(), offset)
-        return self.byte_offset(ptr, offset)
+            return const_gep(ptr, offset)
+        return self.gep_bytes(ptr, offset)
+
+    @staticmethod
+    def gep_bytes(ptr, offset):
+        """`ptr` + i64 `offset` bytes: an i8 getelementptr without flags (LLVM keeps the pointer's provenance,
+        so an alloca addressed this way can still become registers)."""
+        op = ir.Operation.create("llvm.getelementptr", [CT.llvm_ptr()], [ptr, offset], {
+            "rawConstantIndices": ir.DenseI32ArrayAttr.get([DYNAMIC_INDEX]),
+            "elem_type": ir.TypeAttr.get(ir.IntegerType.get_signless(8))})
+        return op.result
 
     def copy_bytes(self, dst, src, size):
         """An aggregate copy (memmove: `s = *p` may name the same object on both sides)."""
@@ -280,7 +288,7 @@ class LLVMMemory:
                 base, idx = idx, base
             p = self.to_ptr(self.pointer(base))
             n = self.as_i64(self.rvalue(idx), idx.type)
-            return self.byte_offset(p, arith.muli(n, arith.constant(I64(), CT.size_of(e.type))))
+            return self.gep_bytes(p, arith.muli(n, arith.constant(I64(), CT.size_of(e.type))))
         if k == K.UNARY_OPERATOR and unary_op(e) == "*":
             return self.to_ptr(self.pointer(children(e)[0]))
         if k == K.COMPOUND_LITERAL_EXPR:
@@ -324,7 +332,7 @@ class LLVMMemory:
             for i, s in zip(self.index_values(lv.indices), strides):
                 off = arith.addi(off, arith.muli(i, s))
             nbytes = arith.muli(off, self.const_index(CT.byte_width(mt.element_type)))
-            return self.byte_offset(p, arith.index_cast(I64(), nbytes))
+            return self.gep_bytes(p, arith.index_cast(I64(), nbytes))
         raise self.unsupported(e, "address of this expression (a register variable)")
 
     def member_offset(self, e):
@@ -415,7 +423,7 @@ class LLVMMemory:
         """Raw pointer `p` moved by `count` (index or i64) elements of `ptr_ty`'s pointee."""
         if count.type == ir.IndexType.get():
             count = arith.index_cast(I64(), count)
-        return self.byte_offset(p, arith.muli(count, arith.constant(I64(), self.elem_size(ptr_ty))))
+        return self.gep_bytes(p, arith.muli(count, arith.constant(I64(), self.elem_size(ptr_ty))))
 
     def pointer_difference(self, e, a, b):
         """`a - b` on pointers: the byte distance divided by the element size (a ptrdiff_t)."""
@@ -771,8 +779,11 @@ def global_address(mg, e):
 
 
 def const_gep(p, offset):
+    """`p` + constant `offset` bytes (also valid in a global's initializer region)."""
     if offset == 0:
         return p
+    if not -(1 << 31) < offset < (1 << 31):
+        return LLVMMemory.gep_bytes(p, llvm.ConstantOp(I64(), ir.IntegerAttr.get(I64(), offset)).result)
     op = ir.Operation.create("llvm.getelementptr", [CT.llvm_ptr()], [p], {
         "rawConstantIndices": ir.DenseI32ArrayAttr.get([offset]),
         "elem_type": ir.TypeAttr.get(ir.IntegerType.get_signless(8))})
