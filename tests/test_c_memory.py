@@ -101,6 +101,13 @@ def test_indirect_calls_with_structs(tmp):
     assert same_as_gcc("struct_funcptrs.c", tmp) == "2 4 16 2 1.5\n"
 
 
+def test_trees_vectors_callbacks(tmp):
+    """malloc'd binary tree with recursion, callbacks through void *, a function returning a function pointer,
+    a growable vector (realloc)."""
+    out = same_as_gcc("data_structures.c", tmp)
+    assert "7 7 350 e" in out and "37 64 16206" in out
+
+
 def test_libc_calls(tmp):
     out = same_as_gcc("libc_calls.c", tmp, args=True)
     assert "5 five xyz" in out
@@ -172,6 +179,9 @@ int main() {
     ("struct P { int a; }; int f(int n) { struct P v[n]; v[0].a = n; return v[0].a; }",
      "variable-length array of 'struct P'"),
     ("int g; int *p = (int *)16; int main(void) { return 0; }", "this address in a global initializer"),
+    ("int printf(const char *, ...); struct P { int x; };\n"
+     "int main(void) { struct P p = {1}; printf(\"%d\", p); return 0; }", "passing a 'struct P' to 'printf'"),
+    ("int sum(int n, ...) { return n; }", "definition of the variadic function 'sum'"),
 ])
 def test_unsupported_memory_constructs_are_errors(tmp, code, what):
     src = tmp / "u.c"

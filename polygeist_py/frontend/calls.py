@@ -565,6 +565,8 @@ class Builtins:
             at = canonical(a.type)
             if at.kind == T.POINTER or CT.is_array(at):
                 v = fg.raw_pointer(a)
+            elif not CT.is_arith(at):
+                raise error_at(a, f"unsupported construct: passing a '{a.type.spelling}' to '{name}'")
             else:
                 v = fg.rvalue(a)
             vals.append(v)
