@@ -1248,8 +1248,10 @@ class FunctionGen(LLVMMemory):
     def reads_memory(self, e):
         """Whether evaluating `e` reads memory or may trap, so it must not be speculated (a `?:` arm or the
         right of `&&`/`||` evaluated unconditionally): `p->f` with p null, `x % y` with y zero."""
-        if e.kind in (K.ARRAY_SUBSCRIPT_EXPR, K.MEMBER_REF_EXPR) or e.kind == K.UNARY_OPERATOR and unary_op(e) == "*":
+        if e.kind in (K.ARRAY_SUBSCRIPT_EXPR,) or e.kind == K.UNARY_OPERATOR and unary_op(e) == "*":
             return True
+        if e.kind == K.MEMBER_REF_EXPR and children(e) and not CT.is_dim3(children(e)[0].type):
+            return True  # a struct member (threadIdx.x and dim3 variables are values)
         if e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and \
                 e.binary_operator.name.replace("Assign", "") in ("Div", "Rem") and CT.is_int(e.type):
             return True
