@@ -77,6 +77,7 @@ def test_bitfield_assignment_values(tmp):
     """An assignment to a bit-field has the field's (truncated, sign-extended) value."""
     out = same_as_gcc("bitfield_values.c", tmp)
     assert out.startswith("4 5 5 -1096 5")
+    assert same_as_gcc("enum_bitfields.c", tmp) == "3 -2\n"  # unsigned enum fields zero-extend
 
 
 def test_anonymous_struct_and_union_members(tmp):

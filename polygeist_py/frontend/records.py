@@ -66,6 +66,8 @@ def field_location(f) -> tuple[int, BitField | None]:
     # also in packed records where a field crosses its type's natural unit
     start, shift, width = bit // 8, bit % 8, f.get_bitfield_width()
     nbytes = max((shift + width + 7) // 8, 1)
+    if ft.kind == T.ENUM:  # an enum's signedness is its underlying type's (unsigned int without negatives)
+        ft = canonical(ft.get_declaration().enum_type)
     return start, BitField(start, 8 * nbytes, shift, width, not CT.is_unsigned(ft))
 
 
