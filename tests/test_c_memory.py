@@ -37,6 +37,11 @@ def test_designated_initializers(tmp):
     assert out.count("3 1 5 6 0 | 8 9 0 0 | 2 0 0 7 | 0") == 2 and "0 0 1 1 0 0 4 4 5 5" in out
 
 
+def test_flexible_array_member(tmp):
+    """A malloc'd struct with a flexible array member, read as a memref through a decayed pointer."""
+    assert same_as_gcc("flexible_array.c", tmp) == "8 122.5 101.5\n"
+
+
 def test_struct_values(tmp):
     """Conditional, compound literals, assignment as a value, arrays of structs in structs."""
     out = same_as_gcc("struct_values.c", tmp)
