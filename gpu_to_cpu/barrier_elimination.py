@@ -102,6 +102,7 @@ def _thread_ids(p) -> list:
 
 
 CACHE, STATE = "pgcc.cache", "pgcc.state"  # written once before a split / updated by an interchanged loop
+PTR_CACHE = "pgcc.pointer_cache"  # a cache of !llvm.ptr values, kept as i64 addresses
 
 
 def _recomputable(op) -> bool:
@@ -122,9 +123,13 @@ def _new_cache(p, ty, kind=CACHE):
     sizes = [_full_extent(v) for v in reversed(loop_bounds(p)[1])]
     first = list(blocks.regions[0].blocks[0].operations)[0]
     dyn = ir.ShapedType.get_dynamic_size()
+    is_ptr = str(ty) == "!llvm.ptr"  # no memref of !llvm.ptr: the address as i64
     with p.location, ir.InsertionPoint(first):
-        alloca = memref.AllocaOp(ir.MemRefType.get([dyn] * len(sizes), ty), sizes, [])
+        elem = ir.IntegerType.get_signless(64) if is_ptr else ty
+        alloca = memref.AllocaOp(ir.MemRefType.get([dyn] * len(sizes), elem), sizes, [])
     alloca.attributes[kind] = ir.UnitAttr.get()
+    if is_ptr:
+        alloca.attributes[PTR_CACHE] = ir.UnitAttr.get()
     return alloca.result
 
 
@@ -144,11 +149,16 @@ def _cache_or_fail(p, v, where, kind=CACHE):
 
 
 def _store(v, cache, p):
+    if str(v.type) == "!llvm.ptr":
+        v = llvm.PtrToIntOp(ir.IntegerType.get_signless(64), v).result
     memref.StoreOp(v, cache, _thread_ids(p))
 
 
 def _load(cache, p):
-    return memref.LoadOp(cache, _thread_ids(p)).result
+    v = memref.LoadOp(cache, _thread_ids(p)).result
+    if PTR_CACHE in cache.owner.attributes:
+        v = llvm.IntToPtrOp(ir.Type.parse("!llvm.ptr"), v).result
+    return v
 
 
 def _dummy(ty, before):

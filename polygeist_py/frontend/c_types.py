@@ -5,7 +5,9 @@ Pointers to numeric data (``double *``, ``double (*)[m]``) map to memrefs whose 
 and whose offset is dynamic, so pointer arithmetic and sub-arrays are plain ``memref.reinterpret_cast``s:
 ``memref<?xMxf64, strided<[M, 1], offset: ?>>``. Every other pointer (``char **``, ``FILE *``, ``void *``)
 is an opaque ``!llvm.ptr``. At function boundaries every pointer is an ``!llvm.ptr`` (the C ABI, so
-objects built by pgcc and by gcc link together); the walker rebuilds the memref on entry.
+objects built by pgcc and by gcc link together); the walker rebuilds the memref on entry. A struct or union
+value is the ``!llvm.ptr`` address of its bytes (records.py has layout and calling convention; the whole
+model is in docs/memory_model.md).
 """
 
 from __future__ import annotations
@@ -143,6 +145,8 @@ def value_type(ty) -> ir.Type:
         return scalar_type(c)
     if c.kind == T.POINTER:
         return pointer_memref_type(c) if pointee_is_memref(c) else llvm_ptr()
+    if c.kind == T.RECORD:  # a struct/union value is the address of its bytes (see docs/memory_model.md)
+        return llvm_ptr()
     raise UnsupportedType(f"type '{ty.spelling}'")
 
 

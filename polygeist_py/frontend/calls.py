@@ -52,6 +52,12 @@ UNSUPPORTED_TEXTURE = {
 VARIADIC = {"printf": 1, "fprintf": 2, "sprintf": 2, "snprintf": 3, "scanf": 1, "fscanf": 2, "sscanf": 2}
 
 
+def is_trivial_record(ty) -> bool:
+    """A C-style struct in C++ (.cu) code: no user-written constructors or methods, so copies are byte copies."""
+    d = canonical(ty).get_declaration()
+    return not any(c.kind in (K.CONSTRUCTOR, K.CXX_METHOD, K.DESTRUCTOR) for c in d.get_children())
+
+
 def is_texture(ty) -> bool:
     """True for a legacy CUDA texture reference type ``texture<T, dim, mode>``."""
     return ty.kind == T.RECORD and ty.get_declaration().spelling == "texture"
@@ -559,6 +565,8 @@ class Builtins:
             at = canonical(a.type)
             if at.kind == T.POINTER or CT.is_array(at):
                 v = fg.raw_pointer(a)
+            elif not CT.is_arith(at):
+                raise error_at(a, f"unsupported construct: passing a '{a.type.spelling}' to '{name}'")
             else:
                 v = fg.rvalue(a)
             vals.append(v)
@@ -583,12 +591,16 @@ class Calls:
         if len(ch) >= 2 and ch[1].kind == K.CALL_EXPR and ch[1].spelling in ("cudaConfigureCall", "__cudaPushCallConfiguration"):
             return self.launch(fg, call, ch[1])
         callee = call.referenced
-        if callee is None:
-            raise error_at(call, "unsupported construct: call through a function pointer")
+        if callee is None or callee.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
+            return fg.indirect_call(call, ch[0], list(call.get_arguments()))
         if (callee.kind == K.CXX_METHOD and callee.spelling == "operator="
                 and any(self.builtins.is_texture_setting(c) for c in children(call))):
             return None  # tex.channelDesc = desc: a struct copy into a texture setting (no effect on a CPU)
         if callee.kind in (K.CONSTRUCTOR,):
+            args = list(call.get_arguments()) or [c for c in children(call) if c.kind.is_expression()]
+            if len(args) == 1 and canonical(args[0].type).kind == T.RECORD and is_trivial_record(call.type) and \
+                    canonical(args[0].type).get_declaration() == canonical(call.type).get_declaration():
+                return fg.record_value(args[0])  # a C struct's implicit copy/move constructor: the bytes
             raise error_at(call, f"unsupported construct: constructor of '{call.type.spelling}'")
         if callee.kind not in (K.FUNCTION_DECL,):
             raise error_at(call, f"unsupported construct: call of {callee.kind.name.lower()}")
@@ -600,33 +612,34 @@ class Calls:
             return handler(fg, call, args)
         return self.user_call(fg, call, callee, args)
 
-    def abi_args(self, fg, callee, args, call):
-        params = list(callee.type.argument_types()) if callee.type.kind == T.FUNCTIONPROTO else []
-        out = []
-        for i, a in enumerate(args):
-            pt = canonical(params[i]) if i < len(params) else canonical(a.type)
-            if pt.kind == T.POINTER or CT.is_array(pt):
-                out.append(fg.raw_pointer(a))
-            elif CT.is_dim3(pt) or pt.kind == T.RECORD:
-                raise error_at(a, f"unsupported construct: passing a '{a.type.spelling}' by value")
-            else:
-                out.append(fg.convert(fg.rvalue(a), a.type, pt, a))
-        if callee.type.kind == T.FUNCTIONPROTO and callee.type.is_function_variadic():
-            raise error_at(call, f"unsupported construct: call of the variadic function '{callee.spelling}'")
-        return out
-
     def user_call(self, fg, call, callee, args):
+        """A call of a C function by name under the C ABI (records.signature); a variadic one (a libc function
+        like fprintf or open) is an llvm.call with its fixed part typed by the prototype."""
+        sig = self.mg.signature(callee)
+        if sig.variadic:
+            return self.variadic_call(fg, call, callee, args, sig)
         name = self.mg.declare(callee)
-        vals = self.abi_args(fg, callee, args, call)
-        rt = canonical(call.type)
-        results = [] if rt.kind == T.VOID else [CT.abi_type(rt)]
-        op = func.CallOp(results, ir.FlatSymbolRefAttr.get(name), vals)
-        if not results:
-            return None
-        r = op.results[0]
-        if rt.kind == T.POINTER and CT.pointee_is_memref(rt):
-            return fg.from_ptr(r, rt, None, call)
-        return r
+
+        def emit(vals, results):
+            op = func.CallOp(results, ir.FlatSymbolRefAttr.get(name), vals)
+            return op.results[0] if results else None
+
+        return fg.call_lowered(sig, args, call, emit)
+
+    def variadic_call(self, fg, call, callee, args, sig):
+        if sig.has_records:
+            raise error_at(call, f"unsupported construct: struct arguments to the variadic function '{callee.spelling}'")
+        name = callee.spelling
+
+        def emit(vals, results):
+            ret = results[0] if results else ir.Type.parse("!llvm.void")
+            fixed = list(sig.ftype.inputs)
+            ftype = self.mg.declare_llvm_vararg(name, ret, fixed)
+            op = llvm.CallOp(results[0] if results else None, vals, [], [], var_callee_type=ir.TypeAttr.get(ftype),
+                             callee=ir.FlatSymbolRefAttr.get(name))
+            return op.result if results else None
+
+        return fg.call_lowered(sig, args, call, emit)
 
     def launch(self, fg, call, config):
         """kernel<<<grid, block, shmem, stream>>>(args) -> gpu.launch { func.call @kernel(args) }."""
@@ -641,7 +654,8 @@ class Calls:
             shared_bytes = fg.convert(fg.rvalue(cfg[2]), cfg[2].type, ci_uint(), cfg[2])
         args = list(call.get_arguments())
         name = self.mg.declare(callee)
-        vals = self.abi_args(fg, callee, args, call)
+        sig = self.mg.signature(callee)
+        vals = fg.pack_args(sig, args, call)  # struct arguments by value: their register pieces or byval copy
         idx = ir.IndexType.get()
         g = [arith.index_castui(idx, v) for v in grid]
         b = [arith.index_castui(idx, v) for v in block]

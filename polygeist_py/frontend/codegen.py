@@ -14,6 +14,8 @@ SSA is built directly while walking):
   level of the function) becomes ``affine.for``; affine subscripts become ``affine.load``/``affine.store``.
   Other counted loops with loop-invariant bounds are ``scf.for``; all remaining loops ``scf.while``.
 - Address-taken scalars and arrays live in memrefs; pointers to numeric data are memrefs (see c_types).
+  Structs, unions, arrays of them or of pointers, and address-taken pointers live in raw bytes behind an
+  !llvm.ptr (the LLVMMemory mixin in llvm_memory.py; docs/memory_model.md says how the two meet).
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
 from . import enzyme
+from . import records as R
+from .llvm_memory import LLVMMemory
 from .scan import address_taken, assigned_decls, decl_key, exits
 
 RET, RETVAL = "$ret", "$retval"
@@ -89,11 +93,17 @@ def dynamic_sizes(exprs, dims):
     return [e for e, d in zip(exprs, dims) if d is None]
 
 
+def has_designator(init) -> bool:
+    """Whether a brace initializer uses designators (`[i] = v`, `.f = v`) anywhere."""
+    return any(c.kind == K.UNEXPOSED_EXPR and canonical(c.type).kind == T.VOID or
+               c.kind == K.INIT_LIST_EXPR and has_designator(c) for c in children(init))
+
+
 def base_key(k):
     return k[0] if isinstance(k, tuple) and len(k) == 2 and k[1] in ("x", "y", "z") else k
 
 
-class FunctionGen:
+class FunctionGen(LLVMMemory):
     """Emits one C function definition as a func.func; see the module docstring for the scheme."""
 
     def __init__(self, mg, cursor):
@@ -105,7 +115,7 @@ class FunctionGen:
         self.func = None
         self.entry = None
         self.sym_cache: dict = {}
-        self.struct_vars: dict = {}  # local struct variables: key -> !llvm.ptr to their bytes
+        self.struct_vars: dict = {}  # locals kept as raw bytes (structs, arrays of them): key -> !llvm.ptr
         self.loop_ids = itertools.count()
 
     # ---------------------------------------------------------------- locations and errors
@@ -124,7 +134,10 @@ class FunctionGen:
         c = self.cursor
         name = self.mg.func_name(c)
         params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
-        ftype = self.mg.function_type(c)
+        self.sig = self.mg.signature(c)
+        if self.sig.variadic:
+            raise self.unsupported(c, f"definition of the variadic function '{c.spelling}'")
+        ftype = self.sig.ftype
         with self.loc(c), ir.InsertionPoint(self.mg.module.body):
             self.func = func.FuncOp(name, ftype)
             if c.storage_class == c.storage_class.STATIC:
@@ -132,23 +145,36 @@ class FunctionGen:
                 self.func.attributes["sym_visibility"] = ir.StringAttr.get("private")
                 self.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<internal>")
             self.entry = self.func.add_entry_block()
-            if any(canonical(p.type).is_restrict_qualified() for p in params):
+            if any(canonical(p.type).is_restrict_qualified() for p in params) or self.sig.has_records:
                 # C99 restrict -> llvm.noalias (for LLVM, and for AD's hoisting of read-only calls)
-                self.func.arg_attrs = ir.ArrayAttr.get([ir.DictAttr.get(
-                    {"llvm.noalias": ir.UnitAttr.get()} if canonical(p.type).is_restrict_qualified() else {})
+                self.func.arg_attrs = R.attrs_array(self.sig, [
+                    {"llvm.noalias": ir.UnitAttr.get()} if canonical(p.type).is_restrict_qualified() else {}
                     for p in params])
         body = next(ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT)
         self.addr_taken = address_taken(body)
         self.ret_type = canonical(c.result_type)
         with ir.InsertionPoint(self.entry), self.loc(c):
-            for p, arg in zip(params, self.entry.arguments):
-                self.bind_param(p, arg)
-            if self.ret_type.kind != T.VOID:
+            args = list(self.entry.arguments)
+            for p, pabi in zip(params, self.sig.params):
+                if pabi.kind == "scalar":
+                    self.bind_param(p, args[pabi.first])
+                else:
+                    self.bind_record_param(p, pabi, args[pabi.first:pabi.first + len(pabi.types)])
+            if self.ret_type.kind == T.RECORD:  # the returned record's address (a zeroed slot until `return`)
+                slot = self.byte_alloca(CT.size_of(self.ret_type), self.ret_type.get_align())
+                self.zero_bytes(slot, CT.size_of(self.ret_type))
+                self.env[RETVAL] = Binding(slot)
+            elif self.ret_type.kind != T.VOID:
                 self.env[RETVAL] = Binding(self.zero(self.ret_type))
             self.env[RET] = Binding(self.const_bool(False))
             self.visit(body)
             if self.ret_type.kind == T.VOID:
                 func.ReturnOp([])
+            elif self.sig.ret_kind == "sret":
+                self.copy_bytes(args[0], self.env[RETVAL].value, CT.size_of(self.ret_type))
+                func.ReturnOp([])
+            elif self.sig.ret_kind == "coerced":
+                func.ReturnOp([self.coerced_result(self.env[RETVAL].value, self.sig)])
             else:
                 func.ReturnOp([self.to_abi(self.env[RETVAL].value, self.ret_type)])
 
@@ -166,6 +192,14 @@ class FunctionGen:
                 self.define(key, ty, arg)
             else:
                 raise self.unsupported(p, f"parameter of type '{p.type.spelling}'")
+
+    def bind_record_param(self, p, pabi, args):
+        """A struct/union parameter: its bytes (the byval copy, or the register pieces stored to the stack)."""
+        with self.loc(p):
+            if pabi.kind == "byval":
+                self.struct_vars[decl_key(p)] = args[0]
+            else:
+                self.struct_vars[decl_key(p)] = self.pieces_to_memory(args, pabi.ctype)
 
     def vla_sizes(self, exprs, ptr_ty, cursor):
         """Values of the run-time dims of pointer type `ptr_ty`'s pointee, from the size expressions written in
@@ -213,8 +247,10 @@ class FunctionGen:
         if key in self.addr_taken:
             if CT.is_arith(ty):
                 m = self.alloca_entry(ir.MemRefType.get([], CT.scalar_type(ty)))
-            elif canonical(ty).kind == T.POINTER:
-                m = self.alloca_entry(ir.MemRefType.get([], CT.llvm_ptr()))
+            elif canonical(ty).kind == T.POINTER:  # a pointer in memory: raw bytes (no memref of pointers)
+                self.struct_vars[key] = self.byte_alloca(8, 8)
+                self.store_scalar(self.struct_vars[key], ty, value)
+                return
             else:
                 raise CompileError(f"unsupported construct: address of a variable of type '{ty.spelling}'")
             self.mem[key] = MemVar(m, ty)
@@ -225,6 +261,8 @@ class FunctionGen:
     def lvalue_of_decl(self, decl, cursor):
         """The lvalue of variable `decl` (for calls that assign through `&var`)."""
         key = decl_key(decl)
+        if key in self.struct_vars:
+            return ("llvm", self.struct_vars[key], canonical(decl.type), None)
         if key in self.mem:
             return MemLV(self.mem_ref(self.mem[key]), [], canonical(decl.type))
         if key in self.env:
@@ -331,7 +369,9 @@ class FunctionGen:
         return llvm.IntToPtrOp(CT.llvm_ptr(), arith.index_cast(i64, addr)).result
 
     def offset_pointer(self, m, count_index, ty):
-        """`p + k` for a memref pointer: the same memref shifted by k leading rows."""
+        """`p + k` for a memref pointer: the same memref shifted by k leading rows (raw pointers: k elements)."""
+        if m.type == CT.llvm_ptr():
+            return self.raw_offset(m, count_index, ty)
         mt = ir.MemRefType(m.type)
         meta = memref.ExtractStridedMetadataOp(m)
         base, offset = meta.results[0], meta.results[1]
@@ -510,10 +550,12 @@ class FunctionGen:
             return
         init = var_decl_initializer(d)
         inits = [init] if init is not None else []
+        if R.is_byte_object(ty) and not CT.is_dim3(ty) and not (ty.kind == T.RECORD and (inits and (
+                self.mg.builtins.is_channel_desc(inits[-1]) or self.enzyme_struct_init(inits[-1])))):
+            self.byte_local(d, ty, init)
+            return
         if CT.is_array(ty):
             shape = CT.array_shape(ty)
-            if not CT.is_arith(shape.elem):
-                raise self.unsupported(d, f"array of '{shape.elem.spelling}'")
             mtype = CT.array_memref_type(ty)
             if None in shape.dims:
                 size_exprs = dynamic_sizes(size_expressions(d, exclude=init), shape.dims)
@@ -531,7 +573,9 @@ class FunctionGen:
                     memref.StoreOp(self.const_int(shape.elem, b), m, [self.const_index(i)])
                 return
             init = next((e for e in inits if e.kind == K.INIT_LIST_EXPR), None)
-            if init is not None:
+            if init is not None and has_designator(init):  # `{[3] = 4, 5}`: through the bytes (llvm_memory)
+                self.init_object(self.to_ptr(m), ty, init)
+            elif init is not None:
                 self.init_array(m, ty, init)
             elif inits:
                 raise self.unsupported(inits[0], "array initializer that is not a brace list")
@@ -559,6 +603,10 @@ class FunctionGen:
             value, form = self.zero(ty), None
         self.define(key, ty, value, form)
 
+    def enzyme_struct_init(self, init):
+        call = strip_implicit(init)
+        return call.kind == K.CALL_EXPR and call.referenced is not None and bool(enzyme.mode_of(call.referenced.spelling))
+
     def struct_storage(self, d, ty, inits):
         """A local struct of scalar fields (e.g. `struct timeval` for gettimeofday) as raw bytes on the stack:
         fields are read and written through their byte offsets, `&s` is the C pointer. Struct copies,
@@ -580,13 +628,6 @@ class FunctionGen:
         if gradients:
             enzyme.emit(self, call, list(call.get_arguments()), struct_ptr=ptr)
         return ptr
-
-    def struct_field(self, e, base):
-        """The ("llvm", pointer, type) lvalue of field access `base.f` on a local struct variable."""
-        ptr = self.struct_vars[decl_key(base.referenced)]
-        offset = canonical(base.type).get_offset(e.spelling) // 8
-        i64 = ir.IntegerType.get_signless(64)
-        return ("llvm", self.byte_offset(ptr, arith.constant(i64, offset)), canonical(e.type), None)
 
     def shared_memory(self, d, ty):
         """A `__shared__` variable: a memref marked `pgcc.shared`, which --cpuify allocates once per block.
@@ -641,7 +682,9 @@ class FunctionGen:
 
     def visit_RETURN_STMT(self, c):
         ch = children(c)
-        if ch:
+        if ch and self.ret_type.kind == T.RECORD:  # copied now: later statements may change the object
+            self.copy_bytes(self.env[RETVAL].value, self.record_value(ch[0]), CT.size_of(self.ret_type))
+        elif ch:
             v = self.rvalue(ch[0])
             self.env[RETVAL] = Binding(self.convert(v, ch[0].type, self.ret_type, ch[0]))
         self.env[RET] = Binding(self.const_bool(True))
@@ -720,8 +763,10 @@ class FunctionGen:
         else:
             return None
         ty = canonical(var.type)
-        if not CT.is_int(ty) or decl_key(var) in self.addr_taken:
-            return None
+        if not CT.is_int(ty) or decl_key(var) in self.addr_taken or decl_key(var) in self.mem or \
+                var.storage_class in (var.storage_class.STATIC, var.storage_class.EXTERN) or \
+                var.semantic_parent is not None and var.semantic_parent.kind == K.TRANSLATION_UNIT:
+            return None  # a variable in memory (a global, a static) is not an SSA induction variable
         key = decl_key(var)
         # increment
         step = None
@@ -983,8 +1028,10 @@ class FunctionGen:
         for k in flags:
             stop = self.env[k].value if stop is None else arith.ori(stop, self.env[k].value)
         go = arith.xori(stop, self.const_bool(True))
-        if cond is None or self.pure(cond):
-            return arith.andi(go, test())
+        if cond is None or self.pure(cond) and not self.reads_memory(cond):
+            t = test()
+            return arith.select(go, t, self.const_bool(False)) if cond is not None and self.may_be_poison(cond) \
+                else arith.andi(go, t)
         return self.emit_if(go, test, lambda: self.const_bool(False), [cond], result_type=ir.IntegerType.get_signless(1))
 
     def pure(self, e):
@@ -1021,7 +1068,7 @@ class FunctionGen:
     def convert(self, v, src, dst, cursor=None):
         """C conversion of value `v` from type `src` to type `dst` (usual arithmetic conversions, casts)."""
         src, dst = canonical(src), canonical(dst)
-        if dst.kind == T.VOID:
+        if dst.kind == T.VOID or dst.kind == T.RECORD and src.kind == T.RECORD:
             return v
         if dst.kind == T.BOOL:
             return self.to_bool(v, src)
@@ -1029,8 +1076,11 @@ class FunctionGen:
             dt = CT.scalar_type(dst)
             if v.type == dt and not (CT.is_int(dst) and src.kind == T.BOOL):
                 return v
-            if src.kind == T.POINTER:
-                raise error_at(cursor, "unsupported construct: pointer to integer conversion") if cursor else CompileError("pointer to integer conversion")
+            if src.kind == T.POINTER:  # (uintptr_t)p: the address
+                if not CT.is_int(dst):
+                    raise error_at(cursor, "unsupported construct: pointer to floating conversion")
+                a = llvm.PtrToIntOp(ir.IntegerType.get_signless(64), self.to_ptr(v)).result
+                return a if dt.width == 64 else arith.trunci(dt, a)
             if CT.is_float(dst):
                 if isinstance(v.type, ir.IntegerType):
                     if CT.is_unsigned(src) or v.type.width == 1:
@@ -1051,7 +1101,12 @@ class FunctionGen:
                 n = evaluate(cursor) if cursor is not None else None
                 if n == 0:
                     return self.null_pointer(dst)
-                raise error_at(cursor, "unsupported construct: integer to pointer conversion")
+                if self.has_vla_pointee(dst):
+                    raise error_at(cursor, "unsupported construct: integer to pointer-to-VLA conversion")
+                i64 = ir.IntegerType.get_signless(64)  # (T *)n: the address n
+                if v.type != i64:
+                    v = arith.extui(i64, v) if CT.is_unsigned(src) or v.type.width == 1 else arith.extsi(i64, v)
+                return self.coerce_pointer(llvm.IntToPtrOp(CT.llvm_ptr(), v).result, dst)
             return self.coerce_pointer(v, dst)
         raise error_at(cursor, f"unsupported conversion to '{dst.spelling}'") if cursor else CompileError("unsupported conversion")
 
@@ -1123,7 +1178,7 @@ class FunctionGen:
                 return self.const_int(ty, WARP_SIZE)
             return self.load(self.lvalue(e))
         if r.kind == K.FUNCTION_DECL:
-            raise self.unsupported(e, f"function pointer to '{r.spelling}'")
+            return self.function_address(r, e)
         raise self.unsupported(e, f"reference to {r.kind.name.lower()}")
 
     def expr_UNEXPOSED_EXPR(self, e):
@@ -1183,8 +1238,22 @@ class FunctionGen:
         return self.emit_if(cv, lambda: self.convert(self.rvalue(a), a.type, ty, a),
                             lambda: self.convert(self.rvalue(b), b.type, ty, b), [a, b], result_type=rt)
 
+    def may_be_poison(self, e):
+        """Whether `e` has a shift, whose LLVM result is poison for an out-of-range count."""
+        if e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and \
+                e.binary_operator.name.replace("Assign", "") in ("Shl", "Shr"):
+            return True
+        return any(self.may_be_poison(ch) for ch in e.get_children())
+
     def reads_memory(self, e):
+        """Whether evaluating `e` reads memory or may trap, so it must not be speculated (a `?:` arm or the
+        right of `&&`/`||` evaluated unconditionally): `p->f` with p null, `x % y` with y zero."""
         if e.kind in (K.ARRAY_SUBSCRIPT_EXPR,) or e.kind == K.UNARY_OPERATOR and unary_op(e) == "*":
+            return True
+        if e.kind == K.MEMBER_REF_EXPR and children(e) and not CT.is_dim3(children(e)[0].type):
+            return True  # a struct member (threadIdx.x and dim3 variables are values)
+        if e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and \
+                e.binary_operator.name.replace("Assign", "") in ("Div", "Rem") and CT.is_int(e.type):
             return True
         return any(self.reads_memory(ch) for ch in e.get_children())
 
@@ -1202,8 +1271,8 @@ class FunctionGen:
                 return v
             v, form = self.rvalue_form(b)
             v = self.convert(v, b.type, a.type, b)
-            self.store(lv, v, form)
-            return v
+            stored = self.store(lv, v, form)
+            return v if stored is None else stored
         if op == "Comma":
             self.rvalue(a, discard=True)
             return self.rvalue(b)
@@ -1230,7 +1299,7 @@ class FunctionGen:
             return arith.cmpf(getattr(arith.CmpFPredicate, pred.upper()), va, vb)
         if canonical(operand_ty).kind == T.POINTER:
             if op not in ("EQ", "NE"):
-                raise CompileError("unsupported construct: ordered comparison of pointers")
+                return self.pointer_order(op, va, vb)
             pa, pb = self.to_ptr(va), self.to_ptr(vb)
             return llvm.ICmpOp(llvm.ICmpPredicate.eq if op == "EQ" else llvm.ICmpPredicate.ne, pa, pb).result
         u = CT.is_unsigned(operand_ty)
@@ -1259,7 +1328,11 @@ class FunctionGen:
         i1 = ir.IntegerType.get_signless(1)
         if self.pure(b) and not self.reads_memory(b):
             vb = self.condition(b)
-            r = arith.andi(va, vb) if op == "LAnd" else arith.ori(va, vb)
+            if self.may_be_poison(b):  # select blocks the poison of a side C does not evaluate (`n >= 32 || x >> n`)
+                r = arith.select(va, vb, self.const_bool(False)) if op == "LAnd" else \
+                    arith.select(va, self.const_bool(True), vb)
+            else:  # and/or trees: what guard narrowing (--cpuify) reads
+                r = arith.andi(va, vb) if op == "LAnd" else arith.ori(va, vb)
         elif op == "LAnd":
             r = self.emit_if(va, lambda: self.condition(b), lambda: self.const_bool(False), [b], result_type=i1)
         else:
@@ -1293,8 +1366,8 @@ class FunctionGen:
             if f0 is not None and fb is not None:
                 form = AF.add(f0, fb) if op == "Add" else AF.sub(f0, fb)
         v = self.convert(self.arith_op(op, cur, rv, comp, e), comp, at, e)
-        self.store(lv, v, form)
-        return v
+        stored = self.store(lv, v, form)
+        return v if stored is None else stored
 
     def expr_UNARY_OPERATOR(self, e, discard=False):
         op = unary_op(e)
@@ -1317,8 +1390,8 @@ class FunctionGen:
             form = None
             if isinstance(lv, VarLV) and lv.key in self.env and self.env[lv.key].form is not None:
                 form = AF.add(self.env[lv.key].form, AF.const(1 if "++" in op else -1))
-            self.store(lv, new, form)
-            return new if op.startswith("pre") else old
+            stored = self.store(lv, new, form)
+            return (new if stored is None else stored) if op.startswith("pre") else old
         if op == "&":
             return self.pointer(e)
         if op == "*":
@@ -1444,6 +1517,8 @@ class FunctionGen:
         if k == K.DECL_REF_EXPR:
             r = e.referenced
             key = decl_key(r)
+            if key in self.struct_vars:
+                return ("llvm", self.struct_vars[key], canonical(r.type), None)
             if key in self.mem:
                 mv = self.mem[key]
                 if mv.is_raw_global:
@@ -1463,7 +1538,7 @@ class FunctionGen:
             inner = children(e)[0]
             pt = canonical(inner.type)
             if not CT.pointee_is_memref(pt):
-                raise self.unsupported(e, f"dereference of '{inner.type.spelling}'")
+                return self.llvm_lvalue(e)
             m = self.rvalue(inner)
             rank = ir.MemRefType(m.type).rank
             return MemLV(m, [AF.const(0)] * rank if rank == 1 else [AF.const(0)], canonical(e.type))
@@ -1476,9 +1551,9 @@ class FunctionGen:
                 key = decl_key(r)
                 if (key, e.spelling) in self.env:
                     return VarLV((key, e.spelling), canonical(e.type))
-                if key in self.struct_vars:  # a struct variable, so this is `s.f` (C has no `s->f` on one)
-                    return self.struct_field(e, base)
-            raise self.unsupported(e, f"member access '.{e.spelling}' (structs are not supported yet)")
+            if e.referenced is not None and e.referenced.kind == K.FIELD_DECL:
+                return self.member_lvalue(e)
+            raise self.unsupported(e, f"member access '.{e.spelling}'")
         if k in (K.UNEXPOSED_EXPR,) and len(children(e)) == 1:
             return self.lvalue(children(e)[0])
         raise self.unsupported(e0, "expression used as an lvalue")
@@ -1489,6 +1564,8 @@ class FunctionGen:
         return mv.memref
 
     def subscript_lvalue(self, e):
+        if not self.memref_subscript(e):
+            return self.llvm_lvalue(e)
         idx_exprs = []
         c = e
         while True:
@@ -1505,8 +1582,6 @@ class FunctionGen:
         else:
             bt = canonical(base.type)
             if bt.kind != T.POINTER or not CT.pointee_is_memref(bt):
-                if bt.kind == T.POINTER:
-                    return self.llvm_subscript(base, idx_exprs, e)
                 raise self.unsupported(e, f"subscript of '{base.type.spelling}'")
             m = self.rvalue(base)
         rank = ir.MemRefType(m.type).rank
@@ -1521,16 +1596,21 @@ class FunctionGen:
             indices.append(f)
         return MemLV(m, indices, canonical(e.type))
 
-    def llvm_subscript(self, base, idx_exprs, e):
-        """`p[i]` on a pointer that is not a memref (`char **argv`): an LLVM GEP."""
-        if len(idx_exprs) != 1:
-            raise self.unsupported(e, "multi-dimensional subscript of a pointer to pointers")
-        p = self.rvalue(base)
-        elem_ty = canonical(e.type)
-        i64 = ir.IntegerType.get_signless(64)
-        idx = self.convert(self.rvalue(idx_exprs[0]), idx_exprs[0].type, ci_long(), idx_exprs[0])
-        size = 8 if elem_ty.kind == T.POINTER else CT.size_of(elem_ty)
-        return ("llvm", self.byte_offset(p, arith.muli(idx, arith.constant(i64, size))), elem_ty, i64)
+    def memref_subscript(self, e):
+        """Whether subscript `e` indexes a memref: numeric elements, reached from a memref-backed array variable
+        or a pointer to numeric data (else it goes through raw bytes)."""
+        if not CT.is_arith(e.type):
+            return False
+        c = e
+        while c.kind == K.ARRAY_SUBSCRIPT_EXPR:
+            base = children(c)[0]
+            bs = strip_implicit(base)
+            if canonical(base.type).kind == T.POINTER and not CT.is_array(bs.type):
+                return CT.pointee_is_memref(base.type)
+            c = bs
+        if c.kind == K.DECL_REF_EXPR and CT.is_array(c.type):
+            return not self.is_byte_var(c)
+        return False
 
     @staticmethod
     def byte_offset(ptr, offset):
@@ -1545,11 +1625,9 @@ class FunctionGen:
         if isinstance(lv, tuple) and lv[0] == "gpu":
             return self.gpu_id(lv[1], lv[2])
         if isinstance(lv, tuple) and lv[0] == "llvm":
-            _, p, ety, _ = lv
-            v = llvm.LoadOp(CT.llvm_ptr() if ety.kind == T.POINTER else CT.scalar_type(ety), p).result
-            if ety.kind == T.POINTER and CT.pointee_is_memref(ety):
-                return self.from_ptr(v, ety, None, None)
-            return v
+            return self.load_llvm(lv[1], lv[2])
+        if isinstance(lv, tuple) and lv[0] == "bits":
+            return self.load_bits(lv)
         mt = ir.MemRefType(lv.memref.type)
         if all(isinstance(i, tuple) for i in lv.indices) and lv.indices:
             mp, ops = AF.to_map(lv.indices)
@@ -1580,11 +1658,10 @@ class FunctionGen:
         if isinstance(lv, tuple) and lv[0] == "gpu":
             raise CompileError(f"cannot assign to {lv[1]}.{lv[2]}")
         if isinstance(lv, tuple) and lv[0] == "llvm":
-            _, p, ety, _ = lv
-            if ety.kind == T.POINTER:
-                v = self.to_ptr(v)
-            llvm.StoreOp(v, p)
+            self.store_llvm(lv[1], lv[2], v)
             return
+        if isinstance(lv, tuple) and lv[0] == "bits":  # the value the field holds now (truncated)
+            return self.store_bits(lv, v)
         if lv.ctype.kind == T.POINTER:
             v = self.to_ptr(v)
         if all(isinstance(i, tuple) for i in lv.indices) and lv.indices:
@@ -1602,10 +1679,14 @@ class FunctionGen:
         """Value of a pointer-typed expression (memref, or !llvm.ptr for non-numeric pointees)."""
         ty = canonical(e.type)
         k = e.kind
+        fdecl = self.function_decl_of(e) if canonical(CT.pointee(ty) if ty.kind == T.POINTER else ty).kind \
+            in (T.FUNCTIONPROTO, T.FUNCTIONNOPROTO) else None
+        if fdecl is not None:
+            return self.function_address(fdecl, e)
         if k == K.UNARY_OPERATOR and unary_op(e) == "&":
             target = strip_implicit(children(e)[0])
             if target.kind == K.DECL_REF_EXPR and decl_key(target.referenced) in self.struct_vars:
-                return self.struct_vars[decl_key(target.referenced)]
+                return self.coerce_pointer(self.struct_vars[decl_key(target.referenced)], ty)
         if k == K.PAREN_EXPR:
             return self.pointer(children(e)[0])
         if k in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR):
@@ -1622,8 +1703,13 @@ class FunctionGen:
                 return self.coerce_pointer(self.pointer(inner), ty)
             if CT.is_int(it):
                 return self.convert(self.rvalue(inner), it, ty, inner)
-            if it.kind == T.FUNCTIONPROTO:
-                raise self.unsupported(e, "function pointer")
+            if it.kind in (T.FUNCTIONPROTO, T.FUNCTIONNOPROTO):  # `*fp` or `(fp)` designating a function
+                f = strip_implicit(inner)
+                while f.kind == K.UNARY_OPERATOR and unary_op(f) == "*":
+                    f = strip_implicit(children(f)[0])
+                if canonical(f.type).kind == T.POINTER:
+                    return self.pointer(f)
+                raise self.unsupported(e, "function designator")
             return self.rvalue(e)
         if k == K.UNARY_OPERATOR and unary_op(e) == "&":
             inner = strip_implicit(children(e)[0])
@@ -1635,7 +1721,7 @@ class FunctionGen:
                 lv = self.lvalue(inner)
                 if isinstance(lv, MemLV) and not lv.indices:
                     return self.coerce_pointer(self.to_ptr(lv.memref), ty)
-            raise self.unsupported(e, "address-of this expression")
+            return self.coerce_pointer(self.address(inner), ty)
         if k == K.STRING_LITERAL:
             return self.mg.string_constant(string_literal(e))
         return self.rvalue(e)
@@ -1670,6 +1756,8 @@ class FunctionGen:
     def decay(self, arr, ptr_ty):
         """Array-to-pointer decay of array expression `arr`."""
         a = strip_implicit(arr)  # (also `__extension__ __PRETTY_FUNCTION__`: a string literal)
+        if not self.memref_array(a):
+            return self.coerce_pointer(self.address(a), ptr_ty)
         if a.kind == K.STRING_LITERAL:
             p = self.mg.string_constant(string_literal(a))
             return p if not CT.pointee_is_memref(ptr_ty) else self.from_ptr(p, ptr_ty, None, None)
@@ -1694,14 +1782,30 @@ class FunctionGen:
             raise self.unsupported(a, "array value")
         return self.coerce_pointer(lv.memref, ptr_ty)
 
+    def memref_array(self, a):
+        """Whether array expression `a` (already stripped) decays through the memref model."""
+        if a.kind == K.DECL_REF_EXPR and a.referenced is not None and a.referenced.kind == K.PARM_DECL:
+            return True  # an array parameter is a pointer variable
+        if a.kind == K.STRING_LITERAL or a.kind == K.DECL_REF_EXPR and not self.is_byte_var(a):
+            return CT.is_arith(CT.array_shape(a.type).elem)
+        if a.kind == K.ARRAY_SUBSCRIPT_EXPR or a.kind == K.UNARY_OPERATOR and unary_op(a) == "*":
+            base = children(a)[0]
+            return canonical(base.type).kind == T.POINTER and CT.pointee_is_memref(base.type) and \
+                (a.kind != K.ARRAY_SUBSCRIPT_EXPR or not CT.is_array(strip_implicit(base).type) or
+                 self.memref_array(strip_implicit(base)))
+        return False
+
     def pointer_arith(self, e, op, a, b):
         at = canonical(a.type)
         if at.kind == T.POINTER and canonical(b.type).kind == T.POINTER:
-            raise self.unsupported(e, "pointer difference")
+            return self.pointer_difference(e, a, b)
         p, n = (a, b) if at.kind == T.POINTER else (b, a)
         pv = self.pointer(p)
         if pv.type == CT.llvm_ptr():
-            raise self.unsupported(e, f"arithmetic on '{p.type.spelling}'")
+            k = self.as_i64(self.rvalue(n), n.type)
+            if op == "Sub":
+                k = arith.subi(arith.constant(k.type, 0), k)
+            return self.raw_offset(pv, k, canonical(p.type))
         k = self.index_of(self.rvalue(n), n.type)
         if op == "Sub":
             k = arith.subi(self.const_index(0), k)

@@ -10,8 +10,10 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_
 from ..errors import CompileError, error_at
 from . import c_types as CT
 from . import enzyme
+from . import records as R
 from .calls import Calls, is_texture
 from .codegen import FunctionGen, MemVar
+from .llvm_memory import is_null_constant
 from .scan import decl_key
 
 
@@ -35,8 +37,10 @@ class ModuleGen:
         self.globals: dict = {}
         self.strings: dict[str, str] = {}
         self.llvm_decls: set[str] = set()
+        self.addressed_globals: set = set()  # globals kept as LLVM globals (see addressed_in_initializers)
 
     def generate(self) -> ir.Module:
+        self.addressed_globals = addressed_in_initializers(self.tu)
         for c in self.tu.cursor.get_children():
             if not in_main_file(c, self.tu):
                 continue
@@ -86,16 +90,22 @@ class ModuleGen:
         return c.spelling
 
     def function_type(self, c) -> ir.FunctionType:
+        return self.signature(c).ftype
+
+    def signature(self, c) -> R.Signature:
+        """The C-ABI lowering of function declaration `c`'s prototype (records.signature).
+
+        Raises:
+            CompileError: a parameter or result type that cannot cross a function boundary."""
         params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
         try:
-            ins = [CT.abi_type(p.type) for p in params]
+            types = [p.type for p in params]
             if not params and c.type.kind == T.FUNCTIONPROTO:
-                ins = [CT.abi_type(t) for t in c.type.argument_types()]
-            rt = canonical(c.result_type)
-            outs = [] if rt.kind == T.VOID else [CT.abi_type(rt)]
+                types = list(c.type.argument_types())
+            variadic = c.type.kind == T.FUNCTIONPROTO and c.type.is_function_variadic()
+            return R.signature(types, c.result_type, variadic)
         except CT.UnsupportedType as e:
             raise error_at(c, f"unsupported construct: {e} in the signature of '{c.spelling}'") from None
-        return ir.FunctionType.get(ins, outs)
 
     def declare(self, callee) -> str:
         """The symbol to call for function declaration `callee`; declares it (or queues its definition)."""
@@ -107,7 +117,10 @@ class ModuleGen:
             self.pending.append(defn)
         from mlir.dialects import func
         with ir.Location.file(self.filename, 1, 1), ir.InsertionPoint(self.module.body):
-            f = func.FuncOp(name, self.function_type(callee), visibility="private")
+            sig = self.signature(callee)
+            f = func.FuncOp(name, sig.ftype, visibility="private")
+            if sig.has_records:
+                f.arg_attrs = R.attrs_array(sig)
         self.functions[name] = f
         return name
 
@@ -124,6 +137,14 @@ class ModuleGen:
         name = d.spelling
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
             name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local
+        init0 = var_decl_initializer(d)
+        if R.is_byte_object(ty) and not is_texture(ty) and not CT.is_dim3(ty) or ty.kind == T.POINTER and init0 is not None and not is_null_constant(init0) \
+                or key in self.addressed_globals:
+            from .llvm_memory import byte_global
+            init = var_decl_initializer(d)
+            external = d.storage_class == d.storage_class.EXTERN and init is None
+            return byte_global(self, d, key, name, init, (d.is_definition() or is_tentative(d)) and not external,
+                               external)
         try:
             if CT.is_array(ty):
                 mtype = CT.array_memref_type(ty)
@@ -176,7 +197,8 @@ class ModuleGen:
         if is_f:
             attrs = [ir.FloatAttr.get(elem, float(v)) for v in vals]
         else:
-            attrs = [ir.IntegerAttr.get(elem, int(v)) for v in vals]
+            w = elem.width  # two's complement bits (unsigned constants above the signed range)
+            attrs = [ir.IntegerAttr.get(elem, (int(v) + (1 << (w - 1))) % (1 << w) - (1 << (w - 1))) for v in vals]
         tt = ir.RankedTensorType.get(shape, elem)
         if all(v == vals[0] for v in vals):
             return ir.DenseElementsAttr.get_splat(tt, attrs[0])
@@ -201,7 +223,7 @@ class ModuleGen:
         """A global pointer (FILE *stderr, char *names[]...) as an LLVM global holding a raw pointer."""
         ext = d.storage_class == d.storage_class.EXTERN or not (d.is_definition() or is_tentative(d))
         init = var_decl_initializer(d)
-        if init is not None and not (evaluate(init) == 0):
+        if init is not None and not is_null_constant(init):
             raise error_at(d, "unsupported construct: global pointer with an initializer")
         if name not in self.llvm_decls:
             with ir.Location.file(self.filename, d.location.line, d.location.column), ir.InsertionPoint.at_block_begin(self.module.body):
@@ -210,7 +232,7 @@ class ModuleGen:
                 if not ext:
                     blk = g.initializer.blocks.append()
                     with ir.InsertionPoint(blk):
-                        llvm.ReturnOp(llvm.ZeroOp(CT.llvm_ptr()).result)
+                        llvm.ReturnOp(arg=llvm.ZeroOp(CT.llvm_ptr()).result)
             self.llvm_decls.add(name)
         mv = MemVar(None, canonical(d.type), global_name=name)
         self.globals[key] = mv
@@ -260,6 +282,25 @@ class ModuleGen:
                 llvm.LLVMFuncOp(name, ir.TypeAttr.get(ftype), linkage=ir.Attribute.parse("#llvm.linkage<external>"))
             self.llvm_decls.add(name)
         return ftype
+
+
+def addressed_in_initializers(tu) -> set:
+    """Keys of globals whose address appears in another global's initializer (`int *p = &g;`): they are LLVM
+    globals, since an LLVM global initializer can only take the address of an LLVM global."""
+    out = set()
+
+    def visit(c):
+        if c.kind == K.DECL_REF_EXPR and c.referenced is not None and c.referenced.kind == K.VAR_DECL:
+            out.add(decl_key(c.referenced.canonical))
+        for ch in c.get_children():
+            visit(ch)
+
+    for d in tu.cursor.get_children():
+        if d.kind == K.VAR_DECL and in_main_file(d, tu):
+            init = var_decl_initializer(d)
+            if init is not None and (canonical(d.type).kind == T.POINTER or R.is_byte_object(d.type)):
+                visit(init)
+    return out
 
 
 def is_tentative(d) -> bool:

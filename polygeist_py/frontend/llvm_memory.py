@@ -1,0 +1,814 @@
+"""The LLVM-pointer side of the memory model (see docs/memory_model.md).
+
+Numeric arrays and pointers to numeric data stay memrefs (codegen.py); everything a memref cannot describe
+exactly lives in raw bytes behind an ``!llvm.ptr``: structs and unions, arrays of structs or of pointers,
+pointers to pointers, pointers to structs, function pointers. This mixin gives FunctionGen the byte-level
+operations: the address of any lvalue, field and bit-field access, aggregate copies and initializers,
+pointer arithmetic/comparison/difference on raw pointers, function addresses, and the by-value passing of
+aggregates at calls (records.signature).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, func, llvm
+
+from ..clang_ast import K, T, canonical, children, evaluate, string_initializer, string_literal, strip_implicit, \
+    unary_op
+from ..errors import error_at
+from . import c_types as CT
+from . import records as R
+from .scan import decl_key
+
+I64 = lambda: ir.IntegerType.get_signless(64)  # noqa: E731
+DYNAMIC_INDEX = -2147483648  # llvm.getelementptr's marker: this index is an operand
+
+
+class Designated:
+    """The rest of a nested designator (`.b = v` left of `.a.b = v`) while the walk is inside `.a`."""
+
+    def __init__(self, path, value, cursor):
+        self.path, self.value, self.cursor = path, value, cursor
+
+
+def cursor_of(item):
+    return item.cursor if isinstance(item, Designated) else item
+
+
+def designator_of(item):
+    """For a designated initializer (an UNEXPOSED_EXPR of type void whose children are the designators, then
+    the value): (field name or index, what initializes that member: the value, or a Designated for the rest
+    of the path); None for a positional initializer.
+
+    Raises:
+        ValueError: an array range designator or an index that is not a constant."""
+    if isinstance(item, Designated):
+        path, value, cursor = item.path, item.value, item.cursor
+    else:
+        if item.kind != K.UNEXPOSED_EXPR or canonical(item.type).kind != T.VOID:
+            return None
+        ch = children(item)
+        if len(ch) < 2:
+            raise ValueError("designator")
+        path, value, cursor = ch[:-1], ch[-1], item
+    d = path[0]
+    if d.kind == K.MEMBER_REF:
+        head = d.spelling
+    else:
+        head = evaluate(d)
+        if not isinstance(head, int):
+            raise ValueError("designator that is not a constant")
+    return head, (Designated(path[1:], value, cursor) if len(path) > 1 else value)
+
+
+class LLVMMemory:
+    """Mixin for FunctionGen: raw-byte objects and !llvm.ptr pointers."""
+
+    # ------------------------------------------------------------ small builders
+    def i64_const(self, v):
+        return llvm.ConstantOp(I64(), ir.IntegerAttr.get(I64(), int(v))).result
+
+    def byte_alloca(self, size, align):
+        """A stack object of `size` bytes at the function entry (so loops do not grow the stack)."""
+        with ir.InsertionPoint.at_block_begin(self.entry), ir.Location.unknown():
+            n = llvm.ConstantOp(I64(), ir.IntegerAttr.get(I64(), max(int(size), 1)))
+            return llvm.AllocaOp(CT.llvm_ptr(), n.result, ir.IntegerType.get_signless(8), alignment=max(align, 1)).result
+
+    def at_offset(self, ptr, offset):
+        """`ptr` + constant or i64-value byte offset."""
+        if isinstance(offset, int):
+            return const_gep(ptr, offset)
+        return self.gep_bytes(ptr, offset)
+
+    @staticmethod
+    def gep_bytes(ptr, offset):
+        """`ptr` + i64 `offset` bytes: an i8 getelementptr without flags (LLVM keeps the pointer's provenance,
+        so an alloca addressed this way can still become registers)."""
+        op = ir.Operation.create("llvm.getelementptr", [CT.llvm_ptr()], [ptr, offset], {
+            "rawConstantIndices": ir.DenseI32ArrayAttr.get([DYNAMIC_INDEX]),
+            "elem_type": ir.TypeAttr.get(ir.IntegerType.get_signless(8))})
+        return op.result
+
+    def copy_bytes(self, dst, src, size):
+        """An aggregate copy (memmove: `s = *p` may name the same object on both sides)."""
+        if size > 0:
+            llvm.MemmoveOp(dst, src, arith.constant(I64(), size), ir.BoolAttr.get(False))
+
+    def zero_bytes(self, dst, size):
+        if size > 0:
+            llvm.MemsetOp(dst, arith.constant(ir.IntegerType.get_signless(8), 0), arith.constant(I64(), size),
+                          ir.BoolAttr.get(False))
+
+    def elem_size(self, ptr_ty):
+        """Bytes one step of pointer type `ptr_ty` moves (GNU: void and functions count 1)."""
+        pt = CT.pointee(ptr_ty)
+        if pt.kind in (T.VOID, T.FUNCTIONPROTO, T.FUNCTIONNOPROTO):
+            return 1
+        return CT.size_of(pt)
+
+    def as_i64(self, v, ty):
+        if v.type == I64():
+            return v
+        return arith.extui(I64(), v) if CT.is_unsigned(ty) or v.type.width == 1 else arith.extsi(I64(), v)
+
+    # ------------------------------------------------------------ byte objects
+    def is_byte_var(self, e):
+        """Whether DECL_REF_EXPR `e` names a variable kept as raw bytes (a local, or an LLVM global)."""
+        r = e.referenced
+        if r is None:
+            return False
+        if decl_key(r) in self.struct_vars:
+            return True
+        return r.kind == K.VAR_DECL and decl_key(r.canonical) in self.mg.addressed_globals
+
+    def byte_local(self, d, ty, init):
+        """Storage for a local struct/union/array-of-non-numeric variable, initialized as C says."""
+        if ty.kind == T.INCOMPLETEARRAY or ty.kind == T.VARIABLEARRAY:
+            raise self.unsupported(d, f"variable-length array of '{CT.array_shape(ty).elem.spelling}'")
+        ptr = self.byte_alloca(CT.size_of(ty), ty.get_align())
+        self.struct_vars[decl_key(d)] = ptr
+        if init is not None:
+            self.init_object(ptr, ty, init)
+        return ptr
+
+    def init_object(self, ptr, ty, init):
+        """Store initializer `init` into the object of type `ty` at `ptr` (a brace list zero-fills first)."""
+        ty = canonical(ty)
+        s = strip_implicit(init)
+        if s.kind == K.CALL_EXPR and s.referenced is not None and s.referenced.kind == K.CONSTRUCTOR:
+            from .calls import is_trivial_record
+            args = list(s.get_arguments())
+            if not args and is_trivial_record(ty):  # C++ default-initialization of a C struct: no code
+                return
+        if s.kind == K.INIT_LIST_EXPR and (R.is_record(ty) or CT.is_array(ty)):
+            self.zero_bytes(ptr, CT.size_of(ty))
+            items = children(s)
+            pos = self.init_aggregate(ptr, ty, items, 0)
+            if pos < len(items):
+                raise self.unsupported(items[pos], "excess elements in an initializer")
+            return
+        if s.kind == K.INIT_LIST_EXPR:  # `int x = {3}`
+            ch = children(s)
+            if not ch:
+                self.store_scalar(ptr, ty, self.zero(ty))
+                return
+            return self.init_object(ptr, ty, ch[0])
+        if CT.is_array(ty):
+            n = CT.size_of(ty)
+            text = string_initializer(init, ty.element_count) if ty.kind == T.CONSTANTARRAY else None
+            if text is None:
+                raise self.unsupported(init, "array initializer")
+            self.zero_bytes(ptr, n)
+            esz = CT.size_of(ty.element_type)
+            for i, b in enumerate(text[: ty.element_count]):
+                self.store_scalar(self.at_offset(ptr, i * esz), canonical(ty.element_type),
+                                  self.const_int(canonical(ty.element_type), b))
+            return
+        if R.is_record(ty):
+            self.copy_bytes(ptr, self.record_value(init), CT.size_of(ty))
+            return
+        v = self.convert(self.rvalue(init), init.type, ty, init)
+        self.store_scalar(ptr, ty, v)
+
+    def store_scalar(self, ptr, ty, v):
+        if canonical(ty).kind == T.POINTER:
+            v = self.to_ptr(v)
+        llvm.StoreOp(v, ptr)
+
+    def designator(self, item):
+        """See `designator_of`; errors are CompileErrors at the item."""
+        try:
+            return designator_of(item)
+        except ValueError as err:
+            raise self.unsupported(cursor_of(item), str(err)) from None
+
+    def init_aggregate(self, ptr, ty, items, pos, elided=False):
+        """Fill aggregate `ty` at `ptr` from `items[pos:]` (brace elision consumes items for sub-aggregates);
+        returns the position after the last item used. `elided`: `ty` has no braces of its own, so a
+        designator in the list names a member of the enclosing braced object and ends this one."""
+        start = pos
+        if R.is_record(ty):
+            fields = R.named_fields(ty)
+            union = R.is_union(ty)
+            i = 0
+            while pos < len(items) and i < len(fields):
+                item = items[pos]
+                des = self.designator(item)
+                if des is not None and elided and not isinstance(item, Designated) and pos > start:
+                    break
+                if des is not None:
+                    if des[0] is None or isinstance(des[0], int):
+                        raise self.unsupported(cursor_of(item), "array designator in a struct initializer")
+                    i = next((j for j, f in enumerate(fields) if f.spelling == des[0]), None)
+                    if i is None:
+                        raise self.unsupported(cursor_of(item), f"designator '.{des[0]}'")
+                    items = items[:pos] + [des[1]] + items[pos + 1:]
+                pos = self.init_member(ptr, fields[i], items, pos)
+                i += 1
+                if union:
+                    break
+            return pos
+        elem = canonical(ty.element_type)
+        esz = CT.size_of(elem)
+        i = 0
+        while pos < len(items) and i < ty.element_count:
+            item = items[pos]
+            des = self.designator(item)
+            if des is not None and elided and not isinstance(item, Designated) and pos > start:
+                break
+            if des is not None:
+                if not isinstance(des[0], int):
+                    raise self.unsupported(cursor_of(item), "field designator in an array initializer")
+                i = des[0]
+                items = items[:pos] + [des[1]] + items[pos + 1:]
+            pos = self.init_slot(self.at_offset(ptr, i * esz), elem, items, pos)
+            i += 1
+        return pos
+
+    def init_member(self, ptr, f, items, pos):
+        off, bf = R.field_location(f)
+        if bf is None:
+            return self.init_slot(self.at_offset(ptr, off), canonical(f.type), items, pos)
+        item = items[pos]
+        if isinstance(item, Designated):
+            raise self.unsupported(item.cursor, "designator inside a bit-field")
+        v = self.convert(self.rvalue(item), item.type, f.type, item)
+        self.store_bits(("bits", self.at_offset(ptr, off), canonical(f.type), bf), v)
+        return pos + 1
+
+    def init_slot(self, ptr, ty, items, pos):
+        """One member or element: a brace list, a whole value of its type, or (brace elision) scalars."""
+        item = items[pos]
+        aggregate = R.is_record(ty) or CT.is_array(ty)
+        if isinstance(item, Designated):  # `.a.b = v`: continues inside the sub-aggregate, as C says
+            if not aggregate:
+                raise self.unsupported(item.cursor, "designator into a scalar")
+            return self.init_aggregate(ptr, ty, items, pos, elided=True)
+        s = strip_implicit(item)
+        if not aggregate or s.kind == K.INIT_LIST_EXPR:
+            if s.kind == K.INIT_LIST_EXPR and aggregate:
+                sub = children(s)
+                used = self.init_aggregate(ptr, ty, sub, 0)
+                if used < len(sub):
+                    raise self.unsupported(sub[used], "excess elements in an initializer")
+            else:
+                self.init_object(ptr, ty, item)
+            return pos + 1
+        if R.is_record(ty) and R.is_record(item.type):
+            self.copy_bytes(ptr, self.record_value(item), CT.size_of(ty))
+            return pos + 1
+        if CT.is_array(ty) and s.kind == K.STRING_LITERAL:
+            self.init_object(ptr, ty, s)
+            return pos + 1
+        return self.init_aggregate(ptr, ty, items, pos, elided=True)
+
+    # ------------------------------------------------------------ addresses and lvalues
+    def address(self, e):
+        """The !llvm.ptr address of lvalue expression `e` (of any type).
+
+        Raises:
+            CompileError: an expression with no address pgcc can form."""
+        k = e.kind
+        if k in (K.PAREN_EXPR,) or k == K.UNEXPOSED_EXPR and len(children(e)) == 1 and \
+                canonical(children(e)[0].type) == canonical(e.type):
+            return self.address(children(e)[0])
+        if k == K.DECL_REF_EXPR:
+            if decl_key(e.referenced) in self.struct_vars:
+                return self.struct_vars[decl_key(e.referenced)]
+            lv = self.lvalue(e)
+            return self.lvalue_address(lv, e)
+        if k == K.MEMBER_REF_EXPR:
+            base = children(e)[0]
+            off, _ = self.member_offset(e)
+            return self.at_offset(self.member_base(base), off)
+        if k == K.ARRAY_SUBSCRIPT_EXPR:
+            base, idx = children(e)
+            bt = canonical(base.type)
+            if CT.is_int(bt):  # `i[a]`
+                base, idx = idx, base
+            p = self.to_ptr(self.pointer(base))
+            n = self.as_i64(self.rvalue(idx), idx.type)
+            return self.gep_bytes(p, arith.muli(n, arith.constant(I64(), CT.size_of(e.type))))
+        if k == K.UNARY_OPERATOR and unary_op(e) == "*":
+            return self.to_ptr(self.pointer(children(e)[0]))
+        if k == K.COMPOUND_LITERAL_EXPR:
+            return self.compound_literal(e)
+        if R.is_record(e.type):  # a call or assignment yielding a struct: its temporary
+            return self.record_value(e)
+        return self.lvalue_address(self.lvalue(e), e)
+
+    def compound_literal(self, e):
+        """`(T){...}`: a fresh object initialized from the list (its address)."""
+        ty = canonical(e.type)
+        if ty.kind in (T.INCOMPLETEARRAY, T.VARIABLEARRAY):
+            raise self.unsupported(e, "compound literal of unknown size")
+        ptr = self.byte_alloca(CT.size_of(ty), ty.get_align())
+        init = [c for c in children(e) if c.kind.is_expression()][-1]
+        self.init_object(ptr, ty, init)
+        return ptr
+
+    def expr_COMPOUND_LITERAL_EXPR(self, e):
+        ty = canonical(e.type)
+        if R.is_record(ty):
+            return self.compound_literal(e)
+        if CT.is_array(ty):
+            raise self.unsupported(e, "array compound literal used as a value")
+        return self.load_llvm(self.compound_literal(e), ty)
+
+    def lvalue_address(self, lv, e):
+        from .codegen import MemLV
+        if isinstance(lv, tuple) and lv[0] == "llvm":
+            return lv[1]
+        if isinstance(lv, MemLV):
+            m = lv.memref
+            if not lv.indices:
+                return self.to_ptr(m)
+            mt = ir.MemRefType(m.type)
+            p = self.to_ptr(m)
+            from mlir.dialects import memref as M
+            meta = M.ExtractStridedMetadataOp(m)
+            strides = list(meta.results[2 + mt.rank:2 + 2 * mt.rank])
+            off = self.const_index(0)
+            for i, s in zip(self.index_values(lv.indices), strides):
+                off = arith.addi(off, arith.muli(i, s))
+            nbytes = arith.muli(off, self.const_index(CT.byte_width(mt.element_type)))
+            return self.gep_bytes(p, arith.index_cast(I64(), nbytes))
+        raise self.unsupported(e, "address of this expression (a register variable)")
+
+    def member_offset(self, e):
+        """(byte offset, bit-field info) of member access `e` within the record its base designates."""
+        bt = canonical(children(e)[0].type)
+        if bt.kind == T.POINTER:
+            bt = canonical(bt.get_pointee())
+        return R.member_location(bt, e.referenced)
+
+    def member_base(self, base):
+        """Address of the record a MEMBER_REF_EXPR reads: `p->f` (pointer operand) or `s.f` (record lvalue)."""
+        if canonical(base.type).kind == T.POINTER:
+            return self.to_ptr(self.pointer(base))
+        return self.address(base)
+
+    def llvm_lvalue(self, e):
+        """("llvm", address, type, None) lvalue of `e`, or a ("bits", ...) one for a bit-field member."""
+        if e.kind == K.MEMBER_REF_EXPR:
+            base = children(e)[0]
+            off, bf = self.member_offset(e)
+            if bf is not None:
+                return ("bits", self.at_offset(self.member_base(base), off), canonical(e.type), bf)
+        return ("llvm", self.address(e), canonical(e.type), None)
+
+    def member_lvalue(self, e):
+        try:
+            return self.llvm_lvalue(e)
+        except CT.UnsupportedType as err:
+            raise self.unsupported(e, str(err)) from None
+
+    def record_value(self, e):
+        """The address of the bytes of a struct/union-valued expression (an object or a temporary)."""
+        v = self.rvalue(e)
+        if v is None or v.type != CT.llvm_ptr():
+            raise self.unsupported(e, f"value of type '{e.type.spelling}'")
+        return v
+
+    # ------------------------------------------------------------ loads and stores through raw pointers
+    def load_llvm(self, p, ety):
+        """Load a value of C type `ety` at !llvm.ptr `p` (aggregates: their address is their value)."""
+        ety = canonical(ety)
+        if R.is_record(ety) or CT.is_array(ety):
+            return p
+        if ety.kind == T.POINTER:
+            v = llvm.LoadOp(CT.llvm_ptr(), p).result
+            return self.from_ptr(v, ety, None, None) if CT.pointee_is_memref(ety) else v
+        return llvm.LoadOp(CT.scalar_type(ety), p).result
+
+    def store_llvm(self, p, ety, v):
+        ety = canonical(ety)
+        if R.is_record(ety):
+            self.copy_bytes(p, v, CT.size_of(ety))
+            return
+        self.store_scalar(p, ety, v)
+
+    def load_bits(self, lv):
+        _, p, ety, bf = lv
+        ut = ir.IntegerType.get_signless(bf.unit_bits)
+        u = llvm.LoadOp(ut, p).result
+        left = bf.unit_bits - bf.shift - bf.width
+        if left:
+            u = arith.shli(u, arith.constant(ut, left))
+        right = bf.unit_bits - bf.width
+        if right:
+            u = (arith.shrsi if bf.signed else arith.shrui)(u, arith.constant(ut, right))
+        rt = CT.scalar_type(ety)
+        if rt.width < bf.unit_bits:
+            u = arith.trunci(rt, u)
+        elif rt.width > bf.unit_bits:
+            u = (arith.extsi if bf.signed else arith.extui)(rt, u)
+        return u
+
+    def store_bits(self, lv, v):
+        """Read-modify-write of a bit-field's storage unit; returns the value the field now holds."""
+        _, p, ety, bf = lv
+        ut = ir.IntegerType.get_signless(bf.unit_bits)
+        if v.type != ut:
+            v = arith.extui(ut, v) if v.type.width < bf.unit_bits else arith.trunci(ut, v)
+        mask = ((1 << bf.width) - 1) << bf.shift
+        old = llvm.LoadOp(ut, p).result
+        keep = arith.andi(old, arith.constant(ut, self.signed_bits(~mask, bf.unit_bits)))
+        new = arith.andi(arith.shli(v, arith.constant(ut, bf.shift)), arith.constant(ut, self.signed_bits(mask, bf.unit_bits)))
+        llvm.StoreOp(arith.ori(keep, new), p)
+        return self.load_bits(lv)
+
+    # ------------------------------------------------------------ raw pointer arithmetic
+    def raw_offset(self, p, count, ptr_ty):
+        """Raw pointer `p` moved by `count` (index or i64) elements of `ptr_ty`'s pointee."""
+        if count.type == ir.IndexType.get():
+            count = arith.index_cast(I64(), count)
+        return self.gep_bytes(p, arith.muli(count, arith.constant(I64(), self.elem_size(ptr_ty))))
+
+    def pointer_difference(self, e, a, b):
+        """`a - b` on pointers: the byte distance divided by the element size (a ptrdiff_t)."""
+        pa, pb = self.to_ptr(self.pointer(a)), self.to_ptr(self.pointer(b))
+        d = arith.subi(llvm.PtrToIntOp(I64(), pa).result, llvm.PtrToIntOp(I64(), pb).result)
+        size = self.elem_size(canonical(a.type))
+        if size != 1:
+            d = arith.divsi(d, arith.constant(I64(), size))
+        rt = CT.scalar_type(e.type)
+        return d if rt == I64() else arith.trunci(rt, d)
+
+    def pointer_order(self, op, va, vb):
+        pa, pb = llvm.PtrToIntOp(I64(), self.to_ptr(va)).result, llvm.PtrToIntOp(I64(), self.to_ptr(vb)).result
+        pred = {"LT": "ult", "GT": "ugt", "LE": "ule", "GE": "uge", "EQ": "eq", "NE": "ne"}[op]
+        return arith.cmpi(getattr(arith.CmpIPredicate, pred), pa, pb)
+
+    # ------------------------------------------------------------ functions as values
+    def function_address(self, decl, e):
+        """!llvm.ptr to function `decl` (func.constant, then the cast that lowering to LLVM cancels)."""
+        name = self.mg.declare(decl)
+        ftype = ir.FunctionType(ir.TypeAttr(self.mg.functions[name].attributes["function_type"]).value)
+        f = func.ConstantOp(ftype, ir.FlatSymbolRefAttr.get(name)).result
+        return ir.Operation.create("builtin.unrealized_conversion_cast", [CT.llvm_ptr()], [f]).result
+
+    def function_decl_of(self, e):
+        """The FUNCTION_DECL an expression of function type names (`f`, `&f`, `*f`), else None."""
+        s = strip_implicit(e)
+        while s.kind == K.UNARY_OPERATOR and unary_op(s) in ("&", "*") or s.kind == K.PAREN_EXPR:
+            s = strip_implicit(children(s)[0])
+        if s.kind == K.DECL_REF_EXPR and s.referenced is not None and s.referenced.kind == K.FUNCTION_DECL:
+            return s.referenced
+        return None
+
+    # ------------------------------------------------------------ aggregates at calls
+    def pack_args(self, sig, args, call):
+        """MLIR arguments for C arguments `args` under lowered signature `sig` (variadic tail: scalars only)."""
+        out = []
+        for i, a in enumerate(args):
+            if i < len(sig.params):
+                p = sig.params[i]
+                if p.kind == "scalar":
+                    if p.ctype.kind == T.POINTER or CT.is_array(p.ctype):
+                        out.append(self.raw_pointer(a))
+                    else:
+                        out.append(self.convert(self.rvalue(a), a.type, p.ctype, a))
+                elif p.kind == "expand":
+                    out += self.record_pieces(self.record_value(a), p.ctype, p.classes)
+                else:  # byval: LLVM copies the bytes into the argument area
+                    out.append(self.record_value(a))
+                continue
+            at = canonical(a.type)
+            if at.kind == T.POINTER or CT.is_array(at) or at.kind == T.FUNCTIONPROTO:
+                out.append(self.raw_pointer(a))
+            elif CT.is_arith(at):
+                out.append(self.rvalue(a))
+            else:
+                raise self.unsupported(a, f"passing a '{a.type.spelling}' to a variadic function")
+        return out
+
+    def record_pieces(self, p, ty, classes):
+        """The eightbytes of the record at `p` as register values (through a 16-byte temporary, so reading a
+        partial last eightbyte stays inside an object)."""
+        tmp = self.byte_alloca(16, 16)
+        self.copy_bytes(tmp, p, CT.size_of(ty))
+        return [llvm.LoadOp(R.piece_type(c), self.at_offset(tmp, 8 * i)).result for i, c in enumerate(classes)]
+
+    def pieces_to_memory(self, pieces, ty):
+        """Store register pieces of a record into a fresh temporary; returns its address."""
+        tmp = self.byte_alloca(max(16, CT.size_of(ty)), max(16, ty.get_align()))
+        for i, v in enumerate(pieces):
+            llvm.StoreOp(v, self.at_offset(tmp, 8 * i))
+        return tmp
+
+    def coerced_result(self, p, sig):
+        """The register value(s) returning the record at `p` (an LLVM struct of pieces when two)."""
+        pieces = self.record_pieces(p, sig.ret_ctype, sig.ret_classes)
+        if len(pieces) == 1:
+            return pieces[0]
+        st = R.coerced_type(sig.ret_classes)
+        s = llvm.UndefOp(st).result
+        for i, v in enumerate(pieces):
+            s = llvm.InsertValueOp(s, v, [i]).result
+        return s
+
+    def call_lowered(self, sig, args, call, emit):
+        """Emit a call under `sig`: `emit(mlir_args, result_types)` makes the op; returns the C result (for a
+        record: the address of a temporary holding it)."""
+        vals = self.pack_args(sig, args, call)
+        if sig.ret_kind == "sret":
+            tmp = self.byte_alloca(CT.size_of(sig.ret_ctype), max(8, sig.ret_ctype.get_align()))
+            emit([tmp] + vals, list(sig.ftype.results))
+            return tmp
+        res = emit(vals, list(sig.ftype.results))
+        if sig.ret_kind == "void":
+            return None
+        if sig.ret_kind == "coerced":
+            if len(sig.ret_classes) == 1:
+                return self.pieces_to_memory([res], sig.ret_ctype)
+            pieces = [llvm.ExtractValueOp(R.piece_type(c), res, [i]).result for i, c in enumerate(sig.ret_classes)]
+            return self.pieces_to_memory(pieces, sig.ret_ctype)
+        rt = sig.ret_ctype
+        if rt.kind == T.POINTER and CT.pointee_is_memref(rt):
+            return self.from_ptr(res, rt, None, call)
+        return res
+
+    def indirect_call(self, call, callee_expr, args):
+        """A call through a function pointer: llvm.call on the pointer, with the C ABI of its prototype."""
+        ft = canonical(callee_expr.type)
+        if ft.kind == T.POINTER:
+            ft = canonical(ft.get_pointee())
+        if ft.kind != T.FUNCTIONPROTO:
+            raise self.unsupported(call, "call through a pointer to a function without a prototype")
+        try:
+            sig = R.signature(list(ft.argument_types()), ft.get_result(), ft.is_function_variadic())
+        except CT.UnsupportedType as err:
+            raise self.unsupported(call, str(err)) from None
+        fp = self.to_ptr(self.pointer(callee_expr))
+
+        def emit(vals, results):
+            ins = [v.type for v in vals][: len(sig.ftype.inputs)] if sig.variadic else list(sig.ftype.inputs)
+            rt = results[0] if results else ir.Type.parse("!llvm.void")
+            dots = ", ..." if sig.variadic else ""
+            fty = ir.Type.parse(f"!llvm.func<{rt} ({', '.join(str(t) for t in ins)}{dots})>")
+            op = llvm.CallOp(results[0] if results else None, [fp] + vals, [], [], var_callee_type=ir.TypeAttr.get(fty)
+                             if sig.variadic else None)
+            if any(sig.arg_attrs):  # byval/sret must be on the call site of an indirect call
+                attrs = sig.arg_attrs + [{}] * (len(vals) - len(sig.arg_attrs))
+                op.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(a) for a in attrs])
+            return op.result if results else None
+
+        return self.call_lowered(sig, args, call, emit)
+
+
+# ---------------------------------------------------------------- globals kept as raw bytes
+def const_image(ty, init):
+    """The initial bytes of a global of type `ty` from constant initializer `init`: (bytearray, [(offset,
+    cursor)]) where each cursor is a pointer-valued initializer (a string, `&x`, a function) to place at offset.
+
+    Raises:
+        CompileError: an initializer that is not a constant."""
+    img = bytearray(max(CT.size_of(ty), 1))
+    ptrs = []
+
+    def put_scalar(off, t, e):
+        t = canonical(t)
+        if t.kind == T.POINTER:
+            if is_null_constant(e):
+                return
+            ptrs.append((off, e))
+            return
+        v = evaluate(e)
+        if not isinstance(v, (int, float)):
+            raise error_at(e, "unsupported construct: non-constant initializer of a global")
+        write(off, t, v)
+
+    def write(off, t, v):
+        import struct as st
+        n = CT.size_of(t)
+        if CT.is_float(t):
+            img[off:off + n] = st.pack("<d" if n == 8 else "<f", float(v))
+        else:
+            img[off:off + n] = (int(v) & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
+
+    def put_bits(off, f, bf, e):
+        v = evaluate(e)
+        if not isinstance(v, int):
+            raise error_at(e, "unsupported construct: non-constant initializer of a global")
+        n = bf.unit_bits // 8
+        u = int.from_bytes(img[off:off + n], "little")
+        mask = ((1 << bf.width) - 1) << bf.shift
+        u = (u & ~mask) | ((v << bf.shift) & mask)
+        img[off:off + n] = u.to_bytes(n, "little")
+
+    def obj(off, t, e):
+        t = canonical(t)
+        s = strip_implicit(e)
+        if s.kind == K.INIT_LIST_EXPR and (R.is_record(t) or CT.is_array(t)):
+            items = children(s)
+            used = agg(off, t, items, 0)
+            if used < len(items):
+                raise error_at(items[used], "unsupported construct: excess elements in an initializer")
+        elif s.kind == K.INIT_LIST_EXPR:
+            if children(s):
+                obj(off, t, children(s)[0])
+        elif CT.is_array(t) and s.kind == K.STRING_LITERAL:
+            text = string_literal(s).encode("latin-1")[: t.element_count]
+            img[off:off + len(text)] = text
+        elif R.is_record(t) or CT.is_array(t):
+            raise error_at(e, "unsupported construct: non-constant initializer of a global")
+        else:
+            put_scalar(off, t, e)
+
+    def e0(item):
+        return item.cursor if isinstance(item, Designated) else item
+
+    def designated(item):
+        try:
+            return designator_of(item)
+        except ValueError as err:
+            raise error_at(item.cursor if isinstance(item, Designated) else item,
+                           f"unsupported construct: {err}") from None
+
+    def agg(off, t, items, pos, elided=False):
+        start = pos
+        if R.is_record(t):
+            fields = R.named_fields(t)
+            i = 0
+            while pos < len(items) and i < len(fields):
+                des = designated(items[pos])
+                if des is not None and elided and not isinstance(items[pos], Designated) and pos > start:
+                    break
+                if des is not None:
+                    i = next((j for j, f in enumerate(fields) if f.spelling == des[0]), None)
+                    if i is None:
+                        raise error_at(items[pos], "unsupported construct: designator")
+                    items = items[:pos] + [des[1]] + items[pos + 1:]
+                f = fields[i]
+                foff, bf = R.field_location(f)
+                if bf is not None:
+                    if isinstance(items[pos], Designated):
+                        raise error_at(items[pos].cursor, "unsupported construct: designator inside a bit-field")
+                    put_bits(off + foff, f, bf, items[pos])
+                    pos += 1
+                else:
+                    pos = slot(off + foff, f.type, items, pos)
+                i += 1
+                if R.is_union(t):
+                    break
+            return pos
+        elem = canonical(t.element_type)
+        esz = CT.size_of(elem)
+        i = 0
+        while pos < len(items) and i < t.element_count:
+            des = designated(items[pos])
+            if des is not None and elided and not isinstance(items[pos], Designated) and pos > start:
+                break
+            if des is not None:
+                if not isinstance(des[0], int):
+                    raise error_at(e0(items[pos]), "unsupported construct: field designator in an array initializer")
+                i = des[0]
+                items = items[:pos] + [des[1]] + items[pos + 1:]
+            pos = slot(off + i * esz, elem, items, pos)
+            i += 1
+        return pos
+
+    def slot(off, t, items, pos):
+        t = canonical(t)
+        aggregate = R.is_record(t) or CT.is_array(t)
+        if isinstance(items[pos], Designated):
+            if not aggregate:
+                raise error_at(items[pos].cursor, "unsupported construct: designator into a scalar")
+            return agg(off, t, items, pos, elided=True)
+        s = strip_implicit(items[pos])
+        if not aggregate or s.kind == K.INIT_LIST_EXPR or (CT.is_array(t) and s.kind == K.STRING_LITERAL):
+            obj(off, t, items[pos])
+            return pos + 1
+        return agg(off, t, items, pos, elided=True)
+
+    if init is not None:
+        obj(0, ty, init)
+    return img, ptrs
+
+
+def byte_global(mg, d, key, name, init, is_def, external):
+    """A global struct/union/array-of-non-numeric as an LLVM global of bytes (an !llvm.array<N x i8>, or a
+    packed struct of byte runs and pointers when the initializer holds addresses).
+
+    Returns the MemVar (a raw global: uses take its address with llvm.mlir.addressof)."""
+    from .codegen import MemVar
+
+    ty = canonical(d.type)
+    if ty.kind == T.INCOMPLETEARRAY:
+        raise error_at(d, "unsupported construct: global array of unknown size")
+    if name not in mg.llvm_decls:
+        img, ptrs = const_image(ty, init) if is_def else (bytearray(max(CT.size_of(ty), 1)), [])
+        static = d.storage_class == d.storage_class.STATIC or d.semantic_parent.kind == K.FUNCTION_DECL
+        linkage = ir.Attribute.parse(f"#llvm.linkage<{'internal' if static else 'external'}>")
+        loc = ir.Location.file(mg.filename, d.location.line, d.location.column)
+        with loc, ir.InsertionPoint.at_block_begin(mg.module.body):
+            if external:
+                llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
+                              alignment=ty.get_align())
+            elif not ptrs:
+                llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
+                              value=byte_dense(img), alignment=ty.get_align())
+            else:
+                ptrs.sort(key=lambda x: x[0])
+                parts, pos = [], 0
+                for off, _ in ptrs:
+                    if off > pos:
+                        parts.append(("bytes", pos, off))
+                    parts.append(("ptr", off, None))
+                    pos = off + 8
+                if pos < len(img):
+                    parts.append(("bytes", pos, len(img)))
+                fields = [f"!llvm.array<{b - a} x i8>" if k == "bytes" else "!llvm.ptr" for k, a, b in parts]
+                st = ir.Type.parse(f"!llvm.struct<packed ({', '.join(fields)})>")
+                g = llvm.GlobalOp(st, name, linkage, alignment=ty.get_align())
+                with ir.InsertionPoint(g.initializer.blocks.append()):
+                    v = llvm.UndefOp(st).result
+                    targets = dict(ptrs)
+                    for i, (k, a, b) in enumerate(parts):
+                        if k == "bytes":
+                            at = ir.Type.parse(f"!llvm.array<{b - a} x i8>")
+                            c = llvm.ConstantOp(at, byte_dense(img[a:b])).result
+                        else:
+                            c = global_address(mg, targets[a])
+                        v = llvm.InsertValueOp(v, c, [i]).result
+                    llvm.ReturnOp(arg=v)
+        mg.llvm_decls.add(name)
+    mv = MemVar(None, ty, global_name=name)
+    mg.globals[key] = mv
+    return mv
+
+
+def is_null_constant(e) -> bool:
+    """`0`, `NULL`, `(void*)0` and casts of them."""
+    s = strip_implicit(e)
+    while s.kind in (K.CSTYLE_CAST_EXPR, K.PAREN_EXPR) and children(s):
+        s = strip_implicit(children(s)[-1])
+    if s.kind in (K.GNU_NULL_EXPR, K.CXX_NULL_PTR_LITERAL_EXPR):
+        return True
+    return CT.is_int(s.type) and evaluate(s) == 0
+
+
+def byte_dense(data):
+    """dense<...> : tensor<Nxi8> holding `data` (a StringAttr would re-encode bytes >= 0x80 as UTF-8)."""
+    import numpy as np
+    return ir.DenseElementsAttr.get(np.frombuffer(bytes(data), dtype=np.int8).copy(),
+                                    type=ir.IntegerType.get_signless(8))
+
+
+def global_address(mg, e):
+    """A constant address in a global initializer: a string literal, `&lvalue` of a global, a global array
+    (decayed), a function.
+
+    Raises:
+        CompileError: any other pointer initializer."""
+    s = strip_implicit(e)
+    while s.kind == K.CSTYLE_CAST_EXPR:
+        s = strip_implicit(children(s)[-1])
+    if s.kind == K.STRING_LITERAL:
+        return mg.string_constant(string_literal(s))
+    if s.kind == K.UNARY_OPERATOR and unary_op(s) == "&":
+        return constant_lvalue_address(mg, strip_implicit(children(s)[0]), e)
+    if s.kind == K.BINARY_OPERATOR and s.binary_operator.name in ("Add", "Sub"):
+        a, b = children(s)
+        n = evaluate(b)
+        if canonical(a.type).kind == T.POINTER and isinstance(n, int):
+            step = CT.size_of(CT.pointee(a.type)) * (n if s.binary_operator.name == "Add" else -n)
+            return const_gep(global_address(mg, a), step)
+    return constant_lvalue_address(mg, s, e)
+
+
+def const_gep(p, offset):
+    """`p` + constant `offset` bytes (also valid in a global's initializer region)."""
+    if offset == 0:
+        return p
+    if not -(1 << 31) < offset < (1 << 31):
+        return LLVMMemory.gep_bytes(p, llvm.ConstantOp(I64(), ir.IntegerAttr.get(I64(), offset)).result)
+    op = ir.Operation.create("llvm.getelementptr", [CT.llvm_ptr()], [p], {
+        "rawConstantIndices": ir.DenseI32ArrayAttr.get([offset]),
+        "elem_type": ir.TypeAttr.get(ir.IntegerType.get_signless(8))})
+    return op.result
+
+
+def constant_lvalue_address(mg, s, e):
+    """Address of a global lvalue `g`, `g.f`, `g[3]`, `g.a[1].b` (constant offsets) in a global initializer."""
+    if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
+        r = s.referenced
+        if r.kind == K.FUNCTION_DECL:
+            name = mg.declare(r)
+            ftype = ir.FunctionType(ir.TypeAttr(mg.functions[name].attributes["function_type"]).value)
+            f = func.ConstantOp(ftype, ir.FlatSymbolRefAttr.get(name)).result
+            return ir.Operation.create("builtin.unrealized_conversion_cast", [CT.llvm_ptr()], [f]).result
+        if r.kind == K.VAR_DECL and decl_key(r.canonical) in mg.addressed_globals:
+            return llvm.AddressOfOp(CT.llvm_ptr(), mg.global_var(r).global_name).result
+    if s.kind == K.MEMBER_REF_EXPR and canonical(children(s)[0].type).kind != T.POINTER:
+        off, bf = R.member_location(children(s)[0].type, s.referenced)
+        if bf is None:
+            return const_gep(constant_lvalue_address(mg, strip_implicit(children(s)[0]), e), off)
+    if s.kind == K.ARRAY_SUBSCRIPT_EXPR:
+        base, idx = children(s)
+        n = evaluate(idx)
+        b = strip_implicit(base)
+        if isinstance(n, int) and CT.is_array(b.type):
+            return const_gep(constant_lvalue_address(mg, b, e), n * CT.size_of(s.type))
+    raise error_at(e, "unsupported construct: this address in a global initializer")

@@ -1,0 +1,252 @@
+"""Structs, unions and other objects kept as raw bytes: layout, bit-fields, and the x86-64 System V calling
+convention for aggregates.
+
+Layout is clang's record layout (``Type.get_size``/``get_align``, ``Cursor.get_field_offsetof``), which on
+x86-64 Linux is gcc's, bit-fields included. A struct passed or returned by value follows the System V ABI
+as gcc applies it (classification into INTEGER/SSE eightbytes, MEMORY for larger objects), so functions
+compiled by pgcc and by gcc call each other.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mlir import ir
+
+from ..clang_ast import K, T, canonical
+from . import c_types as CT
+
+INT_REGS, SSE_REGS = 6, 8
+
+
+def is_record(ty) -> bool:
+    """True for a struct or union type (after typedefs)."""
+    return canonical(ty).kind == T.RECORD
+
+
+def is_byte_object(ty) -> bool:
+    """Whether a C object of type `ty` is kept as raw bytes behind an !llvm.ptr rather than in a memref: structs,
+    unions and arrays whose elements are not arithmetic (arrays of structs, of pointers)."""
+    c = canonical(ty)
+    if c.kind == T.RECORD:
+        return True
+    if CT.is_array(c):
+        return not CT.is_arith(CT.array_shape(c).elem)
+    return False
+
+
+def named_fields(ty) -> list:
+    """The FIELD_DECLs of a record that initializers fill (unnamed bit-fields are skipped)."""
+    return [f for f in canonical(ty).get_fields() if not (f.is_bitfield() and not f.spelling)]
+
+
+def is_union(ty) -> bool:
+    d = canonical(ty).get_declaration()
+    return d.kind == K.UNION_DECL
+
+
+@dataclass
+class BitField:
+    """Where a bit-field lives: the bytes holding it (an integer of `unit_bits` at `unit_offset` bytes from the
+    record) and its bits inside them."""
+    unit_offset: int
+    unit_bits: int
+    shift: int
+    width: int
+    signed: bool
+
+
+def field_location(f) -> tuple[int, BitField | None]:
+    """(byte offset, bit-field info or None) of FIELD_DECL `f` inside its record."""
+    bit = f.get_field_offsetof()
+    if not f.is_bitfield():
+        return bit // 8, None
+    ft = canonical(f.type)
+    # accessed through the bytes that hold it (an i24 load reads 3 bytes): never outside the field's bytes,
+    # also in packed records where a field crosses its type's natural unit
+    start, shift, width = bit // 8, bit % 8, f.get_bitfield_width()
+    nbytes = max((shift + width + 7) // 8, 1)
+    if ft.kind == T.ENUM:  # an enum's signedness is its underlying type's (unsigned int without negatives)
+        ft = canonical(ft.get_declaration().enum_type)
+    return start, BitField(start, 8 * nbytes, shift, width, not CT.is_unsigned(ft))
+
+
+def member_location(record_ty, f) -> tuple[int, BitField | None]:
+    """Like field_location, but relative to `record_ty`, which may hold `f` inside anonymous struct/union
+    members (`s.i` for `struct { union { int i; }; }`: libclang shows no access of the anonymous member).
+
+    Raises:
+        CT.UnsupportedType: `f` is not a member of `record_ty`."""
+    rec = canonical(record_ty)
+    if f.semantic_parent is not None and f.semantic_parent == rec.get_declaration():
+        return field_location(f)
+    for g in rec.get_fields():
+        gt = canonical(g.type)
+        if gt.kind == T.RECORD and (not g.spelling or gt.get_declaration().is_anonymous()):
+            try:
+                off, bf = member_location(gt, f)
+            except CT.UnsupportedType:
+                continue
+            base = g.get_field_offsetof() // 8
+            if bf is not None:
+                bf = BitField(bf.unit_offset + base, bf.unit_bits, bf.shift, bf.width, bf.signed)
+            return off + base, bf
+    raise CT.UnsupportedType(f"member '{f.spelling}' of '{record_ty.spelling}'")
+
+
+def scalars(ty, base=0):
+    """(byte offset, kind, size) of every scalar in an object of type `ty`: kind is 'int' or 'float'.
+
+    Raises:
+        CT.UnsupportedType: long double and other types with no x86-64 classification here."""
+    c = canonical(ty)
+    if c.kind == T.RECORD:
+        out = []
+        for f in c.get_fields():
+            off, bf = field_location(f)
+            if bf is not None:
+                if f.get_bitfield_width():
+                    out.append((base + off, "int", 1))
+                continue
+            out += scalars(f.type, base + off)
+        return out
+    if c.kind == T.CONSTANTARRAY:
+        esz = CT.size_of(c.element_type)
+        out = []
+        for i in range(c.element_count):
+            out += scalars(c.element_type, base + i * esz)
+        return out
+    if CT.is_float(c):
+        return [(base, "float", CT.size_of(c))]
+    if CT.is_int(c) or c.kind == T.POINTER:
+        return [(base, "int", CT.size_of(c))]
+    raise CT.UnsupportedType(f"type '{ty.spelling}' in a value passed by value")
+
+
+def classify(ty):
+    """x86-64 System V classes of a struct/union passed by value: a list of 'int'/'sse' per eightbyte, or None
+    when the object goes in memory (bigger than 16 bytes, or a field that is not naturally aligned)."""
+    size = CT.size_of(ty)
+    if size > 16 or size <= 0:
+        return None
+    classes = ["sse"] * ((size + 7) // 8)
+    seen = [False] * len(classes)
+    for off, kind, size in scalars(ty):
+        if off % size:  # a packed record's unaligned field: gcc passes the object in memory
+            return None
+        i = off // 8
+        seen[i] = True
+        if kind == "int":
+            classes[i] = "int"
+    for i, s in enumerate(seen):
+        if not s:  # padding only: gcc gives it no register; treat as INTEGER like clang's coerced type
+            classes[i] = "int"
+    return classes
+
+
+def piece_type(cls) -> ir.Type:
+    """The register-sized MLIR type carrying one eightbyte (the upper bytes of a partial one are don't-care)."""
+    return ir.F64Type.get() if cls == "sse" else ir.IntegerType.get_signless(64)
+
+
+@dataclass
+class ParamABI:
+    """How one C parameter crosses the boundary: 'scalar' (one value), 'expand' (one value per eightbyte),
+    'byval' (pointer to a caller-made copy in the argument area)."""
+    kind: str
+    ctype: object
+    types: list
+    first: int = 0  # index of its first MLIR argument
+    classes: list = field(default_factory=list)
+
+
+@dataclass
+class Signature:
+    """The lowered C signature of a function: MLIR function type, argument attributes, and per-parameter and
+    result lowering. ret_kind: 'void', 'scalar', 'coerced' (registers, an LLVM struct of pieces when two)
+    or 'sret' (caller-provided memory passed as the hidden first argument)."""
+    ftype: ir.FunctionType
+    params: list
+    ret_kind: str
+    ret_ctype: object
+    ret_classes: list
+    arg_attrs: list
+    variadic: bool = False
+
+    @property
+    def has_records(self) -> bool:
+        return self.ret_kind in ("coerced", "sret") or any(p.kind != "scalar" for p in self.params)
+
+
+def coerced_type(classes) -> ir.Type:
+    pieces = [piece_type(c) for c in classes]
+    if len(pieces) == 1:
+        return pieces[0]
+    return ir.Type.parse(f"!llvm.struct<({', '.join(str(p) for p in pieces)})>")
+
+
+def bytes_type(ty) -> ir.Type:
+    return ir.Type.parse(f"!llvm.array<{max(CT.size_of(ty), 1)} x i8>")
+
+
+def signature(param_types, result_type, variadic=False) -> Signature:
+    """Lower a C prototype (clang parameter types, result type) to the x86-64 System V convention.
+
+    Raises:
+        CT.UnsupportedType: a parameter or result type pgcc cannot pass."""
+    rt = canonical(result_type)
+    ints, sses = INT_REGS, SSE_REGS
+    ins, attrs, params = [], [], []
+    ret_classes = []
+    if rt.kind == T.VOID:
+        ret_kind, outs = "void", []
+    elif rt.kind == T.RECORD:
+        ret_classes = classify(rt)
+        if ret_classes is None:
+            ret_kind, outs = "sret", []  # LLVM returns the address in %rax itself, as the ABI asks
+            ins.append(CT.llvm_ptr())
+            attrs.append({"llvm.sret": ir.TypeAttr.get(bytes_type(rt)),
+                          "llvm.align": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(rt.get_align(), 8))})
+            ints -= 1
+        else:
+            ret_kind, outs = "coerced", [coerced_type(ret_classes)]
+    else:
+        ret_kind, outs = "scalar", [CT.abi_type(rt)]
+    for pt in param_types:
+        c = canonical(pt)
+        first = len(ins)
+        if c.kind == T.RECORD:
+            classes = classify(c)
+            ni = classes.count("int") if classes else 0
+            ns = classes.count("sse") if classes else 0
+            if classes is not None and ni <= ints and ns <= sses:
+                ints, sses = ints - ni, sses - ns
+                tys = [piece_type(k) for k in classes]
+                params.append(ParamABI("expand", c, tys, first, classes))
+                ins += tys
+                attrs += [{} for _ in tys]
+            else:
+                params.append(ParamABI("byval", c, [CT.llvm_ptr()], first))
+                ins.append(CT.llvm_ptr())
+                attrs.append({"llvm.byval": ir.TypeAttr.get(bytes_type(c)),
+                              "llvm.align": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(c.get_align(), 8))})
+            continue
+        t = CT.abi_type(c)
+        if CT.is_float(c):
+            sses -= 1
+        else:
+            ints -= 1
+        params.append(ParamABI("scalar", c, [t], first))
+        ins.append(t)
+        attrs.append({})
+    return Signature(ir.FunctionType.get(ins, outs), params, ret_kind, rt, ret_classes, attrs, variadic)
+
+
+def attrs_array(sig: Signature, extra=None):
+    """The arg_attrs ArrayAttr of a lowered signature; `extra[i]` (per C parameter) adds attributes to that
+    parameter's first MLIR argument (llvm.noalias for restrict)."""
+    attrs = [dict(a) for a in sig.arg_attrs]
+    for p, more in zip(sig.params, extra or []):
+        if more and p.kind == "scalar":
+            attrs[p.first].update(more)
+    return ir.ArrayAttr.get([ir.DictAttr.get(a) for a in attrs])
