@@ -12,7 +12,7 @@ import subprocess
 from mlir import ir
 from mlir.dialects import llvm as llvm_d
 
-from .errors import CompileError
+from .errors import InternalError, LinkError
 from .toolchain import libomp_dir, linker, llvm_tool
 
 TRIPLE = "x86_64-unknown-linux-gnu"
@@ -27,7 +27,7 @@ def translate_to_llvm_ir(module: ir.Module) -> str:
 def _run(cmd: list[str], what: str) -> None:
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        raise CompileError(f"{what} failed: {r.stderr.strip()[:2000]}")
+        raise InternalError(f"{what} failed: {r.stderr.strip()[:2000]}")
 
 
 def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "obj", workdir: str = ".") -> None:
@@ -53,10 +53,15 @@ def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "ob
 
 
 def link(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> None:
-    """Link objects into an executable with the system C driver, LLVM's OpenMP runtime and libm."""
+    """Link objects into an executable (or a shared library with -shared in `extra`) with the system C driver,
+    LLVM's OpenMP runtime and libm.
+
+    Raises:
+        LinkError: the linker failed (its message, then ``pgcc: error: linker command failed``).
+    """
     omp = libomp_dir()
     cmd = [linker(), *objects, "-o", out_path, *[f"-L{d}" for d in lib_dirs], f"-L{omp}", f"-Wl,-rpath,{omp}",
            *extra, *[f"-l{l}" for l in libs], "-lomp", "-lm"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        raise CompileError(f"linking failed:\n{r.stderr.strip()}")
+        raise LinkError(r.stderr.strip(), r.returncode)
