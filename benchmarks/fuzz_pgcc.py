@@ -304,8 +304,10 @@ def run_campaign(n: int, seed: int, jobs: int, timeout: float, out: Path | None,
             (out / f"{category}-{index}{suffix}").write_bytes(data)
             (out / f"{category}-{index}.txt").write_text(text)
         if verbose or category in FAILURES:
-            first = text.strip().splitlines()[:1]
-            print(f"[{index}] {category}: {first[0][:200] if first else ''}", flush=True)
+            lines = text.strip().splitlines()
+            key = [ln for ln in lines if "internal compiler error" in ln or "Error" in ln or "error:" in ln]
+            first = (key or lines or [""])[-1 if category == "traceback" else 0]
+            print(f"[{index}] {category}: {first[:200]}", flush=True)
         if done % 500 == 0:
             print(f"{done}/{len(indices)} in {time.monotonic() - t0:.0f}s: {dict(counts)}", flush=True)
 

@@ -378,6 +378,19 @@ def run(argv: list[str]) -> int:
     return 0
 
 
+def summary(message: str) -> str:
+    """One line for an internal error: the message's first line, completed by the first MLIR `error:` line
+    when it ends in a colon ("Verification failed:")."""
+    lines = [ln.strip() for ln in (message or "").splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    first = lines[0]
+    if first.endswith(":"):
+        detail = next((ln for ln in lines[1:] if "error:" in ln), lines[1] if len(lines) > 1 else "")
+        first = f"{first} {detail.split('error:', 1)[-1].strip()}"
+    return first[:300]
+
+
 def main(argv: list[str] | None = None) -> int:
     """The `pgcc` command. Returns the exit status (0, or 1 after printing a diagnostic; never a traceback
     unless --debug). When run as a script, exits with it."""
@@ -386,7 +399,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         code = run(argv)
     except InternalError as e:
-        first = e.message.splitlines()[0] if e.message else ""
+        first = summary(e.message)
         print(f"pgcc: internal compiler error: {first}" + ("" if debug else " (run with --debug for the trace)"),
               file=sys.stderr)
         if debug:
@@ -404,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
             traceback.print_exc()
         code = 1
     except Exception as e:  # anything else is our bug, never the user's
-        msg = str(e).splitlines()[0] if str(e) else ""
+        msg = summary(str(e))
         print(f"pgcc: internal compiler error: {type(e).__name__}: {msg} (run with --debug for the trace)",
               file=sys.stderr)
         if debug:

@@ -239,7 +239,7 @@ class ModuleGen:
             with ir.Location.unknown(), ir.InsertionPoint.at_block_begin(self.module.body):
                 ty = ir.Type.parse(f"!llvm.array<{len(data)} x i8>")
                 llvm.GlobalOp(ty, name, ir.Attribute.parse("#llvm.linkage<private>"), constant=True,
-                              value=ir.StringAttr.get(data.decode("latin-1")))
+                              value=ir.StringAttr.get(data))  # bytes: one i8 per byte, whatever the encoding
         return llvm.AddressOfOp(CT.llvm_ptr(), name).result
 
     def declare_dynamic_shared(self, elem: ir.Type, mtype: ir.MemRefType) -> str:
