@@ -1645,7 +1645,10 @@ class FunctionGen:
         s = strip_implicit(e)
         if s.kind == K.STRING_LITERAL:
             return self.mg.string_constant(string_literal(s))
-        return self.to_ptr(self.pointer(e))
+        m = self.pointer(e)
+        if m.type != CT.llvm_ptr() and not isinstance(m.type, ir.MemRefType):  # e.g. a function's address
+            raise error_at(e, f"unsupported construct: '{e.type.spelling}' argument passed as a pointer")
+        return self.to_ptr(m)
 
     def element_pointer(self, lv, ty):
         """&A[i][j]: a pointer memref starting at that element (offset = linearized position)."""
