@@ -9,6 +9,7 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_
                          var_decl_initializer)
 from ..errors import CompileError, error_at
 from . import c_types as CT
+from . import cxx  # noqa: F401  (C++ new/delete expressions for FunctionGen)
 from . import enzyme
 from .calls import Calls, is_texture
 from .codegen import FunctionGen, MemVar
