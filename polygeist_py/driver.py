@@ -356,7 +356,10 @@ def run(argv: list[str]) -> int:
                 objects.append(p)
                 continue
             try:
-                obj = compile_source(p, o, work, language=lang)
+                try:
+                    obj = compile_source(p, o, work, language=lang)
+                finally:
+                    check_callbacks(p)  # a failed callback explains whatever went wrong after it
             except CompileError as e:
                 # like gcc: report this file's errors and go on with the other files, then fail
                 if len(sources) == 1 or isinstance(e, InternalError):
@@ -366,6 +369,8 @@ def run(argv: list[str]) -> int:
                 continue
             except (KeyboardInterrupt, OSError):
                 raise
+            except RecursionError:  # beyond the deep stack main() runs on: a limit, not a bug
+                raise CompileError(f"{p}: expressions or statements nested too deeply for pgcc") from None
             except Exception as e:
                 raise InternalError(f"{type(e).__name__} while compiling '{p}': {e}") from e
             if obj:
@@ -391,13 +396,71 @@ def summary(message: str) -> str:
     return first[:300]
 
 
+# Exceptions raised inside ctypes callbacks (libclang's child visitor) cannot propagate: Python prints them and
+# the visit silently stops early, which would compile a truncated tree. They are collected here and turned
+# into an error after the file is compiled.
+_callback_errors: list = []
+
+
+def _unraisable(info) -> None:
+    _callback_errors.append(info.exc_value)
+
+
+def check_callbacks(path: str) -> None:
+    """Raise the first exception swallowed by a libclang callback while `path` was compiled (see above)."""
+    if not _callback_errors:
+        return
+    e = _callback_errors[0]
+    _callback_errors.clear()
+    if isinstance(e, RecursionError) or isinstance(e.__context__, RecursionError) or "RecursionError" in str(e):
+        raise CompileError(f"{path}: expressions or statements nested too deeply for pgcc")
+    raise InternalError(f"{type(e).__name__} in a libclang callback while compiling '{path}': {e}") from e
+
+
+STACK_BYTES = 512 << 20
+RECURSION_LIMIT = 60000
+
+
+def on_deep_stack(fn, *args):
+    """Run fn(*args) on a thread with a large C stack and a high recursion limit: the frontend recurses once
+    per nesting level of the program (long `a+b+c+...` chains included). Returns fn's result or re-raises."""
+    import threading
+
+    result, error = [], []
+
+    def body():
+        try:
+            result.append(fn(*args))
+        except BaseException as e:  # noqa: BLE001 - handed to the calling thread
+            error.append(e)
+
+    old_size, old_limit, old_hook = threading.stack_size(), sys.getrecursionlimit(), sys.unraisablehook
+    try:
+        threading.stack_size(STACK_BYTES)
+        sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
+        sys.unraisablehook = _unraisable
+        t = threading.Thread(target=body, daemon=True)
+        t.start()
+    finally:
+        threading.stack_size(old_size)
+    try:
+        t.join()
+    finally:
+        sys.setrecursionlimit(old_limit)
+        sys.unraisablehook = old_hook
+    if error:
+        raise error[0]
+    return result[0]
+
+
 def main(argv: list[str] | None = None) -> int:
     """The `pgcc` command. Returns the exit status (0, or 1 after printing a diagnostic; never a traceback
     unless --debug). When run as a script, exits with it."""
     argv = sys.argv[1:] if argv is None else argv
     debug = "--debug" in argv
+    _callback_errors.clear()
     try:
-        code = run(argv)
+        code = on_deep_stack(run, argv)
     except InternalError as e:
         first = summary(e.message)
         print(f"pgcc: internal compiler error: {first}" + ("" if debug else " (run with --debug for the trace)"),

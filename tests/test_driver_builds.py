@@ -143,3 +143,12 @@ def test_internal_error_is_one_line(tmp, monkeypatch, capsys):
                                 "stage exploded (run with --debug for the trace)"]
     assert driver.main([str(tmp / "x.c"), "-S", "--debug", "-o", str(tmp / "x.s")]) == 1
     assert "Traceback" in capsys.readouterr().err
+
+
+def test_deeply_nested_expression(tmp):
+    """libclang's child visitor is a ctypes callback: deep recursion there must neither print 'Exception
+    ignored' tracebacks nor truncate the tree; pgcc runs on a deep stack."""
+    (tmp / "deep.c").write_text("int main(void) { int x = 1; return " + "+".join(["x"] * 3000) + "; }\n")
+    r = run_pgcc(["deep.c", "-o", "deep"], cwd=tmp)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+    assert run_exe(tmp / "deep").returncode == 3000 % 256
