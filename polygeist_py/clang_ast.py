@@ -188,7 +188,10 @@ def _diag_tuple(d, path: str) -> tuple:
     loc = d.location
     if loc.file is None:  # clang's own "too many errors emitted", or a command-line problem
         return (_SEVERITY.get(d.severity, "error"), d.spelling, None, 0, 0)
-    return (_SEVERITY.get(d.severity, "error"), d.spelling, loc.file.name, loc.line, loc.column)
+    name = loc.file.name
+    if "/../" in name:  # libclang finds gcc's C++ headers as "/../lib/gcc/...": show where they are
+        name = os.path.realpath(name)
+    return (_SEVERITY.get(d.severity, "error"), d.spelling, name, loc.line, loc.column)
 
 
 def is_user_warning(d) -> bool:

@@ -259,9 +259,14 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
 
 
 def check_output_dir(out: str) -> None:
+    """Raise CompileError when `out` cannot be written (llc would fail with a less clear message)."""
     d = os.path.dirname(out) or "."
     if not os.path.isdir(d):
         raise CompileError(f"cannot open output file '{out}': No such file or directory")
+    if os.path.isdir(out):
+        raise CompileError(f"cannot open output file '{out}': Is a directory")
+    if not os.access(d, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
+        raise CompileError(f"cannot open output file '{out}': Permission denied")
 
 
 def write_dependencies(o: Options, path: str, obj_name: str, headers: list[str]) -> None:
