@@ -70,3 +70,16 @@ def test_dependency_files_drive_rebuilds(tree):
     r = make(tree, "CC=pgcc", "NVCC=pgcc --cpuify")
     assert r.returncode == 0, r.stderr
     assert "-c main.c" in r.stdout and "-c heat.cu" in r.stdout  # the header's users are rebuilt
+
+
+def test_one_command_mixing_c_cu_and_objects(tree):
+    """.c, .cu and gcc .o inputs in one pgcc command, as gcc takes them."""
+    build(tree, "CC=gcc", "KERNEL=heat_ref.o")
+    want = run_exe(tree / "heat").stdout
+    for f in ("grid.o", "heat_ref.o", "heat"):
+        (tree / f).unlink()
+    pgcc = pgcc_cmd()
+    r = subprocess.run(pgcc + ["--cpuify", "-O2", "-Iinclude", "main.c", "params.o", "grid.c", "stats.o", "heat.cu",
+                               "-o", "heat", "-lm"], cwd=tree, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert run_exe(tree / "heat").stdout == want
