@@ -131,6 +131,16 @@ class Mutator:
         return b"".join(t)
 
     @staticmethod
+    def tweak_values(rng, data, seeds, vocab):
+        """Numbers to edge values, binary operators to other binary operators: the program still parses and
+        type-checks, so it reaches constant folding, loop analysis and lowering."""
+        t = tokens(data)
+        spots = [i for i, w in enumerate(t) if w in OPERATORS or (w[:1].isdigit() and _kind(w) == "number")]
+        for i in rng.sample(spots, min(len(spots), rng.randint(1, 3))):
+            t[i] = rng.choice(OPERATORS) if t[i] in OPERATORS else rng.choice(NUMBERS)
+        return b"".join(t)
+
+    @staticmethod
     def splice_lines(rng, data, seeds, vocab):
         lines = data.splitlines(keepends=True)
         other = rng.choice(seeds)[1].splitlines(keepends=True)
@@ -160,6 +170,12 @@ class Mutator:
         return b" ".join(rng.choice(vocab) for _ in range(rng.randint(1, 400)))
 
 
+OPERATORS = [b"+", b"-", b"*", b"/", b"%", b"<<", b">>", b"&", b"|", b"^", b"<", b">", b"<=", b">=", b"==",
+             b"!=", b"&&", b"||"]
+NUMBERS = [b"0", b"1", b"2", b"3", b"7", b"31", b"32", b"63", b"64", b"255", b"1024", b"65536", b"2147483647",
+           b"4294967295u", b"9223372036854775807LL", b"0.5", b"1e300", b"1e-300", b"0x7f", b"017"]
+
+
 def _kind(tok: bytes) -> str:
     if tok[:1].isalpha() or tok[:1] == b"_":
         return "name"
@@ -170,20 +186,22 @@ def _kind(tok: bytes) -> str:
     return "punct"
 
 
-# replace_alike three times: inputs that still parse find more bugs than ones that do not
+# replace_alike and tweak_values several times: inputs that still parse find more bugs than ones that do not
 MUTATORS = [getattr(Mutator, n) for n in ("truncate", "delete_tokens", "duplicate_tokens", "swap_tokens",
-                                          "replace_tokens", "replace_alike", "replace_alike", "replace_alike",
+                                          "replace_tokens", "replace_alike", "replace_alike", "tweak_values",
+                                          "tweak_values", "tweak_values",
                                           "splice_lines", "flip_bytes", "random_bytes", "token_soup")]
 
 
-def make_input(seed: int, index: int, seeds, vocab) -> tuple[str, bytes, str]:
-    """Input number `index` of campaign `seed`: (suffix, contents, description of the mutations)."""
+def make_input(seed: int, index: int, seeds, vocab, mutators=None) -> tuple[str, bytes, str]:
+    """Input number `index` of campaign `seed`: (suffix, contents, description of the mutations).
+    `mutators`: the Mutator functions to draw from (default MUTATORS)."""
     rng = random.Random(f"{seed}:{index}")
     k = rng.randrange(len(seeds))
     suffix, data = seeds[k]
     done = []
     for _ in range(rng.choice((1, 1, 1, 2, 3))):
-        m = rng.choice(MUTATORS)
+        m = rng.choice(mutators or MUTATORS)
         data = m(rng, data, seeds, vocab)
         done.append(m.__name__)
     if rng.random() < 0.05:
@@ -281,7 +299,7 @@ class Worker:
 
 
 def run_campaign(n: int, seed: int, jobs: int, timeout: float, out: Path | None, flags=(), only=None,
-                 verbose=False, start_timeout: float = 120.0) -> Counter:
+                 verbose=False, start_timeout: float = 120.0, mutators=None) -> Counter:
     """Fuzz pgcc with `n` inputs; returns the count per category (see CATEGORIES). Failing inputs are written
     to `out` as ``<category>-<index><suffix>`` with a ``.txt`` holding pgcc's stderr."""
     seeds = load_seeds()
@@ -317,7 +335,7 @@ def run_campaign(n: int, seed: int, jobs: int, timeout: float, out: Path | None,
             for w in workers:
                 if w.job is None and todo:
                     i = todo.pop()
-                    suffix, data, _ = make_input(seed, i, seeds, vocab)
+                    suffix, data, _ = make_input(seed, i, seeds, vocab, mutators)
                     inputs[i] = (suffix, data)
                     w.submit((i, suffix, data))
             busy = [w for w in workers if w.job]
@@ -364,10 +382,19 @@ def main(argv=None) -> int:
     p.add_argument("--out", type=Path, default=Path("fuzz-failures"), help="where failing inputs are saved")
     p.add_argument("--only", type=int, help="run input INDEX alone (reproduce a failure)")
     p.add_argument("--flags", default="-O0", help="extra pgcc flags (default -O0)")
+    p.add_argument("--mutators", help="comma-separated subset of the mutations, e.g. replace_alike,delete_tokens "
+                                      "(inputs that still parse reach deeper into pgcc)")
     p.add_argument("-v", "--verbose", action="store_true", help="print every input's outcome")
     a = p.parse_args(argv)
+    mutators = None
+    if a.mutators:
+        try:
+            mutators = [getattr(Mutator, m) for m in a.mutators.split(",")]
+        except AttributeError as e:
+            p.error(f"unknown mutation: {e.name}")
     t0 = time.monotonic()
-    counts = run_campaign(a.n, a.seed, a.jobs, a.timeout, a.out, a.flags.split(), a.only, a.verbose)
+    counts = run_campaign(a.n, a.seed, a.jobs, a.timeout, a.out, a.flags.split(), a.only, a.verbose,
+                          mutators=mutators)
     total = sum(counts.values())
     print(f"inputs: {total} in {time.monotonic() - t0:.0f}s (seed {a.seed})")
     for c in CATEGORIES:

@@ -341,8 +341,8 @@ def run(argv: list[str]) -> int:
             print(VERSION if o.info == "-dumpversion" else f"pgcc (polygeist-py) {VERSION}")
         return 0
     langs = [lang or language_of(p) for p, lang in zip(o.inputs, o.languages)]
-    for p in o.inputs:
-        if p.endswith((".h", ".hpp", ".cuh")):
+    for p, lang in zip(o.inputs, langs):
+        if lang is None and p.endswith((".h", ".hpp", ".cuh")):  # `-x c x.h` compiles it, as with gcc
             raise CompileError(f"{p}: cannot compile a header (precompiled headers are not supported)")
         check_input(p)
     sources = [p for p, lang in zip(o.inputs, langs) if lang]
