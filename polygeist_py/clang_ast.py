@@ -230,14 +230,15 @@ def in_main_file(cursor, tu) -> bool:
     return f is not None and os.path.abspath(f.name) == os.path.abspath(tu.spelling)
 
 
-def string_initializer(init, length: int):
+def string_initializer(init, length: int, pad: bool = True):
     """Byte values of a char array initialized from a string literal (`char s[4] = "abc"` or `{"abc"}`),
-    zero-padded to `length` as C does; None when `init` is not such an initializer."""
+    zero-padded to `length` as C does (with pad=False, only the literal's bytes that fit); None when `init`
+    is not such an initializer."""
     node = strip_implicit(init)
     if node.kind == K.INIT_LIST_EXPR and len(children(node)) == 1:
         node = strip_implicit(children(node)[0])
     if node.kind != K.STRING_LITERAL:
         return None
     data = [ord(ch) for ch in string_literal(node)][:length]
-    return [b - 256 if b > 127 else b for b in data] + [0] * (length - len(data))
+    return [b - 256 if b > 127 else b for b in data] + [0] * ((length - len(data)) if pad else 0)
 

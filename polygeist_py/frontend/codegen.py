@@ -28,6 +28,7 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, string_l
                          string_initializer, var_decl_initializer)
 from ..errors import CompileError, error_at
 from . import affine_forms as AF
+from . import big_init
 from . import c_types as CT
 from . import enzyme
 from .scan import address_taken, assigned_decls, decl_key, exits
@@ -525,7 +526,10 @@ class FunctionGen:
             else:
                 m = self.alloca_entry(mtype)
             self.mem[key] = MemVar(m, ty)
-            text = string_initializer(inits[0], shape.dims[0]) if inits and len(shape.dims) == 1 and shape.dims[0] else None
+            big = big_init.is_large(shape.dims)  # zeroed by one loop, then only the listed elements stored
+            text = string_initializer(inits[0], shape.dims[0], pad=not big) if inits and len(shape.dims) == 1 and shape.dims[0] else None
+            if text is not None and big:
+                big_init.fill_zero(self, m, shape.dims, self.zero(shape.elem))
             if text is not None:
                 for i, b in enumerate(text):
                     memref.StoreOp(self.const_int(shape.elem, b), m, [self.const_index(i)])
@@ -616,14 +620,18 @@ class FunctionGen:
         """Store the elements of an initializer list (missing elements are zero)."""
         shape = CT.array_shape(ty)
         elem = shape.elem
+        big = big_init.is_large(shape.dims)
+        if big:  # zero everything with one loop nest, then store only the listed elements
+            big_init.fill_zero(self, m, shape.dims, self.zero(elem))
 
         def flat(node, prefix, depth):
             items = [e for e in children(node)]
-            for i in range(shape.dims[depth]):
+            for i in range(min(shape.dims[depth], len(items)) if big else shape.dims[depth]):
                 if depth + 1 < len(shape.dims):
                     sub = items[i] if i < len(items) and items[i].kind == K.INIT_LIST_EXPR else None
                     if sub is None:
-                        zero_fill(prefix + [i], depth + 1)
+                        if not big:
+                            zero_fill(prefix + [i], depth + 1)
                     else:
                         flat(sub, prefix + [i], depth + 1)
                 else:

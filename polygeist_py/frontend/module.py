@@ -8,6 +8,7 @@ from mlir.dialects import llvm, memref
 from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_file, string_initializer,
                          var_decl_initializer)
 from ..errors import CompileError, error_at
+from . import big_init
 from . import c_types as CT
 from . import cxx  # noqa: F401  (C++ new/delete expressions for FunctionGen)
 from . import enzyme
@@ -156,6 +157,9 @@ class ModuleGen:
         return mv
 
     def initializer(self, d, ty, mtype, init):
+        large = big_init.global_initializer(self, d, mtype, init)  # None unless more than LARGE elements
+        if large is not None:
+            return large
         elem = mtype.element_type
         shape = list(mtype.shape)
         n = 1
