@@ -253,7 +253,10 @@ def compile_one(path: str, workdir: str, flags: list[str]) -> tuple[str, str]:
     return classify(code, text, escaped), text
 
 
-def worker(conn, flags):
+def worker(conn, flags, memory_limit):
+    if memory_limit:  # a runaway input fails with MemoryError instead of waking the machine's OOM killer
+        import resource
+        resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
     workdir = tempfile.mkdtemp(prefix="pgcc-fuzz-")
     import polygeist_py.driver  # noqa: F401  (import once, before the first timed input)
     while True:
@@ -270,8 +273,8 @@ def worker(conn, flags):
 class Worker:
     """A worker process; restarted after a hang or a crash, and every `recycle` inputs (memory)."""
 
-    def __init__(self, ctx, flags, recycle=400):
-        self.ctx, self.flags, self.recycle = ctx, flags, recycle
+    def __init__(self, ctx, flags, recycle=400, memory_limit=6 << 30):
+        self.ctx, self.flags, self.recycle, self.memory_limit = ctx, flags, recycle, memory_limit
         self.proc = None
         self.start()
 
@@ -279,7 +282,7 @@ class Worker:
         if self.proc is not None:
             self.stop()
         self.conn, child = self.ctx.Pipe()
-        self.proc = self.ctx.Process(target=worker, args=(child, self.flags), daemon=True)
+        self.proc = self.ctx.Process(target=worker, args=(child, self.flags, self.memory_limit), daemon=True)
         self.proc.start()
         child.close()
         self.count = 0

@@ -374,6 +374,8 @@ def run(argv: list[str]) -> int:
                 continue
             except (KeyboardInterrupt, OSError):
                 raise
+            except MemoryError:
+                raise CompileError(f"{p}: out of memory") from None
             except RecursionError:  # beyond the deep stack main() runs on: a limit, not a bug
                 raise CompileError(f"{p}: expressions or statements nested too deeply for pgcc") from None
             except Exception as e:
