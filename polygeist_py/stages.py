@@ -30,6 +30,8 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
 
     module = generate(tu, path)
     pipeline.verify(module, "the frontend")
+    from .constant_bounds import check as check_constant_bounds
+    check_constant_bounds(module)  # before folding: MLIR asserts on a constant out-of-range global index
     if stop("mlir"):
         return module
     pipeline.run(module, pipeline.CLEANUP, "cleanup")

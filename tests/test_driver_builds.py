@@ -152,3 +152,11 @@ def test_deeply_nested_expression(tmp):
     r = run_pgcc(["deep.c", "-o", "deep"], cwd=tmp)
     assert r.returncode == 0 and r.stderr == "", r.stderr
     assert run_exe(tmp / "deep").returncode == 3000 % 256
+
+
+def test_constant_index_outside_a_global_is_an_error(tmp):
+    """Found by the fuzzer: MLIR's constant folding asserted (the process aborted) on this index."""
+    (tmp / "cb.c").write_text('static const char names[4] = "ACG";\nint main(void) { return names[9223372036854775807LL]; }\n')
+    r = run_pgcc(["cb.c", "-o", "cb"], cwd=tmp)
+    assert r.returncode == 1
+    assert "cb.c:2:25: error: array index 9223372036854775807 is outside the array's 4 elements" in r.stderr
