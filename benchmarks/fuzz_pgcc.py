@@ -307,7 +307,8 @@ def run_campaign(n: int, seed: int, jobs: int, timeout: float, out: Path | None,
     to `out` as ``<category>-<index><suffix>`` with a ``.txt`` holding pgcc's stderr."""
     seeds = load_seeds()
     vocab = vocabulary(seeds)
-    ctx = mp.get_context("fork")
+    # fork is cheap, but forking a process that already runs MLIR/LLVM threads crashes the children
+    ctx = mp.get_context("spawn" if "mlir" in sys.modules else "fork")
     indices = [only] if only is not None else list(range(n))
     todo = list(reversed(indices))
     workers = [Worker(ctx, list(flags)) for _ in range(min(jobs, len(indices)))]

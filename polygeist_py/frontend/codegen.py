@@ -234,7 +234,10 @@ class FunctionGen:
 
     # ---------------------------------------------------------------- small builders
     def const_int(self, ty, v):
-        return arith.constant(ty if isinstance(ty, ir.Type) else CT.scalar_type(ty), int(v))
+        t = ty if isinstance(ty, ir.Type) else CT.scalar_type(ty)
+        if not isinstance(t, (ir.IntegerType, ir.IndexType)):  # MLIR would abort the process (an assertion)
+            raise TypeError(f"integer constant of type {t}")
+        return arith.constant(t, int(v))
 
     def const_index(self, v):
         return arith.constant(ir.IndexType.get(), int(v))
@@ -1319,6 +1322,8 @@ class FunctionGen:
             elif CT.is_float(at):
                 one = arith.constant(old.type, 1.0)
                 new = arith.addf(old, one) if "++" in op else arith.subf(old, one)
+            elif not isinstance(old.type, ir.IntegerType):  # e.g. ++ on an array parameter of VLA rows
+                raise self.unsupported(e, f"{op[-2:]} on a value of type '{a.type.spelling}'")
             else:
                 one = self.const_int(old.type, 1)
                 new = arith.addi(old, one) if "++" in op else arith.subi(old, one)
