@@ -12,14 +12,41 @@ import subprocess
 from mlir import ir
 from mlir.dialects import llvm as llvm_d
 
-from .errors import InternalError, LinkError
+from .errors import InternalError, LinkError, error_at_op
 from .toolchain import libomp_dir, linker, llvm_tool
 
 TRIPLE = "x86_64-unknown-linux-gnu"
 
 
+def check_lowered(module: ir.Module) -> None:
+    """Raise unless every op is in the LLVM or OpenMP dialects (translation crashes the process on others).
+
+    Raises:
+        CompileError: CUDA thread/block ids left outside a launch (a kernel this file never launches);
+        InternalError: any other op that lowering left behind.
+    """
+    left = []
+
+    def visit(op):
+        name = op.name
+        if name != "builtin.module" and not name.startswith(("llvm.", "omp.")):  # both translate to LLVM IR
+            left.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    if not left:
+        return
+    op = left[0]
+    if op.name.startswith("gpu."):
+        raise error_at_op(op, "unsupported construct: kernel code outside a launch in this file (with --cpuify a "
+                              "__global__ function runs where this file launches it with <<<...>>>)")
+    raise InternalError(f"'{op.name}' was not lowered to the LLVM dialect")
+
+
 def translate_to_llvm_ir(module: ir.Module) -> str:
-    """LLVM IR text of a module that is entirely in the LLVM dialect."""
+    """LLVM IR text of a module that is entirely in the LLVM dialect (see check_lowered)."""
+    check_lowered(module)
     ll = str(llvm_d.translate_module_to_llvmir(module.operation))
     return f'target triple = "{TRIPLE}"\n' + ll
 

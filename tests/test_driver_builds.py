@@ -160,3 +160,12 @@ def test_constant_index_outside_a_global_is_an_error(tmp):
     r = run_pgcc(["cb.c", "-o", "cb"], cwd=tmp)
     assert r.returncode == 1
     assert "cb.c:2:25: error: array index 9223372036854775807 is outside the array's 4 elements" in r.stderr
+
+
+def test_kernel_without_launch_is_an_error(tmp):
+    """Found by the fuzzer (a truncated CUDA file): block ids left outside a launch crashed LLVM's translation."""
+    (tmp / "k.cu").write_text("__global__ void k(int *a) { a[threadIdx.x] = 1; }\n")
+    for flags in ([], ["--cpuify"]):
+        r = run_pgcc(["-c", "k.cu", *flags], cwd=tmp)
+        assert r.returncode == 1 and "Traceback" not in r.stderr
+        assert "k.cu:1:41: error: unsupported construct: kernel code outside a launch in this file" in r.stderr
