@@ -169,3 +169,15 @@ def test_kernel_without_launch_is_an_error(tmp):
         r = run_pgcc(["-c", "k.cu", *flags], cwd=tmp)
         assert r.returncode == 1 and "Traceback" not in r.stderr
         assert "k.cu:1:41: error: unsupported construct: kernel code outside a launch in this file" in r.stderr
+
+
+def test_subscript_constant_beyond_int64(tmp):
+    """Found by the fuzzer: an affine subscript whose constant leaves int64 is not affine (it failed building
+    the affine map); the branch never runs."""
+    (tmp / "s.c").write_text("#include <stdio.h>\nint main(int argc, char **argv) {\n  double h[400];\n"
+                             "  for (int i = 0; i < 400; i++) h[i] = i;\n"
+                             "  if (argc > 5) printf(\"%f\\n\", h[9223372036854775807LL * 20 + 100]);\n"
+                             "  printf(\"%f\\n\", h[12 * 20 + 100]);\n  return 0;\n}\n")
+    r = run_pgcc(["-w", "s.c", "-o", "s"], cwd=tmp)
+    assert r.returncode == 0, r.stderr
+    assert run_exe(tmp / "s").stdout == "340.000000\n"
