@@ -20,3 +20,11 @@ def test_huge_global_with_values_is_an_error(tmp):
     r = run_pgcc([tmp / "h.c", "-c", "-o", tmp / "h.o"], timeout=120)
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "h.c:1:6: error: unsupported construct: initial values in a global array of 2147483647 elements" in r.stderr
+
+
+def test_zero_length_global_arrays(tmp):
+    """Found by the fuzzer: `char names[0] = "ACG"` (GNU zero-length array) failed building its attribute."""
+    (tmp / "z.c").write_text('int z[0];\nchar e[0] = "";\nint main(void) { return sizeof z + 3; }\n')
+    r = run_pgcc(["-w", tmp / "z.c", "-o", tmp / "z"])
+    assert r.returncode == 0, r.stderr
+    assert run_exe(tmp / "z").returncode == 3

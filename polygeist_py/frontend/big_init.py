@@ -61,7 +61,7 @@ def global_initializer(mg, d, mtype, init):
     """
     shape = list(mtype.shape)
     n = math.prod(shape)
-    if n <= LARGE:
+    if 0 < n <= LARGE:  # zero-length arrays (a GNU extension) also take this path: no element to list
         return None
     elem = mtype.element_type
     vals = _Sparse()
