@@ -12,14 +12,41 @@ import subprocess
 from mlir import ir
 from mlir.dialects import llvm as llvm_d
 
-from .errors import CompileError
+from .errors import InternalError, LinkError, error_at_op
 from .toolchain import libomp_dir, linker, llvm_tool
 
 TRIPLE = "x86_64-unknown-linux-gnu"
 
 
+def check_lowered(module: ir.Module) -> None:
+    """Raise unless every op is in the LLVM or OpenMP dialects (translation crashes the process on others).
+
+    Raises:
+        CompileError: CUDA thread/block ids left outside a launch (a kernel this file never launches);
+        InternalError: any other op that lowering left behind.
+    """
+    left = []
+
+    def visit(op):
+        name = op.name
+        if name != "builtin.module" and not name.startswith(("llvm.", "omp.")):  # both translate to LLVM IR
+            left.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    if not left:
+        return
+    op = left[0]
+    if op.name.startswith("gpu."):
+        raise error_at_op(op, "unsupported construct: kernel code outside a launch in this file (with --cpuify a "
+                              "__global__ function runs where this file launches it with <<<...>>>)")
+    raise InternalError(f"'{op.name}' was not lowered to the LLVM dialect")
+
+
 def translate_to_llvm_ir(module: ir.Module) -> str:
-    """LLVM IR text of a module that is entirely in the LLVM dialect."""
+    """LLVM IR text of a module that is entirely in the LLVM dialect (see check_lowered)."""
+    check_lowered(module)
     ll = str(llvm_d.translate_module_to_llvmir(module.operation))
     return f'target triple = "{TRIPLE}"\n' + ll
 
@@ -27,7 +54,7 @@ def translate_to_llvm_ir(module: ir.Module) -> str:
 def _run(cmd: list[str], what: str) -> None:
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        raise CompileError(f"{what} failed: {r.stderr.strip()[:2000]}")
+        raise InternalError(f"{what} failed: {r.stderr.strip()[:2000]}")
 
 
 def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "obj", workdir: str = ".") -> None:
@@ -53,10 +80,15 @@ def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "ob
 
 
 def link(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> None:
-    """Link objects into an executable with the system C driver, LLVM's OpenMP runtime and libm."""
+    """Link objects into an executable (or a shared library with -shared in `extra`) with the system C driver,
+    LLVM's OpenMP runtime and libm.
+
+    Raises:
+        LinkError: the linker failed (its message, then ``pgcc: error: linker command failed``).
+    """
     omp = libomp_dir()
     cmd = [linker(), *objects, "-o", out_path, *[f"-L{d}" for d in lib_dirs], f"-L{omp}", f"-Wl,-rpath,{omp}",
            *extra, *[f"-l{l}" for l in libs], "-lomp", "-lm"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        raise CompileError(f"linking failed:\n{r.stderr.strip()}")
+        raise LinkError(r.stderr.strip(), r.returncode)

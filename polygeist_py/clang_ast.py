@@ -12,7 +12,7 @@ import os
 
 import clang.cindex as ci
 
-from .errors import CompileError
+from .errors import ERROR_LIMIT, CompileError, Diagnostics, render_diagnostic
 from .toolchain import cuda_include_dir, omp_include_dir
 
 ci.Config.libcxx_dir = None  # libclang-ng's libc++ headers clash with glibc's <math.h> in C++ mode
@@ -120,22 +120,41 @@ def is_cuda(path: str) -> bool:
     return path.endswith(".cu")
 
 
-def parse(path: str, user_args: list[str], source: str | None = None):
+# Source languages by file suffix (gcc's table, restricted to what pgcc compiles). C++ sources parse like CUDA
+# host code.
+LANGUAGES = {".c": "c", ".i": "c", ".cu": "cuda", ".cpp": "c++", ".cc": "c++", ".cxx": "c++", ".C": "c++",
+             ".ii": "c++"}
+
+
+def language_of(path: str) -> str | None:
+    """'c', 'cuda' or 'c++' for a source file name, None for anything else (objects, libraries...)."""
+    return LANGUAGES.get(os.path.splitext(path)[1])
+
+
+def parse(path: str, user_args: list[str], source: str | None = None, language: str | None = None):
     """Parse a C or CUDA file into a libclang TranslationUnit.
 
     Args:
         path: file name (``.c`` is C, ``.cu`` is CUDA host+device code parsed without a CUDA toolkit).
         user_args: ``-I``, ``-D``, ``-U``, ``-std=`` flags from the command line.
         source: the file's text, when it does not exist on disk (Python API).
+        language: 'c', 'cuda' or 'c++' (gcc's ``-x``); by default from the suffix (``.cu`` CUDA, else C).
     Raises:
-        CompileError: at the first error diagnostic, in clang's format.
+        CompileError: a Diagnostics with every error clang reports (up to errors.ERROR_LIMIT), in clang's
+            format, with the warnings and notes around them.
     """
-    if is_cuda(path):
-        args = ["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent",
-                "-std=c++17", "-isystem", cuda_include_dir(), "-include", "cuda_runtime.h", "-D__PGCC_CUDA__=1"]
+    language = language or ("cuda" if is_cuda(path) else "c")
+    if language in ("cuda", "c++"):
+        kind = "cuda" if language == "cuda" else "c++"
+        args = ["-x", kind, "-std=c++17"]
+        if language == "cuda":
+            args += ["--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent", "-isystem",
+                     cuda_include_dir(), "-include", "cuda_runtime.h", "-D__PGCC_CUDA__=1"]
         args += [a for a in user_args if not a.startswith("-std=")]
     else:
-        args = ["-x", "c", "-std=gnu11"] + user_args
+        # a C++ standard on a C file: gcc warns and ignores it, so do we
+        args = ["-x", "c", "-std=gnu11"] + [a for a in user_args if not a.startswith("-std=c++")
+                                            and not a.startswith("-std=gnu++")]
     args += ["-D__PGCC__=1"]
     if "-fopenmp" in user_args:  # like gcc: _OPENMP and `#pragma omp` only when asked for
         args += ["-isystem", omp_include_dir()]
@@ -145,11 +164,65 @@ def parse(path: str, user_args: list[str], source: str | None = None):
                                       options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
     except ci.TranslationUnitLoadError as e:
         raise CompileError(f"cannot parse {path}: {e}") from None
+    diags, errors, truncated = [], 0, False
     for d in tu.diagnostics:
         if d.severity >= ci.Diagnostic.Error:
-            loc = d.location
-            raise CompileError(d.spelling, loc.file.name if loc.file else path, loc.line, loc.column)
+            if errors == ERROR_LIMIT:
+                truncated = True
+                break
+            errors += 1
+        elif not is_user_warning(d):
+            continue
+        diags.append(_diag_tuple(d, path))
+        diags += [_diag_tuple(n, path) for n in d.children if n.severity == ci.Diagnostic.Note]
+    if errors:
+        raise Diagnostics(diags, truncated)
     return tu
+
+
+_SEVERITY = {ci.Diagnostic.Note: "note", ci.Diagnostic.Warning: "warning", ci.Diagnostic.Error: "error",
+             ci.Diagnostic.Fatal: "error"}
+
+
+def _diag_tuple(d, path: str) -> tuple:
+    loc = d.location
+    if loc.file is None:  # clang's own "too many errors emitted", or a command-line problem
+        return (_SEVERITY.get(d.severity, "error"), d.spelling, None, 0, 0)
+    name = loc.file.name
+    if "/../" in name:  # libclang finds gcc's C++ headers as "/../lib/gcc/...": show where they are
+        name = os.path.realpath(name)
+    return (_SEVERITY.get(d.severity, "error"), d.spelling, name, loc.line, loc.column)
+
+
+def is_user_warning(d) -> bool:
+    """A warning clang would show: not from a system header (glibc, pgcc's CUDA headers)."""
+    return d.severity == ci.Diagnostic.Warning and d.location.file is not None and \
+        not d.location.is_in_system_header
+
+
+def warnings(tu, path: str) -> list[str]:
+    """The rendered warnings (with their notes) of a translation unit that parsed without errors."""
+    out = []
+    for d in tu.diagnostics:
+        if is_user_warning(d):
+            out.append(render_diagnostic(*_diag_tuple(d, path)))
+            out += [render_diagnostic(*_diag_tuple(n, path)) for n in d.children if n.severity == ci.Diagnostic.Note]
+    return out
+
+
+def dependencies(tu, system: bool) -> list[str]:
+    """Files a translation unit includes, in inclusion order, without repeats (for ``-MD``/``-MMD``); system
+    headers only when `system`."""
+    seen, out = set(), []
+    for inc in tu.get_includes():
+        name = inc.include.name
+        if name in seen:
+            continue
+        seen.add(name)
+        if not system and ci.SourceLocation.from_position(tu, inc.include, 1, 1).is_in_system_header:
+            continue
+        out.append(name)
+    return out
 
 
 def in_main_file(cursor, tu) -> bool:
@@ -157,14 +230,15 @@ def in_main_file(cursor, tu) -> bool:
     return f is not None and os.path.abspath(f.name) == os.path.abspath(tu.spelling)
 
 
-def string_initializer(init, length: int):
+def string_initializer(init, length: int, pad: bool = True):
     """Byte values of a char array initialized from a string literal (`char s[4] = "abc"` or `{"abc"}`),
-    zero-padded to `length` as C does; None when `init` is not such an initializer."""
+    zero-padded to `length` as C does (with pad=False, only the literal's bytes that fit); None when `init`
+    is not such an initializer."""
     node = strip_implicit(init)
     if node.kind == K.INIT_LIST_EXPR and len(children(node)) == 1:
         node = strip_implicit(children(node)[0])
     if node.kind != K.STRING_LITERAL:
         return None
     data = [ord(ch) for ch in string_literal(node)][:length]
-    return [b - 256 if b > 127 else b for b in data] + [0] * (length - len(data))
+    return [b - 256 if b > 127 else b for b in data] + [0] * ((length - len(data)) if pad else 0)
 

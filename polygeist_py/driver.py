@@ -1,8 +1,11 @@
 """`pgcc`: a C compiler driver over the polygeist-py stages (frontend -> cleanup -> cpuify -> lowering -> native).
 
-Usage mirrors gcc: ``pgcc [-c|-S] [-O0..3] [-I dir] [-D m] [-L dir] [-l lib] [-std=..] [-o out] inputs...``
-plus ``--cpuify`` (CUDA kernels run as OpenMP loops), ``--emit=mlir|cleanup|cpuify|ad|llvm-dialect|llvm``
-(print the module after that stage) and ``--debug`` (show Python tracebacks of internal errors).
+Usage mirrors gcc: pgcc [-c|-S] [-O0..3] [-I dir] [-D m] [-L dir] [-l lib] [-std=..] [-x c|cuda|c++]
+                        [-MD|-MMD] [-MP] [-MF file] [-MT target] [-Wl,...] [-shared] [-o out] inputs...
+Inputs: .c (C), .cu (CUDA; C++ host code), .cpp/.cc (C++), anything else goes to the linker (.o, .a, .so).
+Project flags: --cpuify (CUDA kernels run as OpenMP loops), --polyhedral / --no-polyhedral,
+--emit=mlir|cleanup|cpuify|ad|scop|polyhedral|llvm-dialect|llvm (print the module after that stage),
+--debug (show Python tracebacks of internal errors). Unknown flags are ignored with a warning.
 """
 
 from __future__ import annotations
@@ -13,15 +16,27 @@ import tempfile
 import traceback
 from dataclasses import dataclass, field
 
-from .errors import CompileError
+from .errors import CompileError, InternalError
 
 EMIT_STAGES = ("mlir", "cleanup", "cpuify", "ad", "scop", "polyhedral", "llvm-dialect", "llvm")
-IGNORED_PREFIXES = ("-W", "-f", "-m", "-g", "-pedantic", "-pipe", "-v", "-ansi", "-w")
+IGNORED_PREFIXES = ("-W", "-f", "-m", "-g", "-pedantic", "-pipe", "-ansi", "-w", "-save-temps", "--param")
+# gcc options whose value is the next argument (so that the value is never taken for an input file).
+CLANG_VALUE_FLAGS = ("-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter", "-imacros")
+IGNORED_VALUE_FLAGS = ("--param", "-aux-info")
+UNSUPPORTED = {
+    "-E": "-E (preprocess only) is not supported; preprocess with 'cpp' or 'gcc -E'",
+    "-M": "-M (dependencies only) is not supported; use -MD or -MMD with -c",
+    "-MM": "-MM (dependencies only) is not supported; use -MD or -MMD with -c",
+    "-emit-llvm": "-emit-llvm is not supported; use --emit=llvm",
+}
+LANGS = {"c": "c", "cuda": "cuda", "c++": "c++", "cu": "cuda"}
+VERSION = "0.1.0"
 
 
 @dataclass
 class Options:
     inputs: list = field(default_factory=list)
+    languages: list = field(default_factory=list)   # per input: 'c', 'cuda', 'c++' (-x) or None (by suffix)
     output: str | None = None
     compile_only: bool = False
     assembly: bool = False
@@ -39,11 +54,24 @@ class Options:
     emit: str | None = None
     debug: bool = False
     warnings: list = field(default_factory=list)
+    no_warnings: bool = False           # -w
+    werror: bool = False                # -Werror
+    deps: str | None = None             # -MD (all headers) or -MMD (user headers only)
+    dep_file: str | None = None         # -MF
+    dep_targets: list = field(default_factory=list)   # -MT
+    dep_phony: bool = False             # -MP
+    info: str | None = None             # --version, --help, -dumpversion: print and stop
 
 
 def parse_args(argv: list[str]) -> Options:
-    """gcc-style command line -> Options. Raises CompileError for a malformed or unknown essential flag."""
+    """gcc-style command line -> Options.
+
+    Raises:
+        CompileError: a flag without its value, an unsupported mode (-E, -M), an unknown -x language, or no
+            input files. Unknown flags are accepted with a warning (Options.warnings).
+    """
     o = Options()
+    lang = None
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -51,7 +79,7 @@ def parse_args(argv: list[str]) -> Options:
         def value():
             nonlocal i
             if i + 1 >= len(argv):
-                raise CompileError(f"argument to '{a}' is missing")
+                raise CompileError(f"argument to '{a}' is missing (expected 1 value)")
             i += 1
             return argv[i]
 
@@ -61,14 +89,36 @@ def parse_args(argv: list[str]) -> Options:
             o.compile_only = True
         elif a == "-S":
             o.assembly = True
+        elif a in UNSUPPORTED:
+            raise CompileError(UNSUPPORTED[a])
+        elif a in ("--version", "-dumpversion", "--help"):
+            o.info = a
         elif a.startswith("-O"):
             lvl = a[2:] or "1"
-            o.opt_level = 2 if lvl in ("s", "z", "fast") else int(lvl) if lvl.isdigit() else 2
+            o.opt_level = 2 if lvl in ("s", "z", "fast", "g") else int(lvl) if lvl.isdigit() else 2
+            if lvl == "g":
+                o.opt_level = 1
             o.opt_level = min(o.opt_level, 3)
-        elif a in ("-I", "-D", "-U", "-include", "-isystem"):
+        elif a in CLANG_VALUE_FLAGS:
             o.clang_args += [a, value()]
-        elif a.startswith(("-I", "-D", "-U", "-std=")):
+        elif a.startswith(("-I", "-D", "-U", "-std=", "-iquote", "-isystem", "-idirafter")):
             o.clang_args.append(a)
+        elif a == "-x":
+            lang = _language(value())
+        elif a.startswith("-x"):
+            lang = _language(a[2:])
+        elif a in ("-MD", "-MMD"):
+            o.deps = a[1:]
+        elif a == "-MP":
+            o.dep_phony = True
+        elif a == "-MF":
+            o.dep_file = value()
+        elif a.startswith("-MF"):
+            o.dep_file = a[3:]
+        elif a in ("-MT", "-MQ"):
+            o.dep_targets.append(value())
+        elif a.startswith("-MT"):
+            o.dep_targets.append(a[3:])
         elif a == "-L":
             o.lib_dirs.append(value())
         elif a.startswith("-L"):
@@ -101,20 +151,40 @@ def parse_args(argv: list[str]) -> Options:
             o.debug = True
         elif a == "-fopenmp":
             o.clang_args.append(a)  # defines _OPENMP, as with gcc
-        elif a in ("-lm", "-pthread"):
-            pass
-        elif a.startswith("-Wl,") or a in ("-static", "-shared", "-rdynamic"):
+        elif a == "-pthread":
+            o.clang_args.append("-D_REENTRANT")  # what gcc's -pthread defines; the link gets -pthread too
             o.link_extra.append(a)
+        elif a == "-w":
+            o.no_warnings = True
+        elif a == "-Werror":
+            o.werror = True
+        elif a == "-Xlinker":
+            o.link_extra += ["-Xlinker", value()]
+        elif a.startswith("-Wl,") or a in ("-static", "-shared", "-rdynamic", "-no-pie", "-pie", "-s"):
+            o.link_extra.append(a)
+        elif a in IGNORED_VALUE_FLAGS:
+            value()
+        elif a == "-v":
+            pass
         elif a.startswith(IGNORED_PREFIXES):
             pass  # gcc flags that do not change the program's meaning
-        elif a.startswith("-"):
+        elif a.startswith("-") and a != "-":
             o.warnings.append(f"pgcc: warning: ignoring unknown option '{a}'")
         else:
             o.inputs.append(a)
+            o.languages.append(lang)
         i += 1
-    if not o.inputs:
+    if not o.inputs and o.info is None:
         raise CompileError("no input files")
     return o
+
+
+def _language(name: str) -> str | None:
+    if name == "none":
+        return None
+    if name not in LANGS:
+        raise CompileError(f"language '{name}' not recognized (pgcc compiles c, cuda and c++; -x none resets)")
+    return LANGS[name]
 
 
 def _tile_sizes(text: str) -> tuple:
@@ -143,15 +213,30 @@ def polyhedral_options(o: Options):
     return PolyhedralOptions(schedule=sched, user_schedules=user, only_model=o.emit == "scop")
 
 
-def compile_source(path: str, o: Options, workdir: str, source: str | None = None):
-    """One .c/.cu file through every stage. Returns the object path (or None when only emitting text)."""
+def compile_source(path: str, o: Options, workdir: str, source: str | None = None, language: str | None = None):
+    """One .c/.cu file through every stage. Returns the object path (or None when only emitting text).
+
+    Raises:
+        CompileError: errors in the program (every parse error of the file), unsupported constructs;
+            InternalError from a stage.
+    """
     from mlir import ir
 
     from .backend import compile_llvm_ir, translate_to_llvm_ir
-    from .clang_ast import parse
+    from .clang_ast import dependencies, parse, warnings
     from .stages import STAGES, run_stages
 
-    tu = parse(path, o.clang_args, source)
+    tu = parse(path, o.clang_args, source, language)
+    if not o.no_warnings:
+        shown = warnings(tu, path)
+        if shown and o.werror:
+            raise CompileError(f"warnings treated as errors (-Werror):\n" + "\n".join(shown))
+        for w in shown:
+            print(w, file=sys.stderr)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    obj_name = o.output if (o.compile_only and o.output) else stem + ".o"
+    if o.deps:
+        write_dependencies(o, path, obj_name, dependencies(tu, system=o.deps == "MD"))
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = False
         module = run_stages(tu, path, cpuify=o.cpuify, on_stage=lambda stage, m: emit_here(o, stage, m),
@@ -162,14 +247,44 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
     if o.emit == "llvm":
         write_text(o, ll)
         return None
-    stem = os.path.splitext(os.path.basename(path))[0]
     if o.assembly:
         out = o.output or stem + ".s"
+        check_output_dir(out)
         compile_llvm_ir(ll, out, o.opt_level, "asm", workdir)
         return None
-    out = o.output if (o.compile_only and o.output) else (stem + ".o" if o.compile_only else os.path.join(workdir, stem + ".o"))
+    out = obj_name if o.compile_only else os.path.join(workdir, stem + ".o")
+    check_output_dir(out)
     compile_llvm_ir(ll, out, o.opt_level, "obj", workdir)
     return out
+
+
+def check_output_dir(out: str) -> None:
+    """Raise CompileError when `out` cannot be written (llc would fail with a less clear message)."""
+    d = os.path.dirname(out) or "."
+    if not os.path.isdir(d):
+        raise CompileError(f"cannot open output file '{out}': No such file or directory")
+    if os.path.isdir(out):
+        raise CompileError(f"cannot open output file '{out}': Is a directory")
+    if not os.access(d, os.W_OK) or (os.path.exists(out) and not os.access(out, os.W_OK)):
+        raise CompileError(f"cannot open output file '{out}': Permission denied")
+
+
+def write_dependencies(o: Options, path: str, obj_name: str, headers: list[str]) -> None:
+    """gcc's -MD/-MMD file: `obj: source headers...` (and with -MP an empty rule per header, so that make
+    does not fail when a header is deleted). Written next to the object (`x.o` -> `x.d`) unless -MF names it."""
+    def esc(name: str) -> str:
+        return name.replace("$", "$$").replace(" ", "\\ ").replace("#", "\\#")
+
+    dep_file = o.dep_file or os.path.splitext(obj_name)[0] + ".d"
+    targets = " ".join(esc(t) for t in (o.dep_targets or [obj_name]))
+    text = f"{targets}: {esc(path)}"
+    for h in headers:
+        text += f" \\\n {esc(h)}"
+    text += "\n"
+    if o.dep_phony:
+        text += "".join(f"\n{esc(h)}:\n" for h in headers)
+    with open(dep_file, "w") as f:
+        f.write(text)
 
 
 def emit_scops(o: Options, reports) -> bool:
@@ -196,58 +311,185 @@ def write_text(o: Options, text: str) -> None:
         sys.stdout.write(text)
 
 
+def check_input(path: str) -> None:
+    """Raise CompileError unless `path` is a readable regular file (gcc's wording)."""
+    if not os.path.exists(path):
+        raise CompileError(f"{path}: No such file or directory")
+    if os.path.isdir(path):
+        raise CompileError(f"{path}: Is a directory")
+    if not os.access(path, os.R_OK):
+        raise CompileError(f"{path}: Permission denied")
+
+
 def run(argv: list[str]) -> int:
+    """Compile and link as gcc would. Returns the exit status (0).
+
+    Raises:
+        CompileError: the first problem found (bad flags, unreadable inputs, errors in a source: every source
+            is still compiled and its errors printed before the failure is raised), LinkError.
+    """
     from .backend import link
+    from .clang_ast import language_of
 
     o = parse_args(argv)
     for w in o.warnings:
         print(w, file=sys.stderr)
-    sources = [p for p in o.inputs if p.endswith((".c", ".cu"))]
-    others = [p for p in o.inputs if p not in sources]
-    for p in others:
-        if not os.path.exists(p):
-            raise CompileError(f"no such file or directory: '{p}'")
-    for p in sources:
-        if not os.path.exists(p):
-            raise CompileError(f"no such file or directory: '{p}'")
+    if o.info is not None:
+        if o.info == "--help":
+            print(__doc__.strip())
+        else:
+            print(VERSION if o.info == "-dumpversion" else f"pgcc (polygeist-py) {VERSION}")
+        return 0
+    langs = [lang or language_of(p) for p, lang in zip(o.inputs, o.languages)]
+    for p, lang in zip(o.inputs, langs):
+        if lang is None and p.endswith((".h", ".hpp", ".cuh")):  # `-x c x.h` compiles it, as with gcc
+            raise CompileError(f"{p}: cannot compile a header (precompiled headers are not supported)")
+        check_input(p)
+    sources = [p for p, lang in zip(o.inputs, langs) if lang]
     if (o.compile_only or o.assembly or o.emit) and o.output and len(sources) > 1:
         raise CompileError("cannot specify -o with -c, -S or --emit and multiple files")
+    if o.dep_file and len(sources) > 1:
+        raise CompileError("cannot specify -MF with multiple files")
+    stops = o.compile_only or o.assembly or o.emit
+    if stops and len(sources) < len(o.inputs):
+        print("pgcc: warning: linker input files unused because linking not done", file=sys.stderr)
+    failed = 0
     with tempfile.TemporaryDirectory(prefix="pgcc-") as work:
         objects = []
-        for p in o.inputs:
-            if p in sources:
-                obj = compile_source(p, o, work)
-                if obj:
-                    objects.append(obj)
-            else:
+        for p, lang in zip(o.inputs, langs):
+            if not lang:
                 objects.append(p)
-        if o.compile_only or o.assembly or o.emit:
+                continue
+            try:
+                try:
+                    obj = compile_source(p, o, work, language=lang)
+                finally:
+                    check_callbacks(p)  # a failed callback explains whatever went wrong after it
+            except CompileError as e:
+                # like gcc: report this file's errors and go on with the other files, then fail
+                if len(sources) == 1 or isinstance(e, InternalError):
+                    raise
+                print(e.render(), file=sys.stderr)
+                failed += 1
+                continue
+            except (KeyboardInterrupt, OSError):
+                raise
+            except MemoryError:
+                raise CompileError(f"{p}: out of memory") from None
+            except RecursionError:  # beyond the deep stack main() runs on: a limit, not a bug
+                raise CompileError(f"{p}: expressions or statements nested too deeply for pgcc") from None
+            except Exception as e:
+                raise InternalError(f"{type(e).__name__} while compiling '{p}': {e}") from e
+            if obj:
+                objects.append(obj)
+        if failed:
+            return 1
+        if stops:
             return 0
         link(objects, o.output or "a.out", o.lib_dirs, o.libs, o.link_extra)
     return 0
 
 
+def summary(message: str) -> str:
+    """One line for an internal error: the message's first line, completed by the first MLIR `error:` line
+    when it ends in a colon ("Verification failed:")."""
+    lines = [ln.strip() for ln in (message or "").splitlines() if ln.strip()]
+    if not lines:
+        return ""
+    first = lines[0]
+    if first.endswith(":"):
+        detail = next((ln for ln in lines[1:] if "error:" in ln), lines[1] if len(lines) > 1 else "")
+        first = f"{first} {detail.split('error:', 1)[-1].strip()}"
+    return first[:300]
+
+
+# Exceptions raised inside ctypes callbacks (libclang's child visitor) cannot propagate: Python prints them and
+# the visit silently stops early, which would compile a truncated tree. They are collected here and turned
+# into an error after the file is compiled.
+_callback_errors: list = []
+
+
+def _unraisable(info) -> None:
+    _callback_errors.append(info.exc_value)
+
+
+def check_callbacks(path: str) -> None:
+    """Raise the first exception swallowed by a libclang callback while `path` was compiled (see above)."""
+    if not _callback_errors:
+        return
+    e = _callback_errors[0]
+    _callback_errors.clear()
+    if isinstance(e, RecursionError) or isinstance(e.__context__, RecursionError) or "RecursionError" in str(e):
+        raise CompileError(f"{path}: expressions or statements nested too deeply for pgcc")
+    raise InternalError(f"{type(e).__name__} in a libclang callback while compiling '{path}': {e}") from e
+
+
+STACK_BYTES = 512 << 20
+RECURSION_LIMIT = 60000
+
+
+def on_deep_stack(fn, *args):
+    """Run fn(*args) on a thread with a large C stack and a high recursion limit: the frontend recurses once
+    per nesting level of the program (long `a+b+c+...` chains included). Returns fn's result or re-raises."""
+    import threading
+
+    result, error = [], []
+
+    def body():
+        try:
+            result.append(fn(*args))
+        except BaseException as e:  # noqa: BLE001 - handed to the calling thread
+            error.append(e)
+
+    old_size, old_limit, old_hook = threading.stack_size(), sys.getrecursionlimit(), sys.unraisablehook
+    try:
+        threading.stack_size(STACK_BYTES)
+        sys.setrecursionlimit(max(old_limit, RECURSION_LIMIT))
+        sys.unraisablehook = _unraisable
+        t = threading.Thread(target=body, daemon=True)
+        t.start()
+    finally:
+        threading.stack_size(old_size)
+    try:
+        t.join()
+    finally:
+        sys.setrecursionlimit(old_limit)
+        sys.unraisablehook = old_hook
+    if error:
+        raise error[0]
+    return result[0]
+
+
 def main(argv: list[str] | None = None) -> int:
+    """The `pgcc` command. Returns the exit status (0, or 1 after printing a diagnostic; never a traceback
+    unless --debug). When run as a script, exits with it."""
     argv = sys.argv[1:] if argv is None else argv
     debug = "--debug" in argv
+    _callback_errors.clear()
     try:
-        code = run(argv)
+        code = on_deep_stack(run, argv)
+    except InternalError as e:
+        first = summary(e.message)
+        print(f"pgcc: internal compiler error: {first}" + ("" if debug else " (run with --debug for the trace)"),
+              file=sys.stderr)
+        if debug:
+            print(e.message, file=sys.stderr)
+            traceback.print_exc()
+        code = 1
     except CompileError as e:
-        from .pipeline import InternalError
-
-        if isinstance(e, InternalError):
-            print(f"pgcc: internal compiler error: {e.message.splitlines()[0]}", file=sys.stderr)
-            if debug:
-                print(e.message, file=sys.stderr)
-                traceback.print_exc()
-        else:
-            print(e.render(), file=sys.stderr)
+        print(e.render(), file=sys.stderr)
         code = 1
     except KeyboardInterrupt:
         code = 130
+    except OSError as e:  # the file system refused (unwritable output, disk full): the user's environment
+        print(f"pgcc: error: {e.strerror or e}{': ' + repr(e.filename) if e.filename else ''}", file=sys.stderr)
+        if debug:
+            traceback.print_exc()
+        code = 1
     except Exception as e:  # anything else is our bug, never the user's
-        print(f"pgcc: internal compiler error: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"
-              " (run with --debug for the trace)", file=sys.stderr)
+        msg = summary(str(e))
+        print(f"pgcc: internal compiler error: {type(e).__name__}: {msg} (run with --debug for the trace)",
+              file=sys.stderr)
         if debug:
             traceback.print_exc()
         code = 1

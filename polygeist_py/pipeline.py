@@ -14,7 +14,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.passmanager import PassManager
 
-from .errors import CompileError
+from .errors import CompileError, InternalError  # noqa: F401  (InternalError is re-exported)
 
 CLEANUP = ("builtin.module(canonicalize,cse,"
            "loop-invariant-code-motion,func.func(affine-scalrep),canonicalize,cse)")
@@ -34,10 +34,6 @@ def run(module: ir.Module, pipeline: str, stage: str) -> None:
         PassManager.parse(pipeline).run(module.operation)
     except Exception as e:  # MLIRError carries the diagnostics
         raise InternalError(f"{stage} failed: {e}") from e
-
-
-class InternalError(CompileError):
-    """A failure inside pgcc (a pass or the verifier), not in the user's program."""
 
 
 def verify(module: ir.Module, stage: str) -> None:

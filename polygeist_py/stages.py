@@ -22,7 +22,6 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
             InternalError from a pass.
     """
     from . import pipeline
-    from .clang_ast import is_cuda
     from .frontend.module import generate
     from .gpu_to_cpu_stage import run_cpuify
 
@@ -31,12 +30,14 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
 
     module = generate(tu, path)
     pipeline.verify(module, "the frontend")
+    from .constant_bounds import check as check_constant_bounds
+    check_constant_bounds(module)  # before folding: MLIR asserts on a constant out-of-range global index
     if stop("mlir"):
         return module
     pipeline.run(module, pipeline.CLEANUP, "cleanup")
     if stop("cleanup"):
         return module
-    if is_cuda(path) and has_op(module, lambda n: n == "gpu.launch"):
+    if has_op(module, lambda n: n == "gpu.launch"):
         if not cpuify:
             raise CompileError(f"{path}: CUDA kernel launches need --cpuify (cpuify=True in the Python API); "
                                "pgcc has no GPU back end")

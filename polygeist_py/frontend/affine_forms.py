@@ -12,11 +12,18 @@ from __future__ import annotations
 from mlir import ir
 
 
+INT64 = range(-(1 << 63), 1 << 63)  # affine constants are int64: anything else is not an affine form
+
+
 def const(c: int):
-    return ("const", int(c))
+    """The constant form c, or None when c does not fit an affine constant (int64)."""
+    return ("const", int(c)) if int(c) in INT64 else None
 
 
 def add(a, b):
+    """a+b, or None when either is None or a constant sum leaves int64."""
+    if a is None or b is None:
+        return None
     if a[0] == "const" and b[0] == "const":
         return const(a[1] + b[1])
     if b == ("const", 0):
@@ -27,7 +34,9 @@ def add(a, b):
 
 
 def mul(a, b):
-    """a*b, or None when the product is not (semi-)affine."""
+    """a*b, or None when the product is not (semi-)affine (or a constant leaves int64)."""
+    if a is None or b is None:
+        return None
     if a[0] == "const" and b[0] == "const":
         return const(a[1] * b[1])
     if b[0] == "const":

@@ -30,6 +30,7 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, string_l
                          string_initializer, var_decl_initializer)
 from ..errors import CompileError, error_at
 from . import affine_forms as AF
+from . import big_init
 from . import c_types as CT
 from . import enzyme
 from . import records as R
@@ -271,7 +272,10 @@ class FunctionGen(LLVMMemory):
 
     # ---------------------------------------------------------------- small builders
     def const_int(self, ty, v):
-        return arith.constant(ty if isinstance(ty, ir.Type) else CT.scalar_type(ty), int(v))
+        t = ty if isinstance(ty, ir.Type) else CT.scalar_type(ty)
+        if not isinstance(t, (ir.IntegerType, ir.IndexType)):  # MLIR would abort the process (an assertion)
+            raise TypeError(f"integer constant of type {t}")
+        return arith.constant(t, int(v))
 
     def const_index(self, v):
         return arith.constant(ir.IndexType.get(), int(v))
@@ -567,7 +571,10 @@ class FunctionGen(LLVMMemory):
             else:
                 m = self.alloca_entry(mtype)
             self.mem[key] = MemVar(m, ty)
-            text = string_initializer(inits[0], shape.dims[0]) if inits and len(shape.dims) == 1 and shape.dims[0] else None
+            big = big_init.is_large(shape.dims)  # zeroed by one loop, then only the listed elements stored
+            text = string_initializer(inits[0], shape.dims[0], pad=not big) if inits and len(shape.dims) == 1 and shape.dims[0] else None
+            if text is not None and big:
+                big_init.fill_zero(self, m, shape.dims, self.zero(shape.elem))
             if text is not None:
                 for i, b in enumerate(text):
                     memref.StoreOp(self.const_int(shape.elem, b), m, [self.const_index(i)])
@@ -657,14 +664,18 @@ class FunctionGen(LLVMMemory):
         """Store the elements of an initializer list (missing elements are zero)."""
         shape = CT.array_shape(ty)
         elem = shape.elem
+        big = big_init.is_large(shape.dims)
+        if big:  # zero everything with one loop nest, then store only the listed elements
+            big_init.fill_zero(self, m, shape.dims, self.zero(elem))
 
         def flat(node, prefix, depth):
             items = [e for e in children(node)]
-            for i in range(shape.dims[depth]):
+            for i in range(min(shape.dims[depth], len(items)) if big else shape.dims[depth]):
                 if depth + 1 < len(shape.dims):
                     sub = items[i] if i < len(items) and items[i].kind == K.INIT_LIST_EXPR else None
                     if sub is None:
-                        zero_fill(prefix + [i], depth + 1)
+                        if not big:
+                            zero_fill(prefix + [i], depth + 1)
                     else:
                         flat(sub, prefix + [i], depth + 1)
                 else:
@@ -1384,6 +1395,8 @@ class FunctionGen(LLVMMemory):
             elif CT.is_float(at):
                 one = arith.constant(old.type, 1.0)
                 new = arith.addf(old, one) if "++" in op else arith.subf(old, one)
+            elif not isinstance(old.type, ir.IntegerType):  # e.g. ++ on an array parameter of VLA rows
+                raise self.unsupported(e, f"{op[-2:]} on a value of type '{a.type.spelling}'")
             else:
                 one = self.const_int(old.type, 1)
                 new = arith.addi(old, one) if "++" in op else arith.subi(old, one)
@@ -1731,7 +1744,10 @@ class FunctionGen(LLVMMemory):
         s = strip_implicit(e)
         if s.kind == K.STRING_LITERAL:
             return self.mg.string_constant(string_literal(s))
-        return self.to_ptr(self.pointer(e))
+        m = self.pointer(e)
+        if m.type != CT.llvm_ptr() and not isinstance(m.type, ir.MemRefType):  # e.g. a function's address
+            raise error_at(e, f"unsupported construct: '{e.type.spelling}' argument passed as a pointer")
+        return self.to_ptr(m)
 
     def element_pointer(self, lv, ty):
         """&A[i][j]: a pointer memref starting at that element (offset = linearized position)."""

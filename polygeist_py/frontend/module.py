@@ -8,7 +8,9 @@ from mlir.dialects import llvm, memref
 from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_file, string_initializer,
                          var_decl_initializer)
 from ..errors import CompileError, error_at
+from . import big_init
 from . import c_types as CT
+from . import cxx  # noqa: F401  (C++ new/delete expressions for FunctionGen)
 from . import enzyme
 from . import records as R
 from .calls import Calls, is_texture
@@ -176,6 +178,9 @@ class ModuleGen:
         return mv
 
     def initializer(self, d, ty, mtype, init):
+        large = big_init.global_initializer(self, d, mtype, init)  # None unless more than LARGE elements
+        if large is not None:
+            return large
         elem = mtype.element_type
         shape = list(mtype.shape)
         n = 1
@@ -261,7 +266,7 @@ class ModuleGen:
             with ir.Location.unknown(), ir.InsertionPoint.at_block_begin(self.module.body):
                 ty = ir.Type.parse(f"!llvm.array<{len(data)} x i8>")
                 llvm.GlobalOp(ty, name, ir.Attribute.parse("#llvm.linkage<private>"), constant=True,
-                              value=ir.StringAttr.get(data.decode("latin-1")))
+                              value=ir.StringAttr.get(data))  # bytes: one i8 per byte, whatever the encoding
         return llvm.AddressOfOp(CT.llvm_ptr(), name).result
 
     def declare_dynamic_shared(self, elem: ir.Type, mtype: ir.MemRefType) -> str:
