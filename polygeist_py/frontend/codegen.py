@@ -1502,6 +1502,8 @@ class FunctionGen:
         if bs.kind == K.DECL_REF_EXPR and CT.is_array(bs.type):
             lv = self.lvalue(bs)
             m = lv.memref if isinstance(lv, MemLV) else self.env[lv.key].value
+            if m.type == CT.llvm_ptr():  # a parameter `char *argv[]`: a raw pointer to pointers
+                return self.llvm_subscript(base, idx_exprs, e, m)
         else:
             bt = canonical(base.type)
             if bt.kind != T.POINTER or not CT.pointee_is_memref(bt):
@@ -1521,11 +1523,12 @@ class FunctionGen:
             indices.append(f)
         return MemLV(m, indices, canonical(e.type))
 
-    def llvm_subscript(self, base, idx_exprs, e):
-        """`p[i]` on a pointer that is not a memref (`char **argv`): an LLVM GEP."""
+    def llvm_subscript(self, base, idx_exprs, e, p=None):
+        """`p[i]` on a pointer that is not a memref (`char **argv`): an LLVM GEP. `p`: the base's value when
+        the caller has it already."""
         if len(idx_exprs) != 1:
             raise self.unsupported(e, "multi-dimensional subscript of a pointer to pointers")
-        p = self.rvalue(base)
+        p = self.rvalue(base) if p is None else p
         elem_ty = canonical(e.type)
         i64 = ir.IntegerType.get_signless(64)
         idx = self.convert(self.rvalue(idx_exprs[0]), idx_exprs[0].type, ci_long(), idx_exprs[0])

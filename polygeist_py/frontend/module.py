@@ -176,7 +176,9 @@ class ModuleGen:
         if is_f:
             attrs = [ir.FloatAttr.get(elem, float(v)) for v in vals]
         else:
-            attrs = [ir.IntegerAttr.get(elem, int(v)) for v in vals]
+            # C converts to the element type modulo 2^width; the attribute wants the signed bit pattern
+            w = ir.IntegerType(elem).width
+            attrs = [ir.IntegerAttr.get(elem, wrap_signed(int(v), w)) for v in vals]
         tt = ir.RankedTensorType.get(shape, elem)
         if all(v == vals[0] for v in vals):
             return ir.DenseElementsAttr.get_splat(tt, attrs[0])
@@ -260,6 +262,12 @@ class ModuleGen:
                 llvm.LLVMFuncOp(name, ir.TypeAttr.get(ftype), linkage=ir.Attribute.parse("#llvm.linkage<external>"))
             self.llvm_decls.add(name)
         return ftype
+
+
+def wrap_signed(v: int, width: int) -> int:
+    """`v` reduced modulo 2**width, as the signed number with those bits (0xFFFFFFFF, 32 -> -1)."""
+    v &= (1 << width) - 1
+    return v - (1 << width) if width > 1 and v >> (width - 1) else v
 
 
 def is_tentative(d) -> bool:
