@@ -30,6 +30,7 @@ from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
 from . import enzyme
+from . import int_semantics as IS
 from .scan import address_taken, assigned_decls, decl_key, exits
 
 RET, RETVAL = "$ret", "$retval"
@@ -1184,7 +1185,19 @@ class FunctionGen:
                             lambda: self.convert(self.rvalue(b), b.type, ty, b), [a, b], result_type=rt)
 
     def reads_memory(self, e):
+        """Whether `e` may not be evaluated speculatively (as a select operand): it reads through a subscript or
+        pointer, or divides integers (a division by zero or INT_MIN / -1 traps; csmith's safe math guards them
+        with `?:`)."""
         if e.kind in (K.ARRAY_SUBSCRIPT_EXPR,) or e.kind == K.UNARY_OPERATOR and unary_op(e) == "*":
+            return True
+        if e.kind == K.BINARY_OPERATOR and e.binary_operator.name in ("Div", "Rem") and CT.is_int(e.type):
+            return True
+        # a shift by an out-of-range count, or a float-to-int conversion out of range, is poison in LLVM, and
+        # `c || b` computed as `or` keeps it even when c holds: C never evaluates b then
+        if e.kind == K.BINARY_OPERATOR and e.binary_operator.name in ("Shl", "Shr"):
+            return True
+        if e.kind in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR) and CT.is_int(e.type) and children(e) and \
+                CT.is_float(children(e)[-1].type):
             return True
         return any(self.reads_memory(ch) for ch in e.get_children())
 
@@ -1279,11 +1292,10 @@ class FunctionGen:
             v = self.offset_pointer(cur, k, at)
             self.store(lv, v)
             return v
-        # the computation type is the usual arithmetic conversion of both operands
-        comp = canonical(b.type) if (CT.is_float(b.type) and not CT.is_float(at)) or \
-            (CT.is_arith(b.type) and CT.size_of(b.type) > CT.size_of(at)) else at
-        if op in ("Shl", "Shr"):
-            comp = at
+        # the computation type: usual arithmetic conversions (promoted lhs for shifts), then back to lhs's type
+        if not (CT.is_arith(at) and CT.is_arith(b.type)):
+            raise self.unsupported(e, f"compound assignment to '{a.type.spelling}'")
+        comp = IS.compound_computation_type(op, at, b.type)
         cur = self.convert(self.load(lv), at, comp, a)
         rv = self.convert(self.rvalue(b), b.type, comp, b)
         form = None
