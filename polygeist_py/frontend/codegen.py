@@ -31,6 +31,7 @@ from . import affine_forms as AF
 from . import c_types as CT
 from . import enzyme
 from . import int_semantics as IS
+from . import switch
 from .scan import address_taken, assigned_decls, decl_key, exits
 
 RET, RETVAL = "$ret", "$retval"
@@ -658,13 +659,20 @@ class FunctionGen:
         self.env[self.loops[-1][1]] = Binding(self.const_bool(True))
 
     def visit_LABEL_STMT(self, c):
-        raise self.unsupported(c, "goto and labels")
+        raise self.error(c, "goto is not supported (label '%s')" % c.spelling)
 
     def visit_GOTO_STMT(self, c):
-        raise self.unsupported(c, "goto and labels")
+        raise self.error(c, "goto is not supported")
+
+    visit_INDIRECT_GOTO_STMT = visit_GOTO_STMT
 
     def visit_SWITCH_STMT(self, c):
-        raise self.unsupported(c, "switch statement")
+        switch.emit_switch(self, c)
+
+    def visit_CASE_STMT(self, c):
+        raise self.unsupported(c, "case label outside the top level of a switch body")
+
+    visit_DEFAULT_STMT = visit_CASE_STMT
 
     # ---------------------------------------------------------------- loops
     def for_parts(self, c):
@@ -762,6 +770,8 @@ class FunctionGen:
         else:
             return None
         if step > 0 and op not in ("LT", "LE") or step < 0 and op not in ("GT", "GE"):
+            return None
+        if not IS.counted_compare_ok(ty, a.type, step, b if bound is b else a):
             return None
         if step < 0 and CT.is_unsigned(ty):
             return None

@@ -88,3 +88,24 @@ def compound_computation_type(op: str, lhs_ty, rhs_ty):
     if op in ("Shl", "Shr"):
         return promote(lhs_ty)
     return common_type(lhs_ty, rhs_ty)
+
+
+def counted_compare_ok(var_ty, compare_ty, step: int, bound) -> bool:
+    """Whether `for (...; i < bound; i += step)` on a variable of type `var_ty`, whose test compares in type
+    `compare_ty` (after the usual conversions), can run as a counted loop over the mathematical integers.
+
+    It cannot when the test is done in another type (a narrow `i` is promoted, so `u8 < 300` never fails and
+    `i` wraps; a wider bound would be truncated), nor when an unsigned `i` could step past the bound and wrap:
+    for a step other than +-1 the bound must be a constant at least |step| below the type's maximum.
+    `bound`: the bound expression (a libclang cursor)."""
+    from ..clang_ast import evaluate
+    v, c = canonical(var_ty), canonical(compare_ty)
+    if not (CT.is_int(v) and CT.is_int(c)) or v.get_size() != c.get_size() or CT.is_unsigned(v) != CT.is_unsigned(c):
+        return False
+    if v.get_size() < 4:
+        return False
+    if CT.is_unsigned(v) and abs(step) != 1:
+        n = evaluate(bound)
+        if not isinstance(n, int) or n + abs(step) >= 1 << (8 * v.get_size()):
+            return False
+    return True

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from mlir import ir
 from mlir.dialects import llvm, memref
 
@@ -196,6 +198,9 @@ class ModuleGen:
             else:
                 v = evaluate(item)
                 if v is None or not isinstance(v, (int, float)):
+                    toks = [t.spelling for t in itertools.islice(item.get_tokens(), 1)]
+                    if toks and toks[0] in ("[", "."):
+                        raise error_at(item, "unsupported construct: designated initializer")
                     raise error_at(item, "unsupported construct: non-constant global initializer")
                 vals[base + i * stride] = v
 
