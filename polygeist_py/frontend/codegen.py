@@ -729,8 +729,11 @@ class FunctionGen:
         else:
             return None
         ty = canonical(var.type)
-        if not CT.is_int(ty) or decl_key(var) in self.addr_taken:
+        if not CT.is_int(ty) or decl_key(var) in self.addr_taken or decl_key(var) in self.mem:
             return None
+        if var.kind == K.VAR_DECL and (var.storage_class in (var.storage_class.STATIC, var.storage_class.EXTERN) or
+                                       var.semantic_parent is None or var.semantic_parent.kind != K.FUNCTION_DECL):
+            return None  # a global or static index lives in memory, where calls in the body see it
         key = decl_key(var)
         # increment
         step = None
