@@ -1333,6 +1333,8 @@ class FunctionGen:
             old = self.load(lv)
             if at.kind == T.POINTER:
                 new = self.offset_pointer(old, self.const_index(1 if "++" in op else -1), at)
+            elif at.kind == T.BOOL:  # b + 1 is nonzero: true; b - 1 is nonzero exactly when b was false
+                new = self.const_bool(True) if "++" in op else arith.xori(old, self.const_bool(True))
             elif CT.is_float(at):
                 one = arith.constant(old.type, 1.0)
                 new = arith.addf(old, one) if "++" in op else arith.subf(old, one)

@@ -102,6 +102,9 @@ int main(void) {
     sh = -32768; --sh; mix("--sh", (uint64_t)(int64_t)sh);
     mix("uc++ value", uc++);
     mix("++uc value", ++uc);
+    /* _Bool: ++ sets, -- toggles, compound assignment converts to 0/1 */
+    _Bool b = 0; b++; mix("b++", b); b++; mix("b++ again", b); b--; mix("b--", b); b--; mix("b-- again", b);
+    b = 5; b += 2; mix("b+=2", b); b -= 1; mix("b-=1", b); b = 0.25; mix("b=0.25", b);
     /* char literals */
     c = 'z'; mix("c", (uint64_t)(int64_t)c);
     mix("'\\xff'", (uint64_t)(int64_t)'\xff');
