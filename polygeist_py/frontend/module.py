@@ -126,6 +126,10 @@ class ModuleGen:
         name = d.spelling
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
             name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local
+            taken = {mv.global_name for mv in self.globals.values()}
+            base, n = name, 1
+            while name in taken:  # static locals of the same name in different blocks of one function
+                name, n = f"{base}.{n}", n + 1
         try:
             if CT.is_array(ty):
                 mtype = CT.array_memref_type(ty)

@@ -35,6 +35,13 @@ static int other(void) {
     return ++calls;
 }
 
+static int same_names(int k) {
+    int r = 0;
+    if (k) { static int x = 5; x++; r += x; }
+    else { static int x = 100; x--; r += x; }   /* another variable of the same name */
+    return r;
+}
+
 int main(void) {
     printf("%d %u %d %llu %lld %.3f %.6f %d\n", g_int, g_u8, g_s8, (unsigned long long)g_u64, (long long)g_s64,
            g_d, g_f, g_zero);
@@ -50,6 +57,8 @@ int main(void) {
     for (int i = 0; i < 5; i++) printf(" %d", g_ctab[i]);
     printf("\n");
     for (int i = 0; i < 5; i++) printf("%d %d\n", counter(), other());
+    for (int i = 0; i < 4; i++) printf("%d ", same_names(i & 1));
+    printf("\n");
     g_vol = g_vol + 1;
     g_vol ^= 0xFF;
     g_varr[1][2] += g_varr[0][1];
