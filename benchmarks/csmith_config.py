@@ -25,10 +25,9 @@ FEATURE_OPTIONS = [
     "--no-unions",         # unions: memory-model work
     "--no-bitfields",      # bit-fields: memory-model work
     "--no-packed-struct",  # packed structs: memory-model work
-    "--no-jumps",          # goto: pgcc rejects it ("goto is not supported"), the walker emits structured code only
 ]
 # Size limits: small programs keep a seed's compile time to seconds (the CI test runs several on a loaded
-# machine); every other feature (arrays, globals, volatiles, all integer widths, safe math, comma,
+# machine); every other feature (arrays, globals, volatiles, all integer widths, safe math, comma, goto,
 # compound assignment, ++/--, const) stays on.
 SIZE_OPTIONS = [
     "--max-funcs", "3",

@@ -1,5 +1,5 @@
-"""C values and control flow: integer semantics, switch, globals and static locals, compared with gcc -O0;
-goto and misplaced case labels are clean errors."""
+"""C values and control flow: integer semantics, switch, goto, globals and static locals, compared with gcc -O0;
+jumps into blocks and misplaced case labels are clean errors."""
 
 import re
 
@@ -10,7 +10,7 @@ from conftest import PROGRAMS, build_gcc, build_pgcc, run_exe, run_pgcc
 C = PROGRAMS / "c"
 
 
-@pytest.mark.parametrize("name", ["int_semantics.c", "switch_stmt.c", "globals_static.c"])
+@pytest.mark.parametrize("name", ["int_semantics.c", "switch_stmt.c", "globals_static.c", "gotos.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -39,6 +39,11 @@ def test_switch_values(tmp):
     assert "narrow 1 2 3" in out and "wide 1 2 0" in out
 
 
+def test_goto_values(tmp):
+    out = run_exe(build_pgcc(C / "gotos.c", tmp / "app")).stdout.splitlines()
+    assert out[0] == "10 0" and out[2] == "1111 1044 1001"
+
+
 def test_static_locals_keep_values(tmp):
     out = run_exe(build_pgcc(C / "globals_static.c", tmp / "app")).stdout.splitlines()
     assert out[1] == "1 2 3 0 0 0 "
@@ -47,8 +52,9 @@ def test_static_locals_keep_values(tmp):
 
 
 ERRORS = {
-    "goto_fwd.c": ("int main(void) { int i = 0;\n  if (i) goto out;\n  i = 2;\nout:\n  return i; }\n",
-                   r"goto_fwd\.c:2:10: error: goto is not supported"),
+    "goto_into.c": ("int main(void) { int i = 0;\n  if (i) goto in;\n  while (i < 3) {\n  in:\n    i++;\n  }\n"
+                    "  return i; }\n",
+                    r"goto_into\.c:2:10: error: goto is not supported here: label 'in' is not in a block enclosing"),
     "duff.c": ("int f(int n) {\n  switch (n) {\n  case 0: while (n) {\n  case 1: n--; }\n  }\n  return n; }\n"
                "int main(void) { return f(1); }\n",
                r"duff\.c:4:3: error: unsupported construct: case or default label inside a nested statement"),

@@ -31,7 +31,7 @@ from . import affine_forms as AF
 from . import c_types as CT
 from . import enzyme
 from . import int_semantics as IS
-from . import switch
+from . import gotos, switch
 from .scan import address_taken, assigned_decls, decl_key, exits
 
 RET, RETVAL = "$ret", "$retval"
@@ -395,37 +395,45 @@ class FunctionGen:
             method(c)
 
     def visit_COMPOUND_STMT(self, c):
-        self.emit_stmts(children(c))
+        gotos.emit_compound(self, children(c))
 
     def visit_NULL_STMT(self, c):
         pass
 
     def flags_active(self):
-        keys = [RET]
+        keys = [RET] + [k for k in self.env if gotos.is_flag(k)]
         if self.loops:
             keys += [k for k in self.loops[-1] if k is not None]
         return [k for k in keys if k in self.env]
 
     def may_exit(self, s):
-        kinds = [K.RETURN_STMT]
+        kinds = [K.RETURN_STMT, K.GOTO_STMT]
         if self.loops:
             kinds += [K.BREAK_STMT, K.CONTINUE_STMT]
         return exits(s, tuple(kinds))
 
     def emit_stmts(self, stmts):
         for i, s in enumerate(stmts):
+            if s.kind == K.LABEL_STMT:  # the rest of the block is the label's loop (see gotos)
+                gotos.emit_labeled(self, s, stmts[i + 1:])
+                return
             self.visit(s)
             rest = stmts[i + 1:]
             if rest and self.may_exit(s):
                 rest = [r for r in rest if r.kind != K.NULL_STMT]
-                if rest:
-                    self.emit_guarded(rest)
+                m = next((j for j, r in enumerate(rest) if r.kind == K.LABEL_STMT), len(rest))
+                if rest[:m]:
+                    self.emit_guarded(rest[:m])
+                if m < len(rest):  # a label is entered by its own goto flag even when that flag is set
+                    gotos.emit_labeled(self, rest[m], rest[m + 1:])
                 return
 
-    def not_exited(self):
-        """i1: none of the active exit flags (return, break, continue) is set."""
+    def not_exited(self, exclude=()):
+        """i1: none of the active exit flags (return, break, continue, goto) but `exclude` is set."""
         cond = None
         for k in self.flags_active():
+            if k in exclude:
+                continue
             nf = arith.xori(self.env[k].value, self.const_bool(True))
             cond = nf if cond is None else arith.andi(cond, nf)
         return cond
@@ -444,6 +452,8 @@ class FunctionGen:
         for n in nodes:
             if exits(n, (K.RETURN_STMT,)):
                 flags |= {RET, RETVAL}
+            if exits(n, (K.GOTO_STMT,)):
+                flags |= {k for k in self.env if gotos.is_flag(k)}
         if self.loops:
             brk, cont = self.loops[-1]
             for n in nodes:
@@ -658,13 +668,14 @@ class FunctionGen:
             raise self.unsupported(c, "continue outside a loop")
         self.env[self.loops[-1][1]] = Binding(self.const_bool(True))
 
-    def visit_LABEL_STMT(self, c):
-        raise self.error(c, "goto is not supported (label '%s')" % c.spelling)
+    def visit_LABEL_STMT(self, c):  # labels directly in a block are handled by emit_stmts
+        raise self.error(c, f"goto is not supported here: label '{c.spelling}' is not directly in a block")
 
     def visit_GOTO_STMT(self, c):
-        raise self.error(c, "goto is not supported")
+        gotos.emit_goto(self, c)
 
-    visit_INDIRECT_GOTO_STMT = visit_GOTO_STMT
+    def visit_INDIRECT_GOTO_STMT(self, c):
+        raise self.error(c, "goto is not supported: computed goto")
 
     def visit_SWITCH_STMT(self, c):
         switch.emit_switch(self, c)
@@ -780,7 +791,7 @@ class FunctionGen:
             return None
         if key in assigned_decls([body]) or self.mentions(bound, key) or self.mentions(lb, key) and not declared:
             return None
-        if exits(body, (K.BREAK_STMT, K.RETURN_STMT)):
+        if exits(body, (K.BREAK_STMT, K.RETURN_STMT, K.GOTO_STMT)):
             return None
         return dict(var=var, key=key, ty=ty, lb=lb, bound=bound, inclusive=op in ("LE", "GE"), step=step,
                     declared=declared)
@@ -987,6 +998,7 @@ class FunctionGen:
     def loop_condition(self, cond, c):
         """The loop test, false once break/return flags are set (then the C condition is not evaluated)."""
         flags = [k for k in (self.loops[-1][0], RET) if k is not None and k in self.env]
+        flags += [k for k in self.env if gotos.is_flag(k)]
         if cond is None:
             test = lambda: self.const_bool(True)  # noqa: E731
         else:
