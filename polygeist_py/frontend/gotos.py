@@ -23,10 +23,12 @@ PREFIX = "goto"
 
 
 def flag_key(name: str):
+    """The walker's environment key of label `name`'s flag."""
     return (PREFIX, name)
 
 
 def is_flag(key) -> bool:
+    """Whether environment key `key` is a label's flag."""
     return isinstance(key, tuple) and len(key) == 2 and key[0] == PREFIX
 
 
@@ -52,7 +54,10 @@ def emit_compound(fg, stmts):
 
 
 def emit_goto(fg, c):
-    """`goto L`: set L's flag; an error when L is not a label of an enclosing block."""
+    """`goto L`: set L's flag.
+
+    Raises:
+        CompileError: when L is not a label of a block enclosing the goto (a jump into a block)."""
     from .codegen import Binding
     name = next((ch.spelling for ch in children(c) if ch.kind == K.LABEL_REF), c.spelling)
     key = flag_key(name)
@@ -63,19 +68,22 @@ def emit_goto(fg, c):
 
 def emit_labeled(fg, label, rest):
     """Emit `L: stmt` followed by `rest` (the remaining statements of the block) as the label's loop.
-    Runs when no other exit (return, break, continue, another goto) is pending; L's own flag means "enter"."""
+    Runs when no other exit (return, break, continue, another goto) is pending; L's own flag means "enter".
+
+    Raises:
+        CompileError: when the label has no flag (it is not directly in a compound statement)."""
     key = flag_key(label.spelling)
     if key not in fg.env:
         raise fg.error(label, f"goto is not supported here: label '{label.spelling}' is not directly in a block")
     body = [children(label)[0]] + list(rest)
     others = fg.not_exited(exclude=(key,))
     if others is None:
-        loop(fg, key, body)
+        _loop(fg, key, body)
     else:
-        fg.emit_if(others, lambda: loop(fg, key, body), None, body)
+        fg.emit_if(others, lambda: _loop(fg, key, body), None, body)
 
 
-def loop(fg, key, body):
+def _loop(fg, key, body):
     from .codegen import Binding
     keys = fg.carried(body, extra=[key])
     if key not in keys:

@@ -9,7 +9,7 @@ c_types use (`kind`, `get_canonical()`, `get_size()`); only width and signedness
 
 from __future__ import annotations
 
-from ..clang_ast import T, canonical
+from ..clang_ast import T, canonical, evaluate
 from . import c_types as CT
 
 
@@ -98,7 +98,6 @@ def counted_compare_ok(var_ty, compare_ty, step: int, bound) -> bool:
     `i` wraps; a wider bound would be truncated), nor when an unsigned `i` could step past the bound and wrap:
     for a step other than +-1 the bound must be a constant at least |step| below the type's maximum.
     `bound`: the bound expression (a libclang cursor)."""
-    from ..clang_ast import evaluate
     v, c = canonical(var_ty), canonical(compare_ty)
     if not (CT.is_int(v) and CT.is_int(c)) or v.get_size() != c.get_size() or CT.is_unsigned(v) != CT.is_unsigned(c):
         return False

@@ -68,7 +68,11 @@ def find_nested_label(node):
 
 
 def emit_switch(fg, c):
-    """Emit SWITCH_STMT `c` with FunctionGen `fg`."""
+    """Emit SWITCH_STMT `c` with FunctionGen `fg`.
+
+    Raises:
+        CompileError: for a switch with an initializer, on a non-integer value, or with a body `segments`
+        rejects."""
     ch = children(c)
     if len(ch) != 2:
         raise fg.unsupported(c, "switch with an initializer or a declaration in its condition")
@@ -123,5 +127,5 @@ def wrap(v: int, width: int) -> int:
 
 
 def _binding(v):
-    from .codegen import Binding
+    from .codegen import Binding  # (codegen imports this module)
     return Binding(v)
