@@ -48,9 +48,9 @@ def promote(ty):
     """Integer promotion: types of rank below int become int (every value of them fits in int on x86-64);
     other types are returned unchanged (canonical)."""
     c = canonical(ty)
+    if c.kind == T.ENUM:  # as its integer type (int, unsigned int or a 64-bit type, from its values)
+        return promote(c.get_declaration().enum_type)
     if c.kind in RANK and RANK[c.kind] < RANK[T.INT]:
-        return INT
-    if c.kind == T.ENUM:
         return INT
     return c
 

@@ -11,6 +11,9 @@ static void mix(const char *what, uint64_t v) {
 
 static int8_t ident8(int8_t x) { return x; }
 
+enum Big { BIG_A = 0xFFFFFFFF, BIG_B = 1 };   /* gcc: unsigned int */
+enum Huge { HUGE_A = 0x1FFFFFFFFLL };         /* gcc: a 64-bit type */
+
 int main(void) {
     int8_t s8 = -100; uint8_t u8 = 200; int16_t s16 = -30000; uint16_t u16 = 60000;
     int32_t s32 = -2000000000; uint32_t u32 = 4000000000u; int64_t s64 = -5; uint64_t u64 = 18446744073709551610ULL;
@@ -105,6 +108,9 @@ int main(void) {
     /* _Bool: ++ sets, -- toggles, compound assignment converts to 0/1 */
     _Bool b = 0; b++; mix("b++", b); b++; mix("b++ again", b); b--; mix("b--", b); b--; mix("b-- again", b);
     b = 5; b += 2; mix("b+=2", b); b -= 1; mix("b-=1", b); b = 0.25; mix("b=0.25", b);
+    /* enums take their integer type from their values */
+    enum Big eb = BIG_A; enum Huge eh = HUGE_A;
+    mix("enum big > 1", eb > BIG_B); mix("enum big / 2", eb / 2); mix("enum huge", (uint64_t)eh);
     /* char literals */
     c = 'z'; mix("c", (uint64_t)(int64_t)c);
     mix("'\\xff'", (uint64_t)(int64_t)'\xff');
