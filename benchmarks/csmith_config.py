@@ -84,7 +84,9 @@ def run_seed(seed: int, workdir: Path, pgcc_flags=("-O0",)) -> Outcome:
     """Generate csmith program `seed`, build it with pgcc and with gcc -O0, run both, compare checksums."""
     workdir.mkdir(parents=True, exist_ok=True)
     src = workdir / f"s{seed}.c"
-    gen = subprocess.run(["csmith", "--seed", str(seed), *CSMITH_OPTIONS], capture_output=True, text=True)
+    # (csmith writes platform.info into its working directory)
+    gen = subprocess.run(["csmith", "--seed", str(seed), *CSMITH_OPTIONS], capture_output=True, text=True,
+                         cwd=workdir)
     if gen.returncode != 0:
         return Outcome(seed, "skipped", "csmith failed: " + gen.stderr[-300:])
     src.write_text(gen.stdout)
