@@ -38,12 +38,15 @@ def main(argv=None) -> int:
     flags = tuple(a.pgcc_flags.split())
     counts = collections.Counter()
     reasons = collections.Counter()
+    skips = collections.Counter()
     bad = []
     with ThreadPoolExecutor(a.jobs) as pool:
         for o in pool.map(lambda s: CC.run_seed(s, work, flags), seeds):
             counts[o.status] += 1
             if o.status == "rejected":
                 reasons[o.detail] += 1
+            elif o.status == "skipped":
+                skips[o.detail.split(":")[0]] += 1
             elif o.status in ("mismatch", "internal", "timeout"):
                 bad.append(o)
             print(f"seed {o.seed}: {o.status}", file=sys.stderr, flush=True)
@@ -51,7 +54,7 @@ def main(argv=None) -> int:
         1 for o in bad if o.status == "timeout" and "compile" in o.detail)
     print(f"csmith options: {' '.join(CC.CSMITH_OPTIONS)}")
     print(f"pgcc flags: {' '.join(flags)}; seeds {a.first}..{a.first + a.seeds - 1}")
-    print(f"seeds: {a.seeds}  skipped (csmith/gcc failed or gcc's program timed out): {counts['skipped']}")
+    print(f"seeds: {a.seeds}  skipped: {counts['skipped']} ({', '.join(f'{k}: {n}' for k, n in skips.items()) or '-'})")
     print(f"compiled: {compiled}  identical: {counts['identical']}  mismatched: {counts['mismatch']}  "
           f"rejected: {counts['rejected']}  internal errors: {counts['internal']}  timeouts: {counts['timeout']}")
     if reasons:
