@@ -835,7 +835,8 @@ class FunctionGen:
             lb_v, lb_f = self.rvalue_form(m["lb"])
             ub_v, ub_f = self.rvalue_form(m["bound"])
             lb_v = self.convert(lb_v, m["lb"].type, m["ty"], m["lb"])
-            ub_v = self.convert(ub_v, m["bound"].type, m["ty"], m["bound"])
+            if not IS.wider_signed(m["bound"].type, m["ty"]):  # (a wider bound keeps its width: index_cast)
+                ub_v = self.convert(ub_v, m["bound"].type, m["ty"], m["bound"])
             if lb_f is not None and ub_f is not None:
                 self.emit_affine_for(m, lb_f, ub_f, body, c)
             else:

@@ -95,16 +95,24 @@ def counted_compare_ok(var_ty, compare_ty, step: int, bound) -> bool:
     `compare_ty` (after the usual conversions), can run as a counted loop over the mathematical integers.
 
     It cannot when the test is done in another type (a narrow `i` is promoted, so `u8 < 300` never fails and
-    `i` wraps; a wider bound would be truncated), nor when an unsigned `i` could step past the bound and wrap:
+    `i` wraps; an unsigned test wraps a negative `i`), except a wider signed one (`int i < long n`: `i` cannot
+    step past INT_MAX without undefined behaviour, and the bound is used at its own width), nor when an unsigned `i` could step past the bound and wrap:
     for a step other than +-1 the bound must be a constant at least |step| below the type's maximum.
     `bound`: the bound expression (a libclang cursor)."""
     v, c = canonical(var_ty), canonical(compare_ty)
-    if not (CT.is_int(v) and CT.is_int(c)) or v.get_size() != c.get_size() or CT.is_unsigned(v) != CT.is_unsigned(c):
+    if not (CT.is_int(v) and CT.is_int(c)) or v.get_size() < 4 or CT.is_unsigned(v) != CT.is_unsigned(c):
         return False
-    if v.get_size() < 4:
+    if v.get_size() != c.get_size() and not (wider_signed(c, v)):
         return False
     if CT.is_unsigned(v) and abs(step) != 1:
         n = evaluate(bound)
         if not isinstance(n, int) or n + abs(step) >= 1 << (8 * v.get_size()):
             return False
     return True
+
+
+def wider_signed(ty, than) -> bool:
+    """Whether `ty` and `than` are signed integer types and `ty` is the wider."""
+    a, b = canonical(ty), canonical(than)
+    return CT.is_int(a) and CT.is_int(b) and not CT.is_unsigned(a) and not CT.is_unsigned(b) and \
+        a.get_size() > b.get_size()
