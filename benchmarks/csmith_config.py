@@ -54,6 +54,7 @@ def csmith_available() -> str | None:
 
 
 def pgcc_command() -> list[str]:
+    """The pgcc next to the running Python (the package's console script), else the one on PATH."""
     exe = Path(sys.executable).parent / "pgcc"
     return [str(exe)] if exe.exists() else [shutil.which("pgcc") or "pgcc"]
 
@@ -81,7 +82,9 @@ def error_message(stderr: str) -> str:
 
 
 def run_seed(seed: int, workdir: Path, pgcc_flags=("-O0",)) -> Outcome:
-    """Generate csmith program `seed`, build it with pgcc and with gcc -O0, run both, compare checksums."""
+    """Generate csmith program `seed` in `workdir`, build it with pgcc (`pgcc_flags`) and with gcc -O0, run both
+    and compare their output (the checksum) and exit status. Returns an Outcome; never raises for a failing
+    program (a missing csmith or gcc raises FileNotFoundError)."""
     workdir.mkdir(parents=True, exist_ok=True)
     src = workdir / f"s{seed}.c"
     # (csmith writes platform.info into its working directory)
