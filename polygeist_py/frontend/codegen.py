@@ -32,7 +32,7 @@ from . import c_types as CT
 from . import enzyme
 from . import int_semantics as IS
 from . import gotos, switch
-from .scan import address_taken, assigned_decls, decl_key, exits
+from .scan import address_taken, assigned_decls, contains, decl_key, exits
 
 RET, RETVAL = "$ret", "$retval"
 WARP_SIZE = 32
@@ -395,7 +395,7 @@ class FunctionGen:
             method(c)
 
     def visit_COMPOUND_STMT(self, c):
-        gotos.emit_compound(self, children(c))
+        gotos.emit_compound(self, c)
 
     def visit_NULL_STMT(self, c):
         pass
@@ -413,20 +413,34 @@ class FunctionGen:
         return exits(s, tuple(kinds))
 
     def emit_stmts(self, stmts):
+        m = next((j for j, s in enumerate(stmts) if any(gotos.entries(self, s))), 0)
+        if m and not gotos.entries(self, stmts[m])[0]:  # on the way to a label: a set flag skips what precedes
+            self.emit_guarded(stmts[:m])
+            self.emit_stmts(stmts[m:])
+            return
         for i, s in enumerate(stmts):
-            if s.kind == K.LABEL_STMT:  # the rest of the block is the label's loop (see gotos)
-                gotos.emit_labeled(self, s, stmts[i + 1:])
+            loop, route = gotos.entries(self, s)
+            if loop:  # the rest of the block is the label's loop (see gotos)
+                gotos.emit_labeled(self, s, stmts[i + 1:], loop, route)
                 return
-            self.visit(s)
+            if route:
+                gotos.emit_route(self, s, route)
+            else:
+                self.visit(s)
             rest = stmts[i + 1:]
-            if rest and self.may_exit(s):
-                rest = [r for r in rest if r.kind != K.NULL_STMT]
-                m = next((j for j, r in enumerate(rest) if r.kind == K.LABEL_STMT), len(rest))
-                if rest[:m]:
-                    self.emit_guarded(rest[:m])
-                if m < len(rest):  # a label is entered by its own goto flag even when that flag is set
-                    gotos.emit_labeled(self, rest[m], rest[m + 1:])
+            if rest and (route or self.may_exit(s)):
+                self.emit_rest(rest)
                 return
+
+    def emit_rest(self, rest):
+        """The statements after one that may exit: skipped while an exit is pending, except a statement on the
+        way to a label, which its own goto flag enters."""
+        rest = [r for r in rest if r.kind != K.NULL_STMT]
+        m = next((j for j, r in enumerate(rest) if any(gotos.entries(self, r))), len(rest))
+        if rest[:m]:
+            self.emit_guarded(rest[:m])
+        if m < len(rest):
+            self.emit_stmts(rest[m:])
 
     def not_exited(self, exclude=()):
         """i1: none of the active exit flags (return, break, continue, goto) but `exclude` is set."""
@@ -452,7 +466,7 @@ class FunctionGen:
         for n in nodes:
             if exits(n, (K.RETURN_STMT,)):
                 flags |= {RET, RETVAL}
-            if exits(n, (K.GOTO_STMT,)):
+            if exits(n, (K.GOTO_STMT,)) or contains(n, (K.LABEL_STMT,)):  # a goto sets a flag, a label clears it
                 flags |= {k for k in self.env if gotos.is_flag(k)}
         if self.loops:
             brk, cont = self.loops[-1]
@@ -498,7 +512,9 @@ class FunctionGen:
         els = ch[2] if len(ch) > 2 else None
         if cond.kind == K.DECL_STMT:
             raise self.unsupported(c, "declaration in an if condition")
-        cv = self.condition(cond)
+        cv = gotos.if_condition(self, c, cond)  # (steered to a label's branch by its goto flag)
+        if cv is None:
+            cv = self.condition(cond)
         nodes = [then] + ([els] if els is not None else [])
         self.emit_if(cv, lambda: self.visit(then), (lambda: self.visit(els)) if els is not None else None, nodes)
 
@@ -668,8 +684,8 @@ class FunctionGen:
             raise self.unsupported(c, "continue outside a loop")
         self.env[self.loops[-1][1]] = Binding(self.const_bool(True))
 
-    def visit_LABEL_STMT(self, c):  # labels directly in a block are handled by emit_stmts
-        raise self.error(c, f"goto is not supported here: label '{c.spelling}' is not directly in a block")
+    def visit_LABEL_STMT(self, c):
+        gotos.emit_label(self, c)
 
     def visit_GOTO_STMT(self, c):
         gotos.emit_goto(self, c)
