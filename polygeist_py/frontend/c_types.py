@@ -34,7 +34,10 @@ def is_int(ty) -> bool:
 
 
 def is_unsigned(ty) -> bool:
-    return canonical(ty).kind in UNSIGNED
+    c = canonical(ty)
+    if c.kind == T.ENUM:  # gcc picks the enum's integer type from its values (unsigned int, long...)
+        return is_unsigned(c.get_declaration().enum_type)
+    return c.kind in UNSIGNED
 
 
 def is_float(ty) -> bool:
@@ -61,6 +64,8 @@ def is_dim3(ty) -> bool:
 def scalar_type(ty) -> ir.Type:
     """MLIR type of an arithmetic C type (``int`` -> i32, ``double`` -> f64)."""
     c = canonical(ty)
+    if c.kind == T.ENUM:
+        return scalar_type(c.get_declaration().enum_type)
     if c.kind in INT_BITS:
         return ir.IntegerType.get_signless(INT_BITS[c.kind])
     if c.kind == T.FLOAT:

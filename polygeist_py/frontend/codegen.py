@@ -35,7 +35,9 @@ from . import c_types as CT
 from . import enzyme
 from . import records as R
 from .llvm_memory import LLVMMemory
-from .scan import address_taken, assigned_decls, decl_key, exits
+from . import int_semantics as IS
+from . import gotos, switch
+from .scan import address_taken, assigned_decls, contains, decl_key, exits
 
 RET, RETVAL = "$ret", "$retval"
 WARP_SIZE = 32
@@ -437,37 +439,59 @@ class FunctionGen(LLVMMemory):
             method(c)
 
     def visit_COMPOUND_STMT(self, c):
-        self.emit_stmts(children(c))
+        gotos.emit_compound(self, c)
 
     def visit_NULL_STMT(self, c):
         pass
 
     def flags_active(self):
-        keys = [RET]
+        keys = [RET] + [k for k in self.env if gotos.is_flag(k)]
         if self.loops:
             keys += [k for k in self.loops[-1] if k is not None]
         return [k for k in keys if k in self.env]
 
     def may_exit(self, s):
-        kinds = [K.RETURN_STMT]
+        kinds = [K.RETURN_STMT, K.GOTO_STMT]
         if self.loops:
             kinds += [K.BREAK_STMT, K.CONTINUE_STMT]
         return exits(s, tuple(kinds))
 
     def emit_stmts(self, stmts):
+        m = next((j for j, s in enumerate(stmts) if any(gotos.entries(self, s))), 0)
+        if m and not gotos.entries(self, stmts[m])[0]:  # on the way to a label: a set flag skips what precedes
+            self.emit_guarded(stmts[:m])
+            self.emit_stmts(stmts[m:])
+            return
         for i, s in enumerate(stmts):
-            self.visit(s)
+            loop, route = gotos.entries(self, s)
+            if loop:  # the rest of the block is the label's loop (see gotos)
+                gotos.emit_labeled(self, s, stmts[i + 1:], loop, route)
+                return
+            if route:
+                gotos.emit_route(self, s, route)
+            else:
+                self.visit(s)
             rest = stmts[i + 1:]
-            if rest and self.may_exit(s):
-                rest = [r for r in rest if r.kind != K.NULL_STMT]
-                if rest:
-                    self.emit_guarded(rest)
+            if rest and (route or self.may_exit(s)):
+                self.emit_rest(rest)
                 return
 
-    def not_exited(self):
-        """i1: none of the active exit flags (return, break, continue) is set."""
+    def emit_rest(self, rest):
+        """The statements after one that may exit: skipped while an exit is pending, except a statement on the
+        way to a label, which its own goto flag enters."""
+        rest = [r for r in rest if r.kind != K.NULL_STMT]
+        m = next((j for j, r in enumerate(rest) if any(gotos.entries(self, r))), len(rest))
+        if rest[:m]:
+            self.emit_guarded(rest[:m])
+        if m < len(rest):
+            self.emit_stmts(rest[m:])
+
+    def not_exited(self, exclude=()):
+        """i1: none of the active exit flags (return, break, continue, goto) but `exclude` is set."""
         cond = None
         for k in self.flags_active():
+            if k in exclude:
+                continue
             nf = arith.xori(self.env[k].value, self.const_bool(True))
             cond = nf if cond is None else arith.andi(cond, nf)
         return cond
@@ -486,6 +510,8 @@ class FunctionGen(LLVMMemory):
         for n in nodes:
             if exits(n, (K.RETURN_STMT,)):
                 flags |= {RET, RETVAL}
+            if exits(n, (K.GOTO_STMT,)) or contains(n, (K.LABEL_STMT,)):  # a goto sets a flag, a label clears it
+                flags |= {k for k in self.env if gotos.is_flag(k)}
         if self.loops:
             brk, cont = self.loops[-1]
             for n in nodes:
@@ -530,7 +556,9 @@ class FunctionGen(LLVMMemory):
         els = ch[2] if len(ch) > 2 else None
         if cond.kind == K.DECL_STMT:
             raise self.unsupported(c, "declaration in an if condition")
-        cv = self.condition(cond)
+        cv = gotos.if_condition(self, c, cond)  # (steered to a label's branch by its goto flag)
+        if cv is None:
+            cv = self.condition(cond)
         nodes = [then] + ([els] if els is not None else [])
         self.emit_if(cv, lambda: self.visit(then), (lambda: self.visit(els)) if els is not None else None, nodes)
 
@@ -711,13 +739,21 @@ class FunctionGen(LLVMMemory):
         self.env[self.loops[-1][1]] = Binding(self.const_bool(True))
 
     def visit_LABEL_STMT(self, c):
-        raise self.unsupported(c, "goto and labels")
+        gotos.emit_label(self, c)
 
     def visit_GOTO_STMT(self, c):
-        raise self.unsupported(c, "goto and labels")
+        gotos.emit_goto(self, c)
+
+    def visit_INDIRECT_GOTO_STMT(self, c):
+        raise self.error(c, "goto is not supported: computed goto")
 
     def visit_SWITCH_STMT(self, c):
-        raise self.unsupported(c, "switch statement")
+        switch.emit_switch(self, c)
+
+    def visit_CASE_STMT(self, c):
+        raise self.unsupported(c, "case label outside the top level of a switch body")
+
+    visit_DEFAULT_STMT = visit_CASE_STMT
 
     # ---------------------------------------------------------------- loops
     def for_parts(self, c):
@@ -774,10 +810,11 @@ class FunctionGen(LLVMMemory):
         else:
             return None
         ty = canonical(var.type)
-        if not CT.is_int(ty) or decl_key(var) in self.addr_taken or decl_key(var) in self.mem or \
-                var.storage_class in (var.storage_class.STATIC, var.storage_class.EXTERN) or \
-                var.semantic_parent is not None and var.semantic_parent.kind == K.TRANSLATION_UNIT:
-            return None  # a variable in memory (a global, a static) is not an SSA induction variable
+        if not CT.is_int(ty) or decl_key(var) in self.addr_taken or decl_key(var) in self.mem:
+            return None
+        if var.kind == K.VAR_DECL and (var.storage_class in (var.storage_class.STATIC, var.storage_class.EXTERN) or
+                                       var.semantic_parent is None or var.semantic_parent.kind != K.FUNCTION_DECL):
+            return None  # a global or static index lives in memory, where calls in the body see it
         key = decl_key(var)
         # increment
         step = None
@@ -818,11 +855,13 @@ class FunctionGen(LLVMMemory):
             return None
         if step > 0 and op not in ("LT", "LE") or step < 0 and op not in ("GT", "GE"):
             return None
+        if not IS.counted_compare_ok(ty, a.type, step, b if bound is b else a):
+            return None
         if step < 0 and CT.is_unsigned(ty):
             return None
         if key in assigned_decls([body]) or self.mentions(bound, key) or self.mentions(lb, key) and not declared:
             return None
-        if exits(body, (K.BREAK_STMT, K.RETURN_STMT)):
+        if exits(body, (K.BREAK_STMT, K.RETURN_STMT, K.GOTO_STMT)):
             return None
         return dict(var=var, key=key, ty=ty, lb=lb, bound=bound, inclusive=op in ("LE", "GE"), step=step,
                     declared=declared)
@@ -866,7 +905,8 @@ class FunctionGen(LLVMMemory):
             lb_v, lb_f = self.rvalue_form(m["lb"])
             ub_v, ub_f = self.rvalue_form(m["bound"])
             lb_v = self.convert(lb_v, m["lb"].type, m["ty"], m["lb"])
-            ub_v = self.convert(ub_v, m["bound"].type, m["ty"], m["bound"])
+            if not IS.wider_signed(m["bound"].type, m["ty"]):  # (a wider bound keeps its width: index_cast)
+                ub_v = self.convert(ub_v, m["bound"].type, m["ty"], m["bound"])
             if lb_f is not None and ub_f is not None:
                 self.emit_affine_for(m, lb_f, ub_f, body, c)
             else:
@@ -1029,6 +1069,7 @@ class FunctionGen(LLVMMemory):
     def loop_condition(self, cond, c):
         """The loop test, false once break/return flags are set (then the C condition is not evaluated)."""
         flags = [k for k in (self.loops[-1][0], RET) if k is not None and k in self.env]
+        flags += [k for k in self.env if gotos.is_flag(k)]
         if cond is None:
             test = lambda: self.const_bool(True)  # noqa: E731
         else:
@@ -1257,14 +1298,22 @@ class FunctionGen(LLVMMemory):
         return any(self.may_be_poison(ch) for ch in e.get_children())
 
     def reads_memory(self, e):
-        """Whether evaluating `e` reads memory or may trap, so it must not be speculated (a `?:` arm or the
-        right of `&&`/`||` evaluated unconditionally): `p->f` with p null, `x % y` with y zero."""
+        """Whether `e` may not be evaluated speculatively (as a select operand, a `?:` arm or the right of
+        `&&`/`||`): it reads through a subscript, a pointer or a struct member (`p->f` with p null), or divides
+        integers (a division by zero or INT_MIN / -1 traps; csmith's safe math guards them with `?:`)."""
         if e.kind in (K.ARRAY_SUBSCRIPT_EXPR,) or e.kind == K.UNARY_OPERATOR and unary_op(e) == "*":
             return True
         if e.kind == K.MEMBER_REF_EXPR and children(e) and not CT.is_dim3(children(e)[0].type):
             return True  # a struct member (threadIdx.x and dim3 variables are values)
         if e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and \
                 e.binary_operator.name.replace("Assign", "") in ("Div", "Rem") and CT.is_int(e.type):
+            return True
+        # a shift by an out-of-range count, or a float-to-int conversion out of range, is poison in LLVM, and
+        # `c || b` computed as `or` keeps it even when c holds: C never evaluates b then
+        if e.kind == K.BINARY_OPERATOR and e.binary_operator.name in ("Shl", "Shr"):
+            return True
+        if e.kind in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR) and CT.is_int(e.type) and children(e) and \
+                CT.is_float(children(e)[-1].type):
             return True
         return any(self.reads_memory(ch) for ch in e.get_children())
 
@@ -1363,11 +1412,10 @@ class FunctionGen(LLVMMemory):
             v = self.offset_pointer(cur, k, at)
             self.store(lv, v)
             return v
-        # the computation type is the usual arithmetic conversion of both operands
-        comp = canonical(b.type) if (CT.is_float(b.type) and not CT.is_float(at)) or \
-            (CT.is_arith(b.type) and CT.size_of(b.type) > CT.size_of(at)) else at
-        if op in ("Shl", "Shr"):
-            comp = at
+        # the computation type: usual arithmetic conversions (promoted lhs for shifts), then back to lhs's type
+        if not (CT.is_arith(at) and CT.is_arith(b.type)):
+            raise self.unsupported(e, f"compound assignment to '{a.type.spelling}'")
+        comp = IS.compound_computation_type(op, at, b.type)
         cur = self.convert(self.load(lv), at, comp, a)
         rv = self.convert(self.rvalue(b), b.type, comp, b)
         form = None
@@ -1392,6 +1440,8 @@ class FunctionGen(LLVMMemory):
             old = self.load(lv)
             if at.kind == T.POINTER:
                 new = self.offset_pointer(old, self.const_index(1 if "++" in op else -1), at)
+            elif at.kind == T.BOOL:  # b + 1 is nonzero: true; b - 1 is nonzero exactly when b was false
+                new = self.const_bool(True) if "++" in op else arith.xori(old, self.const_bool(True))
             elif CT.is_float(at):
                 one = arith.constant(old.type, 1.0)
                 new = arith.addf(old, one) if "++" in op else arith.subf(old, one)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from mlir import ir
 from mlir.dialects import llvm, memref
 
@@ -139,6 +141,10 @@ class ModuleGen:
         name = d.spelling
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
             name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local
+            taken = {mv.global_name for mv in self.globals.values()}
+            base, n = name, 1
+            while name in taken:  # static locals of the same name in different blocks of one function
+                name, n = f"{base}.{n}", n + 1
         init0 = var_decl_initializer(d)
         if R.is_byte_object(ty) and not is_texture(ty) and not CT.is_dim3(ty) or ty.kind == T.POINTER and init0 is not None and not is_null_constant(init0) \
                 or key in self.addressed_globals:
@@ -202,8 +208,9 @@ class ModuleGen:
         if is_f:
             attrs = [ir.FloatAttr.get(elem, float(v)) for v in vals]
         else:
-            w = elem.width  # two's complement bits (unsigned constants above the signed range)
-            attrs = [ir.IntegerAttr.get(elem, (int(v) + (1 << (w - 1))) % (1 << w) - (1 << (w - 1))) for v in vals]
+            # C converts to the element type modulo 2^width; the attribute wants the signed bit pattern
+            w = ir.IntegerType(elem).width
+            attrs = [ir.IntegerAttr.get(elem, wrap_signed(int(v), w)) for v in vals]
         tt = ir.RankedTensorType.get(shape, elem)
         if all(v == vals[0] for v in vals):
             return ir.DenseElementsAttr.get_splat(tt, attrs[0])
@@ -221,6 +228,9 @@ class ModuleGen:
             else:
                 v = evaluate(item)
                 if v is None or not isinstance(v, (int, float)):
+                    toks = [t.spelling for t in itertools.islice(item.get_tokens(), 1)]
+                    if toks and toks[0] in ("[", "."):
+                        raise error_at(item, "unsupported construct: designated initializer")
                     raise error_at(item, "unsupported construct: non-constant global initializer")
                 vals[base + i * stride] = v
 
@@ -306,6 +316,12 @@ def addressed_in_initializers(tu) -> set:
             if init is not None and (canonical(d.type).kind == T.POINTER or R.is_byte_object(d.type)):
                 visit(init)
     return out
+
+
+def wrap_signed(v: int, width: int) -> int:
+    """`v` reduced modulo 2**width, as the signed number with those bits (0xFFFFFFFF, 32 -> -1)."""
+    v &= (1 << width) - 1
+    return v - (1 << width) if width > 1 and v >> (width - 1) else v
 
 
 def is_tentative(d) -> bool:

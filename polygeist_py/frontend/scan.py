@@ -107,21 +107,25 @@ def address_taken(body) -> set:
 
 
 def exits(node, kinds) -> bool:
-    """Whether `node` contains a statement of `kinds` (BREAK_STMT/CONTINUE_STMT bind to the nearest loop,
-    so loops nested inside `node` hide theirs; RETURN_STMT is never hidden)."""
+    """Whether `node` contains a statement of `kinds` (BREAK_STMT binds to the nearest loop or switch,
+    CONTINUE_STMT to the nearest loop, so those nested inside `node` hide them; RETURN_STMT is never hidden)."""
     found = False
 
-    def visit(c, nested):
+    def visit(c, hidden):
         nonlocal found
         if found:
             return
-        if c.kind in kinds and (c.kind == K.RETURN_STMT or not nested):
+        if c.kind in kinds and c.kind not in hidden:
             found = True
             return
+        if c.kind in LOOPS:
+            hidden = hidden | {K.BREAK_STMT, K.CONTINUE_STMT}
+        elif c.kind == K.SWITCH_STMT:
+            hidden = hidden | {K.BREAK_STMT}
         for ch in c.get_children():
-            visit(ch, nested or c.kind in LOOPS or c.kind == K.SWITCH_STMT and K.BREAK_STMT in kinds)
+            visit(ch, hidden)
 
-    visit(node, False)
+    visit(node, frozenset())
     return found
 
 

@@ -1,0 +1,227 @@
+"""`goto` as structured control flow.
+
+Every label `L` gets a flag (an i1 carried like a variable, key ("goto", "L")), live while the innermost
+compound statement `S` that encloses the label and all its gotos is emitted. `goto L` sets the flag; like
+`return`, a set flag makes every statement after it skip and every loop around it stop, up to `S`. The
+statements of `S` from the one that contains the label (its entry) to the end become one loop:
+
+    do { <entry>; ...rest of S... } while (flag_L);
+
+A set flag steers control to the label without running anything on the way: statements before the path to
+the label are skipped, an `if` on the path takes the branch that holds the label without evaluating its
+condition, and the label itself clears the flag. So a backward jump runs the statements again, and a forward
+jump, or a jump into a block of an `if` (csmith makes both), enters at the label. A jump into a loop or a
+switch body is rejected with an error naming it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mlir import ir
+from mlir.dialects import arith, scf
+
+from ..clang_ast import K, children
+
+PREFIX = "goto"
+ROUTE_KINDS = (K.COMPOUND_STMT, K.IF_STMT, K.LABEL_STMT)
+
+
+def flag_key(name: str):
+    """The walker's environment key of label `name`'s flag."""
+    return (PREFIX, name)
+
+
+def is_flag(key) -> bool:
+    """Whether environment key `key` is a label's flag."""
+    return isinstance(key, tuple) and len(key) == 2 and key[0] == PREFIX
+
+
+@dataclass
+class LabelPlan:
+    """Where label `name` lives: its flag's compound `scope`, the child of it that holds the label (`entry`),
+    the statements strictly inside the entry on the way to the label (`route`, by hash), the branch (1 then,
+    2 else) each `if` on the way takes, and an error message when the label cannot be reached structurally."""
+    name: str
+    scope: int
+    entry: int
+    route: set = field(default_factory=set)
+    branch: dict = field(default_factory=dict)
+    error: str | None = None
+
+
+def plan(body) -> dict:
+    """LabelPlans of the labels in function body `body`, by name."""
+    labels, gotos = {}, {}
+
+    def walk(c, path):
+        path = path + [c]
+        if c.kind == K.LABEL_STMT:
+            labels[c.spelling] = path
+        elif c.kind == K.GOTO_STMT:
+            gotos.setdefault(target(c), []).append(path)
+        for ch in c.get_children():
+            if ch.kind.is_statement():
+                walk(ch, path)
+
+    walk(body, [])
+    out = {}
+    for name, lpath in labels.items():
+        paths = [lpath] + gotos.get(name, [])
+        p = min(len(q) for q in paths)
+        for q in paths[1:]:
+            p = next((i for i in range(p) if q[i] != lpath[i]), p)
+        # the innermost compound enclosing everything, strictly above the label
+        s = max(i for i in range(min(p, len(lpath) - 1)) if lpath[i].kind == K.COMPOUND_STMT)
+        way = lpath[s + 1:]
+        lp = LabelPlan(name, lpath[s].hash, way[0].hash)
+        for node, nxt in zip(way[:-1], way[1:]):
+            if node.kind not in ROUTE_KINDS:
+                what = {K.SWITCH_STMT: "a switch body"}.get(node.kind, "a loop body")
+                lp.error = f"goto is not supported here: jump into {what} (label '{name}')"
+                break
+            if node.kind == K.IF_STMT:
+                ch = children(node)
+                lp.branch[node.hash] = next(i for i, x in enumerate(ch) if x == nxt)
+            if node.hash != lp.entry:
+                lp.route.add(node.hash)
+        if lp.error is None and way[0].hash != lpath[-1].hash:
+            lp.route.add(lpath[-1].hash)
+        out[name] = lp
+    return out
+
+
+def target(goto) -> str:
+    """The label name of GOTO_STMT `goto`."""
+    return next((ch.spelling for ch in children(goto) if ch.kind == K.LABEL_REF), goto.spelling)
+
+
+def _plans(fg):
+    return fg.__dict__.get("goto_plan", {})
+
+
+def emit_compound(fg, c):
+    """Emit compound statement `c`, with the flags of the labels whose scope it is."""
+    from .codegen import Binding
+    if "goto_plan" not in fg.__dict__:  # the first compound is the function body
+        fg.goto_plan = plan(c)
+    names = [n for n, lp in _plans(fg).items() if lp.scope == c.hash and flag_key(n) not in fg.env]
+    for n in names:
+        fg.env[flag_key(n)] = Binding(fg.const_bool(False))
+    fg.emit_stmts(children(c))
+    for n in names:
+        fg.env.pop(flag_key(n), None)
+
+
+def entries(fg, s):
+    """(labels whose loop starts at statement `s`, labels whose path passes through `s`), live flags only."""
+    loop, route = [], []
+    for n, lp in _plans(fg).items():
+        if flag_key(n) not in fg.env:
+            continue
+        if lp.entry == s.hash:
+            loop.append(n)
+        elif s.hash in lp.route:
+            route.append(n)
+    return loop, route
+
+
+def emit_goto(fg, c):
+    """`goto L`: set L's flag.
+
+    Raises:
+        CompileError: when L cannot be reached in structured control flow (a jump into a loop or switch)."""
+    from .codegen import Binding
+    name = target(c)
+    lp = _plans(fg).get(name)
+    if lp is not None and lp.error:
+        raise fg.error(c, lp.error)
+    if flag_key(name) not in fg.env:
+        raise fg.error(c, f"goto is not supported here (label '{name}')")
+    fg.env[flag_key(name)] = Binding(fg.const_bool(True))
+
+
+def emit_label(fg, c):
+    """`L: stmt` reached: clear L's flag, then the statement."""
+    from .codegen import Binding
+    lp = _plans(fg).get(c.spelling)
+    if lp is not None and lp.error:
+        raise fg.error(c, lp.error)
+    if flag_key(c.spelling) not in fg.env:
+        raise fg.error(c, f"goto is not supported here: label '{c.spelling}' inside a switch case")
+    fg.env[flag_key(c.spelling)] = Binding(fg.const_bool(False))
+    fg.visit(children(c)[0])
+
+
+def if_condition(fg, c, cond):
+    """The i1 an `if` on the way to a label branches on: the branch holding the label when its flag is set,
+    else the C condition (not evaluated then); None when no live label's path passes through `c`."""
+    then_f = else_f = None
+    for n, lp in _plans(fg).items():
+        b = lp.branch.get(c.hash)
+        if b is None or flag_key(n) not in fg.env:
+            continue
+        f = fg.env[flag_key(n)].value
+        if b == 1:
+            then_f = f if then_f is None else arith.ori(then_f, f)
+        else:
+            else_f = f if else_f is None else arith.ori(else_f, f)
+    if then_f is None and else_f is None:
+        return None
+    steer = then_f if else_f is None else else_f if then_f is None else arith.ori(then_f, else_f)
+    i1 = ir.IntegerType.get_signless(1)
+    return fg.emit_if(steer, lambda: then_f if then_f is not None else fg.const_bool(False),
+                      lambda: fg.condition(cond), [cond], result_type=i1)
+
+
+def emit_route(fg, s, names):
+    """Statement `s` on the way to labels `names`: runs unless another exit is pending."""
+    go = fg.not_exited(exclude=tuple(flag_key(n) for n in names))
+    if go is None:
+        fg.visit(s)
+    else:
+        fg.emit_if(go, lambda: fg.visit(s), None, [s])
+
+
+def emit_labeled(fg, entry, rest, names, route=()):
+    """The loop of labels `names` over their entry statement and the rest of the block; it runs when no other
+    exit (return, break, continue, another goto) is pending, or to reach labels `route` inside `entry`."""
+    keys = tuple(flag_key(n) for n in names)
+    body = [entry] + list(rest)
+    others = fg.not_exited(exclude=keys + tuple(flag_key(n) for n in route))
+    if others is None:
+        _loop(fg, keys, body)
+    else:
+        fg.emit_if(others, lambda: _loop(fg, keys, body), None, body)
+
+
+def _loop(fg, flags, body):
+    """scf.while whose before region runs `body` and repeats while one of `flags` is set."""
+    from .codegen import Binding
+    keys = fg.carried(body, extra=list(flags))
+    keys += [k for k in flags if k not in keys]
+    types = [fg.env[k].value.type for k in keys]
+    op = scf.WhileOp(types, [fg.env[k].value for k in keys])
+    before = op.before.blocks.append(*types)
+    after = op.after.blocks.append(*types)
+    saved = dict(fg.env)
+    with ir.InsertionPoint(before):
+        for k, a in zip(keys, before.arguments):
+            fg.env[k] = Binding(a)
+        first, rest = body[0], body[1:]
+        fg.visit(first)  # (entered as it is: the loop is its own)
+        if rest and fg.may_exit(first):
+            fg.emit_rest(rest)
+        elif rest:
+            fg.emit_stmts(rest)
+        again = None
+        for k in flags:
+            again = fg.env[k].value if again is None else arith.ori(again, fg.env[k].value)
+        scf.ConditionOp(again, [fg.env[k].value for k in keys])
+    with ir.InsertionPoint(after):
+        scf.YieldOp(list(after.arguments))
+    fg.env = saved
+    for k, r in zip(keys, op.results):
+        fg.env[k] = Binding(r)
+    for k in flags:
+        fg.env[k] = Binding(arith.constant(ir.IntegerType.get_signless(1), 0))
