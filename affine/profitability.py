@@ -8,13 +8,17 @@ streamed from memory once per new loop instead of once, and on a machine with a 
 the fission exposes do not pay for the extra traffic (bicg: both halves parallel, 1.6x slower than the fused
 sequential original at 2 threads). Pluto's fusion heuristics weigh the same trade-off (Bondhugula et al.,
 PLDI'08, "smart fuse").
+
+The second is a lost stride-1 walk: an access to a large array whose last subscript follows the statement's
+innermost loop in the original (consecutive elements) but whose earlier subscript follows the innermost loop of
+the new schedule (one element per row: trisolv's row dot products turned into column updates, 4.6x slower).
 """
 
 from __future__ import annotations
 
 import islpy as isl
 
-from .isl_model import IslScop
+from .isl_model import IslScop, maps
 from .scop import source_location
 
 
@@ -54,9 +58,80 @@ def predicts_gain(model: IslScop, schedule: isl.Schedule) -> tuple[bool, str]:
             continue
         key = (access.get_tuple_name(isl.dim_type.out), before.get(stmt))
         streamed.setdefault(key, set()).add(after.get(stmt, 0))
+    lost = lost_stride_one(model, schedule)
+    if lost:
+        return False, f"no predicted gain: the new innermost loop walks array {lost} across rows, not along them"
     for (array, group), groups in sorted(streamed.items(), key=str):
         if len(groups) > 1:
             where = next(source_location(s.store) for s in model.scop.statements if s.beta[0] == group)
             return False, (f"no predicted gain: the schedule splits the loop holding {where}, which reads array "
                            f"{array} once, into {len(groups)} loops that each stream it from memory")
     return True, ""
+
+
+def innermost_iterators(umap: isl.UnionMap) -> dict:
+    """statement name -> the iterator its innermost varying schedule dimension follows (alone, coefficient
+    +-1), or None when that dimension combines iterators."""
+    out = {}
+    for m in maps(umap):
+        stmt = m.get_tuple_name(isl.dim_type.in_)
+        pma = isl.PwMultiAff.from_map(m)
+        it = None
+        for d in reversed(range(m.dim(isl.dim_type.out))):
+            pieces = pma.get_pw_aff(d).get_pieces()
+            coeffs = {k for _, aff in pieces for k in range(aff.dim(isl.dim_type.in_))
+                      if aff.get_coefficient_val(isl.dim_type.in_, k).to_python()}
+            if coeffs:
+                it = coeffs.pop() if len(coeffs) == 1 else None
+                break
+        out[stmt] = it
+    return out
+
+
+def parallel_statements(schedule: isl.Schedule) -> set:
+    """Names of the statements under a parallel mark of `schedule`."""
+    from .scheduler import PARALLEL_MARK
+
+    found = set()
+
+    def visit(node):
+        if node.get_type() == isl.schedule_node_type.mark and node.mark_get_id().get_name() == PARALLEL_MARK:
+            node.get_domain().foreach_set(lambda s: found.add(s.get_tuple_name()))
+            return
+        for k in range(node.n_children()):
+            visit(node.child(k))
+
+    visit(schedule.get_root())
+    return found
+
+
+def lost_stride_one(model: IslScop, schedule: isl.Schedule) -> str | None:
+    """The name of an array (rank >= 2) that the original innermost loop of one of the deepest statements,
+    not run in parallel by `schedule`, walks along a row and the new innermost loop walks across rows, or
+    None."""
+    from .legality import flat_map
+
+    before = innermost_iterators(model.original)
+    after = innermost_iterators(flat_map(model, schedule))
+    parallel = parallel_statements(schedule)
+    depth = {st.name: len(st.loops) for st in model.scop.statements}
+    hot = {name for name, d in depth.items() if d == max(depth.values())}  # where the time goes
+    for stmt, _, access in model.accesses:
+        if stmt not in hot:
+            continue
+        if access.dim(isl.dim_type.out) < 2 or before.get(stmt) is None or after.get(stmt) is None:
+            continue
+        if stmt in parallel:  # the threads it gains outweigh the strided walk (cholesky, 0.56 of gcc's time)
+            continue
+        pma = isl.PwMultiAff.from_map(access)
+        moved = []
+        for j in range(access.dim(isl.dim_type.out)):
+            moved.append({k for _, aff in pma.get_pw_aff(j).get_pieces()
+                          for k in range(aff.dim(isl.dim_type.in_))
+                          if aff.get_coefficient_val(isl.dim_type.in_, k).to_python()})
+        inner_before, inner_after = before[stmt], after[stmt]
+        along_before = inner_before in moved[-1] and not any(inner_before in m for m in moved[:-1])
+        across_after = any(inner_after in m for m in moved[:-1])
+        if along_before and across_after:
+            return access.get_tuple_name(isl.dim_type.out)
+    return None

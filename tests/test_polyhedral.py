@@ -291,3 +291,23 @@ def test_fission_of_a_streaming_nest_is_predicted_to_lose(tmp):
     r = run_pgcc([tmp / "k.c", "-O3", "-S", "--emit=polyhedral", "-o", tmp / "out.mlir"])
     assert r.returncode == 0, r.stderr
     assert "affine.parallel" not in (tmp / "out.mlir").read_text()
+
+
+TRISOLV_LIKE = """
+void trisolv(int n, double L[n][n], double x[n], double b[n]) {
+  for (int i = 0; i < n; i++) {
+    x[i] = b[i];
+    for (int j = 0; j < i; j++)
+      x[i] -= L[i][j] * x[j];
+    x[i] = x[i] / L[i][i];
+  }
+}
+"""
+
+
+def test_schedule_losing_the_stride_one_walk_is_predicted_to_lose(tmp):
+    # isl turns the row dot products into column updates: L would be walked down its columns.
+    r = run_pgcc([_write(tmp, "k.c", TRISOLV_LIKE), "--emit=scop", "-S", "-o", tmp / "scop.json"])
+    assert r.returncode == 0, r.stderr
+    scop = json.loads((tmp / "scop.json").read_text())["scops"][0]
+    assert "across rows" in scop["reason"]
