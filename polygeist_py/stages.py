@@ -54,6 +54,9 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     if polyhedral is not None:
         from .affine import transform
 
+        # memref.load/store with affine indices (rank-0 globals such as `alpha`) become affine ops, so that
+        # they do not end a SCoP (upstream pass)
+        pipeline.run(module, "builtin.module(func.func(affine-raise-from-memref))", "raising to affine")
         reports = transform.run(module, polyhedral)
         pipeline.verify(module, "the polyhedral stage")
         pipeline.run(module, pipeline.CLEANUP, "cleanup after the polyhedral stage")
