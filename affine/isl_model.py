@@ -263,6 +263,22 @@ def _check_rows(ctx, head, dom, rows):
                 raise NotAScop(f"array {name}: a linearized subscript's column {col} may leave its row of {row}")
 
 
+def subscript_coefficients(access: isl.Map) -> list:
+    """Per array subscript of an access relation, {iterator index: coefficient} of the iterators it moves with
+    (``S[i, j] -> A[i, 2j + 1]`` -> [{0: 1}, {1: 2}])."""
+    pma = isl.PwMultiAff.from_map(access)
+    subs = []
+    for j in range(access.dim(isl.dim_type.out)):
+        coeffs = {}
+        for _, aff in pma.get_pw_aff(j).get_pieces():
+            for k in range(access.dim(isl.dim_type.in_)):
+                c = aff.get_coefficient_val(isl.dim_type.in_, k).to_python()
+                if c:
+                    coeffs[k] = c
+        subs.append(coeffs)
+    return subs
+
+
 def maps(umap: isl.UnionMap) -> list:
     """The isl.Map pieces of a union map, as a Python list."""
     out = []

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import islpy as isl
 
-from .isl_model import IslScop, maps
+from .isl_model import IslScop, maps, subscript_coefficients
+from .legality import flat_map
 from .scop import source_location
 
 
@@ -110,8 +111,6 @@ def lost_stride_one(model: IslScop, schedule: isl.Schedule) -> str | None:
     walks along a row and the new innermost loop of `schedule` walks across rows, or None. Two threads do not
     pay for it in a deeper nest (trmm, parallel but walking down columns, took 2.3x gcc's time); a parallel
     depth-2 nest is left to the schedule (gesummv: 0.99 scheduled, 1.24 kept)."""
-    from .legality import flat_map
-
     before = innermost_iterators(model.original)
     after = innermost_iterators(flat_map(model, schedule))
     depth = {st.name: len(st.loops) for st in model.scop.statements}
@@ -123,12 +122,7 @@ def lost_stride_one(model: IslScop, schedule: isl.Schedule) -> str | None:
             continue
         if access.dim(isl.dim_type.out) < 2 or before.get(stmt) is None or after.get(stmt) is None:
             continue
-        pma = isl.PwMultiAff.from_map(access)
-        moved = []
-        for j in range(access.dim(isl.dim_type.out)):
-            moved.append({k for _, aff in pma.get_pw_aff(j).get_pieces()
-                          for k in range(aff.dim(isl.dim_type.in_))
-                          if aff.get_coefficient_val(isl.dim_type.in_, k).to_python()})
+        moved = [set(sub) for sub in subscript_coefficients(access)]
         inner_before, inner_after = before[stmt], after[stmt]
         along_before = inner_before in moved[-1] and not any(inner_before in m for m in moved[:-1])
         across_after = any(inner_after in m for m in moved[:-1])

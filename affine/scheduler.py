@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import islpy as isl
 
 from .dependences import Dependences
-from .isl_model import IslScop, pw_affs
+from .isl_model import IslScop, pw_affs, subscript_coefficients
 
 PARALLEL_MARK = "parallel"
 FUSION_POLICIES = ("max", "smart", "none")
@@ -189,17 +189,7 @@ def _stride_table(model: IslScop) -> dict:
     """statement name -> list of accesses, each a list (per array subscript) of {iterator index: coefficient}."""
     table = {}
     for stmt, _, m in model.accesses:
-        pma = isl.PwMultiAff.from_map(m)
-        subs = []
-        for j in range(m.dim(isl.dim_type.out)):
-            coeffs = {}
-            for _, aff in pma.get_pw_aff(j).get_pieces():
-                for k in range(m.dim(isl.dim_type.in_)):
-                    c = aff.get_coefficient_val(isl.dim_type.in_, k).to_python()
-                    if c:
-                        coeffs[k] = c
-            subs.append(coeffs)
-        table.setdefault(stmt, []).append(subs)
+        table.setdefault(stmt, []).append(subscript_coefficients(m))
     return table
 
 
