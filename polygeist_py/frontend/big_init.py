@@ -15,7 +15,6 @@ import numpy as np
 from mlir import ir
 from mlir.dialects import memref, scf
 
-from ..clang_ast import K, evaluate, string_initializer
 from ..errors import error_at
 
 LARGE = 4096                 # elements: above this, the paths below
@@ -66,16 +65,7 @@ def global_initializer(mg, d, mtype, init):
     elem = mtype.element_type
     vals = _Sparse()
     if init is not None:
-        text = string_initializer(init, n, pad=False) if len(shape) == 1 else None
-        if text is not None:
-            vals.update(enumerate(text))
-        elif init.kind == K.INIT_LIST_EXPR:
-            mg.flatten_init(init, shape, 0, 0, vals, d)
-        else:
-            v = evaluate(init)
-            if v is None:
-                raise error_at(init, "unsupported construct: non-constant global initializer")
-            vals[0] = v
+        mg.initial_values(init, shape, d, vals)
     tt = ir.RankedTensorType.get(shape, elem)
     is_f = isinstance(elem, (ir.F32Type, ir.F64Type))
     if not any(vals.values()):

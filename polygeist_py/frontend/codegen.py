@@ -1910,24 +1910,9 @@ class FunctionGen(LLVMMemory):
 
 
 def ci_uint():
-    """A clang 'unsigned int' type object (for conversions the walker makes itself)."""
-    return _Prim(T.UINT, 4)
+    """A clang-like 'unsigned int' type object (for conversions the walker makes itself)."""
+    return IS.UINT
 
 
 def ci_long():
-    return _Prim(T.LONG, 8)
-
-
-class _Prim:
-    """Minimal stand-in for a clang Type of a builtin kind (get_canonical/kind/get_size)."""
-
-    def __init__(self, kind, size):
-        self.kind = kind
-        self._size = size
-        self.spelling = kind.name.lower()
-
-    def get_canonical(self):
-        return self
-
-    def get_size(self):
-        return self._size
+    return IS.LONG

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import itertools
 
 from mlir import ir
@@ -183,27 +185,34 @@ class ModuleGen:
         self.globals[key] = mv
         return mv
 
+    def initial_values(self, init, shape, d, vals):
+        """Write the constant values of global array initializer `init` into `vals` (a zero-filled list, or
+        a dict of the listed elements) by row-major flat index.
+
+        Raises:
+            CompileError: a non-constant initializer.
+        """
+        text = string_initializer(init, math.prod(shape), pad=False) if len(shape) == 1 else None
+        if text is not None:
+            for i, v in enumerate(text):
+                vals[i] = v
+        elif init.kind == K.INIT_LIST_EXPR:
+            self.flatten_init(init, shape, 0, 0, vals, d)
+        else:
+            v = evaluate(init)
+            if v is None:
+                raise error_at(init, "unsupported construct: non-constant global initializer")
+            vals[0] = v
+
     def initializer(self, d, ty, mtype, init):
         large = big_init.global_initializer(self, d, mtype, init)  # None unless more than LARGE elements
         if large is not None:
             return large
         elem = mtype.element_type
         shape = list(mtype.shape)
-        n = 1
-        for s in shape:
-            n *= s
-        vals = [0] * n
-        text = string_initializer(init, n) if init is not None and len(shape) == 1 else None
-        if text is not None:
-            vals = text
-        elif init is not None:
-            if init.kind == K.INIT_LIST_EXPR:
-                self.flatten_init(init, shape, 0, 0, vals, d)
-            else:
-                v = evaluate(init)
-                if v is None:
-                    raise error_at(init, "unsupported construct: non-constant global initializer")
-                vals[0] = v
+        vals = [0] * math.prod(shape)
+        if init is not None:
+            self.initial_values(init, shape, d, vals)
         is_f = isinstance(elem, (ir.F32Type, ir.F64Type))
         if is_f:
             attrs = [ir.FloatAttr.get(elem, float(v)) for v in vals]
