@@ -116,10 +116,23 @@ def loop_rule(fw, op):
     for k, j in enumerate(act):
         fw.tmap[body.arguments[1 + j]] = block.arguments[len(body.arguments) + k]
     with ir.InsertionPoint(block):
-        fw.emit_ops(body_ops(body))
-        y = terminator(body)
-        with y.location:
-            create_like(y, [fw.p(v) for v in y.operands] + [fw.tangent_or_zero(y.operands[j]) for j in act], [])
+        _emit_body_with_tangents(fw, body, act)
+    _map_results(fw, op, new, act)
+
+
+def _emit_body_with_tangents(fw, body, act):
+    """Emit the primal and tangent code of region block `body` at the current insertion point, ending in its
+    terminator with the tangents of the yielded values at positions `act` appended."""
+    fw.emit_ops(body_ops(body))
+    y = terminator(body)
+    with y.location:
+        create_like(y, [fw.p(v) for v in y.operands] + [fw.tangent_or_zero(y.operands[j]) for j in act], [])
+
+
+def _map_results(fw, op, new, act):
+    """Map the results of `op` to the first results of its replacement `new`, and the tangents of the results
+    at positions `act` to the extra results that follow."""
+    n = len(op.results)
     for j, r in enumerate(op.results):
         fw.vmap[r] = new.results[j]
     for k, j in enumerate(act):
@@ -138,14 +151,8 @@ def if_rule(fw, op):
         body = region.blocks[0]
         block = nregion.blocks.append()
         with ir.InsertionPoint(block):
-            fw.emit_ops(body_ops(body))
-            y = terminator(body)
-            with y.location:
-                create_like(y, [fw.p(v) for v in y.operands] + [fw.tangent_or_zero(y.operands[j]) for j in act], [])
-    for j, r in enumerate(op.results):
-        fw.vmap[r] = new.results[j]
-    for k, j in enumerate(act):
-        fw.tmap[op.results[j]] = new.results[n + k]
+            _emit_body_with_tangents(fw, body, act)
+    _map_results(fw, op, new, act)
 
 
 def while_rule(fw, op):
@@ -174,14 +181,8 @@ def while_rule(fw, op):
     for k, j in enumerate(a_act):
         fw.tmap[after.arguments[j]] = na.arguments[len(after.arguments) + k]
     with ir.InsertionPoint(na):
-        fw.emit_ops(body_ops(after))
-        y = terminator(after)
-        with y.location:
-            create_like(y, [fw.p(v) for v in y.operands] + [fw.tangent_or_zero(y.operands[j]) for j in b_act], [])
-    for j, r in enumerate(op.results):
-        fw.vmap[r] = new.results[j]
-    for k, j in enumerate(a_act):
-        fw.tmap[op.results[j]] = new.results[len(op.results) + k]
+        _emit_body_with_tangents(fw, after, b_act)
+    _map_results(fw, op, new, a_act)
 
 
 def parallel_rule(fw, op):
