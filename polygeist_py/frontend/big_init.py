@@ -16,6 +16,7 @@ from mlir import ir
 from mlir.dialects import memref, scf
 
 from ..errors import error_at
+from . import c_types as CT
 
 LARGE = 4096                 # elements: above this, the paths below
 MAX_DENSE_GLOBAL = 1 << 26   # elements of a global with non-zero initial values that pgcc materializes
@@ -39,7 +40,7 @@ def fill_zero(fg, m, dims, zero) -> None:
             ip.__enter__()
             ips.append(ip)
             idx.append(loop.induction_variable)
-        memref.StoreOp(zero, m, idx)
+        memref.StoreOp(CT.as_stored(zero, m), m, idx)
     finally:
         for ip in reversed(ips):
             scf.YieldOp([])

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mlir import ir
+from mlir.dialects import arith
 
 from ..clang_ast import T, canonical
 
@@ -75,6 +76,25 @@ def scalar_type(ty) -> ir.Type:
     raise UnsupportedType(f"type '{ty.spelling}'")
 
 
+def memory_type(ty) -> ir.Type:
+    """MLIR element type of an arithmetic C type stored in memory: as ``scalar_type``, except that a C
+    ``bool``/``_Bool`` occupies one byte (i8), as in the C ABI (its value in registers is an i1)."""
+    c = canonical(ty)
+    return ir.IntegerType.get_signless(8) if c.kind == T.BOOL else scalar_type(c)
+
+
+def is_bool(ty) -> bool:
+    return canonical(ty).kind == T.BOOL
+
+
+def as_stored(v, m):
+    """Value `v` as memref `m` holds it: a C bool (an i1 value) is stored as one byte (i8 element)."""
+    elem = ir.MemRefType(m.type).element_type
+    if v.type != elem and v.type == ir.IntegerType.get_signless(1):
+        return arith.extui(elem, v)
+    return v
+
+
 @dataclass
 class ArrayShape:
     """A C array or pointee-array shape: element type and dims (None = size known only at run time)."""
@@ -113,7 +133,7 @@ def dynamic() -> int:
 def pointer_memref_type(ty) -> ir.MemRefType:
     """The memref type of a pointer to numeric data: ``double (*)[M]`` -> memref<?xMxf64, strided<[M,1], offset:?>>."""
     shape = array_shape(pointee(ty))
-    return strided_memref([None] + shape.dims, scalar_type(shape.elem))
+    return strided_memref([None] + shape.dims, memory_type(shape.elem))
 
 
 def strided_memref(dims: list, elem: ir.Type, dynamic_offset: bool = True) -> ir.MemRefType:
@@ -136,7 +156,7 @@ def array_memref_type(ty) -> ir.MemRefType:
     if not is_arith(shape.elem):
         raise UnsupportedType(f"array of '{shape.elem.spelling}'")
     dyn = ir.ShapedType.get_dynamic_size()
-    return ir.MemRefType.get([dyn if d is None else d for d in shape.dims], scalar_type(shape.elem))
+    return ir.MemRefType.get([dyn if d is None else d for d in shape.dims], memory_type(shape.elem))
 
 
 def llvm_ptr() -> ir.Type:

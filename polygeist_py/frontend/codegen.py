@@ -249,7 +249,7 @@ class FunctionGen(LLVMMemory):
         """Bind a new variable: SSA unless its address is taken (then a 0-d memref; pointers are stored raw)."""
         if key in self.addr_taken:
             if CT.is_arith(ty):
-                m = self.alloca_entry(ir.MemRefType.get([], CT.scalar_type(ty)))
+                m = self.alloca_entry(ir.MemRefType.get([], CT.memory_type(ty)))
             elif canonical(ty).kind == T.POINTER:  # a pointer in memory: raw bytes (no memref of pointers)
                 self.struct_vars[key] = self.byte_alloca(8, 8)
                 self.store_scalar(self.struct_vars[key], ty, value)
@@ -605,7 +605,7 @@ class FunctionGen(LLVMMemory):
                 big_init.fill_zero(self, m, shape.dims, self.zero(shape.elem))
             if text is not None:
                 for i, b in enumerate(text):
-                    memref.StoreOp(self.const_int(shape.elem, b), m, [self.const_index(i)])
+                    memref.StoreOp(CT.as_stored(self.const_int(shape.elem, b), m), m, [self.const_index(i)])
                 return
             init = next((e for e in inits if e.kind == K.INIT_LIST_EXPR), None)
             if init is not None and has_designator(init):  # `{[3] = 4, 5}`: through the bytes (llvm_memory)
@@ -672,7 +672,7 @@ class FunctionGen(LLVMMemory):
             if not CT.is_arith(shape.elem):
                 raise self.unsupported(d, f"__shared__ array of '{shape.elem.spelling}'")
             if ty.kind == T.INCOMPLETEARRAY and len(shape.dims) == 1:
-                elem = CT.scalar_type(shape.elem)
+                elem = CT.memory_type(shape.elem)
                 mtype = ir.MemRefType.get([ir.ShapedType.get_dynamic_size()], elem)
                 name = self.mg.declare_dynamic_shared(elem, mtype)
                 return func.CallOp([mtype], ir.FlatSymbolRefAttr.get(name), []).result
@@ -680,7 +680,7 @@ class FunctionGen(LLVMMemory):
                 raise self.unsupported(d, "__shared__ array of variable size")
             m = self.alloca_entry(CT.array_memref_type(ty))
         elif CT.is_arith(ty):
-            m = self.alloca_entry(ir.MemRefType.get([], CT.scalar_type(ty)))
+            m = self.alloca_entry(ir.MemRefType.get([], CT.memory_type(ty)))
         else:
             raise self.unsupported(d, f"__shared__ variable of type '{d.type.spelling}'")
         m.owner.attributes["pgcc.shared"] = ir.UnitAttr.get()
@@ -708,14 +708,14 @@ class FunctionGen(LLVMMemory):
                         flat(sub, prefix + [i], depth + 1)
                 else:
                     v = self.convert(self.rvalue(items[i]), items[i].type, elem, items[i]) if i < len(items) else self.zero(elem)
-                    memref.StoreOp(v, m, [self.const_index(j) for j in prefix + [i]])
+                    memref.StoreOp(CT.as_stored(v, m), m, [self.const_index(j) for j in prefix + [i]])
 
         def zero_fill(prefix, depth):
             for i in range(shape.dims[depth]):
                 if depth + 1 < len(shape.dims):
                     zero_fill(prefix + [i], depth + 1)
                 else:
-                    memref.StoreOp(self.zero(elem), m, [self.const_index(j) for j in prefix + [i]])
+                    memref.StoreOp(CT.as_stored(self.zero(elem), m), m, [self.const_index(j) for j in prefix + [i]])
 
         flat(init, [], 0)
 
@@ -1697,6 +1697,8 @@ class FunctionGen(LLVMMemory):
             v = affine.AffineLoadOp(mt.element_type, lv.memref, ops, ir.AffineMapAttr.get(mp)).result
         else:
             v = memref.LoadOp(lv.memref, self.index_values(lv.indices)).result
+        if CT.is_bool(lv.ctype):  # one byte in memory, an i1 in registers
+            return arith.trunci(CT.scalar_type(lv.ctype), v)
         if lv.ctype.kind == T.POINTER and CT.pointee_is_memref(lv.ctype):
             return self.from_ptr(v, lv.ctype, None, None)
         return v
@@ -1727,6 +1729,7 @@ class FunctionGen(LLVMMemory):
             return self.store_bits(lv, v)
         if lv.ctype.kind == T.POINTER:
             v = self.to_ptr(v)
+        v = CT.as_stored(v, lv.memref)
         if all(isinstance(i, tuple) for i in lv.indices) and lv.indices:
             mp, ops = AF.to_map(lv.indices)
             affine.AffineStoreOp(v, lv.memref, ops, ir.AffineMapAttr.get(mp))

@@ -52,7 +52,7 @@ def expr_CXX_NEW_EXPR(self: FunctionGen, e):
                 raise self.unsupported(init, "this initializer of new")
             init = inner[0]
         v = self.convert(self.rvalue(init), init.type, elem, init)
-        memref.StoreOp(v, m, [self.const_index(0)])
+        memref.StoreOp(CT.as_stored(v, m), m, [self.const_index(0)])
     return m
 
 

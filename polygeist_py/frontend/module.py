@@ -161,7 +161,7 @@ class ModuleGen:
                 if not mtype.has_static_shape:
                     raise error_at(d, "unsupported construct: global variable-length array")
             elif CT.is_arith(ty):
-                mtype = ir.MemRefType.get([], CT.scalar_type(ty))
+                mtype = ir.MemRefType.get([], CT.memory_type(ty))
             elif ty.kind == T.POINTER:
                 return self.llvm_global(d, key, name)
             elif is_texture(ty):
@@ -213,6 +213,8 @@ class ModuleGen:
         vals = [0] * math.prod(shape)
         if init is not None:
             self.initial_values(init, shape, d, vals)
+        if CT.is_bool(CT.array_shape(ty).elem):  # C converts to bool: any non-zero value is 1
+            vals = [int(v != 0) for v in vals]
         is_f = isinstance(elem, (ir.F32Type, ir.F64Type))
         if is_f:
             attrs = [ir.FloatAttr.get(elem, float(v)) for v in vals]
