@@ -429,8 +429,10 @@ def _distribute_guard(p, x) -> None:
             yield_op = scf.YieldOp([])
     for op in tail:
         op.move_before(yield_op)
-    first = ir.InsertionPoint(list(second.then_block.operations)[0])
-    for op in head:
+    # Last op first, each clone or reload placed at the top of B: an op is seen after every user of its
+    # results (so a value used only by a recomputed op is still passed), and B receives them in program order.
+    for op in reversed(head):
+        first = ir.InsertionPoint.at_block_begin(second.then_block)
         if not any(_used_in(r, second) for r in op.results):
             continue
         if _recomputable(op):

@@ -34,7 +34,7 @@ from . import big_init
 from . import c_types as CT
 from . import enzyme
 from . import records as R
-from .llvm_memory import LLVMMemory
+from .llvm_memory import LLVMMemory, is_default_construction
 from . import int_semantics as IS
 from . import gotos, switch
 from .scan import address_taken, assigned_decls, contains, decl_key, exits
@@ -575,7 +575,10 @@ class FunctionGen(LLVMMemory):
         ty = canonical(d.type)
         key = decl_key(d)
         if has_attr(d, K.CUDASHARED_ATTR):
-            self.mem[key] = MemVar(self.shared_memory(d, ty), ty)
+            if R.is_byte_object(ty) and not CT.is_dim3(ty):
+                self.struct_vars[key] = self.shared_bytes(d, ty)
+            else:
+                self.mem[key] = MemVar(self.shared_memory(d, ty), ty)
             return
         if d.storage_class in (d.storage_class.STATIC, d.storage_class.EXTERN):
             self.mem[key] = self.mg.global_var(d)
@@ -687,6 +690,25 @@ class FunctionGen(LLVMMemory):
         if var_decl_initializer(d) is not None:
             raise self.error(d, "initializer on a __shared__ variable (CUDA does not allow one)")
         return m
+
+    def shared_bytes(self, d, ty):
+        """A `__shared__` struct, union or array of them (`__shared__ float4 tile[64]`): raw bytes with the
+        C layout, like a local struct (docs/memory_model.md), in an i8 memref marked `pgcc.shared` so that
+        --cpuify allocates it once per block; returns the !llvm.ptr to its first byte.
+
+        Raises:
+            CompileError: a variable-size or initialized __shared__ object.
+        """
+        if ty.kind in (T.INCOMPLETEARRAY, T.VARIABLEARRAY):
+            raise self.unsupported(d, f"__shared__ array of '{CT.array_shape(ty).elem.spelling}' of variable size")
+        init = var_decl_initializer(d)
+        if init is not None and not is_default_construction(init, ty):
+            raise self.error(d, "initializer on a __shared__ variable (CUDA does not allow one)")
+        i8 = ir.IntegerType.get_signless(8)
+        m = self.alloca_entry(ir.MemRefType.get([CT.size_of(ty)], i8))
+        m.owner.attributes["pgcc.shared"] = ir.UnitAttr.get()
+        m.owner.attributes["alignment"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(ty.get_align(), 16))
+        return self.to_ptr(m)
 
     def init_array(self, m, ty, init):
         """Store the elements of an initializer list (missing elements are zero)."""

@@ -61,6 +61,16 @@ def designator_of(item):
     return head, (Designated(path[1:], value, cursor) if len(path) > 1 else value)
 
 
+def is_default_construction(init, ty) -> bool:
+    """Whether initializer `init` of an object of type `ty` is C++'s implicit default construction of a C
+    struct or an array of them (no constructors or methods: it runs no code)."""
+    from .calls import is_trivial_record
+    s = strip_implicit(init)
+    if not (s.kind == K.CALL_EXPR and s.referenced is not None and s.referenced.kind == K.CONSTRUCTOR):
+        return False
+    return not list(s.get_arguments()) and is_trivial_record(CT.array_shape(ty).elem)
+
+
 class LLVMMemory:
     """Mixin for FunctionGen: raw-byte objects and !llvm.ptr pointers."""
 
@@ -135,11 +145,8 @@ class LLVMMemory:
         """Store initializer `init` into the object of type `ty` at `ptr` (a brace list zero-fills first)."""
         ty = canonical(ty)
         s = strip_implicit(init)
-        if s.kind == K.CALL_EXPR and s.referenced is not None and s.referenced.kind == K.CONSTRUCTOR:
-            from .calls import is_trivial_record
-            args = list(s.get_arguments())
-            if not args and is_trivial_record(ty):  # C++ default-initialization of a C struct: no code
-                return
+        if is_default_construction(init, ty):
+            return
         if s.kind == K.INIT_LIST_EXPR and (R.is_record(ty) or CT.is_array(ty)):
             self.zero_bytes(ptr, CT.size_of(ty))
             items = children(s)
