@@ -4,6 +4,8 @@
 #ifndef PGCC_CUDA_RUNTIME_H
 #define PGCC_CUDA_RUNTIME_H
 #include <stddef.h>
+#include <string.h>
+#include <unistd.h>
 
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
@@ -72,7 +74,6 @@ cudaError_t cudaDeviceSynchronize(void);
 cudaError_t cudaThreadSynchronize(void);
 cudaError_t cudaDeviceReset(void);
 cudaError_t cudaSetDevice(int device);
-cudaError_t cudaGetDevice(int *device);
 cudaError_t cudaGetLastError(void);
 cudaError_t cudaPeekAtLastError(void);
 const char *cudaGetErrorString(cudaError_t error);
@@ -106,6 +107,84 @@ void __syncthreads(void);
 template <class T> static inline cudaError_t cudaMalloc(T **devPtr, size_t size) { return cudaMalloc((void **)devPtr, size); }
 template <class T> static inline cudaError_t cudaMallocManaged(T **devPtr, size_t size, unsigned int flags = 1) { return cudaMallocManaged((void **)devPtr, size, flags); }
 template <class T> static inline cudaError_t cudaMallocHost(T **ptr, size_t size) { return cudaMallocHost((void **)ptr, size); }
+
+/* Device queries: one device, the host CPU, described with CUDA's limits so that programs size their launches
+   as they would on a GPU (the launch runs as loops over blocks and threads either way). */
+struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem, sharedMemPerBlock;
+  int regsPerBlock, warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate;
+  size_t totalConstMem;
+  int major, minor;
+  size_t textureAlignment, texturePitchAlignment;
+  int deviceOverlap, multiProcessorCount, kernelExecTimeoutEnabled, integrated, canMapHostMemory, computeMode;
+  int concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID, tccDriver, asyncEngineCount;
+  int unifiedAddressing, memoryClockRate, memoryBusWidth, l2CacheSize, maxThreadsPerMultiProcessor;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, concurrentManagedAccess;
+};
+typedef struct cudaDeviceProp cudaDeviceProp;
+enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2,
+                     cudaFuncCachePreferEqual = 3 };
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceMapHost 0x08
+
+static inline size_t __pgcc_host_memory(void) { return (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGE_SIZE); }
+static inline cudaError_t cudaGetDeviceCount(int *count) { *count = 1; return cudaSuccess; }
+static inline cudaError_t cudaGetDevice(int *device) { *device = 0; return cudaSuccess; }
+static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device) {
+  if (device != 0)
+    return cudaErrorInvalidDevice;
+  memset(prop, 0, sizeof(cudaDeviceProp));
+  strcpy(prop->name, "host CPU (pgcc --cpuify)");
+  prop->totalGlobalMem = __pgcc_host_memory();
+  prop->sharedMemPerBlock = 49152;
+  prop->sharedMemPerMultiprocessor = 65536;
+  prop->regsPerBlock = 65536;
+  prop->regsPerMultiprocessor = 65536;
+  prop->warpSize = 32;
+  prop->memPitch = 2147483647;
+  prop->maxThreadsPerBlock = 1024;
+  prop->maxThreadsDim[0] = 1024;
+  prop->maxThreadsDim[1] = 1024;
+  prop->maxThreadsDim[2] = 64;
+  prop->maxGridSize[0] = 2147483647;
+  prop->maxGridSize[1] = 65535;
+  prop->maxGridSize[2] = 65535;
+  prop->clockRate = 1000000;
+  prop->totalConstMem = 65536;
+  prop->major = 7;
+  prop->minor = 0;
+  prop->textureAlignment = 512;
+  prop->multiProcessorCount = (int)sysconf(_SC_NPROCESSORS_ONLN);
+  prop->integrated = 1;
+  prop->canMapHostMemory = 1;
+  prop->unifiedAddressing = 1;
+  prop->managedMemory = 1;
+  prop->maxThreadsPerMultiProcessor = 2048;
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
+  *total_bytes = __pgcc_host_memory();
+  *free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGE_SIZE);
+  return cudaSuccess;
+}
+static inline cudaError_t cudaDriverGetVersion(int *version) { *version = CUDART_VERSION; return cudaSuccess; }
+static inline cudaError_t cudaRuntimeGetVersion(int *version) { *version = CUDART_VERSION; return cudaSuccess; }
+/* cache and scheduling preferences mean nothing on the host */
+#define cudaFuncSetCacheConfig(func, config) cudaSuccess
+#define cudaDeviceSetCacheConfig(config) cudaSuccess
+#define cudaThreadSetCacheConfig(config) cudaSuccess
+#define cudaSetDeviceFlags(flags) cudaSuccess
+#define cudaHostAlloc(ptr, size, flags) cudaMallocHost((ptr), (size))
+#define cudaHostGetDevicePointer(dptr, hptr, flags) (*(void **)(dptr) = (void *)(hptr), cudaSuccess)
+#define cudaThreadExit() cudaSuccess
 
 /* __constant__/__device__ globals: the symbol is the variable itself */
 template <class T> static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
