@@ -75,12 +75,18 @@ def _split_at_first_barrier(p) -> list:
 
 # ------------------------------------------------------------------------------------------- uniformity
 def _uniform(v, p, assumed=frozenset()) -> bool:
-    """True when `v` has the same value in every thread of loop `p`: defined outside it, in `assumed`, or pure
-    arithmetic on such values."""
+    """True when `v` has the same value in every thread of loop `p`: defined outside it, in `assumed`, pure
+    arithmetic on such values, or a result of an `if` on such a condition whose branches yield such values."""
     if v in assumed or not defined_inside(v, p):
         return True
     owner = v.owner
-    if isinstance(owner, ir.Block) or not is_pure(owner):
+    if isinstance(owner, ir.Block):
+        return False
+    if owner.name == "scf.if":  # the same branch in every thread, yielding the same value
+        i = ir.OpResult(v).result_number
+        yields = [list(r.blocks[0].operations)[-1] for r in owner.regions if len(r.blocks)]
+        return _uniform(owner.operands[0], p, assumed) and all(_uniform(y.operands[i], p, assumed) for y in yields)
+    if not is_pure(owner):
         return False
     return all(_uniform(o, p, assumed) for o in owner.operands)
 
@@ -320,10 +326,16 @@ def _interchange(p, x) -> list:
         _move_into(ops, q, p)
         _hoist_uniform(q)
         for o in list(block.operations)[-1].operands:
-            if defined_inside(o, q):
+            # a result of a uniform control op holding a barrier is fine: that op leaves q in its own turn
+            if defined_inside(o, q) and not _is_interchanged_later(o):
                 raise error_at_op(x, "internal: a loop-carried value was classified uniform but is per-thread")
         inner.append(q)
     return inner + [p]
+
+
+def _is_interchanged_later(v) -> bool:
+    owner = v.owner
+    return not isinstance(owner, ir.Block) and owner.name in CONTROL and _has_barrier(owner)
 
 
 def _results_to_caches(p, x) -> None:

@@ -64,6 +64,8 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
             return module
     if stop("polyhedral"):
         return module
+    from .bool_memory import widen_i1_memrefs
+    widen_i1_memrefs(module)  # compiler-made buffers of booleans: one byte each (the lowering needs >= 8 bits)
     pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
     stop("llvm-dialect")
     return module

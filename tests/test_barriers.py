@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import cpuify_outputs, run_pgcc
+from conftest import PROGRAMS, cpuify_outputs, run_pgcc
 
 HOST = """#include <stdio.h>
 #include <stdlib.h>
@@ -124,3 +124,20 @@ def test_loop_carried_value_lives_in_a_cache(tmp):
     """acc is carried by a loop with barriers: it lives in per-thread memory; nothing of type index does."""
     types = cached_types("loop_carried", tmp)
     assert types and set(types) == {"i32"}
+
+
+def test_bool_carried_across_barriers_with_uniform_break(tmp):
+    """A per-thread bool lives across the barriers of a loop that is left by a block-uniform `break` (the
+    loop counter is then the result of an `if`); the host's serial recomputation agrees at 1, 2, 4 threads."""
+    for out in cpuify_outputs(PROGRAMS / "cuda_unit" / "bool_across_barriers.cu", tmp, threads=(1, 2, 4)):
+        assert out.startswith("wrong 0 sum ") and int(out.split()[-1]) > 0
+
+
+def test_per_thread_break_across_barriers_is_an_error(tmp):
+    src = tmp / "per_thread_break.cu"
+    text = (PROGRAMS / "cuda_unit" / "bool_across_barriers.cu").read_text()
+    src.write_text(text.replace("if (s == steps - 1)", "if (s == steps - 1 - (t & 1))"))
+    r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "error: unsupported construct: __syncthreads() or a warp intrinsic inside a loop or condition that " \
+           "differs between the threads of a block" in r.stderr

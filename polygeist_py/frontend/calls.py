@@ -310,10 +310,13 @@ class Builtins:
         return fg.raw_pointer(e)
 
     def assign_out(self, fg, arg, raw_ptr, call):
-        """Store a new pointer into the variable named by `&var` argument `arg`."""
+        """Store a new pointer into the variable named by `&var` argument `arg`; any other pointer argument
+        (`&ptrs[1]`, `&s->buf`) addresses memory, where the pointer is stored raw. Returns the variable's key
+        (None for memory)."""
         decl = out_param_var(arg)
         if decl is None:
-            raise error_at(call, "unsupported construct: this call needs `&variable` as its first argument")
+            llvm.StoreOp(raw_ptr, fg.raw_pointer(arg))
+            return None
         ty = canonical(decl.type)
         key = decl_key(decl)
         lv = fg.lvalue_of_decl(decl, arg)
