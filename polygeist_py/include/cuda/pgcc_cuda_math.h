@@ -5,6 +5,14 @@
 #ifndef PGCC_CUDA_MATH_H
 #define PGCC_CUDA_MATH_H
 
+#if defined(__cplusplus)
+/* <cmath> pulls in parts of the C++ library (<exception>, the algorithm base) that later standard headers
+   declare again as host functions: include them first, outside the pragma, as host code (clang's <new>
+   wrapper wants malloc declared before it) */
+#include <stdlib.h>
+#include <exception>
+#include <bits/stl_algobase.h>
+#endif
 #pragma clang force_cuda_host_device begin
 #include <math.h>
 #include <stdlib.h>

@@ -1,0 +1,51 @@
+"""C++ standard headers in .cu files: <iostream>, <algorithm>, <vector> parse next to the CUDA headers (the
+math declarations pgcc makes host+device no longer clash with the library's host ones); std::min/std::max work
+in device code; what pgcc does not translate (iostreams, containers) is a clear error, not a header clash."""
+
+from conftest import run_exe, run_pgcc
+
+KERNEL = r"""
+#include <cstdio>
+#include <cstdlib>
+#include <cmath>
+#include <algorithm>
+#include <iostream>
+#include <vector>
+__device__ float clamp01(float x) { return std::min(std::max(x, 0.0f), 1.0f); }
+__global__ void k(float *a, int n) {
+  int i = threadIdx.x;
+  if (i < n) a[i] = clamp01(a[i]) + min(i, 3) + fminf(a[i], 0.5f);
+}
+int main() {
+  float h[8], *d;
+  for (int i = 0; i < 8; i++) h[i] = i * 0.25f - 0.5f;
+  cudaMalloc((void **)&d, sizeof h);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  k<<<1, 8>>>(d, 8);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < 8; i++) printf("%g ", h[i]);
+  printf("%d\n", std::max(3, std::abs(-4)));
+  return 0;
+}
+"""
+
+
+def test_std_headers_and_std_min_max_in_device_code(tmp):
+    src = tmp / "k.cu"
+    src.write_text(KERNEL)
+    r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    want = []
+    for i in range(8):
+        a = i * 0.25 - 0.5
+        want.append(min(max(a, 0.0), 1.0) + min(i, 3) + min(a, 0.5))
+    got = run_exe(tmp / "app").stdout.split()
+    assert [float(x) for x in got[:8]] == want and got[8] == "4"
+
+
+def test_iostream_use_is_a_clear_error(tmp):
+    src = tmp / "io.cu"
+    src.write_text("#include <iostream>\nint main() { std::cout << 2.5 << std::endl; return 0; }\n")
+    r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "io.cu:2:14: error: unsupported construct" in r.stderr and "cannot overload" not in r.stderr
