@@ -23,6 +23,15 @@ PLUMBING = {
     "arith.index_castui", "arith.addi", "arith.muli", "arith.subi",
 }
 ALLOCS = {"memref.alloca", "memref.alloc"}
+VALUE_OP_PREFIXES = ("arith.", "math.")
+POINTER_COMPARISONS = {"llvm.icmp"}  # `p != end`: an i1 from two addresses
+
+
+def inactive_result(act, op) -> bool:
+    """An arith/math op or pointer comparison whose results carry no derivative (cmpf, fptosi, icmp...): it
+    is only cloned in forward mode and has no adjoint in reverse mode."""
+    return ((op.name.startswith(VALUE_OP_PREFIXES) or op.name in POINTER_COMPARISONS) and not len(op.regions)
+            and not any(act.is_varied(r) for r in op.results))
 LOADS = {"affine.load", "memref.load"}
 STORES = {"affine.store", "memref.store"}
 LOOPS = {"scf.for", "affine.for"}

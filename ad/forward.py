@@ -16,9 +16,9 @@ from mlir.dialects import func
 from polygeist_py.errors import error_at_op
 
 from . import partials as P
-from .activity import PLUMBING, Activity, is_float
+from .activity import PLUMBING, Activity, inactive_result, is_float
 from .emit import body_ops, clone_mapped, remap_operands, terminator, zero
-from .rules_forward import FORWARD_RULES, inactive_result, plumbing_rule, scalar_rule
+from .rules_forward import FORWARD_RULES, plumbing_rule, scalar_rule
 
 
 class Forward:

@@ -26,7 +26,7 @@ from mlir.dialects import arith, func, memref
 from polygeist_py.errors import error_at_op
 
 from . import partials as P
-from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, is_float
+from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, inactive_result, is_float
 from .cache import Caches
 from .mincut import Planner
 from .emit import body_ops, fill_zero, terminator, zero
@@ -395,8 +395,7 @@ class Reverse:
             if rule is None:
                 if op.name in P.PARTIALS:
                     rule = scalar_rule
-                elif op.name in PLUMBING or (op.name.startswith(("arith.", "math.")) and not any(
-                        self.act.is_varied(r) for r in op.results)):
+                elif op.name in PLUMBING or inactive_result(self.act, op):
                     rule = no_adjoint
                 else:
                     raise error_at_op(op, f"unsupported construct: no reverse-mode derivative rule for '{op.name}'")

@@ -16,12 +16,6 @@ from .activity import ALLOCS, LOADS, LOOPS, MALLOCS, STORES, is_float
 from .emit import body_ops, create_like, loop_parts, loop_segments, shadow_alloc, terminator
 
 
-def inactive_result(act, op) -> bool:
-    """An arith/math op whose results carry no derivative (cmpf, fptosi, ...): it is only cloned."""
-    return (op.name.startswith(("arith.", "math.")) and not len(op.regions)
-            and not any(act.is_varied(r) for r in op.results))
-
-
 def scalar_rule(fw, op):
     """Scalar arith/math op: tangent = sum over operands of partial * operand tangent (partials.PARTIALS)."""
     new = fw.clone(op)

@@ -32,7 +32,7 @@ def assert_close(rows, rtol, atol=1e-6, rtol_for=None):
     assert not bad, bad
 
 
-@pytest.mark.parametrize("program", ["scalar_math", "arrays", "control", "struct_grads", "memory", "loop_forms", "pointer_arrays", "higher_order"])
+@pytest.mark.parametrize("program", ["scalar_math", "arrays", "control", "struct_grads", "memory", "loop_forms", "pointer_arrays", "higher_order", "pointer_walks"])
 def test_gradients_match_finite_differences(program, tmp):
     rows = triples(build_pgcc(AD / f"{program}.c", tmp / program))
     # finite differences with h=1e-6 are good to ~1e-8 relative; float programs to ~1e-3
