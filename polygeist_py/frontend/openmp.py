@@ -158,16 +158,13 @@ def parse_directive(text: bytes, start: int, filename: str) -> Directive:
     toks = [(m.group(0), m.start()) for m in _TOKEN.finditer(line) if m.group(0) != "\\"]
     toks = toks[3:]  # '#', 'pragma', 'omp'
     words = []
-    while toks and toks[0][0] in DIRECTIVE_WORDS and not (words and toks[0][0] in CLAUSES):
-        if words and toks[0][0] in ("ordered", "update", "error") and words != ["target", "enter"]:
+    while toks and toks[0][0] in DIRECTIVE_WORDS:
+        if words and toks[0][0] in CLAUSES | {"ordered", "update", "error"}:
             break  # `for ordered` is a clause; `atomic update` is reported as 'atomic'
         words.append(toks.pop(0)[0])
     d = Directive(" ".join(words) or (toks[0][0] if toks else ""), [], where(0), end)
     if d.name not in SUPPORTED_DIRECTIVES:
-        raise unsupported(d.name.split()[0] if d.name.split()[0] in ("critical", "atomic", "ordered", "task",
-                                                                      "barrier", "single", "master", "flush",
-                                                                      "sections", "section") else d.name,
-                          d.where)
+        raise unsupported(d.name, d.where)
     i = 0
     while i < len(toks):
         name, off = toks[i]
