@@ -80,14 +80,15 @@ def load_rule(rv, op):
 
 def injective_access(load) -> bool:
     """Whether no two iterations of the scf.parallel around memref.load `load` touch the element it reads, so
-    that its reversed iterations may update the shadow element without atomics. Proved when the parallel
-    loop is the only one around the load, its memref is not viewed through another memref inside the loop, every
-    access to it in the loop uses the same indices, and every induction variable of the loop is one index
-    (up to integer casts and loop-invariant offsets). Distinct memrefs are assumed not to alias (as the
-    polyhedral stage assumes for distinct C arrays)."""
+    that its reversed iterations may update the shadow element without atomics. Proved when the parallel loop
+    is the only one around the load, every access in the loop to memory with the load's root (a function
+    argument or an allocation, through casts and views) is a load or store of the same memref at the same
+    indices, and every induction variable of the loop is one of the indices (up to integer casts and
+    loop-invariant offsets). Distinct function arguments are assumed not to alias (the polyhedral stage's
+    assumption for distinct C arrays)."""
     par, p = None, load.operation.parent
-    while p is not None and p.name != "func.func":
-        if p.name == "scf.parallel":
+    while p is not None and p.operation.name != "func.func":
+        if p.operation.name == "scf.parallel":
             if par is not None:
                 return False
             par = p
@@ -96,15 +97,13 @@ def injective_access(load) -> bool:
         return False
     mem, index = load.operands[0], list(load.operands)[1:]
     ivs = list(par.regions[0].blocks[0].arguments)
+    base = _memory_root(mem)
+    if base is None:
+        return False
 
     def inside(v):
         o = v.owner
-        o = o.owner if isinstance(o, ir.Block) else o
-        while o is not None:
-            if o == par:
-                return True
-            o = o.parent
-        return False
+        return _op_inside(o.owner if isinstance(o, ir.Block) else o, par)
 
     def iv_of(v):
         """The induction variable `v` equals up to casts and invariant offsets, else None."""
@@ -124,22 +123,60 @@ def injective_access(load) -> bool:
                 return None
 
     covered = [iv_of(v) for v in index]
-    if not all(any(a == c for c in covered if c is not None) for a in ivs):
+    if not all(any(c is not None and a == c for c in covered) for a in ivs):
         return False
-    for use in mem.uses:
-        user = use.owner
-        if not inside(user.results[0]) if len(user.results) else not _op_inside(user, par):
-            continue
-        if user.name not in ("memref.load", "memref.store"):
-            return False
-        k = 1 if user.name == "memref.load" else 2
-        if len(user.operands) - k != len(index) or any(a != b for a, b in zip(list(user.operands)[k:], index)):
-            return False
+    for op in all_ops(par):
+        for k, v in enumerate(op.operands):
+            if not isinstance(v.type, ir.MemRefType):
+                continue
+            root = _memory_root(v)
+            if root is None and op.name not in ("memref.load", "memref.store"):
+                return False
+            if root is not None and root != base:
+                continue
+            first = 1 if op.name == "memref.load" else 2 if op.name == "memref.store" else None
+            if first is None or k != first - 1 or v != mem or len(op.operands) - first != len(index) or \
+                    any(a != b for a, b in zip(list(op.operands)[first:], index)):
+                return False
     return True
 
 
+VIEWS = ("memref.cast", "memref.reinterpret_cast", "memref.subview", "memref.view", "memref.expand_shape",
+         "memref.collapse_shape", "memref.transpose")
+
+
+def _memory_root(v):
+    """The function argument or allocation memref `v` views (through VIEWS, and the frontend's memref
+    descriptors built around a pointer argument), None when unknown."""
+    while True:
+        o = v.owner
+        if isinstance(o, ir.Block):
+            parent = o.owner
+            return v if parent is not None and parent.operation.name == "func.func" else None
+        if o.name in ALLOCS:
+            return v
+        if o.name == "builtin.unrealized_conversion_cast" and len(o.operands) == 1:
+            v = _aligned_pointer(o.operands[0])  # an !llvm.struct descriptor -> its aligned pointer
+            if v is None:
+                return None
+            continue
+        if o.name not in VIEWS:
+            return None
+        v = o.operands[0]
+
+
+def _aligned_pointer(desc):
+    """The pointer a memref descriptor built by llvm.insertvalue ops holds as its aligned pointer (field 1)."""
+    while not isinstance(desc.owner, ir.Block) and desc.owner.name == "llvm.insertvalue":
+        o = desc.owner
+        if list(ir.DenseI64ArrayAttr(o.attributes["position"])) == [1]:
+            return o.operands[1]
+        desc = o.operands[0]
+    return None
+
+
 def _op_inside(op, ancestor) -> bool:
-    o = op.parent
+    o = getattr(op, "operation", op).parent
     while o is not None:
         if o == ancestor:
             return True
