@@ -395,8 +395,8 @@ class ParallelLoop:
             if c.kind == K.DECL_REF_EXPR and c.referenced is not None and \
                     c.referenced.kind in (K.VAR_DECL, K.PARM_DECL):
                 decls.setdefault(c.referenced.spelling, []).append(c.referenced)
-            if c.kind == K.VAR_DECL:
-                local.add(decl_key(c))
+            if c.kind == K.VAR_DECL and c.storage_class not in (c.storage_class.STATIC, c.storage_class.EXTERN):
+                local.add(decl_key(c))  # (a static or extern declaration names one object for all iterations)
             for ch in c.get_children():
                 visit(ch)
 
