@@ -66,6 +66,15 @@ def all_ops(op):
     return out
 
 
+def is_sum_reduction(reduce_op, j: int) -> bool:
+    """Whether reduction `j` of an scf.reduce combines its two values with one arith.addf (a `+` reduction, whose
+    derivative is the sum of the derivatives)."""
+    block = reduce_op.regions[j].blocks[0]
+    ops = list(block.operations)
+    return len(ops) == 2 and ops[0].name == "arith.addf" and \
+        {ops[0].operands[0], ops[0].operands[1]} == set(block.arguments) and ops[1].operands[0] == ops[0].results[0]
+
+
 def store_parts(op):
     """(value, memref) of an affine.store / memref.store."""
     return op.operands[0], op.operands[1]
@@ -245,6 +254,12 @@ class Activity:
                 if (c in V or after.arguments[j] in V) and carries(c.type):
                     changed |= self._mark([after.arguments[j], op.results[j]])
         elif name == "scf.parallel":
-            if len(op.results):
-                raise error_at_op(op, "unsupported construct: differentiating a parallel loop with reductions")
+            red = list(op.regions[0].blocks[0].operations)[-1]
+            inits = list(op.operands)[len(op.operands) - len(op.results):]
+            for j, r in enumerate(op.results):
+                if (inits[j] in V or red.operands[j] in V) and is_float(r.type):
+                    if not is_sum_reduction(red, j):
+                        raise error_at_op(op, "unsupported construct: differentiating a parallel loop with a "
+                                              "reduction other than a sum")
+                    changed |= self._mark([r])
         return changed

@@ -7,13 +7,13 @@ primal op's copy (fw.clone) and, for varied values, their tangents or shadows in
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, func
+from mlir.dialects import arith, func, scf
 
 from polygeist_py.errors import error_at_op
 
 from . import partials as P
 from .activity import ALLOCS, LOADS, LOOPS, MALLOCS, STORES, is_float
-from .emit import body_ops, create_like, loop_parts, loop_segments, shadow_alloc, terminator
+from .emit import body_ops, clone_mapped, create_like, loop_parts, loop_segments, shadow_alloc, terminator
 
 
 def scalar_rule(fw, op):
@@ -180,18 +180,46 @@ def while_rule(fw, op):
 
 
 def parallel_rule(fw, op):
-    """scf.parallel without reductions: iterations are independent, so the tangent code runs in the same
-    parallel iteration as the primal code."""
-    if len(op.results):
-        raise error_at_op(op, "unsupported construct: forward mode through a parallel loop with reductions")
-    new = create_like(op, [fw.p(v) for v in op.operands], [])
+    """scf.parallel: iterations are independent, so the tangent code runs in the same parallel iteration as the
+    primal code. The tangent of a varied sum reduction is one more sum reduction (of the iterations' tangents,
+    starting from the tangent of the initial value)."""
+    n = len(op.results)
+    act = [j for j in range(n) if fw.act.is_varied(op.results[j])]
+    ops = list(op.operands)
+    inits = ops[len(ops) - n:]
+    nb = len(op.regions[0].blocks[0].arguments)
+    new = create_like(op, [fw.p(v) for v in ops] + [fw.tangent_or_zero(inits[j]) for j in act],
+                      [r.type for r in op.results] + [op.results[j].type for j in act],
+                      segments=[nb, nb, nb, n + len(act)])
     body = op.regions[0].blocks[0]
     block = new.regions[0].blocks.append(*[a.type for a in body.arguments])
     for old, nv in zip(body.arguments, block.arguments):
         fw.vmap[old] = nv
     with ir.InsertionPoint(block):
         fw.emit_ops(body_ops(body))
-        fw.clone(terminator(body))
+        red = terminator(body)
+        if not n:
+            fw.clone(red)
+        else:
+            with red.location:
+                _reduce_with_tangents(fw, red, act)
+    _map_results(fw, op, new, act)
+
+
+def _reduce_with_tangents(fw, red, act):
+    """The scf.reduce of `red`'s values (its combiners copied) followed by sums of the tangents at `act`."""
+    vals = [fw.p(v) for v in red.operands] + [fw.tangent_or_zero(red.operands[j]) for j in act]
+    new = ir.Operation.create("scf.reduce", operands=vals, regions=len(vals))
+    for k, v in enumerate(vals):
+        block = new.regions[k].blocks.append(v.type, v.type)
+        with ir.InsertionPoint(block):
+            if k < len(red.operands):
+                old = red.regions[k].blocks[0]
+                local = dict(zip(old.arguments, block.arguments))
+                for inner in old.operations:
+                    clone_mapped(inner, local)
+            else:
+                scf.ReduceReturnOp(arith.addf(block.arguments[0], block.arguments[1]))
 
 
 def call_rule(fw, op):

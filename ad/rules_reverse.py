@@ -72,10 +72,116 @@ def load_rule(rv, op):
         return
     sh = rv.shadow(op.operands[0])
     idx = [rv.rv(i) for i in list(op.operands)[1:]]
-    if rv.atomic_context():
+    if rv.atomic_context() and not injective_access(op):
         memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
     else:
         memref.StoreOp(arith.addf(memref.LoadOp(sh, idx).result, g), sh, idx)
+
+
+def injective_access(load) -> bool:
+    """Whether no two iterations of the scf.parallel around memref.load `load` touch the element it reads, so
+    that its reversed iterations may update the shadow element without atomics. Proved when the parallel loop
+    is the only one around the load, every access in the loop to memory with the load's root (a function
+    argument or an allocation, through casts and views) is a load or store of the same memref at the same
+    indices, and every induction variable of the loop is one of the indices (up to integer casts and
+    loop-invariant offsets). Distinct function arguments are assumed not to alias (the polyhedral stage's
+    assumption for distinct C arrays)."""
+    par, p = None, load.operation.parent
+    while p is not None and p.operation.name != "func.func":
+        if p.operation.name == "scf.parallel":
+            if par is not None:
+                return False
+            par = p
+        p = p.parent
+    if par is None:
+        return False
+    mem, index = load.operands[0], list(load.operands)[1:]
+    ivs = list(par.regions[0].blocks[0].arguments)
+    base = _memory_root(mem)
+    if base is None:
+        return False
+
+    def inside(v):
+        o = v.owner
+        return _op_inside(o.owner if isinstance(o, ir.Block) else o, par)
+
+    def iv_of(v):
+        """The induction variable `v` equals up to casts and invariant offsets, else None."""
+        while True:
+            if any(v == a for a in ivs):
+                return v
+            o = v.owner
+            if isinstance(o, ir.Block):
+                return None
+            if o.name in ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui"):
+                v = o.operands[0]
+            elif o.name in ("arith.addi", "arith.subi") and not inside(o.operands[1]):
+                v = o.operands[0]
+            elif o.name == "arith.addi" and not inside(o.operands[0]):
+                v = o.operands[1]
+            else:
+                return None
+
+    covered = [iv_of(v) for v in index]
+    if not all(any(c is not None and a == c for c in covered) for a in ivs):
+        return False
+    for op in all_ops(par):
+        for k, v in enumerate(op.operands):
+            if not isinstance(v.type, ir.MemRefType):
+                continue
+            root = _memory_root(v)
+            if root is None and op.name not in ("memref.load", "memref.store"):
+                return False
+            if root is not None and root != base:
+                continue
+            first = 1 if op.name == "memref.load" else 2 if op.name == "memref.store" else None
+            if first is None or k != first - 1 or v != mem or len(op.operands) - first != len(index) or \
+                    any(a != b for a, b in zip(list(op.operands)[first:], index)):
+                return False
+    return True
+
+
+VIEWS = ("memref.cast", "memref.reinterpret_cast", "memref.subview", "memref.view", "memref.expand_shape",
+         "memref.collapse_shape", "memref.transpose")
+
+
+def _memory_root(v):
+    """The function argument or allocation memref `v` views (through VIEWS, and the frontend's memref
+    descriptors built around a pointer argument), None when unknown."""
+    while True:
+        o = v.owner
+        if isinstance(o, ir.Block):
+            parent = o.owner
+            return v if parent is not None and parent.operation.name == "func.func" else None
+        if o.name in ALLOCS:
+            return v
+        if o.name == "builtin.unrealized_conversion_cast" and len(o.operands) == 1:
+            v = _aligned_pointer(o.operands[0])  # an !llvm.struct descriptor -> its aligned pointer
+            if v is None:
+                return None
+            continue
+        if o.name not in VIEWS:
+            return None
+        v = o.operands[0]
+
+
+def _aligned_pointer(desc):
+    """The pointer a memref descriptor built by llvm.insertvalue ops holds as its aligned pointer (field 1)."""
+    while not isinstance(desc.owner, ir.Block) and desc.owner.name == "llvm.insertvalue":
+        o = desc.owner
+        if list(ir.DenseI64ArrayAttr(o.attributes["position"])) == [1]:
+            return o.operands[1]
+        desc = o.operands[0]
+    return None
+
+
+def _op_inside(op, ancestor) -> bool:
+    o = getattr(op, "operation", op).parent
+    while o is not None:
+        if o == ancestor:
+            return True
+        o = o.parent
+    return False
 
 
 def store_rule(rv, op):
@@ -366,17 +472,21 @@ def while_rule(rv, op):
 
 
 def parallel_rule(rv, op):
-    """scf.parallel (no reductions): the iterations are independent, so the reversed loop is parallel over the
-    same space, each iteration reversing its own body. Shadow accumulations from loads use atomics (two
-    iterations may read one element); adjoints of values defined outside the loop are summed into a slot with
-    atomic adds. A race-free primal writes each element from one iteration only, so the shadow resets of
-    stores need no atomics."""
-    if len(op.results):
-        raise error_at_op(op, "unsupported construct: reverse mode through a parallel loop with reductions")
+    """scf.parallel: the iterations are independent, so the reversed loop is parallel over the same space, each
+    iteration reversing its own body. Shadow accumulations from loads use atomics unless no two iterations
+    read the same element (`injective_access`); adjoints of values defined outside the loop are summed into a
+    slot with atomic adds. A race-free primal writes each element from one iteration only, so the shadow
+    resets of stores need no atomics. A sum reduction passes its result's adjoint unchanged to its initial
+    value and to every iteration's reduced value (activity.py rejects other varied reductions)."""
     body = op.regions[0].blocks[0]
     n = len(body.arguments)
     ops = list(op.operands)
     lbs, ubs, steps = ops[:n], ops[n:2 * n], ops[2 * n:3 * n]
+    reduced = list(terminator(body).operands)
+    seeds = [rv.pop_adj(r) for r in op.results]
+    for init, g in zip(ops[3 * n:], seeds):
+        if g is not None and rv.act.is_varied(init):
+            rv.add_adj(init, g)
     F = rv.free_values(op)
     slots = {}
     for f in F:
@@ -384,7 +494,7 @@ def parallel_rule(rv, op):
             slots[f] = memref.AllocaOp(ir.MemRefType.get([], f.type), [], []).result
         cur = rv.scope.adj.get(f)
         memref.StoreOp(cur if cur is not None else zero(f.type), slots[f], [])
-    new = create_like(op, [rv.rv(v) for v in lbs + ubs + steps], [])
+    new = create_like(op, [rv.rv(v) for v in lbs + ubs + steps], [], segments=[n, n, n, 0])
     block = new.regions[0].blocks.append(*[a.type for a in body.arguments])
     with ir.InsertionPoint(block):
         rlbs, rsteps = [rv.rv(v) for v in lbs], [rv.rv(v) for v in steps]
@@ -393,6 +503,9 @@ def parallel_rule(rv, op):
         scope = rv.enter(body, sentinel, op, idx)
         for a, na in zip(body.arguments, block.arguments):
             scope.memo[a] = na
+        for v, g in zip(reduced, seeds):
+            if g is not None and rv.act.is_varied(v):
+                rv.add_adj(v, g)
         rv.reverse_ops(body_ops(body))
         for f in F:
             g = scope.adj.get(f)

@@ -152,7 +152,8 @@ def _build(source, parse_path, clang_args, *, opt_level, cpuify, locations, grad
 
         module = run_stages(tu, parse_path, cpuify=cpuify, on_stage=record)
         defined = _defined_llvm_funcs(module)
-        uses_omp = has_op(module, lambda n: n.startswith("omp."))
+        # OpenMP loops, or calls of the OpenMP runtime (omp_get_thread_num...) in a -fopenmp program
+        uses_omp = has_op(module, lambda n: n.startswith("omp.")) or getattr(tu, "openmp", False)
         libs = [libomp_path()] if uses_omp else []
         engine = ExecutionEngine(module, opt_level=opt_level, shared_libs=libs)
     sigs = {n: s for n, s in sigs.items() if n in defined}

@@ -20,6 +20,9 @@ ci.Config.libcxx_dir = None  # libclang-ng's libc++ headers clash with glibc's <
 K = ci.CursorKind
 T = ci.TypeKind
 
+# The value of _OPENMP with -fopenmp: gcc 12's (OpenMP 4.5), the reference compiler of the tests.
+OPENMP_VERSION = "201511"
+
 UNARY_KINDS = {1: "post++", 2: "post--", 3: "pre++", 4: "pre--", 5: "&", 6: "*", 7: "+", 8: "-", 9: "~", 10: "!",
                11: "__real", 12: "__imag", 13: "__extension__"}
 
@@ -41,6 +44,8 @@ _lib.clang_EvalResult_getAsDouble.restype = ctypes.c_double
 _lib.clang_EvalResult_getAsStr.argtypes = [ctypes.c_void_p]
 _lib.clang_EvalResult_getAsStr.restype = ctypes.c_char_p
 _lib.clang_EvalResult_dispose.argtypes = [ctypes.c_void_p]
+_lib.clang_getFileContents.argtypes = [ci.TranslationUnit, ci.File, ctypes.POINTER(ctypes.c_size_t)]
+_lib.clang_getFileContents.restype = ctypes.c_void_p
 _lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
 _lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
 
@@ -50,6 +55,14 @@ def var_decl_initializer(cursor):
     CUDA's `dim3 grid(4, 4)`, the construct expression), or None. Clang's own answer: token positions are
     unreliable when the declaration starts inside a macro expansion, e.g. `DATA_TYPE x = ...;`."""
     return ci.Cursor.from_cursor_result(_lib.clang_Cursor_getVarDeclInitializer(cursor), cursor)
+
+
+def file_contents(tu, file) -> bytes:
+    """The bytes of a file of the translation unit as clang parsed them (an unsaved buffer of the Python API
+    included)."""
+    size = ctypes.c_size_t()
+    ptr = _lib.clang_getFileContents(tu, file, ctypes.byref(size))
+    return ctypes.string_at(ptr, size.value) if ptr else b""
 
 
 def unary_op(cursor) -> str:
@@ -139,6 +152,9 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         user_args: ``-I``, ``-D``, ``-U``, ``-std=`` flags from the command line.
         source: the file's text, when it does not exist on disk (Python API).
         language: 'c', 'cuda' or 'c++' (gcc's ``-x``); by default from the suffix (``.cu`` CUDA, else C).
+    Returns:
+        the TranslationUnit, with an attribute ``openmp``: True when ``-fopenmp`` was given (``_OPENMP`` is
+        defined and the frontend translates ``#pragma omp`` directives).
     Raises:
         CompileError: a Diagnostics with every error clang reports (up to errors.ERROR_LIMIT), in clang's
             format, with the warnings and notes around them.
@@ -156,8 +172,12 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         args = ["-x", "c", "-std=gnu11"] + [a for a in user_args if not a.startswith("-std=c++")
                                             and not a.startswith("-std=gnu++")]
     args += ["-D__PGCC__=1"]
-    if "-fopenmp" in user_args:  # like gcc: _OPENMP and `#pragma omp` only when asked for
-        args += ["-isystem", omp_include_dir()]
+    openmp = "-fopenmp" in args
+    if openmp:  # like gcc: _OPENMP and `#pragma omp` only when asked for
+        # clang's own OpenMP mode hides the loop under a directive from libclang's cursors (a CapturedStmt
+        # shows only its captures), so clang parses plain C and frontend/openmp.py reads the pragmas
+        args = [a for a in args if a != "-fopenmp"] + ["-D_OPENMP=" + OPENMP_VERSION, "-isystem",
+                                                        omp_include_dir()]
     unsaved = [(path, source)] if source is not None else None
     try:
         tu = ci.Index.create().parse(path, args=args, unsaved_files=unsaved,
@@ -177,6 +197,7 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         diags += [_diag_tuple(n, path) for n in d.children if n.severity == ci.Diagnostic.Note]
     if errors:
         raise Diagnostics(diags, truncated)
+    tu.openmp = openmp  # read by the frontend (frontend/openmp.py)
     return tu
 
 

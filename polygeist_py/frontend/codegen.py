@@ -36,7 +36,7 @@ from . import enzyme
 from . import records as R
 from .llvm_memory import LLVMMemory, is_default_construction
 from . import int_semantics as IS
-from . import gotos, switch
+from . import gotos, openmp, switch
 from .scan import address_taken, assigned_decls, contains, decl_key, exits
 
 RET, RETVAL = "$ret", "$retval"
@@ -120,6 +120,7 @@ class FunctionGen(LLVMMemory):
         self.sym_cache: dict = {}
         self.struct_vars: dict = {}  # locals kept as raw bytes (structs, arrays of them): key -> !llvm.ptr
         self.loop_ids = itertools.count()
+        self.omp: dict = {}  # statement hash -> its `#pragma omp` directives (frontend/openmp.py)
 
     # ---------------------------------------------------------------- locations and errors
     def loc(self, c) -> ir.Location:
@@ -155,6 +156,8 @@ class FunctionGen(LLVMMemory):
                     for p in params])
         body = next(ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT)
         self.addr_taken = address_taken(body)
+        if getattr(self.mg.tu, "openmp", False):  # -fopenmp
+            self.omp = openmp.directives(self.mg.tu, c)
         self.ret_type = canonical(c.result_type)
         with ir.InsertionPoint(self.entry), self.loc(c):
             args = list(self.entry.arguments)
@@ -429,6 +432,9 @@ class FunctionGen(LLVMMemory):
 
     # ---------------------------------------------------------------- statements
     def visit(self, c):
+        if self.omp and c.hash in self.omp:
+            with self.loc(c):
+                return openmp.emit(self, c, self.omp[c.hash])
         with self.loc(c):
             method = getattr(self, "visit_" + c.kind.name, None)
             if method is None:

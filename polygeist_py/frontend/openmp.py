@@ -1,0 +1,533 @@
+"""`#pragma omp parallel for` on C loops -> `scf.parallel` (reductions as `scf.reduce`), with ``-fopenmp``.
+
+The lowering stage turns every `scf.parallel` into OpenMP (upstream convert-scf-to-openmp), as for CUDA
+kernels run with --cpuify, so this module only has to produce the parallel loop and prove that running the
+iterations independently is what the OpenMP program means.
+
+Supported (OpenMP 4.5, sections 2.5 `parallel`, 2.7.1 loop construct, 2.15 data-sharing clauses):
+
+- `#pragma omp parallel for [clauses]` before a `for` loop; `#pragma omp parallel` whose statement is a loop
+  under `#pragma omp for` (directly, or as the only statement of a block); `collapse(n)` over perfectly
+  nested loops with bounds that do not depend on the outer loops' indices.
+- The loop in canonical form (`for (i = lb; i < ub; i += step)`, <=, >, >=, ++, --, -=; bounds invariant in
+  the loop); its index and the collapsed loops' indices are private and keep their value from before the loop.
+- `private(x)` / `firstprivate(x)` of scalar variables, `shared(...)`, `default(shared|none)`,
+  `schedule(...)` and `proc_bind(...)` (no effect on the results), `nowait`, `num_threads(n)` (ignored with a
+  warning: the thread count comes from OMP_NUM_THREADS), `reduction(op: x, ...)` of scalar variables with
+  op one of + - * max min & | ^.
+
+Each iteration gets its own copies of the private variables (the walker builds SSA per iteration), whereas
+OpenMP gives one copy per thread, which a thread's later iterations may see. The two agree when no
+iteration reads a private copy before assigning it; that is checked (`unobserved`), otherwise the program's
+result would depend on the schedule and it is rejected. A reduction variable starts each iteration at the
+operator's identity and the partial values are combined by `scf.reduce` with the value from before the loop
+(OpenMP reassociates the combination the same way).
+
+Everything else — other directives (critical, atomic, barrier, single, sections, task, simd, ...), other
+clauses (lastprivate, ordered, if, copyin, linear, ...), loops that are not canonical or are left early,
+shared scalars assigned in the loop (data races), private arrays — is an error
+``unsupported OpenMP construct '...'`` (or names the race), never translated approximately. Without
+``-fopenmp`` the pragmas are ignored, as gcc does.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+
+from mlir import ir
+from mlir.dialects import arith, scf, ub
+
+from ..clang_ast import K, canonical, children, file_contents
+from ..errors import CompileError, render_diagnostic
+from . import c_types as CT
+from .scan import assigned_decls, contains, decl_key, exits
+
+# directive words after `#pragma omp`: the name of the construct is the longest run of them at the start
+DIRECTIVE_WORDS = {"parallel", "for", "simd", "sections", "section", "single", "master", "masked", "critical",
+                   "atomic", "barrier", "task", "taskloop", "taskwait", "taskgroup", "taskyield", "ordered",
+                   "flush", "teams", "distribute", "target", "declare", "threadprivate", "cancel",
+                   "cancellation", "point", "loop", "scan", "depobj", "requires", "workshare", "data", "enter",
+                   "exit", "update", "end", "begin", "variant", "metadirective", "tile", "unroll", "scope",
+                   "interop", "dispatch", "assume", "assumes", "nothing", "error"}
+SUPPORTED_DIRECTIVES = ("parallel for", "parallel", "for")
+# clauses accepted on the supported directives; all others are unsupported constructs
+CLAUSES = {"private", "firstprivate", "shared", "default", "schedule", "num_threads", "reduction", "collapse",
+           "nowait", "proc_bind"}
+REDUCTION_OPS = ("+", "-", "*", "max", "min", "&", "|", "^")
+_TOKEN = re.compile(r"[A-Za-z_]\w*|\d\w*|&&|\|\||\S")
+
+
+def unsupported(what: str, where, detail: str = "") -> CompileError:
+    """The error for an OpenMP construct pgcc does not translate. `where` is (file, line, col)."""
+    return CompileError(f"unsupported OpenMP construct '{what}'" + (f": {detail}" if detail else ""), *where)
+
+
+@dataclass
+class Clause:
+    """One clause: its name, the tokens between its parentheses (None without parentheses), its position."""
+    name: str
+    args: list | None
+    where: tuple
+
+
+@dataclass
+class Directive:
+    """One `#pragma omp` line: the construct's name ('parallel for'), its clauses, its position
+    (file, line, col of the '#'), and the file offset where the logical line ends."""
+    name: str
+    clauses: list = field(default_factory=list)
+    where: tuple = (None, 0, 0)
+    end: int = 0
+
+
+# ---------------------------------------------------------------------------------------------- pragmas
+def directives(tu, function) -> dict:
+    """The `#pragma omp` directives in a function definition, keyed by the hash of the statement each one
+    applies to (the first statement after it). Returns {statement hash: [Directive, ...] in source order}.
+
+    Raises:
+        CompileError: a directive that is not one of SUPPORTED_DIRECTIVES, or a malformed clause list.
+    """
+    toks = list(function.get_tokens())
+    found = []
+    for i in range(len(toks) - 2):
+        a, b, c = toks[i], toks[i + 1], toks[i + 2]
+        if a.spelling == "#" and b.spelling == "pragma" and c.spelling == "omp" and \
+                a.location.line == b.location.line == c.location.line:
+            found.append(a)
+    if not found:
+        return {}
+    texts = {}
+    out = []
+    for hash_tok in found:
+        f = hash_tok.location.file
+        if f.name not in texts:
+            texts[f.name] = file_contents(tu, f)
+        out.append(parse_directive(texts[f.name], hash_tok.extent.start.offset, f.name))
+    stmts = []  # (start offset, pre-order position, cursor) of every statement and expression in the body
+    body = next(ch for ch in function.get_children() if ch.kind == K.COMPOUND_STMT)
+
+    def walk(c):
+        if c.kind.is_statement() or c.kind.is_expression():
+            stmts.append((c.extent.start.offset, len(stmts), c))
+        for ch in c.get_children():
+            walk(ch)
+
+    walk(body)
+    stmts.sort(key=lambda s: (s[0], s[1]))
+    attached: dict = {}
+    for d in out:
+        nxt = next((s for s in stmts if s[0] >= d.end and s[2].location.file is not None and
+                    s[2].location.file.name == d.where[0]), None)
+        if nxt is None:
+            raise unsupported(d.name, d.where, "no statement follows the directive")
+        attached.setdefault(nxt[2].hash, []).append(d)
+    return attached
+
+
+def parse_directive(text: bytes, start: int, filename: str) -> Directive:
+    """Parse the `#pragma omp ...` logical line that starts at byte `start` of `text` (backslash-newline
+    continues it; comments are skipped).
+
+    Raises:
+        CompileError: an unsupported directive or clause, or a clause list that does not parse.
+    """
+    end = start
+    while True:
+        nl = text.find(b"\n", end)
+        if nl < 0:
+            end = len(text)
+            break
+        if text[max(nl - 1, 0):nl] == b"\\" or text[max(nl - 2, 0):nl] == b"\\\r":
+            end = nl + 1
+            continue
+        end = nl
+        break
+    line = text[start:end].decode("latin-1")
+    line = re.sub(r"/\*.*?\*/", lambda m: " " * len(m.group(0)), line, flags=re.S)
+    line = re.sub(r"//.*", "", line)
+
+    def where(offset):
+        pos = start + offset
+        ln = text.count(b"\n", 0, pos) + 1
+        col = pos - (text.rfind(b"\n", 0, pos) + 1) + 1
+        return (filename, ln, col)
+
+    toks = [(m.group(0), m.start()) for m in _TOKEN.finditer(line) if m.group(0) != "\\"]
+    toks = toks[3:]  # '#', 'pragma', 'omp'
+    words = []
+    while toks and toks[0][0] in DIRECTIVE_WORDS:
+        if words and toks[0][0] in CLAUSES | {"ordered", "update", "error"}:
+            break  # `for ordered` is a clause; `atomic update` is reported as 'atomic'
+        words.append(toks.pop(0)[0])
+    d = Directive(" ".join(words) or (toks[0][0] if toks else ""), [], where(0), end)
+    if d.name not in SUPPORTED_DIRECTIVES:
+        raise unsupported(d.name, d.where)
+    i = 0
+    while i < len(toks):
+        name, off = toks[i]
+        i += 1
+        if name == ",":
+            continue
+        if not re.match(r"[A-Za-z_]", name):
+            raise CompileError(f"expected an OpenMP clause, found '{name}'", *where(off))
+        args = None
+        if i < len(toks) and toks[i][0] == "(":
+            depth, j = 0, i
+            while j < len(toks):
+                depth += toks[j][0] == "("
+                depth -= toks[j][0] == ")"
+                if depth == 0:
+                    break
+                j += 1
+            if j == len(toks):
+                raise CompileError(f"expected ')' after the arguments of the OpenMP clause '{name}'",
+                                   *where(off))
+            args = [(t, where(o)) for t, o in toks[i + 1:j]]
+            i = j + 1
+        if name not in CLAUSES:
+            raise unsupported(name, where(off))
+        d.clauses.append(Clause(name, args, where(off)))
+    return d
+
+
+# ---------------------------------------------------------------------------------------------- loops
+def emit(gen, stmt, dirs: list) -> None:
+    """Emit statement `stmt` that has the OpenMP directives `dirs` attached (frontend.codegen's visit calls
+    this instead of visiting it).
+
+    Raises:
+        CompileError: unsupported constructs and data races (see the module docstring).
+    """
+    names = [d.name for d in dirs]
+    if names == ["parallel for"]:
+        return ParallelLoop(gen, stmt, dirs[0], dirs[0].clauses).emit()
+    if names == ["parallel", "for"]:
+        return ParallelLoop(gen, stmt, dirs[1], dirs[0].clauses + dirs[1].clauses).emit()
+    if names == ["parallel"] and stmt.kind == K.COMPOUND_STMT:
+        inner = [s for s in children(stmt) if s.kind != K.NULL_STMT]
+        if len(inner) == 1 and [d.name for d in gen.omp.get(inner[0].hash, [])] == ["for"]:
+            d = gen.omp[inner[0].hash][0]
+            with gen.loc(inner[0]):
+                return ParallelLoop(gen, inner[0], d, dirs[0].clauses + d.clauses).emit()
+    if names and names[0] == "parallel":
+        raise unsupported("parallel", dirs[0].where, "only a parallel region made of one loop under "
+                                                      "'#pragma omp for' is supported")
+    if names and names[0] == "for":
+        raise unsupported("for", dirs[0].where, "a loop construct outside a parallel region")
+    raise unsupported(" ".join(names), dirs[0].where)
+
+
+def identity(op: str, ty: ir.Type, unsigned: bool):
+    """The identity element of reduction operator `op` on MLIR type `ty` (OpenMP 4.5, table 2.7)."""
+    if isinstance(ty, ir.FloatType):
+        v = {"+": 0.0, "-": 0.0, "*": 1.0, "max": float("-inf"), "min": float("inf")}[op]
+        return arith.constant(ty, v)
+    w = ir.IntegerType(ty).width
+    if op in ("max", "min"):
+        lo, hi = (0, (1 << w) - 1) if unsigned else (-(1 << (w - 1)), (1 << (w - 1)) - 1)
+        v = lo if op == "max" else hi
+        v = v - (1 << w) if v >= 1 << (w - 1) else v  # the attribute is signed
+    else:
+        v = {"+": 0, "-": 0, "*": 1, "|": 0, "^": 0, "&": -1}[op]
+    return arith.constant(ty, v)
+
+
+def combine(op: str, a, b, unsigned: bool):
+    """`a op b` for the combiner region of a reduction (cmp + select for max/min: the form
+    convert-scf-to-openmp recognizes)."""
+    if isinstance(a.type, ir.FloatType):
+        if op in ("+", "-"):
+            return arith.addf(a, b)
+        if op == "*":
+            return arith.mulf(a, b)
+        pred = arith.CmpFPredicate.OGT if op == "max" else arith.CmpFPredicate.OLT
+        return arith.select(arith.cmpf(pred, a, b), a, b)
+    if op in ("+", "-"):
+        return arith.addi(a, b)
+    if op == "*":
+        return arith.muli(a, b)
+    if op in ("&", "|", "^"):
+        return {"&": arith.andi, "|": arith.ori, "^": arith.xori}[op](a, b)
+    P = arith.CmpIPredicate
+    pred = {("max", False): P.sgt, ("max", True): P.ugt, ("min", False): P.slt, ("min", True): P.ult}[op, unsigned]
+    return arith.select(arith.cmpi(pred, a, b), a, b)
+
+
+class ParallelLoop:
+    """One OpenMP loop construct (with its collapsed loops) emitted as an `scf.parallel`.
+
+    Args:
+        gen: the FunctionGen emitting the function.
+        stmt: the FOR_STMT under the directive.
+        d: the loop directive (its position names the construct in errors).
+        clauses: the clauses of the directive and of an enclosing `parallel` directive.
+    """
+
+    def __init__(self, gen, stmt, d: Directive, clauses: list):
+        self.gen, self.stmt, self.d, self.clauses = gen, stmt, d, clauses
+
+    def emit(self):
+        gen, d = self.gen, self.d
+        collapse = 1
+        for cl in self.clauses:
+            if cl.name == "collapse":
+                if not cl.args or len(cl.args) != 1 or not cl.args[0][0].isdigit() or int(cl.args[0][0]) < 1:
+                    raise unsupported("collapse", cl.where, "the argument must be a positive integer literal")
+                collapse = int(cl.args[0][0])
+            elif cl.name == "num_threads":
+                print(render_diagnostic("warning", "pgcc ignores 'num_threads': the number of threads comes "
+                                        "from OMP_NUM_THREADS", *cl.where), file=sys.stderr)
+        loops = self.loop_nest(collapse)
+        body = loops[-1][1]["body"]
+        ivs = {m["key"] for _, m in loops}
+        sharing = self.data_sharing(body, ivs)
+        lbs, ubs, steps, ivmaps = [], [], [], []
+        for c, m in loops:
+            with gen.loc(c):
+                lo, hi, st, ivmap = self.bounds(m)
+            lbs.append(lo), ubs.append(hi), steps.append(st), ivmaps.append(ivmap)
+        reductions = sharing["reduction"]  # [(key, op, unsigned)]
+        with gen.loc(self.stmt):
+            inits = [gen.env[k].value for k, _, _ in reductions]
+            op = scf.ParallelOp([v.type for v in inits], lbs, ubs, steps, inits)
+            block = op.regions[0].blocks.append(*[ir.IndexType.get()] * len(loops))
+        saved = dict(gen.env)
+        entry_before = list(gen.entry.operations)
+        markers = {}
+        cont = ("cont", next(gen.loop_ids)) if exits(body, (K.CONTINUE_STMT,)) else None
+        gen.loops.append((None, cont))
+        with ir.InsertionPoint(block), gen.loc(self.stmt):
+            for (c, m), iv, ivmap in zip(loops, block.arguments, ivmaps):
+                gen.env[m["key"]] = _binding(gen, gen.from_index(ivmap(iv), m["ty"]))
+            for k, opname, unsigned in reductions:
+                gen.env[k] = _binding(gen, identity(opname, gen.env[k].value.type, unsigned))
+            for k, first in sharing["private"].items():
+                if first and k not in sharing["assigned"]:
+                    continue  # read only: the value from before the loop
+                markers[k] = ub.PoisonOp(gen.env[k].value.type).result
+                gen.env[k] = _binding(gen, markers[k])
+            if cont:
+                gen.env[cont] = _binding(gen, gen.const_bool(False))
+            gen.visit(body)
+            red = scf.ReduceOp([gen.env[k].value for k, _, _ in reductions], len(reductions))
+            for region, (k, opname, unsigned), v in zip(red.regions, reductions, inits):
+                rb = region.blocks.append(v.type, v.type)
+                with ir.InsertionPoint(rb):
+                    scf.ReduceReturnOp(combine(opname, rb.arguments[0], rb.arguments[1], unsigned))
+        gen.loops.pop()
+        gen.env = saved
+        for k, m in markers.items():
+            if not unobserved(m):
+                name, first = sharing["names"][k], sharing["private"][k]
+                raise CompileError(
+                    f"{'firstprivate' if first else 'private'} variable '{name}' may be read in an iteration "
+                    "before the iteration assigns it: its value would depend on how the iterations are shared "
+                    "among threads (unsupported OpenMP construct)", *d.where)
+        for (k, _, _), r in zip(reductions, op.results):
+            gen.env[k] = _binding(gen, r)
+        _privatize_allocas(gen, op, entry_before)
+
+    def loop_nest(self, collapse: int) -> list:
+        """[(FOR_STMT, counted-loop match)] of the construct's loop and the collapsed loops inside it."""
+        gen, d = self.gen, self.d
+        out, c = [], self.stmt
+        for depth in range(collapse):
+            if c.kind != K.FOR_STMT:
+                raise unsupported(d.name, d.where, f"collapse({collapse}) needs {collapse} perfectly nested "
+                                                   "for loops" if depth else "the statement is not a for loop")
+            init, cond, inc, body = gen.for_parts(c)
+            for kind, what in ((K.BREAK_STMT, "break"), (K.RETURN_STMT, "return"), (K.GOTO_STMT, "goto")):
+                if exits(body, (kind,)):
+                    raise unsupported(what, d.where, "a parallel loop cannot be left early")
+            if contains(body, (K.LABEL_STMT,)):
+                raise unsupported("goto", d.where, "labels inside a parallel loop")
+            m = gen.counted_loop(init, cond, inc, body)
+            nodes = [lp for lp, _ in out] + [c]
+            if m is None or not gen.invariant(m["lb"], nodes) or not gen.invariant(m["bound"], nodes):
+                raise unsupported(d.name, d.where, "the loop is not in canonical form `for (i = lb; i < ub; "
+                                                   "i += step)` with bounds invariant in the loop" +
+                                  (" nest (collapse)" if depth else ""))
+            m["body"] = body
+            out.append((c, m))
+            if depth + 1 < collapse:
+                inner = [s for s in children(body) if s.kind != K.NULL_STMT] if body.kind == K.COMPOUND_STMT \
+                    else [body]
+                c = inner[0] if len(inner) == 1 else body
+        return out
+
+    def bounds(self, m):
+        """(lower, upper, step, iv -> index of the C index) of a counted loop, as scf.for emission does."""
+        gen = self.gen
+        ty, step = m["ty"], m["step"]
+        lb_v = gen.convert(gen.rvalue(m["lb"]), m["lb"].type, ty, m["lb"])
+        ub_v = gen.rvalue(m["bound"])
+        from . import int_semantics as IS
+        if IS.wider_signed(m["bound"].type, ty):
+            ub_i = gen.index_of(ub_v, m["bound"].type)
+        else:
+            ub_i = gen.index_of(gen.convert(ub_v, m["bound"].type, ty, m["bound"]), ty)
+        lb_i = gen.index_of(lb_v, ty)
+        one = gen.const_index(1)
+        if m["inclusive"]:
+            ub_i = arith.addi(ub_i, one) if step > 0 else arith.subi(ub_i, one)
+        s = gen.const_index(abs(step))
+        if step > 0:
+            return lb_i, ub_i, s, lambda iv: iv
+        # k in [0, ceil((lb - ub)/|s|)), i = lb - |s| k
+        hi = arith.ceildivsi(arith.maxsi(arith.subi(lb_i, ub_i), gen.const_index(0)), s)
+        return gen.const_index(0), hi, one, lambda iv: arith.subi(lb_i, arith.muli(iv, s))
+
+    def data_sharing(self, body, ivs: set) -> dict:
+        """Check the clauses against the loop body: private, firstprivate and reduction variables must be
+        scalars the walker keeps as SSA values; no variable declared outside the loop and not private may be
+        assigned in it (a data race).
+
+        Returns {"private": {key: is_firstprivate}, "reduction": [(key, op, unsigned)], "assigned": keys
+        assigned in the body, "names": {key: name}}.
+        """
+        gen = self.gen
+        decls, local = {}, set()
+
+        def visit(c):
+            if c.kind == K.DECL_REF_EXPR and c.referenced is not None and \
+                    c.referenced.kind in (K.VAR_DECL, K.PARM_DECL):
+                decls.setdefault(c.referenced.spelling, []).append(c.referenced)
+            if c.kind == K.VAR_DECL and c.storage_class not in (c.storage_class.STATIC, c.storage_class.EXTERN):
+                local.add(decl_key(c))  # (a static or extern declaration names one object for all iterations)
+            for ch in c.get_children():
+                visit(ch)
+
+        visit(self.stmt)
+        names = {decl_key(v): n for n, vs in decls.items() for v in vs}
+
+        def outer_decl(name):
+            """The variable from outside the loop that `name` refers to in it, None when not referenced."""
+            return next((v for v in decls.get(name, []) if decl_key(v) not in local), None)
+
+        private, reduction, listed = {}, [], {}
+        for cl in self.clauses:
+            if cl.name in ("private", "firstprivate", "shared", "reduction"):
+                if not cl.args:
+                    raise CompileError(f"expected a variable list in the OpenMP clause '{cl.name}'", *cl.where)
+                args = cl.args
+                op = None
+                if cl.name == "reduction":
+                    colon = next((i for i, (t, _) in enumerate(args) if t == ":"), None)
+                    op = "".join(t for t, _ in args[:colon]) if colon is not None else None
+                    if op not in REDUCTION_OPS:
+                        raise unsupported(f"reduction({op or ''}:...)", cl.where,
+                                          "the operator must be one of " + " ".join(REDUCTION_OPS))
+                    args = args[colon + 1:]
+                for j, (t, w) in enumerate(args):
+                    if t == ",":
+                        continue
+                    if not re.match(r"[A-Za-z_]\w*$", t) or (j + 1 < len(args) and args[j + 1][0] != ","):
+                        raise unsupported(cl.name, w, "list items must be variable names")
+                    v = outer_decl(t)
+                    if v is None:
+                        continue  # not used in the loop: the clause changes nothing
+                    k = decl_key(v)
+                    if k in listed and listed[k] != cl.name:
+                        raise CompileError(f"variable '{t}' appears in both '{listed[k]}' and '{cl.name}' "
+                                           "clauses", *w)
+                    listed[k] = cl.name
+                    if cl.name == "shared" or k in ivs:
+                        continue
+                    if k not in gen.env or k in gen.mem or (k, "x") in gen.env:
+                        raise unsupported(cl.name, w, f"'{t}' is not a scalar local variable (arrays, globals "
+                                                      "and variables whose address is taken are not supported)")
+                    if cl.name == "reduction":
+                        ty = canonical(v.type)
+                        if not (CT.is_arith(ty)) or (op in ("&", "|", "^") and not CT.is_int(ty)):
+                            raise unsupported(f"reduction({op}:...)", w, f"on '{t}' of type '{v.type.spelling}'")
+                        reduction.append((k, op, CT.is_int(ty) and CT.is_unsigned(ty)))
+                    else:
+                        private[k] = cl.name == "firstprivate"
+        assigned = assigned_decls([body])
+        for k in assigned:
+            if k in local or k in ivs or k in private or any(k == r[0] for r in reduction):
+                continue
+            name = names.get(k, "?")
+            raise CompileError(f"variable '{name}' is shared in the parallel loop and assigned in it (a data "
+                               f"race): declare it inside the loop or list it in a private, firstprivate or "
+                               f"reduction clause", *self.d.where)
+        return {"private": private, "reduction": reduction, "assigned": assigned, "names": names}
+
+
+def _binding(gen, value):
+    from .codegen import Binding
+    return Binding(value)
+
+
+def _privatize_allocas(gen, par, before) -> None:
+    """Stack objects the walker placed at the function entry while emitting the loop body (arrays, structs
+    and address-taken scalars declared in the body, temporaries) and that only the body uses move to the
+    start of the body: each iteration gets its own, as each OpenMP thread does."""
+    body = par.regions[0].blocks[0]
+    first = body.operations[0]
+    new = [op for op in gen.entry.operations if op not in before]
+    for op in new:
+        if op.name not in ("memref.alloca", "llvm.alloca"):
+            continue
+        if not all(_inside(u.owner, par) for r in op.results for u in r.uses):
+            continue
+        for operand in op.operands:  # the size constant of llvm.alloca, when only this alloca uses it
+            o = operand.owner
+            if not isinstance(o, ir.Block) and o.name == "llvm.mlir.constant" and \
+                    len(list(operand.uses)) == 1 and o in new:
+                o.move_before(first)
+        op.move_before(first)
+
+
+def _inside(op, ancestor) -> bool:
+    op = op.operation if hasattr(op, "operation") else op
+    while op is not None:
+        if op == ancestor.operation:
+            return True
+        op = op.parent
+    return False
+
+
+def unobserved(value) -> bool:
+    """Whether no operation computes with `value` (a private variable's placeholder): it may only flow through
+    the walker's loop-carried values and branch results (iter_args, yields, scf.if/while results) that are
+    themselves unobserved. Such a value is never read before the iteration assigns the variable."""
+    seen, work = [], [value]
+    while work:
+        v = work.pop()
+        if any(v == s for s in seen):
+            continue
+        seen.append(v)
+        for use in v.uses:
+            user = use.owner
+            user = user.operation if hasattr(user, "operation") else user
+            n = user.name
+            i = use.operand_number
+            if n in ("scf.yield", "affine.yield"):
+                parent = user.parent
+                if parent.name in ("scf.for", "affine.for"):
+                    work += [parent.results[i], parent.regions[0].blocks[0].arguments[i + 1]]
+                elif parent.name in ("scf.if", "affine.if", "scf.execute_region", "scf.index_switch"):
+                    work.append(parent.results[i])
+                elif parent.name == "scf.while":
+                    work.append(parent.regions[0].blocks[0].arguments[i])
+                else:
+                    return False
+            elif n == "scf.condition":
+                if i == 0:
+                    return False
+                parent = user.parent
+                work += [parent.results[i - 1], parent.regions[1].blocks[0].arguments[i - 1]]
+            elif n in ("scf.for", "affine.for"):
+                k = i - (len(user.operands) - len(user.results))
+                if k < 0:
+                    return False
+                work += [user.results[k], user.regions[0].blocks[0].arguments[k + 1]]
+            elif n == "scf.while":
+                work.append(user.regions[0].blocks[0].arguments[i])
+            else:
+                return False
+    return True
