@@ -601,7 +601,9 @@ class Calls:
             if len(args) == 1 and canonical(args[0].type).kind == T.RECORD and is_trivial_record(call.type) and \
                     canonical(args[0].type).get_declaration() == canonical(call.type).get_declaration():
                 return fg.record_value(args[0])  # a C struct's implicit copy/move constructor: the bytes
-            raise error_at(call, f"unsupported construct: constructor of '{call.type.spelling}'")
+            return fg.constructed_temporary(call)  # a C++ object (cxx_classes)
+        if callee.kind == K.CXX_METHOD:  # obj.f(), p->f(), C::g(), member operators (cxx_classes)
+            return fg.method_call(call)
         if callee.kind not in (K.FUNCTION_DECL,):
             raise error_at(call, f"unsupported construct: call of {callee.kind.name.lower()}")
         args = list(call.get_arguments())

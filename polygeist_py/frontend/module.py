@@ -14,7 +14,8 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_
 from ..errors import CompileError, error_at
 from . import big_init
 from . import c_types as CT
-from . import cxx  # noqa: F401  (C++ new/delete expressions for FunctionGen)
+from . import cxx  # noqa: F401  (C++ new/delete expressions and references for FunctionGen)
+from . import cxx_classes
 from . import enzyme
 from . import records as R
 from .calls import Calls, is_texture
@@ -61,7 +62,13 @@ class ModuleGen:
         return self.module
 
     def top_level(self, d):
-        if d.kind == K.FUNCTION_DECL and d.is_definition():
+        if d.kind in cxx_classes.METHOD_KINDS:  # `double P::get() const { ... }` outside its class
+            cxx_classes.check_method(d)
+            if d.is_definition():
+                self.define_function(d)
+        elif d.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL, K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE):
+            self.check_record(d)
+        elif d.kind == K.FUNCTION_DECL and d.is_definition():
             self.define_function(d)
         elif d.kind == K.VAR_DECL and enzyme.registration_kind(d.spelling):
             enzyme.register(self, d)  # __enzyme_register_gradient_f = {...}, __enzyme_inactivefn = f
@@ -93,7 +100,20 @@ class ModuleGen:
         self.functions[name] = fg.func
 
     def func_name(self, c) -> str:
+        """The symbol of a function: its name (C, and C++ free functions: pgcc objects link by name), or
+        `Class::method` for a C++ member function (cxx_classes.method_symbol)."""
+        if c.kind in cxx_classes.METHOD_KINDS:
+            return cxx_classes.method_symbol(c)
         return c.spelling
+
+    def is_internal(self, c) -> bool:
+        """Whether function definition `c` gets internal linkage besides `static` ones: C++ member functions
+        defined inside their class (inline: every unit that uses one emits its own copy)."""
+        return cxx_classes.is_inline_method(c)
+
+    def check_record(self, d):
+        """Reject the C++ of a class/struct definition pgcc does not translate (cxx_classes.check_record)."""
+        cxx_classes.check_record(d)
 
     def function_type(self, c) -> ir.FunctionType:
         return self.signature(c).ftype
@@ -109,7 +129,8 @@ class ModuleGen:
             if not params and c.type.kind == T.FUNCTIONPROTO:
                 types = list(c.type.argument_types())
             variadic = c.type.kind == T.FUNCTIONPROTO and c.type.is_function_variadic()
-            return R.signature(types, c.result_type, variadic)
+            sig = R.signature(types, c.result_type, variadic)
+            return cxx_classes.with_this(sig) if cxx_classes.has_this(c) else sig
         except CT.UnsupportedType as e:
             raise error_at(c, f"unsupported construct: {e} in the signature of '{c.spelling}'") from None
 
