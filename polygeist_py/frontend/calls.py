@@ -612,6 +612,9 @@ class Calls:
         handler = self.builtins.lookup(callee.spelling)
         if handler is not None:
             return handler(fg, call, args)
+        if callee.get_num_template_arguments() > 0 or "operator" in callee.spelling:  # C++ (cxx_classes)
+            from .cxx_classes import check_callee
+            check_callee(callee, call)
         return self.user_call(fg, call, callee, args)
 
     def user_call(self, fg, call, callee, args):

@@ -110,7 +110,8 @@ def new_object(self: FunctionGen, e, elem):
 def returns_reference(self: FunctionGen, e) -> bool:
     """Whether call expression `e` calls a function whose result is a reference (an lvalue)."""
     r = e.referenced if e.kind == K.CALL_EXPR else None
-    return r is not None and r.kind in (K.FUNCTION_DECL, K.CXX_METHOD) and CT.is_reference(r.result_type)
+    return r is not None and r.kind in (K.FUNCTION_DECL, K.CXX_METHOD) and CT.is_reference(r.result_type) and \
+        self.mg.builtins.lookup(r.spelling) is None  # (std::max is a builtin of values)
 
 
 def scalar_view(self: FunctionGen, ptr, ty):

@@ -88,6 +88,26 @@ def check_method(m):
         raise unsupported_cxx(m, "delegating constructor")
 
 
+def check_callee(callee, call):
+    """Reject a call pgcc cannot translate: of a template specialization, or of a member of a class of the
+    C++ standard library (``std::cout << x``, ``std::vector<int> v(n)``).
+
+    Raises:
+        CompileError: ``unsupported C++ construct 'template'`` / ``'the C++ standard library (std::...)'``."""
+    owner = callee.semantic_parent if callee.kind in METHOD_KINDS else callee
+    scope = _scope(owner) if owner is not None and owner.kind in RECORD_KINDS else ""
+    d = callee.semantic_parent
+    while d is not None and d.kind not in (K.TRANSLATION_UNIT,):
+        if d.kind == K.NAMESPACE and d.spelling in ("std", "__gnu_cxx") and d.semantic_parent.kind == K.TRANSLATION_UNIT:
+            what = scope if scope else f"std::{callee.spelling}"
+            raise unsupported_cxx(call, f"the C++ standard library ({what})")
+        d = d.semantic_parent
+    parent = callee.semantic_parent
+    if callee.get_num_template_arguments() > 0 or \
+            parent is not None and parent.kind in RECORD_KINDS and parent.type.get_num_template_arguments() > 0:
+        raise unsupported_cxx(call, "template")
+
+
 # ---------------------------------------------------------------- names and signatures
 def has_this(c) -> bool:
     """Whether function cursor `c` takes an object (`this`): non-static member functions and constructors."""
@@ -185,6 +205,7 @@ def construct(self: FunctionGen, ptr, call):
     ctor = call.referenced
     ty = canonical(call.type)
     args = list(call.get_arguments())
+    check_callee(ctor, call)
     if not _user_provided(ctor):
         if ctor.is_copy_constructor() or ctor.is_move_constructor():  # member-wise copy of the bytes
             self.copy_bytes(ptr, self.record_value(args[0]), CT.size_of(ty))
@@ -253,6 +274,7 @@ def call_member(self: FunctionGen, callee, args, this, call):
 def method_call(self: FunctionGen, call):
     """``obj.f(x)``, ``p->f(x)``, ``f(x)`` inside a method, ``a + b`` with a member operator, ``C::g(x)``."""
     callee = call.referenced
+    check_callee(callee, call)
     check_method(callee)
     args = list(call.get_arguments())
     if callee.is_static_method():

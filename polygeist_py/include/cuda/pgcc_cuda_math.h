@@ -5,6 +5,12 @@
 #ifndef PGCC_CUDA_MATH_H
 #define PGCC_CUDA_MATH_H
 
+#if defined(__cplusplus) && __has_include(<bits/stl_algobase.h>)
+/* libstdc++'s <cmath> pulls in its configuration and algorithm base; declared here first, outside the pragma,
+   they stay host functions, as the rest of the C++ library (<exception>, <iostream>) redeclares them */
+#include <bits/c++config.h>
+#include <bits/stl_algobase.h>
+#endif
 #pragma clang force_cuda_host_device begin
 #include <math.h>
 #include <stdlib.h>
