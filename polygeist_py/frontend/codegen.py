@@ -1604,7 +1604,8 @@ class FunctionGen(LLVMMemory):
                 return MemLV(self.mem_ref(mv), [], rt)
             if key in self.env:
                 return VarLV(key, canonical(r.type))
-            if r.kind == K.VAR_DECL and r.semantic_parent is not None and r.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE, K.LINKAGE_SPEC):
+            if r.kind == K.VAR_DECL and r.semantic_parent is not None and r.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE, K.LINKAGE_SPEC,
+                                                                                 K.STRUCT_DECL, K.CLASS_DECL):
                 if r.spelling in GPU_IDS:
                     raise self.unsupported(e, f"'{r.spelling}' used as a whole value")
                 self.mem[key] = self.mg.global_var(r)

@@ -84,8 +84,9 @@ def check_method(m):
         body = next((c for c in children(m) if c.kind == K.COMPOUND_STMT), None)
         if body is not None and children(body):
             raise unsupported_cxx(m, "destructor with a body")
-    if m.kind == K.CONSTRUCTOR and any(c.kind == K.TYPE_REF for c in children(m)):
-        raise unsupported_cxx(m, "delegating constructor")
+    ch = children(m)  # `P() : P(0) {}`: a type named in the initializer list (`Grid::Grid(...)` names its
+    if m.kind == K.CONSTRUCTOR and any(a.kind == K.TYPE_REF and b.kind.is_expression() for a, b in zip(ch, ch[1:])):
+        raise unsupported_cxx(m, "delegating constructor")  # class first, followed by the parameters)
 
 
 def check_callee(callee, call):
@@ -127,6 +128,11 @@ def _scope(d) -> str:
         parts.append(d.spelling or "(anonymous)")
         d = d.semantic_parent
     return "::".join(reversed(parts))
+
+
+def member_symbol(d) -> str:
+    """The symbol of a static data member: ``Class::name``."""
+    return f"{_scope(d.semantic_parent)}::{d.spelling}"
 
 
 def method_symbol(c) -> str:

@@ -713,7 +713,8 @@ def byte_global(mg, d, key, name, init, is_def, external):
         raise error_at(d, "unsupported construct: global array of unknown size")
     if name not in mg.llvm_decls:
         img, ptrs = const_image(ty, init) if is_def else (bytearray(max(CT.size_of(ty), 1)), [])
-        static = d.storage_class == d.storage_class.STATIC or d.semantic_parent.kind == K.FUNCTION_DECL
+        static = d.storage_class == d.storage_class.STATIC and d.semantic_parent.kind not in (
+            K.STRUCT_DECL, K.CLASS_DECL) or d.semantic_parent.kind == K.FUNCTION_DECL  # (C++ static members: external)
         linkage = ir.Attribute.parse(f"#llvm.linkage<{'internal' if static else 'external'}>")
         loc = ir.Location.file(mg.filename, d.location.line, d.location.column)
         with loc, ir.InsertionPoint.at_block_begin(mg.module.body):

@@ -45,6 +45,7 @@ class ModuleGen:
         self.strings: dict[str, str] = {}
         self.llvm_decls: set[str] = set()
         self.addressed_globals: set = set()  # globals kept as LLVM globals (see addressed_in_initializers)
+        self.named: dict = {}  # function name -> its declaration (C++ overloads are rejected: func_name)
 
     def generate(self) -> ir.Module:
         self.addressed_globals = addressed_in_initializers(self.tu)
@@ -104,6 +105,9 @@ class ModuleGen:
         `Class::method` for a C++ member function (cxx_classes.method_symbol)."""
         if c.kind in cxx_classes.METHOD_KINDS:
             return cxx_classes.method_symbol(c)
+        first = self.named.setdefault(c.spelling, c.canonical)
+        if first != c.canonical:  # two C++ functions of one name: a symbol for each is not supported
+            raise error_at(c, f"unsupported C++ construct 'overloaded function' ('{c.spelling}')")
         return c.spelling
 
     def is_internal(self, c) -> bool:
@@ -162,6 +166,8 @@ class ModuleGen:
             raise error_at(d, "unsupported construct: __shared__ memory (CUDA shared memory is not supported yet)")
         # __constant__ and __device__ globals are ordinary globals on the CPU (cudaMemcpyToSymbol copies into them)
         name = d.spelling
+        if d.semantic_parent is not None and d.semantic_parent.kind in cxx_classes.RECORD_KINDS:
+            name = cxx_classes.member_symbol(d)  # a static data member
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
             name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local
             taken = {mv.global_name for mv in self.globals.values()}
@@ -197,7 +203,9 @@ class ModuleGen:
         attrs = {}
         if is_def:
             attrs["initial_value"] = self.initializer(d, ty, mtype, init)
-        vis = "private" if (d.storage_class == d.storage_class.STATIC or d.semantic_parent.kind == K.FUNCTION_DECL) else None
+        member = d.semantic_parent.kind in cxx_classes.RECORD_KINDS  # a C++ static data member: external
+        vis = "private" if (d.storage_class == d.storage_class.STATIC and not member or
+                            d.semantic_parent.kind == K.FUNCTION_DECL) else None
         with ir.Location.file(self.filename, d.location.line, d.location.column), ir.InsertionPoint.at_block_begin(self.module.body):
             memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility=vis,
                             initial_value=attrs.get("initial_value"),
@@ -272,7 +280,8 @@ class ModuleGen:
             raise error_at(d, "unsupported construct: global pointer with an initializer")
         if name not in self.llvm_decls:
             with ir.Location.file(self.filename, d.location.line, d.location.column), ir.InsertionPoint.at_block_begin(self.module.body):
-                linkage = ir.Attribute.parse("#llvm.linkage<external>" if d.storage_class != d.storage_class.STATIC else "#llvm.linkage<internal>")
+                internal = d.storage_class == d.storage_class.STATIC and d.semantic_parent.kind not in cxx_classes.RECORD_KINDS
+                linkage = ir.Attribute.parse("#llvm.linkage<internal>" if internal else "#llvm.linkage<external>")
                 g = llvm.GlobalOp(CT.llvm_ptr(), name, linkage)
                 if not ext:
                     blk = g.initializer.blocks.append()
