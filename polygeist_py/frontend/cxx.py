@@ -26,6 +26,7 @@ from ..errors import CompileError
 from . import c_types as CT
 from . import records as R
 from .codegen import Binding, FunctionGen, MemLV, MemVar
+from .cxx_classes import check_used_record
 from .scan import decl_key
 
 
@@ -79,6 +80,8 @@ def expr_CXX_DELETE_EXPR(self: FunctionGen, e):
     pointee = canonical(canonical(target[0].type).get_pointee()) if target else None
     if pointee is None or not (CT.is_arith(pointee) or pointee.kind.name == "VOID" or pointee.kind == T.RECORD):
         raise self.unsupported(e, "delete of this type (only numbers and classes)")
+    if pointee.kind == T.RECORD:  # nothing runs before free: the class must have no destructor body
+        check_used_record(pointee, e)
     self.mg.builtins.libc("free", None, [self.raw_pointer(target[0])])
     return None
 

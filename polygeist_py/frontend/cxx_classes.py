@@ -31,7 +31,7 @@ from mlir import ir
 from mlir.dialects import func
 
 from ..clang_ast import K, T, canonical, children, strip_implicit
-from ..errors import error_at
+from ..errors import CompileError, error_at
 from . import c_types as CT
 from . import records as R
 from .codegen import FunctionGen
@@ -107,6 +107,17 @@ def check_callee(callee, call):
     if callee.get_num_template_arguments() > 0 or \
             parent is not None and parent.kind in RECORD_KINDS and parent.type.get_num_template_arguments() > 0:
         raise unsupported_cxx(call, "template")
+
+
+def check_used_record(ty, use):
+    """check_record for the class of an object being built or used at `use` (a class from a header is not
+    checked where it is defined), reported at the use."""
+    d = canonical(ty).get_declaration()
+    d = d.get_definition() or d
+    try:
+        check_record(d)
+    except CompileError as err:
+        raise error_at(use, err.message) from None
 
 
 # ---------------------------------------------------------------- names and signatures
@@ -212,6 +223,7 @@ def construct(self: FunctionGen, ptr, call):
     ty = canonical(call.type)
     args = list(call.get_arguments())
     check_callee(ctor, call)
+    check_used_record(ty, call)
     if not _user_provided(ctor):
         if ctor.is_copy_constructor() or ctor.is_move_constructor():  # member-wise copy of the bytes
             self.copy_bytes(ptr, self.record_value(args[0]), CT.size_of(ty))
@@ -281,6 +293,7 @@ def method_call(self: FunctionGen, call):
     """``obj.f(x)``, ``p->f(x)``, ``f(x)`` inside a method, ``a + b`` with a member operator, ``C::g(x)``."""
     callee = call.referenced
     check_callee(callee, call)
+    check_used_record(callee.semantic_parent.type, call)
     check_method(callee)
     args = list(call.get_arguments())
     if callee.is_static_method():
