@@ -24,6 +24,7 @@ INT_BITS = {T.BOOL: 1, T.CHAR_S: 8, T.SCHAR: 8, T.CHAR_U: 8, T.UCHAR: 8, T.SHORT
 UNSIGNED = {T.BOOL, T.CHAR_U, T.UCHAR, T.USHORT, T.UINT, T.ULONG, T.ULONGLONG}
 FLOAT_BITS = {T.FLOAT: 32, T.DOUBLE: 64}
 ARRAY_KINDS = {T.CONSTANTARRAY, T.VARIABLEARRAY, T.INCOMPLETEARRAY, T.DEPENDENTSIZEDARRAY}
+REFERENCE_KINDS = {T.LVALUEREFERENCE, T.RVALUEREFERENCE}
 
 
 class UnsupportedType(Exception):
@@ -55,6 +56,17 @@ def is_array(ty) -> bool:
 
 def is_pointer(ty) -> bool:
     return canonical(ty).kind == T.POINTER
+
+
+def is_reference(ty) -> bool:
+    """A C++ reference type (``T&``, ``T&&``): an address at function boundaries and in the walker."""
+    return canonical(ty).kind in REFERENCE_KINDS
+
+
+def unreferenced(ty):
+    """The canonical type a reference refers to; any other type, canonical."""
+    c = canonical(ty)
+    return canonical(c.get_pointee()) if c.kind in REFERENCE_KINDS else c
 
 
 def is_dim3(ty) -> bool:
@@ -178,7 +190,7 @@ def value_type(ty) -> ir.Type:
 def abi_type(ty) -> ir.Type:
     """MLIR type of a C value at a function boundary (C ABI: every pointer is !llvm.ptr)."""
     c = canonical(ty)
-    if c.kind in (T.POINTER, T.CONSTANTARRAY, T.INCOMPLETEARRAY, T.VARIABLEARRAY):
+    if c.kind in (T.POINTER, T.CONSTANTARRAY, T.INCOMPLETEARRAY, T.VARIABLEARRAY) or c.kind in REFERENCE_KINDS:
         return llvm_ptr()
     return value_type(c)
 

@@ -589,17 +589,6 @@ class Calls:
         self.mg = mg
         self.builtins = Builtins(mg)
 
-    @staticmethod
-    def struct_assignment(fg, call):
-        """`a = b` of a C struct in C++ code (its implicit copy/move assignment operator): a byte copy, as in
-        C. Returns the address of `a` (the value of the assignment)."""
-        args = list(call.get_arguments()) or [c for c in children(call) if c.kind.is_expression()][::2]
-        if len(args) != 2:
-            raise error_at(call, "unsupported construct: this struct assignment")
-        dst = fg.lvalue(args[0])
-        fg.store(dst, fg.record_value(args[1]))
-        return dst[1]
-
     def emit(self, fg, call):
         ch = children(call)
         if len(ch) >= 2 and ch[1].kind == K.CALL_EXPR and ch[1].spelling in ("cudaConfigureCall", "__cudaPushCallConfiguration"):
@@ -610,14 +599,14 @@ class Calls:
         if (callee.kind == K.CXX_METHOD and callee.spelling == "operator="
                 and any(self.builtins.is_texture_setting(c) for c in children(call))):
             return None  # tex.channelDesc = desc: a struct copy into a texture setting (no effect on a CPU)
-        if callee.kind == K.CXX_METHOD and callee.spelling == "operator=" and is_trivial_record(call.type):
-            return self.struct_assignment(fg, call)
         if callee.kind in (K.CONSTRUCTOR,):
             args = list(call.get_arguments()) or [c for c in children(call) if c.kind.is_expression()]
             if len(args) == 1 and canonical(args[0].type).kind == T.RECORD and is_trivial_record(call.type) and \
                     canonical(args[0].type).get_declaration() == canonical(call.type).get_declaration():
                 return fg.record_value(args[0])  # a C struct's implicit copy/move constructor: the bytes
-            raise error_at(call, f"unsupported construct: constructor of '{call.type.spelling}'")
+            return fg.constructed_temporary(call)  # a C++ object (cxx_classes)
+        if callee.kind == K.CXX_METHOD:  # obj.f(), p->f(), C::g(), member operators (cxx_classes)
+            return fg.method_call(call)
         if callee.kind not in (K.FUNCTION_DECL,):
             raise error_at(call, f"unsupported construct: call of {callee.kind.name.lower()}")
         args = list(call.get_arguments())
@@ -626,6 +615,9 @@ class Calls:
         handler = self.builtins.lookup(callee.spelling)
         if handler is not None:
             return handler(fg, call, args)
+        if callee.get_num_template_arguments() > 0 or "operator" in callee.spelling:  # C++ (cxx_classes)
+            from .cxx_classes import check_callee
+            check_callee(callee, call)
         return self.user_call(fg, call, callee, args)
 
     def user_call(self, fg, call, callee, args):

@@ -144,7 +144,7 @@ class FunctionGen(LLVMMemory):
         ftype = self.sig.ftype
         with self.loc(c), ir.InsertionPoint(self.mg.module.body):
             self.func = func.FuncOp(name, ftype)
-            if c.storage_class == c.storage_class.STATIC:
+            if c.storage_class == c.storage_class.STATIC or self.mg.is_internal(c):
                 # private: MLIR may drop it when unused; internal linkage: other objects may reuse the name
                 self.func.attributes["sym_visibility"] = ir.StringAttr.get("private")
                 self.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<internal>")
@@ -161,6 +161,7 @@ class FunctionGen(LLVMMemory):
         self.ret_type = canonical(c.result_type)
         with ir.InsertionPoint(self.entry), self.loc(c):
             args = list(self.entry.arguments)
+            self.this_ptr = args[-1] if self.sig.has_this else None  # a C++ method's object (cxx_classes)
             for p, pabi in zip(params, self.sig.params):
                 if pabi.kind == "scalar":
                     self.bind_param(p, args[pabi.first])
@@ -173,6 +174,8 @@ class FunctionGen(LLVMMemory):
             elif self.ret_type.kind != T.VOID:
                 self.env[RETVAL] = Binding(self.zero(self.ret_type))
             self.env[RET] = Binding(self.const_bool(False))
+            if c.kind == K.CONSTRUCTOR:  # member initializers before the body (cxx_classes)
+                self.init_members(c)
             self.visit(body)
             if self.ret_type.kind == T.VOID:
                 func.ReturnOp([])
@@ -188,7 +191,9 @@ class FunctionGen(LLVMMemory):
         ty = canonical(p.type)
         key = decl_key(p)
         with self.loc(p):
-            if ty.kind == T.POINTER or CT.is_array(ty):
+            if CT.is_reference(ty):  # a C++ reference: the address of the caller's object (cxx)
+                self.bind_reference(key, CT.unreferenced(ty), arg, p)
+            elif ty.kind == T.POINTER or CT.is_array(ty):
                 if CT.pointee_is_memref(ty):
                     sizes = self.vla_sizes(size_expressions(p), ty, p)
                     self.define(key, ty, self.from_ptr(arg, ty, sizes, p))
@@ -268,9 +273,9 @@ class FunctionGen(LLVMMemory):
         """The lvalue of variable `decl` (for calls that assign through `&var`)."""
         key = decl_key(decl)
         if key in self.struct_vars:
-            return ("llvm", self.struct_vars[key], canonical(decl.type), None)
+            return ("llvm", self.struct_vars[key], CT.unreferenced(decl.type), None)
         if key in self.mem:
-            return MemLV(self.mem_ref(self.mem[key]), [], canonical(decl.type))
+            return MemLV(self.mem_ref(self.mem[key]), [], CT.unreferenced(decl.type))
         if key in self.env:
             return VarLV(key, canonical(decl.type))
         raise self.unsupported(cursor, f"assignment to '{decl.spelling}' here")
@@ -296,6 +301,8 @@ class FunctionGen(LLVMMemory):
             return self.const_int(ty, 0)
         if ty.kind == T.POINTER:
             return self.null_pointer(ty)
+        if CT.is_reference(ty):  # a returned reference before `return` sets it
+            return llvm.ZeroOp(CT.llvm_ptr()).result
         raise CompileError(f"unsupported type '{ty.spelling}'")
 
     def null_pointer(self, ty):
@@ -572,14 +579,17 @@ class FunctionGen(LLVMMemory):
         for d in children(c):
             if d.kind == K.VAR_DECL:
                 self.declare_local(d)
-            elif d.kind in (K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL):
-                pass
+            elif d.kind in (K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.CLASS_DECL):
+                self.mg.check_record(d)
             else:
                 raise self.unsupported(d)
 
     def declare_local(self, d):
         ty = canonical(d.type)
         key = decl_key(d)
+        if CT.is_reference(ty):  # `T &r = x;` names x's storage (cxx)
+            self.declare_reference(d, ty)
+            return
         if has_attr(d, K.CUDASHARED_ATTR):
             if R.is_byte_object(ty) and not CT.is_dim3(ty):
                 self.struct_vars[key] = self.shared_bytes(d, ty)
@@ -751,6 +761,8 @@ class FunctionGen(LLVMMemory):
         ch = children(c)
         if ch and self.ret_type.kind == T.RECORD:  # copied now: later statements may change the object
             self.copy_bytes(self.env[RETVAL].value, self.record_value(ch[0]), CT.size_of(self.ret_type))
+        elif ch and CT.is_reference(self.ret_type):  # `return data[i];` from `double &at(int i)`: an address
+            self.env[RETVAL] = Binding(self.reference_to(ch[0], CT.unreferenced(self.ret_type)))
         elif ch:
             v = self.rvalue(ch[0])
             self.env[RETVAL] = Binding(self.convert(v, ch[0].type, self.ret_type, ch[0]))
@@ -1502,6 +1514,8 @@ class FunctionGen(LLVMMemory):
         raise self.unsupported(e, f"unary operator {op}")
 
     def expr_CALL_EXPR(self, e, discard=False):
+        if self.returns_reference(e):  # the value of the object the returned reference names
+            return self.load(self.lvalue(e))
         return self.mg.calls.emit(self, e)
 
     def expr_StmtExpr(self, e):
@@ -1608,16 +1622,18 @@ class FunctionGen(LLVMMemory):
         if k == K.DECL_REF_EXPR:
             r = e.referenced
             key = decl_key(r)
+            rt = CT.unreferenced(r.type)  # (a reference variable: the object it names)
             if key in self.struct_vars:
-                return ("llvm", self.struct_vars[key], canonical(r.type), None)
+                return ("llvm", self.struct_vars[key], rt, None)
             if key in self.mem:
                 mv = self.mem[key]
                 if mv.is_raw_global:
-                    return ("llvm", self.mem_ref(mv), canonical(r.type), None)
-                return MemLV(self.mem_ref(mv), [], canonical(r.type))
+                    return ("llvm", self.mem_ref(mv), rt, None)
+                return MemLV(self.mem_ref(mv), [], rt)
             if key in self.env:
                 return VarLV(key, canonical(r.type))
-            if r.kind == K.VAR_DECL and r.semantic_parent is not None and r.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE, K.LINKAGE_SPEC):
+            if r.kind == K.VAR_DECL and r.semantic_parent is not None and r.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE, K.LINKAGE_SPEC,
+                                                                                 K.STRUCT_DECL, K.CLASS_DECL):
                 if r.spelling in GPU_IDS:
                     raise self.unsupported(e, f"'{r.spelling}' used as a whole value")
                 self.mem[key] = self.mg.global_var(r)
@@ -1647,6 +1663,8 @@ class FunctionGen(LLVMMemory):
             raise self.unsupported(e, f"member access '.{e.spelling}'")
         if k in (K.UNEXPOSED_EXPR,) and len(children(e)) == 1:
             return self.lvalue(children(e)[0])
+        if k == K.CALL_EXPR and self.returns_reference(e):  # `v.at(i) = x`
+            return self.reference_lvalue(self.mg.calls.emit(self, e), CT.unreferenced(e.referenced.result_type))
         raise self.unsupported(e0, "expression used as an lvalue")
 
     def mem_ref(self, mv: MemVar):

@@ -147,6 +147,10 @@ class LLVMMemory:
         s = strip_implicit(init)
         if is_default_construction(init, ty):
             return
+        if s.kind == K.CALL_EXPR and s.referenced is not None and s.referenced.kind == K.CONSTRUCTOR \
+                and R.is_record(ty) and canonical(s.type) == ty:  # a C++ object: its constructor on these bytes
+            self.construct(ptr, s)
+            return
         if s.kind == K.INIT_LIST_EXPR and (R.is_record(ty) or CT.is_array(ty)):
             self.zero_bytes(ptr, CT.size_of(ty))
             items = children(s)
@@ -285,9 +289,8 @@ class LLVMMemory:
             lv = self.lvalue(e)
             return self.lvalue_address(lv, e)
         if k == K.MEMBER_REF_EXPR:
-            base = children(e)[0]
             off, _ = self.member_offset(e)
-            return self.at_offset(self.member_base(base), off)
+            return self.at_offset(self.member_base(member_object(e)), off)
         if k == K.ARRAY_SUBSCRIPT_EXPR:
             base, idx = children(e)
             bt = canonical(base.type)
@@ -344,13 +347,17 @@ class LLVMMemory:
 
     def member_offset(self, e):
         """(byte offset, bit-field info) of member access `e` within the record its base designates."""
-        bt = canonical(children(e)[0].type)
+        base = member_object(e)
+        bt = canonical(base.type) if base is not None else canonical(e.referenced.semantic_parent.type)
         if bt.kind == T.POINTER:
             bt = canonical(bt.get_pointee())
         return R.member_location(bt, e.referenced)
 
     def member_base(self, base):
-        """Address of the record a MEMBER_REF_EXPR reads: `p->f` (pointer operand) or `s.f` (record lvalue)."""
+        """Address of the record a MEMBER_REF_EXPR reads: `p->f` (pointer operand), `s.f` (record lvalue), or
+        `f` inside a C++ method (`base` None: the implicit `this`)."""
+        if base is None:
+            return self.this_ptr
         if canonical(base.type).kind == T.POINTER:
             return self.to_ptr(self.pointer(base))
         return self.address(base)
@@ -358,10 +365,9 @@ class LLVMMemory:
     def llvm_lvalue(self, e):
         """("llvm", address, type, None) lvalue of `e`, or a ("bits", ...) one for a bit-field member."""
         if e.kind == K.MEMBER_REF_EXPR:
-            base = children(e)[0]
             off, bf = self.member_offset(e)
             if bf is not None:
-                return ("bits", self.at_offset(self.member_base(base), off), canonical(e.type), bf)
+                return ("bits", self.at_offset(self.member_base(member_object(e)), off), canonical(e.type), bf)
         return ("llvm", self.address(e), canonical(e.type), None)
 
     def member_lvalue(self, e):
@@ -472,7 +478,9 @@ class LLVMMemory:
             if i < len(sig.params):
                 p = sig.params[i]
                 if p.kind == "scalar":
-                    if p.ctype.kind == T.POINTER or CT.is_array(p.ctype):
+                    if CT.is_reference(p.ctype):  # C++ `T &`: the address of the argument (cxx)
+                        out.append(self.reference_to(a, CT.unreferenced(p.ctype)))
+                    elif p.ctype.kind == T.POINTER or CT.is_array(p.ctype):
                         out.append(self.raw_pointer(a))
                     else:
                         out.append(self.convert(self.rvalue(a), a.type, p.ctype, a))
@@ -562,6 +570,13 @@ class LLVMMemory:
             return op.result if results else None
 
         return self.call_lowered(sig, args, call, emit)
+
+
+def member_object(e):
+    """The object expression of MEMBER_REF_EXPR `e` (`s` of `s.f`, `p` of `p->f`); None for a member named
+    inside a C++ method without `this->` (libclang shows no implicit `this`)."""
+    ch = children(e)
+    return ch[0] if ch else None
 
 
 # ---------------------------------------------------------------- globals kept as raw bytes
@@ -706,7 +721,8 @@ def byte_global(mg, d, key, name, init, is_def, external):
         raise error_at(d, "unsupported construct: global array of unknown size")
     if name not in mg.llvm_decls:
         img, ptrs = const_image(ty, init) if is_def else (bytearray(max(CT.size_of(ty), 1)), [])
-        static = d.storage_class == d.storage_class.STATIC or d.semantic_parent.kind == K.FUNCTION_DECL
+        static = d.storage_class == d.storage_class.STATIC and d.semantic_parent.kind not in (
+            K.STRUCT_DECL, K.CLASS_DECL) or d.semantic_parent.kind == K.FUNCTION_DECL  # (C++ static members: external)
         linkage = ir.Attribute.parse(f"#llvm.linkage<{'internal' if static else 'external'}>")
         loc = ir.Location.file(mg.filename, d.location.line, d.location.column)
         with loc, ir.InsertionPoint.at_block_begin(mg.module.body):

@@ -14,7 +14,8 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_
 from ..errors import CompileError, error_at
 from . import big_init
 from . import c_types as CT
-from . import cxx  # noqa: F401  (C++ new/delete expressions for FunctionGen)
+from . import cxx  # noqa: F401  (C++ new/delete expressions and references for FunctionGen)
+from . import cxx_classes
 from . import enzyme
 from . import records as R
 from .calls import Calls, is_texture
@@ -44,6 +45,7 @@ class ModuleGen:
         self.strings: dict[str, str] = {}
         self.llvm_decls: set[str] = set()
         self.addressed_globals: set = set()  # globals kept as LLVM globals (see addressed_in_initializers)
+        self.named: dict = {}  # function name -> its declaration (C++ overloads are rejected: func_name)
 
     def generate(self) -> ir.Module:
         self.addressed_globals = addressed_in_initializers(self.tu)
@@ -61,7 +63,13 @@ class ModuleGen:
         return self.module
 
     def top_level(self, d):
-        if d.kind == K.FUNCTION_DECL and d.is_definition():
+        if d.kind in cxx_classes.METHOD_KINDS:  # `double P::get() const { ... }` outside its class
+            cxx_classes.check_method(d)
+            if d.is_definition():
+                self.define_function(d)
+        elif d.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL, K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE):
+            self.check_record(d)
+        elif d.kind == K.FUNCTION_DECL and d.is_definition():
             self.define_function(d)
         elif d.kind == K.VAR_DECL and enzyme.registration_kind(d.spelling):
             enzyme.register(self, d)  # __enzyme_register_gradient_f = {...}, __enzyme_inactivefn = f
@@ -93,7 +101,23 @@ class ModuleGen:
         self.functions[name] = fg.func
 
     def func_name(self, c) -> str:
+        """The symbol of a function: its name (C, and C++ free functions: pgcc objects link by name), or
+        `Class::method` for a C++ member function (cxx_classes.method_symbol)."""
+        if c.kind in cxx_classes.METHOD_KINDS:
+            return cxx_classes.method_symbol(c)
+        first = self.named.setdefault(c.spelling, c.canonical)
+        if first != c.canonical:  # two C++ functions of one name: a symbol for each is not supported
+            raise error_at(c, f"unsupported C++ construct 'overloaded function' ('{c.spelling}')")
         return c.spelling
+
+    def is_internal(self, c) -> bool:
+        """Whether function definition `c` gets internal linkage besides `static` ones: C++ member functions
+        defined inside their class (inline: every unit that uses one emits its own copy)."""
+        return cxx_classes.is_inline_method(c)
+
+    def check_record(self, d):
+        """Reject the C++ of a class/struct definition pgcc does not translate (cxx_classes.check_record)."""
+        cxx_classes.check_record(d)
 
     def function_type(self, c) -> ir.FunctionType:
         return self.signature(c).ftype
@@ -109,7 +133,8 @@ class ModuleGen:
             if not params and c.type.kind == T.FUNCTIONPROTO:
                 types = list(c.type.argument_types())
             variadic = c.type.kind == T.FUNCTIONPROTO and c.type.is_function_variadic()
-            return R.signature(types, c.result_type, variadic)
+            sig = R.signature(types, c.result_type, variadic)
+            return cxx_classes.with_this(sig) if cxx_classes.has_this(c) else sig
         except CT.UnsupportedType as e:
             raise error_at(c, f"unsupported construct: {e} in the signature of '{c.spelling}'") from None
 
@@ -141,6 +166,8 @@ class ModuleGen:
             raise error_at(d, "unsupported construct: __shared__ memory (CUDA shared memory is not supported yet)")
         # __constant__ and __device__ globals are ordinary globals on the CPU (cudaMemcpyToSymbol copies into them)
         name = d.spelling
+        if d.semantic_parent is not None and d.semantic_parent.kind in cxx_classes.RECORD_KINDS:
+            name = cxx_classes.member_symbol(d)  # a static data member
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
             name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local
             taken = {mv.global_name for mv in self.globals.values()}
@@ -176,7 +203,9 @@ class ModuleGen:
         attrs = {}
         if is_def:
             attrs["initial_value"] = self.initializer(d, ty, mtype, init)
-        vis = "private" if (d.storage_class == d.storage_class.STATIC or d.semantic_parent.kind == K.FUNCTION_DECL) else None
+        member = d.semantic_parent.kind in cxx_classes.RECORD_KINDS  # a C++ static data member: external
+        vis = "private" if (d.storage_class == d.storage_class.STATIC and not member or
+                            d.semantic_parent.kind == K.FUNCTION_DECL) else None
         with ir.Location.file(self.filename, d.location.line, d.location.column), ir.InsertionPoint.at_block_begin(self.module.body):
             memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility=vis,
                             initial_value=attrs.get("initial_value"),
@@ -253,7 +282,8 @@ class ModuleGen:
             raise error_at(d, "unsupported construct: global pointer with an initializer")
         if name not in self.llvm_decls:
             with ir.Location.file(self.filename, d.location.line, d.location.column), ir.InsertionPoint.at_block_begin(self.module.body):
-                linkage = ir.Attribute.parse("#llvm.linkage<external>" if d.storage_class != d.storage_class.STATIC else "#llvm.linkage<internal>")
+                internal = d.storage_class == d.storage_class.STATIC and d.semantic_parent.kind not in cxx_classes.RECORD_KINDS
+                linkage = ir.Attribute.parse("#llvm.linkage<internal>" if internal else "#llvm.linkage<external>")
                 g = llvm.GlobalOp(CT.llvm_ptr(), name, linkage)
                 if not ext:
                     blk = g.initializer.blocks.append()

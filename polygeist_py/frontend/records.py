@@ -172,6 +172,7 @@ class Signature:
     ret_classes: list
     arg_attrs: list
     variadic: bool = False
+    has_this: bool = False  # a C++ method: the object's address is the last MLIR argument (cxx_classes)
 
     @property
     def has_records(self) -> bool:

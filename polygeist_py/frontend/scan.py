@@ -7,7 +7,7 @@ return), which the walker models with flag variables.
 
 from __future__ import annotations
 
-from ..clang_ast import K, children, strip_implicit, unary_op
+from ..clang_ast import K, T, children, strip_implicit, unary_op
 
 LOOPS = (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT)
 ASSIGN_OPS = ("=",)
@@ -84,11 +84,45 @@ def assigned_decls(nodes) -> set:
     return out
 
 
+def reference_arguments(call) -> list:
+    """The arguments of a C++ call that bind to reference parameters (`f(x)` with `void f(int &)`)."""
+    callee = call.referenced
+    if callee is None or callee.kind not in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR):
+        return []
+    ft = callee.type.get_canonical()
+    if ft.kind != T.FUNCTIONPROTO:
+        return []
+    params = list(ft.argument_types())
+    args = list(call.get_arguments())
+    if len(args) == len(params) + 1 and callee.kind == K.CXX_METHOD:  # `a + b`: the object comes first
+        args = args[1:]
+    return [a for a, p in zip(args, params) if p.get_canonical().kind in (T.LVALUEREFERENCE, T.RVALUEREFERENCE)]
+
+
+def reference_initializer(decl):
+    """The expression a reference variable `T &r = x;` is bound to, else None."""
+    if decl.type.get_canonical().kind not in (T.LVALUEREFERENCE, T.RVALUEREFERENCE):
+        return None
+    inits = [e for e in children(decl) if e.kind.is_expression()]
+    return inits[-1] if inits else None
+
+
 def address_taken(body) -> set:
-    """Keys of variables whose address escapes (`&x` other than in the out-parameter calls above)."""
+    """Keys of variables whose address escapes (`&x` other than in the out-parameter calls above, and C++
+    references bound to them: arguments of `T &` parameters, `T &r = x;`)."""
     out, skip = set(), set()
 
+    def bound(e):
+        t = strip_implicit(e)
+        if t.kind == K.DECL_REF_EXPR and t.referenced is not None and t.referenced.kind in (K.VAR_DECL, K.PARM_DECL):
+            out.add(decl_key(t.referenced))
+
     def visit(c):
+        if c.kind == K.CALL_EXPR:
+            for a in reference_arguments(c):
+                bound(a)
+        elif c.kind == K.VAR_DECL and reference_initializer(c) is not None:
+            bound(reference_initializer(c))
         if c.kind == K.CALL_EXPR and call_name(c) in OUT_PARAM_CALLS:
             args = list(c.get_arguments())
             pos = OUT_PARAM_CALLS[call_name(c)]

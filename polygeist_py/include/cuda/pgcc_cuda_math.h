@@ -5,11 +5,12 @@
 #ifndef PGCC_CUDA_MATH_H
 #define PGCC_CUDA_MATH_H
 
-#if defined(__cplusplus)
-/* <cmath> pulls in parts of the C++ library (<exception>, the algorithm base) that later standard headers
-   declare again as host functions: include them first, outside the pragma, as host code (clang's <new>
-   wrapper wants malloc declared before it) */
+#if defined(__cplusplus) && __has_include(<bits/stl_algobase.h>)
+/* libstdc++'s <cmath> pulls in its configuration, <exception> and its algorithm base; declared here first,
+   outside the pragma, they stay host functions, as the rest of the C++ library (<iostream>) redeclares them
+   (clang's <new> wrapper, pulled in by <exception>, wants malloc declared before it) */
 #include <stdlib.h>
+#include <bits/c++config.h>
 #include <exception>
 #include <bits/stl_algobase.h>
 #endif

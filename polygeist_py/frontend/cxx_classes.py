@@ -1,0 +1,332 @@
+"""C++ classes of CUDA host code: member functions, ``this``, constructors, and the C++ pgcc rejects.
+
+A class (or a struct with methods) is a record like a C struct: raw bytes behind an ``!llvm.ptr`` with clang's
+layout (docs/memory_model.md). What C++ adds is translated as plain functions:
+
+- A non-static member function is a ``func.func`` whose last argument is ``this`` (the object's address); a
+  member named without ``this->`` inside it is an access through that address. ``obj.f(x)``, ``p->f(x)`` and
+  ``a + b`` (a member ``operator+``) pass the object's address; a static member function has no ``this``.
+- Symbols are readable and stable: ``Class::f`` (``ns::Class::f`` in a namespace), with the parameter types
+  appended when the name is overloaded in its class (``Vec::Vec(int, double)``) and `` const`` for a const
+  overload. A member function defined inside its class is inline in C++, so it gets internal linkage (every
+  unit that uses it emits its copy); one defined outside its class is external, so units compiled by pgcc
+  call each other's. Free functions keep their plain names (module.func_name), extern "C" or not.
+- A constructor is a member function run on the object's bytes, which are zeroed first: member initializers,
+  then in-class default member initializers of the members the list does not name, then the body. Implicit
+  and defaulted copy/move constructors and copy assignment copy the bytes; an implicit default constructor
+  runs the in-class initializers.
+- Destructors must be trivial or empty (nothing runs at scope end); virtual functions, inheritance,
+  templates, reference members, conversion operators and delegating constructors are errors naming the
+  construct (``unsupported C++ construct 'virtual function'``).
+
+`check_record` is called for every record and template defined in the main file; the FunctionGen methods at
+the end are installed on codegen.FunctionGen, as in cxx.py.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from mlir import ir
+from mlir.dialects import func
+
+from ..clang_ast import K, T, canonical, children, strip_implicit
+from ..errors import CompileError, error_at
+from . import c_types as CT
+from . import records as R
+from .codegen import FunctionGen
+from .llvm_memory import member_object
+
+METHOD_KINDS = (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION)
+RECORD_KINDS = (K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL)
+
+
+def unsupported_cxx(cursor, what: str):
+    """The CompileError for a C++ construct pgcc does not translate, at `cursor`."""
+    return error_at(cursor, f"unsupported C++ construct '{what}'")
+
+
+# ---------------------------------------------------------------- checks
+def check_record(d):
+    """Reject what pgcc does not translate in a class/struct/union definition (or a template).
+
+    Raises:
+        CompileError: ``unsupported C++ construct '<what>'`` for a template, inheritance, a virtual
+            function, a destructor with a body, a reference member, a conversion operator, a nested template.
+    """
+    if d.kind in (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+        raise unsupported_cxx(d, "template")
+    if d.kind not in RECORD_KINDS or not d.is_definition():
+        return
+    for c in children(d):
+        if c.kind == K.CXX_BASE_SPECIFIER:
+            raise unsupported_cxx(c, "inheritance")
+        if c.kind in (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE):
+            raise unsupported_cxx(c, "template")
+        if c.kind in RECORD_KINDS:
+            check_record(c)
+        elif c.kind in METHOD_KINDS:
+            check_method(c)
+        elif c.kind == K.FIELD_DECL and CT.is_reference(c.type):
+            raise unsupported_cxx(c, "reference member")
+
+
+def check_method(m):
+    """Reject a member function pgcc does not translate (see check_record)."""
+    if m.semantic_parent is not None and m.semantic_parent.kind in (K.CLASS_TEMPLATE,
+                                                                    K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+        raise unsupported_cxx(m, "template")
+    if m.kind == K.CONVERSION_FUNCTION:
+        raise unsupported_cxx(m, "conversion operator")
+    if m.is_virtual_method() or m.is_pure_virtual_method():
+        raise unsupported_cxx(m, "virtual function")
+    if m.kind == K.DESTRUCTOR:
+        body = next((c for c in children(m) if c.kind == K.COMPOUND_STMT), None)
+        if body is not None and children(body):
+            raise unsupported_cxx(m, "destructor with a body")
+    ch = children(m)  # `P() : P(0) {}`: a type named in the initializer list (`Grid::Grid(...)` names its
+    if m.kind == K.CONSTRUCTOR and any(a.kind == K.TYPE_REF and b.kind.is_expression() for a, b in zip(ch, ch[1:])):
+        raise unsupported_cxx(m, "delegating constructor")  # class first, followed by the parameters)
+
+
+def check_callee(callee, call):
+    """Reject a call pgcc cannot translate: of a template specialization, or of a member of a class of the
+    C++ standard library (``std::cout << x``, ``std::vector<int> v(n)``).
+
+    Raises:
+        CompileError: ``unsupported C++ construct 'template'`` / ``'the C++ standard library (std::...)'``."""
+    owner = callee.semantic_parent if callee.kind in METHOD_KINDS else callee
+    scope = _scope(owner) if owner is not None and owner.kind in RECORD_KINDS else ""
+    d = callee.semantic_parent
+    while d is not None and d.kind not in (K.TRANSLATION_UNIT,):
+        if d.kind == K.NAMESPACE and d.spelling in ("std", "__gnu_cxx") and d.semantic_parent.kind == K.TRANSLATION_UNIT:
+            what = scope if scope else f"std::{callee.spelling}"
+            raise unsupported_cxx(call, f"the C++ standard library ({what})")
+        d = d.semantic_parent
+    parent = callee.semantic_parent
+    if callee.get_num_template_arguments() > 0 or \
+            parent is not None and parent.kind in RECORD_KINDS and parent.type.get_num_template_arguments() > 0:
+        raise unsupported_cxx(call, "template")
+
+
+def check_used_record(ty, use):
+    """check_record for the class of an object being built or used at `use` (a class from a header is not
+    checked where it is defined), reported at the use."""
+    d = canonical(ty).get_declaration()
+    d = d.get_definition() or d
+    try:
+        check_record(d)
+    except CompileError as err:
+        raise error_at(use, err.message) from None
+
+
+# ---------------------------------------------------------------- names and signatures
+def has_this(c) -> bool:
+    """Whether function cursor `c` takes an object (`this`): non-static member functions and constructors."""
+    return c.kind in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR) and not c.is_static_method()
+
+
+def with_this(sig: R.Signature) -> R.Signature:
+    """`sig` with the object's address (`this`, an !llvm.ptr) appended as the last MLIR argument."""
+    ftype = ir.FunctionType.get(list(sig.ftype.inputs) + [CT.llvm_ptr()], list(sig.ftype.results))
+    return dataclasses.replace(sig, ftype=ftype, arg_attrs=list(sig.arg_attrs) + [{}], has_this=True)
+
+
+def _scope(d) -> str:
+    """`ns::Class` for a record declaration (enclosing namespaces and classes)."""
+    parts = []
+    while d is not None and d.kind in RECORD_KINDS + (K.NAMESPACE,):
+        parts.append(d.spelling or "(anonymous)")
+        d = d.semantic_parent
+    return "::".join(reversed(parts))
+
+
+def member_symbol(d) -> str:
+    """The symbol of a static data member: ``Class::name``."""
+    return f"{_scope(d.semantic_parent)}::{d.spelling}"
+
+
+def method_symbol(c) -> str:
+    """The symbol of member function `c`: ``Class::name``, plus ``(param types)`` when the name is overloaded
+    in the class and `` const`` for a const member function of an overloaded name."""
+    cls = c.semantic_parent
+    name = f"{_scope(cls)}::{c.spelling}"
+    defn = cls.get_definition() or cls
+    same = [m for m in children(defn) if m.kind in METHOD_KINDS and m.spelling == c.spelling]
+    if len(same) > 1:
+        params = ", ".join(canonical(t).spelling for t in c.type.argument_types())
+        name += f"({params})" + (" const" if c.is_const_method() else "")
+    return name
+
+
+def is_inline_method(c) -> bool:
+    """A member function defined inside its class (inline in C++: internal linkage here)."""
+    return c.kind in METHOD_KINDS and c.lexical_parent is not None and c.lexical_parent.kind in RECORD_KINDS
+
+
+def _user_provided(ctor) -> bool:
+    """Whether a constructor or assignment operator is written by the user (not implicit or `= default`)."""
+    return not ctor.is_default_method()
+
+
+def in_class_initializer(f):
+    """The default member initializer of FIELD_DECL `f` (`int n = 3;`, `double a[2] = {1, 2};`), else None
+    (array sizes are expression children too: the initializer is the one after a top-level `=` or `{`)."""
+    exprs = [c for c in children(f) if c.kind.is_expression()]
+    if not exprs:
+        return None
+    depth, seen_name = 0, False
+    for t in f.get_tokens():
+        s = t.spelling
+        if s == f.spelling and depth == 0:
+            seen_name = True
+        elif s in ("[", "("):
+            depth += 1
+        elif s in ("]", ")"):
+            depth -= 1
+        elif seen_name and depth == 0 and s in ("=", "{"):
+            return exprs[-1]
+    return None
+
+
+# ---------------------------------------------------------------- FunctionGen: objects
+def needs_construction(self: FunctionGen, ty) -> bool:
+    """Whether default-initializing an object of record type `ty` runs code: a user-written default
+    constructor, in-class member initializers, or a member that needs construction."""
+    d = canonical(ty).get_declaration()
+    d = d.get_definition() or d
+    for c in children(d):
+        if c.kind == K.CONSTRUCTOR and _user_provided(c):
+            return True
+        if c.kind == K.FIELD_DECL and (in_class_initializer(c) is not None or
+                                       canonical(c.type).kind == T.RECORD and self.needs_construction(c.type)):
+            return True
+    return False
+
+
+def default_construct(self: FunctionGen, ptr, ty, cursor):
+    """Default-initialize the object of record type `ty` at `ptr` (zeroed, then constructed)."""
+    ty = canonical(ty)
+    self.zero_bytes(ptr, CT.size_of(ty))
+    d = ty.get_declaration()
+    d = d.get_definition() or d
+    ctor = next((c for c in children(d) if c.kind == K.CONSTRUCTOR and c.is_default_constructor()), None)
+    if ctor is not None and _user_provided(ctor):
+        self.call_member(ctor, [], ptr, cursor)
+    else:
+        self.init_fields(ptr, ty, {})
+
+
+def construct(self: FunctionGen, ptr, call):
+    """Run constructor call `call` (a CALL_EXPR of a CONSTRUCTOR) on the object at `ptr`."""
+    ctor = call.referenced
+    ty = canonical(call.type)
+    args = list(call.get_arguments())
+    check_callee(ctor, call)
+    check_used_record(ty, call)
+    if not _user_provided(ctor):
+        if ctor.is_copy_constructor() or ctor.is_move_constructor():  # member-wise copy of the bytes
+            self.copy_bytes(ptr, self.record_value(args[0]), CT.size_of(ty))
+        else:
+            self.zero_bytes(ptr, CT.size_of(ty))
+            self.init_fields(ptr, ty, {})
+        return
+    self.zero_bytes(ptr, CT.size_of(ty))
+    self.call_member(ctor, args, ptr, call)
+
+
+def constructed_temporary(self: FunctionGen, call):
+    """A constructor call used as a value (`P(1, 2)`, a by-value argument): a new temporary, constructed;
+    its address."""
+    ty = canonical(call.type)
+    tmp = self.byte_alloca(CT.size_of(ty), ty.get_align())
+    self.construct(tmp, call)
+    return tmp
+
+
+def init_fields(self: FunctionGen, ptr, ty, explicit):
+    """Initialize the members of the object of type `ty` at `ptr` (already zeroed) in declaration order:
+    `explicit` maps a FIELD_DECL's hash to its member-initializer expression; other members get their in-class
+    initializer, or their default constructor."""
+    for f in canonical(ty).get_fields():
+        init = explicit.get(f.hash)
+        if init is None:
+            init = in_class_initializer(f)
+        off, bf = R.field_location(f)
+        fptr = self.at_offset(ptr, off)
+        ft = canonical(f.type)
+        with self.loc(init if init is not None else f):
+            if bf is not None:
+                if init is not None:
+                    self.store(("bits", fptr, ft, bf), self.convert(self.rvalue(init), init.type, ft, init))
+            elif init is not None:
+                self.init_object(fptr, ft, init)
+            elif ft.kind == T.RECORD and self.needs_construction(ft):
+                self.default_construct(fptr, ft, f)
+
+
+def init_members(self: FunctionGen, ctor):
+    """A constructor's prologue: its member initializer list (`: n(k), s(t)`) and the in-class initializers
+    of the other members, on `this`."""
+    explicit, ch = {}, children(ctor)
+    for i, c in enumerate(ch):
+        if c.kind == K.MEMBER_REF and c.referenced is not None and i + 1 < len(ch):
+            explicit[c.referenced.hash] = ch[i + 1]
+    self.init_fields(self.this_ptr, canonical(ctor.semantic_parent.type), explicit)
+
+
+# ---------------------------------------------------------------- FunctionGen: calls
+def call_member(self: FunctionGen, callee, args, this, call):
+    """Call member function `callee` with C arguments `args` on the object at `this` (None for a static
+    member function); returns the C result as codegen's calls do (a reference: the raw address)."""
+    sig = self.mg.signature(callee)
+    name = self.mg.declare(callee)
+
+    def emit(vals, results):
+        op = func.CallOp(results, ir.FlatSymbolRefAttr.get(name), vals + ([this] if sig.has_this else []))
+        return op.results[0] if results else None
+
+    return self.call_lowered(sig, args, call, emit)
+
+
+def method_call(self: FunctionGen, call):
+    """``obj.f(x)``, ``p->f(x)``, ``f(x)`` inside a method, ``a + b`` with a member operator, ``C::g(x)``."""
+    callee = call.referenced
+    check_callee(callee, call)
+    check_used_record(callee.semantic_parent.type, call)
+    check_method(callee)
+    args = list(call.get_arguments())
+    if callee.is_static_method():
+        return self.call_member(callee, args, None, call)
+    nparams = len(list(callee.type.argument_types()))
+    if len(args) == nparams + 1:  # an operator call: the object is the first operand
+        obj, args = args[0], args[1:]
+        this = self.address(obj)
+    else:
+        ref = strip_implicit(children(call)[0])
+        if ref.kind != K.MEMBER_REF_EXPR:
+            raise self.unsupported(call, "call of a member function through this expression")
+        this = self.member_base(member_object(ref))
+    if callee.spelling == "operator=" and not _user_provided(callee):  # implicit copy assignment: the bytes
+        ty = canonical(callee.semantic_parent.type)
+        self.copy_bytes(this, self.record_value(args[0]), CT.size_of(ty))
+        return this
+    return self.call_member(callee, args, this, call)
+
+
+def expr_CXX_THIS_EXPR(self: FunctionGen, e):
+    """``this``: the object's address, the method's last argument."""
+    if getattr(self, "this_ptr", None) is None:
+        raise self.unsupported(e, "'this' outside a member function")
+    return self.this_ptr
+
+
+FunctionGen.needs_construction = needs_construction
+FunctionGen.default_construct = default_construct
+FunctionGen.construct = construct
+FunctionGen.constructed_temporary = constructed_temporary
+FunctionGen.init_fields = init_fields
+FunctionGen.init_members = init_members
+FunctionGen.call_member = call_member
+FunctionGen.method_call = method_call
+FunctionGen.expr_CXX_THIS_EXPR = expr_CXX_THIS_EXPR
