@@ -23,5 +23,6 @@ def run_cpuify(module: ir.Module) -> None:
     eliminate_barriers(module)
     narrow_guarded_thread_loops(module)
     interchange_strided_loops(module)
+    narrow_guarded_thread_loops(module)  # the thread loops the interchange made inside strided loops
     serialize_thread_loops(module)
     privatize_shared_atomics(module)

@@ -84,6 +84,13 @@ ERRORS = [
     ("#include <math.h>\ndouble ext(double);\ndouble f(double x) { return ext(x) * x; }\n"
      "extern double __enzyme_fwddiff(void*, ...);\n"
      "double g(double x) { return __enzyme_fwddiff((void*)f, x, 1.0); }\n", 3, "whose body is not in this file"),
+    ("double f(double x) { return x * x; }\nextern int enzyme_width, enzyme_dupv;\n"
+     "typedef struct { double a, b; } two;\nextern two __enzyme_fwddiff(void*, ...);\n"
+     "two g(double *dx) { return __enzyme_fwddiff((void*)f, enzyme_width, 2, enzyme_dupv, 8, 1.0, dx); }\n",
+     5, "unsupported construct: Enzyme's vector mode (enzyme_width)"),
+    ("double f(double x) { return x * x; }\nextern void *__enzyme_augmentfwd(void*, ...);\n"
+     "void *g(double x) { return __enzyme_augmentfwd((void*)f, x); }\n",
+     3, "unsupported construct: Enzyme's split mode (__enzyme_augmentfwd)"),
 ]
 
 

@@ -612,6 +612,8 @@ class Calls:
         args = list(call.get_arguments())
         if enzyme.mode_of(callee.spelling):  # __enzyme_autodiff* / __enzyme_fwddiff*, any prototype
             return enzyme.emit(fg, call, args)
+        if enzyme.unsupported_function(callee.spelling):
+            raise error_at(call, f"unsupported construct: {enzyme.unsupported_function(callee.spelling)}")
         handler = self.builtins.lookup(callee.spelling)
         if handler is not None:
             return handler(fg, call, args)

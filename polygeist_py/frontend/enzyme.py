@@ -34,6 +34,27 @@ RULES_ATTR = "pgcc.enzyme_rules"  # on the module: {f = ["gradient", @f, @aug, @
 REGISTRATIONS = {"__enzyme_register_gradient": ("gradient", 3), "__enzyme_register_derivative": ("derivative", 2),
                  "__enzyme_inactivefn": ("inactive", 1)}
 PLACEHOLDER = "__pgcc_enzyme_"
+# Enzyme API that pgcc does not implement: a clear error names it (instead of a wrong argument count or a link
+# failure on an undefined __enzyme_* symbol)
+UNSUPPORTED_MARKERS = {
+    "enzyme_width": "Enzyme's vector mode (enzyme_width)", "enzyme_dupv": "Enzyme's vector mode (enzyme_dupv)",
+    "enzyme_dupnoneedv": "Enzyme's vector mode (enzyme_dupnoneedv)",
+    "enzyme_allocated": "Enzyme's split mode (enzyme_allocated)", "enzyme_tape": "Enzyme's split mode (enzyme_tape)",
+    "enzyme_nofree": "enzyme_nofree", "enzyme_primal_return": "enzyme_primal_return",
+    "enzyme_noret": "enzyme_noret",
+}
+UNSUPPORTED_FUNCTIONS = {
+    "__enzyme_augmentfwd": "Enzyme's split mode (__enzyme_augmentfwd)",
+    "__enzyme_reverse": "Enzyme's split mode (__enzyme_reverse)",
+    "__enzyme_virtualreverse": "Enzyme's split mode (__enzyme_virtualreverse)",
+    "__enzyme_batch": "Enzyme's batch mode (__enzyme_batch)",
+    "__enzyme_todense": "__enzyme_todense", "__enzyme_truncate": "Enzyme's truncation (__enzyme_truncate)",
+}
+
+
+def unsupported_function(name: str):
+    """What an Enzyme API function pgcc does not implement is (for the error message), or None."""
+    return next((what for prefix, what in UNSUPPORTED_FUNCTIONS.items() if name.startswith(prefix)), None)
 
 
 def mode_of(name: str):
@@ -48,6 +69,8 @@ def marker_of(arg):
     """The activity a marker argument (``enzyme_dup``...) stands for, or None for an ordinary argument."""
     a = strip_implicit(arg)
     if a.kind == K.DECL_REF_EXPR and a.referenced is not None and a.referenced.kind == K.VAR_DECL:
+        if a.referenced.spelling in UNSUPPORTED_MARKERS:
+            raise error_at(arg, f"unsupported construct: {UNSUPPORTED_MARKERS[a.referenced.spelling]}")
         return MARKERS.get(a.referenced.spelling)
     return None
 
