@@ -148,13 +148,26 @@ PARTIALS = {
 }
 
 
+def contract():
+    """The fast-math flags of derivative arithmetic: ``contract`` only, so LLVM may fuse a product and the sum it
+    feeds into one FMA (one rounding instead of two: never less accurate). Primal copies keep the source's exact
+    arithmetic; only the tangent/adjoint products and accumulations built here and by the modes carry it, which
+    takes the multiply-add latency off loop-carried adjoint and tangent chains."""
+    return ir.Attribute.parse("#arith.fastmath<contract>")
+
+
 def apply(partial, v):
     """partial * v for a partial from PARTIALS (v is a tangent or an adjoint of the right type)."""
     if partial is ONE:
         return v
     if partial is MINUS_ONE:
         return arith.negf(v)
-    return arith.mulf(partial, v)
+    return arith.mulf(partial, v, fastmath=contract())
+
+
+def accumulate(a, b):
+    """a + b for tangent/adjoint contributions (contractible with the product that feeds it: see contract)."""
+    return arith.addf(a, b, fastmath=contract())
 
 
 def convert(v, to_type):

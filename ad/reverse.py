@@ -379,7 +379,7 @@ class Reverse:
             return
         adj = self.scope.adj
         old = adj.get(v)
-        adj[v] = d if old is None else arith.addf(old, d)
+        adj[v] = d if old is None else P.accumulate(old, d)
 
     def pop_adj(self, v):
         """Take (and forget) the adjoint of `v` in the current scope; None when it has none."""

@@ -75,7 +75,7 @@ def load_rule(rv, op):
     if rv.atomic_context():
         memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
     else:
-        memref.StoreOp(arith.addf(memref.LoadOp(sh, idx).result, g), sh, idx)
+        memref.StoreOp(P.accumulate(memref.LoadOp(sh, idx).result, g), sh, idx)
 
 
 def store_rule(rv, op):
