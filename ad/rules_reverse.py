@@ -164,7 +164,13 @@ def memset_rule(rv, op):
 
 
 def loop_rule(rv, op):
-    """scf.for: a loop counting the iterations down, adjoints of iter_args and free values carried."""
+    """scf.for: a loop counting the iterations down, adjoints of iter_args and free values carried (a scalar loop
+    with a single active input is preaccumulated in forward mode instead: ad/preaccumulate.py)."""
+    from .preaccumulate import preaccumulate, single_active_input
+    u = single_active_input(rv, op)
+    if u is not None:
+        preaccumulate(rv, op, u)
+        return
     n_res = len(op.results)
     ops = list(op.operands)
     lb, step = ops[0], ops[2]
