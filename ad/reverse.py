@@ -29,7 +29,7 @@ from . import partials as P
 from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, is_float
 from .cache import Caches
 from .mincut import Planner
-from .emit import body_ops, fill_zero, terminator, zero
+from .emit import body_ops, copy_noalias, fill_zero, terminator, zero
 from .rules_reverse import REVERSE_RULES, no_adjoint, scalar_rule
 
 
@@ -102,12 +102,16 @@ class Reverse:
             entry = f.add_entry_block()
         pentry = self.primal.regions[0].blocks[0]
         k = 0
+        pairs = []
         for i, a in enumerate(pentry.arguments):
             self.vmap[a] = entry.arguments[k]
+            pairs.append((i, k))
             k += 1
             if self.active[i] and not is_float(a.type):
                 self.tmap[a] = entry.arguments[k]
+                pairs.append((i, k))
                 k += 1
+        copy_noalias(self.primal, entry, f, pairs)
         seeds = list(entry.arguments)[k:]
         ret = terminator(pentry)
         with ir.InsertionPoint(entry):
