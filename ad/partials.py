@@ -79,6 +79,14 @@ def _fpowi(k, x, r, t):
     return mul(arith.sitofp(t, n), ir.Operation.create("math.fpowi", [t], [a, nm1]).result)
 
 
+def _divf(k, x, r, t):
+    # d(a/b)/da = 1/b, d(a/b)/db = -a/b^2 = -(a * (1/b)) * (1/b): one division, 1/b, shared by both partials (CSE)
+    # and hoisted out of a loop in which b does not change; the quotient a/b is not needed, so the reverse
+    # sweep neither re-divides nor caches it. (a * (1/b)) first: no overflow that -a/b/b would not have.
+    inv = recip(t, x(1))
+    return inv if k == 0 else arith.negf(mul(mul(x(0), inv), inv))
+
+
 def _atan2(k, x, r, t):
     y, xx = x(0), x(1)
     d = arith.addf(sq(xx), sq(y))
@@ -103,7 +111,7 @@ PARTIALS = {
     "arith.addf": lambda k, x, r, t: ONE,
     "arith.subf": lambda k, x, r, t: ONE if k == 0 else MINUS_ONE,
     "arith.mulf": lambda k, x, r, t: x(1 - k),
-    "arith.divf": lambda k, x, r, t: recip(t, x(1)) if k == 0 else arith.negf(div(r(), x(1))),
+    "arith.divf": _divf,
     "arith.negf": lambda k, x, r, t: MINUS_ONE,
     "arith.remf": _remf,
     "arith.maxnumf": _max_min(arith.CmpFPredicate.OGE),
