@@ -72,6 +72,7 @@ class Reverse:
         self.tmap = {}      # primal pointer argument -> shadow argument
         self.sentinels = []
         self.pending_free = {}  # primal allocation op -> emits the free of its shadow
+        self.reversed_loops = []  # scf.for loops the reverse sweep emitted for primal scf.for loops
         self.ancestors = {}
 
     def signature(self):
@@ -141,6 +142,10 @@ class Reverse:
                 func.ReturnOp(outs)
         for st in [sentinel] + self.sentinels:
             st.erase()
+        from .shifted_adjoints import carry_shifted_accumulations
+        for loop in self.reversed_loops:
+            if not any(len(o.regions) for o in loop.body.operations):
+                carry_shifted_accumulations(loop, f)
         return f
 
     # ------------------------------------------------------------------ forward sweep

@@ -185,6 +185,7 @@ def loop_rule(rv, op):
     idx = ir.IndexType.get()
     c0, c1 = arith.constant(idx, 0), arith.constant(idx, 1)
     loop = scf.ForOp(c0, n, c1, carried)
+    rv.reversed_loops.append(loop)
     with ir.InsertionPoint(loop.body):
         kk = arith.subi(arith.subi(n, c1), loop.induction_variable)
         iv = arith.addi(rv.rv(lb), arith.muli(kk, rv.rv(step)))
