@@ -174,8 +174,12 @@ def apply(partial, v):
 
 
 def accumulate(a, b):
-    """a + b for tangent/adjoint contributions (contractible with the product that feeds it: see contract)."""
-    return arith.addf(a, b, fastmath=contract())
+    """a + b for tangent/adjoint contributions: contractible with the product that feeds it (see contract) and
+    reassociable. The program fixes no order in which the contributions to one adjoint are summed (Enzyme's own
+    order is just that of the reverse sweep), so LLVM may sum an adjoint accumulated over a loop (the adjoint of
+    a loop-invariant value, e.g. of the norm in out[i] = in[i] / norm) in vector lanes instead of one serial
+    chain; the sum differs from the sequential one by rounding only."""
+    return arith.addf(a, b, fastmath=ir.Attribute.parse("#arith.fastmath<reassoc,contract>"))
 
 
 def convert(v, to_type):
