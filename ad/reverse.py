@@ -145,7 +145,7 @@ class Reverse:
         from .shifted_adjoints import carry_shifted_accumulations
         for loop in self.reversed_loops:
             if not any(len(o.regions) for o in loop.body.operations):
-                carry_shifted_accumulations(loop, f)
+                carry_shifted_accumulations(loop, f, set(self.tmap.values()))
         return f
 
     # ------------------------------------------------------------------ forward sweep

@@ -114,31 +114,50 @@ def accumulations(body):
     return out
 
 
-def own_memory(mem, others, func_op) -> bool:
-    """Whether memref `mem` is the only way to its memory among `others` (memrefs accessed in the same loop)."""
+def own_memory(mem, others, func_op, shadows) -> bool:
+    """Whether memref `mem`'s memory is reached by none of the other memrefs `others` accessed in the same loop.
+
+    Two different roots (prepare.memory_root) are disjoint when one of them is a ``noalias`` argument of the
+    derivative or an allocation made in it, or when one is a shadow argument (in `shadows`) and the other a primal
+    argument (a shadow never shares memory with primal data: Enzyme's calling convention)."""
     from .prepare import memory_root
     roots = memory_root(mem)
     if not roots:
         return False
     entry = func_op.regions[0].blocks[0]
+    args = set(entry.arguments)
     noalias = set()
     if "arg_attrs" in func_op.attributes:
         for i, d in enumerate(ir.ArrayAttr(func_op.attributes["arg_attrs"])):
             if "llvm.noalias" in ir.DictAttr(d):
                 noalias.add(entry.arguments[i])
-    for r in roots:
+
+    def distinct(r):
         owner = r.owner
-        alloc = not isinstance(owner, ir.Block) and (
+        return r in noalias or (not isinstance(owner, ir.Block) and (
             owner.name in ("memref.alloca", "memref.alloc")
-            or (owner.name == "func.call" and owner.attributes["callee"].value in ("malloc", "calloc")))
-        if not alloc and r not in noalias:
+            or (owner.name == "func.call" and owner.attributes["callee"].value in ("malloc", "calloc"))))
+
+    def disjoint(r, q):
+        if r == q:
             return False
-    return all(not (memory_root(o) & roots) for o in others if o != mem)
+        if distinct(r) or distinct(q):
+            return True
+        return r in args and q in args and ((r in shadows) != (q in shadows))
+
+    for o in others:
+        if o == mem:
+            continue
+        oroots = memory_root(o)
+        if not oroots or not all(disjoint(r, q) for r in roots for q in oroots):
+            return False
+    return True
 
 
-def carry_shifted_accumulations(loop, func_op) -> None:
-    """Rewrite innermost scf.for `loop` (a reversed loop of `func_op`, the derivative) as described in the module
-    docstring; leaves it unchanged when the conditions do not hold or no stream has two offsets."""
+def carry_shifted_accumulations(loop, func_op, shadows=frozenset()) -> None:
+    """Rewrite innermost scf.for `loop` (a reversed loop of `func_op`, the derivative; `shadows`: its shadow
+    arguments) as described in the module docstring; leaves it unchanged when the conditions do not hold or no
+    stream benefits."""
     body = loop.body
     iv = loop.induction_variable
     step = loop.operands[2].owner
@@ -169,16 +188,19 @@ def carry_shifted_accumulations(loop, func_op) -> None:
             continue
         terms, c = form
         s = terms.pop(iv, 0)
-        if s not in (1, -1) or not all(isinstance(v.type, ir.IndexType) for v in terms):
+        if s not in (1, -1, 0) or not all(isinstance(v.type, ir.IndexType) for v in terms):
             continue
         key = (mem, s, frozenset(terms.items()))
         streams.setdefault(key, []).append((c, acc))
     chosen = []
     for (mem, s, terms), items in streams.items():
         offs = sorted({c for c, _ in items})
-        if len(offs) < 2 or offs[-1] - offs[0] > MAX_SPAN or offs != list(range(offs[0], offs[-1] + 1)):
+        if s == 0:  # loop-invariant elements: each summed in a register, stored after the loop
+            if len(offs) > MAX_SPAN:
+                continue
+        elif len(offs) < 2 or offs[-1] - offs[0] > MAX_SPAN or offs != list(range(offs[0], offs[-1] + 1)):
             continue
-        if not own_memory(mem, set(mems), func_op):
+        if not own_memory(mem, set(mems), func_op, shadows):
             continue
         chosen.append((mem, s, dict(terms), offs, items))
     if not chosen:
@@ -197,7 +219,7 @@ def _rewrite(loop, chosen) -> None:
         for mem, s, terms, offs, items in chosen:
             delta = -s  # an element at offset c in iteration t is at offset c + delta in iteration t + 1
             first, last = (offs[0], offs[-1]) if delta == 1 else (offs[-1], offs[0])
-            pend = [c for c in offs if c != first]
+            pend = [c for c in offs if c != first] if s else list(offs)
             t = ir.MemRefType(mem.type).element_type
             plans.append((mem, s, terms, offs, items, pend, first, last, delta))
             inits += [zero(t) for _ in pend]
@@ -224,9 +246,12 @@ def _rewrite(loop, chosen) -> None:
             for c in offs:
                 if c in regs:
                     total[c] = regs[c] if c not in total else P.accumulate(regs[c], total[c])
-            old = memref.LoadOp(mem, [index[last]]).result
-            memref.StoreOp(P.accumulate(old, total[last]), mem, [index[last]])
-            nxt = {c + delta: total[c] for c in offs if c != last}
+            if s:
+                old = memref.LoadOp(mem, [index[last]]).result
+                memref.StoreOp(P.accumulate(old, total[last]), mem, [index[last]])
+                nxt = {c + delta: total[c] for c in offs if c != last}
+            else:
+                nxt = total
             outs += [nxt[c] for c in pend]
             for c, (ld, add, st, d) in items:
                 st.operation.erase()
@@ -257,9 +282,9 @@ def _rewrite(loop, chosen) -> None:
 
 
 def _emit_form(terms, s, ub):
-    """sum(coefficient * term) + s * ub (index values)."""
+    """sum(coefficient * term) + s * ub (index values; s = 0: no ub term)."""
     idx = ir.IndexType.get()
-    acc = arith.muli(ub, arith.constant(idx, s)) if s != 1 else ub
+    acc = ub if s == 1 else arith.muli(ub, arith.constant(idx, s)) if s else arith.constant(idx, 0)
     for term, c in terms.items():
         v = term if c == 1 else arith.muli(term, arith.constant(idx, c))
         acc = arith.addi(acc, v)

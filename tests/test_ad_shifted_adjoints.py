@@ -59,3 +59,23 @@ def test_stencil_adjoints_are_carried_in_registers(tmp):
     assert len(rows) == 2 * (2 + 3 + 4 + 9)
     for got, want in rows:
         assert abs(got - want) <= 1e-15 * abs(want), (got, want)
+
+
+def test_adjoint_of_a_loop_invariant_element_is_a_loop_carried_value(tmp):
+    """out[i] = in[i] / m[0]: the contributions to dm[0] are summed in an iter_arg and stored once after the loop
+    (m is not restrict, but a shadow never shares memory with primal arrays and the other shadows are noalias)."""
+    from test_ad_contract import REDUCE
+    p = tmp / "r.c"
+    p.write_text(REDUCE)
+    r = run_pgcc([p, "-O2", "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
+    assert r.returncode == 0, r.stderr
+    d = derivative_text((tmp / "ad.mlir").read_text(), "scale")
+    loop = d[d.index("iter_args"):d.index("scf.if")]
+    assert "%c0] :" not in loop.split("memref.load")[-1]  # no shadow access at a constant index in the loop
+    assert loop.count("memref.store") == 2  # reset of dout[i], accumulation into din[i]
+    after = d[d.index("scf.if"):]
+    assert after.count("memref.store") == 1  # dm[0] += the carried sum
+    out = run_exe(build_pgcc(p, tmp / "app"))
+    assert out.returncode == 0, out.stderr
+    dm, want, d5, want5 = map(float, out.stdout.split())
+    assert abs(dm - want) <= 1e-13 * abs(want) and d5 == want5
