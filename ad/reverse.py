@@ -15,6 +15,9 @@ Primal values needed by the reverse sweep (ad/cache.py decides how):
 Memory is handled with shadows: a load's adjoint is added to the shadow; a store moves the shadow's value into
 the stored value's adjoint and zeroes it. The forward sweep never touches shadows, so shadows of local
 allocations are created (zeroed) lazily in the reverse sweep.
+A scalar loop with a single active input is not reversed but preaccumulated in forward mode (preaccumulate.py);
+once the function is built, shadow accumulations at neighbouring or loop-invariant elements of innermost reversed
+loops are carried in loop-carried values (shifted_adjoints.py).
 (Enzyme, Moses & Churavy NeurIPS'20; Enzyme-MLIR; JAX transpose rules for the table shape.)
 """
 
