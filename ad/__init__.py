@@ -13,6 +13,8 @@ module into a call of a synthesized derivative function. Modules, one job each:
     rules_reverse.py  reverse-mode rule per op name (REVERSE_RULES); adjoints carried through reversed regions
     cache.py      caches of primal values for the reverse sweep; the overwritten-memory analysis
     mincut.py     which values to cache: minimum cut per reversed block (Enzyme's cache reduction)
+    preaccumulate.py  reverse of a scalar loop with one active input: forward-mode Jacobian preaccumulation
+    shifted_adjoints.py  accumulations into neighbouring shadow elements carried in registers (stencils)
     emit.py       cloning and rebuilding helpers
     python_api.py `compile(src, gradients=[f])`: f_gradient wrappers for the Python API
 """

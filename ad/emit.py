@@ -99,3 +99,30 @@ def shadow_alloc(op, vmap):
     remap_operands(new.operation, vmap)
     fill_zero(new.results[0])
     return new.results[0]
+
+
+def copy_noalias(primal, deriv_entry, deriv_op, pairs) -> None:
+    """Carry ``restrict`` (llvm.noalias) from the primal's pointer parameters to the derivative's arguments: the
+    parameter's primal copy and its shadow. A restrict parameter's memory is reached through no other parameter,
+    and Enzyme's calling convention gives every duplicated argument a shadow of its own, so neither its primal nor
+    its shadow aliases any other argument of the derivative (Enzyme marks such shadows noalias too). It lets LLVM
+    vectorize and keep adjoints in registers without runtime alias checks.
+
+    Args:
+        primal: the primal func.func (its arg_attrs are read).
+        deriv_entry: the derivative's entry block; deriv_op: the derivative func.func (arg_attrs is set on it).
+        pairs: (primal parameter index, derivative argument index) for each derivative argument that stands for a
+            primal parameter (its primal copy or its shadow).
+    """
+    if "arg_attrs" not in primal.attributes:
+        return
+    src = ir.ArrayAttr(primal.attributes["arg_attrs"])
+    marked = set()
+    for pi, di in pairs:
+        if pi < len(src) and "llvm.noalias" in ir.DictAttr(src[pi]) \
+                and deriv_entry.arguments[di].type == primal.regions[0].blocks[0].arguments[pi].type:
+            marked.add(di)
+    if marked:
+        deriv_op.attributes["arg_attrs"] = ir.ArrayAttr.get([
+            ir.DictAttr.get({"llvm.noalias": ir.UnitAttr.get()} if i in marked else {})
+            for i in range(len(deriv_entry.arguments))])

@@ -17,7 +17,7 @@ from polygeist_py.errors import error_at_op
 
 from . import partials as P
 from .activity import PLUMBING, Activity, inactive_result, is_float
-from .emit import body_ops, clone_mapped, remap_operands, terminator, zero
+from .emit import body_ops, clone_mapped, copy_noalias, remap_operands, terminator, zero
 from .rules_forward import FORWARD_RULES, plumbing_rule, scalar_rule
 
 
@@ -60,12 +60,16 @@ class Forward:
             entry = f.add_entry_block()
         pentry = self.primal.regions[0].blocks[0]
         k = 0
+        pairs = []
         for i, a in enumerate(pentry.arguments):
             self.vmap[a] = entry.arguments[k]
+            pairs.append((i, k))
             k += 1
             if self.active[i]:
                 self.tmap[a] = entry.arguments[k]
+                pairs.append((i, k))
                 k += 1
+        copy_noalias(self.primal, entry, f, pairs)
         with ir.InsertionPoint(entry):
             self.emit_ops(body_ops(pentry))
             ret = terminator(pentry)

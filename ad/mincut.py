@@ -8,7 +8,9 @@ results, loads of memory overwritten later, call results) are sources that must 
 (math included) and loads of memory nothing overwrites later may be recomputed from their operands. Each cached
 value costs one element per iteration; a minimum vertex cut between sources and sinks gives the smallest set of
 values to cache, everything downstream of it being recomputed (e.g. caching x once instead of sin(x), cos(x)
-and exp(x)). Values defined outside the block and induction variables are free.
+and exp(x)). Recomputing a libm function is not free: an edge from the source into it, cut when it is recomputed,
+charges its cost (recompute_cost), so a lone tanh(a) that the reverse needs is cached instead of re-evaluated.
+Values defined outside the block and induction variables are free.
 """
 
 from __future__ import annotations
@@ -23,6 +25,24 @@ from . import partials as P
 from .activity import all_ops, is_float
 
 INF = float("inf")
+# Costs in the cut, per iteration: caching a value (a store in the forward sweep, a load in the reverse) costs
+# CACHE_COST, or HOISTED_CACHE_COST when the value does not change in some enclosing loop (cache.py drops that
+# loop's dimension: a small array that stays in cache); recomputing a libm function (exp, tanh, sin, pow, ...) in
+# the reverse sweep costs RECOMPUTE_LIBM: half a cache element, so one cached x still beats caching sin(x), cos(x)
+# and exp(x), but tanh(a) is cached rather than a when the reverse needs only tanh(a), and exp(-s[k]) inside a
+# loop over data points i is cached once per k instead of re-evaluated per (i, k). Other pure ops (arith, sqrt,
+# ...) recompute for free.
+CACHE_COST = 4
+HOISTED_CACHE_COST = 1
+RECOMPUTE_LIBM = 2
+CHEAP_MATH = ("math.absf", "math.floor", "math.ceil", "math.round", "math.roundeven", "math.trunc",
+              "math.copysign", "math.fma", "math.sqrt", "math.rsqrt")
+
+
+def recompute_cost(op) -> int:
+    """Cost of evaluating pure op `op` again in the reverse sweep (see CACHE_COST)."""
+    name = op.name
+    return RECOMPUTE_LIBM if name.startswith("math.") and name not in CHEAP_MATH else 0
 
 
 def cacheable(t) -> bool:
@@ -88,6 +108,18 @@ class Planner:
         if block not in self.plans:
             self.plans[block] = self._plan(block)
         return self.plans[block]
+
+    def cache_cost(self, v, block) -> int:
+        """Cost of caching value `v` of primal `block` per iteration (CACHE_COST / HOISTED_CACHE_COST)."""
+        from polygeist_py.errors import CompileError
+        caches = self.rev.caches
+        try:
+            kind, loops = caches.layout(block)
+        except CompileError:
+            return CACHE_COST
+        if kind == "indexed" and any(caches.invariant_in(v, lp) for lp in loops):
+            return HOISTED_CACHE_COST
+        return CACHE_COST
 
     # -------------------------------------------------------------- sinks
     def _reads(self, op) -> list:
@@ -162,11 +194,14 @@ class Planner:
 
         for v in nodes:
             op = defined[v]
-            edge(("in", v), ("out", v), 1 if cacheable(v.type) else INF)
+            edge(("in", v), ("out", v), self.cache_cost(v, block) if cacheable(v.type) else INF)
             if self.recomputable(op):
                 for o in op.operands:
                     if o in nodes:
                         edge(("out", o), ("in", v), INF)
+                w = recompute_cost(op)
+                if w:  # paid when v ends on the sink side (recomputed) rather than cached or unused
+                    edge("S", ("in", v), w)
             else:
                 edge("S", ("in", v), INF)
         for v in set(needed):

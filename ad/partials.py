@@ -79,6 +79,14 @@ def _fpowi(k, x, r, t):
     return mul(arith.sitofp(t, n), ir.Operation.create("math.fpowi", [t], [a, nm1]).result)
 
 
+def _divf(k, x, r, t):
+    # d(a/b)/da = 1/b, d(a/b)/db = -a/b^2 = -(a * (1/b)) * (1/b): one division, 1/b, shared by both partials (CSE)
+    # and hoisted out of a loop in which b does not change; the quotient a/b is not needed, so the reverse
+    # sweep neither re-divides nor caches it. (a * (1/b)) first: no overflow that -a/b/b would not have.
+    inv = recip(t, x(1))
+    return inv if k == 0 else arith.negf(mul(mul(x(0), inv), inv))
+
+
 def _atan2(k, x, r, t):
     y, xx = x(0), x(1)
     d = arith.addf(sq(xx), sq(y))
@@ -103,7 +111,7 @@ PARTIALS = {
     "arith.addf": lambda k, x, r, t: ONE,
     "arith.subf": lambda k, x, r, t: ONE if k == 0 else MINUS_ONE,
     "arith.mulf": lambda k, x, r, t: x(1 - k),
-    "arith.divf": lambda k, x, r, t: recip(t, x(1)) if k == 0 else arith.negf(div(r(), x(1))),
+    "arith.divf": _divf,
     "arith.negf": lambda k, x, r, t: MINUS_ONE,
     "arith.remf": _remf,
     "arith.maxnumf": _max_min(arith.CmpFPredicate.OGE),
@@ -148,13 +156,30 @@ PARTIALS = {
 }
 
 
+def contract():
+    """The fast-math flags of derivative arithmetic: ``contract`` only, so LLVM may fuse a product and the sum it
+    feeds into one FMA (one rounding instead of two: never less accurate). Primal copies keep the source's exact
+    arithmetic; only the tangent/adjoint products and accumulations built here and by the modes carry it, which
+    takes the multiply-add latency off loop-carried adjoint and tangent chains."""
+    return ir.Attribute.parse("#arith.fastmath<contract>")
+
+
 def apply(partial, v):
     """partial * v for a partial from PARTIALS (v is a tangent or an adjoint of the right type)."""
     if partial is ONE:
         return v
     if partial is MINUS_ONE:
         return arith.negf(v)
-    return arith.mulf(partial, v)
+    return arith.mulf(partial, v, fastmath=contract())
+
+
+def accumulate(a, b):
+    """a + b for tangent/adjoint contributions: contractible with the product that feeds it (see contract) and
+    reassociable. The program fixes no order in which the contributions to one adjoint are summed (Enzyme's own
+    order is just that of the reverse sweep), so LLVM may sum an adjoint accumulated over a loop (the adjoint of
+    a loop-invariant value, e.g. of the norm in out[i] = in[i] / norm) in vector lanes instead of one serial
+    chain; the sum differs from the sequential one by rounding only."""
+    return arith.addf(a, b, fastmath=ir.Attribute.parse("#arith.fastmath<reassoc,contract>"))
 
 
 def convert(v, to_type):

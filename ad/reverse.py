@@ -15,6 +15,9 @@ Primal values needed by the reverse sweep (ad/cache.py decides how):
 Memory is handled with shadows: a load's adjoint is added to the shadow; a store moves the shadow's value into
 the stored value's adjoint and zeroes it. The forward sweep never touches shadows, so shadows of local
 allocations are created (zeroed) lazily in the reverse sweep.
+A scalar loop with a single active input is not reversed but preaccumulated in forward mode (preaccumulate.py);
+once the function is built, shadow accumulations at neighbouring or loop-invariant elements of innermost reversed
+loops are carried in loop-carried values (shifted_adjoints.py).
 (Enzyme, Moses & Churavy NeurIPS'20; Enzyme-MLIR; JAX transpose rules for the table shape.)
 """
 
@@ -29,7 +32,7 @@ from . import partials as P
 from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, inactive_result, is_float
 from .cache import Caches
 from .mincut import Planner
-from .emit import body_ops, fill_zero, terminator, zero
+from .emit import body_ops, copy_noalias, fill_zero, terminator, zero
 from .rules_reverse import REVERSE_RULES, no_adjoint, scalar_rule
 
 
@@ -72,6 +75,7 @@ class Reverse:
         self.tmap = {}      # primal pointer argument -> shadow argument
         self.sentinels = []
         self.pending_free = {}  # primal allocation op -> emits the free of its shadow
+        self.reversed_loops = []  # scf.for loops the reverse sweep emitted for primal scf.for loops
         self.ancestors = {}
 
     def signature(self):
@@ -102,12 +106,16 @@ class Reverse:
             entry = f.add_entry_block()
         pentry = self.primal.regions[0].blocks[0]
         k = 0
+        pairs = []
         for i, a in enumerate(pentry.arguments):
             self.vmap[a] = entry.arguments[k]
+            pairs.append((i, k))
             k += 1
             if self.active[i] and not is_float(a.type):
                 self.tmap[a] = entry.arguments[k]
+                pairs.append((i, k))
                 k += 1
+        copy_noalias(self.primal, entry, f, pairs)
         seeds = list(entry.arguments)[k:]
         ret = terminator(pentry)
         with ir.InsertionPoint(entry):
@@ -137,6 +145,10 @@ class Reverse:
                 func.ReturnOp(outs)
         for st in [sentinel] + self.sentinels:
             st.erase()
+        from .shifted_adjoints import carry_shifted_accumulations
+        for loop in self.reversed_loops:
+            if not any(len(o.regions) for o in loop.body.operations):
+                carry_shifted_accumulations(loop, f, set(self.tmap.values()))
         return f
 
     # ------------------------------------------------------------------ forward sweep
@@ -379,7 +391,7 @@ class Reverse:
             return
         adj = self.scope.adj
         old = adj.get(v)
-        adj[v] = d if old is None else arith.addf(old, d)
+        adj[v] = d if old is None else P.accumulate(old, d)
 
     def pop_adj(self, v):
         """Take (and forget) the adjoint of `v` in the current scope; None when it has none."""

@@ -32,7 +32,7 @@ def scalar_rule(fw, op):
         if part is None:
             continue
         term = P.convert(t, r.type) if part == P.CONVERT else P.apply(part, t)
-        acc = term if acc is None else arith.addf(acc, term)
+        acc = term if acc is None else P.accumulate(acc, term)
     if acc is not None:
         fw.tmap[op.results[0]] = acc
 

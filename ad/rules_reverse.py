@@ -75,7 +75,7 @@ def load_rule(rv, op):
     if rv.atomic_context() and not injective_access(op):
         memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
     else:
-        memref.StoreOp(arith.addf(memref.LoadOp(sh, idx).result, g), sh, idx)
+        memref.StoreOp(P.accumulate(memref.LoadOp(sh, idx).result, g), sh, idx)
 
 
 def injective_access(load) -> bool:
@@ -270,7 +270,13 @@ def memset_rule(rv, op):
 
 
 def loop_rule(rv, op):
-    """scf.for: a loop counting the iterations down, adjoints of iter_args and free values carried."""
+    """scf.for: a loop counting the iterations down, adjoints of iter_args and free values carried (a scalar loop
+    with a single active input is preaccumulated in forward mode instead: ad/preaccumulate.py)."""
+    from .preaccumulate import preaccumulate, single_active_input
+    u = single_active_input(rv, op)
+    if u is not None:
+        preaccumulate(rv, op, u)
+        return
     n_res = len(op.results)
     ops = list(op.operands)
     lb, step = ops[0], ops[2]
@@ -285,6 +291,7 @@ def loop_rule(rv, op):
     idx = ir.IndexType.get()
     c0, c1 = arith.constant(idx, 0), arith.constant(idx, 1)
     loop = scf.ForOp(c0, n, c1, carried)
+    rv.reversed_loops.append(loop)
     with ir.InsertionPoint(loop.body):
         kk = arith.subi(arith.subi(n, c1), loop.induction_variable)
         iv = arith.addi(rv.rv(lb), arith.muli(kk, rv.rv(step)))
