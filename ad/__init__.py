@@ -5,6 +5,7 @@ module into a call of a synthesized derivative function. Modules, one job each:
 
     api_calls.py  the stage: finds the calls, memoizes derivative functions per (function, mode, activity)
     prepare.py    the primal copy: callees inlined, re-optimized before differentiation
+    counted_loops.py  while loops with a constant trip count (tree loops of CUDA reductions) -> counted loops
     activity.py   which values carry derivatives
     partials.py   derivative rules of scalar arith/math ops (shared by both modes)
     forward.py    forward mode: the derivative function, tangents and shadows of values

@@ -14,6 +14,7 @@ from mlir.passmanager import PassManager
 from polygeist_py.errors import error_at_op
 
 from .activity import all_ops
+from .counted_loops import count_constant_while_loops
 
 OPTIMIZE = "func.func(canonicalize,cse,loop-invariant-code-motion,affine-scalrep,canonicalize,cse)"
 LOWER_AFFINE = "func.func(lower-affine,canonicalize,cse)"
@@ -83,6 +84,8 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
         for c in calls:
             inline_call(c, funcs[c.attributes["callee"].value])
     PassManager.parse(OPTIMIZE).run(copy)
+    if count_constant_while_loops(copy):  # (tree loops of CUDA reductions: reversed without a taped count)
+        PassManager.parse(OPTIMIZE).run(copy)
     if lower_affine:
         PassManager.parse(LOWER_AFFINE).run(copy)
     return copy.opview if hasattr(copy, "opview") else copy
