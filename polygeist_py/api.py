@@ -346,7 +346,9 @@ def _param(p, decl: str, index: int, names: list) -> Param:
     if t.kind == T.POINTER:
         slots.append(("ptr", None))
         t = t.get_pointee().get_canonical()
+    const = False
     while t.kind in arrays:
+        const |= t.is_const_qualified()  # canonical `const double [3]`: the qualifier is on the array type
         if t.kind == T.CONSTANTARRAY:
             slots.append(("const", t.element_count))
         elif t.kind == T.VARIABLEARRAY:
@@ -354,7 +356,7 @@ def _param(p, decl: str, index: int, names: list) -> Param:
         else:
             slots.append(("incomplete", None))
         t = t.element_type.get_canonical()
-    const = t.is_const_qualified()
+    const |= t.is_const_qualified()
     if t.kind == T.VOID:
         if len(slots) > 1:
             raise _Unsupported(f"parameter '{decl}' has type '{p.type.spelling}'")
