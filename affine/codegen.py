@@ -17,6 +17,7 @@ from mlir import ir
 from mlir.dialects import affine
 
 from .isl_model import IslScop
+from .scalar_promotion import promote_in
 from .scheduler import PARALLEL_MARK
 
 OP = isl.ast_expr_op_type
@@ -54,9 +55,11 @@ def replace_scop(model: IslScop, ast: isl.AstNode) -> None:
     except CodegenError:
         marker.operation.erase()
         raise
-    for op in list(marker.body.operations)[:-1]:
+    nest = list(marker.body.operations)[:-1]
+    for op in nest:
         op.move_before(marker)
     marker.operation.erase()
+    promote_in(nest)  # reduction elements of innermost loops in registers (scalar_promotion.py)
     for op in reversed(scop.ops):
         op.erase()
 

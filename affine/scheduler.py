@@ -7,7 +7,8 @@ all dependences, coincidence = all dependences) is post-processed bottom-up:
   some member, or a skewed member) is tiled (Pluto's rectangular tiling; sizes from ScheduleOptions, 32 by
   default as in Pluto); a band without reuse would only pay the tiling overhead;
 * the point band inside a tile (or an untiled permutable band) is permuted so that its innermost member is the
-  one with the most stride-1 accesses (the innermost loop then vectorizes);
+  one with the most stride-1 accesses, each weighted by how many loops walk it (the innermost loop then
+  vectorizes, or streams the largest arrays along their rows);
 * on every root-to-leaf path the outermost coincident band member gets a "parallel" mark, so code generation
   emits affine.parallel for it; a tiled band with no coincident member gets a wavefront (its first tile loop
   becomes the sum of the first two, which makes the second one parallel: Pluto's pipelined parallelism for
@@ -235,8 +236,10 @@ def _has_temporal_reuse(node, strides) -> bool:
 
 
 def _best_innermost(node, strides) -> int:
-    """The band member best as the innermost loop, scored per access: +1 when the member moves only the last
-    subscript by +-1, -1 when it moves an earlier one (the current innermost member wins ties)."""
+    """The band member best as the innermost loop, scored per access: +w when the member moves only the last
+    subscript by +-1, -w when it moves an earlier one, where w is the number of iterators the access depends on
+    (a matrix walked by two loops streams more data than a vector walked by one, so gesummv's A[i][j] makes j
+    innermost although tmp[i] moves with i); the current innermost member wins ties."""
     mupa = node.band_get_partial_schedule()
     n = node.band_n_member()
     scores = []
@@ -248,9 +251,10 @@ def _best_innermost(node, strides) -> int:
             for subs in strides.get(stmt, []):
                 if not subs:
                     continue
+                weight = len({k for sub in subs for k in sub})
                 if any(it in s for s in subs[:-1]):
-                    score -= 1
+                    score -= weight
                 elif abs(subs[-1].get(it, 0)) == 1:
-                    score += 1
+                    score += weight
         scores.append(score)
     return max(range(n), key=lambda i: (scores[i], i))

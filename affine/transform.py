@@ -3,7 +3,7 @@
 For each function: candidate regions are found and their loop-carried scalars demoted (scop.py), each region
 becomes a Scop, its isl model and dependences are computed, a schedule is computed (scheduler.py) or taken from
 the user, checked against the dependences (legality.py), and the region is replaced by the code isl generates
-(codegen.py). A region that cannot be modelled or regenerated is left as it was: the stage is an optimization
+(codegen.py; reduction elements of innermost loops carried in registers: scalar_promotion.py). A region that cannot be modelled or regenerated is left as it was: the stage is an optimization
 and never changes what a program computes.
 """
 

@@ -2,6 +2,7 @@
 untransformed ones print, the --emit=scop / --schedule interface and the Python experiments API."""
 
 import json
+import re
 
 import islpy as isl
 import pytest
@@ -311,3 +312,18 @@ def test_schedule_losing_the_stride_one_walk_is_predicted_to_lose(tmp):
     assert r.returncode == 0, r.stderr
     scop = json.loads((tmp / "scop.json").read_text())["scops"][0]
     assert "across rows" in scop["reason"]
+
+
+def test_reduction_element_of_innermost_loop_is_carried_in_a_register(tmp):
+    """gesummv: the point loops put j innermost (A[i][j] is walked along its rows, which outweighs tmp[i]
+    moving with i), and tmp[i], y[i] become iter_args of the j loop: loaded once before it and stored once
+    after it, both under the loop's non-emptiness test."""
+    r = run_pgcc([PROGRAMS / "polybench" / "gesummv.c", "-O3", "--emit=polyhedral", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    kernel = r.stdout[r.stdout.index("@kernel_gesummv"):]
+    kernel = kernel[:kernel.index("return")]
+    carried = re.search(r"affine\.for [^\n]* iter_args\([^\n]*\) -> \(f64, f64\) \{", kernel)
+    assert carried, kernel
+    body = kernel[carried.end():]
+    body = body[:body.index("affine.yield")]
+    assert "affine.store" not in body and body.count("affine.load") == 3  # A[i][j], B[i][j] and x[j] (reused)

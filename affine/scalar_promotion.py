@@ -1,0 +1,167 @@
+"""Loop-invariant array elements updated in an innermost loop -> loop-carried values (register promotion).
+
+A schedule that makes the reduction loop innermost (gesummv's ``tmp[i] += A[i][j] * x[j]`` with j innermost, a
+matrix product's ``C[i][j] += ...`` with k innermost) leaves a load and a store of the same element in every
+iteration; LLVM cannot keep it in a register because it cannot prove that the other arrays do not alias it, and
+the dependence through memory makes each iteration wait for the previous store. The SCoP's dependences were
+computed assuming distinct arrays do not overlap, so the regenerated nest may rely on it too: an element that an
+innermost loop only reads and writes at loop-invariant indices, and that no other access of the loop touches
+through the same array, is loaded once before the loop, carried as an iter_arg and stored once after it (the
+load and store guarded by the loop being non-empty, so no access happens that the original did not make).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import affine, arith, scf
+
+ACCESSES = ("affine.load", "affine.store")
+TAG = "pgcc.promoted"
+
+
+def promote_in(ops) -> int:
+    """Promote in every innermost affine.for nested in `ops` (a list of ops, in place); returns the number of
+    elements promoted. Loops that do not qualify are left alone, so it raises nothing."""
+    loops = []
+    for op in ops:
+        op.operation.walk(lambda o: (loops.append(o.opview) if o.name == "affine.for" else None)
+                          or ir.WalkResult.ADVANCE)
+    done = 0
+    for loop in loops:
+        done += _promote(loop)
+    return done
+
+
+def _memref_and_indices(op):
+    operands = list(op.operands)
+    if op.name == "affine.load":
+        return operands[0], operands[1:]
+    return operands[1], operands[2:]
+
+
+def _defined_in(v, loop) -> bool:
+    owner = v.owner
+    if isinstance(owner, ir.Block):
+        op = owner.owner
+    else:
+        op = owner.operation
+    while op is not None:
+        if op == loop.operation:
+            return True
+        parent = op.parent
+        op = parent.operation if parent is not None else None
+    return False
+
+
+def _candidates(loop) -> list:
+    """Memrefs whose every access in `loop` is one loop-invariant element, with at least one store."""
+    body = list(loop.body.operations)[:-1]
+    if any(len(op.regions) for op in body) or len(loop.results):
+        return []
+    groups = {}
+    for op in body:
+        if op.name in ACCESSES:
+            mem, idx = _memref_and_indices(op)
+            groups.setdefault(mem, []).append(op)
+        elif op.name != "affine.apply" and op.name.startswith(("affine.", "memref.", "func.", "llvm.")):
+            return []  # (other memory effects: leave the loop as it is)
+    out = []
+    for mem, accs in groups.items():
+        keys = {(str(a.attributes["map"]), tuple(_memref_and_indices(a)[1])) for a in accs}
+        if len(keys) != 1 or not any(a.name == "affine.store" for a in accs):
+            continue
+        if not all(_hoist_invariant(v, loop) for v in _memref_and_indices(accs[0])[1]):
+            continue
+        out.append((mem, accs))
+    return out
+
+
+def _hoist_invariant(v, loop) -> bool:
+    """True when `v` does not change in `loop`: defined outside it, or computed in its body by pure index
+    arithmetic (affine.apply, arith) from such values -- which is then moved before the loop."""
+    if not _defined_in(v, loop):
+        return True
+    owner = v.owner
+    if isinstance(owner, ir.Block) or not (owner.name == "affine.apply" or owner.name.startswith("arith.")):
+        return False
+    unused = _unused_operands(owner) if owner.name == "affine.apply" else set()
+    if not all(i in unused or _hoist_invariant(o, loop) for i, o in enumerate(owner.operands)):
+        return False
+    for i in unused:  # (the regenerated statements pass every loop index to their index maps)
+        if _defined_in(owner.operands[i], loop):
+            with loop.location, ir.InsertionPoint(loop):
+                owner.operands[i] = arith.constant(ir.IndexType.get(), 0)
+    owner.move_before(loop)
+    return True
+
+
+def _unused_operands(apply) -> set:
+    """Operand positions of affine.apply `apply` that its map does not read."""
+    m = ir.AffineMapAttr(apply.attributes["map"]).value
+    out = set()
+    for i in range(m.n_dims + m.n_symbols):
+        e = ir.AffineExpr.get_dim(i) if i < m.n_dims else ir.AffineExpr.get_symbol(i - m.n_dims)
+        if str(m.replace(e, ir.AffineExpr.get_constant(0), m.n_dims, m.n_symbols)) == str(m):
+            out.add(i)
+    return out
+
+
+def _promote(loop) -> int:
+    found = _candidates(loop)
+    if not found:
+        return 0
+    idx_t = ir.IndexType.get()
+    for k, (_, accs) in enumerate(found):  # (python objects of ops are not stable keys: tag the ops)
+        for a in accs:
+            a.attributes[TAG] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), k)
+    lb_map, ub_map = loop.attributes["lowerBoundMap"], loop.attributes["upperBoundMap"]
+    lb_ops, ub_ops = list(loop.lowerBoundOperands), list(loop.upperBoundOperands)
+    with loop.location, ir.InsertionPoint(loop):
+        lb = ir.Operation.create("affine.max", results=[idx_t], operands=lb_ops, attributes={"map": lb_map}).result
+        ub = ir.Operation.create("affine.min", results=[idx_t], operands=ub_ops, attributes={"map": ub_map}).result
+        runs = arith.cmpi(arith.CmpIPredicate.slt, lb, ub)
+        inits = []
+        where = [(_memref_and_indices(accs[0])[1], accs[0].attributes["map"]) for _, accs in found]
+        for (mem, accs), (indices, amap) in zip(found, where):
+            elem = ir.MemRefType(mem.type).element_type
+            sel = scf.IfOp(runs, [elem], has_else=True)
+            with ir.InsertionPoint(sel.then_block):
+                v = affine.AffineLoadOp(elem, mem, indices, amap).result
+                scf.YieldOp([v])
+            with ir.InsertionPoint(sel.else_block):
+                scf.YieldOp([_zero(elem)])
+            inits.append(sel.result)
+        new = affine.AffineForOp(ir.AffineMapAttr(lb_map).value, ir.AffineMapAttr(ub_map).value,
+                                 ir.IntegerAttr(loop.attributes["step"]).value, inits,
+                                 lower_bound_operands=lb_ops, upper_bound_operands=ub_ops)
+    with loop.location, ir.InsertionPoint(new.body):
+        yield_op = affine.AffineYieldOp(list(new.inner_iter_args))  # operands set once the body is rewritten
+    loop.induction_variable.replace_all_uses_with(new.induction_variable)
+    for op in list(loop.body.operations)[:-1]:
+        op.move_before(yield_op)
+    current = list(new.inner_iter_args)
+    for op in list(new.body.operations)[:-1]:
+        if TAG not in op.attributes:
+            continue
+        k = ir.IntegerAttr(op.attributes[TAG]).value
+        if op.name == "affine.load":
+            op.result.replace_all_uses_with(current[k])
+        else:
+            current[k] = op.operands[0]
+        op.erase()
+    for k, v in enumerate(current):
+        yield_op.operands[k] = v
+    with loop.location, ir.InsertionPoint(loop):
+        after = scf.IfOp(runs)
+        with ir.InsertionPoint(after.then_block):
+            for (mem, _), res, (indices, amap) in zip(found, new.results, where):
+                affine.AffineStoreOp(res, mem, indices, amap)
+            scf.YieldOp([])
+    loop.operation.erase()
+    return len(found)
+
+
+def _zero(t):
+    if isinstance(t, ir.FloatType):
+        return arith.constant(t, 0.0)
+    return arith.constant(t, 0)
