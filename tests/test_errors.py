@@ -26,6 +26,9 @@ CASES = {
                           "    a[i] = 1;\n    __syncthreads();\n  }\n}\nint main() { k<<<1, 32>>>(0); return 0; }\n",
                           r"divergent_loop\.cu:2:3: error: unsupported construct: __syncthreads\(\) or a warp intrinsic inside a loop or "
                           r"condition that differs"),
+    "malloc_into_int.cu": ("int main() { int n = 4;\n  cudaMalloc((void **)&n, 16);\n  return n; }\n",
+                           r"malloc_into_int\.cu:2:14: error: unsupported construct: cudaMalloc storing a pointer into "
+                           r"'n' of type 'int'"),
 }
 
 

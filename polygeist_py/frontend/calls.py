@@ -320,10 +320,11 @@ class Builtins:
         ty = canonical(decl.type)
         key = decl_key(decl)
         lv = fg.lvalue_of_decl(decl, arg)
-        if ty.kind == T.POINTER and CT.pointee_is_memref(ty):
+        if ty.kind != T.POINTER:  # `(void **)&n` of an int: a pointer would overwrite a smaller object
+            raise error_at(arg, f"unsupported construct: {call.spelling} storing a pointer into "
+                                f"'{decl.spelling}' of type '{decl.type.spelling}'")
+        if CT.pointee_is_memref(ty):
             fg.store(lv, fg.from_ptr(raw_ptr, ty, None, call))
-        elif ty.kind == T.POINTER:
-            fg.store(lv, raw_ptr)
         else:
             fg.store(lv, raw_ptr)
         return key
