@@ -6,20 +6,34 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PROGRAMS, build_pgcc, run_exe, run_pgcc
+from conftest import PROGRAMS, build_pgcc, cpuify_outputs, run_exe, run_pgcc
 
 AD = PROGRAMS / "ad"
 
 
-def triples(exe):
-    """Run `exe`; return [(label, derivative, reference)] from its "label value reference" lines."""
-    r = run_exe(exe)
-    assert r.returncode == 0, r.stderr
+def rows_of(text):
+    """[(label, derivative, reference)] from a program's "label value reference" lines."""
     out = []
-    for line in r.stdout.splitlines():
+    for line in text.splitlines():
         label, a, b = line.split()
         out.append((label, float(a), float(b)))
     return out
+
+
+def triples(exe):
+    """Run `exe`; return its rows (rows_of)."""
+    r = run_exe(exe)
+    assert r.returncode == 0, r.stderr
+    return rows_of(r.stdout)
+
+
+def loss_gradient_ir(src, tmp):
+    """The MLIR text of @loss's reverse-mode derivative in `src` compiled with --cpuify."""
+    r = run_pgcc([src, "--cpuify", "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
+    assert r.returncode == 0, r.stderr
+    text = (tmp / "ad.mlir").read_text()
+    grad = text[text.index("func.func private @loss.autodiff"):]
+    return grad[:grad.find("func.func", 10)]
 
 
 def assert_close(rows, rtol, atol=1e-6, rtol_for=None):
@@ -105,14 +119,9 @@ def test_unsupported_is_a_clear_error(src, line, msg, tmp):
 
 
 def test_cuda_kernel_gradients_with_cpuify(tmp):
-    from conftest import cpuify_outputs
-
     outs = cpuify_outputs(AD / "cuda_grad.cu", tmp)
     assert outs[0] == outs[1]  # one gradient per thread: the thread count changes nothing
-    rows = []
-    for line in outs[0].splitlines():
-        label, a, b = line.split()
-        rows.append((label, float(a), float(b)))
+    rows = rows_of(outs[0])
     assert len(rows) == 13 + 8 * 4
     assert_close(rows, 2e-6)
     assert sum(1 for _, g, _ in rows if abs(g) > 1e-2) > len(rows) // 2
@@ -120,36 +129,27 @@ def test_cuda_kernel_gradients_with_cpuify(tmp):
 
 def test_reverse_through_kernel_launches_parallel_loops(tmp):
     src = AD / "cuda_host_grad.cu"
-    r = run_pgcc([src, "--cpuify", "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
-    assert r.returncode == 0, r.stderr
-    text = (tmp / "ad.mlir").read_text()
-    grad = text[text.index("func.func private @loss.autodiff"):]
-    grad = grad[:grad.find("func.func", 10)]
+    grad = loss_gradient_ir(src, tmp)
     assert grad.count("scf.parallel") >= 4  # two launches, forward and reversed
     assert "memref.atomic_rmw addf" in grad  # shadow accumulation where threads read the same element
-    from conftest import cpuify_outputs
     for out in cpuify_outputs(src, tmp):
-        rows = [(l.split()[0], float(l.split()[1]), float(l.split()[2])) for l in out.splitlines()]
+        rows = rows_of(out)
         assert len(rows) == 10
         assert_close(rows, 1e-6)
         assert all(abs(g) > 1e-2 for _, g, _ in rows)
 
 
 def test_atomic_add_reduction_kernel(tmp):
-    from conftest import cpuify_outputs
-
     for out in cpuify_outputs(AD / "cuda_atomic_grad.cu", tmp):
-        rows = [(l.split()[0], float(l.split()[1]), float(l.split()[2])) for l in out.splitlines()]
+        rows = rows_of(out)
         assert len(rows) == 5
         assert_close(rows, 1e-10, atol=1e-10)
         assert sum(1 for _, g, _ in rows if abs(g) > 1.0) == 4
 
 
 def test_time_stepping_with_kernel_launches(tmp):
-    from conftest import cpuify_outputs
-
     for out in cpuify_outputs(AD / "cuda_timesteps.cu", tmp):
-        rows = [(l.split()[0], float(l.split()[1]), float(l.split()[2])) for l in out.splitlines()]
+        rows = rows_of(out)
         assert len(rows) == 5
         assert_close(rows, 1e-6)
         assert all(abs(g) > 1.0 for _, g, _ in rows)
@@ -173,16 +173,11 @@ def test_reverse_through_kernels_with_shared_memory_and_barriers(tmp):
     """A shared-memory tree reduction (its halving loop has a constant trip count: a counted loop, reversed
     without a taped count) and a stencil staged in shared memory across barriers in a loop: gradients agree
     with finite differences at 1, 2 and 4 threads, forward mode with reverse mode."""
-    from conftest import cpuify_outputs
     src = AD / "cuda_shared_grad.cu"
-    r = run_pgcc([src, "--cpuify", "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
-    assert r.returncode == 0, r.stderr
-    grad = (tmp / "ad.mlir").read_text()
-    grad = grad[grad.index("func.func private @loss.autodiff"):]
-    grad = grad[:grad.find("func.func", 10)]
+    grad = loss_gradient_ir(src, tmp)
     assert "scf.while" not in grad  # the tree loop became a counted loop
     for out in cpuify_outputs(src, tmp, threads=(1, 2, 4)):
-        rows = [(l.split()[0], float(l.split()[1]), float(l.split()[2])) for l in out.splitlines()]
+        rows = rows_of(out)
         assert len(rows) == 14
         assert_close(rows, 1e-6)
         assert all(abs(g) > 1e-2 for _, g, _ in rows)
