@@ -60,3 +60,26 @@ def cpuify_outputs(src, tmp, threads=(1, 2)):
         assert got.returncode == 0, got.stderr
         outs.append(got.stdout)
     return outs
+
+
+def rows_of(text):
+    """[(label, derivative, reference)] from a program's "label value reference" lines."""
+    out = []
+    for line in text.splitlines():
+        label, a, b = line.split()
+        out.append((label, float(a), float(b)))
+    return out
+
+
+def emit_ad(src, tmp, *flags) -> str:
+    """The module after automatic differentiation (pgcc --emit=ad) of `src` with `flags`, as text."""
+    r = run_pgcc([src, *flags, "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
+    assert r.returncode == 0, r.stderr
+    return (tmp / "ad.mlir").read_text()
+
+
+def derivative_text(mlir: str, name: str) -> str:
+    """The text of function @<name>.autodiff (the reverse-mode derivative of `name`) in module text `mlir`."""
+    start = mlir.index(f"func.func private @{name}.autodiff")
+    end = mlir.find("func.func", start + 10)
+    return mlir[start:end if end > 0 else len(mlir)]

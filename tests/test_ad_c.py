@@ -6,18 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PROGRAMS, build_pgcc, cpuify_outputs, run_exe, run_pgcc
+from conftest import PROGRAMS, build_pgcc, cpuify_outputs, derivative_text, emit_ad, rows_of, run_exe, run_pgcc
 
 AD = PROGRAMS / "ad"
-
-
-def rows_of(text):
-    """[(label, derivative, reference)] from a program's "label value reference" lines."""
-    out = []
-    for line in text.splitlines():
-        label, a, b = line.split()
-        out.append((label, float(a), float(b)))
-    return out
 
 
 def triples(exe):
@@ -25,15 +16,6 @@ def triples(exe):
     r = run_exe(exe)
     assert r.returncode == 0, r.stderr
     return rows_of(r.stdout)
-
-
-def loss_gradient_ir(src, tmp):
-    """The MLIR text of @loss's reverse-mode derivative in `src` compiled with --cpuify."""
-    r = run_pgcc([src, "--cpuify", "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
-    assert r.returncode == 0, r.stderr
-    text = (tmp / "ad.mlir").read_text()
-    grad = text[text.index("func.func private @loss.autodiff"):]
-    return grad[:grad.find("func.func", 10)]
 
 
 def assert_close(rows, rtol, atol=1e-6, rtol_for=None):
@@ -129,7 +111,7 @@ def test_cuda_kernel_gradients_with_cpuify(tmp):
 
 def test_reverse_through_kernel_launches_parallel_loops(tmp):
     src = AD / "cuda_host_grad.cu"
-    grad = loss_gradient_ir(src, tmp)
+    grad = derivative_text(emit_ad(src, tmp, "--cpuify"), "loss")
     assert grad.count("scf.parallel") >= 4  # two launches, forward and reversed
     assert "memref.atomic_rmw addf" in grad  # shadow accumulation where threads read the same element
     for out in cpuify_outputs(src, tmp):
@@ -174,7 +156,7 @@ def test_reverse_through_kernels_with_shared_memory_and_barriers(tmp):
     without a taped count) and a stencil staged in shared memory across barriers in a loop: gradients agree
     with finite differences at 1, 2 and 4 threads, forward mode with reverse mode."""
     src = AD / "cuda_shared_grad.cu"
-    grad = loss_gradient_ir(src, tmp)
+    grad = derivative_text(emit_ad(src, tmp, "--cpuify"), "loss")
     assert "scf.while" not in grad  # the tree loop became a counted loop
     for out in cpuify_outputs(src, tmp, threads=(1, 2, 4)):
         rows = rows_of(out)

@@ -6,8 +6,7 @@ against central finite differences."""
 
 from __future__ import annotations
 
-from conftest import build_pgcc, run_exe, run_pgcc
-from test_ad_caching import derivative_text
+from conftest import build_pgcc, derivative_text, emit_ad, run_exe
 
 SRC = r"""
 #include <stdio.h>
@@ -60,9 +59,7 @@ int main(void) {
 def test_libm_results_are_cached_when_cheaper_than_recomputing(tmp):
     p = tmp / "c.c"
     p.write_text(SRC)
-    r = run_pgcc([p, "-O2", "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
-    assert r.returncode == 0, r.stderr
-    text = (tmp / "ad.mlir").read_text()
+    text = emit_ad(p, tmp, "-O2")
     sq = derivative_text(text, "squash")
     assert sq.count("math.tanh") == 1  # the forward sweep only
     assert sq.count("call @malloc") == 1  # one cache: tanh(h[i]) per (s, i)

@@ -4,7 +4,7 @@ against hand-derived derivatives."""
 
 from __future__ import annotations
 
-from conftest import build_pgcc, run_exe, run_pgcc
+from conftest import build_pgcc, derivative_text, emit_ad, run_exe, run_pgcc
 
 SRC = r"""
 #include <stdio.h>
@@ -34,18 +34,10 @@ int main(void) {
 """
 
 
-def derivative_text(mlir: str, name: str) -> str:
-    start = mlir.index(f"func.func private @{name}.autodiff")
-    end = mlir.find("func.func", start + 10)
-    return mlir[start:end if end > 0 else len(mlir)]
-
-
 def test_minimum_cut_caches_one_value_and_frees_it(tmp):
     p = tmp / "c.c"
     p.write_text(SRC)
-    r = run_pgcc([p, "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
-    assert r.returncode == 0, r.stderr
-    text = (tmp / "ad.mlir").read_text()
+    text = emit_ad(p, tmp)
     over = derivative_text(text, "overwrite")
     assert over.count("call @malloc") == 1  # one cache: the loaded value, not sin/cos/exp of it
     assert over.count("call @free") == 1

@@ -4,8 +4,7 @@ the simulated trip count, C's integer semantics in the simulation, and loops tha
 import pytest
 from mlir import ir
 
-import polygeist_py  # noqa: F401  (registers the dialects)
-from ad.counted_loops import constant_trip_count, count_constant_while_loops
+from polygeist_py.ad.counted_loops import constant_trip_count, count_constant_while_loops
 
 LOOP = """
 func.func @f(%n: i32, %x: f64) -> f64 {{

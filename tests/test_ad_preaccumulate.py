@@ -5,8 +5,7 @@ memory overwritten after the loop) keep the taped reversal and stay exact."""
 
 from __future__ import annotations
 
-from conftest import build_pgcc, run_exe, run_pgcc
-from test_ad_caching import derivative_text
+from conftest import build_pgcc, derivative_text, emit_ad, run_exe
 
 SRC = r"""
 #include <stdio.h>
@@ -80,9 +79,7 @@ int main(void) {
 def test_single_input_loops_are_preaccumulated_without_a_tape(tmp):
     p = tmp / "pre.c"
     p.write_text(SRC)
-    r = run_pgcc([p, "-O2", "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
-    assert r.returncode == 0, r.stderr
-    text = (tmp / "ad.mlir").read_text()
+    text = emit_ad(p, tmp, "-O2")
     taylor = derivative_text(text, "taylor_log")
     assert "call @malloc" not in taylor  # no cache of p per iteration
     assert taylor.count("scf.for") == 1  # the tangent loop only: no reversed loop (the forward copy is dead)

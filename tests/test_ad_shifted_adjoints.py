@@ -5,8 +5,7 @@ hand-derived adjoint, including trip counts 0 and 1 (the elements still pending 
 
 from __future__ import annotations
 
-from conftest import build_pgcc, run_exe, run_pgcc
-from test_ad_caching import derivative_text
+from conftest import build_pgcc, derivative_text, emit_ad, run_exe
 
 SRC = r"""
 #include <stdio.h>
@@ -43,9 +42,7 @@ int main(void) {
 def test_stencil_adjoints_are_carried_in_registers(tmp):
     p = tmp / "s.c"
     p.write_text(SRC)
-    r = run_pgcc([p, "-O2", "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
-    assert r.returncode == 0, r.stderr
-    text = (tmp / "ad.mlir").read_text()
+    text = emit_ad(p, tmp, "-O2")
     carried = derivative_text(text, "smooth")
     plain = derivative_text(text, "smooth_alias")
     assert "iter_args" in carried and "scf.if" in carried  # pending sums, stored after the loop when it ran
@@ -67,9 +64,7 @@ def test_adjoint_of_a_loop_invariant_element_is_a_loop_carried_value(tmp):
     from test_ad_contract import REDUCE
     p = tmp / "r.c"
     p.write_text(REDUCE)
-    r = run_pgcc([p, "-O2", "-S", "--emit=ad", "-o", tmp / "ad.mlir"])
-    assert r.returncode == 0, r.stderr
-    d = derivative_text((tmp / "ad.mlir").read_text(), "scale")
+    d = derivative_text(emit_ad(p, tmp, "-O2"), "scale")
     loop = d[d.index("iter_args"):d.index("scf.if")]
     assert "%c0] :" not in loop.split("memref.load")[-1]  # no shadow access at a constant index in the loop
     assert loop.count("memref.store") == 2  # reset of dout[i], accumulation into din[i]

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from conftest import PROGRAMS, build_pgcc, run_exe, run_pgcc
+from conftest import PROGRAMS, build_pgcc, rows_of, run_exe, run_pgcc
 
 OMP = PROGRAMS / "openmp"
 THREADS = (1, 2, 4)
@@ -177,14 +177,6 @@ def test_python_api_with_fopenmp():
 
 
 # ------------------------------------------------------------------------------------------------ AD
-def rows_of(out):
-    rows = []
-    for line in out.splitlines():
-        label, a, b = line.split()
-        rows.append((label, float(a), float(b)))
-    return rows
-
-
 def test_gradients_through_parallel_loops(tmp):
     exe = build_pgcc(OMP / "ad_parallel.c", tmp / "adp", ["-fopenmp"])
     for n in THREADS:
