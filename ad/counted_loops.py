@@ -20,6 +20,8 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, scf
 
+from polygeist_py.gpu_to_cpu.ir_nav import is_nested_in
+
 from .activity import all_ops
 from .emit import clone_mapped
 
@@ -93,18 +95,9 @@ class _Run:
             raise NotConstant
         if owner.name == "arith.constant":
             return _constant(v)
-        if not _inside(owner, self.before, self.after):
+        if not is_nested_in(owner, self.before.owner):  # (defined outside the loop: not a constant)
             raise NotConstant
         return _evaluate(owner, [self.value(o) for o in owner.operands], v.type)
-
-
-def _inside(op, *blocks) -> bool:
-    op = op.operation
-    while op.parent is not None:  # (an op without a parent has no block to ask for)
-        if any(op.block == b for b in blocks):
-            return True
-        op = op.parent.operation
-    return False
 
 
 def _width(t) -> int:

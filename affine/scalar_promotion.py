@@ -15,6 +15,8 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import affine, arith, scf
 
+from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, is_pure
+
 ACCESSES = ("affine.load", "affine.store")
 TAG = "pgcc.promoted"
 
@@ -37,20 +39,6 @@ def _memref_and_indices(op):
     if op.name == "affine.load":
         return operands[0], operands[1:]
     return operands[1], operands[2:]
-
-
-def _defined_in(v, loop) -> bool:
-    owner = v.owner
-    if isinstance(owner, ir.Block):
-        op = owner.owner
-    else:
-        op = owner.operation
-    while op is not None:
-        if op == loop.operation:
-            return True
-        parent = op.parent
-        op = parent.operation if parent is not None else None
-    return False
 
 
 def _candidates(loop) -> list:
@@ -77,18 +65,18 @@ def _candidates(loop) -> list:
 
 
 def _hoist_invariant(v, loop) -> bool:
-    """True when `v` does not change in `loop`: defined outside it, or computed in its body by pure index
-    arithmetic (affine.apply, arith) from such values -- which is then moved before the loop."""
-    if not _defined_in(v, loop):
+    """True when `v` does not change in `loop`: defined outside it, or computed in its body by pure ops
+    (ir_nav.is_pure: affine.apply, arith...) from such values -- which are then moved before the loop."""
+    if not defined_inside(v, loop):
         return True
     owner = v.owner
-    if isinstance(owner, ir.Block) or not (owner.name == "affine.apply" or owner.name.startswith("arith.")):
+    if isinstance(owner, ir.Block) or not is_pure(owner):
         return False
     unused = _unused_operands(owner) if owner.name == "affine.apply" else set()
     if not all(i in unused or _hoist_invariant(o, loop) for i, o in enumerate(owner.operands)):
         return False
     for i in unused:  # (the regenerated statements pass every loop index to their index maps)
-        if _defined_in(owner.operands[i], loop):
+        if defined_inside(owner.operands[i], loop):
             with loop.location, ir.InsertionPoint(loop):
                 owner.operands[i] = arith.constant(ir.IndexType.get(), 0)
     owner.move_before(loop)

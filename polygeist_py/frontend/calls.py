@@ -613,8 +613,9 @@ class Calls:
         args = list(call.get_arguments())
         if enzyme.mode_of(callee.spelling):  # __enzyme_autodiff* / __enzyme_fwddiff*, any prototype
             return enzyme.emit(fg, call, args)
-        if enzyme.unsupported_function(callee.spelling):
-            raise error_at(call, f"unsupported construct: {enzyme.unsupported_function(callee.spelling)}")
+        missing = enzyme.unsupported_function(callee.spelling)
+        if missing:
+            raise error_at(call, f"unsupported construct: {missing}")
         handler = self.builtins.lookup(callee.spelling)
         if handler is not None:
             return handler(fg, call, args)
