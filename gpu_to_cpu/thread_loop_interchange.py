@@ -210,6 +210,24 @@ def _rewrite(p, w, k, cmp, n, stride) -> list:
     """Guard the body with ``i < n`` on ``i = j + d(t)``, make carried value k uniform (start u, step s), then
     interchange `w` out of `p`. Returns the thread loops that may hold more such loops."""
     init = w.operands[k]
+    pred = PREDICATES[ir.IntegerAttr(cmp.attributes["predicate"]).value]
+    if pred in ("slt", "ult") and cmp.operands[0] == w.regions[0].blocks[0].arguments[k] \
+            and _never_overruns(p, init, n, stride):
+        # every thread's i = j + d(t) stays below n: the body needs no guard
+        with w.location, ir.InsertionPoint(w):
+            start = _at_thread_zero(init, p, w, {})
+            delta = arith.subi(init, start)
+        w.operands[k] = start
+        aarg = w.regions[1].blocks[0].arguments[k]
+        first = list(w.regions[1].blocks[0].operations)[0]
+        with w.location, ir.InsertionPoint(first):
+            i_val = arith.addi(aarg, delta)
+        step = list(w.regions[1].blocks[0].operations)[-1].operands[k].owner
+        replace_uses_inside(aarg, i_val, w)
+        i_val.owner.operands[0] = aarg
+        step.operands[list(step.operands).index(i_val)] = aarg
+        _hoist_uniform(p, stop=w)
+        return _interchange(p, w)
     with w.location, ir.InsertionPoint(w):
         start = _at_thread_zero(init, p, w, {})
         delta = arith.subi(init, start)
@@ -262,12 +280,56 @@ def _rewrite_strided_for(p, loop) -> list:
     ops = list(body.operations)
     with loop.location, ir.InsertionPoint(ops[0]):
         i_val = arith.addi(iv, delta)
-        inside = arith.cmpi(arith.CmpIPredicate.slt, i_val, ub)
-    _guard_loop_body(loop, inside, first=2)
+    if not _never_overruns(p, lb, ub, loop.operands[2]):
+        with loop.location, ir.InsertionPoint(ops[0]):
+            inside = arith.cmpi(arith.CmpIPredicate.slt, i_val, ub)
+        _guard_loop_body(loop, inside, first=2)
     replace_uses_inside(iv, i_val, loop)
     i_val.owner.operands[0] = iv  # the replacement above also rewrote i = iv + d itself
     _hoist_uniform(p, stop=loop)
     return _interchange(p, loop)
+
+
+def _never_overruns(p, first, n, stride) -> bool:
+    """True when, with constant thread extents, start, bound and stride, no thread's index ``i = j + d(t)`` of
+    the interchanged loop reaches n: the last uniform j plus the largest thread offset stays below n (e.g.
+    ``for (k = tid; k < 400; k += 16)`` in 16 threads), so the body needs no ``i < n`` guard -- a guard that
+    LLVM vectorizes with gathers and scatters instead of plain vector loads and stores."""
+    extents = [_int_value(u, p, {}) for u in loop_bounds(p)[1]]
+    if None in extents or any(_int_value(lb, p, {}) != 0 for lb in loop_bounds(p)[0]):
+        return False
+    args = list(p.regions[0].blocks[0].arguments)
+    start = _int_value(first, p, {a: 0 for a in args})
+    top = _int_value(first, p, {a: e - 1 for a, e in zip(args, extents)})
+    bound, step = _int_value(n, p, {}), _int_value(stride, p, {})
+    if None in (start, top, bound, step) or step <= 0 or min(extents) <= 0:
+        return False
+    if bound <= start:
+        return True
+    last = start + step * ((bound - 1 - start) // step)
+    return last + (top - start) < bound
+
+
+def _int_value(v, p, threads):
+    """The integer value of v built by constants, casts, +, -, * from the thread ids given in `threads`
+    (block argument -> int); None when it depends on anything else."""
+    if v in threads:
+        return threads[v]
+    owner = v.owner
+    if isinstance(owner, ir.Block):
+        return None
+    if owner.name == "arith.constant":
+        try:
+            return ir.IntegerAttr(owner.attributes["value"]).value
+        except ValueError:
+            return None
+    if owner.name in CASTS:
+        return _int_value(owner.operands[0], p, threads)
+    ops = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b}
+    if owner.name in ops:
+        a, b = (_int_value(o, p, threads) for o in owner.operands)
+        return None if a is None or b is None else ops[owner.name](a, b)
+    return None
 
 
 def _guard_loop_body(loop, cond, first=0) -> None:

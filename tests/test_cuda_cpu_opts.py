@@ -103,3 +103,31 @@ def guarded_expected() -> str:
 def test_guards_become_bounds_and_uniform_loops_move_out(tmp):
     for out in cpuify_outputs(PROGRAMS / "cuda_unit" / "guarded_loops.cu", tmp, threads=(1, 2)):
         assert out == guarded_expected()
+
+
+def exact_strided_expected() -> str:
+    table, blocks = 400, 3
+    src = [(i * 13 + 5) % 97 for i in range(table)]
+    dst = [-1] * (blocks * table)
+    for b in range(blocks):
+        buf = [src[k] * 3 + b for k in range(table)]
+        for k in range(2, table):
+            buf[k] += 1
+        for k in range(table - 3):
+            dst[b * table + k] = buf[(k * 7) % table]
+    s = sum(v * (i % 11 + 1) for i, v in enumerate(dst))
+    return f"{dst[0]} {dst[table - 4]} {dst[table - 3]} {dst[2 * table + 5]} {s}\n"
+
+
+def test_block_stride_loops_with_constant_bounds(tmp):
+    """All three loops are interchanged; only the two whose last round of threads overruns the bound keep a
+    bounds test in the body (a test the exact loop does not need, and that LLVM would vectorize with
+    gathers and scatters)."""
+    src = PROGRAMS / "cuda_unit" / "exact_strided.cu"
+    for out in cpuify_outputs(src, tmp, threads=(1, 2, 4)):
+        assert out == exact_strided_expected()
+    r = run_pgcc([src, "--cpuify", "-O2", "--emit=cpuify", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    tests = [line for line in r.stdout.splitlines() if "arith.cmpi slt" in line]
+    assert sum("%c400" in line for line in tests) == 1, tests   # the loop starting at t + 2
+    assert sum("%c397" in line for line in tests) == 1, tests   # the loop bounded by TABLE - 3
