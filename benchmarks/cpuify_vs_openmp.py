@@ -12,9 +12,9 @@ What is measured: the kernel region only. Each CUDA program times its launches w
 ``cudaEventElapsedTime`` (pgcc: host wall clock) and prints ``... <t> ms`` on stderr; each OpenMP version times
 the same part of the algorithm with ``omp_get_wtime`` and prints the same line. Input generation, the copies to
 and from the "device" and the output are not timed. Problem sizes (ARGS below) make each timed region take
-roughly 0.1-0.3 s on a 2-core machine; block_reduce and prefix_scan take a second ``repeat`` argument that
-re-runs their (idempotent) launches, because their largest inputs are only a few ms of work. nn_layer has a
-fixed size (a ~2 ms training step) and is reported as it is.
+roughly 0.1-0.3 s on a 2-core machine; block_reduce, prefix_scan and warp_reduce take a second ``repeat``
+argument that re-runs their (idempotent) launches, because their largest inputs are only a few ms of work.
+nn_layer has a fixed size (a ~2 ms training step) and is reported as it is.
 
 Runtime: by default the gcc object is linked with LLVM's libomp (it implements gcc's GOMP_* entry points), the
 runtime pgcc's code uses, so the comparison is about the generated code; ``--runtime gomp`` uses gcc's libgomp
@@ -57,6 +57,7 @@ PROGRAMS = {
     "nw_wavefront": (["512"], True),
     "nn_layer": ([], True),
     "histogram_atomic": (["100000000"], True),
+    "warp_reduce": (["16000000", "5"], True),
     "matmul": (["1000", "1000", "1000"], False),
     "blackscholes": (["12000000"], False),
 }

@@ -17,6 +17,7 @@ SYNC_EXAMPLES = {
     "nw_wavefront": [("1",), ("3",)],                           # a single block; 5 block diagonals
     "nn_layer": [],
     "histogram_atomic": [("1003",), ("3",)],                    # a tail of 3 bytes; only the tail
+    "warp_reduce": [("1001",), ("1",)],                         # a partial last warp in 4 blocks; one element
 }
 THREADS = (1, 2, 4)
 
