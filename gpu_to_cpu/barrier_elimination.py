@@ -12,6 +12,9 @@ the parallel loop there gives exactly that order (Polygeist, PPoPP'23, "barrier 
   around the rest of a kernel after ``if (tid >= n) return;``): the if is split at the barrier,
   ``if (c) { A; barrier; B }`` -> ``if (c) { A }; barrier; if (c) { B }`` (threads that returned do not
   wait, as on a GPU);
+* warp-level barriers (shuffles, votes, __syncwarp) in loops or conditions inside such an ``if`` (the first
+  warp reducing per-warp partials: ``if (warp == 0) v = warp_sum(v)``): the if's effects are predicated op by
+  op and the barriers and loops around them are left to the cases above (_predicate_guard);
 * any other barrier (in a loop or condition that differs between threads) is an error.
 
 Values computed before a split point and used after it are either recomputed after it (pure arithmetic on
@@ -27,6 +30,7 @@ from mlir import ir
 from mlir.dialects import arith, llvm, memref, scf
 
 from polygeist_py.errors import error_at_op
+from polygeist_py.frontend.calls import WARP_SYNC
 from polygeist_py.max_flow import min_cut_source_side
 
 from .ir_nav import (body_ops, collect, defined_inside, enclosing, is_nested_in, is_pure, loop_bounds,
@@ -68,7 +72,10 @@ def _split_at_first_barrier(p) -> list:
         raise error_at_op(x, f"unsupported construct: __syncthreads() inside '{x.name}'")
     _hoist_uniform(p, stop=x)
     if x.name == "scf.if" and not _uniform(x.operands[0], p):
-        _distribute_guard(p, x)
+        if _barrier_at_top_of_then(x):
+            _distribute_guard(p, x)
+        else:
+            _predicate_guard(x)
         return [p]
     return _interchange(p, x)
 
@@ -460,6 +467,98 @@ def _distribute_guard(p, x) -> None:
                 with op.location, first:
                     replace_uses_inside(r, _load(cache, p), second)
     bar.move_before(second)
+
+
+def _barrier_at_top_of_then(x) -> bool:
+    """True for ``if (c) { A; barrier; B }`` without else and results: the form _distribute_guard splits."""
+    has_else = len(x.regions[1].blocks) and len(list(x.regions[1].blocks[0].operations)) > 1
+    return not has_else and not len(x.results) and any(op.name == "gpu.barrier" for op in body_ops(x))
+
+
+# ops that are pure but may trap on the values a thread outside the guard computes
+TRAPPING = {"arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.ceildivui",
+            "arith.floordivsi"}
+
+
+def _predicate_guard(x) -> None:
+    """``if (c) { A } else { E }`` on a per-thread c where A holds warp-level barriers (WARP_SYNC: shuffles,
+    votes, __syncwarp) inside loops or conditions, e.g. ``if (warp == 0) v = warp_sum(v)`` -> A's ops run in
+    every thread with each effect guarded: ``A' ; if (c) {} else { E }``. The barriers and the control of the
+    loops around them run unguarded; every other op with memory effects or regions (and every division, which
+    may trap on a value the thread does not use) runs under ``if (c)``; pure ops compute values that threads
+    outside the guard never use. CUDA only asks the lanes of a warp to meet at a warp intrinsic, so a condition
+    uniform within each warp is legal there; the lanes of the other warps now pass the barrier without taking
+    part, as they would on a GPU. Results of x become ``select(c, A's value, E's value)``; the loops and
+    conditions left around the barriers are then interchanged as usual (their control must be uniform). A
+    __syncthreads() in A is an error (CUDA requires block-uniform control for it)."""
+    c = x.operands[0]
+    block_wide = [b for b in collect(x, lambda o: o.name == "gpu.barrier") if WARP_SYNC not in b.attributes]
+    if block_wide:
+        raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a condition that "
+                             "differs between the threads of a block (non-uniform barrier)")
+    if len(x.regions[1].blocks) and any(_has_barrier(op) for op in body_ops(x, 1)):
+        raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic in both branches of a "
+                             "condition that differs between the threads of a block (non-uniform barrier)")
+    then_yield = list(x.regions[0].blocks[0].operations)[-1]
+    ops = list(x.regions[0].blocks[0].operations)[:-1]
+    for op in ops:
+        op.move_before(x)
+    _predicate_ops(ops, c)
+    if len(x.results):
+        values = list(then_yield.operands)
+        for i, (r, v) in enumerate(zip(x.results, values)):
+            then_yield.operands[i] = _dummy(r.type, x)
+            with x.location, ir.InsertionPoint.after(x):
+                chosen = arith.select(c, v, r)
+            _replace_uses_except_in(r, chosen, x)
+    elif not len(x.regions[1].blocks) or len(list(x.regions[1].blocks[0].operations)) <= 1:
+        x.erase()
+
+
+def _predicate_ops(ops, c) -> None:
+    """Guard the effects of `ops` (one block's ops, in order, terminator excluded) by c, grouping consecutive
+    guarded ops into one ``if``; ops holding a barrier are entered instead (see _predicate_guard)."""
+    run = []
+    for op in ops + [None]:
+        if op is not None and op.name != "gpu.barrier" and not _has_barrier(op) and not (
+                is_pure(op) and op.name not in TRAPPING):
+            run.append(op)
+            continue
+        if run:
+            _guard_run(run, c)
+            run = []
+        if op is None or op.name == "gpu.barrier" or not _has_barrier(op):
+            continue
+        if op.name == "scf.while" and not all(is_pure(o) for o in body_ops(op, 0)):
+            raise error_at_op(op, "unsupported construct: a loop condition with side effects around a warp "
+                                  "intrinsic or __syncthreads() under a per-thread condition")
+        if op.name not in CONTROL:
+            raise error_at_op(op, f"unsupported construct: __syncthreads() inside '{op.name}'")
+        for r in ([1] if op.name == "scf.while" else range(len(op.regions))):
+            if len(op.regions[r].blocks):
+                _predicate_ops(body_ops(op, r), c)
+
+
+def _guard_run(run, c) -> None:
+    """Move the consecutive ops `run` into ``if (c)``; their results used after it become its results (a
+    placeholder in threads where c is false)."""
+    first = run[0]
+    escaping = [r for o in run for r in o.results
+                if any(not any(within(u.owner, o2) for o2 in run) for u in r.uses)]
+    with first.location, ir.InsertionPoint(first):
+        guard = scf.IfOp(c, [r.type for r in escaping], has_else=bool(escaping))
+        with ir.InsertionPoint(guard.then_block):
+            then_yield = scf.YieldOp(escaping)
+        if escaping:
+            dummies = [_dummy(r.type, guard) for r in escaping]
+            with ir.InsertionPoint(guard.else_block):
+                scf.YieldOp(dummies)
+    for o in run:
+        o.move_before(then_yield)
+    for r, new in zip(escaping, guard.results):
+        for use in list(r.uses):
+            if not within(use.owner, guard):
+                use.owner.operands[use.operand_number] = new
 
 
 def _used_in(v, scope) -> bool:

@@ -17,3 +17,19 @@ def expected():
 def test_warp_intrinsics(tmp):
     for out in cpuify_outputs(PROGRAMS / "cuda_unit" / "warp.cu", tmp):
         assert out.strip() == expected()
+
+
+def guarded_expected():
+    lines = []
+    for b in range(3):
+        v = [(i * 7 + 3) % 23 - 11 for i in range(b * 256, (b + 1) * 256)]
+        part = [sum(v[32 * w:32 * w + 32]) for w in range(8)]
+        lines.append(f"{sum(v)} {max(part[lane % 8] * (lane + 1) for lane in range(32))}")
+    return "\n".join(lines)
+
+
+def test_shuffles_under_warp_uniform_conditions(tmp):
+    """``if (warp == 0) total = warp_sum(total)`` (a loop of shuffles whose result is used after the if) and
+    a butterfly loop of __shfl_xor_sync under ``if (warp == 1)``: legal CUDA, the other warps skip them."""
+    for out in cpuify_outputs(PROGRAMS / "cuda_unit" / "warp_guarded.cu", tmp, threads=(1, 2, 4)):
+        assert out.strip() == guarded_expected()

@@ -74,37 +74,6 @@ __device__ float warp_max(float v)
     return v;
 }
 
-/* The first warp's second round only has the WARPS = 8 per-warp values in
- * lanes 0..7, so log2(8) = 3 shuffle steps suffice (offsets / masks 4, 2, 1);
- * they are written out.  (pgcc --cpuify does not accept a loop of shuffles
- * under the per-thread condition `if (warp == 0)`.) */
-__device__ float slots_sum(float v)
-{
-    v += __shfl_down_sync(FULL_MASK, v, 4);
-    v += __shfl_down_sync(FULL_MASK, v, 2);
-    v += __shfl_down_sync(FULL_MASK, v, 1);
-    return v;
-}
-
-__device__ unsigned int slots_sum_u(unsigned int v)
-{
-    v += __shfl_down_sync(FULL_MASK, v, 4);
-    v += __shfl_down_sync(FULL_MASK, v, 2);
-    v += __shfl_down_sync(FULL_MASK, v, 1);
-    return v;
-}
-
-__device__ float slots_max(float v)
-{
-    float other = __shfl_xor_sync(FULL_MASK, v, 4);
-    v = other > v ? other : v;
-    other = __shfl_xor_sync(FULL_MASK, v, 2);
-    v = other > v ? other : v;
-    other = __shfl_xor_sync(FULL_MASK, v, 1);
-    v = other > v ? other : v;
-    return v;
-}
-
 /* Combine the per-thread sum, max and count of a whole block: warp shuffles,
  * one __shared__ slot per warp, then shuffles within the first warp.  Thread 0
  * writes the block's results to *out_sum, *out_max, *out_count. */
@@ -129,14 +98,14 @@ __device__ void block_combine(float sum, float mx, unsigned int count,
     __syncthreads();
 
     if (warp == 0) {
-        float block_sum = slots_sum(lane < WARPS ? s_sum[lane] : 0.0f);
-        float block_max = slots_max(lane < WARPS ? s_max[lane] : NEG_BIG);
-        unsigned int block_count = slots_sum_u(lane < WARPS ? s_count[lane] : 0u);
-        if (lane == 0) {
-            *out_sum = block_sum;
-            *out_max = block_max;
-            *out_count = block_count;
-        }
+        sum = warp_sum(lane < WARPS ? s_sum[lane] : 0.0f);
+        mx = warp_max(lane < WARPS ? s_max[lane] : NEG_BIG);
+        count = warp_sum_u(lane < WARPS ? s_count[lane] : 0u);
+    }
+    if (threadIdx.x == 0) {
+        *out_sum = sum;
+        *out_max = mx;
+        *out_count = count;
     }
 }
 

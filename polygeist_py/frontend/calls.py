@@ -34,6 +34,15 @@ ATOMICS = {
     "atomicOr": (None, "ori", "ori"), "atomicXor": (None, "xori", "xori"),
     "atomicCAS": None, "atomicInc": None, "atomicDec": None,
 }
+WARP_SYNC = "pgcc.warp_sync"  # a barrier standing for a warp-level exchange (see warp_exchange)
+
+
+def warp_barrier():
+    """A gpu.barrier marked WARP_SYNC: all threads of the block meet there on the CPU, but CUDA only asks the
+    32 lanes of a warp to meet, so it may sit under a condition uniform within each warp (``if (warp == 0)``)."""
+    gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
+
+
 SHUFFLES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync")
 MAX_BLOCK = 1024  # CUDA's limit on threads per block: the size of a warp exchange buffer
 # texture API forms pgcc does not translate (only 1-D textures on linear memory are)
@@ -144,8 +153,11 @@ class Builtins:
 
     # ---------------------------------------------------------------- helpers
     def barrier(self, fg, call, args):
-        """__syncthreads() -> gpu.barrier (--cpuify splits the thread loop there)."""
-        gpu.BarrierOp()
+        """__syncthreads() -> gpu.barrier (--cpuify splits the thread loop there); __syncwarp() -> a gpu.barrier
+        marked WARP_SYNC (legal under a condition that is uniform within each warp only)."""
+        bar = gpu.BarrierOp()
+        if call.spelling == "__syncwarp":
+            bar.attributes[WARP_SYNC] = ir.UnitAttr.get()
         return None
 
     def atomic(self, fg, call, args):
@@ -210,7 +222,7 @@ class Builtins:
         nthreads = arith.muli(ids["blockDim", "x"], arith.muli(ids["blockDim", "y"], ids["blockDim", "z"]))
         idx = ir.IndexType.get()
         memref.StoreOp(v, buf, [arith.index_castui(idx, tid)])
-        gpu.BarrierOp()
+        warp_barrier()
 
         def read(src, ok=None):
             inside = arith.cmpi(arith.CmpIPredicate.ult, src, nthreads)
@@ -239,7 +251,7 @@ class Builtins:
             lane = arith.xori(seg_lane, k)
             src, ok = arith.addi(seg_base, lane), arith.cmpi(arith.CmpIPredicate.ult, lane, width)
         got = read(src, ok)[0]
-        gpu.BarrierOp()
+        warp_barrier()
         return got
 
     def vote(self, fg, call, args):
@@ -254,7 +266,7 @@ class Builtins:
             present = arith.extui(i32, inside)
             bits = arith.ori(bits, arith.shli(arith.andi(value, present), fg.const_int(i32, lane)))
             lanes = arith.ori(lanes, arith.shli(present, fg.const_int(i32, lane)))
-        gpu.BarrierOp()
+        warp_barrier()
         mask = arith.andi(fg.rvalue(args[0]), lanes)
         bits = arith.andi(bits, mask)
         if call.spelling == "__ballot_sync":
