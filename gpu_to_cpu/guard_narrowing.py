@@ -95,16 +95,16 @@ def _narrow(p) -> None:
 def _vectorizable_in_x(p, guard) -> bool:
     """True when the guarded code has no loop and every memory access in it is independent of threadIdx.x or
     contiguous in it (last subscript = tx + something independent of tx, the others independent of tx)."""
-    from .thread_loop_interchange import _depends, _unit
+    from .thread_loop_interchange import depends_on, unit_in
 
     if collect(guard, lambda o: o.name in ("scf.for", "scf.while", "scf.parallel")):
         return False
     tx = p.regions[0].blocks[0].arguments[0]
     for acc in collect(guard, lambda o: o.name in ("memref.load", "memref.store")):
         idx = list(acc.operands)[1:] if acc.name == "memref.load" else list(acc.operands)[2:]
-        if not idx or not any(_depends(v, tx) for v in idx):
+        if not idx or not any(depends_on(v, tx) for v in idx):
             continue
-        if any(_depends(v, tx) for v in idx[:-1]) or not _unit(idx[-1], tx):
+        if any(depends_on(v, tx) for v in idx[:-1]) or not unit_in(idx[-1], tx):
             return False
     return True
 

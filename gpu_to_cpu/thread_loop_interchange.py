@@ -34,6 +34,7 @@ from .barrier_elimination import _cacheable, _hoist_uniform, _interchange, _unif
 from .ir_nav import body_ops, collect, defined_inside, is_pure, loop_bounds, replace_uses_inside, within
 from .launch_to_loops import is_thread_loop
 
+GRID_STRIDE = "pgcc.grid_stride"  # on an interchanged grid-stride scf.while: the index of its carried index
 CASTS = ("arith.index_cast", "arith.index_castui", "arith.extui", "arith.extsi")
 # condition predicates `iv PRED n` that bound a loop whose induction variable grows
 UPPER = {"slt", "ult", "sle", "ule"}
@@ -226,6 +227,7 @@ def _rewrite(p, w, k, cmp, n, stride) -> list:
         replace_uses_inside(aarg, i_val, w)
         i_val.owner.operands[0] = aarg
         step.operands[list(step.operands).index(i_val)] = aarg
+        _mark_grid_stride(w, k, stride)
         _hoist_uniform(p, stop=w)
         return _interchange(p, w)
     with w.location, ir.InsertionPoint(w):
@@ -255,8 +257,17 @@ def _rewrite(p, w, k, cmp, n, stride) -> list:
         results = iter(body.results)
         scf.YieldOp([nxt if i == k else next(results) for i in range(len(aargs))])
     old_yield.erase()
+    _mark_grid_stride(w, k, stride)
     _hoist_uniform(p, stop=w)
     return _interchange(p, w)
+
+
+def _mark_grid_stride(w, k, stride) -> None:
+    """Mark an interchanged while loop whose stride is not a compile-time constant (a grid-stride loop: it
+    jumps over the other blocks' chunks) with GRID_STRIDE = k, its carried index; see grid_stride_prefetch.py."""
+    owner = stride.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+        w.attributes[GRID_STRIDE] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), k)
 
 
 def _match_strided_for(p, loop) -> bool:
@@ -417,15 +428,15 @@ def _pays(p, loop) -> bool:
         if not idx:
             continue
         last, rest = idx[-1], idx[:-1]
-        if any(_depends(v, tx) for v in rest) or not _unit(last, tx):
+        if any(depends_on(v, tx) for v in rest) or not unit_in(last, tx):
             continue
-        if (_depends(last, iv) or any(_depends(v, iv) for v in rest)) and not (
-                _unit(last, iv) and not any(_depends(v, iv) for v in rest)):
+        if (depends_on(last, iv) or any(depends_on(v, iv) for v in rest)) and not (
+                unit_in(last, iv) and not any(depends_on(v, iv) for v in rest)):
             return True
     return False
 
 
-def _depends(v, x, memo=None) -> bool:
+def depends_on(v, x, memo=None) -> bool:
     """True when value v is computed from x (through the operands of the ops defining it)."""
     memo = {} if memo is None else memo
     if v == x:
@@ -434,12 +445,12 @@ def _depends(v, x, memo=None) -> bool:
         return memo[v]
     memo[v] = False
     owner = v.owner
-    r = not isinstance(owner, ir.Block) and any(_depends(o, x, memo) for o in owner.operands)
+    r = not isinstance(owner, ir.Block) and any(depends_on(o, x, memo) for o in owner.operands)
     memo[v] = r
     return r
 
 
-def _unit(v, x) -> bool:
+def unit_in(v, x) -> bool:
     """True when v = x + (something not computed from x), through integer casts and additions."""
     if v == x:
         return True
@@ -447,10 +458,13 @@ def _unit(v, x) -> bool:
     if isinstance(owner, ir.Block):
         return False
     if owner.name in CASTS:
-        return _unit(owner.operands[0], x)
+        return unit_in(owner.operands[0], x)
     if owner.name == "arith.addi":
         a, b = owner.operands
-        return (_unit(a, x) and not _depends(b, x)) or (_unit(b, x) and not _depends(a, x))
+        return (unit_in(a, x) and not depends_on(b, x)) or (unit_in(b, x) and not depends_on(a, x))
+    if owner.name == "arith.subi":
+        a, b = owner.operands
+        return unit_in(a, x) and not depends_on(b, x)
     return False
 
 

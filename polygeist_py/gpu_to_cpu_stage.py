@@ -6,6 +6,7 @@ from __future__ import annotations
 from mlir import ir
 
 from .gpu_to_cpu.barrier_elimination import eliminate_barriers
+from .gpu_to_cpu.grid_stride_prefetch import prefetch_grid_stride_loops
 from .gpu_to_cpu.guard_narrowing import narrow_guarded_thread_loops
 from .gpu_to_cpu.launch_to_loops import launches_to_loops
 from .gpu_to_cpu.serialize_threads import serialize_thread_loops
@@ -24,5 +25,6 @@ def run_cpuify(module: ir.Module) -> None:
     narrow_guarded_thread_loops(module)
     interchange_strided_loops(module)
     narrow_guarded_thread_loops(module)  # the thread loops the interchange made inside strided loops
+    prefetch_grid_stride_loops(module)
     serialize_thread_loops(module)
     privatize_shared_atomics(module)

@@ -2,7 +2,7 @@
 (gpu_to_cpu/thread_loop_interchange.py) and atomics on shared memory turned into plain read-modify-writes
 (gpu_to_cpu/shared_atomics.py). Results are recomputed here in Python."""
 
-from conftest import PROGRAMS, cpuify_outputs, run_pgcc
+from conftest import PROGRAMS, ROOT, cpuify_outputs, run_pgcc
 
 N, T, B = 1000, 64, 5
 X = [(i * 37 + 11) % 101 for i in range(N)]
@@ -131,3 +131,12 @@ def test_block_stride_loops_with_constant_bounds(tmp):
     tests = [line for line in r.stdout.splitlines() if "arith.cmpi slt" in line]
     assert sum("%c400" in line for line in tests) == 1, tests   # the loop starting at t + 2
     assert sum("%c397" in line for line in tests) == 1, tests   # the loop bounded by TABLE - 3
+
+
+def test_grid_stride_loops_prefetch_their_next_chunk():
+    """The histogram's grid-stride loop over the input words prefetches the next chunk (one stream, on the
+    global array); the block-stride loops over the __shared__ sub-histogram prefetch nothing."""
+    r = run_pgcc([ROOT / "examples" / "cuda" / "histogram_atomic.cu", "--cpuify", "-O2", "--emit=cpuify", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    prefetches = [line for line in r.stdout.splitlines() if "memref.prefetch" in line]
+    assert len(prefetches) == 1 and "memref<256x" not in prefetches[0], prefetches
