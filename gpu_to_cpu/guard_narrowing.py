@@ -93,11 +93,16 @@ def _narrow(p) -> None:
 
 
 def _vectorizable_in_x(p, guard) -> bool:
-    """True when the guarded code has no loop and every memory access in it is independent of threadIdx.x or
-    contiguous in it (last subscript = tx + something independent of tx, the others independent of tx)."""
+    """True when the guarded code has no loop, computes something (not only loads and stores) and every memory
+    access in it is independent of threadIdx.x or contiguous in it (last subscript = tx + something independent
+    of tx, the others independent of tx). A guarded plain copy (hotspot's ``if (update) t_cur = t_new`` and its
+    write-back) is better narrowed: LLVM's cost model turns down masked loads and stores for it and unrolls it
+    into 16 branches, while the narrowed loop is a contiguous copy (20% of the hotspot example)."""
     from .thread_loop_interchange import depends_on, unit_in
 
     if collect(guard, lambda o: o.name in ("scf.for", "scf.while", "scf.parallel")):
+        return False
+    if _plain_copy(guard):
         return False
     tx = p.regions[0].blocks[0].arguments[0]
     for acc in collect(guard, lambda o: o.name in ("memref.load", "memref.store")):
@@ -107,6 +112,13 @@ def _vectorizable_in_x(p, guard) -> bool:
         if any(depends_on(v, tx) for v in idx[:-1]) or not unit_in(idx[-1], tx):
             return False
     return True
+
+
+def _plain_copy(guard) -> bool:
+    """Every store under `guard` stores a value loaded from memory or a constant (nothing is computed)."""
+    stores = collect(guard, lambda o: o.name == "memref.store")
+    return bool(stores) and all(not isinstance(st.operands[0].owner, ir.Block)
+                                and st.operands[0].owner.name in ("memref.load", "arith.constant") for st in stores)
 
 
 def _constant(v):
