@@ -140,3 +140,30 @@ def test_grid_stride_loops_prefetch_their_next_chunk():
     assert r.returncode == 0, r.stderr
     prefetches = [line for line in r.stdout.splitlines() if "memref.prefetch" in line]
     assert len(prefetches) == 1 and "memref<256x" not in prefetches[0], prefetches
+
+
+def test_guarded_copies_are_narrowed_to_loop_bounds():
+    """hotspot's ``if (update) t_cur[ty][tx] = t_new[ty][tx]`` and its guarded write-back are plain copies:
+    their threadIdx.x tests become bounds of the thread loop (no ``if`` around a load-then-store is left),
+    while the stencil update itself keeps its x tests (masked vectorization)."""
+    r = run_pgcc([ROOT / "examples" / "cuda" / "hotspot_pyramid.cu", "--cpuify", "-O2", "--emit=cpuify", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    from mlir import ir
+
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        module = ir.Module.parse(r.stdout)
+        copies, updates = [], []
+
+        def visit(op):
+            if op.name == "scf.if" and len(op.regions[0].blocks):
+                names = [o.name for o in op.regions[0].blocks[0].operations]
+                if names == ["memref.load", "memref.store", "scf.yield"]:
+                    copies.append(op)
+                elif "arith.mulf" in names:
+                    updates.append(op)
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(visit)
+        assert not copies, "a guarded copy was left inside its thread loop"
+        assert updates, "the stencil update lost its guard (expected: x tests kept for masked vectorization)"
