@@ -8,6 +8,7 @@ from mlir import ir
 from .gpu_to_cpu.barrier_elimination import eliminate_barriers
 from .gpu_to_cpu.grid_stride_prefetch import prefetch_grid_stride_loops
 from .gpu_to_cpu.guard_narrowing import narrow_guarded_thread_loops
+from .gpu_to_cpu.interior_versioning import version_interior_blocks
 from .gpu_to_cpu.launch_to_loops import launches_to_loops
 from .gpu_to_cpu.serialize_threads import serialize_thread_loops
 from .gpu_to_cpu.shared_atomics import privatize_shared_atomics
@@ -26,5 +27,6 @@ def run_cpuify(module: ir.Module) -> None:
     interchange_strided_loops(module)
     narrow_guarded_thread_loops(module)  # the thread loops the interchange made inside strided loops
     prefetch_grid_stride_loops(module)
+    version_interior_blocks(module)
     serialize_thread_loops(module)
     privatize_shared_atomics(module)

@@ -167,3 +167,41 @@ def test_guarded_copies_are_narrowed_to_loop_bounds():
         module.operation.walk(visit)
         assert not copies, "a guarded copy was left inside its thread loop"
         assert updates, "the stencil update lost its guard (expected: x tests kept for masked vectorization)"
+
+
+def test_edge_guarded_thread_loops_get_an_interior_version():
+    """The tile loads of matmul_shared (``(row < M && col < K) ? A[..] : 0``) run in two versions: without the
+    tests when every thread of the block passes them, with them otherwise (edge blocks; the odd sizes of
+    test_cuda_sync_examples.py run both)."""
+    r = run_pgcc([ROOT / "examples" / "cuda" / "matmul_shared.cu", "--cpuify", "-O2", "--emit=cpuify", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    from mlir import ir
+
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        module = ir.Module.parse(r.stdout)
+        versions = []
+
+        def count(region, name):
+            found = []
+
+            def add(o):
+                if o.name == name:
+                    found.append(o)
+                return ir.WalkResult.ADVANCE
+
+            for block in region.blocks:
+                for op in block.operations:
+                    op.operation.walk(add)
+            return len(found)
+
+        def visit(op):
+            if op.name == "scf.if" and len(op.regions[1].blocks):
+                fast, slow = op.regions
+                if count(fast, "scf.for") and count(slow, "scf.for") and count(slow, "scf.if") \
+                        and not count(fast, "scf.if") and count(fast, "memref.load") == count(slow, "memref.load"):
+                    versions.append(op)
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(visit)
+        assert versions, "no interior version of the tile loads"
