@@ -37,11 +37,13 @@ def build_ast(model: IslScop, schedule: isl.Schedule) -> isl.AstNode:
     return isl.AstBuild.from_context(context).node_from_schedule(schedule)
 
 
-def replace_scop(model: IslScop, ast: isl.AstNode) -> None:
-    """Emit `ast` right before the SCoP's first op and erase the SCoP's ops.
+def replace_scop(model: IslScop, ast: isl.AstNode, finish=None) -> None:
+    """Emit `ast` right before the SCoP's first op and erase the SCoP's ops. `finish(nest)`, if given, may rewrite
+    the new top-level ops before they replace the SCoP, or refuse them by returning False.
 
     Raises:
-        CodegenError: an AST form that affine MLIR cannot express; the module is then left unchanged.
+        CodegenError: an AST form that affine MLIR cannot express, or `finish` refused the code; the module is
+            then left unchanged.
     """
     scop = model.scop
     first = scop.ops[0]
@@ -56,6 +58,9 @@ def replace_scop(model: IslScop, ast: isl.AstNode) -> None:
         marker.operation.erase()
         raise
     nest = list(marker.body.operations)[:-1]
+    if finish is not None and not finish(nest):
+        marker.operation.erase()
+        raise CodegenError("the private scalars of the schedule cannot be given their own copies")
     for op in nest:
         op.move_before(marker)
     marker.operation.erase()

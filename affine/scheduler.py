@@ -55,15 +55,19 @@ class ScheduleOptions:
             raise ValueError(f"tile sizes must be positive: {self.tile_sizes}")
 
 
-def compute_schedule(model: IslScop, deps: Dependences, options: ScheduleOptions) -> isl.Schedule:
-    """An isl schedule tree for `model` that respects `deps`, post-processed as the module docstring says."""
+def compute_schedule(model: IslScop, deps: Dependences, options: ScheduleOptions,
+                     order_only: isl.UnionMap | None = None) -> isl.Schedule:
+    """An isl schedule tree for `model` that respects `deps`, post-processed as the module docstring says.
+    `order_only`: more dependences to respect (validity) that do not prevent a loop from being parallel (not
+    coincidence): those of private scalars (scalar_expansion.py)."""
     ctx = model.ctx
     ctx.set_schedule_serialize_sccs(1 if options.fusion == "none" else 0)
     ctx.set_schedule_whole_component(1 if options.fusion == "max" else 0)
     ctx.set_schedule_outer_coincidence(1)
     ctx.set_schedule_maximize_band_depth(1)
     dep = deps.all
-    sc = (isl.ScheduleConstraints.on_domain(model.domain).set_validity(dep).set_proximity(dep)
+    validity = dep if order_only is None else dep.union(order_only)
+    sc = (isl.ScheduleConstraints.on_domain(model.domain).set_validity(validity).set_proximity(dep)
           .set_coincidence(dep))
     schedule = sc.compute_schedule()
     return post_process(model, schedule, options)

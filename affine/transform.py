@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 
-from . import codegen, dependences, isl_model, legality, profitability, scheduler
+from . import codegen, dependences, isl_model, legality, profitability, scalar_expansion, scheduler
 from .scop import NotAScop, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
 
 
@@ -79,13 +79,14 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
         if report.model is None:
             continue
         name, model, deps = report.name, report.model, report.deps
+        private = {}
         if name in options.user_schedules:
             user = options.user_schedules[name]
             schedule = legality.schedule_from_map(model, user["schedule"])
             legality.check(model, deps, schedule, name)
             schedule = legality.mark_dims_parallel(model, deps, schedule, user.get("parallel", []), name)
         else:
-            schedule = scheduler.compute_schedule(model, deps, options.schedule)
+            model, deps, schedule, private = _computed_schedule(model, deps, options.schedule)
             legality.check(model, deps, schedule, name)
             gain, why = profitability.predicts_gain(model, schedule)
             if not gain:
@@ -97,8 +98,24 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
         if options.only_model:
             continue
         try:
-            codegen.replace_scop(model, codegen.build_ast(model, schedule))
+            finish = (lambda nest: scalar_expansion.privatize(nest, model, private)) if private else None
+            codegen.replace_scop(model, codegen.build_ast(model, schedule), finish)
             report.status = "scheduled"
         except codegen.CodegenError as e:
             report.status, report.reason = "kept", str(e)
     return reports
+
+
+def _computed_schedule(model, deps, options):
+    """(model, dependences, schedule, private scalars {array: depth}) for isl's schedule of `model`: of the model
+    with its private scalars expanded (scalar_expansion.py) when there are some and the schedule lets them be
+    contracted back, else of `model` itself."""
+    depths = scalar_expansion.expandable(model)
+    if depths:
+        expanded = scalar_expansion.expand(model, depths)
+        expanded_deps = dependences.compute(expanded)
+        schedule = scheduler.compute_schedule(expanded, expanded_deps, options,
+                                              scalar_expansion.false_dependences(model, depths))
+        if scalar_expansion.contraction_ok(expanded, schedule, depths):
+            return expanded, expanded_deps, schedule, depths
+    return model, deps, scheduler.compute_schedule(model, deps, options), {}
