@@ -257,11 +257,15 @@ def _statement_names(n) -> list:
     t = n.get_type()
     if t == isl.ast_node_type.user:
         return [n.user_get_expr().get_op_arg(0).get_id().get_name()]
-    children = {isl.ast_node_type.block: lambda: _list(n.block_get_children()),
-                isl.ast_node_type.mark: lambda: [n.mark_get_node()],
-                isl.ast_node_type.for_: lambda: [n.for_get_body()],
-                isl.ast_node_type.if_: lambda: [n.if_get_then_node()] + ([n.if_get_else_node()] if n.if_has_else_node() else [])}
-    return [name for c in children.get(t, list)() for name in _statement_names(c)]
+    if t == isl.ast_node_type.block:
+        children = _list(n.block_get_children())
+    elif t == isl.ast_node_type.mark:
+        children = [n.mark_get_node()]
+    elif t == isl.ast_node_type.for_:
+        children = [n.for_get_body()]
+    else:  # if
+        children = [n.if_get_then_node()] + ([n.if_get_else_node()] if n.if_has_else_node() else [])
+    return [name for c in children for name in _statement_names(c)]
 
 
 def _parallel(lb_map, ub_map, operands, step):

@@ -5,8 +5,9 @@ becomes a Scop, its isl model and dependences are computed, a schedule is comput
 the user, checked against the dependences (legality.py), and the region is replaced by the code isl generates
 (codegen.py; reduction elements of innermost loops carried in registers: scalar_promotion.py). A computed
 schedule predicted to lose (profitability.py) is replaced by the original one with its parallel loops marked
-(original_schedule.py), or, when no parallel loop holds its deepest statements, the region keeps its code. A region that cannot be modelled or
-regenerated is left as it was: the stage is an optimization and never changes what a program computes.
+(original_schedule.py), or, when no parallel loop holds its deepest statements, the region keeps its code. A
+region that cannot be modelled or regenerated is left as it was: the stage is an optimization and never changes
+what a program computes.
 """
 
 from __future__ import annotations
