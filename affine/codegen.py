@@ -1,6 +1,8 @@
 """isl AST -> affine MLIR: the scheduled loop nest replaces the SCoP's ops in place.
 
-    for      -> affine.for with max lower / min upper bound maps (affine.parallel under a "parallel" mark)
+    for      -> affine.for with max lower / min upper bound maps (affine.parallel under a "parallel" mark; a
+                "private A3 .." mark under it gives each iteration its own rank-0 memref.alloca for those arrays;
+                rank-0 arrays the parallel loop reads and never writes are read once before it)
     if       -> affine.if on an integer set (a conjunction; isl is told not to generate disjunctions)
     block    -> its children in order
     user     -> the statement's slice and store cloned, the original iterators replaced by affine.apply of the
@@ -14,11 +16,11 @@ from __future__ import annotations
 
 import islpy as isl
 from mlir import ir
-from mlir.dialects import affine
+from mlir.dialects import affine, memref
 
 from .isl_model import IslScop
 from .scalar_promotion import promote_in
-from .scheduler import PARALLEL_MARK
+from .scheduler import PARALLEL_MARK, PRIVATE_MARK
 
 OP = isl.ast_expr_op_type
 
@@ -75,6 +77,8 @@ class _Emitter:
         self.scop = model.scop
         self.params = list(self.scop.params)
         self.stmts = {s.name: s for s in self.scop.statements}
+        self.private = {}  # array memref -> the copy of the current parallel iteration
+        self.invariant = {}  # rank-0 array memref -> its value, read before the current parallel loop
 
     # ---- expressions: isl AST expr -> AffineExpr over (iterators as dims, parameters as symbols)
     def expr(self, e, env):
@@ -119,17 +123,20 @@ class _Emitter:
         return list(env["values"]) + self.params
 
     # ---- nodes
-    def node(self, n, ip, names, values=None, parallel=False):
+    def node(self, n, ip, names, values=None, parallel=False, private=()):
         env = {"names": names, "values": values or []}
         t = n.get_type()
         if t == isl.ast_node_type.block:
             for child in _list(n.block_get_children()):
                 self.node(child, ip, names, env["values"])
         elif t == isl.ast_node_type.mark:
-            is_par = n.mark_get_id().get_name() == PARALLEL_MARK
-            self.node(n.mark_get_node(), ip, names, env["values"], parallel=is_par)
+            mark = n.mark_get_id().get_name().split()
+            if mark[0] == PRIVATE_MARK:
+                self.node(n.mark_get_node(), ip, names, env["values"], parallel, mark[1:])
+            else:
+                self.node(n.mark_get_node(), ip, names, env["values"], parallel=mark == [PARALLEL_MARK])
         elif t == isl.ast_node_type.for_:
-            self.loop(n, ip, env, parallel)
+            self.loop(n, ip, env, parallel, private)
         elif t == isl.ast_node_type.if_:
             self.guard(n, ip, env)
         elif t == isl.ast_node_type.user:
@@ -137,7 +144,7 @@ class _Emitter:
         else:
             raise CodegenError(f"isl AST node of type {t}")
 
-    def loop(self, n, ip, env, parallel):
+    def loop(self, n, ip, env, parallel, private=()):
         name = n.for_get_iterator().get_id().get_name()
         lbs = self.flat(n.for_get_init(), env, OP.max)
         cond = n.for_get_cond()
@@ -154,10 +161,21 @@ class _Emitter:
         loc = self.scop.location
         with ip, loc:
             if parallel:
+                # In the outlined body of a parallel loop LLVM cannot tell a scalar from the arrays the loop writes:
+                # it would reload it, and redo what it feeds, in every iteration (cholesky's sqrt of the pivot).
+                outer = dict(self.private), dict(self.invariant)
+                for mem, load in self.read_only_scalars(n.for_get_body()).items():
+                    with load.location:
+                        self.invariant[mem] = affine.AffineLoadOp(ir.MemRefType(mem.type).element_type, mem, [],
+                                                                  map=ir.AffineMap.get(0, 0, [])).result
                 loop = _parallel(self.amap(lbs, env), self.amap(ubs, env), ops, step)
                 body, iv = loop.regions[0].blocks[0], loop.regions[0].blocks[0].arguments[0]
                 with ir.InsertionPoint(body):
                     term = affine.AffineYieldOp([])
+                for array in private:  # their values never leave an iteration (original_schedule.py)
+                    mem = self.scop.arrays[array]
+                    with ir.InsertionPoint(term):
+                        self.private[mem] = memref.AllocaOp(mem.type, [], []).result
             else:
                 loop = affine.AffineForOp(self.amap(lbs, env), self.amap(ubs, env), step,
                                           lower_bound_operands=ops, upper_bound_operands=ops)
@@ -165,6 +183,20 @@ class _Emitter:
                 with ir.InsertionPoint(body):
                     term = affine.AffineYieldOp([])
         self.node(n.for_get_body(), ir.InsertionPoint(term), env["names"] + [name], env["values"] + [iv])
+        if parallel:
+            self.private, self.invariant = outer
+
+    def read_only_scalars(self, ast) -> dict:
+        """{memref: its first load} of the rank-0 arrays that statements under AST node `ast` read and none of
+        them writes."""
+        stmts = [self.stmts[name] for name in _statement_names(ast)]
+        written = {s.store.operands[1] for s in stmts}
+        out = {}
+        for load in (ld for s in stmts for ld in s.loads):
+            mem = load.operands[0]
+            if ir.MemRefType(mem.type).rank == 0 and mem not in written:
+                out.setdefault(mem, load)
+        return out
 
     def guard(self, n, ip, env):
         exprs, eqs = [], []
@@ -203,12 +235,15 @@ class _Emitter:
         name = call.get_op_arg(0).get_id().get_name()
         s = self.stmts[name]
         args = [self.expr(call.get_op_arg(i + 1), env) for i in range(call.get_op_n_arg() - 1)]
-        mapping = {}
+        mapping = dict(self.private)
         with ip, s.store.location:
             for loop, e in zip(s.loops, args):
                 v = affine.AffineApplyOp(self.amap([e], env), self.operands(env)).result
                 mapping[loop.induction_variable] = v
         for op in [*s.slice, s.store]:
+            if op.operation.name == "affine.load" and op.operands[0] in self.invariant:
+                mapping[op.results[0]] = self.invariant[op.operands[0]]
+                continue
             clone = op.clone(ip=ip)
             for i, o in enumerate(op.operands):
                 new = mapping.get(o)
@@ -220,6 +255,22 @@ class _Emitter:
 
 def _list(nodes) -> list:
     return [nodes.get_at(i) for i in range(nodes.n_ast_node())]
+
+
+def _statement_names(n) -> list:
+    """Names of the statements called under isl AST node `n`."""
+    t = n.get_type()
+    if t == isl.ast_node_type.user:
+        return [n.user_get_expr().get_op_arg(0).get_id().get_name()]
+    if t == isl.ast_node_type.block:
+        children = _list(n.block_get_children())
+    elif t == isl.ast_node_type.mark:
+        children = [n.mark_get_node()]
+    elif t == isl.ast_node_type.for_:
+        children = [n.for_get_body()]
+    else:  # if
+        children = [n.if_get_then_node()] + ([n.if_get_else_node()] if n.if_has_else_node() else [])
+    return [name for c in children for name in _statement_names(c)]
 
 
 def _parallel(lb_map, ub_map, operands, step):

@@ -35,13 +35,11 @@ from .legality import flat_map
 
 def expandable(model: IslScop) -> dict:
     """{array name: depth d >= 1} for the private scalars of `model` (see the module docstring)."""
+    from .original_schedule import scalar_candidates
+
     scop = model.scop
     out = {}
-    for name, mem in scop.arrays.items():
-        if ir.MemRefType(mem.type).rank != 0 or isinstance(mem.owner, ir.Block) or mem.owner.name != "memref.alloca":
-            continue
-        if not all(any(within(u.owner, op) for op in scop.ops) for u in mem.uses):
-            continue
+    for name in sorted(scalar_candidates(model)):
         reads, writes = _accesses_to(model.reads, name), _accesses_to(model.writes, name)
         if writes.is_empty():
             continue

@@ -30,6 +30,7 @@ from .dependences import Dependences
 from .isl_model import IslScop, pw_affs, subscript_coefficients
 
 PARALLEL_MARK = "parallel"
+PRIVATE_MARK = "private"  # "private A3 A5" under a parallel mark: each iteration gets its own copy of A3 and A5
 FUSION_POLICIES = ("max", "smart", "none")
 
 

@@ -3,8 +3,11 @@
 For each function: candidate regions are found and their loop-carried scalars demoted (scop.py), each region
 becomes a Scop, its isl model and dependences are computed, a schedule is computed (scheduler.py) or taken from
 the user, checked against the dependences (legality.py), and the region is replaced by the code isl generates
-(codegen.py; reduction elements of innermost loops carried in registers: scalar_promotion.py). A region that cannot be modelled or regenerated is left as it was: the stage is an optimization
-and never changes what a program computes.
+(codegen.py; reduction elements of innermost loops carried in registers: scalar_promotion.py). A computed
+schedule predicted to lose (profitability.py) is replaced by the original one with its parallel loops marked
+(original_schedule.py), or, when no parallel loop holds its deepest statements, the region keeps its code. A
+region that cannot be modelled or regenerated is left as it was: the stage is an optimization and never changes
+what a program computes.
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 
-from . import codegen, dependences, isl_model, legality, profitability, scalar_expansion, scheduler
+from . import (codegen, dependences, isl_model, legality, original_schedule, profitability, scalar_expansion,
+               scheduler)
 from .scop import NotAScop, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
 
 
@@ -86,12 +90,19 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
             legality.check(model, deps, schedule, name)
             schedule = legality.mark_dims_parallel(model, deps, schedule, user.get("parallel", []), name)
         else:
-            model, deps, schedule, private = _computed_schedule(model, deps, options.schedule)
-            legality.check(model, deps, schedule, name)
-            gain, why = profitability.predicts_gain(model, schedule)
-            if not gain:
+            scheduled_model, scheduled_deps, schedule, private = _computed_schedule(model, deps, options.schedule)
+            legality.check(scheduled_model, scheduled_deps, schedule, name)
+            gain, why = profitability.predicts_gain(scheduled_model, schedule)
+            if gain:
+                model, deps = scheduled_model, scheduled_deps
+            else:
+                private = {}  # the fallback privatizes scalars its own way (original_schedule.py)
                 report.reason = why
-                if not options.only_model:
+                fallback = original_schedule.parallel_schedule(model, deps) if options.schedule.parallel else None
+                if fallback is not None:
+                    legality.check(model, deps, fallback, name)
+                    schedule, report.reason = fallback, f"{why}; the original loops run with their parallel ones marked"
+                elif not options.only_model:
                     report.status, report.schedule = "kept", schedule
                     continue
         report.schedule = schedule

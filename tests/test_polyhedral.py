@@ -8,7 +8,7 @@ import islpy as isl
 import pytest
 
 from conftest import PROGRAMS, build_gcc, run_exe, run_pgcc
-from polygeist_py.affine import experiments
+from polygeist_py.affine import experiments, legality, original_schedule
 from polygeist_py.affine.legality import IllegalSchedule
 
 KERNELS = sorted((PROGRAMS / "polybench").glob("*.c"))
@@ -327,3 +327,69 @@ def test_reduction_element_of_innermost_loop_is_carried_in_a_register(tmp):
     body = kernel[carried.end():]
     body = body[:body.index("affine.yield")]
     assert "affine.store" not in body and body.count("affine.load") == 3  # A[i][j], B[i][j] and x[j] (reused)
+
+
+# ------------------------------------------------------------------- fallback: original loops, parallel marked
+
+def test_rejected_schedule_falls_back_to_the_original_loops_run_in_parallel(tmp):
+    """adi: isl's schedule is predicted to lose (stride-1 walk lost); the original loops run instead, each sweep's
+    column (row) loop in parallel inside the sequential time loop, with the scalar copy of p[j][i-1] private to
+    each iteration (its own memref.alloca in the parallel body)."""
+    src = PROGRAMS / "polybench" / "adi.c"
+    r = run_pgcc([src, "-O3", "--emit=scop", "-S", "-o", tmp / "scop.json"])
+    assert r.returncode == 0, r.stderr
+    scop = next(s for s in json.loads((tmp / "scop.json").read_text())["scops"] if s["function"] == "kernel_adi")
+    assert "no predicted gain" in scop["reason"] and "original loops" in scop["reason"]
+    assert scop["schedule_tree"].count('mark: "parallel"') == 2 and 'mark: "private ' in scop["schedule_tree"]
+    r = run_pgcc([src, "-O3", "--emit=polyhedral", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    kernel = r.stdout[r.stdout.index("@kernel_adi"):]
+    kernel = kernel[: kernel.index("return")]
+    time_loop = kernel.index("affine.for")
+    assert kernel.count("affine.parallel") == 2 and kernel.index("affine.parallel") > time_loop
+    for sweep in kernel.split("affine.parallel")[1:]:
+        assert sweep.lstrip().split("\n")[1].strip().startswith("%alloca = memref.alloca() : memref<f64>")
+    ref = run_exe(build_gcc(src, tmp / "ref"))
+    r = run_pgcc([src, "-O3", "-o", tmp / "pg"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2):
+        got = run_exe(tmp / "pg", threads=threads)
+        assert (got.returncode, got.stdout, got.stderr) == (0, ref.stdout, ref.stderr)
+
+
+RECURRENCE = """
+void prefix(int t, int n, int m, double A[n][m], double b[n]) {
+  double acc = 0.0;
+  for (int s = 0; s < t; s++)
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < m; j++)
+        acc = acc + A[i][j];
+      b[i] = acc;
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("src, function", [(PROGRAMS / "polybench" / "durbin.c", "kernel_durbin"),
+                                           (RECURRENCE, "prefix")], ids=["durbin", "recurrence"])
+def test_original_schedule_without_parallel_loop_is_no_fallback(src, function, tmp):
+    """durbin's inner loops are parallel but hold one loop level inside the sequential k loop (a fork/join per
+    k for O(k) work); the recurrence's scalar acc (a rank-0 array used only in the SCoP) carries its value from
+    one i to the next, so it cannot be private to an iteration of i. Neither has a parallel loop to fall back
+    to, and the original schedule tree is legal."""
+    path = src if not isinstance(src, str) else _write(tmp, "k.c", src)
+    s = experiments.load(str(path)).scop(f"{function}.scop0")
+    assert original_schedule.parallel_schedule(s.model, s.deps) is None
+    tree = original_schedule.original_tree(s.model)
+    assert legality.violations(s.model, s.deps, tree) == {}
+
+
+def test_kept_schedule_without_parallel_loop_is_not_regenerated(tmp):
+    # trisolv's loops carry its recurrence: isl's schedule is rejected and there is no fallback.
+    r = run_pgcc([_write(tmp, "k.c", TRISOLV_LIKE), "--emit=scop", "-S", "-o", tmp / "scop.json"])
+    assert r.returncode == 0, r.stderr
+    scop = json.loads((tmp / "scop.json").read_text())["scops"][0]
+    assert "across rows" in scop["reason"] and "original loops" not in scop["reason"]
+    r = run_pgcc([tmp / "k.c", "-O3", "-S", "--emit=polyhedral", "-o", tmp / "out.mlir"])
+    assert r.returncode == 0, r.stderr
+    assert "affine.parallel" not in (tmp / "out.mlir").read_text()
