@@ -31,12 +31,11 @@ from polygeist_py.gpu_to_cpu.ir_nav import within
 
 from .isl_model import IslScop, maps
 from .legality import flat_map
+from .original_schedule import scalar_candidates
 
 
 def expandable(model: IslScop) -> dict:
     """{array name: depth d >= 1} for the private scalars of `model` (see the module docstring)."""
-    from .original_schedule import scalar_candidates
-
     scop = model.scop
     out = {}
     for name in sorted(scalar_candidates(model)):

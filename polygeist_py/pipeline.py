@@ -3,7 +3,8 @@
 cleanup:  canonicalize, cse, loop-invariant code motion, affine scalar replacement on the frontend's output.
           (Not affine-loop-invariant-code-motion: it hoists ops out of nested scf.if regions and breaks
           dominance, e.g. on an if/else-if chain inside an affine.for.)
-lower:    affine/scf/memref/arith/math (+ omp from scf.parallel) -> LLVM dialect. The order follows
+to_openmp: affine -> scf, scf.parallel -> omp (then omp_schedule.py may pick a loop's schedule).
+lower:    affine/scf/memref/arith/math/omp -> LLVM dialect. The order follows
           shared/TOOLCHAIN.md: convert-scf-to-openmp wraps bodies in memref.alloca_scope, so canonicalize
           runs right after it; math goes to libm before the generic conversion so results match gcc's libm
           calls bit for bit.
@@ -19,7 +20,8 @@ from .errors import CompileError, InternalError  # noqa: F401  (InternalError is
 CLEANUP = ("builtin.module(canonicalize,cse,"
            "loop-invariant-code-motion,func.func(affine-scalrep),canonicalize,cse)")
 
-LOWER = ("builtin.module(lower-affine,convert-scf-to-openmp,canonicalize,lower-affine,expand-strided-metadata,"
+TO_OPENMP = "builtin.module(lower-affine,convert-scf-to-openmp)"
+LOWER = ("builtin.module(canonicalize,lower-affine,expand-strided-metadata,"
          "finalize-memref-to-llvm,convert-scf-to-cf,convert-math-to-libm,convert-math-to-llvm,"
          "convert-openmp-to-llvm,convert-to-llvm,reconcile-unrealized-casts,canonicalize)")
 

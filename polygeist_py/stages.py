@@ -66,6 +66,9 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
         return module
     from .bool_memory import widen_i1_memrefs
     widen_i1_memrefs(module)  # compiler-made buffers of booleans: one byte each (the lowering needs >= 8 bits)
+    pipeline.run(module, pipeline.TO_OPENMP, "lowering parallel loops to OpenMP")
+    from .omp_schedule import balance_triangular_loops
+    balance_triangular_loops(module)
     pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
     stop("llvm-dialect")
     return module

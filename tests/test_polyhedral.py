@@ -393,3 +393,35 @@ def test_kept_schedule_without_parallel_loop_is_not_regenerated(tmp):
     r = run_pgcc([tmp / "k.c", "-O3", "-S", "--emit=polyhedral", "-o", tmp / "out.mlir"])
     assert r.returncode == 0, r.stderr
     assert "affine.parallel" not in (tmp / "out.mlir").read_text()
+
+
+def test_triangular_parallel_loops_get_a_dynamic_schedule():
+    """syrk's parallel loop over rows holds loops bounded by the row (a triangle): it gets OpenMP's dynamic
+    schedule; gemm's rectangular nest keeps the default static one."""
+    def schedules(name):
+        r = run_pgcc([PROGRAMS / "polybench" / f"{name}.c", "-O3", "--emit=llvm-dialect", "-o", "-"])
+        assert r.returncode == 0, r.stderr
+        return [line.strip().split("{")[0] for line in r.stdout.splitlines() if "omp.wsloop" in line]
+
+    assert any("schedule(dynamic)" in w for w in schedules("syrk"))
+    gemm = schedules("gemm")
+    assert gemm and not any("schedule" in w for w in gemm)
+
+
+def test_private_scalar_is_expanded_and_the_loop_runs_in_parallel(tmp):
+    """syr2k's ``acc`` (reset for every (i, j), summed over k, stored to C[i][j]) would link all iterations by
+    its WAR/WAW dependences; expanded in the model, the i loop is parallel and gets a private copy of acc;
+    the output equals gcc's at 1 and 2 threads."""
+    src = PROGRAMS / "polybench" / "syr2k.c"
+    r = run_pgcc([src, "-O3", "--emit=polyhedral", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    kernel = r.stdout[r.stdout.index("func.func private @kernel_syr2k"):]
+    kernel = kernel[:kernel.index("func.func", 10)]
+    par = kernel.index("affine.parallel")
+    assert "memref.alloca() : memref<f64>" in kernel[par:].split("\n")[1], kernel[par:par + 300]
+    want = run_exe(build_gcc(src, tmp / "ref"))
+    r = run_pgcc([src, "-O3", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2):
+        got = run_exe(tmp / "app", threads=threads)
+        assert (got.stdout, got.stderr) == (want.stdout, want.stderr)
