@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import islpy as isl
 from mlir import ir
-from mlir.dialects import affine, memref
+from mlir.dialects import affine, arith, memref, scf
 
 from .isl_model import IslScop
 from .scalar_promotion import promote_in
-from .scheduler import PARALLEL_MARK, PRIVATE_MARK
+from .scheduler import LARGE_PARALLEL_MARK, LARGE_TRIP, PARALLEL_MARK, PRIVATE_MARK
 
 OP = isl.ast_expr_op_type
+VERSIONS = "pgcc.parallel_versions"  # an scf.if holding a parallel loop (then) and its sequential twin (else)
 
 
 class CodegenError(Exception):
@@ -133,8 +134,12 @@ class _Emitter:
             mark = n.mark_get_id().get_name().split()
             if mark[0] == PRIVATE_MARK:
                 self.node(n.mark_get_node(), ip, names, env["values"], parallel, mark[1:])
+            elif mark == [LARGE_PARALLEL_MARK]:
+                self.node(n.mark_get_node(), ip, names, env["values"], parallel=LARGE_PARALLEL_MARK)
             else:
                 self.node(n.mark_get_node(), ip, names, env["values"], parallel=mark == [PARALLEL_MARK])
+        elif t == isl.ast_node_type.for_ and parallel == LARGE_PARALLEL_MARK:
+            self.versioned_loop(n, ip, env)
         elif t == isl.ast_node_type.for_:
             self.loop(n, ip, env, parallel, private)
         elif t == isl.ast_node_type.if_:
@@ -185,6 +190,31 @@ class _Emitter:
         self.node(n.for_get_body(), ir.InsertionPoint(term), env["names"] + [name], env["values"] + [iv])
         if parallel:
             self.private, self.invariant = outer
+
+    def versioned_loop(self, n, ip, env):
+        """``if (trip count >= LARGE_TRIP) { parallel loop } else { sequential loop }`` for a "parallel-if-large"
+        mark: the two versions of the loop are the same code but for affine.parallel / affine.for."""
+        lbs = self.flat(n.for_get_init(), env, OP.max)
+        cond = n.for_get_cond()
+        ubs = self.flat(cond.get_op_arg(1), env, OP.min) if cond.get_type() == isl.ast_expr_type.op else None
+        if ubs is None or cond.get_op_type() not in (OP.le, OP.lt):
+            raise CodegenError(f"loop condition {cond.to_C_str()}")
+        if cond.get_op_type() == OP.le:
+            ubs = [u + 1 for u in ubs]
+        ops = self.operands(env)
+        with ip, self.scop.location:
+            lb = affine.AffineMaxOp(self.amap(lbs, env), ops).result
+            ub = affine.AffineMinOp(self.amap(ubs, env), ops).result
+            trip = arith.subi(ub, lb)
+            large = arith.cmpi(arith.CmpIPredicate.sge, trip, arith.constant(ir.IndexType.get(), LARGE_TRIP))
+            version = scf.IfOp(large, has_else=True)
+            version.attributes[VERSIONS] = ir.UnitAttr.get()
+            with ir.InsertionPoint(version.then_block):
+                then_end = scf.YieldOp([])
+            with ir.InsertionPoint(version.else_block):
+                else_end = scf.YieldOp([])
+        self.loop(n, ir.InsertionPoint(then_end), env, True)
+        self.loop(n, ir.InsertionPoint(else_end), env, False)
 
     def read_only_scalars(self, ast) -> dict:
         """{memref: its first load} of the rank-0 arrays that statements under AST node `ast` read and none of

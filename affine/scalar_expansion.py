@@ -130,15 +130,28 @@ def privatize(nest: list, model: IslScop, depths: dict) -> bool:
 
 
 def _outermost_parallel(op, nest):
+    """The outermost affine.parallel around `op` in `nest`; for an op in the sequential twin of a parallel loop
+    (the else branch of codegen's VERSIONS if) that parallel loop, whose body holds the same statements."""
+    from .codegen import VERSIONS
+
     found = None
     o = op.operation if hasattr(op, "operation") else op
+    prev = None
     while o is not None:
         if o.name == "affine.parallel":
             found = o
+        elif o.name == "scf.if" and VERSIONS in o.attributes and prev is not None and \
+                prev.parent is not None and _in_else(prev, o):
+            twins = [p for p in o.regions[0].blocks[0].operations if p.name == "affine.parallel"]
+            found = twins[0].operation if twins else found
         if any(o == n.operation for n in nest):
             break
-        o = o.parent
+        prev, o = o, o.parent
     return found
+
+
+def _in_else(child, if_op) -> bool:
+    return len(if_op.regions[1].blocks) and any(c.operation == child for c in if_op.regions[1].blocks[0].operations)
 
 
 def _accesses_to(umap, name):

@@ -12,8 +12,9 @@ all dependences, coincidence = all dependences) is post-processed bottom-up:
 * on every root-to-leaf path the outermost coincident band member gets a "parallel" mark, so code generation
   emits affine.parallel for it; a tiled band with no coincident member gets a wavefront (its first tile loop
   becomes the sum of the first two, which makes the second one parallel: Pluto's pipelined parallelism for
-  time-tiled stencils); inside a sequential loop, only members with at least one more loop below them are
-  marked, so that each parallel region has a loop nest's worth of work.
+  time-tiled stencils); inside a sequential loop, a member with no loop below it gets a "parallel-if-large"
+  mark instead: code generation emits it twice, parallel when its trip count reaches LARGE_TRIP at run time
+  and sequential otherwise, so that a parallel region always has enough work for its fork and join.
 
 Fusion policy: "max" schedules each connected component as a whole (isl's whole-component scheduler, which
 fuses wherever it can), "smart" uses isl's incremental clustering (fuses when it keeps parallelism and band
@@ -30,6 +31,8 @@ from .dependences import Dependences
 from .isl_model import IslScop, pw_affs, subscript_coefficients
 
 PARALLEL_MARK = "parallel"
+LARGE_PARALLEL_MARK = "parallel-if-large"  # parallel when its trip count is at least LARGE_TRIP (checked at run time)
+LARGE_TRIP = 16384
 PRIVATE_MARK = "private"  # "private A3 A5" under a parallel mark: each iteration gets its own copy of A3 and A5
 FUSION_POLICIES = ("max", "smart", "none")
 
@@ -133,7 +136,8 @@ def permute_band(node, order):
 
 
 def mark_parallel(schedule: isl.Schedule) -> isl.Schedule:
-    """Put a "parallel" mark on the outermost coincident band member of every root-to-leaf path."""
+    """Put a "parallel" mark on the outermost coincident band member of every root-to-leaf path (a
+    "parallel-if-large" mark when it is a one-dimensional loop inside a sequential one)."""
     ctx = schedule.get_ctx()
 
     def visit(node, inside_parallel, under_sequential=False):
@@ -143,10 +147,12 @@ def mark_parallel(schedule: isl.Schedule) -> isl.Schedule:
         if is_band and not inside_parallel:
             n = node.band_n_member()
             members = [i for i in range(n) if node.band_member_get_coincident(i)]
+            large_only = False
             if members and (under_sequential or members[0] > 0) and _loop_depth(node) - members[0] < 2:
                 # A one-dimensional parallel loop inside a sequential one forks threads for too little work
-                # (durbin's inner products, fdtd-2d's rows after fusion): leave it and what it holds sequential.
-                members, inside_parallel = [], True
+                # when it is short (durbin's inner products, fdtd-2d's rows after fusion) and pays when it is long
+                # (jacobi-1d's 200000 points per time step): parallel only when its trip count is large.
+                members, large_only = members[:1], True
             if not members and not inside_parallel and n >= 2 and node.band_get_permutable() and _is_tile_band(node):
                 node = _wavefront(node)
                 members = [1]
@@ -156,7 +162,8 @@ def mark_parallel(schedule: isl.Schedule) -> isl.Schedule:
                     node, down = node.band_split(m).child(0), down + 1
                 if node.band_n_member() > 1:
                     node = node.band_split(1)
-                node = node.insert_mark(isl.Id(PARALLEL_MARK, context=ctx)).child(0)
+                mark = LARGE_PARALLEL_MARK if large_only else PARALLEL_MARK
+                node = node.insert_mark(isl.Id(mark, context=ctx)).child(0)
                 down += 1
                 inside_parallel = True
         under = under_sequential or (is_band and not inside_parallel)

@@ -425,3 +425,25 @@ def test_private_scalar_is_expanded_and_the_loop_runs_in_parallel(tmp):
     for threads in (1, 2):
         got = run_exe(tmp / "app", threads=threads)
         assert (got.stdout, got.stderr) == (want.stdout, want.stderr)
+
+
+def test_long_one_dimensional_parallel_loops_run_in_parallel_when_long(tmp):
+    """jacobi-1d's sweeps are one-dimensional parallel loops inside the time loop: each runs in parallel only
+    when its trip count reaches LARGE_TRIP (checked at run time), sequentially otherwise; both versions compute
+    what gcc computes."""
+    from polygeist_py.affine.scheduler import LARGE_TRIP
+
+    src = PROGRAMS / "polybench" / "jacobi_1d.c"
+    r = run_pgcc([src, "-O3", "--emit=polyhedral", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    kernel = r.stdout[r.stdout.index("func.func private @kernel_jacobi_1d"):]
+    kernel = kernel[:kernel.index("func.func", 10)]
+    assert "scf.if" in kernel and "affine.parallel" in kernel and "} else {" in kernel
+    assert f"arith.constant {LARGE_TRIP} : index" in kernel
+    for size in (["-DN=40000", "-DTSTEPS=3"], []):  # above the threshold, and the file's small default
+        want = run_exe(build_gcc(src, tmp / "ref", size))
+        r = run_pgcc([src, "-O3", *size, "-o", tmp / "app"])
+        assert r.returncode == 0, r.stderr
+        for threads in (1, 2):
+            got = run_exe(tmp / "app", threads=threads)
+            assert (got.stdout, got.stderr) == (want.stdout, want.stderr)
