@@ -29,15 +29,9 @@ def balance_triangular_loops(module: ir.Module) -> None:
         if not nests:
             continue
         ivs = list(nests[0].regions[0].blocks[0].arguments)
-        inner = collect(nests[0], lambda o: o.name in ("scf.for", "scf.while"))
-        if any(_depends(b, ivs) for loop in inner for b in _bounds(loop)):
+        inner = collect(nests[0], lambda o: o.name == "scf.for")
+        if any(_depends(b, ivs) for loop in inner for b in list(loop.operands)[:2]):
             ws.attributes["schedule_kind"] = ir.Attribute.parse(DYNAMIC)
-
-
-def _bounds(loop) -> list:
-    if loop.name == "scf.for":
-        return list(loop.operands)[:2]
-    return list(loop.operands)  # scf.while: its initial values (a counted loop's start)
 
 
 def _depends(v, ivs, seen=None) -> bool:
