@@ -8,7 +8,8 @@ all dependences, coincidence = all dependences) is post-processed bottom-up:
   default as in Pluto); a band without reuse would only pay the tiling overhead;
 * the point band inside a tile (or an untiled permutable band) is permuted so that its innermost member is the
   one with the most stride-1 accesses, each weighted by how many loops walk it (the innermost loop then
-  vectorizes, or streams the largest arrays along their rows);
+  vectorizes, or streams the largest arrays along their rows); when a one-member band below it walks across
+  rows and that innermost member along them, the member moves below it if the result is legal (trmm);
 * on every root-to-leaf path the outermost coincident band member gets a "parallel" mark, so code generation
   emits affine.parallel for it; a tiled band with no coincident member gets a wavefront (its first tile loop
   becomes the sum of the first two, which makes the second one parallel: Pluto's pipelined parallelism for
@@ -74,11 +75,31 @@ def compute_schedule(model: IslScop, deps: Dependences, options: ScheduleOptions
     sc = (isl.ScheduleConstraints.on_domain(model.domain).set_validity(validity).set_proximity(dep)
           .set_coincidence(dep))
     schedule = sc.compute_schedule()
-    return post_process(model, schedule, options)
+    chosen = post_process(model, schedule, options)
+    if options.vectorize:
+        sunk = post_process(model, schedule, options, sink=True)
+        if not sunk.plain_is_equal(chosen) and _respects(model, deps, order_only, sunk):
+            chosen = sunk
+    return chosen
 
 
-def post_process(model: IslScop, schedule: isl.Schedule, options: ScheduleOptions) -> isl.Schedule:
-    """Tile, reorder for stride-1 access and mark parallel loops in `schedule` (see the module docstring)."""
+def _respects(model, deps, order_only, schedule) -> bool:
+    from .legality import flat_map, violations
+
+    if violations(model, deps, schedule):
+        return False
+    if order_only is None:
+        return True
+    s = flat_map(model, schedule)
+    return order_only.intersect(s.lex_ge_union_map(s)).is_empty()
+
+
+def post_process(model: IslScop, schedule: isl.Schedule, options: ScheduleOptions,
+                 sink: bool = False) -> isl.Schedule:
+    """Tile, reorder for stride-1 access and mark parallel loops in `schedule` (see the module docstring).
+    `sink`: also move the innermost member of a band below a one-member band under it when that member walks
+    along rows and the other does not (trmm's point loops (i, j) above its k loop: j goes innermost); the
+    caller checks that the result is legal."""
     strides = _stride_table(model) if options.vectorize else None
 
     def band_pass(node):
@@ -98,6 +119,8 @@ def post_process(model: IslScop, schedule: isl.Schedule, options: ScheduleOption
         return node
 
     schedule = schedule.get_root().map_descendant_bottom_up(band_pass).get_schedule()
+    if sink and strides is not None:
+        schedule = schedule.get_root().map_descendant_bottom_up(lambda n: _sink_stride_one(n, strides)).get_schedule()
     if options.parallel:
         schedule = mark_parallel(schedule)
     return schedule
@@ -247,15 +270,31 @@ def _has_temporal_reuse(node, strides) -> bool:
     return False
 
 
-def _best_innermost(node, strides) -> int:
-    """The band member best as the innermost loop, scored per access: +w when the member moves only the last
-    subscript by +-1, -w when it moves an earlier one, where w is the number of iterators the access depends on
-    (a matrix walked by two loops streams more data than a vector walked by one, so gesummv's A[i][j] makes j
-    innermost although tmp[i] moves with i); the current innermost member wins ties."""
-    mupa = node.band_get_partial_schedule()
+def _sink_stride_one(node, strides):
+    """Band `node` over a one-member band over a leaf: when node's last member scores better as the innermost
+    loop (_member_scores), it moves below the other band. Returns the node at node's position."""
+    if node.get_type() != isl.schedule_node_type.band or node.n_children() != 1:
+        return node
+    child = node.child(0)
+    if child.get_type() != isl.schedule_node_type.band or child.band_n_member() != 1 or \
+            child.child(0).get_type() != isl.schedule_node_type.leaf:
+        return node
     n = node.band_n_member()
+    last = _member_scores(node.band_get_partial_schedule(), strides)[n - 1]
+    if last <= _member_scores(child.band_get_partial_schedule(), strides)[0]:
+        return node
+    coincident = node.band_member_get_coincident(n - 1)
+    moving = node.band_split(n - 1).child(0) if n > 1 else node
+    upa = moving.band_get_partial_schedule()
+    below = moving.delete().child(0).insert_partial_schedule(upa).band_member_set_coincident(0, coincident)
+    return below.parent().parent() if n > 1 else below.parent()
+
+
+def _member_scores(mupa, strides) -> list:
+    """Per band member of partial schedule `mupa`: +w for each access whose last subscript only it moves by
+    +-1, -w for each access whose earlier subscript it moves (w: the number of iterators of the access)."""
     scores = []
-    for i in range(n):
+    for i in range(mupa.dim(isl.dim_type.set)):
         score = 0
         for stmt, it in _member_iterators(mupa.get_union_pw_aff(i)).items():
             if it is None or it == CONSTANT:
@@ -269,4 +308,14 @@ def _best_innermost(node, strides) -> int:
                 elif abs(subs[-1].get(it, 0)) == 1:
                     score += weight
         scores.append(score)
+    return scores
+
+
+def _best_innermost(node, strides) -> int:
+    """The band member best as the innermost loop, scored per access: +w when the member moves only the last
+    subscript by +-1, -w when it moves an earlier one, where w is the number of iterators the access depends on
+    (a matrix walked by two loops streams more data than a vector walked by one, so gesummv's A[i][j] makes j
+    innermost although tmp[i] moves with i); the current innermost member wins ties."""
+    n = node.band_n_member()
+    scores = _member_scores(node.band_get_partial_schedule(), strides)
     return max(range(n), key=lambda i: (scores[i], i))

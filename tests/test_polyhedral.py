@@ -447,3 +447,15 @@ def test_long_one_dimensional_parallel_loops_run_in_parallel_when_long(tmp):
         for threads in (1, 2):
             got = run_exe(tmp / "app", threads=threads)
             assert (got.stdout, got.stderr) == (want.stdout, want.stderr)
+
+
+def test_stride_one_member_sinks_below_a_one_member_band():
+    """trmm: isl's band puts the k loop below the tiled (i, j) points, where it walks X[k][j] down a column;
+    the j point loop moves below k (legal here), so the innermost loop walks rows and the schedule is kept."""
+    r = run_pgcc([PROGRAMS / "polybench" / "trmm.c", "-O3", "--emit=scop", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    scop = next(s for s in json.loads(r.stdout)["scops"] if s["function"] == "kernel_trmm")
+    assert not scop.get("reason"), scop.get("reason")
+    s0 = scop["schedule_tree"].split('filter: "[p0, p1] -> { S1')[0]
+    bands = re.findall(r'schedule: "\[p0, p1\] -> \[\{ S0\[i0, i1, i2\] -> \[\(([^"]*)\)\] \}\]"', s0)
+    assert bands[-2:] == ["i1", "(i2) mod 32"], bands
