@@ -149,7 +149,9 @@ class _Emitter:
         else:
             raise CodegenError(f"isl AST node of type {t}")
 
-    def loop(self, n, ip, env, parallel, private=()):
+    def bounds(self, n, env):
+        """(iterator name, lower bounds, exclusive upper bounds) of AST for-node `n` (max / min of affine
+        expressions)."""
         name = n.for_get_iterator().get_id().get_name()
         lbs = self.flat(n.for_get_init(), env, OP.max)
         cond = n.for_get_cond()
@@ -161,6 +163,10 @@ class _Emitter:
         ubs = self.flat(cond.get_op_arg(1), env, OP.min)
         if cond.get_op_type() == OP.le:
             ubs = [u + 1 for u in ubs]
+        return name, lbs, ubs
+
+    def loop(self, n, ip, env, parallel, private=()):
+        name, lbs, ubs = self.bounds(n, env)
         step = n.for_get_inc().get_val().to_python()
         ops = self.operands(env)
         loc = self.scop.location
@@ -194,13 +200,7 @@ class _Emitter:
     def versioned_loop(self, n, ip, env):
         """``if (trip count >= LARGE_TRIP) { parallel loop } else { sequential loop }`` for a "parallel-if-large"
         mark: the two versions of the loop are the same code but for affine.parallel / affine.for."""
-        lbs = self.flat(n.for_get_init(), env, OP.max)
-        cond = n.for_get_cond()
-        ubs = self.flat(cond.get_op_arg(1), env, OP.min) if cond.get_type() == isl.ast_expr_type.op else None
-        if ubs is None or cond.get_op_type() not in (OP.le, OP.lt):
-            raise CodegenError(f"loop condition {cond.to_C_str()}")
-        if cond.get_op_type() == OP.le:
-            ubs = [u + 1 for u in ubs]
+        _, lbs, ubs = self.bounds(n, env)
         ops = self.operands(env)
         with ip, self.scop.location:
             lb = affine.AffineMaxOp(self.amap(lbs, env), ops).result

@@ -29,6 +29,9 @@ from mlir.dialects import memref
 
 from polygeist_py.gpu_to_cpu.ir_nav import within
 
+from . import dependences
+from .codegen import VERSIONS
+from .dependences import on_arrays
 from .isl_model import IslScop, maps
 from .legality import flat_map
 from .original_schedule import scalar_candidates
@@ -39,7 +42,7 @@ def expandable(model: IslScop) -> dict:
     scop = model.scop
     out = {}
     for name in sorted(scalar_candidates(model)):
-        reads, writes = _accesses_to(model.reads, name), _accesses_to(model.writes, name)
+        reads, writes = on_arrays(model.reads, {name}), on_arrays(model.writes, {name})
         if writes.is_empty():
             continue
         flow = (isl.UnionAccessInfo.from_sink(reads).set_must_source(writes)
@@ -78,15 +81,8 @@ def false_dependences(model: IslScop, depths: dict) -> isl.UnionMap:
     (not coincidence) constraints of the expanded model's schedule, they keep each cell's live range in one
     piece in the sequential order (the scalar can be contracted back) while still letting a loop that carries
     them run in parallel on private copies."""
-    out = isl.UnionMap.empty(model.reads.get_space())
-    for name in depths:
-        reads, writes = _accesses_to(model.reads, name), _accesses_to(model.writes, name)
-        waw = (isl.UnionAccessInfo.from_sink(writes).set_must_source(writes)
-               .set_schedule_map(model.original).compute_flow().get_may_dependence())
-        war = (isl.UnionAccessInfo.from_sink(writes).set_may_source(reads).set_kill(writes)
-               .set_schedule_map(model.original).compute_flow().get_may_dependence())
-        out = out.union(waw).union(war)
-    return out
+    through = dependences.compute(model, set(depths))
+    return through.war.union(through.waw)
 
 
 def contraction_ok(model: IslScop, schedule, depths: dict) -> bool:
@@ -95,9 +91,8 @@ def contraction_ok(model: IslScop, schedule, depths: dict) -> bool:
     order = flat_map(model, schedule)
     before = order.lex_lt_union_map(order)
     for name in depths:
-        reads, writes = _accesses_to(model.reads, name), _accesses_to(model.writes, name)
-        live = (isl.UnionAccessInfo.from_sink(reads).set_must_source(writes)
-                .set_schedule_map(model.original).compute_flow().get_may_dependence())
+        reads, writes = on_arrays(model.reads, {name}), on_arrays(model.writes, {name})
+        live = dependences.compute(model, {name}).raw
         same = writes.apply_range(writes.reverse())
         others = isl.UnionMap.from_domain_and_range(writes.domain(), writes.domain()).subtract(same)
         cut = others.intersect(before).apply_range(before.intersect_range(reads.domain())).intersect(live)
@@ -132,8 +127,6 @@ def privatize(nest: list, model: IslScop, depths: dict) -> bool:
 def _outermost_parallel(op, nest):
     """The outermost affine.parallel around `op` in `nest`; for an op in the sequential twin of a parallel loop
     (the else branch of codegen's VERSIONS if) that parallel loop, whose body holds the same statements."""
-    from .codegen import VERSIONS
-
     found = None
     o = op.operation if hasattr(op, "operation") else op
     prev = None
@@ -151,15 +144,8 @@ def _outermost_parallel(op, nest):
 
 
 def _in_else(child, if_op) -> bool:
-    return len(if_op.regions[1].blocks) and any(c.operation == child for c in if_op.regions[1].blocks[0].operations)
-
-
-def _accesses_to(umap, name):
-    out = isl.UnionMap.empty(umap.get_space())
-    for m in maps(umap):
-        if m.get_tuple_name(isl.dim_type.out) == name:
-            out = out.union(m)
-    return out
+    return bool(len(if_op.regions[1].blocks)) and any(c.operation == child
+                                                      for c in if_op.regions[1].blocks[0].operations)
 
 
 def _touches(model, stmt, name) -> bool:

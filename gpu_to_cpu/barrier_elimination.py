@@ -33,8 +33,8 @@ from polygeist_py.errors import error_at_op
 from polygeist_py.frontend.calls import WARP_SYNC
 from polygeist_py.max_flow import min_cut_source_side
 
-from .ir_nav import (body_ops, collect, defined_inside, enclosing, is_nested_in, is_pure, loop_bounds,
-                     replace_uses_inside, within)
+from .ir_nav import (TRAPPING, body_ops, collect, defined_inside, enclosing, is_nested_in, is_pure,
+                     loop_bounds, replace_uses_inside, within)
 from .launch_to_loops import THREADS, is_block_loop, is_thread_loop, parallel_loop
 
 CONTROL = ("scf.if", "scf.for", "scf.while")
@@ -434,13 +434,8 @@ def _carry_in_cache(p, x, operand, arg, body, i) -> None:
 def _distribute_guard(p, x) -> None:
     """``if (c) { A; barrier; B }`` with per-thread c and no else -> ``if (c) { A }; barrier; if (c) { B }``.
     Values of A used in B are recomputed in B (pure ops) or stored per thread before the barrier."""
-    then = x.regions[0].blocks[0]
-    has_else = len(x.regions[1].blocks) and len(list(x.regions[1].blocks[0].operations)) > 1
-    ops = list(then.operations)
-    k = next((i for i, op in enumerate(ops[:-1]) if op.name == "gpu.barrier"), None)
-    if has_else or k is None or len(x.results):
-        raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a condition that "
-                             "differs between the threads of a block (non-uniform barrier)")
+    ops = list(x.regions[0].blocks[0].operations)
+    k = next(i for i, op in enumerate(ops[:-1]) if op.name == "gpu.barrier")  # _barrier_at_top_of_then holds
     bar, head, tail = ops[k], ops[:k], ops[k + 1:-1]
     with x.location, ir.InsertionPoint.after(x):
         second = scf.IfOp(x.operands[0])
@@ -471,13 +466,12 @@ def _distribute_guard(p, x) -> None:
 
 def _barrier_at_top_of_then(x) -> bool:
     """True for ``if (c) { A; barrier; B }`` without else and results: the form _distribute_guard splits."""
-    has_else = len(x.regions[1].blocks) and len(list(x.regions[1].blocks[0].operations)) > 1
-    return not has_else and not len(x.results) and any(op.name == "gpu.barrier" for op in body_ops(x))
+    return not _has_else(x) and not len(x.results) and any(op.name == "gpu.barrier" for op in body_ops(x))
 
 
-# ops that are pure but may trap on the values a thread outside the guard computes
-TRAPPING = {"arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.ceildivui",
-            "arith.floordivsi"}
+def _has_else(x) -> bool:
+    """scf.if `x` has an else branch with ops besides its yield."""
+    return bool(len(x.regions[1].blocks) and body_ops(x, 1))
 
 
 def _predicate_guard(x) -> None:
@@ -511,7 +505,7 @@ def _predicate_guard(x) -> None:
             with x.location, ir.InsertionPoint.after(x):
                 chosen = arith.select(c, v, r)
             _replace_uses_except_in(r, chosen, x)
-    elif not len(x.regions[1].blocks) or len(list(x.regions[1].blocks[0].operations)) <= 1:
+    elif not _has_else(x):
         x.erase()
 
 

@@ -21,7 +21,7 @@ from mlir import ir
 from mlir.dialects import arith
 
 from .barrier_elimination import _hoist_uniform
-from .ir_nav import body_ops, collect, defined_inside, is_pure, loop_bounds
+from .ir_nav import body_ops, collect, defined_inside, inline_then, is_pure, loop_bounds
 from .launch_to_loops import is_thread_loop
 
 PREDICATES = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"]
@@ -86,10 +86,7 @@ def _narrow(p) -> None:
             for use in list(conj.uses):
                 use.owner.operands[use.operand_number] = true
         return
-    then = guard.regions[0].blocks[0]
-    for op in list(then.operations)[:-1]:
-        op.move_before(guard)
-    guard.erase()
+    inline_then(guard)
 
 
 def _vectorizable_in_x(p, guard) -> bool:

@@ -28,7 +28,7 @@ from mlir.dialects import arith, scf
 
 from .barrier_elimination import _hoist_uniform
 from .guard_narrowing import _conjuncts, _thread_test
-from .ir_nav import body_ops, collect, loop_bounds
+from .ir_nav import body_ops, collect, inline_then, loop_bounds
 from .launch_to_loops import is_thread_loop
 
 INTERIOR = "pgcc.interior"  # the fast version of a thread loop (not versioned again)
@@ -81,14 +81,4 @@ def _version(p) -> None:
     positions = [i for i, op in enumerate(body_ops(p)) if op.operation in marked]
     fast_ops = body_ops(fast)
     for i in positions:
-        _inline_then(fast_ops[i])
-
-
-def _inline_then(guard) -> None:
-    """Replace scf.if `guard` by the ops of its then-branch; its results by what that branch yields."""
-    then_ops = list(guard.regions[0].blocks[0].operations)
-    for op in then_ops[:-1]:
-        op.move_before(guard)
-    for r, v in zip(guard.results, then_ops[-1].operands):
-        r.replace_all_uses_with(v)
-    guard.erase()
+        inline_then(fast_ops[i])

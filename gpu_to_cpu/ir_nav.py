@@ -16,6 +16,11 @@ PURE_OPS = {
 }
 
 
+# pure ops that trap on some operands (division by zero, INT_MIN / -1): not to be run where the program did not
+TRAPPING = {"arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.ceildivui",
+            "arith.floordivsi"}
+
+
 def is_pure(op) -> bool:
     """True for an op that reads no memory, writes none and has no regions (safe to recompute or hoist)."""
     name = op.operation.name
@@ -97,3 +102,13 @@ def replace_uses_inside(old, new, scope) -> None:
 
 def has_attr(op, name: str) -> bool:
     return name in op.attributes
+
+
+def inline_then(guard) -> None:
+    """Replace scf.if `guard` by the ops of its then-branch; its results by what that branch yields."""
+    then_ops = list(guard.regions[0].blocks[0].operations)
+    for op in then_ops[:-1]:
+        op.move_before(guard)
+    for r, v in zip(guard.results, then_ops[-1].operands):
+        r.replace_all_uses_with(v)
+    guard.erase()

@@ -31,7 +31,8 @@ from mlir import ir
 from mlir.dialects import arith, scf
 
 from .barrier_elimination import _cacheable, _hoist_uniform, _interchange, _uniform
-from .ir_nav import body_ops, collect, defined_inside, is_pure, loop_bounds, replace_uses_inside, within
+from .ir_nav import (TRAPPING, body_ops, collect, defined_inside, is_pure, loop_bounds, replace_uses_inside,
+                     within)
 from .launch_to_loops import is_thread_loop
 
 GRID_STRIDE = "pgcc.grid_stride"  # on an interchanged grid-stride scf.while: the index of its carried index
@@ -208,28 +209,13 @@ def _at_thread_zero(v, p, before, memo):
 
 
 def _rewrite(p, w, k, cmp, n, stride) -> list:
-    """Guard the body with ``i < n`` on ``i = j + d(t)``, make carried value k uniform (start u, step s), then
-    interchange `w` out of `p`. Returns the thread loops that may hold more such loops."""
+    """Guard the body with ``i < n`` on ``i = j + d(t)`` (unless no thread's i can reach n), make carried value k
+    uniform (start u, step s), then interchange `w` out of `p`. Returns the thread loops that may hold more such
+    loops."""
     init = w.operands[k]
     pred = PREDICATES[ir.IntegerAttr(cmp.attributes["predicate"]).value]
-    if pred in ("slt", "ult") and cmp.operands[0] == w.regions[0].blocks[0].arguments[k] \
-            and _never_overruns(p, init, n, stride):
-        # every thread's i = j + d(t) stays below n: the body needs no guard
-        with w.location, ir.InsertionPoint(w):
-            start = _at_thread_zero(init, p, w, {})
-            delta = arith.subi(init, start)
-        w.operands[k] = start
-        aarg = w.regions[1].blocks[0].arguments[k]
-        first = list(w.regions[1].blocks[0].operations)[0]
-        with w.location, ir.InsertionPoint(first):
-            i_val = arith.addi(aarg, delta)
-        step = list(w.regions[1].blocks[0].operations)[-1].operands[k].owner
-        replace_uses_inside(aarg, i_val, w)
-        i_val.owner.operands[0] = aarg
-        step.operands[list(step.operands).index(i_val)] = aarg
-        _mark_grid_stride(w, k, stride)
-        _hoist_uniform(p, stop=w)
-        return _interchange(p, w)
+    unguarded = pred in ("slt", "ult") and cmp.operands[0] == w.regions[0].blocks[0].arguments[k] \
+        and _never_overruns(p, init, n, stride)
     with w.location, ir.InsertionPoint(w):
         start = _at_thread_zero(init, p, w, {})
         delta = arith.subi(init, start)
@@ -238,25 +224,32 @@ def _rewrite(p, w, k, cmp, n, stride) -> list:
     aargs = list(after.arguments)
     ops = list(after.operations)
     old_yield = ops[-1]
-    carried = [o for i, o in enumerate(old_yield.operands) if i != k]
-    others = [a for i, a in enumerate(aargs) if i != k]
     with w.location, ir.InsertionPoint(ops[0]):
         i_val = arith.addi(aargs[k], delta)
-        guard = cmp.clone(ip=ir.InsertionPoint(ops[0]))
-        guard.operands[list(cmp.operands).index(w.regions[0].blocks[0].arguments[k])] = i_val
-        body = scf.IfOp(guard.results[0], [a.type for a in others], has_else=True)
-        with ir.InsertionPoint(body.else_block):
-            scf.YieldOp(others)
-        with ir.InsertionPoint(body.then_block):
-            then_yield = scf.YieldOp(carried)
-    for op in ops[:-1]:
-        op.move_before(then_yield)
-    replace_uses_inside(aargs[k], i_val, body)
-    with w.location, ir.InsertionPoint(old_yield):
-        nxt = arith.addi(aargs[k], stride)
-        results = iter(body.results)
-        scf.YieldOp([nxt if i == k else next(results) for i in range(len(aargs))])
-    old_yield.erase()
+    if unguarded:
+        step = old_yield.operands[k].owner  # j + s: keeps stepping j, not i
+        replace_uses_inside(aargs[k], i_val, w)
+        i_val.owner.operands[0] = aargs[k]
+        step.operands[list(step.operands).index(i_val)] = aargs[k]
+    else:
+        carried = [o for i, o in enumerate(old_yield.operands) if i != k]
+        others = [a for i, a in enumerate(aargs) if i != k]
+        with w.location, ir.InsertionPoint(ops[0]):
+            guard = cmp.clone(ip=ir.InsertionPoint(ops[0]))
+            guard.operands[list(cmp.operands).index(w.regions[0].blocks[0].arguments[k])] = i_val
+            body = scf.IfOp(guard.results[0], [a.type for a in others], has_else=True)
+            with ir.InsertionPoint(body.else_block):
+                scf.YieldOp(others)
+            with ir.InsertionPoint(body.then_block):
+                then_yield = scf.YieldOp(carried)
+        for op in ops[:-1]:
+            op.move_before(then_yield)
+        replace_uses_inside(aargs[k], i_val, body)
+        with w.location, ir.InsertionPoint(old_yield):
+            nxt = arith.addi(aargs[k], stride)
+            results = iter(body.results)
+            scf.YieldOp([nxt if i == k else next(results) for i in range(len(aargs))])
+        old_yield.erase()
     _mark_grid_stride(w, k, stride)
     _hoist_uniform(p, stop=w)
     return _interchange(p, w)
@@ -306,13 +299,13 @@ def _never_overruns(p, first, n, stride) -> bool:
     the interchanged loop reaches n: the last uniform j plus the largest thread offset stays below n (e.g.
     ``for (k = tid; k < 400; k += 16)`` in 16 threads), so the body needs no ``i < n`` guard -- a guard that
     LLVM vectorizes with gathers and scatters instead of plain vector loads and stores."""
-    extents = [_int_value(u, p, {}) for u in loop_bounds(p)[1]]
-    if None in extents or any(_int_value(lb, p, {}) != 0 for lb in loop_bounds(p)[0]):
+    extents = [_int_value(u, {}) for u in loop_bounds(p)[1]]
+    if None in extents or any(_int_value(lb, {}) != 0 for lb in loop_bounds(p)[0]):
         return False
     args = list(p.regions[0].blocks[0].arguments)
-    start = _int_value(first, p, {a: 0 for a in args})
-    top = _int_value(first, p, {a: e - 1 for a, e in zip(args, extents)})
-    bound, step = _int_value(n, p, {}), _int_value(stride, p, {})
+    start = _int_value(first, {a: 0 for a in args})
+    top = _int_value(first, {a: e - 1 for a, e in zip(args, extents)})
+    bound, step = _int_value(n, {}), _int_value(stride, {})
     if None in (start, top, bound, step) or step <= 0 or min(extents) <= 0:
         return False
     if bound <= start:
@@ -321,7 +314,7 @@ def _never_overruns(p, first, n, stride) -> bool:
     return last + (top - start) < bound
 
 
-def _int_value(v, p, threads):
+def _int_value(v, threads):
     """The integer value of v built by constants, casts, +, -, * from the thread ids given in `threads`
     (block argument -> int); None when it depends on anything else."""
     if v in threads:
@@ -335,10 +328,10 @@ def _int_value(v, p, threads):
         except ValueError:
             return None
     if owner.name in CASTS:
-        return _int_value(owner.operands[0], p, threads)
+        return _int_value(owner.operands[0], threads)
     ops = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b}
     if owner.name in ops:
-        a, b = (_int_value(o, p, threads) for o in owner.operands)
+        a, b = (_int_value(o, threads) for o in owner.operands)
         return None if a is None or b is None else ops[owner.name](a, b)
     return None
 
@@ -365,8 +358,6 @@ def _guard_loop_body(loop, cond, first=0) -> None:
 
 
 # ------------------------------------------------------------------------------------ uniform-bound loops
-TRAPPING = {"arith.divsi", "arith.divui", "arith.remsi", "arith.remui", "arith.ceildivsi", "arith.ceildivui",
-            "arith.floordivsi"}
 LOOPS = ("scf.for", "scf.while", "scf.parallel", "affine.for", "affine.parallel")
 SMALL_TRIP = 64
 
