@@ -14,15 +14,19 @@ anywhere else code generation fails with CodegenError and the caller keeps the o
 
 from __future__ import annotations
 
+import re
+
 import islpy as isl
 from mlir import ir
 from mlir.dialects import affine, arith, memref, scf
 
 from .isl_model import IslScop
 from .scalar_promotion import promote_in
-from .scheduler import LARGE_PARALLEL_MARK, LARGE_TRIP, PARALLEL_MARK, PRIVATE_MARK
+from .scheduler import LARGE_PARALLEL_MARK, LARGE_TRIP, PARALLEL_MARK, PRIVATE_MARK, UNROLL_JAM_MARK
+from .unroll_jam import UNROLL_JAM, unroll_and_jam
 
 OP = isl.ast_expr_op_type
+LOOP_MARKS = (PARALLEL_MARK, LARGE_PARALLEL_MARK, UNROLL_JAM_MARK)  # marks that say how to emit one loop
 VERSIONS = "pgcc.parallel_versions"  # an scf.if holding a parallel loop (then) and its sequential twin (else)
 
 
@@ -37,7 +41,24 @@ def build_ast(model: IslScop, schedule: isl.Schedule) -> isl.AstNode:
     ctx.set_ast_build_detect_min_max(1)
     ctx.set_ast_build_atomic_upper_bound(1)
     context = isl.Set.read_from_str(ctx, model.param_header + " -> { : }")
-    return isl.AstBuild.from_context(context).node_from_schedule(schedule)
+    return isl.AstBuild.from_context(context).node_from_schedule(_name_marked_loops(schedule))
+
+
+def _name_marked_loops(schedule: isl.Schedule) -> isl.Schedule:
+    """Every parallel or unroll-jam mark gets the AST iterator name of the band member it marks as a second word
+    ("parallel c1": isl names the loop of schedule dimension d "c<d>"). isl may split a band's domain into pieces,
+    each with its own loops under the mark, and in a piece where the marked member takes one value the first loop
+    under the mark is a deeper one, which is not parallel."""
+    def name(node):
+        if node.get_type() != isl.schedule_node_type.mark:
+            return node
+        words = node.mark_get_id().get_name().split()
+        if words[0] not in LOOP_MARKS:
+            return node
+        named = f"{words[0]} c{node.get_schedule_depth()}"
+        return node.delete().insert_mark(isl.Id(named, context=node.get_ctx()))
+
+    return schedule.get_root().map_descendant_bottom_up(name).get_schedule()
 
 
 def replace_scop(model: IslScop, ast: isl.AstNode, finish=None) -> None:
@@ -68,6 +89,7 @@ def replace_scop(model: IslScop, ast: isl.AstNode, finish=None) -> None:
         op.move_before(marker)
     marker.operation.erase()
     promote_in(nest)  # reduction elements of innermost loops in registers (scalar_promotion.py)
+    unroll_and_jam(nest)  # several of them at once when they are latency-bound chains (unroll_jam.py)
     for op in reversed(scop.ops):
         op.erase()
 
@@ -127,23 +149,30 @@ class _Emitter:
     def node(self, n, ip, names, values=None, parallel=False, private=()):
         env = {"names": names, "values": values or []}
         t = n.get_type()
+        # A mark's loops may sit in blocks and ifs: isl separates a band's domain into pieces (bicg's wavefront:
+        # the tiles that start a row and the others); each for-node generated for the marked member gets the mark.
         if t == isl.ast_node_type.block:
             for child in _list(n.block_get_children()):
-                self.node(child, ip, names, env["values"])
+                self.node(child, ip, names, env["values"], parallel, private)
         elif t == isl.ast_node_type.mark:
+            # `parallel`: (mark, iterator name of the marked loops) from _name_marked_loops, or False
             mark = n.mark_get_id().get_name().split()
             if mark[0] == PRIVATE_MARK:
                 self.node(n.mark_get_node(), ip, names, env["values"], parallel, mark[1:])
-            elif mark == [LARGE_PARALLEL_MARK]:
-                self.node(n.mark_get_node(), ip, names, env["values"], parallel=LARGE_PARALLEL_MARK)
+            elif mark[0] in LOOP_MARKS:
+                self.node(n.mark_get_node(), ip, names, env["values"], (mark[0], mark[1]))
             else:
-                self.node(n.mark_get_node(), ip, names, env["values"], parallel=mark == [PARALLEL_MARK])
-        elif t == isl.ast_node_type.for_ and parallel == LARGE_PARALLEL_MARK:
-            self.versioned_loop(n, ip, env)
+                self.node(n.mark_get_node(), ip, names, env["values"])
         elif t == isl.ast_node_type.for_:
-            self.loop(n, ip, env, parallel, private)
+            marked = parallel and parallel[1] == n.for_get_iterator().get_id().get_name()
+            if marked and parallel[0] == LARGE_PARALLEL_MARK:
+                self.versioned_loop(n, ip, env)
+            elif marked and parallel[0] == UNROLL_JAM_MARK:
+                self.loop(n, ip, env, False).attributes[UNROLL_JAM] = ir.UnitAttr.get()
+            else:
+                self.loop(n, ip, env, bool(marked), private if marked else ())
         elif t == isl.ast_node_type.if_:
-            self.guard(n, ip, env)
+            self.guard(n, ip, env, parallel, private)
         elif t == isl.ast_node_type.user:
             self.statement(n.user_get_expr(), ip, env)
         else:
@@ -188,14 +217,17 @@ class _Emitter:
                     with ir.InsertionPoint(term):
                         self.private[mem] = memref.AllocaOp(mem.type, [], []).result
             else:
-                loop = affine.AffineForOp(self.amap(lbs, env), self.amap(ubs, env), step,
-                                          lower_bound_operands=ops, upper_bound_operands=ops)
+                (lb_map, lb_ops), (ub_map, ub_ops) = (_used_only(self.amap(lbs, env), ops, len(env["values"])),
+                                                      _used_only(self.amap(ubs, env), ops, len(env["values"])))
+                loop = affine.AffineForOp(lb_map, ub_map, step, lower_bound_operands=lb_ops,
+                                          upper_bound_operands=ub_ops)
                 body, iv = loop.body, loop.induction_variable
                 with ir.InsertionPoint(body):
                     term = affine.AffineYieldOp([])
         self.node(n.for_get_body(), ir.InsertionPoint(term), env["names"] + [name], env["values"] + [iv])
         if parallel:
             self.private, self.invariant = outer
+        return loop
 
     def versioned_loop(self, n, ip, env):
         """``if (trip count >= LARGE_TRIP) { parallel loop } else { sequential loop }`` for a "parallel-if-large"
@@ -228,7 +260,7 @@ class _Emitter:
                 out.setdefault(mem, load)
         return out
 
-    def guard(self, n, ip, env):
+    def guard(self, n, ip, env, parallel=False, private=()):
         exprs, eqs = [], []
         self.conjunction(n.if_get_cond(), env, exprs, eqs)
         cond = ir.IntegerSet.get(len(env["values"]) + len(self.params), 0, exprs, eqs)
@@ -243,7 +275,8 @@ class _Emitter:
             if not list(block.operations):
                 with ir.InsertionPoint(block), self.scop.location:
                     affine.AffineYieldOp([])
-            self.node(child, ir.InsertionPoint(list(block.operations)[-1]), env["names"], env["values"])
+            self.node(child, ir.InsertionPoint(list(block.operations)[-1]), env["names"], env["values"], parallel,
+                      private)
 
     def conjunction(self, c, env, exprs, eqs):
         op = c.get_op_type()
@@ -281,6 +314,21 @@ class _Emitter:
                     clone.operands[i] = new
             for r, c in zip(op.results, clone.results):
                 mapping[r] = c
+
+
+def _used_only(amap, operands, n_dims):
+    """(map, operands) without the dimensions and symbols `amap` does not use: a loop's bounds then name only the
+    loops they depend on (unroll-and-jam needs inner bounds that are not operands of the outer loop)."""
+    text = str(amap).split("->", 1)[1]
+    used_dims = [k for k in range(amap.n_dims) if re.search(rf"\bd{k}\b", text)]
+    used_syms = [k for k in range(amap.n_symbols) if re.search(rf"\bs{k}\b", text)]
+    for new, old in enumerate(used_dims):  # increasing: a new name is never one still to be renamed
+        amap = amap.replace(ir.AffineDimExpr.get(old), ir.AffineDimExpr.get(new), amap.n_dims, amap.n_symbols)
+    for new, old in enumerate(used_syms):
+        amap = amap.replace(ir.AffineSymbolExpr.get(old), ir.AffineSymbolExpr.get(new), amap.n_dims,
+                            amap.n_symbols)
+    amap = ir.AffineMap.get(len(used_dims), len(used_syms), list(amap.results))
+    return amap, [operands[k] for k in used_dims] + [operands[n_dims + k] for k in used_syms]
 
 
 def _list(nodes) -> list:

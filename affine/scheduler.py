@@ -34,6 +34,7 @@ from .isl_model import IslScop, pw_affs, subscript_coefficients
 PARALLEL_MARK = "parallel"
 LARGE_PARALLEL_MARK = "parallel-if-large"  # parallel when its trip count is at least LARGE_TRIP (checked at run time)
 LARGE_TRIP = 16384
+UNROLL_JAM_MARK = "unroll-jam"  # the loop of the marked member is unrolled by UNROLL_JAM_FACTOR and jammed (unroll_jam.py)
 PRIVATE_MARK = "private"  # "private A3 A5" under a parallel mark: each iteration gets its own copy of A3 and A5
 FUSION_POLICIES = ("max", "smart", "none")
 
@@ -44,13 +45,15 @@ class ScheduleOptions:
 
     fusion: one of FUSION_POLICIES; tile: tile permutable bands; tile_sizes: sizes for the members of a band,
     outermost first (the last size repeats for deeper bands); parallel: mark parallel loops; vectorize: choose
-    the innermost member of permutable bands for stride-1 access.
+    the innermost member of permutable bands for stride-1 access; unroll_jam: unroll-and-jam the loop around an
+    innermost reduction (mark_unroll_jam, unroll_jam.py).
     """
     fusion: str = "smart"
     tile: bool = True
     tile_sizes: tuple = (32, 32, 32)
     parallel: bool = True
     vectorize: bool = True
+    unroll_jam: bool = True
     extra: dict = field(default_factory=dict)
 
     def __post_init__(self):
@@ -127,8 +130,11 @@ def post_process(model: IslScop, schedule: isl.Schedule, options: ScheduleOption
 
 
 def tile_band(node, sizes):
-    """Tile a permutable band node with `sizes`; returns the tile band (its child is the point band)."""
+    """Tile a permutable band node with `sizes`; returns the tile band (its child is the point band). Tile loops
+    count tiles (floor(i / size), not multiples of the size), so that a wavefront over tiles of unequal sizes is
+    the sum of tile numbers."""
     ctx = node.get_ctx()
+    ctx.set_tile_scale_tile_loops(0)
     mv = isl.MultiVal.zero(node.band_get_space())
     for i, t in enumerate(sizes):
         mv = mv.set_val(i, isl.Val.int_from_si(ctx, int(t)))
@@ -171,7 +177,7 @@ def mark_parallel(schedule: isl.Schedule) -> isl.Schedule:
             n = node.band_n_member()
             members = [i for i in range(n) if node.band_member_get_coincident(i)]
             large_only = False
-            if members and (under_sequential or members[0] > 0) and _loop_depth(node) - members[0] < 2:
+            if members and (under_sequential or members[0] > 0) and loop_depth(node) - members[0] < 2:
                 # A one-dimensional parallel loop inside a sequential one forks threads for too little work
                 # when it is short (durbin's inner products, fdtd-2d's rows after fusion) and pays when it is long
                 # (jacobi-1d's 200000 points per time step): parallel only when its trip count is large.
@@ -199,10 +205,30 @@ def mark_parallel(schedule: isl.Schedule) -> isl.Schedule:
     return visit(schedule.get_root(), False).get_schedule()
 
 
-def _loop_depth(node) -> int:
+def mark_unroll_jam(schedule: isl.Schedule) -> isl.Schedule:
+    """Put an "unroll-jam" mark on the second innermost member of every permutable band of at least two members
+    that holds the innermost loops below it (no band below). Unrolling that loop and jamming the copies into the
+    innermost one is legal in a permutable band (it is tiling by the unroll factor with the tile's point loop
+    moved innermost); whether it is done is decided on the generated loops (unroll_jam.py)."""
+    ctx = schedule.get_ctx()
+
+    def visit(node):
+        if node.get_type() != isl.schedule_node_type.band or not node.band_get_permutable():
+            return node
+        n = node.band_n_member()
+        if n < 2 or loop_depth(node) != n:
+            return node
+        if n > 2:
+            return node.band_split(n - 2).child(0).insert_mark(isl.Id(UNROLL_JAM_MARK, context=ctx)).parent()
+        return node.insert_mark(isl.Id(UNROLL_JAM_MARK, context=ctx))
+
+    return schedule.get_root().map_descendant_bottom_up(visit).get_schedule()
+
+
+def loop_depth(node) -> int:
     """The largest number of band members on a path from `node` (included) down to a leaf."""
     own = node.band_n_member() if node.get_type() == isl.schedule_node_type.band else 0
-    return own + max((_loop_depth(node.child(k)) for k in range(node.n_children())), default=0)
+    return own + max((loop_depth(node.child(k)) for k in range(node.n_children())), default=0)
 
 
 def _is_tile_band(node) -> bool:

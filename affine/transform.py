@@ -98,13 +98,15 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
             else:
                 private = {}  # the fallback privatizes scalars its own way (original_schedule.py)
                 report.reason = why
-                fallback = original_schedule.parallel_schedule(model, deps) if options.schedule.parallel else None
+                fallback, how = _fallback(model, deps, options.schedule)
                 if fallback is not None:
                     legality.check(model, deps, fallback, name)
-                    schedule, report.reason = fallback, f"{why}; the original loops run with their parallel ones marked"
+                    schedule, report.reason = fallback, f"{why}; the original loops run {how}"
                 elif not options.only_model:
                     report.status, report.schedule = "kept", schedule
                     continue
+        if name not in options.user_schedules and options.schedule.unroll_jam:
+            schedule = scheduler.mark_unroll_jam(schedule)
         report.schedule = schedule
         if options.only_model:
             continue
@@ -115,6 +117,24 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
         except codegen.CodegenError as e:
             report.status, report.reason = "kept", str(e)
     return reports
+
+
+def _fallback(model, deps, options) -> tuple:
+    """(schedule, how it runs the original loops) for a SCoP whose computed schedule is predicted to lose, or
+    (None, "") when the original code is as good: the original loops with their parallel ones marked, else as a
+    wavefront of tiles; original loops (parallel or not) get unroll-and-jam marks where that is legal."""
+    tree, how = None, ""
+    if options.parallel:
+        tree, how = original_schedule.parallel_schedule(model, deps), "with their parallel ones marked"
+        if tree is None:
+            tree = original_schedule.tiled_wavefront_schedule(model, deps)
+            if tree is not None:  # its point bands are permutable: mark_unroll_jam marks them
+                return tree, "tiled, as a wavefront of parallel tiles"
+    if options.unroll_jam:
+        jammed = original_schedule.mark_jams(model, deps, tree or original_schedule.original_tree(model))
+        if jammed is not None:
+            tree, how = jammed, (f"{how}, " if tree else "") + "with rows unrolled and jammed"
+    return tree, how
 
 
 def _computed_schedule(model, deps, options):

@@ -1,0 +1,120 @@
+"""Unroll-and-jam of a loop around a latency-bound reduction: several independent chains instead of one.
+
+After register promotion (scalar_promotion.py) a reduction in an innermost loop (bicg's ``q[i] += A[i][j] * p[j]``,
+gesummv's row sums) is a chain of floating-point additions carried as an iter_arg: each addition waits for the
+previous one, so the loop runs at the adder's latency (about 4 cycles an element) and LLVM cannot vectorize it
+without reassociating (results must stay bit-exact). Unrolling the loop around it by UNROLL_JAM_FACTOR and jamming
+the copies into the inner loop gives that many independent chains (rows i..i+3 summed side by side, each in its
+original order), and the inner loop loads each shared operand (p[j]) once for all of them: register tiling, as
+Pluto's intra-tile unroll-jam does (Bondhugula et al., PLDI'08).
+
+The scheduler marks the candidate loops (scheduler.mark_unroll_jam: the second innermost member of a permutable
+band, where the transformation is legal; original_schedule.mark_jams: loops of the original order, checked with
+isl); code generation tags their affine.for with UNROLL_JAM; here a tagged loop is transformed when the loops in
+its body are innermost, do not depend on it for their bounds, and one of them at least carries iter_args. The transformation itself is MLIR's `transform.loop.unroll_and_jam` (upstream
+loopUnrollJamByFactor, which adds a cleanup loop for trip counts that are not a multiple of the factor; a tile's
+point loop with a partial last tile is first versioned into a full-tile loop and the original).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import affine
+from mlir.dialects.transform import interpreter
+
+from polygeist_py.gpu_to_cpu.ir_nav import defined_inside
+
+UNROLL_JAM = "pgcc.unroll_jam"
+UNROLL_JAM_FACTOR = 4
+LOOPS = ("affine.for", "affine.parallel", "scf.for", "scf.parallel", "scf.while")
+
+_SCRIPT = """
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %loops = transform.structured.match ops{["affine.for"]} attributes {TAG} in %root
+        : (!transform.any_op) -> !transform.any_op
+    transform.loop.unroll_and_jam %loops { factor = FACTOR } : !transform.any_op
+    transform.yield
+  }
+}
+"""
+
+
+def unroll_and_jam(ops) -> int:
+    """Unroll-and-jam the tagged affine.for loops nested in `ops` (a list of ops, in place) that qualify (see the
+    module docstring); the tags are removed. Returns the number of loops transformed; raises nothing (a loop the
+    transformation refuses is left as it was)."""
+    tagged = []
+    for op in ops:
+        op.operation.walk(lambda o: (tagged.append(o) if UNROLL_JAM in o.attributes else None)
+                          or ir.WalkResult.ADVANCE)
+    chosen = [loop for loop in tagged if _qualifies(loop)]
+    for loop in tagged:
+        del loop.attributes[UNROLL_JAM]
+    return sum(_apply(_full_tile_version(loop)) for loop in chosen)
+
+
+def _full_tile_version(loop):
+    """For a loop ``0 to min(T, E..)`` (a point loop of a tile of size T, the last tile partial), which upstream
+    does not unroll-and-jam (its cleanup loop would need a min lower bound): ``if (E.. >= T) { loop 0 to T } else
+    { the loop as it was }``. Returns the loop to transform: the full-tile one, or `loop` when it has another
+    form."""
+    lb, ub = (ir.AffineMapAttr(loop.attributes[k]).value for k in ("lowerBoundMap", "upperBoundMap"))
+    constant = [k for k, r in enumerate(ub.results) if isinstance(r, ir.AffineConstantExpr)]
+    if len(ub.results) < 2 or len(lb.results) != 1 or not isinstance(lb.results[0], ir.AffineConstantExpr) or \
+            len(constant) != 1 or loop.results:
+        return loop
+    tile = ub.results[constant[0]]
+    size = tile.value - lb.results[0].value
+    if size % UNROLL_JAM_FACTOR:
+        return loop
+    ub_operands = list(loop.operands)[lb.n_inputs:lb.n_inputs + ub.n_inputs]
+    others = [r - tile for k, r in enumerate(ub.results) if k != constant[0]]
+    full = ir.IntegerSet.get(ub.n_dims, ub.n_symbols, others, [False] * len(others))
+    with ir.InsertionPoint(loop), loop.location:
+        version = affine.AffineIfOp(full, cond_operands=ub_operands, has_else=True)
+        with ir.InsertionPoint(version.then_block):
+            then_end = affine.AffineYieldOp([])
+        with ir.InsertionPoint(version.else_block):
+            else_end = affine.AffineYieldOp([])
+    loop.move_before(else_end)
+    full_tile = loop.clone(ir.InsertionPoint(then_end))
+    full_tile.attributes["upperBoundMap"] = ir.AffineMapAttr.get(
+        ir.AffineMap.get(ub.n_dims, ub.n_symbols, [tile]))
+    return full_tile
+
+
+def _qualifies(loop) -> bool:
+    """The loops nested in `loop` are affine.for ops in its body (not under an if), innermost, with bounds that
+    do not depend on `loop`, and one of them at least carries iter_args."""
+    body = loop.regions[0].blocks[0]
+    loops = []
+    for op in body.operations:
+        op.operation.walk(lambda o: (loops.append(o) if o.name in LOOPS else None) or ir.WalkResult.ADVANCE)
+    if not loops or not any(inner.results for inner in loops):
+        return False
+    for inner in loops:
+        if inner.name != "affine.for" or inner.parent != loop:
+            return False
+        n_bounds = len(inner.operands) - len(inner.results)
+        if any(defined_inside(v, loop) for v in list(inner.operands)[:n_bounds]):
+            return False
+    return True
+
+
+def _apply(loop) -> int:
+    """Run the transform on `loop` alone (tagged for the time of the call); 1 when it was transformed."""
+    func = loop.parent
+    while func.name != "func.func":
+        func = func.parent
+    script = ir.Module.parse(_SCRIPT.replace("TAG", UNROLL_JAM).replace("FACTOR", str(UNROLL_JAM_FACTOR)), loop.context)
+    entry = next(op for op in script.body.operations if op.operation.name == "transform.named_sequence")
+    loop.attributes[UNROLL_JAM] = ir.UnitAttr.get()
+    try:
+        interpreter.apply_named_sequence(func, entry, script)
+        done = 1
+    except Exception:  # upstream refused the loop before changing it
+        done = 0
+    func.operation.walk(lambda o: (o.attributes.__delitem__(UNROLL_JAM) if UNROLL_JAM in o.attributes else None)
+                        or ir.WalkResult.ADVANCE)
+    return done
