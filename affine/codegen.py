@@ -301,7 +301,7 @@ class _Emitter:
         mapping = dict(self.private)
         with ip, s.store.location:
             for loop, e in zip(s.loops, args):
-                v = affine.AffineApplyOp(self.amap([e], env), self.operands(env)).result
+                v = affine.AffineApplyOp(*_used_only(self.amap([e], env), self.operands(env), len(env["values"]))).result
                 mapping[loop.induction_variable] = v
         for op in [*s.slice, s.store]:
             if op.operation.name == "affine.load" and op.operands[0] in self.invariant:
@@ -317,8 +317,8 @@ class _Emitter:
 
 
 def _used_only(amap, operands, n_dims):
-    """(map, operands) without the dimensions and symbols `amap` does not use: a loop's bounds then name only the
-    loops they depend on (unroll-and-jam needs inner bounds that are not operands of the outer loop)."""
+    """(map, operands) without the dimensions and symbols `amap` does not use: a loop's bounds and a statement's
+    indices then name only the loops they depend on (unroll_jam.py tells from them what depends on a loop)."""
     text = str(amap).split("->", 1)[1]
     used_dims = [k for k in range(amap.n_dims) if re.search(rf"\bd{k}\b", text)]
     used_syms = [k for k in range(amap.n_symbols) if re.search(rf"\bs{k}\b", text)]

@@ -1,19 +1,26 @@
-"""Unroll-and-jam of a loop around a latency-bound reduction: several independent chains instead of one.
+"""Unroll-and-jam of the loop around an innermost loop: independent reduction chains, and register reuse.
 
-After register promotion (scalar_promotion.py) a reduction in an innermost loop (bicg's ``q[i] += A[i][j] * p[j]``,
-gesummv's row sums) is a chain of floating-point additions carried as an iter_arg: each addition waits for the
-previous one, so the loop runs at the adder's latency (about 4 cycles an element) and LLVM cannot vectorize it
-without reassociating (results must stay bit-exact). Unrolling the loop around it by UNROLL_JAM_FACTOR and jamming
-the copies into the inner loop gives that many independent chains (rows i..i+3 summed side by side, each in its
-original order), and the inner loop loads each shared operand (p[j]) once for all of them: register tiling, as
-Pluto's intra-tile unroll-jam does (Bondhugula et al., PLDI'08).
+Two kinds of innermost loops gain from it:
 
-The scheduler marks the candidate loops (scheduler.mark_unroll_jam: the second innermost member of a permutable
-band, where the transformation is legal; original_schedule.mark_jams: loops of the original order, checked with
-isl); code generation tags their affine.for with UNROLL_JAM; here a tagged loop is transformed when the loops in
-its body are innermost, do not depend on it for their bounds, and one of them at least carries iter_args. The transformation itself is MLIR's `transform.loop.unroll_and_jam` (upstream
-loopUnrollJamByFactor, which adds a cleanup loop for trip counts that are not a multiple of the factor; a tile's
-point loop with a partial last tile is first versioned into a full-tile loop and the original).
+* A reduction carried as an iter_arg after register promotion (scalar_promotion.py): bicg's ``q[i] += A[i][j] *
+  p[j]``, gesummv's row sums. Each floating-point addition waits for the previous one, so the loop runs at the
+  adder's latency, and LLVM cannot vectorize it without reassociating (results must stay bit-exact). Unrolling the
+  loop around it by UNROLL_JAM_FACTOR and jamming the copies into it gives that many independent chains (rows
+  i..i+3 summed side by side, each in its original order), and loads each shared operand (p[j]) once for all.
+* An update of an element that does not depend on the unrolled loop: a matrix product's ``C[i][j] += A[i][k] *
+  B[k][j]`` with j innermost and k unrolled. After jamming, the copies load and store C[i][j] one after the
+  other; each load after a store of the same element takes the stored value (_forward_stores here, upstream
+  affine-scalrep in the cleanup across the ifs of guarded statements), so C[i][j] is loaded once for four
+  values of k.
+
+This is Pluto's intra-tile register tiling (unroll-jam; Bondhugula et al., PLDI'08). The scheduler marks the
+candidate loops (scheduler.mark_unroll_jam: the second innermost member of a permutable band, where the
+transformation is legal; original_schedule.mark_jams: loops of the original order, checked with isl); code
+generation tags their affine.for with UNROLL_JAM; here a tagged loop is transformed when the loops in its body are
+innermost, do not depend on it for their bounds, and one of them at least carries iter_args or updates such an
+element. The transformation itself is MLIR's `transform.loop.unroll_and_jam` (upstream loopUnrollJamByFactor,
+which adds a cleanup loop for trip counts that are not a multiple of the factor; a tile's point loop with a
+partial last tile is first versioned into a full-tile loop and the original).
 """
 
 from __future__ import annotations
@@ -51,7 +58,65 @@ def unroll_and_jam(ops) -> int:
     chosen = [loop for loop in tagged if _qualifies(loop)]
     for loop in tagged:
         del loop.attributes[UNROLL_JAM]
-    return sum(_apply(_full_tile_version(loop)) for loop in chosen)
+    done = 0
+    for loop in chosen:
+        loop = _full_tile_version(loop)
+        if _apply(loop):
+            done += 1
+            for inner in loop.regions[0].blocks[0].operations:
+                if inner.name == "affine.for":
+                    _forward_stores(inner.regions[0].blocks[0])
+    return done
+
+
+def _forward_stores(block) -> None:
+    """In `block` (an innermost loop body): a load of the element a previous store of the same array stored
+    (same memref and index expressions, nothing in between that may store to that array) takes the stored
+    value. Done here rather than left to affine-scalrep in the cleanup, which was seen to forward the value of
+    the first copy's load instead of its store in a triangular nest (correlation; MLIR 22)."""
+    known = {}  # (memref, map, indices) -> value last stored there
+    for op in list(block.operations):
+        if op.regions:  # an if: its stores end what is known of the arrays they write
+            written = set()
+            op.walk(lambda o: (written.add(_element(o)[0]) if o.name == "affine.store" else None)
+                    or ir.WalkResult.ADVANCE)
+            known = {k: v for k, v in known.items() if k[0] not in written}
+            continue
+        if op.name not in ("affine.load", "affine.store"):
+            continue
+        key = _element(op)
+        if op.name == "affine.load":
+            if key in known:
+                op.results[0].replace_all_uses_with(known[key])
+                op.erase()
+            continue
+        known = {k: v for k, v in known.items() if k[0] != key[0]}  # another element of it may be the same one
+        known[key] = op.operands[0]
+
+
+def _element(access) -> tuple:
+    """(memref, index expressions) of an affine.load / affine.store, the indices as nested (map, operands) tuples
+    of the affine.apply ops computing them, so that the copies unroll-and-jam makes compare equal."""
+    operands = list(access.operands)
+    mem, indices = (operands[0], operands[1:]) if access.name == "affine.load" else (operands[1], operands[2:])
+    return mem, str(access.attributes["map"]), tuple(_expression(v) for v in indices)
+
+
+def _expression(v):
+    owner = v.owner
+    if not isinstance(owner, ir.Block) and owner.name == "affine.apply":
+        return str(owner.attributes["map"]), tuple(_expression(o) for o in owner.operands)
+    return v
+
+
+def _varies_with(v, loop) -> bool:
+    """Whether index value `v` may change with `loop`'s iterations (through affine.apply ops)."""
+    owner = v.owner
+    if isinstance(owner, ir.Block):  # an iterator: the inner loops' are the same in every copy
+        return v == loop.regions[0].blocks[0].arguments[0]
+    if owner.name == "affine.apply":
+        return any(_varies_with(o, loop) for o in owner.operands)
+    return defined_inside(v, loop)
 
 
 def _full_tile_version(loop):
@@ -91,7 +156,7 @@ def _qualifies(loop) -> bool:
     loops = []
     for op in body.operations:
         op.operation.walk(lambda o: (loops.append(o) if o.name in LOOPS else None) or ir.WalkResult.ADVANCE)
-    if not loops or not any(inner.results for inner in loops):
+    if not loops or not any(inner.results or _updates_invariant_element(inner, loop) for inner in loops):
         return False
     for inner in loops:
         if inner.name != "affine.for" or inner.parent != loop:
@@ -100,6 +165,17 @@ def _qualifies(loop) -> bool:
         if any(defined_inside(v, loop) for v in list(inner.operands)[:n_bounds]):
             return False
     return True
+
+
+def _updates_invariant_element(inner, loop) -> bool:
+    """Whether the body of `inner` loads and stores an element whose indices do not vary with `loop`."""
+    ops = list(inner.regions[0].blocks[0].operations)
+    loaded = {_element(op) for op in ops if op.name == "affine.load"}
+    for op in ops:
+        if op.name == "affine.store" and _element(op) in loaded:
+            if not any(_varies_with(v, loop) for v in list(op.operands)[2:]):
+                return True
+    return False
 
 
 def _apply(loop) -> int:

@@ -51,6 +51,7 @@ class Options:
     fusion: str = "smart"
     tile_sizes: tuple | None = (32, 32, 32)
     parallel: bool = True
+    unroll_jam: bool = True
     emit: str | None = None
     debug: bool = False
     warnings: list = field(default_factory=list)
@@ -143,6 +144,8 @@ def parse_args(argv: list[str]) -> Options:
             o.tile_sizes = None
         elif a == "--no-parallel":
             o.parallel = False
+        elif a == "--no-unroll-jam":
+            o.unroll_jam = False
         elif a.startswith("--emit="):
             o.emit = a.split("=", 1)[1]
             if o.emit not in EMIT_STAGES:
@@ -208,7 +211,8 @@ def polyhedral_options(o: Options):
     from .affine.user_schedule import read_schedule_file
 
     sched = ScheduleOptions(fusion=o.fusion, tile=o.tile_sizes is not None,
-                            tile_sizes=o.tile_sizes or (32,), parallel=o.parallel)
+                            tile_sizes=o.tile_sizes or (32,), parallel=o.parallel,
+                            unroll_jam=o.unroll_jam)
     user = read_schedule_file(o.schedule_file) if o.schedule_file else {}
     return PolyhedralOptions(schedule=sched, user_schedules=user, only_model=o.emit == "scop")
 
