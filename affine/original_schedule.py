@@ -30,11 +30,9 @@ from polygeist_py.gpu_to_cpu.ir_nav import within
 
 from . import dependences
 from .dependences import Dependences, on_arrays
-from .isl_model import IslScop, maps
-from .legality import violations
+from .isl_model import IslScop
 from .profitability import parallel_statements
-from .scheduler import PARALLEL_MARK, PRIVATE_MARK, UNROLL_JAM_MARK, loop_depth, mark_parallel, tile_band
-from .unroll_jam import UNROLL_JAM_FACTOR
+from .scheduler import PARALLEL_MARK, PRIVATE_MARK, mark_parallel, tile_band
 
 
 def original_tree(model: IslScop) -> isl.Schedule:
@@ -217,47 +215,3 @@ def _nest_band(group, domains, iterators, deps) -> isl.MultiUnionPwAff | None:
         if not inside.apply_domain(member).apply_range(member).deltas().intersect(negative).is_empty():
             return None
     return band
-
-
-# ------------------------------------------------------------------------------- unroll-and-jam marks
-
-def mark_jams(model: IslScop, deps: Dependences, schedule: isl.Schedule) -> isl.Schedule | None:
-    """`schedule` (a tree in the original order: original_tree or parallel_schedule) with an "unroll-jam" mark on
-    every sequential loop whose loops inside are innermost and whose unroll-and-jam is legal, or None when there is
-    none. atax's row loop: four rows' dot products side by side, then four rows' updates of y in one pass.
-
-    Legality is checked with isl on the jammed order: the loop's iterator i becomes floor(i / F) and i moves
-    below everything else in the loop (F = UNROLL_JAM_FACTOR); every dependence must still go forward (trisolv's
-    row loop fails: row i + 1 reads the x[i] that row i computes)."""
-    marked = []
-
-    def visit(node):
-        if node.get_type() != isl.schedule_node_type.band or node.band_n_member() != 1 or loop_depth(node) != 2:
-            return node
-        parent = node.parent() if node.has_parent() else None
-        if parent is not None and parent.get_type() == isl.schedule_node_type.mark:
-            return node  # parallel
-        if not _jam_is_legal(model, deps, node.get_domain(), node.get_schedule_depth()):
-            return node
-        marked.append(node.get_schedule_depth())
-        return node.insert_mark(isl.Id(UNROLL_JAM_MARK, context=model.ctx))
-
-    schedule = schedule.get_root().map_descendant_bottom_up(visit).get_schedule()
-    return schedule if marked else None
-
-
-def _jam_is_legal(model: IslScop, deps: Dependences, inside: isl.UnionSet, level: int) -> bool:
-    """Whether unroll-and-jam of the loop at `level` (0: outermost) around the statement instances `inside` keeps
-    every dependence of `model` forward (see mark_jams)."""
-    jammed = isl.UnionMap.empty(model.original.get_space())
-    for m in maps(model.original):
-        width = m.dim(isl.dim_type.out)
-        outs = [f"o{k}" for k in range(width)]
-        under = not inside.intersect(isl.UnionSet.from_set(m.domain())).is_empty()
-        new = list(outs)
-        if under:
-            new[2 * level + 1] = f"floor(o{2 * level + 1}/{UNROLL_JAM_FACTOR})"
-        new.append(f"o{2 * level + 1}" if under else "0")
-        move = isl.Map.read_from_str(model.ctx, f"{{ [{', '.join(outs)}] -> [{', '.join(new)}] }}")
-        jammed = jammed.union(isl.UnionMap.from_map(m).apply_range(isl.UnionMap.from_map(move)))
-    return not violations(model, deps, jammed)

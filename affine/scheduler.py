@@ -205,26 +205,6 @@ def mark_parallel(schedule: isl.Schedule) -> isl.Schedule:
     return visit(schedule.get_root(), False).get_schedule()
 
 
-def mark_unroll_jam(schedule: isl.Schedule) -> isl.Schedule:
-    """Put an "unroll-jam" mark on the second innermost member of every permutable band of at least two members
-    that holds the innermost loops below it (no band below). Unrolling that loop and jamming the copies into the
-    innermost one is legal in a permutable band (it is tiling by the unroll factor with the tile's point loop
-    moved innermost); whether it is done is decided on the generated loops (unroll_jam.py)."""
-    ctx = schedule.get_ctx()
-
-    def visit(node):
-        if node.get_type() != isl.schedule_node_type.band or not node.band_get_permutable():
-            return node
-        n = node.band_n_member()
-        if n < 2 or loop_depth(node) != n:
-            return node
-        if n > 2:
-            return node.band_split(n - 2).child(0).insert_mark(isl.Id(UNROLL_JAM_MARK, context=ctx)).parent()
-        return node.insert_mark(isl.Id(UNROLL_JAM_MARK, context=ctx))
-
-    return schedule.get_root().map_descendant_bottom_up(visit).get_schedule()
-
-
 def loop_depth(node) -> int:
     """The largest number of band members on a path from `node` (included) down to a leaf."""
     own = node.band_n_member() if node.get_type() == isl.schedule_node_type.band else 0

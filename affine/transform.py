@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 
-from . import (codegen, dependences, isl_model, legality, original_schedule, profitability, scalar_expansion,
-               scheduler)
+from . import (codegen, dependences, isl_model, jam_marks, legality, original_schedule, profitability,
+               scalar_expansion, scheduler)
 from .scop import NotAScop, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
 
 
@@ -106,7 +106,7 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
                     report.status, report.schedule = "kept", schedule
                     continue
         if name not in options.user_schedules and options.schedule.unroll_jam:
-            schedule = scheduler.mark_unroll_jam(schedule)
+            schedule = jam_marks.mark_unroll_jam(model, deps, schedule)[0]
         report.schedule = schedule
         if options.only_model:
             continue
@@ -122,18 +122,18 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
 def _fallback(model, deps, options) -> tuple:
     """(schedule, how it runs the original loops) for a SCoP whose computed schedule is predicted to lose, or
     (None, "") when the original code is as good: the original loops with their parallel ones marked, else as a
-    wavefront of tiles; original loops (parallel or not) get unroll-and-jam marks where that is legal."""
+    wavefront of tiles, else unchanged when one of them is to be unrolled and jammed (jam_marks.py)."""
     tree, how = None, ""
     if options.parallel:
         tree, how = original_schedule.parallel_schedule(model, deps), "with their parallel ones marked"
         if tree is None:
             tree = original_schedule.tiled_wavefront_schedule(model, deps)
-            if tree is not None:  # its point bands are permutable: mark_unroll_jam marks them
-                return tree, "tiled, as a wavefront of parallel tiles"
-    if options.unroll_jam:
-        jammed = original_schedule.mark_jams(model, deps, tree or original_schedule.original_tree(model))
-        if jammed is not None:
-            tree, how = jammed, (f"{how}, " if tree else "") + "with rows unrolled and jammed"
+            how = "tiled, as a wavefront of parallel tiles"
+    if tree is None and options.unroll_jam:
+        tree = original_schedule.original_tree(model)
+        if not jam_marks.mark_unroll_jam(model, deps, tree)[1]:
+            return None, ""
+        how = "with loops unrolled and jammed"
     return tree, how
 
 

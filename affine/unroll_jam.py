@@ -13,12 +13,14 @@ Two kinds of innermost loops gain from it:
   affine-scalrep in the cleanup across the ifs of guarded statements), so C[i][j] is loaded once for four
   values of k.
 
-This is Pluto's intra-tile register tiling (unroll-jam; Bondhugula et al., PLDI'08). The scheduler marks the
-candidate loops (scheduler.mark_unroll_jam: the second innermost member of a permutable band, where the
-transformation is legal; original_schedule.mark_jams: loops of the original order, checked with isl); code
-generation tags their affine.for with UNROLL_JAM; here a tagged loop is transformed when the loops in its body are
-innermost, do not depend on it for their bounds, and one of them at least carries iter_args or updates such an
-element. The transformation itself is MLIR's `transform.loop.unroll_and_jam` (upstream loopUnrollJamByFactor,
+This is Pluto's intra-tile register tiling (unroll-jam; Bondhugula et al., PLDI'08). jam_marks.py marks the
+loops whose unroll-and-jam respects the dependences; code generation tags their affine.for with UNROLL_JAM; here a
+tagged loop is transformed when the loops in its body are innermost, do not depend on it for their bounds, and one
+of them at least carries iter_args or updates such an element. A private scalar expanded in the model is one
+memory cell in the code (contraction, scalar_expansion.py), which the copies must not share: a rank-0 memref that
+the loop stores to gets a fresh alloca in the loop body, which the copies then each have, provided every
+iteration writes it before reading it and it is not used after the loop (syr2k's ``acc = 0`` before its k loop);
+otherwise the loop is left as it is. The transformation itself is MLIR's `transform.loop.unroll_and_jam` (upstream loopUnrollJamByFactor,
 which adds a cleanup loop for trip counts that are not a multiple of the factor; a tile's point loop with a
 partial last tile is first versioned into a full-tile loop and the original).
 """
@@ -26,10 +28,10 @@ partial last tile is first versioned into a full-tile loop and the original).
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import affine
+from mlir.dialects import affine, memref
 from mlir.dialects.transform import interpreter
 
-from polygeist_py.gpu_to_cpu.ir_nav import defined_inside
+from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, is_nested_in
 
 UNROLL_JAM = "pgcc.unroll_jam"
 UNROLL_JAM_FACTOR = 4
@@ -60,6 +62,7 @@ def unroll_and_jam(ops) -> int:
         del loop.attributes[UNROLL_JAM]
     done = 0
     for loop in chosen:
+        _privatize(loop, _private_scalars(loop))
         loop = _full_tile_version(loop)
         if _apply(loop):
             done += 1
@@ -164,7 +167,46 @@ def _qualifies(loop) -> bool:
         n_bounds = len(inner.operands) - len(inner.results)
         if any(defined_inside(v, loop) for v in list(inner.operands)[:n_bounds]):
             return False
-    return True
+    return _private_scalars(loop) is not None
+
+
+def _private_scalars(loop) -> list | None:
+    """The rank-0 memrefs stored to in `loop`, which each iteration must get a copy of, or None when one of them
+    cannot have one: each is used only inside `loop`, and the first access to it in the body (in program order,
+    nested ops included) is an unconditional store of the body, so that no iteration reads a value from another."""
+    body = loop.regions[0].blocks[0]
+    first = {}  # memref -> its first access in the body
+    for top in body.operations:
+        accesses = []
+        top.walk(lambda o: (accesses.append(o) if o.name in ("affine.load", "affine.store") else None)
+                 or ir.WalkResult.ADVANCE)
+        for o in accesses:
+            mem = o.operands[0] if o.name == "affine.load" else o.operands[1]
+            if ir.MemRefType(mem.type).rank == 0:
+                first.setdefault(mem, (o, o == top))
+    out = []
+    for mem, (access, at_top) in first.items():
+        stored = any(u.owner.name == "affine.store" and u.operand_number == 1 and is_nested_in(u.owner, loop)
+                     for u in mem.uses)
+        if not stored:
+            continue  # read only (alpha, beta): every copy reads the same value
+        if access.name != "affine.store" or not at_top or \
+                not all(is_nested_in(u.owner, loop) for u in mem.uses):
+            return None
+        out.append(mem)
+    return out
+
+
+def _privatize(loop, scalars) -> None:
+    """A fresh memref.alloca for each of `scalars` at the top of `loop`'s body, used instead of the old one
+    inside `loop` (unroll-and-jam then gives every copy its own)."""
+    body = loop.regions[0].blocks[0]
+    for mem in scalars:
+        with loop.location, ir.InsertionPoint.at_block_begin(body):
+            private = memref.AllocaOp(mem.type, [], []).result
+        for u in list(mem.uses):
+            if is_nested_in(u.owner, loop):
+                u.owner.operands[u.operand_number] = private
 
 
 def _updates_invariant_element(inner, loop) -> bool:

@@ -8,7 +8,7 @@ import islpy as isl
 import pytest
 
 from conftest import PROGRAMS, build_gcc, run_exe, run_pgcc
-from polygeist_py.affine import experiments, legality, original_schedule
+from polygeist_py.affine import experiments, jam_marks, legality, original_schedule
 from polygeist_py.affine.legality import IllegalSchedule
 
 KERNELS = sorted((PROGRAMS / "polybench").glob("*.c"))
@@ -305,13 +305,17 @@ def test_fission_of_a_streaming_nest_is_predicted_to_lose(tmp):
     ("trisolv", ["-DN=1100"], None),
     ("atax", ["-DM=103", "-DN=517"], "-> (f64, f64, f64, f64)"),
     ("gemm", ["-DNI=70", "-DNJ=75", "-DNK=90"], "step 4"),
-    ("correlation", ["-DN=120", "-DM=100"], "step 4")])
+    ("correlation", ["-DN=120", "-DM=100"], "step 4"),
+    ("symm", ["-DM=70", "-DN=101"], "step 4"),
+    ("syr2k", ["-DN=110", "-DM=97"], "step 4")])
 def test_wavefront_and_unroll_jam_keep_output(name, sizes, jammed, tmp):
     """Sizes with several tiles of 32 x 512 in each direction (the wavefront of bicg and trisolv) and trip counts
     that are not a multiple of the unroll-and-jam factor or the tile size (cleanup loops, partial tiles): output
     equals gcc's at 1 and 2 threads. bicg's and atax's row sums are computed four at a time (a loop carrying four
     f64 values); gemm's and correlation's k loops are unrolled and jammed into the loops that update C[i][j] and
-    corr[i][j] (correlation's triangle once had a copy read the first copy's load instead of its store)."""
+    corr[i][j] (correlation's triangle once had a copy read the first copy's load instead of its store); symm's
+    and syr2k's j loops around their k loops, each copy with its own acc (symm's last row has an empty second k
+    loop: a copy once read another copy's sum)."""
     src = PROGRAMS / "polybench" / f"{name}.c"
     ref = run_exe(build_gcc(src, tmp / "ref", sizes))
     r = run_pgcc([src, "-O3", *sizes, "-o", tmp / "pg"])
@@ -329,10 +333,9 @@ def test_unroll_and_jam_legality_is_checked_with_isl():
     trisolv's may not: row i + 1 reads the x[i] that row i finishes after its inner loop."""
     for name, legal in (("atax", True), ("trisolv", False)):
         s = experiments.load(str(PROGRAMS / "polybench" / f"{name}.c")).scop(f"kernel_{name}.scop0")
-        jammed = original_schedule.mark_jams(s.model, s.deps, original_schedule.original_tree(s.model))
-        assert (jammed is not None) == legal, name
-        if jammed is not None:
-            assert "unroll-jam" in str(jammed)
+        jammed, marks = jam_marks.mark_unroll_jam(s.model, s.deps, original_schedule.original_tree(s.model))
+        assert (marks > 0) == legal, name
+        assert ("unroll-jam" in str(jammed)) == legal
 
 
 TRISOLV_LIKE = """
@@ -442,15 +445,18 @@ def test_triangular_parallel_loops_get_a_dynamic_schedule():
 
 def test_private_scalar_is_expanded_and_the_loop_runs_in_parallel(tmp):
     """syr2k's ``acc`` (reset for every (i, j), summed over k, stored to C[i][j]) would link all iterations by
-    its WAR/WAW dependences; expanded in the model, the i loop is parallel and gets a private copy of acc;
+    its WAR/WAW dependences; expanded in the model, the i loop is parallel and gets a private copy of acc (with
+    --no-unroll-jam at the top of its body; unrolled and jammed, each copy of the j loop's body has its own);
     the output equals gcc's at 1 and 2 threads."""
     src = PROGRAMS / "polybench" / "syr2k.c"
-    r = run_pgcc([src, "-O3", "--emit=polyhedral", "-o", "-"])
-    assert r.returncode == 0, r.stderr
-    kernel = r.stdout[r.stdout.index("func.func private @kernel_syr2k"):]
-    kernel = kernel[:kernel.index("func.func", 10)]
-    par = kernel.index("affine.parallel")
-    assert "memref.alloca() : memref<f64>" in kernel[par:].split("\n")[1], kernel[par:par + 300]
+    for flags, line in (([], 2), (["--no-unroll-jam"], 1)):
+        r = run_pgcc([src, "-O3", *flags, "--emit=polyhedral", "-o", "-"])
+        assert r.returncode == 0, r.stderr
+        kernel = r.stdout[r.stdout.index("func.func private @kernel_syr2k"):]
+        kernel = kernel[:kernel.index("func.func", 10)]
+        par = kernel.index("affine.parallel")
+        assert "memref.alloca() : memref<f64>" in kernel[par:].split("\n")[line], kernel[par:par + 300]
+    assert kernel.count("memref.alloca()") == 1
     want = run_exe(build_gcc(src, tmp / "ref"))
     r = run_pgcc([src, "-O3", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
