@@ -102,9 +102,9 @@ def contraction_ok(model: IslScop, schedule, depths: dict) -> bool:
 
 
 def privatize(nest: list, model: IslScop, depths: dict) -> bool:
-    """Give every expanded scalar used in a parallel loop of the generated `nest` (top-level ops) a private
-    copy in the body of that loop. Returns False (nothing changed) when the uses of one scalar are spread over
-    several outermost parallel loops, or lie both inside one and outside."""
+    """Give every expanded scalar written in a parallel loop of the generated `nest` (top-level ops) a private
+    copy in the body of that loop. Returns False (nothing changed) when the uses of one such scalar are spread
+    over several outermost parallel loops, or lie both inside one and outside."""
     plan = []
     for name in depths:
         mem = model.scop.arrays[name]
@@ -112,6 +112,8 @@ def privatize(nest: list, model: IslScop, depths: dict) -> bool:
         loops = {_outermost_parallel(u.owner, nest) for u in uses}
         if loops == {None}:
             continue
+        if all(u.owner.name == "affine.load" for u in uses if _outermost_parallel(u.owner, nest) is not None):
+            continue  # parallel loops only read it: the value written before them, the same for every thread
         if len(loops) != 1:
             return False
         plan.append((mem, loops.pop(), uses))

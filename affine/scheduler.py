@@ -33,7 +33,10 @@ from .isl_model import IslScop, pw_affs, subscript_coefficients
 
 PARALLEL_MARK = "parallel"
 LARGE_PARALLEL_MARK = "parallel-if-large"  # parallel when its trip count is at least LARGE_TRIP (checked at run time)
-LARGE_TRIP = 16384
+# durbin's two vector updates (a few arithmetic ops per element) inside its sequential k loop lost 45% of the
+# sequential time when run in parallel from 16384 elements (two parallel regions per k), and gained nothing from
+# 4096; jacobi-1d's 200000-point sweeps halve.
+LARGE_TRIP = 65536
 UNROLL_JAM_MARK = "unroll-jam"  # the loop of the marked member is unrolled by UNROLL_JAM_FACTOR and jammed (unroll_jam.py)
 PRIVATE_MARK = "private"  # "private A3 A5" under a parallel mark: each iteration gets its own copy of A3 and A5
 FUSION_POLICIES = ("max", "smart", "none")
