@@ -516,3 +516,21 @@ def test_scalar_only_read_in_a_parallel_loop_needs_no_private_copy(tmp):
     for threads in (1, 2):
         got = run_exe(tmp / "app", threads=threads)
         assert (got.stdout, got.stderr) == (want.stdout, want.stderr)
+
+
+def test_lu_is_tiled_in_all_three_loops(tmp):
+    """isl's default schedule keeps lu's k loop sequential outside parallel (i, j) loops; the schedule computed
+    without outer coincidence tiles k, i and j together, unskewed, and runs the tiles as a wavefront (a blocked
+    LU). Output equals gcc's with several tiles in each direction, at 1 and 2 threads."""
+    src = PROGRAMS / "polybench" / "lu.c"
+    r = run_pgcc([src, "-O3", "-DN=100", "--emit=scop", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    scop = next(s for s in json.loads(r.stdout)["scops"] if s["function"] == "kernel_lu")
+    tree = scop["schedule_tree"]
+    first_band = tree[tree.index("schedule:"):tree.index("permutable")]
+    assert first_band.count("floor((i0)/32)") == 2 and "floor((i1)/32)" in first_band  # the wavefront K + I
+    want = run_exe(build_gcc(src, tmp / "ref", ["-DN=100"]))
+    assert run_pgcc([src, "-O3", "-DN=100", "-o", tmp / "app"]).returncode == 0
+    for threads in (1, 2):
+        got = run_exe(tmp / "app", threads=threads)
+        assert (got.stdout, got.stderr) == (want.stdout, want.stderr)
