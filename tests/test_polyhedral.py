@@ -534,3 +534,41 @@ def test_lu_is_tiled_in_all_three_loops(tmp):
     for threads in (1, 2):
         got = run_exe(tmp / "app", threads=threads)
         assert (got.stdout, got.stderr) == (want.stdout, want.stderr)
+
+
+DOITGEN_IN_MAIN = """
+#include <stdio.h>
+double A[10][12][40], W[40][40], acc[40];
+int main(void) {
+  for (int r = 0; r < 10; r++) for (int q = 0; q < 12; q++) for (int p = 0; p < 40; p++)
+    A[r][q][p] = (double)((r * q + p) % 40) / 40;
+  for (int s = 0; s < 40; s++) for (int p = 0; p < 40; p++) W[s][p] = (double)(s * p % 40) / 40;
+  for (int r = 0; r < 10; r++)
+    for (int q = 0; q < 12; q++) {
+      for (int p = 0; p < 40; p++) {
+        acc[p] = 0.0;
+        for (int s = 0; s < 40; s++) acc[p] += A[r][q][s] * W[s][p];
+      }
+      for (int p = 0; p < 40; p++) A[r][q][p] = acc[p];
+    }
+  double sum = 0.0;
+  for (int r = 0; r < 10; r++) for (int q = 0; q < 12; q++) for (int p = 0; p < 40; p++) sum += A[r][q][p];
+  printf("%.10e\\n", sum);
+}
+"""
+
+
+def test_schedule_enumerating_loops_through_constant_bounds_is_not_applied(tmp):
+    """With literal sizes, isl's scheduler fuses doitgen's r, q and s loops into one dimension (468 r + 39 q + s,
+    from the bounds): one sequential loop around tiny parallel ones. It is predicted to lose and the original
+    loops run; the output equals gcc's at 1 and 2 threads."""
+    src = _write(tmp, "k.c", DOITGEN_IN_MAIN)
+    r = run_pgcc([src, "--emit=scop", "-O3", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    reasons = [s.get("reason", "") for s in json.loads(r.stdout)["scops"]]
+    assert any("multiplies a loop iterator by" in why for why in reasons), reasons
+    want = run_exe(build_gcc(src, tmp / "ref"))
+    assert run_pgcc([src, "-O3", "-o", tmp / "app"]).returncode == 0
+    for threads in (1, 2):
+        got = run_exe(tmp / "app", threads=threads)
+        assert got.stdout == want.stdout

@@ -209,7 +209,8 @@ class ModuleGen:
         with ir.Location.file(self.filename, d.location.line, d.location.column), ir.InsertionPoint.at_block_begin(self.module.body):
             memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility=vis,
                             initial_value=attrs.get("initial_value"),
-                            constant=bool(canonical(d.type).is_const_qualified()) and is_def or None)
+                            constant=bool(canonical(d.type).is_const_qualified()) and is_def or None,
+                            alignment=_definition_alignment(mtype) if is_def else None)
         mv = MemVar(None, ty, global_name=name, mtype=mtype)
         self.globals[key] = mv
         return mv
@@ -384,3 +385,18 @@ def generate(tu, filename: str) -> ir.Module:
     except CT.UnsupportedType as e:
         raise CompileError(f"unsupported construct: {e}") from None
     return m
+
+
+# Arrays defined here of at least a cache line start on one, as gcc aligns large arrays for vector access: vector
+# loads and stores of aligned rows then never straddle two lines. Declarations claim nothing (the definition
+# elsewhere has its own alignment).
+CACHE_LINE = 64
+
+
+def _definition_alignment(mtype) -> int | None:
+    mt = ir.MemRefType(mtype)
+    if mt.rank == 0 or not mt.has_static_shape:
+        return None
+    width = mt.element_type.width if hasattr(mt.element_type, "width") else 0
+    return CACHE_LINE if math.prod(mt.shape) * width // 8 >= CACHE_LINE else None
+
