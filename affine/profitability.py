@@ -61,6 +61,8 @@ def predicts_gain(model: IslScop, schedule: isl.Schedule) -> tuple[bool, str]:
             continue
         key = (access.get_tuple_name(isl.dim_type.out), before.get(stmt))
         streamed.setdefault(key, set()).add(after.get(stmt, 0))
+    from .scheduler import MAX_COEFFICIENT, largest_coefficient
+
     big = largest_coefficient(schedule)
     if big > MAX_COEFFICIENT:
         return False, (f"no predicted gain: a schedule dimension multiplies a loop iterator by {big}, "
@@ -74,33 +76,6 @@ def predicts_gain(model: IslScop, schedule: isl.Schedule) -> tuple[bool, str]:
             return False, (f"no predicted gain: the schedule splits the loop holding {where}, which reads array "
                            f"{array} once, into {len(groups)} loops that each stream it from memory")
     return True, ""
-
-
-# Skews of stencils and wavefronts use small factors (2 for jacobi-2d's time skew); isl's scheduler, given loops
-# with constant bounds, sometimes fuses them into one dimension such as 30600*r + 255*q + s (doitgen written in
-# main with literal sizes), whose code enumerates everything in one sequential loop around tiny parallel ones
-# (9x slower than the original loops).
-MAX_COEFFICIENT = 8
-
-
-def largest_coefficient(schedule: isl.Schedule) -> int:
-    """The largest absolute coefficient of a loop iterator in a band member of `schedule` (0 when none)."""
-    from .isl_model import pw_affs
-
-    found = [0]
-
-    def visit(node):
-        if node.get_type() == isl.schedule_node_type.band:
-            mupa = node.band_get_partial_schedule()
-            for k in range(node.band_n_member()):
-                for pa in pw_affs(mupa.get_union_pw_aff(k)):
-                    for _, aff in pa.get_pieces():
-                        for d in range(aff.dim(isl.dim_type.in_)):
-                            found[0] = max(found[0], abs(aff.get_coefficient_val(isl.dim_type.in_, d).to_python()))
-        return node
-
-    schedule.get_root().map_descendant_bottom_up(visit)
-    return found[0]
 
 
 def innermost_iterators(umap: isl.UnionMap) -> dict:

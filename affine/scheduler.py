@@ -83,6 +83,13 @@ def compute_schedule(model: IslScop, deps: Dependences, options: ScheduleOptions
     sc = (isl.ScheduleConstraints.on_domain(model.domain).set_validity(validity).set_proximity(dep)
           .set_coincidence(dep))
     schedule = sc.compute_schedule()
+    if largest_coefficient(schedule) > MAX_COEFFICIENT:
+        # isl's step that carries dependences when no band is found, given loops with constant bounds, can fuse
+        # them into one dimension (30600*r + 255*q + s for doitgen written in main with literal sizes); carrying
+        # the other dependences first gives the loops back
+        ctx.set_schedule_carry_self_first(0)
+        schedule = sc.compute_schedule()
+        ctx.set_schedule_carry_self_first(1)
     if options.tile and _outer_loop_is_sequential(schedule):
         ctx.set_schedule_outer_coincidence(0)
         blocked = sc.compute_schedule()
@@ -95,6 +102,30 @@ def compute_schedule(model: IslScop, deps: Dependences, options: ScheduleOptions
         if not sunk.plain_is_equal(chosen) and _respects(model, deps, order_only, sunk):
             chosen = sunk
     return chosen
+
+
+# Skews of stencils and wavefronts use small factors (2 for jacobi-2d's time skew); a larger coefficient of a loop
+# iterator enumerates several loops as one through their constant bounds, in one sequential loop around tiny
+# parallel ones (doitgen with literal sizes: 9x slower than the original loops).
+MAX_COEFFICIENT = 8
+
+
+def largest_coefficient(schedule: isl.Schedule) -> int:
+    """The largest absolute coefficient of a loop iterator in a band member of `schedule` (0 when none)."""
+    found = [0]
+
+    def visit(node):
+        if node.get_type() == isl.schedule_node_type.band:
+            mupa = node.band_get_partial_schedule()
+            for k in range(node.band_n_member()):
+                for pa in pw_affs(mupa.get_union_pw_aff(k)):
+                    for _, aff in pa.get_pieces():
+                        for d in range(aff.dim(isl.dim_type.in_)):
+                            found[0] = max(found[0], abs(aff.get_coefficient_val(isl.dim_type.in_, d).to_python()))
+        return node
+
+    schedule.get_root().map_descendant_bottom_up(visit)
+    return found[0]
 
 
 def _outer_loop_is_sequential(schedule: isl.Schedule) -> bool:
