@@ -148,8 +148,8 @@ def tiled_wavefront_schedule(model: IslScop, deps: Dependences, sizes=STREAM_TIL
     """The original schedule with every two-level nest that has no parallel loop turned into a tiled band run as
     a wavefront of parallel tiles, or None when no such nest holds a deepest statement.
 
-    A two-level nest is an outermost loop i whose body holds one inner loop j (of statements only) and statements
-    before or after it. Its band is (i, t): a statement of the inner loop has t = j, one before the inner loop the
+    A two-level nest is an outermost loop i whose body holds one inner loop j (of statements only, its bounds
+    independent of i: a rectangle) and statements before or after it. Its band is (i, t): a statement of the inner loop has t = j, one before the inner loop the
     first j of that i, one after it the last j; a sequence below the band keeps the source order among statements
     with equal (i, t). The band is permutable when no dependence inside the nest has a negative distance in i or
     t: then it is tiled (`sizes`, rows first) and scheduler.mark_parallel runs its tiles as a wavefront (Pluto's
@@ -198,9 +198,14 @@ def _nest_band(group, domains, iterators, deps) -> isl.MultiUnionPwAff | None:
     # { [i] -> [j] }: the inner loop's iterations per i
     j_range = isl.Map.from_range(isl.Set.from_union_set(domains[inner[0].name]).reset_tuple_id()) \
         .move_dims(isl.dim_type.in_, 0, isl.dim_type.out, 0, 1)
+    first, last = j_range.lexmin_pw_multi_aff().get_pw_aff(0), j_range.lexmax_pw_multi_aff().get_pw_aff(0)
+    if any(aff.involves_dims(isl.dim_type.in_, 0, 1) for pa in (first, last) for _, aff in pa.get_pieces()):
+        # a triangle (trisolv): short rows of tiles, and at PolyBench's size (n = 2000) a wavefront of 4 tiles
+        # at most, twice as slow as the sequential loops
+        return None
     for s in outer:
         before = s.beta[1] < inner[0].beta[1]
-        bound = (j_range.lexmin_pw_multi_aff() if before else j_range.lexmax_pw_multi_aff()).get_pw_aff(0)
+        bound = first if before else last
         own = isl.Set.from_union_set(domains[s.name])
         bound = bound.set_tuple_id(isl.dim_type.in_, own.get_tuple_id()).intersect_domain(own)
         # t = 0 where the inner loop is empty (a band must schedule every instance)

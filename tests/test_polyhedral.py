@@ -309,8 +309,9 @@ def test_fission_of_a_streaming_nest_is_predicted_to_lose(tmp):
     ("symm", ["-DM=70", "-DN=101"], "step 4"),
     ("syr2k", ["-DN=110", "-DM=97"], "step 4")])
 def test_wavefront_and_unroll_jam_keep_output(name, sizes, jammed, tmp):
-    """Sizes with several tiles of 32 x 512 in each direction (the wavefront of bicg and trisolv) and trip counts
-    that are not a multiple of the unroll-and-jam factor or the tile size (cleanup loops, partial tiles): output
+    """Sizes with several tiles of 32 x 512 in each direction (bicg's wavefront; trisolv's triangle keeps its
+    loops) and trip counts that are not a multiple of the unroll-and-jam factor or the tile size (cleanup loops,
+    partial tiles): output
     equals gcc's at 1 and 2 threads. bicg's and atax's row sums are computed four at a time (a loop carrying four
     f64 values); gemm's and correlation's k loops are unrolled and jammed into the loops that update C[i][j] and
     corr[i][j] (correlation's triangle once had a copy read the first copy's load instead of its store); symm's
@@ -578,3 +579,26 @@ def test_schedule_enumerating_loops_through_constant_bounds_is_recomputed(tmp):
     for threads in (1, 2):
         got = run_exe(tmp / "app", threads=threads)
         assert got.stdout == want.stdout
+
+
+def test_parallel_loop_inside_two_sequential_loops_runs_in_parallel_only_when_long(tmp):
+    """doitgen's tiles of p are parallel inside its sequential r and q loops: forked once per (r, q) they cost
+    more than they gain, so they get two versions, parallel only for a long loop (LARGE_TRIP). trisolv's triangle
+    is not run as a wavefront of tiles (short rows of tiles: twice as slow as its loops at n = 2000). Outputs
+    equal gcc's at 1 and 2 threads."""
+    from polygeist_py.affine.codegen import VERSIONS
+
+    src = PROGRAMS / "polybench" / "doitgen.c"
+    r = run_pgcc([src, "-O3", "-DNR=10", "-DNQ=12", "-DNP=70", "--emit=polyhedral", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    kernel = r.stdout[r.stdout.index("func.func private @kernel_doitgen"):]
+    kernel = kernel[:kernel.index("func.func", 10)]
+    assert VERSIONS in kernel
+    r = run_pgcc([PROGRAMS / "polybench" / "trisolv.c", "-O3", "-DN=2000", "--emit=scop", "-o", "-"])
+    scop = next(s for s in json.loads(r.stdout)["scops"] if s["function"] == "kernel_trisolv")
+    assert "wavefront" not in scop.get("reason", "")
+    want = run_exe(build_gcc(src, tmp / "ref", ["-DNR=10", "-DNQ=12", "-DNP=70"]))
+    assert run_pgcc([src, "-O3", "-DNR=10", "-DNQ=12", "-DNP=70", "-o", tmp / "app"]).returncode == 0
+    for threads in (1, 2):
+        got = run_exe(tmp / "app", threads=threads)
+        assert (got.stdout, got.stderr) == (want.stdout, want.stderr)
