@@ -122,7 +122,8 @@ def lost_stride_one(model: IslScop, schedule: isl.Schedule) -> str | None:
     before = innermost_iterators(model.original)
     after = innermost_iterators(flat_map(model, schedule))
     depth = {st.name: len(st.loops) for st in model.scop.statements}
-    hot = {name for name, d in depth.items() if d == max(depth.values())}  # where the time goes
+    extent = _dimensions(model.domain)  # a piece of a split statement (index_set_splitting.py) may be flat
+    hot = {name for name in depth if extent[name] == max(extent.values())}  # where the time goes
     # a parallel matrix-vector nest (depth 2) has no reuse to lose; deeper ones repeat the strided walk
     parallel = {name for name in parallel_statements(schedule) if depth[name] <= 2}
     for stmt, _, access in model.accesses:
@@ -137,3 +138,14 @@ def lost_stride_one(model: IslScop, schedule: isl.Schedule) -> str | None:
         if along_before and across_after:
             return access.get_tuple_name(isl.dim_type.out)
     return None
+
+
+def _dimensions(domain: isl.UnionSet) -> dict:
+    """statement name -> the dimension of its iteration domain (iterators minus the equalities among them)."""
+    out = {}
+
+    def visit(s):
+        equalities = [c for c in s.affine_hull().get_constraints() if c.is_equality()]
+        out[s.get_tuple_name()] = s.dim(isl.dim_type.set) - len(equalities)
+    domain.foreach_set(visit)
+    return out

@@ -26,6 +26,7 @@ depth), "none" serializes strongly connected components (no fusion).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import islpy as isl
@@ -49,7 +50,7 @@ class ScheduleOptions:
     """Choices of the scheduler.
 
     fusion: one of FUSION_POLICIES; tile: tile permutable bands; tile_sizes: sizes for the members of a band,
-    outermost first (the last size repeats for deeper bands); parallel: mark parallel loops; vectorize: choose
+    outermost first, aligned on the innermost member (band_tile_sizes); parallel: mark parallel loops; vectorize: choose
     the innermost member of permutable bands for stride-1 access; unroll_jam: unroll-and-jam the loop around an
     innermost reduction (mark_unroll_jam, unroll_jam.py).
     """
@@ -60,6 +61,10 @@ class ScheduleOptions:
     vectorize: bool = True
     unroll_jam: bool = True
     extra: dict = field(default_factory=dict)
+
+    def without_parallel(self) -> "ScheduleOptions":
+        """These options with parallel marks turned off."""
+        return dataclasses.replace(self, parallel=False)
 
     def __post_init__(self):
         if self.fusion not in FUSION_POLICIES:
@@ -100,8 +105,32 @@ def compute_schedule(model: IslScop, deps: Dependences, options: ScheduleOptions
     if options.vectorize:
         sunk = post_process(model, schedule, options, sink=True)
         if not sunk.plain_is_equal(chosen) and _respects(model, deps, order_only, sunk):
-            chosen = sunk
+            # a member moved below another band keeps its coincident flag, which held under that band only
+            # (Floyd-Warshall's i, parallel inside the wavefront i + j, carries row k's dependence above it)
+            sunk = clear_false_coincidence(post_process(model, schedule, options.without_parallel(), sink=True),
+                                           deps.all)
+            chosen = mark_parallel(sunk) if options.parallel else sunk
     return chosen
+
+
+def clear_false_coincidence(schedule: isl.Schedule, dependences: isl.UnionMap) -> isl.Schedule:
+    """`schedule` with the coincident flag removed from every band member along which some dependence between
+    instances that agree on all outer dimensions has a non-zero distance (such a loop is not parallel)."""
+    def visit(node):
+        if node.get_type() != isl.schedule_node_type.band:
+            return node
+        outer = node.get_prefix_schedule_union_map()
+        mupa = node.band_get_partial_schedule()
+        for k in range(node.band_n_member()):
+            member = isl.UnionMap.from_union_pw_aff(mupa.get_union_pw_aff(k))
+            same_outer = dependences.intersect(outer.apply_range(outer.reverse()))
+            if node.band_member_get_coincident(k) and \
+                    not same_outer.is_subset(member.apply_range(member.reverse())):
+                node = node.band_member_set_coincident(k, 0)
+            outer = outer.flat_range_product(member)
+        return node
+
+    return schedule.get_root().map_descendant_bottom_up(visit).get_schedule()
 
 
 # Skews of stencils and wavefronts use small factors (2 for jacobi-2d's time skew); a larger coefficient of a loop
@@ -178,7 +207,7 @@ def post_process(model: IslScop, schedule: isl.Schedule, options: ScheduleOption
             best = _best_innermost(node, strides)
             node = permute_band(node, [i for i in range(n) if i != best] + [best])
         if options.tile and n >= 2 and _has_temporal_reuse(node, strides or _stride_table(model)):
-            sizes = [options.tile_sizes[min(i, len(options.tile_sizes) - 1)] for i in range(n)]
+            sizes = band_tile_sizes(options.tile_sizes, n)
             node = tile_band(node, sizes)
             # Tile loops in any order are legal (the band is permutable): parallel ones outermost, so one
             # fork/join covers the tiled nest instead of one per outer tile (gramschmidt's column updates).
@@ -192,6 +221,13 @@ def post_process(model: IslScop, schedule: isl.Schedule, options: ScheduleOption
     if options.parallel:
         schedule = mark_parallel(schedule)
     return schedule
+
+
+def band_tile_sizes(sizes: tuple, n: int) -> list:
+    """Tile sizes for the n members of a band, aligned on the innermost member: the last of `sizes` for the
+    innermost member (the stride-1 one after post_process's permutation), the one before it for the member
+    above, ...; members further out than `sizes` reaches get its first size."""
+    return [sizes[max(0, len(sizes) - n + i)] for i in range(n)]
 
 
 def tile_band(node, sizes):
@@ -272,6 +308,20 @@ def mark_parallel(schedule: isl.Schedule) -> isl.Schedule:
         return node
 
     return visit(schedule.get_root(), False).get_schedule()
+
+
+def first_parallel_depth(schedule: isl.Schedule) -> int:
+    """The largest number, over root-to-leaf paths of `schedule`, of band members above the path's first
+    coincident member (all of the path's members when none is)."""
+    def depth(node, above):
+        if node.get_type() == isl.schedule_node_type.band:
+            for k in range(node.band_n_member()):
+                if node.band_member_get_coincident(k):
+                    return above + k
+            above += node.band_n_member()
+        return max((depth(node.child(k), above) for k in range(node.n_children())), default=above)
+
+    return depth(schedule.get_root(), 0)
 
 
 def loop_depth(node) -> int:

@@ -12,12 +12,13 @@ what a program computes.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from mlir import ir
 
-from . import (codegen, dependences, isl_model, jam_marks, legality, original_schedule, profitability,
-               scalar_expansion, scheduler)
+from . import (codegen, dependences, index_set_splitting, isl_model, jam_marks, legality, original_schedule,
+               profitability, scalar_expansion, scheduler)
 from .scop import NotAScop, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
 
 
@@ -140,7 +141,23 @@ def _fallback(model, deps, options) -> tuple:
 def _computed_schedule(model, deps, options):
     """(model, dependences, schedule, private scalars {array: depth}) for isl's schedule of `model`: of the model
     with its private scalars expanded (scalar_expansion.py) when there are some and the schedule lets them be
-    contracted back, else of `model` itself."""
+    contracted back, else of `model` itself; or, when the parallel loops of its schedule lie further in, of the
+    model with its statements' domains split (index_set_splitting.py)."""
+    chosen = _unsplit_schedule(model, deps, options)
+    if options.parallel:
+        split_model = index_set_splitting.split(model)
+        if split_model is not None:
+            split_deps = dependences.compute(split_model)
+            # each piece a nest of its own, untiled: fused, isl ran Floyd-Warshall's column pieces outermost
+            # around parallel rows (a fork per column); tiles of 32 x 32 inside k doubled its time
+            piece_options = dataclasses.replace(options, fusion="none", tile=False)
+            schedule = scheduler.compute_schedule(split_model, split_deps, piece_options)
+            if scheduler.first_parallel_depth(schedule) < scheduler.first_parallel_depth(chosen[2]):
+                return split_model, split_deps, schedule, {}
+    return chosen
+
+
+def _unsplit_schedule(model, deps, options):
     depths = scalar_expansion.expandable(model)
     if depths:
         expanded = scalar_expansion.expand(model, depths)

@@ -22,8 +22,15 @@ is ``yes`` when they are byte-identical, ``close`` when every printed number agr
 last printed digit or a relative 1e-6 (gcc -march=native contracts a*b+c into FMAs, pgcc does not, so the
 %0.2lf dump can round differently), integers exactly, and ``NO`` otherwise.
 
+Harness layout (``--layout harness``): the kernels of tests/programs/pbharness, each built as two translation
+units (``bench.c`` + ``<name>.c``, the way a PolyBench/C 4.2.1 program is built with ``utilities/polybench.c``)
+with ``-DLARGE_DATASET`` (``--size small``: ``-DSMALL_DATASET``) and ``-DBENCH_TIME``; the time is the harness's
+own (gettimeofday around the kernel call, printed as one ``%0.6f`` line).  The output check builds a second
+pair with ``-DBENCH_DUMP_ARRAYS`` (every result array dumped to stderr) and runs it once.
+
 Usage: python benchmarks/polybench_vs_gcc.py [--reps 5] [--kernels gemm,lu] [--size large|small]
                                               [--threads N] [--pgcc-flags="--no-parallel"] [--json out.json]
+                                              [--layout standalone|harness]
 """
 
 from __future__ import annotations
@@ -41,6 +48,9 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
 KERNEL_DIR = Path(__file__).resolve().parent.parent / "tests" / "programs" / "polybench"
+HARNESS_DIR = KERNEL_DIR.parent / "pbharness"
+HARNESS_TIME = re.compile(r"^\d+\.\d{6}$")
+LAYOUT = "standalone"
 MARKER = "pgb-kernel-seconds"
 SLOW = 1.25
 PGCC_FLAGS: list[str] = []
@@ -107,19 +117,38 @@ def build(name: str, flags: list[str], workdir: Path, timer_o: Path) -> dict[str
     return exes
 
 
+def build_harness(name: str, size: str, workdir: Path) -> dict[str, Path]:
+    """Build bench.c + <name>.c of the harness layout with gcc and pgcc, timed ('gcc', 'pgcc') and dumping
+    ('gcc.dump', 'pgcc.dump') variants; returns the executables by those keys."""
+    common = ["-I", str(HARNESS_DIR), f"-D{size.upper()}_DATASET", str(HARNESS_DIR / "bench.c"),
+              str(HARNESS_DIR / f"{name}.c")]
+    exes = {}
+    for variant, flag in (("", "-DBENCH_TIME"), (".dump", "-DBENCH_DUMP_ARRAYS")):
+        exes["gcc" + variant] = workdir / f"{name}{variant}.gcc"
+        exes["pgcc" + variant] = workdir / f"{name}{variant}.pgcc"
+        compile_cmd(["gcc", "-O3", "-march=native", flag, *common, "-o", str(exes["gcc" + variant]), "-lm"], "gcc")
+        compile_cmd([*pgcc_command(), "-O3", *PGCC_FLAGS, flag, *common, "-o", str(exes["pgcc" + variant])], "pgcc")
+    return exes
+
+
 def run(exe: Path, capture: bool, timeout: float) -> tuple[float, str, str]:
-    """Run once; returns (kernel seconds, stdout without the timer line, stderr or '' when not captured)."""
+    """Run once; returns (kernel seconds, stdout without the timer line, stderr or '' when not captured).
+    The timer line is ``pgb-kernel-seconds <s>`` (standalone layout) or the harness's ``%0.6f`` line; an
+    executable built for dumping (``*.dump.*``) prints none and gets 0.0."""
     env = dict(os.environ, OMP_NUM_THREADS=THREADS if exe.suffix == ".pgcc" else "1")
     r = subprocess.run([str(exe)], stdout=subprocess.PIPE, stderr=subprocess.PIPE if capture else subprocess.DEVNULL,
                        text=True, env=env, timeout=timeout)
     if r.returncode != 0:
         raise RuntimeError(f"{exe.name} exited with status {r.returncode}")
+    if ".dump" in exe.suffixes:
+        return 0.0, r.stdout, r.stderr or ""
     lines = r.stdout.splitlines(keepends=True)
-    timer = [l for l in lines if l.startswith(MARKER)]
+    is_timer = (lambda l: HARNESS_TIME.match(l.strip())) if LAYOUT == "harness" else (lambda l: l.startswith(MARKER))
+    timer = [l for l in lines if is_timer(l)]
     if len(timer) != 1:
-        raise RuntimeError(f"{exe.name} did not print one '{MARKER}' line")
-    out = "".join(l for l in lines if not l.startswith(MARKER))
-    return float(timer[0].split()[1]), out, r.stderr or ""
+        raise RuntimeError(f"{exe.name} did not print one timer line")
+    out = "".join(l for l in lines if not is_timer(l))
+    return float(timer[0].split()[-1]), out, r.stderr or ""
 
 
 def numbers_close(a: str, b: str, rtol: float = 1e-6) -> bool:
@@ -152,8 +181,12 @@ def bench_kernel(name: str, size: str, reps: int, workdir: Path, timer_o: Path, 
     """Build, check and time one kernel; returns its result record (with 'error' set on failure)."""
     rec = {"kernel": name, "flags": [], "gcc_times": [], "pgcc_times": [], "same_output": None, "error": None}
     try:
-        rec["flags"] = size_flags((KERNEL_DIR / f"{name}.c").read_text(), size)
-        exes = build(name, rec["flags"], workdir, timer_o)
+        if LAYOUT == "harness":
+            rec["flags"] = [f"-D{size.upper()}_DATASET"]
+            exes = build_harness(name, size, workdir)
+        else:
+            rec["flags"] = size_flags((KERNEL_DIR / f"{name}.c").read_text(), size)
+            exes = build(name, rec["flags"], workdir, timer_o)
         outputs = {}
         for rep in range(reps):
             order = ("gcc", "pgcc") if rep % 2 == 0 else ("pgcc", "gcc")
@@ -162,6 +195,9 @@ def bench_kernel(name: str, size: str, reps: int, workdir: Path, timer_o: Path, 
                 rec[f"{which}_times"].append(t)
                 if rep == 0:
                     outputs[which] = out + err
+        for which in ("gcc", "pgcc"):
+            if which + ".dump" in exes:
+                outputs[which] = run(exes[which + ".dump"], capture=True, timeout=timeout)[2]
         rec["same_output"] = compare_outputs(outputs["gcc"], outputs["pgcc"])
     except (RuntimeError, ValueError, subprocess.TimeoutExpired) as e:
         rec["error"] = str(e).splitlines()[0] if str(e) else type(e).__name__
@@ -204,6 +240,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--timeout", type=float, default=900, help="seconds allowed for one run")
     p.add_argument("--threads", type=int, default=1, help="OMP_NUM_THREADS for the pgcc binary")
     p.add_argument("--pgcc-flags", default="", help="extra pgcc flags, e.g. --no-polyhedral or --no-parallel")
+    p.add_argument("--layout", choices=("standalone", "harness"), default="standalone",
+                   help="standalone: tests/programs/polybench; harness: tests/programs/pbharness with bench.c")
     args = p.parse_args(argv)
     if args.reps < 1:
         p.error("--reps must be >= 1")
@@ -211,10 +249,11 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    global PGCC_FLAGS, THREADS
+    global PGCC_FLAGS, THREADS, LAYOUT
     args = parse_args(argv)
-    PGCC_FLAGS, THREADS = args.pgcc_flags.split(), str(args.threads)
-    available = sorted(p.stem for p in KERNEL_DIR.glob("*.c"))
+    PGCC_FLAGS, THREADS, LAYOUT = args.pgcc_flags.split(), str(args.threads), args.layout
+    kernel_dir = HARNESS_DIR if LAYOUT == "harness" else KERNEL_DIR
+    available = sorted(p.stem for p in kernel_dir.glob("*.c") if p.name != "bench.c")
     names = args.kernels.split(",") if args.kernels else available
     unknown = [n for n in names if n not in available]
     if unknown:
@@ -235,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         ratios = [r["ratio"] for r in records if r["ratio"]]
         with open(args.json, "w") as f:
-            json.dump({"size": args.size, "reps": args.reps, "threads": args.threads,
+            json.dump({"layout": LAYOUT, "size": args.size, "reps": args.reps, "threads": args.threads,
                        "pgcc_flags": PGCC_FLAGS, "unit": "seconds (wall clock, median of reps)",
                        "geomean_ratio": geomean(ratios), "kernels": records}, f, indent=1)
     return 0

@@ -18,7 +18,7 @@ from mlir.passmanager import PassManager
 from .errors import CompileError, InternalError  # noqa: F401  (InternalError is re-exported)
 
 CLEANUP = ("builtin.module(canonicalize,cse,"
-           "loop-invariant-code-motion,func.func(affine-scalrep),canonicalize,cse)")
+           "loop-invariant-code-motion,func.func(affine-scalrep),canonicalize,cse,canonicalize)")
 
 TO_OPENMP = "builtin.module(lower-affine,convert-scf-to-openmp)"
 LOWER = ("builtin.module(canonicalize,lower-affine,expand-strided-metadata,"

@@ -1,0 +1,130 @@
+"""Index-set splitting (Floyd-Warshall's rows run in parallel), coincidence flags checked against the
+dependences, and tile sizes aligned on the innermost band member."""
+
+import json
+
+import islpy as isl
+
+from conftest import build_gcc, run_exe, run_pgcc
+from polygeist_py.affine import experiments, index_set_splitting, scheduler
+
+FLOYD = """
+#include <stdio.h>
+#ifndef N
+#define N 37
+#endif
+static int path[N][N];
+
+static void kernel(int n, int p[N][N])
+{
+  for (int k = 0; k < n; k++)
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++)
+        p[i][j] = p[i][j] < p[i][k] + p[k][j] ? p[i][j] : p[i][k] + p[k][j];
+}
+
+int main(void)
+{
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      path[i][j] = i == j ? 0 : (i * 7 + j * 13) % 11 == 0 ? 999 : (i * j) % 17 + 1 + (i > j);
+  kernel(N, path);
+  long sum = 0;
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      sum = sum * 31 + path[i][j];
+  printf("%ld %d %d\\n", sum, path[0][N - 1], path[N - 1][0]);
+  return 0;
+}
+"""
+
+# Floyd-Warshall's value-based dependences (p0 = n), as isl's dataflow analysis gives them.
+FLOYD_DEPS = ("[p0] -> { S0[k, i, j = k] -> S0[k, i, j'] : 0 <= k < p0 and 0 <= i < p0 and k < j' < p0; "
+              "S0[k, i = k, j] -> S0[k, i', j] : 0 <= k < p0 and 0 <= j < p0 and k < i' < p0; "
+              "S0[k, i, j] -> S0[k, i', j] : 0 <= k < p0 and 0 <= i' < k and i = k and 0 <= j < p0; "
+              "S0[k, i, j] -> S0[k + 1, i, j] : 0 <= k <= p0 - 2 and 0 <= i < p0 and 0 <= j < p0 }")
+
+
+def _kernel_scop(tmp, flags=()):
+    src = tmp / "fw.c"
+    src.write_text(FLOYD)
+    r = run_pgcc([src, "-O3", *flags, "--emit=scop", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    return next(s for s in json.loads(r.stdout)["scops"] if s["function"] == "kernel")
+
+
+def test_floyd_warshall_rows_run_in_parallel_after_splitting(tmp):
+    scop = _kernel_scop(tmp)
+    assert scop["status"] == "modelled" and not scop.get("reason"), scop.get("reason")
+    tree = scop["schedule_tree"]
+    assert "S0__iss" in tree and 'mark: "parallel"' in tree
+    # every parallel loop is a row loop (i) inside the sequential k loop
+    assert tree.index('schedule: "[p0] -> [{ S0') < tree.index('mark: "parallel"')
+
+
+def test_floyd_warshall_split_schedule_keeps_output(tmp):
+    src = tmp / "fw.c"
+    src.write_text(FLOYD)
+    ref = run_exe(build_gcc(src, tmp / "ref"))
+    for flags in ([], ["--no-parallel"], ["--fusion=max"]):
+        r = run_pgcc([src, "-O3", *flags, "-o", tmp / "pg"])
+        assert r.returncode == 0, r.stderr
+        for threads in (1, 2, 3):
+            got = run_exe(tmp / "pg", threads=threads)
+            assert (got.returncode, got.stdout) == (0, ref.stdout), (flags, threads)
+
+
+def test_split_pieces_partition_the_domain(tmp):
+    src = tmp / "fw.c"
+    src.write_text(FLOYD)
+    model = experiments.load(str(src)).scop("kernel.scop0").model
+    split = index_set_splitting.split(model)
+    assert split is not None
+    pieces = []
+    split.domain.foreach_set(pieces.append)
+    # i < k, i = k, i > k times j < k, j = k, j > k
+    assert len(pieces) == 9 and all(p.get_tuple_name().startswith("S0__iss") for p in pieces)
+    union = pieces[0].set_tuple_name("S0")
+    for k, p in enumerate(pieces[1:], 1):
+        renamed = p.set_tuple_name("S0")
+        assert union.intersect(renamed).is_empty(), k
+        union = union.union(renamed)
+    assert isl.UnionSet.from_set(union).is_equal(model.domain)
+    assert len(split.scop.statements) == 9 and len(split.accesses) == 9 * len(model.accesses)
+
+
+def test_no_split_without_a_self_hyperplane(tmp):
+    src = tmp / "mv.c"
+    src.write_text("void mv(int n, double y[n], double A[n][n], double x[n]) {\n"
+                   "  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++)\n"
+                   "      y[i] = y[i] + A[i][j] * x[j];\n}\n")
+    model = experiments.load(str(src)).scop("mv.scop0").model
+    assert index_set_splitting.split(model) is None
+
+
+def _tree(text):
+    return isl.Schedule(text)
+
+
+def test_false_coincidence_flag_is_cleared():
+    """The wavefront order k, i, i + j is legal for Floyd-Warshall, but i carries row k's dependence there; a
+    flag claiming i parallel (which isl set while i was below i + j) is removed, the k-only flag stays off."""
+    deps = isl.UnionMap(FLOYD_DEPS)
+    dom = '[p0] -> { S0[k, i, j] : 0 <= k < p0 and 0 <= i < p0 and 0 <= j < p0 }'
+    wrong = _tree('{ domain: "%s", child: { schedule: "[p0] -> [{ S0[k, i, j] -> [(k)] }]", child: '
+                  '{ schedule: "[p0] -> [{ S0[k, i, j] -> [(i)] }]", coincident: [ 1 ], child: '
+                  '{ schedule: "[p0] -> [{ S0[k, i, j] -> [(i + j)] }]" } } } }' % dom)
+    fixed = scheduler.clear_false_coincidence(wrong, deps)
+    assert scheduler.first_parallel_depth(fixed) == 3
+    right = _tree('{ domain: "%s", child: { schedule: "[p0] -> [{ S0[k, i, j] -> [(k)] }]", child: '
+                  '{ schedule: "[p0] -> [{ S0[k, i, j] -> [(i + j)] }]", child: '
+                  '{ schedule: "[p0] -> [{ S0[k, i, j] -> [(i)] }]", coincident: [ 1 ] } } } }' % dom)
+    kept = scheduler.clear_false_coincidence(right, deps)
+    assert scheduler.first_parallel_depth(kept) == 2
+
+
+def test_tile_sizes_align_on_the_innermost_member():
+    assert scheduler.band_tile_sizes((16, 64, 256), 3) == [16, 64, 256]
+    assert scheduler.band_tile_sizes((16, 64, 256), 2) == [64, 256]
+    assert scheduler.band_tile_sizes((16, 64, 256), 4) == [16, 16, 64, 256]
+    assert scheduler.band_tile_sizes((32,), 2) == [32, 32]
