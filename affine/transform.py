@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from mlir import ir
 
 from . import (codegen, dependences, index_set_splitting, isl_model, jam_marks, legality, original_schedule,
-               profitability, scalar_expansion, scheduler)
+               profitability, scalar_expansion, scheduler, triangular_jam)
 from .scop import NotAScop, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
 
 
@@ -123,13 +123,17 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
 def _fallback(model, deps, options) -> tuple:
     """(schedule, how it runs the original loops) for a SCoP whose computed schedule is predicted to lose, or
     (None, "") when the original code is as good: the original loops with their parallel ones marked, else as a
-    wavefront of tiles, else unchanged when one of them is to be unrolled and jammed (jam_marks.py)."""
+    wavefront of tiles, else with triangular nests blocked by rows (triangular_jam.py), else unchanged when one
+    of them is to be unrolled and jammed (jam_marks.py)."""
     tree, how = None, ""
     if options.parallel:
         tree, how = original_schedule.parallel_schedule(model, deps), "with their parallel ones marked"
         if tree is None:
             tree = original_schedule.tiled_wavefront_schedule(model, deps)
             how = "tiled, as a wavefront of parallel tiles"
+    if tree is None and options.unroll_jam:
+        tree = triangular_jam.triangular_jam_schedule(model, deps)
+        how = "with the rows of triangular nests blocked and jammed"
     if tree is None and options.unroll_jam:
         tree = original_schedule.original_tree(model)
         if not jam_marks.mark_unroll_jam(model, deps, tree)[1]:

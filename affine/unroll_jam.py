@@ -64,12 +64,23 @@ def unroll_and_jam(ops) -> int:
     for loop in chosen:
         _privatize(loop, _private_scalars(loop))
         loop = _full_tile_version(loop)
+        # a loop of exactly UNROLL_JAM_FACTOR iterations is gone afterwards (upstream promotes its one jammed
+        # iteration into the parent): the jammed loops are found from the parent
+        scope = loop.operation.parent
         if _apply(loop):
             done += 1
-            for inner in loop.regions[0].blocks[0].operations:
-                if inner.name == "affine.for":
-                    _forward_stores(inner.regions[0].blocks[0])
+            scope.walk(lambda o: (_forward_stores(o.regions[0].blocks[0]) if _is_innermost_for(o) else None)
+                       or ir.WalkResult.ADVANCE)
     return done
+
+
+def _is_innermost_for(op) -> bool:
+    if op.name != "affine.for":
+        return False
+    nested = []
+    for inner in op.regions[0].blocks[0].operations:
+        inner.operation.walk(lambda o: (nested.append(o) if o.name in LOOPS else None) or ir.WalkResult.ADVANCE)
+    return not nested
 
 
 def _forward_stores(block) -> None:
@@ -123,21 +134,24 @@ def _varies_with(v, loop) -> bool:
 
 
 def _full_tile_version(loop):
-    """For a loop ``0 to min(T, E..)`` (a point loop of a tile of size T, the last tile partial), which upstream
-    does not unroll-and-jam (its cleanup loop would need a min lower bound): ``if (E.. >= T) { loop 0 to T } else
-    { the loop as it was }``. Returns the loop to transform: the full-tile one, or `loop` when it has another
-    form."""
+    """For a loop ``L to min(L + T, E..)`` (a point loop of a tile of size T, the last tile partial; L constant,
+    or the same affine expression of the same values in both bounds, as in a block of rows of
+    triangular_jam.py), which upstream does not unroll-and-jam (its cleanup loop would need a min lower bound):
+    ``if (E.. >= L + T) { loop L to L + T } else { the loop as it was }``. Returns the loop to transform: the
+    full-tile one, or `loop` when it has another form."""
     lb, ub = (ir.AffineMapAttr(loop.attributes[k]).value for k in ("lowerBoundMap", "upperBoundMap"))
-    constant = [k for k, r in enumerate(ub.results) if isinstance(r, ir.AffineConstantExpr)]
-    if len(ub.results) < 2 or len(lb.results) != 1 or not isinstance(lb.results[0], ir.AffineConstantExpr) or \
-            len(constant) != 1 or loop.results:
+    operands = list(loop.operands)
+    lb_operands, ub_operands = operands[:lb.n_inputs], operands[lb.n_inputs:lb.n_inputs + ub.n_inputs]
+    if len(ub.results) < 2 or len(lb.results) != 1 or loop.results or lb.n_symbols or lb.n_dims > ub.n_dims or \
+            any(a != b for a, b in zip(lb_operands, ub_operands[:lb.n_dims])):
         return loop
-    tile = ub.results[constant[0]]
-    size = tile.value - lb.results[0].value
-    if size % UNROLL_JAM_FACTOR:
+    start = lb.results[0]  # (its dims are the first dims of ub's)
+    sizes = [_constant(r - start, ub) for r in ub.results]
+    tiles = [k for k, size in enumerate(sizes) if size is not None]
+    if len(tiles) != 1 or sizes[tiles[0]] % UNROLL_JAM_FACTOR:
         return loop
-    ub_operands = list(loop.operands)[lb.n_inputs:lb.n_inputs + ub.n_inputs]
-    others = [r - tile for k, r in enumerate(ub.results) if k != constant[0]]
+    tile = ub.results[tiles[0]]
+    others = [r - tile for k, r in enumerate(ub.results) if k != tiles[0]]
     full = ir.IntegerSet.get(ub.n_dims, ub.n_symbols, others, [False] * len(others))
     with ir.InsertionPoint(loop), loop.location:
         version = affine.AffineIfOp(full, cond_operands=ub_operands, has_else=True)
@@ -150,6 +164,12 @@ def _full_tile_version(loop):
     full_tile.attributes["upperBoundMap"] = ir.AffineMapAttr.get(
         ir.AffineMap.get(ub.n_dims, ub.n_symbols, [tile]))
     return full_tile
+
+
+def _constant(expr, amap) -> int | None:
+    """The value of affine expression `expr` (over `amap`'s dims and symbols) when it is a constant."""
+    simplified = ir.AffineMap.get(amap.n_dims, amap.n_symbols, [expr]).results[0]
+    return simplified.value if isinstance(simplified, ir.AffineConstantExpr) else None
 
 
 def _qualifies(loop) -> bool:

@@ -128,3 +128,99 @@ def test_tile_sizes_align_on_the_innermost_member():
     assert scheduler.band_tile_sizes((16, 64, 256), 2) == [64, 256]
     assert scheduler.band_tile_sizes((16, 64, 256), 4) == [16, 16, 64, 256]
     assert scheduler.band_tile_sizes((32,), 2) == [32, 32]
+
+
+TRISOLV = """
+#include <stdio.h>
+#ifndef N
+#define N 37
+#endif
+static double L[N][N], x[N], b[N];
+
+static void kernel(int n, double L[N][N], double x[N], double b[N])
+{
+  for (int i = 0; i < n; i++) {
+    x[i] = b[i];
+    for (int j = 0; j < i; j++)
+      x[i] -= L[i][j] * x[j];
+    x[i] = x[i] / L[i][i];
+  }
+}
+
+int main(void)
+{
+  for (int i = 0; i < N; i++) {
+    b[i] = 0.5 + i % 7;
+    for (int j = 0; j <= i; j++)
+      L[i][j] = (i == j) ? 2.0 + i % 3 : 1.0 / (i + j + 3.0);
+  }
+  kernel(N, L, x, b);
+  for (int i = 0; i < N; i++)
+    printf("%.17g\\n", x[i]);
+  return 0;
+}
+"""
+
+
+def test_triangular_rows_are_blocked_and_jammed_bit_exactly(tmp):
+    """trisolv: per block of 4 rows, the columns left of the block as four independent chains (jammed), then
+    each row's triangle; every row still sums in its own order, so the output is gcc's, for any n mod 4."""
+    src = tmp / "ts.c"
+    src.write_text(TRISOLV)
+    r = run_pgcc([src, "-O3", "--emit=scop", "-o", "-"])
+    scop = next(s for s in json.loads(r.stdout)["scops"] if s["function"] == "kernel")
+    assert "triangular nests blocked" in scop["reason"], scop["reason"]
+    assert 'mark: "unroll-jam"' in scop["schedule_tree"] and "4*floor((i0)/4) > i1" in scop["schedule_tree"]
+    r = run_pgcc([src, "-O3", "--emit=polyhedral", "-o", "-"])
+    kernel = r.stdout[r.stdout.index("@kernel"):]
+    assert "-> (f64, f64, f64, f64)" in kernel[: kernel.index("return")]  # four rows' chains in registers
+    for n in (37, 38, 39, 40, 3):
+        ref = run_exe(build_gcc(src, tmp / "ref", [f"-DN={n}"]))
+        r = run_pgcc([src, "-O3", f"-DN={n}", "-o", tmp / "pg"])
+        assert r.returncode == 0, r.stderr
+        assert run_exe(tmp / "pg").stdout == ref.stdout, n
+
+
+CHOLESKY_LIKE = """
+#include <stdio.h>
+#define N 45
+static double A[N][N];
+
+static void update(int n, double A[N][N])
+{
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++)
+      for (int k = 0; k BOUND j; k++)
+        A[i][j] -= A[i][k] * A[j][k];
+}
+
+int main(void)
+{
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < N; j++)
+      A[i][j] = 1.0 / (i + 2 * j + 1.0);
+  update(N, A);
+  for (int i = 0; i < N; i++)
+    printf("%.17g %.17g\\n", A[i][i / 2], A[i][N - 1]);
+  return 0;
+}
+"""
+
+
+def test_element_beside_distinct_elements_of_its_array_is_promoted(tmp):
+    """Cholesky's A[i][j] -= A[i][k] * A[j][k] (k < j): A[i][k] and A[j][k] are other elements of A (isl proves
+    it from the loop bounds), so A[i][j] is carried in a register; with k <= j, A[i][k] is A[i][j] at k = j and
+    the output must stay gcc's."""
+    for bound in ("<", "<="):
+        src = tmp / "ch.c"
+        src.write_text(CHOLESKY_LIKE.replace("BOUND", bound))
+        if bound == "<":
+            r = run_pgcc([src, "-O3", "--emit=polyhedral", "-o", "-"])
+            assert r.returncode == 0, r.stderr
+            kernel = r.stdout[r.stdout.index("@update"):]
+            assert "iter_args" in kernel[: kernel.index("return")]
+        ref = run_exe(build_gcc(src, tmp / "ref"))
+        r = run_pgcc([src, "-O3", "-o", tmp / "pg"])
+        assert r.returncode == 0, r.stderr
+        for threads in (1, 2):
+            assert run_exe(tmp / "pg", threads=threads).stdout == ref.stdout, (bound, threads)
