@@ -99,13 +99,12 @@ def _hyperplanes(model: IslScop, name: str, dom: isl.Set) -> list:
                 continue
             diffs = [fw.get_pw_aff(d).sub(fr.get_pw_aff(d)) for d in range(fw.dim(isl.dim_type.out))]
             varying = [f for f in diffs if not f.is_cst()]
-            if len(varying) != 1 or any(not f.is_cst() or not _is_zero(f) for f in diffs if f not in varying):
+            if len(varying) != 1 or not all(_is_zero(f) for f in diffs if f.is_cst()):
                 continue
             f = varying[0]
-            if any(f.is_equal(g) or f.neg().is_equal(g) for g in found):
-                continue
-            found.append(f)
-    return found[:MAX_HYPERPLANES] if len(found) <= MAX_HYPERPLANES else []
+            if not any(f.is_equal(g) or f.neg().is_equal(g) for g in found):
+                found.append(f)
+    return found if len(found) <= MAX_HYPERPLANES else []
 
 
 def _single_valued(access: isl.Map, dom: isl.Set):
