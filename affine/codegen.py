@@ -21,9 +21,10 @@ from mlir import ir
 from mlir.dialects import affine, arith, memref, scf
 
 from .isl_model import IslScop
+from .guard_unswitching import unswitch_invariant_guards
 from .scalar_promotion import promote_in
 from .scheduler import LARGE_PARALLEL_MARK, LARGE_TRIP, PARALLEL_MARK, PRIVATE_MARK, UNROLL_JAM_MARK
-from .unroll_jam import UNROLL_JAM, unroll_and_jam
+from .unroll_jam import UNROLL_JAM, forward_stores_in, unroll_and_jam
 
 OP = isl.ast_expr_op_type
 LOOP_MARKS = (PARALLEL_MARK, LARGE_PARALLEL_MARK, UNROLL_JAM_MARK)  # marks that say how to emit one loop
@@ -85,11 +86,17 @@ def replace_scop(model: IslScop, ast: isl.AstNode, finish=None) -> None:
     if finish is not None and not finish(nest):
         marker.operation.erase()
         raise CodegenError("the private scalars of the schedule cannot be given their own copies")
+    block = marker.operation.block
+    start = [op.operation for op in block.operations].index(marker.operation)
     for op in nest:
         op.move_before(marker)
-    marker.operation.erase()
     promote_in(nest)  # reduction elements of innermost loops in registers (scalar_promotion.py)
     unroll_and_jam(nest)  # several of them at once when they are latency-bound chains (unroll_jam.py)
+    # (unroll-and-jam may have replaced a top-level loop: the nest is what lies before the marker again)
+    nest = [op for op in block.operations][start:[op.operation for op in block.operations].index(marker.operation)]
+    if unswitch_invariant_guards(nest):  # fused statements' guards out of innermost loops (guard_unswitching.py)
+        forward_stores_in(nest)  # the jammed copies' stores and loads of one element, no longer apart
+    marker.operation.erase()
     for op in reversed(scop.ops):
         op.erase()
 

@@ -71,7 +71,8 @@ def split(model: IslScop) -> IslScop | None:
     for st in model.scop.statements:
         statements += [dataclasses.replace(st, name=f"{st.name}{PIECE}{k}") for k in range(len(pieces[st.name]))] \
             if st.name in pieces else [st]
-    split_model = IslScop(dataclasses.replace(model.scop, statements=statements), model.ctx, model.domain.apply(to_piece),
+    split_scop = dataclasses.replace(model.scop, statements=statements)
+    split_model = IslScop(split_scop, model.ctx, model.domain.apply(to_piece),
                           model.reads.apply_domain(to_piece), model.writes.apply_domain(to_piece),
                           model.original.apply_domain(to_piece), model.params, iterators, accesses)
     return split_model

@@ -6,19 +6,19 @@ iteration; LLVM cannot keep it in a register because it cannot prove that the ot
 the dependence through memory makes each iteration wait for the previous store. The SCoP's dependences were
 computed assuming distinct arrays do not overlap, so the regenerated nest may rely on it too: an element that an
 innermost loop only reads and writes at loop-invariant indices, and that no other access of the loop touches
-(other elements of the same array are fine when isl proves them distinct under the loop bounds), is loaded once before the loop, carried as an iter_arg and stored once after it (the
-load and store guarded by the loop being non-empty, so no access happens that the original did not make).
+(other elements of the same array are fine when isl proves them distinct under the loop bounds), is loaded once
+before the loop, carried as an iter_arg and stored once after it (the load and store guarded by the loop being
+non-empty, so no access happens that the original did not make).
 """
 
 from __future__ import annotations
 
-import islpy as isl
 from mlir import ir
 from mlir.dialects import affine, arith, scf
 
 from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, is_pure
 
-from .isl_model import expr_to_isl
+from .loop_context import ValueNames
 
 ACCESSES = ("affine.load", "affine.store")
 TAG = "pgcc.promoted"
@@ -81,49 +81,9 @@ def _disjoint(loop, element, other) -> bool:
     """Whether access `other` never touches the element `element` accesses, in any iteration of `loop`: the
     equality of their subscripts has no solution under the bounds of `loop` and of the affine.for ops around it
     (checked with isl; every other value is a free parameter, so the answer is safe)."""
-    names = _ValueNames()
-    constraints = []
-    for a, b in zip(names.subscripts(element), names.subscripts(other)):
-        constraints.append(f"{a} = {b}")
-    op = loop.operation
-    while op is not None and op.operation.name == "affine.for":
-        op = op.operation
-        iv = names.of(op.regions[0].blocks[0].arguments[0])
-        for key, operands, rel in (("lowerBoundMap", op.opview.lowerBoundOperands, ">="),
-                                   ("upperBoundMap", op.opview.upperBoundOperands, "<")):
-            for bound in names.results(ir.AffineMapAttr(op.attributes[key]).value, list(operands)):
-                constraints.append(f"{iv} {rel} {bound}")
-        op = op.parent
-    text = f"[{', '.join(names.params)}] -> {{ : {' and '.join(constraints)} }}"
-    try:
-        return isl.Set(text).is_empty()
-    except isl.Error:
-        return False
-
-
-class _ValueNames:
-    """isl names for the index values of affine maps' operands (affine.apply results inlined as expressions)."""
-
-    def __init__(self):
-        self.params, self._values = [], []
-
-    def of(self, v) -> str:
-        owner = v.owner
-        if not isinstance(owner, ir.Block) and owner.name == "affine.apply":
-            return self.results(ir.AffineMapAttr(owner.attributes["map"]).value, list(owner.operands))[0]
-        for known, name in zip(self._values, self.params):
-            if known == v:
-                return name
-        self._values.append(v)
-        self.params.append(f"v{len(self.params)}")
-        return self.params[-1]
-
-    def results(self, amap, operands) -> list:
-        names = [self.of(o) for o in operands]
-        return [expr_to_isl(e, names[:amap.n_dims], names[amap.n_dims:]) for e in amap.results]
-
-    def subscripts(self, access) -> list:
-        return self.results(ir.AffineMapAttr(access.attributes["map"]).value, _memref_and_indices(access)[1])
+    names = ValueNames()
+    equal = [f"{a} = {b}" for a, b in zip(names.subscripts(element), names.subscripts(other))]
+    return names.infeasible(equal + names.loop_bounds(loop))
 
 
 def _hoist_invariant(v, loop) -> bool:

@@ -50,9 +50,9 @@ class ScheduleOptions:
     """Choices of the scheduler.
 
     fusion: one of FUSION_POLICIES; tile: tile permutable bands; tile_sizes: sizes for the members of a band,
-    outermost first, aligned on the innermost member (band_tile_sizes); parallel: mark parallel loops; vectorize: choose
-    the innermost member of permutable bands for stride-1 access; unroll_jam: unroll-and-jam the loop around an
-    innermost reduction (mark_unroll_jam, unroll_jam.py).
+    outermost first, aligned on the innermost member (band_tile_sizes); parallel: mark parallel loops;
+    vectorize: choose the innermost member of permutable bands for stride-1 access; unroll_jam: unroll-and-jam
+    the loop around an innermost reduction (mark_unroll_jam, unroll_jam.py).
     """
     fusion: str = "smart"
     tile: bool = True

@@ -31,7 +31,7 @@ from mlir import ir
 from mlir.dialects import affine, memref
 from mlir.dialects.transform import interpreter
 
-from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, is_nested_in
+from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, is_nested_in, is_pure
 
 UNROLL_JAM = "pgcc.unroll_jam"
 UNROLL_JAM_FACTOR = 4
@@ -69,9 +69,17 @@ def unroll_and_jam(ops) -> int:
         scope = loop.operation.parent
         if _apply(loop):
             done += 1
-            scope.walk(lambda o: (_forward_stores(o.regions[0].blocks[0]) if _is_innermost_for(o) else None)
-                       or ir.WalkResult.ADVANCE)
+            forward_stores_in([scope])
     return done
+
+
+def forward_stores_in(ops) -> None:
+    """_forward_stores in the body of every innermost affine.for nested in `ops`."""
+    innermost = []
+    for op in ops:
+        op.operation.walk(lambda o: (innermost.append(o) if _is_innermost_for(o) else None) or ir.WalkResult.ADVANCE)
+    for inner in innermost:
+        _forward_stores(inner.regions[0].blocks[0])
 
 
 def _is_innermost_for(op) -> bool:
@@ -86,15 +94,21 @@ def _is_innermost_for(op) -> bool:
 def _forward_stores(block) -> None:
     """In `block` (an innermost loop body): a load of the element a previous store of the same array stored
     (same memref and index expressions, nothing in between that may store to that array) takes the stored
-    value. Done here rather than left to affine-scalrep in the cleanup, which was seen to forward the value of
-    the first copy's load instead of its store in a triangular nest (correlation; MLIR 22)."""
+    value, and a store that a later store to the same element overwrites with no read of the array in between
+    is removed (the jammed copies of ``C[i][j] += ...`` store C[i][j] once, not four times: LLVM keeps the
+    stores, not knowing that the other arrays do not alias C). Done here rather than left to affine-scalrep in
+    the cleanup, which was seen to forward the value of the first copy's load instead of its store in a
+    triangular nest (correlation; MLIR 22)."""
     known = {}  # (memref, map, indices) -> value last stored there
+    pending = {}  # (memref, map, indices) -> the last store there, not read since
     for op in list(block.operations):
-        if op.regions:  # an if: its stores end what is known of the arrays they write
+        if op.regions or op.name not in ("affine.load", "affine.store", "affine.apply", "affine.yield") and \
+                not is_pure(op):  # an if: its stores end what is known of the arrays they write
             written = set()
             op.walk(lambda o: (written.add(_element(o)[0]) if o.name == "affine.store" else None)
                     or ir.WalkResult.ADVANCE)
             known = {k: v for k, v in known.items() if k[0] not in written}
+            pending = {}
             continue
         if op.name not in ("affine.load", "affine.store"):
             continue
@@ -103,9 +117,14 @@ def _forward_stores(block) -> None:
             if key in known:
                 op.results[0].replace_all_uses_with(known[key])
                 op.erase()
+            else:
+                pending = {k: v for k, v in pending.items() if k[0] != key[0]}
             continue
+        if key in pending:
+            pending.pop(key).erase()
         known = {k: v for k, v in known.items() if k[0] != key[0]}  # another element of it may be the same one
         known[key] = op.operands[0]
+        pending[key] = op
 
 
 def _element(access) -> tuple:

@@ -2,6 +2,7 @@
 dependences, and tile sizes aligned on the innermost band member."""
 
 import json
+import re
 
 import islpy as isl
 
@@ -224,3 +225,82 @@ def test_element_beside_distinct_elements_of_its_array_is_promoted(tmp):
         assert r.returncode == 0, r.stderr
         for threads in (1, 2):
             assert run_exe(tmp / "pg", threads=threads).stdout == ref.stdout, (bound, threads)
+
+
+GUARDED_LOOP = """
+func.func @f(%A: memref<?x?xf64>, %n: index) {
+  affine.for %k = 0 to 8 step 4 {
+    affine.for %j = 0 to %n {
+      affine.if affine_set<(d0, d1) : (d0 == 0)>(%k, %j) {
+        %v = affine.load %A[0, %j] : memref<?x?xf64>
+        affine.store %v, %A[1, %j] : memref<?x?xf64>
+      }
+      affine.if affine_set<(d0) : (d0 + 1 == 0)>(%k) {
+        %u = affine.load %A[4, %j] : memref<?x?xf64>
+        affine.store %u, %A[5, %j] : memref<?x?xf64>
+      }
+      %w = affine.load %A[2, %j] : memref<?x?xf64>
+      affine.store %w, %A[3, %j] : memref<?x?xf64>
+    }
+  }
+  return
+}
+"""
+
+
+def test_invariant_guards_leave_innermost_loops():
+    """A guard that cannot hold under the loop bounds (k + 1 = 0 with k >= 0) is dropped; one that does not
+    change in the j loop (k = 0, although j is passed to it) is unswitched: two versions of the j loop."""
+    from mlir import ir
+    from polygeist_py.affine.guard_unswitching import unswitch_invariant_guards
+
+    with ir.Context(), ir.Location.unknown():
+        module = ir.Module.parse(GUARDED_LOOP)
+        func = module.body.operations[0]
+        outer = func.regions[0].blocks[0].operations[0]
+        assert unswitch_invariant_guards([outer]) == 2
+        module.operation.verify()
+        text = str(module)
+    assert "d0 + 1 == 0" not in text and "%arg0[4" not in text
+    then_part, else_part = text[text.index("affine.if"):].split("} else {")
+    # then: the j loop with the guarded copy and the rest; else: the j loop with the rest only
+    assert then_part.count("affine.for") == 1 and "%arg0[1, %arg3]" in then_part and "%arg0[3, %arg3]" in then_part
+    assert else_part.count("affine.for") == 1 and "%arg0[1," not in else_part and "%arg0[3, %arg3]" in else_part
+
+
+def test_jammed_copies_store_an_element_once(tmp):
+    """gemm's k loop jammed by 4 over the j loop: C[i][j] is loaded once and stored once per four values of k
+    (the copies' loads take the stored values, the overwritten stores are removed), and no guard is left in
+    the innermost loops."""
+    src = tmp / "gemm.c"
+    src.write_text("void gemm(int n, double a, double C[n][n], double A[n][n], double B[n][n]) {\n"
+                   "  for (int i = 0; i < n; i++) {\n    for (int j = 0; j < n; j++) C[i][j] *= 0.5;\n"
+                   "    for (int k = 0; k < n; k++)\n      for (int j = 0; j < n; j++)\n"
+                   "        C[i][j] += a * A[i][k] * B[k][j];\n  }\n}\n")
+    r = run_pgcc([src, "-O3", "--emit=polyhedral", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    bodies = _innermost_bodies(r.stdout)
+    jammed = [b for b in bodies if b.count("arith.mulf") >= 8]
+    assert jammed, bodies
+    for body in jammed:
+        assert "affine.if" not in body
+        assert body.count("affine.store") == 1, body
+        c = re.search(r"affine\.store %\w+, (%\w+)\[", body).group(1)
+        assert body.count(f"affine.load {c}[") <= 1, body
+
+
+def _innermost_bodies(text: str) -> list:
+    """The bodies of the innermost affine.for loops of printed MLIR (by brace nesting)."""
+    lines, out = text.splitlines(), []
+    for k, line in enumerate(lines):
+        if "affine.for" not in line:
+            continue
+        depth, body = 0, []
+        for inner in lines[k + 1:]:
+            if depth == 0 and inner.strip().startswith("}"):
+                break
+            depth += inner.count("{") - inner.count("}")
+            body.append(inner)
+        if not any("affine.for" in b or "affine.parallel" in b for b in body):
+            out.append("\n".join(body))
+    return out
