@@ -57,13 +57,16 @@ def _run(cmd: list[str], what: str) -> None:
         raise InternalError(f"{what} failed: {r.stderr.strip()[:2000]}")
 
 
-def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "obj", workdir: str = ".") -> None:
+def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "obj", workdir: str = ".",
+                    fp_contract: str = "off") -> None:
     """Optimize LLVM IR with `opt -O<n>` and generate an object file (kind='obj') or assembly ('asm').
 
     Args:
         ll_text: textual LLVM IR.
         out_path: the .o or .s to write.
         opt_level: 0..3.
+        fp_contract: "off" (a * b + c rounds twice, as written) or "fast" (llc fuses multiplies and adds into
+            FMA instructions wherever it finds them, gcc's default; results change in the last bits).
     """
     base = os.path.join(workdir, os.path.basename(out_path))
     ll = base + ".ll"
@@ -78,7 +81,7 @@ def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "ob
     _run([llvm_tool("opt"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-hoist-runtime-checks=false", ll,
           "-o", bc], "opt")
     _run([llvm_tool("llc"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-relocation-model=pic",
-          f"-filetype={kind}", bc, "-o", out_path], "llc")
+          f"-fp-contract={fp_contract}", f"-filetype={kind}", bc, "-o", out_path], "llc")
 
 
 def link(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> None:

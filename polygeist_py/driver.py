@@ -52,6 +52,7 @@ class Options:
     tile_sizes: tuple | None = (32, 32, 32)
     parallel: bool = True
     unroll_jam: bool = True
+    fp_contract: str = "off"            # -ffp-contract=fast: FMA contraction (gcc's default); "on" is "off", as in gcc 12
     emit: str | None = None
     debug: bool = False
     warnings: list = field(default_factory=list)
@@ -144,6 +145,11 @@ def parse_args(argv: list[str]) -> Options:
             o.tile_sizes = None
         elif a == "--no-parallel":
             o.parallel = False
+        elif a.startswith("-ffp-contract="):
+            value = a.split("=", 1)[1]
+            if value not in ("off", "on", "fast"):
+                raise CompileError(f"-ffp-contract expects off, on or fast, not '{value}'")
+            o.fp_contract = "fast" if value == "fast" else "off"
         elif a == "--no-unroll-jam":
             o.unroll_jam = False
         elif a.startswith("--emit="):
@@ -254,11 +260,11 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
     if o.assembly:
         out = o.output or stem + ".s"
         check_output_dir(out)
-        compile_llvm_ir(ll, out, o.opt_level, "asm", workdir)
+        compile_llvm_ir(ll, out, o.opt_level, "asm", workdir, o.fp_contract)
         return None
     out = obj_name if o.compile_only else os.path.join(workdir, stem + ".o")
     check_output_dir(out)
-    compile_llvm_ir(ll, out, o.opt_level, "obj", workdir)
+    compile_llvm_ir(ll, out, o.opt_level, "obj", workdir, o.fp_contract)
     return out
 
 

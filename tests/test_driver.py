@@ -102,3 +102,20 @@ def test_unknown_flag_warns_and_compiles(sources):
     assert r.returncode == 0, r.stderr
     assert "ignoring unknown option '--frobnicate'" in r.stderr and "-Wall" not in r.stderr
     assert_same_run(tmp / "app", ref)
+
+
+def test_fp_contract_fast_fuses_multiply_add(tmp):
+    """-ffp-contract=fast (gcc's default) lets llc form FMA instructions; by default a * b + c rounds twice,
+    as gcc -O0 computes it; an unknown value is an error."""
+    src = tmp / "axpy.c"
+    src.write_text("void axpy(int n, double a, double *x, double *y) {\n"
+                   "  for (int i = 0; i < n; i++) y[i] = a * x[i] + y[i];\n}\n")
+    asm = {}
+    for flag in ([], ["-ffp-contract=fast"]):
+        out = tmp / f"axpy{len(flag)}.s"
+        r = run_pgcc([src, "-O2", "-S", *flag, "-o", out])
+        assert r.returncode == 0, r.stderr
+        asm[bool(flag)] = out.read_text()
+    assert "vfmadd" in asm[True] and "vfmadd" not in asm[False]
+    r = run_pgcc([src, "-c", "-ffp-contract=sometimes", "-o", tmp / "x.o"])
+    assert r.returncode == 1 and "-ffp-contract expects off, on or fast" in r.stderr and "Traceback" not in r.stderr
