@@ -21,17 +21,14 @@ from mlir.dialects import affine, arith
 from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, inline_then
 
 from .loop_context import ValueNames, condition_parts, integer_set
-from .unroll_jam import LOOPS
+from .unroll_jam import innermost_loops
 
 
 def unswitch_invariant_guards(ops) -> int:
     """Apply the module docstring's rewrites to the innermost affine.for loops nested in `ops` (in place);
     returns the number of guards dropped or unswitched. Raises nothing."""
-    loops = []
-    for op in ops:
-        op.operation.walk(lambda o: (loops.append(o) if _is_innermost(o) else None) or ir.WalkResult.ADVANCE)
     done = 0
-    for loop in loops:
+    for loop in innermost_loops(ops):
         guards = [op for op in loop.regions[0].blocks[0].operations
                   if op.name == "affine.if" and not op.results and
                   all(_invariant(v, loop) for v in _used_operands(op))]
@@ -74,15 +71,6 @@ def _invariant(v, loop) -> bool:
     if isinstance(owner, ir.Block) or owner.name != "affine.apply":
         return False
     return all(_invariant(o, loop) for o in _used_operands(owner))
-
-
-def _is_innermost(op) -> bool:
-    if op.name != "affine.for":
-        return False
-    nested = []
-    for inner in op.regions[0].blocks[0].operations:
-        inner.operation.walk(lambda o: (nested.append(o) if o.name in LOOPS else None) or ir.WalkResult.ADVANCE)
-    return not nested
 
 
 def _replace_by_else(guard) -> None:

@@ -75,20 +75,26 @@ def unroll_and_jam(ops) -> int:
 
 def forward_stores_in(ops) -> None:
     """_forward_stores in the body of every innermost affine.for nested in `ops`."""
-    innermost = []
-    for op in ops:
-        op.operation.walk(lambda o: (innermost.append(o) if _is_innermost_for(o) else None) or ir.WalkResult.ADVANCE)
-    for inner in innermost:
+    for inner in innermost_loops(ops):
         _forward_stores(inner.regions[0].blocks[0])
 
 
-def _is_innermost_for(op) -> bool:
-    if op.name != "affine.for":
-        return False
-    nested = []
-    for inner in op.regions[0].blocks[0].operations:
-        inner.operation.walk(lambda o: (nested.append(o) if o.name in LOOPS else None) or ir.WalkResult.ADVANCE)
-    return not nested
+def innermost_loops(ops) -> list:
+    """The affine.for ops nested in `ops` (a list of ops) with no loop inside them."""
+    found = []
+
+    def visit(o):
+        if o.name == "affine.for":
+            nested = []
+            for inner in o.regions[0].blocks[0].operations:
+                inner.operation.walk(lambda x: (nested.append(x) if x.name in LOOPS else None) or ir.WalkResult.ADVANCE)
+            if not nested:
+                found.append(o)
+        return ir.WalkResult.ADVANCE
+
+    for op in ops:
+        op.operation.walk(visit)
+    return found
 
 
 def _forward_stores(block) -> None:
