@@ -50,13 +50,18 @@ class ScheduleOptions:
     """Choices of the scheduler.
 
     fusion: one of FUSION_POLICIES; tile: tile permutable bands; tile_sizes: sizes for the members of a band,
-    outermost first, aligned on the innermost member (band_tile_sizes); parallel: mark parallel loops;
+    outermost first, aligned on the innermost member (band_tile_sizes); two_member_tile: the sizes of bands of two
+    members unless None; parallel: mark parallel loops;
     vectorize: choose the innermost member of permutable bands for stride-1 access; unroll_jam: unroll-and-jam
     the loop around an innermost reduction (mark_unroll_jam, unroll_jam.py).
     """
     fusion: str = "smart"
     tile: bool = True
     tile_sizes: tuple = (32, 32, 32)
+    # two-member bands (matrix-vector nests: gesummv, mvt, gemver) stream their matrix in row pieces of 512
+    # (4 KiB of doubles, as original_schedule.STREAM_TILE): 32 x 32 tiles took 1.9x gcc's time for gesummv on
+    # one core, 32 x 512 ones 0.9x; None: tile_sizes for them too (a user's --tile-sizes)
+    two_member_tile: tuple | None = (32, 512)
     parallel: bool = True
     vectorize: bool = True
     unroll_jam: bool = True
@@ -207,7 +212,8 @@ def post_process(model: IslScop, schedule: isl.Schedule, options: ScheduleOption
             best = _best_innermost(node, strides)
             node = permute_band(node, [i for i in range(n) if i != best] + [best])
         if options.tile and n >= 2 and _has_temporal_reuse(node, strides or _stride_table(model)):
-            sizes = band_tile_sizes(options.tile_sizes, n)
+            sizes = list(options.two_member_tile) if n == 2 and options.two_member_tile else \
+                band_tile_sizes(options.tile_sizes, n)
             node = tile_band(node, sizes)
             # Tile loops in any order are legal (the band is permutable): parallel ones outermost, so one
             # fork/join covers the tiled nest instead of one per outer tile (gramschmidt's column updates).

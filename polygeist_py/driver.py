@@ -50,6 +50,7 @@ class Options:
     schedule_file: str | None = None
     fusion: str = "smart"
     tile_sizes: tuple | None = (32, 32, 32)
+    tile_sizes_given: bool = False      # --tile-sizes: also for two-member bands (ScheduleOptions.two_member_tile)
     parallel: bool = True
     unroll_jam: bool = True
     fp_contract: str = "off"            # -ffp-contract=fast: FMA contraction (gcc's default); "on" is "off", as in gcc 12
@@ -140,7 +141,7 @@ def parse_args(argv: list[str]) -> Options:
             if o.fusion not in ("max", "smart", "none"):
                 raise CompileError(f"unknown fusion policy '{o.fusion}' (expected max, smart or none)")
         elif a.startswith("--tile-sizes="):
-            o.tile_sizes = _tile_sizes(a.split("=", 1)[1])
+            o.tile_sizes, o.tile_sizes_given = _tile_sizes(a.split("=", 1)[1]), True
         elif a == "--no-tiling":
             o.tile_sizes = None
         elif a == "--no-parallel":
@@ -218,6 +219,7 @@ def polyhedral_options(o: Options):
 
     sched = ScheduleOptions(fusion=o.fusion, tile=o.tile_sizes is not None,
                             tile_sizes=o.tile_sizes or (32,), parallel=o.parallel,
+                            two_member_tile=None if o.tile_sizes_given else ScheduleOptions.two_member_tile,
                             unroll_jam=o.unroll_jam)
     user = read_schedule_file(o.schedule_file) if o.schedule_file else {}
     return PolyhedralOptions(schedule=sched, user_schedules=user, only_model=o.emit == "scop")

@@ -304,3 +304,18 @@ def _innermost_bodies(text: str) -> list:
         if not any("affine.for" in b or "affine.parallel" in b for b in body):
             out.append("\n".join(body))
     return out
+
+
+def test_two_member_bands_stream_rows_in_pieces_of_512(tmp):
+    """A matrix-vector nest (two-member band) is tiled 32 x 512, a three-member one 32 x 32 x 32; an explicit
+    --tile-sizes applies to both."""
+    src = tmp / "mv.c"
+    src.write_text("void mv(int n, double y[n], double A[n][n], double x[n]) {\n  for (int i = 0; i < n; i++) {\n"
+                   "    y[i] = 0;\n    for (int j = 0; j < n; j++)\n      y[i] = y[i] + A[i][j] * x[j];\n  }\n}\n")
+    trees = {}
+    for flags in ([], ["--tile-sizes=16,16"]):
+        r = run_pgcc([src, "-O3", "--emit=scop", *flags, "-o", "-"])
+        assert r.returncode == 0, r.stderr
+        trees[bool(flags)] = json.loads(r.stdout)["scops"][0]["schedule_tree"]
+    assert "floor((i1)/512)" in trees[False] and "floor((i0)/32)" in trees[False]
+    assert "floor((i1)/16)" in trees[True] and "512" not in trees[True]
