@@ -87,18 +87,22 @@ def replace_scop(model: IslScop, ast: isl.AstNode, finish=None) -> None:
         marker.operation.erase()
         raise CodegenError("the private scalars of the schedule cannot be given their own copies")
     block = marker.operation.block
-    start = [op.operation for op in block.operations].index(marker.operation)
+    start = _position(block, marker)
     for op in nest:
         op.move_before(marker)
     promote_in(nest)  # reduction elements of innermost loops in registers (scalar_promotion.py)
     unroll_and_jam(nest)  # several of them at once when they are latency-bound chains (unroll_jam.py)
     # (unroll-and-jam may have replaced a top-level loop: the nest is what lies before the marker again)
-    nest = [op for op in block.operations][start:[op.operation for op in block.operations].index(marker.operation)]
+    nest = list(block.operations)[start:_position(block, marker)]
     if unswitch_invariant_guards(nest):  # fused statements' guards out of innermost loops (guard_unswitching.py)
         forward_stores_in(nest)  # the jammed copies' stores and loads of one element, no longer apart
     marker.operation.erase()
     for op in reversed(scop.ops):
         op.erase()
+
+
+def _position(block, op) -> int:
+    return [o.operation for o in block.operations].index(op.operation)
 
 
 class _Emitter:

@@ -20,7 +20,8 @@ from mlir.dialects import affine, arith
 
 from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, inline_then
 
-from .loop_context import ValueNames, condition_parts, integer_set
+from .isl_model import integer_set_map
+from .loop_context import ValueNames, integer_set, unread_positions
 from .unroll_jam import innermost_loops
 
 
@@ -47,20 +48,11 @@ def unswitch_invariant_guards(ops) -> int:
 
 
 def _used_operands(op) -> list:
-    """The operands of affine.if or affine.apply `op` that its condition or map reads (code generation passes
-    every loop index)."""
-    if op.name == "affine.apply":
-        amap = ir.AffineMapAttr(op.attributes["map"]).value
-        n_dims, n_syms, exprs = amap.n_dims, amap.n_symbols, amap
-    else:
-        n_dims, n_syms, constraints = condition_parts(op.attributes["condition"])
-        exprs = ir.AffineMap.get(n_dims, n_syms, [e for e, _ in constraints])
-    used = []
-    for i, v in enumerate(op.operands):
-        e = ir.AffineExpr.get_dim(i) if i < n_dims else ir.AffineExpr.get_symbol(i - n_dims)
-        if str(exprs.replace(e, ir.AffineExpr.get_constant(0), n_dims, n_syms)) != str(exprs):
-            used.append(v)
-    return used
+    """The operands of affine.if or affine.apply `op` that its condition or map reads."""
+    amap = ir.AffineMapAttr(op.attributes["map"]).value if op.name == "affine.apply" else \
+        integer_set_map(op.attributes["condition"])[0]
+    unread = unread_positions(amap)
+    return [v for i, v in enumerate(op.operands) if i not in unread]
 
 
 def _invariant(v, loop) -> bool:

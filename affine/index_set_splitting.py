@@ -21,7 +21,7 @@ import itertools
 
 import islpy as isl
 
-from .isl_model import IslScop, maps
+from .isl_model import IslScop, maps, sets
 
 PIECE = "__iss"
 MAX_HYPERPLANES = 2  # 3^2 pieces per statement at most
@@ -32,7 +32,7 @@ def split(model: IslScop) -> IslScop | None:
     or None when no statement of `model` reads, in the array it writes, an element that coincides with the
     written one on a hyperplane of its domain."""
     pieces = {}  # statement name -> list of isl.Set (its domain's pieces)
-    for dom in _sets(model.domain):
+    for dom in sets(model.domain):
         name = dom.get_tuple_name()
         planes = _hyperplanes(model, name, dom)
         if not planes:
@@ -51,7 +51,7 @@ def split(model: IslScop) -> IslScop | None:
     if not pieces:
         return None
     to_piece = isl.UnionMap.empty(model.domain.get_space())
-    for dom in _sets(model.domain):
+    for dom in sets(model.domain):
         name = dom.get_tuple_name()
         for k, part in enumerate(pieces.get(name, [dom])):
             m = isl.Map.identity(part.get_space().map_from_set()).intersect_domain(part)
@@ -76,12 +76,6 @@ def split(model: IslScop) -> IslScop | None:
                           model.reads.apply_domain(to_piece), model.writes.apply_domain(to_piece),
                           model.original.apply_domain(to_piece), model.params, iterators, accesses)
     return split_model
-
-
-def _sets(uset: isl.UnionSet) -> list:
-    out = []
-    uset.foreach_set(out.append)
-    return out
 
 
 def _hyperplanes(model: IslScop, name: str, dom: isl.Set) -> list:

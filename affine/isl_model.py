@@ -72,8 +72,15 @@ def linear_terms(e, dims: list, syms: list) -> dict:
 
 
 def integer_set_constraints(attr) -> list:
-    """[(AffineExpr, is_equality)] of an IntegerSetAttr (the Python bindings do not expose its IntegerSet,
-    so the printed form is re-parsed as an affine map)."""
+    """[(AffineExpr, is_equality)] of an IntegerSetAttr."""
+    amap, eqs = integer_set_map(attr)
+    return list(zip(amap.results, eqs))
+
+
+def integer_set_map(attr) -> tuple:
+    """(AffineMap of the constraints' expressions, [is_equality]) of an IntegerSetAttr (the Python bindings do
+    not expose its IntegerSet, so the printed form is re-parsed as an affine map; its dims and symbols are the
+    set's)."""
     text = str(attr)
     m = re.fullmatch(r"affine_set<(\([^)]*\)(?:\[[^\]]*\])?)\s*:\s*\((.*)\)>", text, re.S)
     if not m:
@@ -96,7 +103,7 @@ def integer_set_constraints(attr) -> list:
         exprs.append(p[: -len("== 0") if eq else -len(">= 0")].strip())
         eqs.append(eq)
     amap = ir.AffineMapAttr(ir.Attribute.parse(f"affine_map<{header} -> ({', '.join(exprs)})>")).value
-    return list(zip(amap.results, eqs))
+    return amap, eqs
 
 
 @dataclass
@@ -277,6 +284,13 @@ def subscript_coefficients(access: isl.Map) -> list:
                     coeffs[k] = c
         subs.append(coeffs)
     return subs
+
+
+def sets(uset: isl.UnionSet) -> list:
+    """The isl.Set pieces of a union set, as a Python list."""
+    out = []
+    uset.foreach_set(out.append)
+    return out
 
 
 def maps(umap: isl.UnionMap) -> list:

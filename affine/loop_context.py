@@ -9,26 +9,33 @@ integer solution. Values that are not loop iterators are unconstrained, so "infe
 
 from __future__ import annotations
 
-import re
-
 import islpy as isl
 from mlir import ir
 
-from .isl_model import expr_to_isl, integer_set_constraints
+from .isl_model import expr_to_isl, integer_set_map
 
 
 def condition_parts(attr) -> tuple:
-    """(number of dims, number of symbols, [(AffineExpr, is_equality)]) of an affine.if's "condition" attribute
-    (the bindings do not expose its IntegerSet: read from its text)."""
-    header = re.match(r"affine_set<\(([^)]*)\)(?:\[([^\]]*)\])?", str(attr))
-    n_dims, n_syms = (len([x for x in (header.group(k) or "").split(",") if x.strip()]) for k in (1, 2))
-    return n_dims, n_syms, integer_set_constraints(attr)
+    """(number of dims, number of symbols, [(AffineExpr, is_equality)]) of an affine.if's "condition" attribute."""
+    amap, eqs = integer_set_map(attr)
+    return amap.n_dims, amap.n_symbols, list(zip(amap.results, eqs))
 
 
 def integer_set(attr) -> ir.IntegerSet:
     """The IntegerSet of an affine.if's "condition" attribute."""
-    n_dims, n_syms, constraints = condition_parts(attr)
-    return ir.IntegerSet.get(n_dims, n_syms, [e for e, _ in constraints], [eq for _, eq in constraints])
+    amap, eqs = integer_set_map(attr)
+    return ir.IntegerSet.get(amap.n_dims, amap.n_symbols, list(amap.results), eqs)
+
+
+def unread_positions(amap) -> set:
+    """Positions (dims, then symbols) of the operands of affine map `amap` that no result reads (code generation
+    passes every loop index to its maps and conditions)."""
+    out = set()
+    for i in range(amap.n_dims + amap.n_symbols):
+        e = ir.AffineExpr.get_dim(i) if i < amap.n_dims else ir.AffineExpr.get_symbol(i - amap.n_dims)
+        if str(amap.replace(e, ir.AffineExpr.get_constant(0), amap.n_dims, amap.n_symbols)) == str(amap):
+            out.add(i)
+    return out
 
 
 class ValueNames:

@@ -18,7 +18,7 @@ from mlir.dialects import affine, arith, scf
 
 from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, is_pure
 
-from .loop_context import ValueNames
+from .loop_context import ValueNames, unread_positions
 
 ACCESSES = ("affine.load", "affine.store")
 TAG = "pgcc.promoted"
@@ -94,7 +94,8 @@ def _hoist_invariant(v, loop) -> bool:
     owner = v.owner
     if isinstance(owner, ir.Block) or not is_pure(owner):
         return False
-    unused = _unused_operands(owner) if owner.name == "affine.apply" else set()
+    unused = unread_positions(ir.AffineMapAttr(owner.attributes["map"]).value) if owner.name == "affine.apply" \
+        else set()
     if not all(i in unused or _hoist_invariant(o, loop) for i, o in enumerate(owner.operands)):
         return False
     for i in unused:  # (the regenerated statements pass every loop index to their index maps)
@@ -103,17 +104,6 @@ def _hoist_invariant(v, loop) -> bool:
                 owner.operands[i] = arith.constant(ir.IndexType.get(), 0)
     owner.move_before(loop)
     return True
-
-
-def _unused_operands(apply) -> set:
-    """Operand positions of affine.apply `apply` that its map does not read."""
-    m = ir.AffineMapAttr(apply.attributes["map"]).value
-    out = set()
-    for i in range(m.n_dims + m.n_symbols):
-        e = ir.AffineExpr.get_dim(i) if i < m.n_dims else ir.AffineExpr.get_symbol(i - m.n_dims)
-        if str(m.replace(e, ir.AffineExpr.get_constant(0), m.n_dims, m.n_symbols)) == str(m):
-            out.add(i)
-    return out
 
 
 def _promote(loop) -> int:

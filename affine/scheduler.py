@@ -106,16 +106,15 @@ def compute_schedule(model: IslScop, deps: Dependences, options: ScheduleOptions
         ctx.set_schedule_outer_coincidence(1)
         if _is_unskewed_full_band(model, blocked):
             schedule = blocked
-    chosen = post_process(model, schedule, options)
+    unmarked = options.without_parallel()  # parallel marks go on last, on the schedule chosen
+    chosen = post_process(model, schedule, unmarked)
     if options.vectorize:
-        sunk = post_process(model, schedule, options, sink=True)
+        sunk = post_process(model, schedule, unmarked, sink=True)
         if not sunk.plain_is_equal(chosen) and _respects(model, deps, order_only, sunk):
             # a member moved below another band keeps its coincident flag, which held under that band only
             # (Floyd-Warshall's i, parallel inside the wavefront i + j, carries row k's dependence above it)
-            sunk = clear_false_coincidence(post_process(model, schedule, options.without_parallel(), sink=True),
-                                           deps.all)
-            chosen = mark_parallel(sunk) if options.parallel else sunk
-    return chosen
+            chosen = clear_false_coincidence(sunk, deps.all)
+    return mark_parallel(chosen) if options.parallel else chosen
 
 
 def clear_false_coincidence(schedule: isl.Schedule, dependences: isl.UnionMap) -> isl.Schedule:

@@ -148,7 +148,8 @@ def _computed_schedule(model, deps, options):
     contracted back, else of `model` itself; or, when the parallel loops of its schedule lie further in, of the
     model with its statements' domains split (index_set_splitting.py)."""
     chosen = _unsplit_schedule(model, deps, options)
-    if options.parallel:
+    depth = scheduler.first_parallel_depth(chosen[2])
+    if options.parallel and depth > 0:
         split_model = index_set_splitting.split(model)
         if split_model is not None:
             split_deps = dependences.compute(split_model)
@@ -156,7 +157,7 @@ def _computed_schedule(model, deps, options):
             # around parallel rows (a fork per column); tiles of 32 x 32 inside k doubled its time
             piece_options = dataclasses.replace(options, fusion="none", tile=False)
             schedule = scheduler.compute_schedule(split_model, split_deps, piece_options)
-            if scheduler.first_parallel_depth(schedule) < scheduler.first_parallel_depth(chosen[2]):
+            if scheduler.first_parallel_depth(schedule) < depth:
                 return split_model, split_deps, schedule, {}
     return chosen
 
