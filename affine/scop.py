@@ -94,8 +94,9 @@ def _is_scop_op(op) -> bool:
     name = op.operation.name
     if name == LOOP:
         return _loop_ok(op)
-    if name == IF:
-        return len(op.results) == 0 and all(_is_scop_op(o) for r in op.regions for b in r.blocks for o in b.operations)
+    if name == IF:  # (results are demoted like iter_args)
+        return (all(_demotable(r.type) for r in op.results) and
+                all(_is_scop_op(o) for r in op.regions for b in r.blocks for o in b.operations))
     return name in (LOAD, STORE, APPLY, YIELD) or (is_pure(op) and not name.startswith("llvm."))
 
 
@@ -140,67 +141,92 @@ def _uses_any(op, ops) -> bool:
 
 
 def drop_dead_iter_args(region_ops) -> list:
-    """Remove the iter_args whose values reach nothing but other such iter_args (C's final values of loop
-    counters, passed from loop to loop). Liveness is propagated backwards from real uses through loop inits
-    and yields. Returns the region's ops with rebuilt loops in place of the old ones. (Upstream canonicalize
-    removes unused iter_args of scf.for, not of affine.for, and not across loops.)"""
-    loops = []
+    """Remove the iter_args (and affine.if results) whose values reach nothing but other such slots (C's final
+    values of loop counters, passed from loop to loop; a scalar's last value passed through the branches of an
+    if). Liveness is propagated backwards from real uses through loop inits and yields. Returns the region's
+    ops with rebuilt loops and ifs in place of the old ones. (Upstream canonicalize removes unused iter_args of
+    scf.for, not of affine.for, and not across loops.)"""
+    carriers = []  # affine.for ops with iter_args and affine.if ops with results, outermost first
 
     def collect(op):
-        if op.operation.name == LOOP and len(op.results):
-            loops.append(op)
+        if op.operation.name in (LOOP, IF) and len(op.results):
+            carriers.append(op)
         for r in op.regions:
             for b in r.blocks:
                 for o in b.operations:
                     collect(o)
     for op in region_ops:
         collect(op)
-    slot_of = {}  # loop result or iter_arg block argument -> (loop index, slot)
+    slot_of = {}  # value carried in a slot (result, iter_arg block argument) -> (carrier index, slot)
+    producers = {}  # (carrier index, slot) -> the values that flow into it (init and yielded values)
     init_slot = set()  # (loop op, operand number) of every iter_arg init
-    for n, loop in enumerate(loops):
-        args = list(loop.regions[0].blocks[0].arguments)[1:]
-        first_init = len(loop.operands) - len(args)
-        for k, (r, a) in enumerate(zip(loop.results, args)):
-            slot_of[r] = slot_of[a] = (n, k)
-            init_slot.add((loop.operation, first_init + k))
+    yields = set()
+    for n, op in enumerate(carriers):
+        ends = [list(r.blocks[0].operations)[-1] for r in op.regions if len(r.blocks)]
+        yields |= {e.operation for e in ends}
+        args = list(op.regions[0].blocks[0].arguments)[1:] if op.operation.name == LOOP else []
+        inits = list(op.inits) if args else []
+        first_init = len(op.operands) - len(args)
+        for k, r in enumerate(op.results):
+            slot_of[r] = (n, k)
+            producers[n, k] = [list(e.operands)[k] for e in ends]
+            if args:
+                slot_of[args[k]] = (n, k)
+                producers[n, k].append(inits[k])
+                init_slot.add((op.operation, first_init + k))
 
-    yields = {list(loop.regions[0].blocks[0].operations)[-1].operation for loop in loops}
-
-    def passes_along(use, n):
-        """A use that only hands the value on: an iter_arg init, or a yield of a loop with iter_args (the
-        yielded slot is then live only if that loop's slot is)."""
+    def passes_along(use):
+        """A use that only hands the value on: an iter_arg init, or a yield of a loop or if with slots."""
         owner = use.owner.operation
         return (owner, use.operand_number) in init_slot or owner in yields
-    live = set()
-    for n, loop in enumerate(loops):
-        args = list(loop.regions[0].blocks[0].arguments)[1:]
-        for k, (r, a) in enumerate(zip(loop.results, args)):
-            if any(not passes_along(u, n) for v in (r, a) for u in v.uses):
-                live.add((n, k))
+    live = {slot for v, slot in slot_of.items() if any(not passes_along(u) for u in v.uses)}
     work = list(live)
-    while work:  # a live slot makes the producers of its init and of its yielded value live
-        n, k = work.pop()
-        loop = loops[n]
-        init = list(loop.inits)[k]
-        yielded = list(list(loop.regions[0].blocks[0].operations)[-1].operands)[k]
-        for v in (init, yielded):
+    while work:  # a live slot makes the slots its values come from live
+        for v in producers[work.pop()]:
             src = slot_of.get(v)
             if src is not None and src not in live:
                 live.add(src)
                 work.append(src)
     old = []
-    for n, loop in enumerate(loops):
-        dead = [k for k in range(len(loop.results)) if (n, k) not in live]
-        if dead:
-            top = [i for i, o in enumerate(region_ops) if o.operation == loop.operation]
-            new = _rebuild_loop(loop, [k for k in range(len(loop.results)) if k not in dead])
+    for n, op in enumerate(carriers):
+        keep = [k for k in range(len(op.results)) if (n, k) in live]
+        if len(keep) < len(op.results):
+            top = [i for i, o in enumerate(region_ops) if o.operation == op.operation]
+            new = _rebuild_loop(op, keep) if op.operation.name == LOOP else _rebuild_if(op, keep)
             region_ops = [new if i in top else o for i, o in enumerate(region_ops)]
-            old.append(loop)
-    for loop in old:  # the old yields go first: they may use inner loops' dead results
-        list(loop.regions[0].blocks[0].operations)[-1].erase()
-    for loop in reversed(old):  # then users (later loops, inner loops) before what they use
-        loop.erase()
+            old.append(op)
+    for op in old:  # the old yields go first: they may use inner ops' dead results
+        for r in op.regions:
+            if len(r.blocks):
+                list(r.blocks[0].operations)[-1].erase()
+    for op in reversed(old):  # then users (later loops, inner ops) before what they use
+        op.erase()
     return region_ops
+
+
+def _rebuild_if(op, keep, stores=()):
+    """A copy of affine.if `op`, inserted before it, that yields only the results at indices `keep`; the
+    branches move over (each old yield stays for the caller to erase) and the kept results are replaced.
+    `stores`: (rank-0 memref, result index) pairs whose yielded values each branch stores before its yield."""
+    loc = op.location
+    with ir.InsertionPoint(op), loc:
+        new = ir.Operation.create(IF, results=[op.results[k].type for k in keep], operands=list(op.operands),
+                                  attributes={"condition": op.attributes["condition"]}, regions=2)
+    for old_region, new_region in zip(op.regions, new.regions):
+        if not len(old_region.blocks):
+            continue
+        block = new_region.blocks.append()
+        old_ops = list(old_region.blocks[0].operations)
+        yielded = list(old_ops[-1].operands)
+        with ir.InsertionPoint(block), loc:
+            new_yield = affine.AffineYieldOp([yielded[k] for k in keep])
+        for o in old_ops[:-1]:
+            o.move_before(new_yield)
+        for mem, k in stores:
+            _store0(yielded[k], mem, ir.InsertionPoint(new_yield), loc)
+    for j, k in enumerate(keep):
+        op.results[k].replace_all_uses_with(new.results[j])
+    return new
 
 
 def _rebuild_loop(loop, keep):
@@ -266,8 +292,9 @@ def _load0(mem, ip, loc):
 def demote_loop_state(func, region_ops) -> list:
     """Rewrite every affine.for with iter_args in the region so that it carries its values through rank-0
     memrefs (store the init before the loop, load at the top of the body, store the yielded value at its end,
-    load the result after the loop); run drop_dead_iter_args first. Returns the region's ops, rewritten loops in
-    place of the old ones."""
+    load the result after the loop), and every affine.if with results likewise (each branch stores what it
+    yields, the result is loaded after the if); run drop_dead_iter_args first. Returns the region's ops,
+    rewritten ops in place of the old ones."""
     return [_demote_in(func, op) for op in region_ops]
 
 
@@ -275,6 +302,8 @@ def _demote_in(func, op):
     # Outer loops first: dropping an outer loop's dead iter_arg leaves the inner loop's result it yielded unused.
     if op.operation.name == LOOP and len(op.results) > 0:
         op = _demote_for(func, op)
+    elif op.operation.name == IF and len(op.results) > 0:
+        op = _demote_if(func, op)
     for region in op.regions:
         for block in region.blocks:
             for inner in list(block.operations):
@@ -298,6 +327,20 @@ def _demote_for(func, loop):
         loop.results[k].replace_all_uses_with(_load0(mem, ir.InsertionPoint(loop), loc))
     yield_op.erase()
     loop.erase()
+    return new
+
+
+def _demote_if(func, op):
+    """Carry every result of affine.if `op` through a rank-0 memref: each branch stores what it yields, the
+    result is loaded after the if."""
+    mems = [_entry_alloca(func, r.type) for r in op.results]
+    new = _rebuild_if(op, [], [(mem, k) for k, mem in enumerate(mems)])
+    for result, mem in zip(op.results, mems):
+        result.replace_all_uses_with(_load0(mem, ir.InsertionPoint(op), op.location))
+    for r in op.regions:
+        if len(r.blocks):
+            list(r.blocks[0].operations)[-1].erase()
+    op.erase()
     return new
 
 

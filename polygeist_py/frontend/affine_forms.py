@@ -70,6 +70,22 @@ def symbolic(f) -> bool:
     return symbolic(f[1]) and symbolic(f[2])
 
 
+def is_affine(f) -> bool:
+    """True when the form has no product of two non-constant sides (semi-affine `i * n` is not affine)."""
+    if f[0] == "mul":
+        return f[1][0] == "const" and is_affine(f[2])
+    if f[0] == "add":
+        return is_affine(f[1]) and is_affine(f[2])
+    return True
+
+
+def to_set(constraints: list) -> tuple[ir.IntegerSet, list]:
+    """Integer set {f >= 0 (or f == 0 when the flag is True) for (f, flag) in constraints} and its operands
+    (dims first, then symbols); the forms must be affine (is_affine)."""
+    m, operands = to_map([f for f, _ in constraints])
+    return ir.IntegerSet.get(m.n_dims, m.n_symbols, list(m.results), [eq for _, eq in constraints]), operands
+
+
 def to_map(forms: list) -> tuple[ir.AffineMap, list]:
     """Affine map with one result per form, and its operands (dims first, then symbols)."""
     dims, syms = [], []

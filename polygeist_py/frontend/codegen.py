@@ -535,17 +535,24 @@ class FunctionGen(LLVMMemory):
         keys += [k for k in self.env if k in flags and k not in keys]
         return keys
 
-    def emit_if(self, cond, then_fn, else_fn, nodes, result_type=None):
-        """scf.if whose results are the variables the branches assign (and an optional value)."""
+    def emit_if(self, cond, then_fn, else_fn, nodes, result_type=None, affine_cond=None):
+        """scf.if whose results are the variables the branches assign (and an optional value); with
+        `affine_cond` (an integer set and its operands, from affine_condition), affine.if instead."""
         keys = self.carried(nodes)
         types = [self.env[k].value.type for k in keys]
         if result_type is not None:
             types = [result_type] + types
-        op = scf.IfOp(cond, types, has_else=bool(types) or else_fn is not None)
+        has_else = bool(types) or else_fn is not None
+        if affine_cond is None:
+            op, yield_op = scf.IfOp(cond, types, has_else=has_else), scf.YieldOp
+        else:
+            cond_set, operands = affine_cond
+            op = affine.AffineIfOp(cond_set, types, cond_operands=operands, has_else=has_else)
+            yield_op = affine.AffineYieldOp
         saved = dict(self.env)
         outs = []
-        has_else = len(op.regions[1].blocks) > 0
-        for block, fn in ((op.then_block, then_fn), (op.else_block if has_else else None, else_fn)):
+        blocks = [op.regions[0].blocks[0], op.regions[1].blocks[0] if has_else else None]
+        for block, fn in zip(blocks, (then_fn, else_fn)):
             if block is None:
                 continue
             self.env = dict(saved)
@@ -554,7 +561,7 @@ class FunctionGen(LLVMMemory):
                 vals = [self.env[k].value for k in keys]
                 if result_type is not None:
                     vals = [val] + vals
-                scf.YieldOp(vals)
+                yield_op(vals)
         self.env = saved
         res = list(op.results)
         if result_type is not None:
@@ -570,10 +577,53 @@ class FunctionGen(LLVMMemory):
         if cond.kind == K.DECL_STMT:
             raise self.unsupported(c, "declaration in an if condition")
         cv = gotos.if_condition(self, c, cond)  # (steered to a label's branch by its goto flag)
-        if cv is None:
+        affine_cond = self.affine_condition(cond) if cv is None else None
+        if cv is None and affine_cond is None:
             cv = self.condition(cond)
         nodes = [then] + ([els] if els is not None else [])
-        self.emit_if(cv, lambda: self.visit(then), (lambda: self.visit(els)) if els is not None else None, nodes)
+        self.emit_if(cv, lambda: self.visit(then), (lambda: self.visit(els)) if els is not None else None, nodes,
+                     affine_cond=affine_cond)
+
+    def affine_condition(self, e):
+        """(integer set, operands) for an if condition that is a conjunction (&&) of comparisons (<, <=, >, >=,
+        ==) of signed affine forms (form_of) over the indices of enclosing affine loops (one at least) and
+        symbols, so that the if becomes an affine.if a SCoP can hold (nussinov's guards); else None. Host code
+        only: the CUDA lowering works on scf.if."""
+        if has_attr(self.cursor, K.CUDAGLOBAL_ATTR) or has_attr(self.cursor, K.CUDADEVICE_ATTR):
+            return None
+        constraints = []
+        if not self.affine_constraints(e, constraints):
+            return None
+        forms = [f for f, _ in constraints]
+        if all(AF.symbolic(f) for f in forms) or not all(AF.is_affine(f) for f in forms):
+            return None
+        return AF.to_set(constraints)
+
+    def affine_constraints(self, e, out) -> bool:
+        """Append (form, is_equality) pairs meaning `form >= 0` / `form == 0` for condition `e` to `out`;
+        False when `e` is not a conjunction of comparisons of affine forms."""
+        e = strip_implicit(e)
+        while e.kind == K.PAREN_EXPR and len(children(e)) == 1:
+            e = strip_implicit(children(e)[0])
+        if e.kind != K.BINARY_OPERATOR:
+            return False
+        op = e.binary_operator.name
+        a, b = children(e)
+        if op == "LAnd":
+            return self.affine_constraints(a, out) and self.affine_constraints(b, out)
+        if op not in ("LT", "LE", "GT", "GE", "EQ"):
+            return False
+        fa, fb = self.form_of(a), self.form_of(b)
+        if fa is None or fb is None:
+            return False
+        if op in ("GT", "LT"):  # a > b: a - b - 1 >= 0
+            diff = AF.sub(fa, fb) if op == "GT" else AF.sub(fb, fa)
+            out.append((AF.add(diff, AF.const(-1)), False))
+        elif op in ("GE", "LE"):
+            out.append((AF.sub(fa, fb) if op == "GE" else AF.sub(fb, fa), False))
+        else:
+            out.append((AF.sub(fa, fb), True))
+        return out[-1][0] is not None
 
     def visit_DECL_STMT(self, c):
         for d in children(c):
