@@ -166,3 +166,38 @@ def test_scalar_assigned_in_affine_branch_is_demoted(tmp):
     assert r.returncode == 0, r.stderr
     for threads in (1, 2):
         assert run_exe(tmp / "pg", threads=threads).stdout == ref.stdout
+
+
+RECURRENCE = """
+void prefix(int n, double a[n], double b[n])
+{
+  for (int i = 1; i < n; i++)
+    a[i] = a[i - 1] + b[i];
+}
+"""
+
+
+def test_schedule_in_original_order_without_parallel_loop_is_not_applied(tmp):
+    scop = next(s for s in _scops(tmp, RECURRENCE) if s["function"] == "prefix")
+    assert "keeps the original order" in scop["reason"], scop.get("reason")
+
+
+def test_original_order_is_recognized(tmp):
+    import islpy as isl
+
+    from polygeist_py.affine import experiments, profitability
+    from polygeist_py.affine.isl_model import maps
+    from polygeist_py.affine.legality import flat_map
+
+    src = tmp / "fold.c"
+    src.write_text(FOLD)
+    model = experiments.load(str(src)).scop("kernel.scop0").model
+    flat = flat_map(model, model.original)
+    assert profitability.keeps_original_order(model, flat)
+    # the same loops with the outer one run backwards: every statement keeps its instances, in another order
+    width = maps(flat)[0].dim(isl.dim_type.out)
+    xs = ", ".join(f"x{k}" for k in range(width))
+    ys = ", ".join("-x1" if k == 1 else f"x{k}" for k in range(width))
+    reversed_outer = flat.apply_range(isl.UnionMap.read_from_str(model.ctx, f"{{ [{xs}] -> [{ys}] }}"))
+    assert reversed_outer.domain().is_equal(flat.domain())
+    assert not profitability.keeps_original_order(model, reversed_outer)
