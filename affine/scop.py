@@ -346,7 +346,7 @@ def _demote_if(func, op):
 
 # ----------------------------------------------------------------------------------------------- extraction
 
-def _array_base(mem):
+def array_base(mem):
     """A hashable identity of the storage behind memref value `mem`: the base pointer it was built on, or the
     allocation/argument itself."""
     v = mem
@@ -398,7 +398,7 @@ def extract_scop(func, region_ops, name) -> Scop:
                 raise NotAScop("a memref defined inside the loop nest")
             if any(a == mem for a in scop.arrays.values()):
                 continue
-            base = _array_base(mem)
+            base = array_base(mem)
             if any(b == base for b in bases.values()):
                 raise NotAScop("two memref views of the same array")
             aname = f"A{len(scop.arrays)}"
@@ -519,11 +519,11 @@ def _pinned_loads(region, statements) -> dict:
     A load L may be re-executed at store S when no write to L's array can happen between them: take the op O
     of L's block that contains S (or is S); the writes in the ops strictly between L and O, and in all of O
     when O is not S itself (later iterations of a loop in O run after earlier writes), must miss L's array."""
-    written_bases = {_array_base(m) for op in region.ops for m in _writes(op)}
+    written_bases = {array_base(m) for op in region.ops for m in _writes(op)}
     pinned = {}
     for s in statements:
         for op in slice_of(s.store, region.inside):
-            if op.operation.name != LOAD or _array_base(op.operands[0]) not in written_bases:
+            if op.operation.name != LOAD or array_base(op.operands[0]) not in written_bases:
                 continue
             if _written_between(op, s.store):
                 pinned.setdefault(op.operation, (op, []))[1].append(s)
@@ -531,7 +531,7 @@ def _pinned_loads(region, statements) -> dict:
 
 
 def _written_between(load, store) -> bool:
-    base = _array_base(load.operands[0])
+    base = array_base(load.operands[0])
     block = _block_of(load)
     anchor = store.operation
     while _block_of(anchor) != block:
@@ -546,8 +546,8 @@ def _written_between(load, store) -> bool:
         if op.operation == anchor:
             if anchor == store.operation:
                 return False
-            return any(_array_base(m) == base for m in _writes(op))
-        if any(_array_base(m) == base for m in _writes(op)):
+            return any(array_base(m) == base for m in _writes(op))
+        if any(array_base(m) == base for m in _writes(op)):
             return True
     return True  # the store is not after the load in its block (cannot happen for a slice); be safe
 

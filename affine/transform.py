@@ -1,13 +1,13 @@
 """The polyhedral stage: every SCoP of a module is modelled, scheduled, checked and regenerated.
 
-For each function: candidate regions are found and their loop-carried scalars demoted (scop.py), each region
-becomes a Scop, its isl model and dependences are computed, a schedule is computed (scheduler.py) or taken from
+For each function: candidate regions are found, their loop-carried scalars demoted (scop.py) and the scalars
+whose final value goes to one array element folded into it (cell_folding.py), each region becomes a Scop, its isl model and dependences are computed, a schedule is computed (scheduler.py) or taken from
 the user, checked against the dependences (legality.py), and the region is replaced by the code isl generates
 (codegen.py; reduction elements of innermost loops carried in registers: scalar_promotion.py). A computed
 schedule predicted to lose (profitability.py) is replaced by the original one with its parallel loops marked
 (original_schedule.py), or, when no parallel loop holds its deepest statements, the region keeps its code. A
-region that cannot be modelled or regenerated is left as it was: the stage is an optimization and never changes
-what a program computes.
+region that cannot be modelled or regenerated is left as it was (its folded elements carried through innermost
+loops in registers again): the stage is an optimization and never changes what a program computes.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 
-from . import (codegen, dependences, index_set_splitting, isl_model, jam_marks, legality, original_schedule,
-               profitability, scalar_expansion, scheduler, triangular_jam)
+from . import (cell_folding, codegen, dependences, index_set_splitting, isl_model, jam_marks, legality,
+               original_schedule, profitability, scalar_expansion, scalar_promotion, scheduler, triangular_jam)
 from .scop import NotAScop, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
 
 
@@ -32,6 +32,8 @@ class ScopReport:
     model: object = None
     deps: object = None
     schedule: object = None
+    region: list | None = None  # the region's top-level ops
+    folded: bool = False  # a scalar was folded into an array element in it (cell_folding.py)
 
 
 @dataclass
@@ -49,10 +51,23 @@ def functions(module) -> list:
 
 
 def scops_of(func) -> list:
-    """Demote loop state in `func`'s candidate regions (in place) and return the regions afterwards."""
+    """Demote loop state in `func`'s candidate regions and fold private scalars into the elements they are
+    stored to (cell_folding.py), in place; return the regions afterwards, each with whether a scalar was folded
+    in it."""
+    folded = []
     for region in find_regions(func):
-        demote_loop_state(func, drop_dead_iter_args(region))
-    return find_regions(func)
+        region = demote_loop_state(func, drop_dead_iter_args(region))
+        loops = [op.operation for op in region if op.operation.name == "affine.for"]  # (folding erases no loop)
+        if cell_folding.fold(func, region):
+            folded.extend(loops)
+    return [(region, any(op.operation in folded for op in region)) for region in find_regions(func)]
+
+
+def _registers_back(report) -> None:
+    """In a region that keeps its code after cell folding, carry the folded elements through innermost loops in
+    registers again (the scalars held them there)."""
+    if report.folded and report.region is not None:
+        scalar_promotion.promote_in(report.region)
 
 
 def model_scops(module: ir.Module) -> list:
@@ -61,14 +76,16 @@ def model_scops(module: ir.Module) -> list:
     reports = []
     for func in functions(module):
         fname = ir.StringAttr(func.attributes["sym_name"]).value
-        for k, region in enumerate(scops_of(func)):
+        for k, (region, folded) in enumerate(scops_of(func)):
             name = f"{fname}.scop{k}"
             try:
                 model = isl_model.build(extract_scop(func, region, name))
             except NotAScop as e:
-                reports.append(ScopReport(name, fname, "kept", str(e)))
+                reports.append(ScopReport(name, fname, "kept", str(e), region=region, folded=folded))
+                _registers_back(reports[-1])
                 continue
-            reports.append(ScopReport(name, fname, "modelled", model=model, deps=dependences.compute(model)))
+            reports.append(ScopReport(name, fname, "modelled", model=model, deps=dependences.compute(model),
+                                      region=model.scop.ops, folded=folded))
     return reports
 
 
@@ -105,6 +122,7 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
                     schedule, report.reason = fallback, f"{why}; the original loops run {how}"
                 elif not options.only_model:
                     report.status, report.schedule = "kept", schedule
+                    _registers_back(report)
                     continue
         if name not in options.user_schedules and options.schedule.unroll_jam:
             schedule = jam_marks.mark_unroll_jam(model, deps, schedule)[0]
@@ -117,6 +135,7 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
             report.status = "scheduled"
         except codegen.CodegenError as e:
             report.status, report.reason = "kept", str(e)
+            _registers_back(report)
     return reports
 
 
