@@ -1,8 +1,9 @@
 """The polyhedral stage: every SCoP of a module is modelled, scheduled, checked and regenerated.
 
 For each function: candidate regions are found, their loop-carried scalars demoted (scop.py) and the scalars
-whose final value goes to one array element folded into it (cell_folding.py), each region becomes a Scop, its isl model and dependences are computed, a schedule is computed (scheduler.py) or taken from
-the user, checked against the dependences (legality.py), and the region is replaced by the code isl generates
+whose final value goes to one array element folded into it (cell_folding.py), each region becomes a Scop, its
+isl model and dependences are computed, a schedule is computed (scheduler.py) or taken from the user, checked
+against the dependences (legality.py), and the region is replaced by the code isl generates
 (codegen.py; reduction elements of innermost loops carried in registers: scalar_promotion.py). A computed
 schedule predicted to lose (profitability.py) is replaced by the original one with its parallel loops marked
 (original_schedule.py), or, when no parallel loop holds its deepest statements, the region keeps its code. A
@@ -39,7 +40,8 @@ class ScopReport:
 @dataclass
 class PolyhedralOptions:
     """Options of the stage: `schedule` (ScheduleOptions), `user_schedules` {scop name: {"schedule": isl union
-    map text or list of texts, "parallel": [schedule dimensions]}} imposed instead of computed ones, `only_model` to schedule without regenerating code (for --emit=scop)."""
+    map text or list of texts, "parallel": [schedule dimensions]}} imposed instead of computed ones, `only_model`
+    to schedule without regenerating code (for --emit=scop)."""
     schedule: scheduler.ScheduleOptions = field(default_factory=scheduler.ScheduleOptions)
     user_schedules: dict = field(default_factory=dict)
     only_model: bool = False
