@@ -35,7 +35,7 @@ from mlir.dialects import affine
 from polygeist_py.gpu_to_cpu.ir_nav import is_pure
 
 from .loop_context import ValueNames
-from .scop import LOAD, STORE, array_base
+from .scop import LOAD, STORE, accesses, array_base, memref_and_indices
 
 IF = "affine.if"
 
@@ -59,28 +59,13 @@ def fold(func, region_ops) -> int:
 def _scalars(region_ops) -> list:
     """Rank-0 memrefs from memref.alloca accessed in the region."""
     seen = []
-
-    def visit(op):
-        if op.name in (LOAD, STORE):
-            mem = op.operands[0] if op.name == LOAD else op.operands[1]
+    for op in region_ops:
+        for access in accesses(op):
+            mem = memref_and_indices(access)[0]
             if ir.MemRefType(mem.type).rank == 0 and not isinstance(mem.owner, ir.Block) and \
                     mem.owner.name == "memref.alloca" and not any(m == mem for m in seen):
                 seen.append(mem)
-        return ir.WalkResult.ADVANCE
-
-    for op in region_ops:
-        op.operation.walk(visit)
     return seen
-
-
-def _accesses(op) -> list:
-    found = []
-    op.operation.walk(lambda o: (found.append(o) if o.name in (LOAD, STORE) else None) or ir.WalkResult.ADVANCE)
-    return found
-
-
-def _memref(access):
-    return access.operands[0] if access.name == LOAD else access.operands[1]
 
 
 def _top_level(op, block):
@@ -121,8 +106,8 @@ def _fold_one(s) -> bool:
         return False
     base = array_base(target)
     for op in ops[start:end]:
-        for access in _accesses(op):
-            mem = _memref(access)
+        for access in accesses(op):
+            mem = memref_and_indices(access)[0]
             if mem == s:
                 continue
             if mem != target:
@@ -180,7 +165,7 @@ def _written_first(op, s) -> bool:
         return False
     for region in op.regions:
         for inner in region.blocks[0].operations:
-            touches = [a for a in _accesses(inner) if _memref(a) == s]
+            touches = [a for a in accesses(inner) if memref_and_indices(a)[0] == s]
             if not touches:
                 continue
             if inner.name != STORE:
@@ -212,9 +197,9 @@ def _drop_self_copies(block, target):
         if op.name != STORE or op.operands[1] != target:
             continue
         src = op.operands[0].owner
-        if isinstance(src, ir.Block) or src.name != LOAD or src.operands[0] != target or \
-                str(src.attributes["map"]) != str(op.attributes["map"]) or \
-                list(src.operands)[1:] != list(op.operands)[2:]:
+        if isinstance(src, ir.Block) or src.name != LOAD or \
+                memref_and_indices(src) != memref_and_indices(op) or \
+                str(src.attributes["map"]) != str(op.attributes["map"]):
             continue
         src = src.operation
         if src.block != block:

@@ -19,6 +19,7 @@ from mlir.dialects import affine, arith, scf
 from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, is_pure
 
 from .loop_context import ValueNames, unread_positions
+from .scop import memref_and_indices
 
 ACCESSES = ("affine.load", "affine.store")
 TAG = "pgcc.promoted"
@@ -37,13 +38,6 @@ def promote_in(ops) -> int:
     return done
 
 
-def _memref_and_indices(op):
-    operands = list(op.operands)
-    if op.name == "affine.load":
-        return operands[0], operands[1:]
-    return operands[1], operands[2:]
-
-
 def _candidates(loop) -> list:
     """(memref, accesses of the element) for the memrefs of which `loop` stores one loop-invariant element and
     touches no other element that may be it."""
@@ -53,7 +47,7 @@ def _candidates(loop) -> list:
     groups = {}
     for op in body:
         if op.name in ACCESSES:
-            mem, idx = _memref_and_indices(op)
+            mem, idx = memref_and_indices(op)
             groups.setdefault(mem, []).append(op)
         elif op.name != "affine.apply" and op.name.startswith(("affine.", "memref.", "func.", "llvm.")):
             return []  # (other memory effects: leave the loop as it is)
@@ -61,7 +55,7 @@ def _candidates(loop) -> list:
     for mem, accs in groups.items():
         by_key = {}
         for a in accs:
-            by_key.setdefault((str(a.attributes["map"]), tuple(_memref_and_indices(a)[1])), []).append(a)
+            by_key.setdefault((str(a.attributes["map"]), tuple(memref_and_indices(a)[1])), []).append(a)
         # the element: the accesses at one index whose stores are there; every other access of the array in the
         # loop must provably touch other elements (cholesky's A[i][k] beside A[i][j] with k < j)
         stored = [k for k, group in by_key.items() if any(a.name == "affine.store" for a in group)]
@@ -71,7 +65,7 @@ def _candidates(loop) -> list:
         others = [a for k, group in by_key.items() if k != stored[0] for a in group]
         if others and not all(_disjoint(loop, element[0], o) for o in others):
             continue
-        if not all(_hoist_invariant(v, loop) for v in _memref_and_indices(element[0])[1]):
+        if not all(_hoist_invariant(v, loop) for v in memref_and_indices(element[0])[1]):
             continue
         out.append((mem, element))
     return out
@@ -121,7 +115,7 @@ def _promote(loop) -> int:
         ub = ir.Operation.create("affine.min", results=[idx_t], operands=ub_ops, attributes={"map": ub_map}).result
         runs = arith.cmpi(arith.CmpIPredicate.slt, lb, ub)
         inits = []
-        where = [(_memref_and_indices(accs[0])[1], accs[0].attributes["map"]) for _, accs in found]
+        where = [(memref_and_indices(accs[0])[1], accs[0].attributes["map"]) for _, accs in found]
         for (mem, accs), (indices, amap) in zip(found, where):
             elem = ir.MemRefType(mem.type).element_type
             sel = scf.IfOp(runs, [elem], has_else=True)

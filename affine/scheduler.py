@@ -94,9 +94,13 @@ def compute_schedule(model: IslScop, deps: Dependences, options: ScheduleOptions
 
     chosen = _compute_schedule(model, deps, options, order_only, maximize_coincidence=False)
     if options.parallel and options.fusion == "smart":
-        unfused = _compute_schedule(model, deps, options, order_only, maximize_coincidence=True)
-        if parallel_statements(unfused) > parallel_statements(chosen):
-            chosen = unfused
+        parallel = parallel_statements(chosen)
+        everything = set()
+        model.domain.foreach_set(lambda s: everything.add(s.get_tuple_name()))
+        if parallel != everything:  # (else no schedule can put more statements in parallel loops)
+            unfused = _compute_schedule(model, deps, options, order_only, maximize_coincidence=True)
+            if parallel_statements(unfused) > parallel:
+                chosen = unfused
     return chosen
 
 

@@ -196,12 +196,17 @@ def drop_dead_iter_args(region_ops) -> list:
             region_ops = [new if i in top else o for i, o in enumerate(region_ops)]
             old.append(op)
     for op in old:  # the old yields go first: they may use inner ops' dead results
-        for r in op.regions:
-            if len(r.blocks):
-                list(r.blocks[0].operations)[-1].erase()
+        _erase_yields(op)
     for op in reversed(old):  # then users (later loops, inner ops) before what they use
         op.erase()
     return region_ops
+
+
+def _erase_yields(op):
+    """Erase the terminators (yields) of `op`'s regions, left behind when their contents moved to a rebuilt op."""
+    for r in op.regions:
+        if len(r.blocks):
+            list(r.blocks[0].operations)[-1].erase()
 
 
 def _rebuild_if(op, keep, stores=()):
@@ -337,9 +342,7 @@ def _demote_if(func, op):
     new = _rebuild_if(op, [], [(mem, k) for k, mem in enumerate(mems)])
     for result, mem in zip(op.results, mems):
         result.replace_all_uses_with(_load0(mem, ir.InsertionPoint(op), op.location))
-    for r in op.regions:
-        if len(r.blocks):
-            list(r.blocks[0].operations)[-1].erase()
+    _erase_yields(op)
     op.erase()
     return new
 
@@ -499,6 +502,19 @@ def slice_of(store, inside) -> list:
     for o in list(store.operands)[:1] + list(store.operands)[2:]:
         visit(o)
     return order
+
+
+def memref_and_indices(access) -> tuple:
+    """(memref, index operands) of an affine.load or affine.store."""
+    operands = list(access.operands)
+    return (operands[0], operands[1:]) if access.name == LOAD else (operands[1], operands[2:])
+
+
+def accesses(op) -> list:
+    """The affine.load and affine.store ops in `op` (itself included), in walk order."""
+    found = []
+    op.operation.walk(lambda o: (found.append(o) if o.name in (LOAD, STORE) else None) or ir.WalkResult.ADVANCE)
+    return found
 
 
 def _writes(op) -> list:

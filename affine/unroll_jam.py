@@ -33,6 +33,8 @@ from mlir.dialects.transform import interpreter
 
 from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, is_nested_in, is_pure
 
+from .scop import accesses, memref_and_indices
+
 UNROLL_JAM = "pgcc.unroll_jam"
 UNROLL_JAM_FACTOR = 4
 LOOPS = ("affine.for", "affine.parallel", "scf.for", "scf.parallel", "scf.while")
@@ -136,8 +138,7 @@ def _forward_stores(block) -> None:
 def _element(access) -> tuple:
     """(memref, index expressions) of an affine.load / affine.store, the indices as nested (map, operands) tuples
     of the affine.apply ops computing them, so that the copies unroll-and-jam makes compare equal."""
-    operands = list(access.operands)
-    mem, indices = (operands[0], operands[1:]) if access.name == "affine.load" else (operands[1], operands[2:])
+    mem, indices = memref_and_indices(access)
     return mem, str(access.attributes["map"]), tuple(_expression(v) for v in indices)
 
 
@@ -222,11 +223,8 @@ def _private_scalars(loop) -> list | None:
     body = loop.regions[0].blocks[0]
     first = {}  # memref -> its first access in the body
     for top in body.operations:
-        accesses = []
-        top.walk(lambda o: (accesses.append(o) if o.name in ("affine.load", "affine.store") else None)
-                 or ir.WalkResult.ADVANCE)
-        for o in accesses:
-            mem = o.operands[0] if o.name == "affine.load" else o.operands[1]
+        for o in accesses(top):
+            mem = memref_and_indices(o)[0]
             if ir.MemRefType(mem.type).rank == 0:
                 first.setdefault(mem, (o, o == top))
     out = []

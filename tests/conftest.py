@@ -45,6 +45,20 @@ def run_exe(exe, threads=None, args=()):
     return r
 
 
+def assert_output_like_gcc(src, tmp, flag_sets=((),), threads=(1, 2), stderr=False):
+    """Build `src` with gcc -O0 (the reference) and with `pgcc -O3` plus each of `flag_sets`; at every OpenMP
+    thread count of `threads` the pgcc program exits 0 and prints what the reference prints (stdout; also stderr
+    with `stderr`)."""
+    ref = run_exe(build_gcc(src, tmp / "ref"))
+    want = (0, ref.stdout, ref.stderr) if stderr else (0, ref.stdout)
+    for flags in flag_sets:
+        r = run_pgcc([src, "-O3", *flags, "-o", tmp / "pg"])
+        assert r.returncode == 0, r.stderr
+        for n in threads:
+            got = run_exe(tmp / "pg", threads=n)
+            assert (got.returncode, got.stdout, got.stderr)[:len(want)] == want, (flags, n)
+
+
 @pytest.fixture
 def tmp(tmp_path):
     return tmp_path

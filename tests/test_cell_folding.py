@@ -3,7 +3,7 @@
 import json
 import re
 
-from conftest import build_gcc, run_exe, run_pgcc
+from conftest import assert_output_like_gcc, run_pgcc
 
 # An LU factorization with dot products (PolyBench's ludcmp shape): w's final value goes to A[i][j].
 CROUT = """
@@ -97,13 +97,7 @@ def test_crout_scalars_become_array_elements(tmp):
 def test_crout_output_unchanged(tmp):
     src = tmp / "crout.c"
     src.write_text(CROUT)
-    ref = run_exe(build_gcc(src, tmp / "ref"))
-    for flags in ([], ["--no-parallel"], ["--fusion=max"]):
-        r = run_pgcc([src, "-O3", *flags, "-o", tmp / "pg"])
-        assert r.returncode == 0, r.stderr
-        for threads in (1, 2):
-            got = run_exe(tmp / "pg", threads=threads)
-            assert (got.returncode, got.stdout) == (0, ref.stdout), (flags, threads)
+    assert_output_like_gcc(src, tmp, ([], ["--no-parallel"], ["--fusion=max"]), threads=(1, 2))
 
 
 def test_store_reading_the_old_element_is_not_folded(tmp):

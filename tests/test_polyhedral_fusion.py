@@ -5,7 +5,7 @@ import dataclasses
 
 import islpy as isl
 
-from conftest import build_gcc, run_exe, run_pgcc
+from conftest import assert_output_like_gcc
 from polygeist_py.affine import experiments, profitability, scheduler
 from polygeist_py.affine.dependences import compute
 
@@ -45,10 +45,4 @@ def test_without_parallel_loops_the_fused_schedule_is_kept():
 
 
 def test_fdtd_2d_output_unchanged(tmp):
-    src = f"{PROGRAMS}/fdtd_2d.c"
-    ref = run_exe(build_gcc(src, tmp / "ref"))
-    r = run_pgcc([src, "-O3", "-o", tmp / "pg"])
-    assert r.returncode == 0, r.stderr
-    for threads in (1, 2, 3):
-        got = run_exe(tmp / "pg", threads=threads)
-        assert (got.returncode, got.stdout, got.stderr) == (0, ref.stdout, ref.stderr), threads
+    assert_output_like_gcc(f"{PROGRAMS}/fdtd_2d.c", tmp, threads=(1, 2, 3), stderr=True)

@@ -6,7 +6,7 @@ iter_args."""
 import json
 import re
 
-from conftest import build_gcc, run_exe, run_pgcc
+from conftest import assert_output_like_gcc, run_pgcc
 
 # A folding-score table in the shape of PolyBench's nussinov: every update of t[i][j] is guarded by affine
 # conditions, written the way C programs write them (j - 1 >= 0, i + 1 < n, && of both, i < j - 1).
@@ -85,13 +85,8 @@ def test_guarded_nest_is_one_scop(tmp):
 def test_guarded_nest_keeps_output(tmp):
     src = tmp / "fold.c"
     src.write_text(FOLD)
-    ref = run_exe(build_gcc(src, tmp / "ref"))
-    for flags in ([], ["--no-parallel"], ["--fusion=max"], ["--no-polyhedral"]):
-        r = run_pgcc([src, "-O3", *flags, "-o", tmp / "pg"])
-        assert r.returncode == 0, r.stderr
-        for threads in (1, 2, 3):
-            got = run_exe(tmp / "pg", threads=threads)
-            assert (got.returncode, got.stdout) == (0, ref.stdout), (flags, threads)
+    assert_output_like_gcc(src, tmp, ([], ["--no-parallel"], ["--fusion=max"], ["--no-polyhedral"]),
+                           threads=(1, 2, 3))
 
 
 CONDITIONS = """
@@ -163,12 +158,7 @@ def test_scalar_assigned_in_affine_branch_is_demoted(tmp):
     assert written == {"{ S[i0, i1] -> A1[i0, i1] "}, written
     assert scop["arrays"]["A1"].startswith("memref<40x40xf64")
     assert sorted("i1 > i0" in st["domain"] for st in at_line_13) == [False, True]
-    src = tmp / "k.c"
-    ref = run_exe(build_gcc(src, tmp / "ref"))
-    r = run_pgcc([src, "-O3", "-o", tmp / "pg"])
-    assert r.returncode == 0, r.stderr
-    for threads in (1, 2):
-        assert run_exe(tmp / "pg", threads=threads).stdout == ref.stdout
+    assert_output_like_gcc(tmp / "k.c", tmp, threads=(1, 2))
 
 
 RECURRENCE = """

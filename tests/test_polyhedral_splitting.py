@@ -6,7 +6,7 @@ import re
 
 import islpy as isl
 
-from conftest import build_gcc, run_exe, run_pgcc
+from conftest import assert_output_like_gcc, build_gcc, run_exe, run_pgcc
 from polygeist_py.affine import experiments, index_set_splitting, scheduler
 
 FLOYD = """
@@ -66,13 +66,7 @@ def test_floyd_warshall_rows_run_in_parallel_after_splitting(tmp):
 def test_floyd_warshall_split_schedule_keeps_output(tmp):
     src = tmp / "fw.c"
     src.write_text(FLOYD)
-    ref = run_exe(build_gcc(src, tmp / "ref"))
-    for flags in ([], ["--no-parallel"], ["--fusion=max"]):
-        r = run_pgcc([src, "-O3", *flags, "-o", tmp / "pg"])
-        assert r.returncode == 0, r.stderr
-        for threads in (1, 2, 3):
-            got = run_exe(tmp / "pg", threads=threads)
-            assert (got.returncode, got.stdout) == (0, ref.stdout), (flags, threads)
+    assert_output_like_gcc(src, tmp, ([], ["--no-parallel"], ["--fusion=max"]), threads=(1, 2, 3))
 
 
 def test_split_pieces_partition_the_domain(tmp):
