@@ -13,6 +13,7 @@ import islpy as isl
 from mlir import ir
 
 from .isl_model import expr_to_isl, integer_set_map
+from .scop import memref_and_indices
 
 
 def condition_parts(attr) -> tuple:
@@ -63,8 +64,7 @@ class ValueNames:
 
     def subscripts(self, access) -> list:
         """isl expressions of the subscripts of an affine.load / affine.store."""
-        operands = list(access.operands)[1 if access.name == "affine.load" else 2:]
-        return self.results(ir.AffineMapAttr(access.attributes["map"]).value, operands)
+        return self.results(ir.AffineMapAttr(access.attributes["map"]).value, memref_and_indices(access)[1])
 
     def condition(self, guard) -> list:
         """The constraints (isl text) of an affine.if's integer set applied to its operands."""
