@@ -190,6 +190,25 @@ def _unsplit_schedule(model, deps, options):
         expanded_deps = dependences.compute(expanded)
         schedule = scheduler.compute_schedule(expanded, expanded_deps, options,
                                               scalar_expansion.false_dependences(model, depths))
+        if options.parallel:
+            schedule = _freer_schedule(expanded, expanded_deps, options, schedule, depths)
         if scalar_expansion.contraction_ok(expanded, schedule, depths):
             return expanded, expanded_deps, schedule, depths
     return model, deps, scheduler.compute_schedule(model, deps, options), {}
+
+
+def _freer_schedule(model, deps, options, schedule, depths):
+    """`schedule` (computed with the private scalars' false dependences as validity constraints), or one computed
+    without them when it runs more statements in parallel loops and the scalars can still be contracted.
+
+    The false dependences keep each live range in one piece in the original order, which forbids reversing the
+    order of two iterations: nussinov written with a best-so-far scalar (live within one (i, j) iteration)
+    chains the end of each row to the start of the next one, so no wavefront is legal with them; without them
+    isl finds the anti-diagonal wavefront, and every live range still runs uninterrupted in it."""
+    parallel = profitability.parallel_statements(schedule)
+    if len(parallel) == len(model.scop.statements):
+        return schedule
+    free = scheduler.compute_schedule(model, deps, options)
+    if profitability.parallel_statements(free) > parallel and scalar_expansion.contraction_ok(model, free, depths):
+        return free
+    return schedule

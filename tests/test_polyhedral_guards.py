@@ -194,3 +194,43 @@ def test_original_order_is_recognized(tmp):
     reversed_outer = flat.apply_range(isl.UnionMap.read_from_str(model.ctx, f"{{ [{xs}] -> [{ys}] }}"))
     assert reversed_outer.domain().is_equal(flat.domain())
     assert not profitability.keeps_original_order(model, reversed_outer)
+
+
+# The same dynamic program with a best-so-far scalar: each (i, j) iteration writes `best` before reading it, so
+# its live range is one iteration, but in the original order it chains the end of each row to the start of
+# the next one.
+BEST = FOLD.replace("""      if (j - 1 >= 0)
+        t[i][j] = better(t[i][j], t[i][j - 1]);
+      if (i + 1 < n)
+        t[i][j] = better(t[i][j], t[i + 1][j]);
+      if (j - 1 >= 0 && i + 1 < n) {
+        if (i < j - 1)
+          t[i][j] = better(t[i][j], t[i + 1][j - 1] + pair_score(s[i], s[j]));
+        else
+          t[i][j] = better(t[i][j], t[i + 1][j - 1]);
+      }
+      for (int k = i + 1; k < j; k++)
+        t[i][j] = better(t[i][j], t[i][k] + t[k + 1][j]);""", """      int best = t[i][j - 1], cand;
+      if (t[i + 1][j] > best)
+        best = t[i + 1][j];
+      if (j - i > 1) {
+        cand = t[i + 1][j - 1] + pair_score(s[i], s[j]);
+        if (cand > best)
+          best = cand;
+      }
+      for (int k = i + 1; k < j; k++) {
+        cand = t[i][k] + t[k + 1][j];
+        best = better(cand, best);
+      }
+      t[i][j] = best;""")
+
+
+def test_best_so_far_scalar_lets_the_nest_run_as_a_wavefront(tmp):
+    assert "int best" in BEST
+    scop = next(s for s in _scops(tmp, BEST) if s["function"] == "kernel")
+    assert scop["status"] == "modelled", scop.get("reason")
+    # the scalar is private to an (i, j) iteration: the schedule is a wavefront whose inner loop is parallel
+    assert '"parallel"' in scop["schedule_tree"] or "mark: \"parallel\"" in scop["schedule_tree"]
+    src = tmp / "best.c"
+    src.write_text(BEST)
+    assert_output_like_gcc(src, tmp, ([], ["--no-parallel"]), threads=(1, 2, 3))
