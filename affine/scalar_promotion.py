@@ -19,7 +19,7 @@ from mlir.dialects import affine, arith, scf
 from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, is_pure
 
 from .loop_context import ValueNames, unread_positions
-from .scop import memref_and_indices
+from .scop import NotAScop, memref_and_indices
 
 ACCESSES = ("affine.load", "affine.store")
 TAG = "pgcc.promoted"
@@ -56,18 +56,19 @@ def _candidates(loop) -> list:
         by_key = {}
         for a in accs:
             by_key.setdefault((str(a.attributes["map"]), tuple(memref_and_indices(a)[1])), []).append(a)
-        # the element: the accesses at one index whose stores are there; every other access of the array in the
-        # loop must provably touch other elements (cholesky's A[i][k] beside A[i][j] with k < j)
-        stored = [k for k, group in by_key.items() if any(a.name == "affine.store" for a in group)]
-        if len(stored) != 1:
-            continue
-        element = by_key[stored[0]]
-        others = [a for k, group in by_key.items() if k != stored[0] for a in group]
-        if others and not all(_disjoint(loop, element[0], o) for o in others):
-            continue
-        if not all(_hoist_invariant(v, loop) for v in memref_and_indices(element[0])[1]):
-            continue
-        out.append((mem, element))
+        # the element: the accesses at one loop-invariant index with a store among them; every other access of
+        # the array in the loop must provably touch other elements (cholesky's A[i][k] beside A[i][j] with
+        # k < j; a retimed durbin's y[i] = z[i] beside its sum in y[k + 1])
+        for key, element in by_key.items():
+            if not any(a.name == "affine.store" for a in element):
+                continue
+            # (invariant pure index computations move before the loop, promoted or not: harmless)
+            if not all(_hoist_invariant(v, loop) for v in memref_and_indices(element[0])[1]):
+                continue
+            others = [a for k, group in by_key.items() if k != key for a in group]
+            if all(_disjoint(loop, element[0], o) for o in others):
+                out.append((mem, element))
+                break
     return out
 
 
@@ -76,7 +77,10 @@ def _disjoint(loop, element, other) -> bool:
     equality of their subscripts has no solution under the bounds of `loop` and of the affine.for ops around it
     (checked with isl; every other value is a free parameter, so the answer is safe)."""
     names = ValueNames()
-    equal = [f"{a} = {b}" for a, b in zip(names.subscripts(element), names.subscripts(other))]
+    try:
+        equal = [f"{a} = {b}" for a, b in zip(names.subscripts(element), names.subscripts(other))]
+    except NotAScop:  # (a subscript isl cannot express: a product of two values)
+        return False
     return names.infeasible(equal + names.loop_bounds(loop))
 
 

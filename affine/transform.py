@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from mlir import ir
 
 from . import (cell_folding, codegen, dependences, index_set_splitting, isl_model, jam_marks, legality,
-               original_schedule, profitability, scalar_expansion, scalar_promotion, scheduler, triangular_jam)
+               original_schedule, profitability, retiming, scalar_expansion, scalar_promotion, scheduler,
+               triangular_jam)
 from .scop import NotAScop, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
 
 
@@ -113,7 +114,12 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
             scheduled_model, scheduled_deps, schedule, private = _computed_schedule(model, deps, options.schedule)
             legality.check(scheduled_model, scheduled_deps, schedule, name)
             gain, why = profitability.predicts_gain(scheduled_model, schedule)
-            if gain:
+            retimed = _retimed(model, deps, schedule, options.schedule)
+            if retimed is not None:
+                legality.check(model, deps, retimed, name)
+                schedule, private = retimed, {}
+                report.reason = "a reduction chain is shifted by one iteration and fused with the loop before it"
+            elif gain:
                 model, deps = scheduled_model, scheduled_deps
             else:
                 private = {}  # the fallback privatizes scalars its own way (original_schedule.py)
@@ -139,6 +145,17 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
             report.status, report.reason = "kept", str(e)
             _registers_back(report)
     return reports
+
+
+def _retimed(model, deps, computed, options):
+    """The retimed schedule of `model` (retiming.py) when its pattern is there and the computed schedule runs
+    none of the deepest statements, where the time goes, in a parallel loop (no parallelism to lose: durbin's
+    computed schedule only hoists the initialization of its sums into a parallel loop), else None."""
+    depth = max(len(s.loops) for s in model.scop.statements)
+    deepest = {s.name for s in model.scop.statements if len(s.loops) == depth}
+    if options.fusion == "none" or profitability.parallel_statements(computed) & deepest:
+        return None
+    return retiming.retimed_schedule(model, deps)
 
 
 def _fallback(model, deps, options) -> tuple:
