@@ -36,8 +36,16 @@ from .legality import schedule_from_map, violations
 
 def retimed_schedule(model: IslScop, deps: Dependences) -> isl.Schedule | None:
     """The retimed and fused schedule of the module docstring for `model`, or None when its pattern is not
-    there or the order is illegal. The tree is one band (the 2d+1 form) with the fused loop's dimension
-    separated by isl's AST generator."""
+    there or the order is illegal. Raises nothing.
+
+    Args:
+        model: the SCoP's isl model (statements with their loops and 2d+1 positions, accesses).
+        deps: its value-based dependences (dependences.compute); the schedule respects all of them.
+
+    Returns:
+        A schedule tree of one band (the 2d+1 form, the body of the outer loop reordered) whose fused loop's
+        dimension isl's AST generator separates into the range both statements share and the rest.
+    """
     statements = model.scop.statements
     for chain in statements:
         if not _is_chain(model, deps, chain):
@@ -51,7 +59,8 @@ def retimed_schedule(model: IslScop, deps: Dependences) -> isl.Schedule | None:
 
 
 def _alone_in_inner_loop(model, s) -> bool:
-    return len(s.loops) == 2 and not any(t is not s and len(t.loops) > 1 and t.loops[1] == s.loops[1]
+    inner = s.loops[1].operation if len(s.loops) == 2 else None
+    return inner is not None and not any(t is not s and len(t.loops) > 1 and t.loops[1].operation == inner
                                          for t in model.scop.statements)
 
 
@@ -71,21 +80,23 @@ def _is_chain(model, deps, s) -> bool:
         return False  # integer reductions reassociate exactly: LLVM vectorizes them
     if not any(r.is_equal(writes[0]) for r in _accesses(model, s, "read")):
         return False
-    step = isl.Map.read_from_str(model.ctx, f"{model.param_header} -> {{ {s.name}[k, i] -> {s.name}[k, i + 1] }}")
-    return not deps.raw.intersect(isl.UnionMap.from_map(step)).is_empty()
+    return not deps.raw.intersect(_relation(model, f"{s.name}[k, i] -> {s.name}[k, i + 1]")).is_empty()
 
 
 def _is_partner(model, deps, chain, s) -> bool:
-    if s is chain or not _alone_in_inner_loop(model, s) or s.loops[0] != chain.loops[0] or \
-            s.beta[1] <= chain.beta[1]:
+    if s is chain or not _alone_in_inner_loop(model, s) or s.beta[1] <= chain.beta[1]:
         return False
-    own = isl.UnionMap.read_from_str(model.ctx, f"{model.param_header} -> {{ {s.name}[k, i] -> {s.name}[k, j] }}")
-    if not deps.all.intersect(own).is_empty():
+    if s.loops[0].operation != chain.loops[0].operation:
         return False
-    flow = isl.UnionMap.read_from_str(model.ctx, f"{model.param_header} -> {{ {s.name}[k, i] -> {chain.name}[k + 1, i] }}")
-    if deps.raw.intersect(flow).is_empty():
+    if not deps.all.intersect(_relation(model, f"{s.name}[k, i] -> {s.name}[k, j]")).is_empty():
+        return False  # (its instances of one k depend on each other)
+    if deps.raw.intersect(_relation(model, f"{s.name}[k, i] -> {chain.name}[k + 1, i]")).is_empty():
         return False
     return _ranges_match(model, chain, s)
+
+
+def _relation(model, text) -> isl.UnionMap:
+    return isl.UnionMap.read_from_str(model.ctx, f"{model.param_header} -> {{ {text} }}")
 
 
 def _ranges_match(model, chain, partner) -> bool:
@@ -119,8 +130,8 @@ def _at_most_one_per_t(points: isl.Set) -> bool:
 
 def _rotated(model, chain, partner) -> isl.UnionMap:
     """The flat schedule of the module docstring (the original 2d+1 vectors, with the body of k reordered)."""
-    k_loop = chain.loops[0]
-    inside = [s for s in model.scop.statements if s.loops and s.loops[0] == k_loop]
+    k_loop = chain.loops[0].operation
+    inside = [s for s in model.scop.statements if s.loops and s.loops[0].operation == k_loop]
     positions = sorted({s.beta[1] for s in inside})
     cut = chain.beta[1]
     order = [p for p in positions if p > cut and p != partner.beta[1]] + [p for p in positions if p < cut]
