@@ -66,10 +66,11 @@ def scops_of(func) -> list:
     return [(region, any(op.operation in folded for op in region)) for region in find_regions(func)]
 
 
-def _registers_back(report) -> None:
-    """In a region that keeps its code after cell folding, carry the folded elements through innermost loops in
-    registers again (the scalars held them there)."""
-    if report.folded and report.region is not None:
+def _registers_back(report, modelled: bool = True) -> None:
+    """In a region that keeps its code, carry elements through innermost loops in registers (scalar_promotion.py):
+    in a modelled SCoP, whose arrays are assumed not to overlap like those of a scheduled one; elsewhere only
+    after cell folding (the folded scalars held those elements in registers)."""
+    if (modelled or report.folded) and report.region is not None:
         scalar_promotion.promote_in(report.region)
 
 
@@ -85,7 +86,7 @@ def model_scops(module: ir.Module) -> list:
                 model = isl_model.build(extract_scop(func, region, name))
             except NotAScop as e:
                 reports.append(ScopReport(name, fname, "kept", str(e), region=region, folded=folded))
-                _registers_back(reports[-1])
+                _registers_back(reports[-1], modelled=False)
                 continue
             reports.append(ScopReport(name, fname, "modelled", model=model, deps=dependences.compute(model),
                                       region=model.scop.ops, folded=folded))
