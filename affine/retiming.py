@@ -16,8 +16,8 @@ The pattern, on the statements of one outermost loop k of depth-2 statements:
   with i (an accumulation: every instance depends on the previous one);
 * the partner L: alone in a later inner loop of the same k, with no dependence between its own instances of
   one k (its copies of i are independent), and a value flow L[k, i] -> C[k + 1, i];
-* the i ranges of L[k] and C[k + 1] differ by at most one point per k at each end (the fused loop is
-  separated by isl into the common range and the rest, so no guard stays in it).
+* the i ranges of L[k] and C[k + 1] overlap and, at every k where both run, differ by at most one point (the
+  fused loop is separated by isl into the common range and the rest, so no guard stays in it).
 
 The new order of the body of iteration t is: the statements after C (except L), in their order; those before C
 (shifted: of iteration t + 1), in their order; then the fused loop: L[t, i] followed by C[t + 1, i]. The
