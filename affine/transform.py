@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from mlir import ir
 
 from . import (cell_folding, codegen, dependences, index_set_splitting, isl_model, jam_marks, legality,
-               original_schedule, profitability, retiming, scalar_expansion, scalar_promotion, scheduler,
-               triangular_jam)
+               noalias_arguments, original_schedule, profitability, retiming, scalar_expansion, scalar_promotion,
+               scheduler, triangular_jam)
 from .scop import NotAScop, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
 
 
@@ -145,6 +145,10 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
         except codegen.CodegenError as e:
             report.status, report.reason = "kept", str(e)
             _registers_back(report)
+    if not options.only_model:
+        for func in functions(module):
+            fname = ir.StringAttr(func.attributes["sym_name"]).value
+            noalias_arguments.mark(func, [r.model for r in reports if r.function == fname and r.model is not None])
     return reports
 
 
