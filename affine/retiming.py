@@ -30,7 +30,7 @@ import islpy as isl
 from mlir import ir
 
 from .dependences import Dependences
-from .isl_model import IslScop, maps, subscript_coefficients
+from .isl_model import IslScop, maps, sets, subscript_coefficients
 from .legality import schedule_from_map, violations
 
 
@@ -103,7 +103,7 @@ def _ranges_match(model, chain, partner) -> bool:
     """The i ranges of partner[t] and chain[t + 1] overlap and, at every t where both run, differ by at most one
     point."""
     def shifted(name, by):
-        dom = [d for d in _sets(model.domain) if d.get_tuple_name() == name][0]
+        dom = next(d for d in sets(model.domain) if d.get_tuple_name() == name)
         to = isl.Map.read_from_str(model.ctx, f"{model.param_header} -> {{ {name}[k, i] -> [k - {by}, i] }}")
         return dom.apply(to)
 
@@ -115,12 +115,6 @@ def _ranges_match(model, chain, partner) -> bool:
     rows = common.project_out(isl.dim_type.set, 1, 1).insert_dims(isl.dim_type.set, 1, 1)
     return all(_at_most_one_per_t(extra.intersect(rows)) for extra in (ours.subtract(theirs),
                                                                        theirs.subtract(ours)))
-
-
-def _sets(uset) -> list:
-    out = []
-    uset.foreach_set(out.append)
-    return out
 
 
 def _at_most_one_per_t(points: isl.Set) -> bool:

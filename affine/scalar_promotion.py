@@ -148,15 +148,14 @@ def _carried(loop, groups) -> list:
         names = ValueNames()
         bounds = names.loop_bounds(loop)
         try:
-            now, before = names.subscripts(store), _shifted_subscripts(names, store, iv, step)
-            if now is None or before is None or names.infeasible(
-                    [" or ".join(f"{a} != {b}" for a, b in zip(now, before))] + bounds):
+            now = names.subscripts(store)
+            before = _one_iteration_earlier(now, names.of(iv), step)
+            if before is None or names.infeasible([_differ(now, before)] + bounds):
                 continue  # (the element does not move with the loop: promoted above, or not at all)
             if not names.infeasible([f"{a} = {b}" for a, b in zip(now, before)] + bounds):
                 continue  # (it may come back to the same element one iteration later)
             loads = [a for a in accs if a.name == "affine.load" and
-                     names.infeasible([" or ".join(f"{a} != {b}" for a, b in zip(names.subscripts(a), before))]
-                                      + bounds)]
+                     names.infeasible([_differ(names.subscripts(a), before)] + bounds)]
         except NotAScop:  # (a subscript isl cannot express)
             continue
         if loads and all(_computable_before(v, loop) for v in memref_and_indices(loads[0])[1]):
@@ -187,14 +186,18 @@ def _before_loop(v, loop, iv_value):
     return clone.results[list(v.owner.results).index(v)]
 
 
-def _shifted_subscripts(names, access, iv, step) -> list | None:
-    """isl expressions of the subscripts of `access` one iteration (`step`) earlier, or None when they do not
-    involve the loop's induction variable `iv`."""
-    now, name = names.subscripts(access), names.of(iv)
-    word = re.compile(rf"\b{name}\b")
-    if not any(word.search(e) for e in now):
+def _one_iteration_earlier(subscripts, iv_name, step) -> list | None:
+    """isl expressions `subscripts` (of the loop's induction variable named `iv_name`) one iteration (`step`)
+    earlier, or None when they do not involve the variable."""
+    word = re.compile(rf"\b{iv_name}\b")
+    if not any(word.search(e) for e in subscripts):
         return None
-    return [word.sub(f"({name} - {step})", e) for e in now]
+    return [word.sub(f"({iv_name} - {step})", e) for e in subscripts]
+
+
+def _differ(xs, ys) -> str:
+    """isl text: some subscript of `xs` differs from its counterpart in `ys`."""
+    return " or ".join(f"{a} != {b}" for a, b in zip(xs, ys))
 
 
 def _promote(loop) -> int:

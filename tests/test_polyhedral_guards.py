@@ -54,6 +54,10 @@ int main(void)
 """
 
 
+# the body of FOLD's j loop: every update of t[i][j]
+FOLD_BODY = FOLD[FOLD.index("      if (j - 1 >= 0)"):FOLD.index("t[k + 1][j]);") + len("t[k + 1][j]);")]
+
+
 def _scops(tmp, src_text, name="k.c", flags=()):
     src = tmp / name
     src.write_text(src_text)
@@ -199,18 +203,7 @@ def test_original_order_is_recognized(tmp):
 # The same dynamic program with a best-so-far scalar: each (i, j) iteration writes `best` before reading it, so
 # its live range is one iteration, but in the original order it chains the end of each row to the start of
 # the next one.
-BEST = FOLD.replace("""      if (j - 1 >= 0)
-        t[i][j] = better(t[i][j], t[i][j - 1]);
-      if (i + 1 < n)
-        t[i][j] = better(t[i][j], t[i + 1][j]);
-      if (j - 1 >= 0 && i + 1 < n) {
-        if (i < j - 1)
-          t[i][j] = better(t[i][j], t[i + 1][j - 1] + pair_score(s[i], s[j]));
-        else
-          t[i][j] = better(t[i][j], t[i + 1][j - 1]);
-      }
-      for (int k = i + 1; k < j; k++)
-        t[i][j] = better(t[i][j], t[i][k] + t[k + 1][j]);""", """      int best = t[i][j - 1], cand;
+BEST = FOLD.replace(FOLD_BODY, """      int best = t[i][j - 1], cand;
       if (t[i + 1][j] > best)
         best = t[i + 1][j];
       if (j - i > 1) {
