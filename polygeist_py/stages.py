@@ -66,10 +66,14 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
         return module
     from .bool_memory import widen_i1_memrefs
     widen_i1_memrefs(module)  # compiler-made buffers of booleans: one byte each (the lowering needs >= 8 bits)
+    from .c_abi_calls import copy_abi_attributes_to_calls
+    copy_abi_attributes_to_calls(module)  # byval/sret on call sites too, as on the callee (C ABI)
     pipeline.run(module, pipeline.TO_OPENMP, "lowering parallel loops to OpenMP")
     from .omp_schedule import balance_triangular_loops
     balance_triangular_loops(module)
     pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
+    from .signed_offsets import drop_unsigned_wrap_flags
+    module = drop_unsigned_wrap_flags(module)  # C pointers index backwards (p[-1]); memref GEPs assume they do not
     stop("llvm-dialect")
     return module
 

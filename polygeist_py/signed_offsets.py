@@ -1,0 +1,44 @@
+"""Address arithmetic from memref accesses may step below its base: no `nuw` on the LLVM GEPs.
+
+MLIR's memref lowering (finalize-memref-to-llvm) marks each element address `getelementptr inbounds|nuw`,
+because a memref index is never negative. pgcc's memref for a C pointer (docs/memory_model.md) starts at the
+pointer itself, and C lets a pointer index backwards inside its object (`p[-1]`, `end[-2]`, `q[k]` with
+`k < 0`): with `nuw`, LLVM treats the negative offset as unsigned (zero-extends it, or folds the access to
+poison) and the program reads 4 GiB past the pointer. `inbounds` alone is exactly C's rule (the result stays
+in the object; offsets are signed), so after the lowering every GEP keeps `inbounds` and loses `nuw`, as clang
+emits `getelementptr inbounds` for C subscripts.
+
+The flags are an MLIR property that the Python bindings neither read nor write (`noWrapFlags` is not an
+attribute), so the module goes once through its generic textual form, where properties are spelled out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mlir import ir
+
+NUW = 4  # LLVM::GEPNoWrapFlags: inbounds = 1 | nusw = 2, nuw = 4
+_FLAGS = re.compile(r"(\"llvm\.getelementptr\"\([^)]*\) <\{[^}]*?noWrapFlags = )(\d+)( : i32)")
+
+
+def drop_unsigned_wrap_flags(module: ir.Module) -> ir.Module:
+    """The LLVM-dialect `module` with the `nuw` flag of every `llvm.getelementptr` cleared.
+
+    Returns:
+        A new module in the same context (`module` itself when no GEP has the flag).
+    """
+    text = module.operation.get_asm(print_generic_op_form=True, enable_debug_info=True)
+    changed = [0]
+
+    def clear(m):
+        flags = int(m.group(2))
+        if not flags & NUW:
+            return m.group(0)
+        changed[0] += 1
+        return f"{m.group(1)}{flags & ~NUW}{m.group(3)}"
+
+    text = _FLAGS.sub(clear, text)
+    if not changed[0]:
+        return module
+    return ir.Module.parse(text, module.context)
