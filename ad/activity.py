@@ -23,6 +23,8 @@ PLUMBING = {
     "arith.index_castui", "arith.addi", "arith.muli", "arith.subi",
 }
 ALLOCS = {"memref.alloca", "memref.alloc"}
+RAW_ALLOCS = {"llvm.alloca"}  # struct/union locals, arrays of pointers: raw bytes (docs/memory_model.md)
+COPIES = {"llvm.intr.memcpy", "llvm.intr.memmove"}
 VALUE_OP_PREFIXES = ("arith.", "math.")
 POINTER_COMPARISONS = {"llvm.icmp"}  # `p != end`: an i1 from two addresses
 
@@ -98,7 +100,7 @@ def element_type_of(ptr):
 
 
 def root_alloc(v):
-    """The allocation (memref.alloca/alloc, or a call of malloc/calloc) a memref or pointer value is a view of,
+    """The allocation (memref.alloca/alloc, llvm.alloca, or a call of malloc/calloc) a memref or pointer value is a view of,
     through plumbing ops, or None."""
     work, seen = [v], set()
     while work:
@@ -109,7 +111,8 @@ def root_alloc(v):
         owner = v.owner
         if isinstance(owner, ir.Block):
             continue
-        if owner.name in ALLOCS or (owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS):
+        if owner.name in ALLOCS or owner.name in RAW_ALLOCS or \
+                (owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS):
             return owner
         if owner.name in PLUMBING:
             work.extend(owner.operands)
@@ -173,12 +176,19 @@ class Activity:
             if op.operands[0] in V and is_float(op.results[0].type):
                 return self._mark([op.results[0]])
             return False
-        if name == "llvm.load":  # a pointer loaded from an array of pointers: its shadow is in the shadow array
-            if op.operands[0] in V and is_pointer_like(op.results[0].type):
+        if name == "llvm.load":
+            # raw bytes (struct fields, arrays of pointers): a float read from shadowed memory is varied, and a
+            # pointer read from it has its shadow at the same place in the shadow memory (Enzyme's convention)
+            if op.operands[0] in V and (is_pointer_like(op.results[0].type) or is_float(op.results[0].type)):
                 return self._mark([op.results[0]])
             return False
-        if name == "llvm.store" and op.operands[0] in V:
-            raise error_at_op(op, "unsupported construct: storing a differentiated pointer into memory")
+        if name == "llvm.store":  # a varied float or pointer stored into raw bytes: the memory gets a shadow
+            val, mem = op.operands[0], op.operands[1]
+            if val in V and mem not in V:
+                alloc = root_alloc(mem)
+                if alloc is not None:
+                    return self._mark([alloc.results[0]])
+            return False
         if name == "memref.atomic_rmw":  # an atomic add of a varied value: the memory gets a shadow
             val, mem = op.operands[0], op.operands[1]
             if val in V and mem not in V:
@@ -186,7 +196,7 @@ class Activity:
                 if alloc is not None:
                     return self._mark([alloc.results[0]])
             return False
-        if name == "llvm.intr.memcpy":  # copying differentiated memory: the destination gets a shadow too
+        if name in COPIES:  # copying differentiated memory (struct copies too): the destination gets a shadow
             dst, src = op.operands[0], op.operands[1]
             if src in V and dst not in V:
                 alloc = root_alloc(dst)

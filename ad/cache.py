@@ -450,7 +450,7 @@ class Overwrites:
     Calls of functions that may write memory, and writes through unknown pointers, overwrite everything."""
 
     WRITE_OPS = ("memref.store", "affine.store", "llvm.store", "memref.atomic_rmw", "memref.generic_atomic_rmw",
-                 "llvm.intr.memcpy", "llvm.intr.memset", "memref.copy")
+                 "llvm.intr.memcpy", "llvm.intr.memmove", "llvm.intr.memset", "memref.copy")
     HARMLESS_CALLS = ("malloc", "calloc", "printf", "fprintf", "puts")
 
     def __init__(self, func_op, session):
@@ -475,7 +475,7 @@ class Overwrites:
         if r in self.args:
             return "noalias" if r in self.noalias else "arg"
         owner = r.owner
-        if not isinstance(owner, ir.Block) and (owner.name in ("memref.alloca", "memref.alloc") or (
+        if not isinstance(owner, ir.Block) and (owner.name in ("memref.alloca", "memref.alloc", "llvm.alloca") or (
                 owner.name == "func.call" and owner.attributes["callee"].value in ("malloc", "calloc"))):
             return "alloc"
         return "unknown"
@@ -501,7 +501,7 @@ class Overwrites:
             return self.roots(op.operands[1] if name == "memref.atomic_rmw" else op.operands[0])
         if name in ("llvm.store",):
             return self.roots(op.operands[1])
-        if name in ("llvm.intr.memcpy", "llvm.intr.memset", "memref.copy"):
+        if name in ("llvm.intr.memcpy", "llvm.intr.memmove", "llvm.intr.memset", "memref.copy"):
             return self.roots(op.operands[0] if name != "memref.copy" else op.operands[1])
         if name == "func.call":
             callee = op.attributes["callee"].value

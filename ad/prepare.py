@@ -113,7 +113,7 @@ def inline_call(call, callee) -> None:
 # ---------------------------------------------------------------------- loop-invariant read-only calls
 LOOP_OPS = ("affine.for", "scf.for", "scf.while", "scf.parallel", "affine.parallel")
 WRITES = ("affine.store", "memref.store", "llvm.store", "memref.atomic_rmw", "memref.generic_atomic_rmw",
-          "llvm.call", "llvm.intr.memcpy", "llvm.intr.memset", "memref.copy")
+          "llvm.call", "llvm.intr.memcpy", "llvm.intr.memmove", "llvm.intr.memset", "memref.copy")
 
 
 def readonly_functions(funcs, rec) -> set:

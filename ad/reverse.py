@@ -33,6 +33,7 @@ from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, inactive_res
 from .cache import Caches
 from .mincut import Planner
 from .emit import body_ops, copy_noalias, fill_zero, terminator, zero
+from .raw_memory import forward_sweep_shadows
 from .rules_reverse import REVERSE_RULES, no_adjoint, scalar_rule
 
 
@@ -73,6 +74,7 @@ class Reverse:
         self.vmap = {}      # primal value -> forward-sweep value
         self.fops = {}      # primal op -> forward-sweep op
         self.tmap = {}      # primal pointer argument -> shadow argument
+        self.raw_shadows = {}  # primal llvm.alloca -> its shadow, made by the forward sweep (raw_memory.py)
         self.sentinels = []
         self.pending_free = {}  # primal allocation op -> emits the free of its shadow
         self.reversed_loops = []  # scf.for loops the reverse sweep emitted for primal scf.for loops
@@ -123,6 +125,7 @@ class Reverse:
             for op in body_ops(pentry):
                 with op.location:
                     self.clone_tree(op)
+                    forward_sweep_shadows(self, op)
             self.caches = Caches(self, entry)
             self.planner = Planner(self, self.caches.recompute)
             with self.primal.location:
@@ -251,7 +254,16 @@ class Reverse:
             return None
         if v in self.tmap:
             return self.tmap[v]
+        if v in self.raw_shadows:
+            return self.raw_shadows[v]
         owner = v.owner
+        if not isinstance(owner, ir.Block) and owner.name == "llvm.load":
+            from .raw_memory import pointer_rewritten_after
+            w = pointer_rewritten_after(self, owner)
+            if w is not None:
+                what = f"a call of '{w.attributes['callee'].value}'" if w.name == "func.call" else f"'{w.name}'"
+                raise error_at_op(owner, "unsupported construct: reverse mode through a pointer read from memory "
+                                         f"that may be written again later (by {what})")
         scope = self.scope_of(self.def_block(v)) if not self.is_top(v) else self.top_scope()
         got = scope.smemo.get(v)
         if got is None and isinstance(owner, ir.Block) and isinstance(v.type, ir.MemRefType):

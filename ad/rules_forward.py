@@ -13,6 +13,7 @@ from polygeist_py.errors import error_at_op
 
 from . import partials as P
 from .activity import ALLOCS, LOADS, LOOPS, MALLOCS, STORES, is_float
+from .raw_memory import fwd_alloca_rule, fwd_copy_rule, fwd_store_rule
 from .emit import body_ops, clone_mapped, create_like, loop_parts, loop_segments, shadow_alloc, terminator
 
 
@@ -303,26 +304,16 @@ def check_signature(session, op, name, args, results):
 
 
 def pointer_load_rule(fw, op):
-    """llvm.load of a pointer from an array of pointers: the shadow pointer sits at the same place in the shadow
-    array (Enzyme's convention for double**)."""
+    """llvm.load from shadowed raw bytes: a pointer's shadow (Enzyme's convention for double**, struct fields) or
+    a float's tangent sits at the same place in the shadow memory."""
     fw.clone(op)
     if fw.act.is_varied(op.results[0]):
         fw.tmap[op.results[0]] = fw.shadow_clone(op).results[0]
 
 
 def memcpy_rule(fw, op):
-    """llvm.intr.memcpy: the shadows are copied too (zeroed when the source has none)."""
-    from mlir.dialects import llvm
-    fw.clone(op)
-    dst, src, n = op.operands[0], op.operands[1], op.operands[2]
-    sd, ss = fw.t(dst), fw.t(src)
-    if sd is not None:
-        if ss is not None:
-            llvm.MemcpyOp(sd, ss, fw.p(n), ir.BoolAttr.get(False))
-        else:
-            llvm.MemsetOp(sd, arith.constant(ir.IntegerType.get_signless(8), 0), fw.p(n), ir.BoolAttr.get(False))
-    elif ss is not None:
-        raise error_at_op(op, "copying differentiated memory into memory that has no shadow")
+    """llvm.intr.memcpy/memmove: the shadows are copied too (zeroed when the source has none)."""
+    fwd_copy_rule(fw, op)
 
 
 def memset_rule(fw, op):
@@ -377,8 +368,11 @@ FORWARD_RULES = {
     "arith.select": select_rule,
     "memref.atomic_rmw": atomic_rule,
     "llvm.intr.memcpy": memcpy_rule,
+    "llvm.intr.memmove": fwd_copy_rule,
     "llvm.intr.memset": memset_rule,
     "llvm.load": pointer_load_rule,
+    "llvm.store": fwd_store_rule,
+    "llvm.alloca": fwd_alloca_rule,
     **{n: load_rule for n in LOADS},
     **{n: store_rule for n in STORES},
     **{n: alloc_rule for n in ALLOCS},

@@ -16,6 +16,7 @@ from polygeist_py.errors import error_at_op
 from . import partials as P
 from .activity import ALLOCS, MALLOCS, all_ops, is_float
 from .emit import body_ops, create_like, terminator, zero
+from .raw_memory import rev_copy_rule, rev_load_rule, rev_store_rule
 
 
 def new_sentinel():
@@ -378,13 +379,16 @@ def call_rule(rv, op):
         return
     active = tuple(rv.act.is_varied(v) for v in op.operands)
     callee_primal = rv.session.primal(name, "reverse")
+    from .activity import COPIES, root_alloc
     for inner in all_ops(callee_primal):
-        if inner.name in ("memref.store",) and inner.operands[0].type is not None:
-            mem = inner.operands[1]
-            from .activity import root_alloc
+        target = inner.operands[1] if inner.name in ("memref.store", "llvm.store", "memref.atomic_rmw") else \
+            inner.operands[0] if inner.name in COPIES or inner.name == "llvm.intr.memset" else None
+        if target is not None:
+            mem = target
             if root_alloc(mem) is None:
                 raise error_at_op(op, f"unsupported construct: reverse mode through the recursive function "
                                       f"'{name}', which writes memory it does not allocate")
+    _check_memory_kept(rv, op, name)
     dname = rv.session.derivative(name, "reverse", active, extra=("call",), at=op)
     args = []
     for v, a in zip(op.operands, active):
@@ -402,6 +406,33 @@ def call_rule(rv, op):
         if a and is_float(v.type):
             rv.add_adj(v, call.results[k])
             k += 1
+
+
+def _check_memory_kept(rv, op, name):
+    """The callee's derivative re-runs its forward sweep in the reverse sweep, reading the memory its pointer
+    arguments reach as it is then: that memory must not be written after the call.
+
+    Raises:
+        CompileError: a write after the call that may reach the memory a pointer argument points to."""
+    from .cache import Overwrites
+    from .activity import is_pointer_like
+    if rv.caches.overwrites is None:
+        rv.caches.overwrites = Overwrites(rv.primal, rv.session)
+    ow = rv.caches.overwrites
+    reads = set()
+    for v in op.operands:
+        if is_pointer_like(v.type):
+            reads |= ow.roots(v)
+    if not reads:
+        return
+    from .raw_memory import writes_outside
+    for later in ow.later_ops(op):
+        if later.name == "func.call" and not writes_outside(rv.session, later.attributes["callee"].value):
+            continue
+        w = ow.writes_of(later)
+        if w is None or (w and ow.alias(reads, w)):
+            raise error_at_op(op, f"unsupported construct: reverse mode through the recursive call of '{name}' "
+                                  "whose argument memory may be written after the call")
 
 
 def custom_gradient(rv, op, rev):
@@ -527,7 +558,8 @@ def parallel_rule(rv, op):
 REVERSE_RULES = {
     "arith.select": select_rule,
     "memref.atomic_rmw": atomic_rule,
-    "llvm.intr.memcpy": memcpy_rule,
+    "llvm.intr.memcpy": rev_copy_rule,
+    "llvm.intr.memmove": rev_copy_rule,
     "llvm.intr.memset": memset_rule,
     "memref.load": load_rule,
     "memref.store": store_rule,
@@ -539,5 +571,7 @@ REVERSE_RULES = {
     "scf.parallel": parallel_rule,
     "func.call": call_rule,
     "llvm.call": vararg_call_rule,
-    "llvm.load": no_adjoint,  # a pointer load: its shadow is made on demand by Reverse.shadow
+    "llvm.load": rev_load_rule,  # (a pointer load: its shadow is made on demand by Reverse.shadow)
+    "llvm.store": rev_store_rule,
+    "llvm.alloca": no_adjoint,  # (its shadow is made by the forward sweep: raw_memory.forward_sweep_shadows)
 }

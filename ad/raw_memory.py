@@ -1,0 +1,530 @@
+"""Raw bytes in AD: struct and union objects, arrays of pointers, pointers stored into memory (docs/memory_model.md:
+``llvm.alloca`` objects, ``llvm.load``/``llvm.store`` at byte offsets, ``llvm.intr.memmove``/``memcpy`` copies).
+
+Shadow memory mirrors the primal bytes (Enzyme's convention): a float field's shadow holds its tangent (forward
+mode) or adjoint (reverse mode), a pointer field's shadow holds the shadow pointer, an integer field is unused.
+
+Forward mode: every write is mirrored on the shadow; a copy copies the shadow bytes (tangents and shadow pointers
+alike), so no layout is needed.
+
+Reverse mode: the *forward sweep* writes the shadow pointers (a store of a differentiated pointer, the pointer
+fields of a copy) into shadow memory that exists from the start (argument shadows; shadows of ``llvm.alloca``
+objects are made by the forward sweep next to the primal object), so code that reads a pointer back from memory
+(the reverse sweep reloading it, the derivative of a recursive call taking a struct copy) finds its shadow. Float
+fields get adjoints in the reverse sweep: a load adds its adjoint to the shadow field, a store moves the shadow
+field into the stored value's adjoint and zeroes it, a copy moves the destination's float fields into the
+source's. Which bytes of a copied record are floats and which are pointers is read off the typed accesses of the
+memory the copy connects (`RecordLayout`: loads, stores, further copies, and the same memory in called functions);
+when that cannot be seen the copy is a compile error naming it, never a guess.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, llvm
+
+from polygeist_py.errors import error_at_op
+
+from .activity import COPIES, MALLOCS, PLUMBING, RAW_ALLOCS, all_ops, is_float, is_pointer_like
+
+DYNAMIC_INDEX = -2147483648  # rawConstantIndices entry of an llvm.getelementptr index given as an operand
+
+
+def _i8():
+    return ir.IntegerType.get_signless(8)
+
+
+def _i64():
+    return ir.IntegerType.get_signless(64)
+
+
+def _ptr():
+    return ir.Type.parse("!llvm.ptr")
+
+
+def const_int(v):
+    """The integer value of an arith.constant / llvm.mlir.constant `v`, else None."""
+    o = v.owner
+    if isinstance(o, ir.Block) or o.name not in ("arith.constant", "llvm.mlir.constant"):
+        return None
+    try:
+        return ir.IntegerAttr(o.attributes["value"]).value
+    except (ValueError, KeyError):
+        return None
+
+
+def type_bytes(t):
+    """Size in bytes of a scalar LLVM/builtin type (None when unknown)."""
+    if isinstance(t, ir.IntegerType):
+        return max(ir.IntegerType(t).width // 8, 1)
+    if isinstance(t, ir.F64Type):
+        return 8
+    if isinstance(t, ir.F32Type):
+        return 4
+    if isinstance(t, ir.F16Type) or isinstance(t, ir.BF16Type):
+        return 2
+    if str(t) == "!llvm.ptr":
+        return 8
+    return None
+
+
+def gep_offset(op):
+    """The constant byte offset an llvm.getelementptr adds (one index, scalar element type), else None."""
+    raw = list(ir.DenseI32ArrayAttr(op.attributes["rawConstantIndices"]))
+    if len(raw) != 1:
+        return None
+    size = type_bytes(ir.TypeAttr(op.attributes["elem_type"]).value)
+    if size is None:
+        return None
+    if raw[0] != DYNAMIC_INDEX:
+        return raw[0] * size
+    k = const_int(op.operands[1]) if len(op.operands) == 2 else None
+    return None if k is None else k * size
+
+
+def base_and_offset(v):
+    """(base pointer, constant byte offset of `v` from it) through constant getelementptrs."""
+    off = 0
+    while True:
+        o = v.owner
+        if isinstance(o, ir.Block) or o.name != "llvm.getelementptr":
+            return v, off
+        g = gep_offset(o)
+        if g is None:
+            return v, off
+        off += g
+        v = o.operands[0]
+
+
+def alloca_bytes(op):
+    """The byte size of llvm.alloca `op` as an i64 value built at the insertion point (its count operand mapped
+    by the caller), or None when its element type has no known size."""
+    size = type_bytes(ir.TypeAttr(op.attributes["elem_type"]).value)
+    return size
+
+
+class LayoutError(Exception):
+    """Why the float and pointer fields of copied memory cannot be told apart (op, message)."""
+
+
+class RecordLayout:
+    """Float and pointer fields of memory joined by copies: each *root* (a function argument, an llvm.alloca, a
+    malloc result) gets {byte offset: type} from the typed llvm.load/llvm.store at constant offsets from it, from
+    the memory it is copied to or from (memmove/memcpy), and from the same memory in the functions it is passed
+    to (their argument). Integers are left out (they carry no derivative).
+
+    Raises (from `fields`): LayoutError naming the access that hides the layout (a variable offset, the address
+    stored into memory or returned, a view of the bytes as an array, a call of a function without a body, fields
+    of different kinds at one offset).
+    """
+
+    def __init__(self, session):
+        self.session = session
+        self.slots = {}    # root -> {offset: type}
+        self.links = []    # (root a, offset a, root b, offset b, length or None)
+        self.done = set()
+
+    def root_of(self, v, at):
+        base, off = base_and_offset(v)
+        o = base.owner
+        if isinstance(o, ir.Block):
+            if o.owner is not None and o.owner.operation.name == "func.func":
+                return base, off
+        elif o.name in RAW_ALLOCS or (o.name == "func.call" and o.attributes["callee"].value in MALLOCS):
+            return base, off
+        raise LayoutError(at, "the copied memory is reached through a pointer read from memory or computed")
+
+    def visit(self, root):
+        if root in self.done:
+            return
+        self.done.add(root)
+        self.slots.setdefault(root, {})
+        self.walk(root, root, 0)
+
+    def add(self, root, off, t, at):
+        if not (is_float(t) or str(t) == "!llvm.ptr"):
+            return
+        have = self.slots.setdefault(root, {})
+        old = have.get(off)
+        if old is not None and old != t:
+            raise LayoutError(at, f"the bytes at offset {off} are read both as {old} and as {t}")
+        have[off] = t
+
+    def walk(self, root, p, c):
+        for use in list(p.uses):
+            o, k = use.owner, use.operand_number
+            name = o.name
+            if name == "llvm.getelementptr" and k == 0:
+                g = gep_offset(o)
+                if g is None:
+                    raise LayoutError(o, "a struct field or element at a variable offset")
+                self.walk(root, o.results[0], c + g)
+            elif name == "llvm.load":
+                self.add(root, c, o.results[0].type, o)
+            elif name == "llvm.store" and k == 1:
+                self.add(root, c, o.operands[0].type, o)
+            elif name in COPIES and k in (0, 1):
+                n = const_int(o.operands[2])
+                if n is None:
+                    raise LayoutError(o, "a copy of a variable number of bytes")
+                other, ooff = self.root_of(o.operands[1 - k], o)
+                self.links.append((root, c, other, ooff, n))
+                self.visit(other)
+            elif name == "llvm.intr.memset" and k == 0:
+                pass
+            elif name == "llvm.icmp":
+                pass
+            elif name == "func.call":
+                callee = o.attributes["callee"].value
+                if callee == "free":
+                    continue
+                f = self.session.funcs.get(callee)
+                if f is None or not len(f.regions[0].blocks):
+                    raise LayoutError(o, f"the memory is passed to '{callee}', whose body is not in this file")
+                arg = f.regions[0].blocks[0].arguments[k]
+                self.links.append((root, c, arg, 0, None))
+                self.visit(arg)
+            else:
+                raise LayoutError(o, f"the memory is used by '{name}'")
+
+    def solve(self):
+        changed = True
+        while changed:
+            changed = False
+            for a, oa, b, ob, n in self.links:
+                for (x, ox, y, oy) in ((a, oa, b, ob), (b, ob, a, oa)):
+                    for off, t in list(self.slots.get(x, {}).items()):
+                        if off >= ox and (n is None or off < ox + n):
+                            dst = off - ox + oy
+                            if dst not in self.slots.setdefault(y, {}):
+                                self.add(y, dst, t, None)
+                                changed = True
+                            elif self.slots[y][dst] != t:
+                                raise LayoutError(None, f"the bytes at offset {dst} are read both as "
+                                                        f"{self.slots[y][dst]} and as {t}")
+
+    def fields(self, copy):
+        """[(offset from the copy's start, type)] of the float and pointer fields a memmove/memcpy copies."""
+        n = const_int(copy.operands[2])
+        if n is None:
+            raise LayoutError(copy, "a copy of a variable number of bytes")
+        ends = [self.root_of(copy.operands[0], copy), self.root_of(copy.operands[1], copy)]
+        for r, _ in ends:
+            self.visit(r)
+        self.solve()
+        out = {}
+        for r, off in ends:
+            for o, t in self.slots.get(r, {}).items():
+                if off <= o < off + n:
+                    out[o - off] = t
+        return sorted(out.items())
+
+
+def copy_fields(rev, op):
+    """The fields of copy `op` (memoized on the Reverse instance).
+
+    Raises:
+        CompileError: the layout cannot be seen (RecordLayout).
+    """
+    memo = rev.__dict__.setdefault("copy_layouts", {})
+    if op in memo:
+        return memo[op]
+    try:
+        got = RecordLayout(rev.session).fields(op)
+    except LayoutError as e:
+        at, why = e.args
+        raise error_at_op(op, "unsupported construct: reverse mode through a copy of memory holding "
+                              f"differentiated values whose fields pgcc cannot tell apart ({why})") from None
+    memo[op] = got
+    return got
+
+
+def is_raw(v) -> bool:
+    return str(v.type) == "!llvm.ptr"
+
+
+# ---------------------------------------------------------------------------------------------- forward mode
+def fwd_alloca_rule(fw, op):
+    """llvm.alloca holding varied values: a zero-filled shadow object of the same size."""
+    new = fw.clone(op)
+    if fw.act.is_varied(op.results[0]):
+        fw.tmap[op.results[0]] = shadow_alloca(op, new)
+
+
+def shadow_alloca(op, new):
+    """A zeroed llvm.alloca like `new` (the clone of primal llvm.alloca `op`) at the insertion point."""
+    size = alloca_bytes(op)
+    if size is None:
+        raise error_at_op(op, "unsupported construct: a differentiated local object of unknown size")
+    sh = new.clone()
+    count = sh.operands[0]
+    nbytes = arith.muli(arith.extsi(_i64(), count) if count.type != _i64() else count,
+                        arith.constant(_i64(), size))
+    llvm.MemsetOp(sh.results[0], arith.constant(_i8(), 0), nbytes, ir.BoolAttr.get(False))
+    return sh.results[0]
+
+
+def fwd_store_rule(fw, op):
+    """llvm.store into raw bytes: the tangent of a float, the shadow of a pointer, an integer as it is, go to the
+    same place in the shadow memory."""
+    fw.clone(op)
+    val, mem = op.operands[0], op.operands[1]
+    sm = fw.t(mem)
+    if sm is None:
+        if fw.act.is_varied(val):
+            raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const "
+                                  "argument or a global)")
+        return
+    if is_float(val.type):
+        sv = fw.tangent_or_zero(val)
+    elif is_pointer_like(val.type):
+        sv = shadow_of_stored_pointer(op, val, fw.t(val) if fw.act.is_varied(val) else None, fw.p(val))
+    else:
+        sv = fw.p(val)
+    st = op.clone()
+    st.operands[0] = sv
+    st.operands[1] = sm
+
+
+def shadow_of_stored_pointer(op, val, shadow, primal):
+    """What a store of pointer `val` writes into shadow memory: its shadow, or null for a null pointer.
+
+    Raises:
+        CompileError: a pointer without a shadow stored where differentiated pointers live."""
+    if shadow is not None:
+        return shadow
+    o = val.owner
+    if not isinstance(o, ir.Block) and o.name in ("llvm.mlir.zero", "llvm.mlir.null"):
+        return primal
+    raise error_at_op(op, "unsupported construct: storing a pointer that has no shadow (an enzyme_const argument "
+                          "or a global) into memory that holds differentiated values")
+
+
+def fwd_copy_rule(fw, op):
+    """memcpy/memmove: the shadow bytes are copied too (zeroed when the source has none)."""
+    fw.clone(op)
+    dst, src, n = op.operands[0], op.operands[1], op.operands[2]
+    sd, ss = fw.t(dst), fw.t(src)
+    if sd is not None:
+        if ss is not None:
+            fw.shadow_clone(op)
+        else:
+            llvm.MemsetOp(sd, arith.constant(_i8(), 0), fw.p(n), ir.BoolAttr.get(False))
+    elif ss is not None:
+        raise error_at_op(op, "copying differentiated memory into memory that has no shadow")
+
+
+# ---------------------------------------------------------------------------------------------- reverse mode
+def forward_sweep_shadows(rev, top):
+    """After the forward sweep cloned top-level primal op `top`: make the shadows of its llvm.alloca objects and
+    write the shadow pointers of its pointer stores and record copies (see the module docstring).
+
+    Raises:
+        CompileError: a differentiated llvm.alloca inside a region; pointers that cannot get their shadow.
+    """
+    for o in [top] + all_ops(top):
+        name = o.name
+        if name in RAW_ALLOCS:
+            if not rev.act.is_varied(o.results[0]):
+                continue
+            if o != top:
+                raise error_at_op(o, "unsupported construct: reverse mode with a differentiated local object "
+                                     "allocated inside a loop or branch")
+            with ir.InsertionPoint.after(rev.fops[o]), o.location:
+                rev.raw_shadows[o.results[0]] = shadow_alloca(o, rev.fops[o])
+        elif name == "llvm.store":
+            val, mem = o.operands[0], o.operands[1]
+            if not is_pointer_like(val.type) or not rev.act.is_varied(mem):
+                continue
+            with ir.InsertionPoint.after(rev.fops[o]), o.location:
+                sv = shadow_of_stored_pointer(o, val, fshadow(rev, val) if rev.act.is_varied(val) else None,
+                                              rev.vmap.get(val, val))
+                sm = fshadow(rev, mem)
+                st = rev.fops[o].clone()
+                st.operands[0] = sv
+                st.operands[1] = sm
+        elif name in COPIES:
+            dst, src = o.operands[0], o.operands[1]
+            if not (is_raw(dst) and rev.act.is_varied(dst)):
+                continue
+            from .activity import element_type_of
+            if element_type_of(dst) is not None or element_type_of(src) is not None:
+                continue  # numeric arrays: the float copy of rules_reverse.memcpy_rule
+            fields = copy_fields(rev, o)
+            with ir.InsertionPoint.after(rev.fops[o]), o.location:
+                sd = fshadow(rev, dst)
+                if not rev.act.is_varied(src):
+                    llvm.MemsetOp(sd, arith.constant(_i8(), 0), rev.vmap[o.operands[2]], ir.BoolAttr.get(False))
+                    continue
+                ss = fshadow(rev, src)
+                for off, t in fields:
+                    if str(t) == "!llvm.ptr":
+                        p = llvm.LoadOp(_ptr(), _at(ss, off)).result
+                        llvm.StoreOp(p, _at(sd, off))
+
+
+def _at(p, off):
+    if off == 0:
+        return p
+    return ir.Operation.create("llvm.getelementptr", [_ptr()], [p], {
+        "rawConstantIndices": ir.DenseI32ArrayAttr.get([off]), "elem_type": ir.TypeAttr.get(_i8())}).result
+
+
+def fshadow(rev, v):
+    """The shadow of primal pointer `v` computed in the forward sweep, at the insertion point.
+
+    Raises:
+        CompileError: a pointer whose shadow the forward sweep cannot compute."""
+    if v in rev.tmap:
+        return rev.tmap[v]
+    if v in rev.raw_shadows:
+        return rev.raw_shadows[v]
+    o = v.owner
+    if isinstance(o, ir.Block):
+        raise error_at_op(o.owner, "unsupported construct: a differentiated pointer carried through a loop or "
+                                   "branch and stored into memory in reverse mode")
+    if o.name in PLUMBING or o.name == "llvm.load":
+        operands = [fshadow(rev, x) if rev.act.is_varied(x) else rev.vmap.get(x, x) for x in o.operands]
+        new = o.clone()
+        for i, x in enumerate(operands):
+            new.operands[i] = x
+        return new.results[list(o.results).index(v)]
+    raise error_at_op(o, f"unsupported construct: no shadow for a pointer made by '{o.name}' stored into memory")
+
+
+def rev_load_rule(rv, op):
+    """llvm.load: a float's adjoint is added to the shadow field (atomically inside a parallel loop); a pointer
+    has no adjoint (its shadow is read on demand by Reverse.shadow)."""
+    r = op.results[0]
+    if not is_float(r.type):
+        return
+    g = rv.pop_adj(r)
+    if g is None or not rv.act.is_varied(r):
+        return
+    sh = rv.shadow(op.operands[0])
+    if rv.atomic_context():
+        llvm.AtomicRMWOp(llvm.AtomicBinOp.fadd, sh, g, llvm.AtomicOrdering.monotonic)
+    else:
+        llvm.StoreOp(arith.addf(llvm.LoadOp(r.type, sh).result, g), sh)
+
+
+def rev_store_rule(rv, op):
+    """llvm.store of a float into shadowed bytes: the shadow field becomes the stored value's adjoint and is
+    reset to 0. Pointer and integer stores have no adjoint (pointer shadows were written by the forward sweep)."""
+    val, mem = op.operands[0], op.operands[1]
+    if not is_float(val.type):
+        return
+    if not rv.act.is_varied(mem):
+        if rv.act.is_varied(val):
+            raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const "
+                                  "argument or a global)")
+        return
+    sh = rv.shadow(mem)
+    g = llvm.LoadOp(val.type, sh).result
+    llvm.StoreOp(arith.constant(val.type, 0.0), sh)
+    if rv.act.is_varied(val):
+        rv.add_adj(val, g)
+
+
+def rev_copy_rule(rv, op):
+    """A raw memcpy/memmove (a struct copy): the destination's float fields flow back into the source's and are
+    reset (numeric arrays go to rules_reverse.memcpy_rule)."""
+    from .activity import element_type_of
+    from .rules_reverse import memcpy_rule
+    dst, src = op.operands[0], op.operands[1]
+    if element_type_of(dst) is not None or element_type_of(src) is not None or not is_raw(dst):
+        memcpy_rule(rv, op)
+        return
+    if not rv.act.is_varied(dst):
+        if rv.act.is_varied(src):
+            raise error_at_op(op, "copying differentiated memory into memory that has no shadow")
+        return
+    floats = [(off, t) for off, t in copy_fields(rv, op) if is_float(t)]
+    if not floats:
+        return
+    sd = rv.shadow(dst)
+    ss = rv.shadow(src) if rv.act.is_varied(src) else None
+    for off, t in floats:
+        pd = _at(sd, off)
+        g = llvm.LoadOp(t, pd).result
+        llvm.StoreOp(arith.constant(t, 0.0), pd)
+        if ss is not None:
+            ps = _at(ss, off)
+            if rv.atomic_context():
+                llvm.AtomicRMWOp(llvm.AtomicBinOp.fadd, ps, g, llvm.AtomicOrdering.monotonic)
+            else:
+                llvm.StoreOp(arith.addf(llvm.LoadOp(t, ps).result, g), ps)
+
+
+def pointer_rewritten_after(rev, load):
+    """An op that may write pointers into the memory pointer-load `load` reads after it (so the shadow pointer the
+    reverse sweep reloads could differ from the one the load saw), or None."""
+    from .cache import Overwrites
+    if rev.caches.overwrites is None:
+        rev.caches.overwrites = Overwrites(rev.primal, rev.session)
+    ow = rev.caches.overwrites
+    reads = ow.roots(load.operands[0])
+    for o in ow.later_ops(load):
+        name = o.name
+        if (name == "llvm.store" and is_pointer_like(o.operands[0].type)) or name in COPIES:
+            w = ow.writes_of(o)
+        elif name == "func.call":
+            callee = o.attributes["callee"].value
+            if callee in MALLOCS or callee == "free" or callee in rev.session.custom() \
+                    or not writes_pointers_through_arguments(rev.session, callee):
+                continue
+            w = set()
+            for x in o.operands:
+                if is_pointer_like(x.type):
+                    w |= ow.roots(x)
+        else:
+            continue
+        if w is None or (w and ow.alias(reads, w)):
+            return o
+    return None
+
+
+def writes_pointers_through_arguments(session, name) -> bool:
+    """Whether function `name` may write pointers (a pointer store, a byte copy) into memory it did not allocate
+    itself, directly or through its callees. Functions without a body may (except printing and allocation)."""
+    return writes_outside(session, name, pointers_only=True)
+
+
+def writes_outside(session, name, pointers_only=False, _busy=None) -> bool:
+    """Whether function `name` may write memory it did not allocate itself (with `pointers_only`: pointers into
+    it), directly or through its callees. Functions without a body may (except printing and allocation)."""
+    from .activity import root_alloc
+    from .rules_forward import PRINTING
+    memo = session.__dict__.setdefault("outside_writers", {})
+    key = (name, pointers_only)
+    if key in memo:
+        return memo[key]
+    busy = _busy if _busy is not None else set()
+    if name in busy:
+        return False  # (recursion: decided by the other paths)
+    f = session.funcs.get(name)
+    if f is None or not len(f.regions[0].blocks):
+        return name not in PRINTING and name not in MALLOCS and name != "free" and name not in session.inactive
+    busy.add(name)
+    out = False
+    for o in all_ops(f):
+        target = None
+        if o.name == "llvm.store" and (not pointers_only or is_pointer_like(o.operands[0].type)):
+            target = o.operands[1]
+        elif o.name in COPIES or (not pointers_only and o.name == "llvm.intr.memset"):
+            target = o.operands[0]
+        elif not pointers_only and o.name in ("memref.store", "affine.store", "memref.atomic_rmw"):
+            target = o.operands[1]
+        if target is not None and root_alloc(target) is None:
+            out = True
+        elif o.name == "func.call" and writes_outside(session, o.attributes["callee"].value, pointers_only, busy):
+            out = True
+        elif o.name == "llvm.call" and ("callee" not in o.attributes or
+                                        ir.FlatSymbolRefAttr(o.attributes["callee"]).value not in PRINTING):
+            out = True
+        if out:
+            break
+    busy.discard(name)
+    if _busy is None or out:
+        memo[key] = out
+    return out

@@ -1,0 +1,60 @@
+"""AD of values reached through memory (issue 19): struct fields behind pointers, struct copies (assignment and
+memcpy), pointers stored into memory and loaded back, recursion through a struct copy carrying an active pointer.
+Each program prints "label derivative reference" and exits 1 when a derivative is outside tolerance; it is built
+at -O0 and -O2. What pgcc cannot differentiate there must be a clear error naming the construct."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import PROGRAMS, rows_of, run_exe, run_pgcc
+
+AD = PROGRAMS / "ad"
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_struct_memory_derivatives(opt, tmp):
+    exe = tmp / "sm"
+    r = run_pgcc([AD / "struct_memory.c", opt, "-o", exe, "-lm"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(exe)
+    rows = rows_of(got.stdout)
+    assert got.returncode == 0, [row for row in rows if abs(row[1] - row[2]) > 1e-6 * (1 + abs(row[2]))]
+    labels = [row[0] for row in rows]
+    # the silent zeros of issue 19: recursion through a struct copy, float fields behind a struct pointer
+    assert dict((row[0], row[1]) for row in rows)["rec_rev"] == 1.0
+    assert {"rec_rev", "rec_fwd", "field_x", "copy_x", "memcpy_0", "table_0", "moved_1", "walk_x0", "walk_w",
+            "build_a"} <= set(labels)
+    assert sum(1 for _, g, _ in rows if abs(g) > 1e-3) >= len(rows) - 2
+
+
+ERRORS = [
+    # a pointer read back from memory that is overwritten later: the reverse sweep would see the later shadow
+    ("extern double __enzyme_autodiff(void *, ...);\n"
+     "double f(double *x, double *y) { double *t[1]; t[0] = x; double a = t[0][0]; t[0] = y; return a * t[0][0]; }\n"
+     "void g(double *x, double *dx, double *y, double *dy) { __enzyme_autodiff((void *)f, x, dx, y, dy); }\n",
+     2, "pointer read from memory that may be written again later"),
+    # a struct copy whose fields are only seen through a variable index
+    ("typedef struct { double v; double *p; } S;\nextern double __enzyme_autodiff(void *, ...);\n"
+     "double f(S *a, int i) { S t = a[i]; return t.v * t.p[0]; }\n"
+     "void g(S *a, S *da) { __enzyme_autodiff((void *)f, a, da, 1); }\n", 3, "fields pgcc cannot tell apart"),
+    # a struct copy handed to a function without a body
+    ("typedef struct { double v; double *p; } S;\nextern double __enzyme_autodiff(void *, ...);\n"
+     "extern void ext(S *);\ndouble f(S *a) { S t = *a; ext(&t); return t.v * t.p[0]; }\n"
+     "void g(S *a, S *da) { __enzyme_autodiff((void *)f, a, da); }\n", 4, "'ext', whose body is not in this file"),
+    # recursion whose argument memory changes after the call (the callee's derivative would read the new value)
+    ("typedef struct { int n; double w; } R;\nextern double __enzyme_autodiff(void *, ...);\n"
+     "double h(R *r) { if (r->n > 0) { R c = *r; c.n = c.n - 1; double v = h(&c); c.w = 0; return v + c.w; }\n"
+     "  return r->w * r->w; }\n"
+     "void g(R *r, R *dr) { __enzyme_autodiff((void *)h, r, dr); }\n", 3, "recursive call of 'h'"),
+]
+
+
+@pytest.mark.parametrize("src,line,msg", ERRORS)
+def test_unhandled_memory_forms_are_clear_errors(src, line, msg, tmp):
+    p = tmp / "e.c"
+    p.write_text(src)
+    r = run_pgcc([p, "-c", "-o", tmp / "e.o"])
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and "internal compiler error" not in r.stderr, r.stderr
+    assert f"e.c:{line}:" in r.stderr and "error:" in r.stderr and msg in r.stderr, r.stderr
