@@ -12,7 +12,7 @@ PURE_OPS = {
     "llvm.mlir.poison", "llvm.insertvalue", "llvm.extractvalue", "llvm.inttoptr", "llvm.ptrtoint",
     "llvm.getelementptr", "builtin.unrealized_conversion_cast", "memref.reinterpret_cast", "memref.cast",
     "memref.subview", "memref.view", "memref.extract_strided_metadata", "memref.extract_aligned_pointer_as_index",
-    "memref.dim", "ub.poison",
+    "memref.dim", "ub.poison", "memref.get_global", "llvm.mlir.addressof",  # the address of a global
 }
 
 

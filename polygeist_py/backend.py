@@ -89,14 +89,16 @@ def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "ob
 
 def link(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> None:
     """Link objects into an executable (or a shared library with -shared in `extra`) with the system C driver,
-    LLVM's OpenMP runtime and libm.
+    LLVM's OpenMP runtime, libm, and the C++ library where an object needs it (the host code of .cu files,
+    compiled by the host C++ compiler in nvcc's model: linked only as needed, so C programs do not depend on it).
 
     Raises:
         LinkError: the linker failed (its message, then ``pgcc: error: linker command failed``).
     """
     omp = libomp_dir()
     cmd = [linker(), *objects, "-o", out_path, *[f"-L{d}" for d in lib_dirs], f"-L{omp}", f"-Wl,-rpath,{omp}",
-           *extra, *[f"-l{l}" for l in libs], "-lomp", "-lm"]
+           *extra, *[f"-l{l}" for l in libs], "-lomp", "-lm",
+           "-Wl,--push-state,--as-needed", "-lstdc++", "-Wl,--pop-state"]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise LinkError(r.stderr.strip(), r.returncode)

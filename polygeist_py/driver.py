@@ -3,7 +3,8 @@
 Usage mirrors gcc: pgcc [-c|-S] [-O0..3] [-I dir] [-D m] [-L dir] [-l lib] [-std=..] [-x c|cuda|c++]
                         [-MD|-MMD] [-MP] [-MF file] [-MT target] [-Wl,...] [-shared] [-o out] inputs...
 Inputs: .c (C), .cu (CUDA; C++ host code), .cpp/.cc (C++), anything else goes to the linker (.o, .a, .so).
-Project flags: --cpuify (CUDA kernels run as OpenMP loops), --polyhedral / --no-polyhedral,
+Project flags: --cpuify (CUDA kernels run as OpenMP loops; as with nvcc, host code of .cu files goes to the
+host C++ compiler: -ccbin CXX, --cuda-host=pgcc compiles it with pgcc instead), --polyhedral / --no-polyhedral,
 --emit=mlir|cleanup|cpuify|ad|scop|polyhedral|llvm-dialect|llvm (print the module after that stage),
 --debug (show Python tracebacks of internal errors). Unknown flags are ignored with a warning.
 """
@@ -64,6 +65,8 @@ class Options:
     dep_targets: list = field(default_factory=list)   # -MT
     dep_phony: bool = False             # -MP
     info: str | None = None             # --version, --help, -dumpversion: print and stop
+    host_compiler: str | None = None    # -ccbin / --compiler-bindir (nvcc): the host C++ compiler of .cu files
+    cuda_host: str = "c++"              # --cuda-host=c++ (nvcc's model) | pgcc (pgcc compiles host code too)
 
 
 def parse_args(argv: list[str]) -> Options:
@@ -132,6 +135,14 @@ def parse_args(argv: list[str]) -> Options:
             o.libs.append(a[2:])
         elif a == "--cpuify":
             o.cpuify = True
+        elif a.startswith("--cuda-host="):
+            o.cuda_host = a.split("=", 1)[1]
+            if o.cuda_host not in ("c++", "pgcc"):
+                raise CompileError(f"--cuda-host expects c++ or pgcc, not '{o.cuda_host}'")
+        elif a in ("-ccbin", "--compiler-bindir"):
+            o.host_compiler = value()
+        elif a.startswith(("-ccbin=", "--compiler-bindir=")):
+            o.host_compiler = a.split("=", 1)[1]
         elif a in ("--polyhedral", "--no-polyhedral"):
             o.polyhedral = a == "--polyhedral"
         elif a.startswith("--schedule="):
@@ -232,11 +243,7 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
         CompileError: errors in the program (every parse error of the file), unsupported constructs;
             InternalError from a stage.
     """
-    from mlir import ir
-
-    from .backend import compile_llvm_ir, translate_to_llvm_ir
     from .clang_ast import dependencies, parse, warnings
-    from .stages import STAGES, run_stages
 
     tu = parse(path, o.clang_args, source, language)
     if not o.no_warnings:
@@ -249,10 +256,26 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
     obj_name = o.output if (o.compile_only and o.output) else stem + ".o"
     if o.deps:
         write_dependencies(o, path, obj_name, dependencies(tu, system=o.deps == "MD"))
+    from . import cuda_split
+    if o.cpuify and o.cuda_host == "c++" and (language or ("cuda" if path.endswith(".cu") else None)) == "cuda" \
+            and source is None and cuda_split.applies(tu, path):
+        return compile_cuda_split(tu, path, o, workdir, obj_name, stem)
+    return lower_to_object(tu, path, o, workdir, obj_name, stem)
+
+
+def lower_to_object(tu, path: str, o: Options, workdir: str, obj_name: str, stem: str, device_stubs=None):
+    """A parsed unit through the stages, LLVM and llc; returns the object path (None when only emitting text).
+    `device_stubs`: nvcc's model, the device side of a .cu file (cuda_split.py)."""
+    from mlir import ir
+
+    from .backend import compile_llvm_ir, translate_to_llvm_ir
+    from .stages import STAGES, run_stages
+
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = False
         module = run_stages(tu, path, cpuify=o.cpuify, on_stage=lambda stage, m: emit_here(o, stage, m),
-                            polyhedral=polyhedral_options(o), on_scops=lambda reports: emit_scops(o, reports))
+                            polyhedral=polyhedral_options(o), on_scops=lambda reports: emit_scops(o, reports),
+                            device_stubs=device_stubs)
         if o.emit in STAGES or o.emit == "scop":
             return None
         ll = translate_to_llvm_ir(module)
@@ -264,10 +287,38 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
         check_output_dir(out)
         compile_llvm_ir(ll, out, o.opt_level, "asm", workdir, o.fp_contract)
         return None
-    out = obj_name if o.compile_only else os.path.join(workdir, stem + ".o")
+    out = obj_name if o.compile_only and device_stubs is None else os.path.join(workdir, stem + ".o")
     check_output_dir(out)
     compile_llvm_ir(ll, out, o.opt_level, "obj", workdir, o.fp_contract)
     return out
+
+
+def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, stem: str):
+    """nvcc's model for a .cu file under --cpuify (cuda_split.py): the device side (kernels' stubs, kernels,
+    device functions and variables) through pgcc's stages, the host side through the host C++ compiler, joined
+    into one object. `--emit`/`-S` show the device side.
+
+    Raises:
+        CompileError: errors of either side (the host compiler's messages point into the .cu file).
+    """
+    from . import cuda_split
+    from .clang_ast import parse
+    from .host_compiler import compile_host, join_objects, runtime_object
+
+    launches = cuda_split.find_launches(tu, path)
+    stub_text, stubs = cuda_split.device_stubs(cuda_split.kernels(tu, path, launches))
+    with open(path, "rb") as f:
+        text = f.read()
+    host_text = cuda_split.host_source(tu, path, text, launches)
+    device_tu = parse(path, o.clang_args, text.decode("utf-8", errors="surrogateescape") + stub_text, "cuda")
+    device_obj = lower_to_object(device_tu, path, o, workdir, obj_name, stem + ".device", device_stubs=stubs)
+    if device_obj is None:
+        return None
+    host_obj = compile_host(host_text, path, os.path.join(workdir, stem + ".host.o"), workdir,
+                            opt_level=o.opt_level, user_args=o.clang_args, compiler=o.host_compiler)
+    out = obj_name if o.compile_only else os.path.join(workdir, stem + ".o")
+    check_output_dir(out)
+    return join_objects([device_obj, host_obj, runtime_object(workdir)], out)
 
 
 def check_output_dir(out: str) -> None:

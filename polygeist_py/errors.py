@@ -112,6 +112,22 @@ class LinkError(CompileError):
         return f"{self.output}\n{tail}" if self.output else tail
 
 
+class HostCompilerError(CompileError):
+    """The host C++ compiler rejected the host half of a .cu file (nvcc's model); ``render`` shows its own
+    diagnostics, which point into the .cu file, as nvcc shows them.
+
+    Args:
+        output: the host compiler's stderr.
+    """
+
+    def __init__(self, output: str):
+        super().__init__("host compiler failed")
+        self.output = output
+
+    def render(self, text: str | None = None) -> str:
+        return self.output or f"pgcc: error: {self.message}"
+
+
 def error_at(cursor, message: str) -> CompileError:
     """A CompileError at a libclang cursor's location."""
     loc = cursor.location

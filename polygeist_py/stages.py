@@ -9,13 +9,14 @@ from .errors import CompileError
 STAGES = ("mlir", "cleanup", "cpuify", "ad", "polyhedral", "llvm-dialect")
 
 
-def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, on_scops=None):
+def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, on_scops=None, device_stubs=None):
     """The driver's stage sequence on a parsed translation unit, inside the current ``ir.Context``.
 
     frontend -> verify -> cleanup -> (cpuify + cleanup when CUDA launches are present) -> lowering to the
     LLVM dialect. ``on_stage(name, module)`` is called after each of :data:`STAGES`; returning True stops there.
     ``polyhedral`` (an affine.transform.PolyhedralOptions, or None to skip) schedules the SCoPs;
-    ``on_scops(reports)`` receives its per-SCoP reports. Returns the module (LLVM dialect unless stopped early).
+    ``on_scops(reports)`` receives its per-SCoP reports. ``device_stubs`` (nvcc's model, cuda_split.py) translates
+    only the device side of a .cu file. Returns the module (LLVM dialect unless stopped early).
 
     Raises:
         CompileError: unsupported constructs; CUDA launches without ``cpuify``; an illegal user schedule;
@@ -28,7 +29,7 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     def stop(stage):
         return bool(on_stage and on_stage(stage, module))
 
-    module = generate(tu, path)
+    module = generate(tu, path, device_stubs)
     pipeline.verify(module, "the frontend")
     from .constant_bounds import check as check_constant_bounds
     check_constant_bounds(module)  # before folding: MLIR asserts on a constant out-of-range global index

@@ -104,7 +104,7 @@ def cached_types(name, tmp):
     """Element types of the per-thread caches (rank-3 allocas) in the --cpuify output."""
     src = tmp / f"{name}.cu"
     src.write_text(program(name, 64))
-    r = run_pgcc([src, "--cpuify", "--emit=cpuify", "-o", "-"])
+    r = run_pgcc([src, "--cpuify", "--cuda-host=pgcc", "--emit=cpuify", "-o", "-"])
     assert r.returncode == 0, r.stderr
     assert "gpu.barrier" not in r.stdout and "gpu.launch" not in r.stdout
     return re.findall(r"memref.alloca\([^)]*\)[^:]*: memref<(?:\d+|\?)x(?:\d+|\?)x(?:\d+|\?)x(\w+)>", r.stdout)

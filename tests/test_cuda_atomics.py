@@ -17,7 +17,7 @@ def test_atomics_exact_under_races(tmp):
 
 
 def test_atomics_lower_to_atomic_ops(tmp):
-    r = run_pgcc([PROGRAMS / "cuda_unit" / "atomics.cu", "--cpuify", "--emit=cpuify", "-o", "-"])
+    r = run_pgcc([PROGRAMS / "cuda_unit" / "atomics.cu", "--cpuify", "--cuda-host=pgcc", "--emit=cpuify", "-o", "-"])
     assert r.returncode == 0, r.stderr
     for kind in ("addi", "addf", "maxs"):
         assert f"memref.atomic_rmw {kind}" in r.stdout

@@ -44,7 +44,7 @@ def test_strided_loops_and_shared_atomics(tmp):
 
 
 def test_shared_atomics_are_plain_and_global_ones_stay_atomic():
-    r = run_pgcc([PROGRAMS / "cuda_unit" / "strided_loops.cu", "--cpuify", "-O2", "--emit=cpuify", "-o", "-"])
+    r = run_pgcc([PROGRAMS / "cuda_unit" / "strided_loops.cu", "--cpuify", "--cuda-host=pgcc", "-O2", "--emit=cpuify", "-o", "-"])
     assert r.returncode == 0, r.stderr
     # left atomic: atomicAdd(&hist[..]) and atomicMax(best, ..) on global memory; the three on shared are gone
     assert r.stdout.count("memref.atomic_rmw") == 2
@@ -54,7 +54,7 @@ def test_shared_atomics_are_plain_and_global_ones_stay_atomic():
 def test_grid_stride_loop_runs_inside_a_uniform_loop():
     """After the interchange the grid-stride loop of grid_sum is an scf.while around the thread loop (whose
     innermost loop runs over threadIdx.x), not a while loop per thread."""
-    r = run_pgcc([PROGRAMS / "cuda_unit" / "strided_loops.cu", "--cpuify", "-O2", "--emit=cpuify", "-o", "-"])
+    r = run_pgcc([PROGRAMS / "cuda_unit" / "strided_loops.cu", "--cpuify", "--cuda-host=pgcc", "-O2", "--emit=cpuify", "-o", "-"])
     assert r.returncode == 0, r.stderr
     from mlir import ir
 
@@ -126,7 +126,7 @@ def test_block_stride_loops_with_constant_bounds(tmp):
     src = PROGRAMS / "cuda_unit" / "exact_strided.cu"
     for out in cpuify_outputs(src, tmp, threads=(1, 2, 4)):
         assert out == exact_strided_expected()
-    r = run_pgcc([src, "--cpuify", "-O2", "--emit=cpuify", "-o", "-"])
+    r = run_pgcc([src, "--cpuify", "--cuda-host=pgcc", "-O2", "--emit=cpuify", "-o", "-"])
     assert r.returncode == 0, r.stderr
     tests = [line for line in r.stdout.splitlines() if "arith.cmpi slt" in line]
     assert sum("%c400" in line for line in tests) == 1, tests   # the loop starting at t + 2
@@ -136,7 +136,7 @@ def test_block_stride_loops_with_constant_bounds(tmp):
 def test_grid_stride_loops_prefetch_their_next_chunk():
     """The histogram's grid-stride loop over the input words prefetches the next chunk (one stream, on the
     global array); the block-stride loops over the __shared__ sub-histogram prefetch nothing."""
-    r = run_pgcc([ROOT / "examples" / "cuda" / "histogram_atomic.cu", "--cpuify", "-O2", "--emit=cpuify", "-o", "-"])
+    r = run_pgcc([ROOT / "examples" / "cuda" / "histogram_atomic.cu", "--cpuify", "--cuda-host=pgcc", "-O2", "--emit=cpuify", "-o", "-"])
     assert r.returncode == 0, r.stderr
     prefetches = [line for line in r.stdout.splitlines() if "memref.prefetch" in line]
     assert len(prefetches) == 1 and "memref<256x" not in prefetches[0], prefetches
@@ -146,7 +146,7 @@ def test_guarded_copies_are_narrowed_to_loop_bounds():
     """hotspot's ``if (update) t_cur[ty][tx] = t_new[ty][tx]`` and its guarded write-back are plain copies:
     their threadIdx.x tests become bounds of the thread loop (no ``if`` around a load-then-store is left),
     while the stencil update itself keeps its x tests (masked vectorization)."""
-    r = run_pgcc([ROOT / "examples" / "cuda" / "hotspot_pyramid.cu", "--cpuify", "-O2", "--emit=cpuify", "-o", "-"])
+    r = run_pgcc([ROOT / "examples" / "cuda" / "hotspot_pyramid.cu", "--cpuify", "--cuda-host=pgcc", "-O2", "--emit=cpuify", "-o", "-"])
     assert r.returncode == 0, r.stderr
     from mlir import ir
 
@@ -173,7 +173,7 @@ def test_edge_guarded_thread_loops_get_an_interior_version():
     """The tile loads of matmul_shared (``(row < M && col < K) ? A[..] : 0``) run in two versions: without the
     tests when every thread of the block passes them, with them otherwise (edge blocks; the odd sizes of
     test_cuda_sync_examples.py run both)."""
-    r = run_pgcc([ROOT / "examples" / "cuda" / "matmul_shared.cu", "--cpuify", "-O2", "--emit=cpuify", "-o", "-"])
+    r = run_pgcc([ROOT / "examples" / "cuda" / "matmul_shared.cu", "--cpuify", "--cuda-host=pgcc", "-O2", "--emit=cpuify", "-o", "-"])
     assert r.returncode == 0, r.stderr
     from mlir import ir
 

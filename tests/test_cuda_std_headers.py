@@ -43,10 +43,19 @@ def test_std_headers_and_std_min_max_in_device_code(tmp):
     assert [float(x) for x in got[:8]] == want and got[8] == "4"
 
 
-def test_iostream_use_is_a_clear_error(tmp):
+def test_iostream_in_cuda_host_code_and_in_cpp_subset(tmp):
+    """Under --cpuify a .cu file's host code goes to the host C++ compiler (nvcc's model): iostream works. A
+    .cpp file compiled by pgcc itself keeps the C++ subset, where using the standard library's classes is a
+    clear error."""
+    program = "#include <iostream>\nint main() { std::cout << 2.5 << std::endl; return 0; }\n"
     src = tmp / "io.cu"
-    src.write_text("#include <iostream>\nint main() { std::cout << 2.5 << std::endl; return 0; }\n")
+    src.write_text(program)
     r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    assert run_exe(tmp / "app").stdout == "2.5\n"
+    cpp = tmp / "io.cpp"
+    cpp.write_text(program)
+    r = run_pgcc([cpp, "-o", tmp / "app2"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert "io.cu:2:14: error: unsupported C++ construct 'the C++ standard library" in r.stderr
+    assert "io.cpp:2:14: error: unsupported C++ construct 'the C++ standard library" in r.stderr
     assert "cannot overload" not in r.stderr

@@ -22,6 +22,7 @@ from .calls import Calls, is_texture
 from .codegen import FunctionGen, MemVar
 from .llvm_memory import is_null_constant
 from .scan import decl_key
+from ..cuda_split import host_symbol, is_device_variable
 
 
 class ModuleGen:
@@ -30,11 +31,15 @@ class ModuleGen:
     Args:
         tu: the parsed translation unit (clang_ast.parse).
         filename: the source path, used in locations.
+        device_stubs: nvcc's model (cuda_split.py): {stub function name: (host symbol, shared)}. Only the stubs, what they
+            launch and call, and device variables are translated; device functions get internal linkage and
+            each stub is renamed to its kernel's host symbol. None: the whole unit.
     """
 
-    def __init__(self, tu, filename: str):
+    def __init__(self, tu, filename: str, device_stubs: dict | None = None):
         self.tu = tu
         self.filename = filename
+        self.device_stubs = device_stubs
         self.module = ir.Module.create(ir.Location.file(filename, 1, 1))
         self.calls = Calls(self)
         self.builtins = self.calls.builtins
@@ -57,10 +62,29 @@ class ModuleGen:
             else:
                 items = [c]
             for d in items:
-                self.top_level(d)
+                if self.device_stubs is None:
+                    self.top_level(d)
+                else:
+                    self.device_top_level(d)
         while self.pending:
             self.define_function(self.pending.pop())
+        if self.device_stubs is not None:
+            for name, (symbol, shared) in self.device_stubs.items():
+                stub = self.functions[name]
+                stub.attributes["sym_name"] = ir.StringAttr.get(symbol)
+                if shared:  # a template's instantiation: other files may define the same stub
+                    stub.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<weak_odr>")
         return self.module
+
+    def device_top_level(self, d):
+        """nvcc's model: the roots of the device object are the kernels' stubs and the device variables."""
+        if d.kind == K.FUNCTION_DECL and d.is_definition() and d.spelling in self.device_stubs:
+            self.define_function(d)
+        elif d.kind == K.VAR_DECL and is_device_variable(d):
+            self.global_var(d)
+        elif d.kind == K.NAMESPACE:
+            for c in d.get_children():
+                self.device_top_level(c)
 
     def top_level(self, d):
         if d.kind in cxx_classes.METHOD_KINDS:  # `double P::get() const { ... }` outside its class
@@ -105,6 +129,10 @@ class ModuleGen:
         `Class::method` for a C++ member function (cxx_classes.method_symbol)."""
         if c.kind in cxx_classes.METHOD_KINDS:
             return cxx_classes.method_symbol(c)
+        if self.device_stubs is not None and c.spelling not in self.device_stubs:
+            # device code: specializations and overloads by their mangled names; a kernel's own name is its stub's
+            symbol = host_symbol(c) if c.mangled_name else c.spelling
+            return "__pgcc_kernel." + symbol if has_attr(c, K.CUDAGLOBAL_ATTR) else symbol
         first = self.named.setdefault(c.spelling, c.canonical)
         if first != c.canonical:  # two C++ functions of one name: a symbol for each is not supported
             raise error_at(c, f"unsupported C++ construct 'overloaded function' ('{c.spelling}')")
@@ -112,7 +140,10 @@ class ModuleGen:
 
     def is_internal(self, c) -> bool:
         """Whether function definition `c` gets internal linkage besides `static` ones: C++ member functions
-        defined inside their class (inline: every unit that uses one emits its own copy)."""
+        defined inside their class (inline: every unit that uses one emits its own copy), and in device code
+        (nvcc's model) everything but the stubs: the host compiler defines the host versions."""
+        if self.device_stubs is not None:
+            return c.spelling not in self.device_stubs
         return cxx_classes.is_inline_method(c)
 
     def check_record(self, d):
@@ -204,8 +235,11 @@ class ModuleGen:
         if is_def:
             attrs["initial_value"] = self.initializer(d, ty, mtype, init)
         member = d.semantic_parent.kind in cxx_classes.RECORD_KINDS  # a C++ static data member: external
-        vis = "private" if (d.storage_class == d.storage_class.STATIC and not member or
-                            d.semantic_parent.kind == K.FUNCTION_DECL) else None
+        # nvcc's model: device variables are the host's too (its `extern` declarations), host ones copies
+        shared_with_host = self.device_stubs is not None and is_device_variable(d)
+        vis = "private" if (d.storage_class == d.storage_class.STATIC and not member and not shared_with_host or
+                            d.semantic_parent.kind == K.FUNCTION_DECL or
+                            self.device_stubs is not None and not shared_with_host) else None
         with ir.Location.file(self.filename, d.location.line, d.location.column), ir.InsertionPoint.at_block_begin(self.module.body):
             memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility=vis,
                             initial_value=attrs.get("initial_value"),
@@ -372,13 +406,14 @@ def is_tentative(d) -> bool:
             and d.semantic_parent is not None and d.semantic_parent.kind == K.TRANSLATION_UNIT)
 
 
-def generate(tu, filename: str) -> ir.Module:
-    """Translate a parsed translation unit into an MLIR module (the caller holds an MLIR Context).
+def generate(tu, filename: str, device_stubs: dict | None = None) -> ir.Module:
+    """Translate a parsed translation unit into an MLIR module (the caller holds an MLIR Context);
+    `device_stubs` (nvcc's model, see ModuleGen) translates only the device side.
 
     Raises:
         CompileError: for unsupported constructs, at their source position.
     """
-    mg = ModuleGen(tu, filename)
+    mg = ModuleGen(tu, filename, device_stubs)
     try:
         with ir.Location.file(filename, 1, 1):
             m = mg.generate()

@@ -7,12 +7,23 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifdef __PGCC_HOST_PASS__
+/* nvcc's model (cuda_split.py): the host C++ compiler sees host code only; kernels and device functions are
+   declarations there, device variables extern declarations of the device object's variables */
+#define __global__
+#define __device__
+#define __host__
+#define __shared__
+#define __constant__
+#define __managed__
+#else
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
 #define __managed__ __attribute__((managed))
+#endif
 #define __forceinline__ inline
 #define __noinline__
 #define __restrict__ __restrict
@@ -35,8 +46,14 @@ extern const __device__ dim3 blockDim;
 extern const __device__ dim3 gridDim;
 extern const __device__ int warpSize;
 
+#ifdef __PGCC_HOST_PASS__
+/* host code compiled by the host compiler: handles of pgcc's runtime library (runtime/pgcc_cuda_runtime.c) */
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+#else
 typedef unsigned long long cudaStream_t; /* pgcc: streams carry no state (everything runs in program order) */
 typedef double cudaEvent_t; /* pgcc: an event is the host time (ms) at which it was recorded */
+#endif
 
 enum cudaError {
   cudaSuccess = 0,
@@ -63,6 +80,14 @@ extern "C" {
 int __cudaPushCallConfiguration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);
 /* clang calls this one when it cannot see a CUDA installation (it then assumes a pre-9.2 runtime) */
 cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);
+/* a launch rewritten for the host compiler: the configuration, then a call of the kernel's stub */
+int __pgcc_push_call_configuration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);
+cudaError_t cudaMemcpyToSymbol_bytes(void *symbol, const void *src, size_t count, size_t offset);
+const char *cudaGetErrorName(cudaError_t error);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         enum cudaMemcpyKind kind);
 cudaError_t cudaMalloc(void **devPtr, size_t size);
 cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags = 1);
 cudaError_t cudaMallocHost(void **ptr, size_t size);
@@ -187,9 +212,25 @@ static inline cudaError_t cudaRuntimeGetVersion(int *version) { *version = CUDAR
 #define cudaThreadExit() cudaSuccess
 
 /* __constant__/__device__ globals: the symbol is the variable itself */
+#ifdef __PGCC_HOST_PASS__
+template <class T> static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
+    size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return cudaMemcpyToSymbol_bytes((void *)&symbol, src, count, offset);
+}
+template <class T> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
+    size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  memmove(dst, (const char *)&symbol + offset, count);
+  return cudaSuccess;
+}
+template <class T> static inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src,
+    size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t s = 0) {
+  return cudaMemcpyToSymbol_bytes((void *)&symbol, src, count, offset);
+}
+#else
 template <class T> static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
     size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 template <class T> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
     size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+#endif
 
 #endif

@@ -14,7 +14,9 @@
 #include <exception>
 #include <bits/stl_algobase.h>
 #endif
+#ifdef __clang__
 #pragma clang force_cuda_host_device begin
+#endif
 #include <math.h>
 #include <stdlib.h>
 
@@ -30,6 +32,8 @@ static inline float min(float a, float b) { return fminf(a, b); }
 static inline float max(float a, float b) { return fmaxf(a, b); }
 static inline double min(double a, double b) { return fmin(a, b); }
 static inline double max(double a, double b) { return fmax(a, b); }
+#ifdef __clang__
 #pragma clang force_cuda_host_device end
+#endif
 
 #endif

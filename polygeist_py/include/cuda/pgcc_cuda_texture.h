@@ -37,18 +37,27 @@ extern "C" cudaError_t cudaUnbindTexture(const struct textureReference *texref);
 template <class T> __device__ T tex1Dfetch(const texture<T, 1, cudaReadModeElementType> &tex, int x);
 template <class T> __device__ float tex1Dfetch(const texture<T, 1, cudaReadModeNormalizedFloat> &tex, int x);
 
-/* unsupported forms (pgcc reports them) */
+/* unsupported forms (pgcc reports them; in host code compiled by the host compiler, as that compiler's error) */
+#ifdef __PGCC_HOST_PASS__
+#define PGCC_UNSUPPORTED(what) __attribute__((error("unsupported construct: " what)))
+#else
+#define PGCC_UNSUPPORTED(what)
+#endif
 template <class T, int dim, enum cudaTextureReadMode mode>
+PGCC_UNSUPPORTED("2-D textures (cudaBindTexture2D); only 1-D textures bound to linear memory are supported")
 cudaError_t cudaBindTexture2D(size_t *offset, const texture<T, dim, mode> &tex, const void *devPtr,
                               const struct cudaChannelFormatDesc &desc, size_t width, size_t height, size_t pitch);
 template <class T, int dim, enum cudaTextureReadMode mode>
+PGCC_UNSUPPORTED("textures bound to CUDA arrays (cudaBindTextureToArray, cudaArray)")
 cudaError_t cudaBindTextureToArray(const texture<T, dim, mode> &tex, cudaArray_t array);
 template <class T, int dim, enum cudaTextureReadMode mode>
+PGCC_UNSUPPORTED("textures bound to CUDA arrays (cudaBindTextureToArray, cudaArray)")
 cudaError_t cudaBindTextureToArray(const texture<T, dim, mode> &tex, cudaArray_t array,
                                    const struct cudaChannelFormatDesc &desc);
+PGCC_UNSUPPORTED("CUDA arrays (cudaMallocArray, cudaArray)")
 cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
                             size_t height = 0, unsigned int flags = 0);
-cudaError_t cudaFreeArray(cudaArray_t array);
+PGCC_UNSUPPORTED("CUDA arrays (cudaFreeArray, cudaArray)") cudaError_t cudaFreeArray(cudaArray_t array);
 template <class T> struct cudaChannelFormatDesc cudaCreateChannelDesc(void);
 template <class T, enum cudaTextureReadMode mode> __device__ T tex1D(const texture<T, 1, mode> &tex, float x);
 template <class T, enum cudaTextureReadMode mode> __device__ T tex2D(const texture<T, 2, mode> &tex, float x, float y);

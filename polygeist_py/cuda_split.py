@@ -1,0 +1,340 @@
+"""nvcc's compilation model for `pgcc x.cu --cpuify`: device code through pgcc, host code through the host C++
+compiler.
+
+nvcc never compiles host code itself: it splits a .cu file, compiles the device side, and hands the host side,
+with every launch `k<<<g, b, s, st>>>(args)` replaced by "push the configuration, call the kernel's stub", to the
+host compiler (clang's CUDA lowering does the same: Sema turns the launch into a call of
+`__cudaPushCallConfiguration` and of the kernel, CodeGen/CGCUDANV.cpp emits the stub). pgcc follows it:
+
+* **host side** (`host_source`): the file's own text, with each launch rewritten into
+  `(__pgcc_push_call_configuration(g, b, s, st), k(args))`, the bodies of `__global__` and device-only functions
+  removed (their declarations stay, so the host compiler mangles a call of `k` exactly as it mangles `k`), and
+  device variables (`__device__`, `__constant__`, `__managed__`) turned into `extern` declarations of the
+  variables the device object defines. The host compiler (`c++`) compiles it with pgcc's CUDA headers in host
+  mode (`__PGCC_HOST_PASS__`), any C++ the program uses included.
+* **device side** (`device_stubs`): for each kernel (every non-template kernel defined in the file, and every
+  template specialization a launch in the file names), a host-callable stub appended to the source:
+  it pops the configuration the host pushed and launches the kernel. The device walk starts from the stubs only
+  (frontend/module.py, `device_only`), so kernels, `__device__` functions and device variables are all that
+  pgcc compiles; cpuify turns each stub's launch into loops as before. Each stub is renamed to the kernel's
+  Itanium mangled name (`cursor.mangled_name`, as the host compiler mangles the same declaration), so the host
+  object's call of `k` lands in it. A launch whose block shape is a compile-time constant gets a branch of the
+  stub specialized for that shape, keeping cpuify's optimizations for known launch shapes.
+* the CUDA runtime API that host code calls (cudaMalloc, copies, events, streams, ...) comes from pgcc's small
+  runtime library (runtime/pgcc_cuda_runtime.c), linked into every `--cpuify` program.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .clang_ast import K, T, canonical, children, evaluate, has_attr, strip_implicit, var_decl_initializer
+from .errors import CompileError, error_at
+
+CONFIG_CALLS = ("cudaConfigureCall", "__cudaPushCallConfiguration")
+STUB_PREFIX = "__pgcc_stub_"
+DEVICE_VAR_ATTRS = (K.CUDADEVICE_ATTR, K.CUDACONSTANT_ATTR, K.CUDASHARED_ATTR)
+
+
+@dataclass
+class Kernel:
+    """A kernel (or one specialization of a kernel template) that gets a stub.
+
+    Attributes:
+        cursor: its FUNCTION_DECL (for a template, the specialization a launch references).
+        symbol: the Itanium mangled name the host compiler gives the same declaration.
+        shared: a template specialization, which other files may instantiate too: its stub is `weak_odr`, as
+            C++ instantiations are.
+        blocks: constant block shapes (x, y, z) seen at its launches in this file.
+    """
+    cursor: object
+    symbol: str
+    blocks: list = field(default_factory=list)
+
+    @property
+    def shared(self) -> bool:
+        return self.cursor.get_num_template_arguments() > 0
+
+
+def is_launch(c) -> bool:
+    """Whether CALL_EXPR `c` is a launch `k<<<...>>>(...)` (clang shows the configuration as a call child)."""
+    ch = children(c)
+    return len(ch) >= 2 and ch[1].kind == K.CALL_EXPR and ch[1].spelling in CONFIG_CALLS
+
+
+def host_symbol(kernel) -> str:
+    """The mangled name of kernel declaration `kernel` as the host compiler spells it. Under
+    ``--cuda-host-only`` clang mangles a kernel as its host stub (`_Z22__device_stub__kPf`); the declaration the
+    host compiler sees is the plain function (`_Z1kPf`)."""
+    name = kernel.mangled_name or kernel.spelling
+    return re.sub(r"(\d+)__device_stub__", lambda m: str(int(m.group(1)) - len("__device_stub__")), name)
+
+
+def is_device_only(c) -> bool:
+    """A function that exists only on the device: `__global__`, or `__device__` without `__host__`."""
+    return has_attr(c, K.CUDAGLOBAL_ATTR) or (has_attr(c, K.CUDADEVICE_ATTR) and not has_attr(c, K.CUDAHOST_ATTR))
+
+
+def is_device_variable(c) -> bool:
+    """A file- or namespace-scope `__device__`, `__constant__` or `__shared__` variable (`__managed__` is
+    `__device__` to clang)."""
+    return (any(has_attr(c, a) for a in DEVICE_VAR_ATTRS) and c.semantic_parent is not None
+            and c.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE))
+
+
+def _in_file(c, path) -> bool:
+    return c.location.file is not None and c.location.file.name == path
+
+
+def find_launches(tu, path: str) -> list:
+    """Every launch (CALL_EXPR) written in file `path` of translation unit `tu`, in source order."""
+    found = []
+
+    def visit(c):
+        for ch in c.get_children():
+            if ch.kind == K.CALL_EXPR and is_launch(ch):
+                found.append(ch)
+            visit(ch)
+
+    for d in tu.cursor.get_children():
+        if _in_file(d, path):
+            visit(d)
+    return found
+
+
+def kernels(tu, path: str, launches: list) -> list:
+    """The kernels that get stubs: non-template kernels defined in `path`, and the kernel (specialization) each
+    launch names; with the constant block shapes of their launches.
+
+    Raises:
+        CompileError: a launch through a function pointer.
+    """
+    out: dict[str, Kernel] = {}
+
+    def add(cursor):
+        sym = host_symbol(cursor)
+        if sym not in out:
+            out[sym] = Kernel(cursor, sym)
+        return out[sym]
+
+    for d in tu.cursor.get_children():
+        items = children(d) if d.kind == K.LINKAGE_SPEC else [d]
+        for c in items:
+            if c.kind == K.FUNCTION_DECL and _in_file(c, path) and has_attr(c, K.CUDAGLOBAL_ATTR) \
+                    and c.is_definition():
+                add(c)
+    for call in launches:
+        k = call.referenced
+        if k is None or k.kind != K.FUNCTION_DECL:
+            raise error_at(call, "unsupported construct: launch through a function pointer")
+        if k.get_definition() is None:
+            continue  # defined in another file, whose device object has the stub
+        kern = add(k)
+        shape = constant_shape(list(children(call)[1].get_arguments())[1])
+        if shape is not None and shape not in kern.blocks:
+            kern.blocks.append(shape)
+    return list(out.values())
+
+
+def constant_shape(e):
+    """(x, y, z) of a launch's block argument when it is a compile-time constant (`256`, `dim3(16, 16)`),
+    else None (a variable, an expression of run-time values)."""
+    e = strip_implicit(e)
+    v = evaluate(e)
+    if isinstance(v, int):
+        return (v, 1, 1)
+    parts = [strip_implicit(a) for a in children(e)]
+    while len(parts) == 1 and children(parts[0]) and evaluate(parts[0]) is None:
+        parts = [strip_implicit(a) for a in children(parts[0])]
+    vals = [evaluate(p) for p in parts]
+    if e.kind in (K.CALL_EXPR, K.UNEXPOSED_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR) and 1 <= len(vals) <= 3 \
+            and all(isinstance(v, int) for v in vals):
+        return tuple(vals) + (1,) * (3 - len(vals))
+    return None
+
+
+# ---------------------------------------------------------------- host side
+def host_source(tu, path: str, text: bytes, launches: list) -> str:
+    """The host half of .cu file `path` (its bytes `text`): launches rewritten into configuration pushes and
+    kernel calls, device-only function bodies removed, device variables made `extern` declarations.
+
+    Raises:
+        CompileError: a launch or a device definition written inside a macro expansion (its text is not in
+            the file).
+    """
+    edits = []  # (start, end, replacement) byte ranges of `text`
+
+    def extent(c):
+        return c.extent.start.offset, c.extent.end.offset
+
+    for call in launches:
+        s, e = extent(call)
+        seg = text[s:e]
+        i, j = seg.find(b"<<<"), seg.find(b">>>")
+        if not _in_file(call, path) or i < 0 or j < i:
+            raise error_at(call, "unsupported construct: kernel launch written inside a macro")
+        edits.append((s, e, b"(__pgcc_push_call_configuration(" + seg[i + 3:j] + b"), " + seg[:i] + seg[j + 3:]
+                      + b")"))
+
+    def visit_decls(cursors):
+        for c in cursors:
+            if not _in_file(c, path):
+                continue
+            if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC):
+                visit_decls(c.get_children())
+            elif c.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE):
+                visit_decls(c.get_children())
+            elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD) and c.is_definition() \
+                    and is_device_only(c):
+                body = next((ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT), None)
+                if body is not None:
+                    edits.append((*extent(body), b";"))
+                    if c.kind != K.CXX_METHOD and c.storage_class == c.storage_class.STATIC:
+                        edits.append(_static_keyword(c, text))
+            elif c.kind == K.VAR_DECL and is_device_variable(c):
+                edits.extend(_extern_variable(c, text))
+
+    visit_decls(tu.cursor.get_children())
+    edits.sort()
+    out, at = [], 0
+    for s, e, new in edits:
+        if s < at:
+            continue  # inside a removed body (a launch in a device function)
+        lost = text.count(b"\n", s, e) - new.count(b"\n")
+        out += [text[at:s], new + b"\n" * max(lost, 0)]  # same line numbers for the host compiler's messages
+        at = e
+    out.append(text[at:])
+    return b"".join(out).decode("utf-8", errors="surrogateescape")
+
+
+def _static_keyword(c, text: bytes):
+    """The edit that deletes `static` before a kernel's name: its host declaration must name the stub that
+    the device object defines (external)."""
+    for tok in c.get_tokens():
+        if tok.spelling == "static":
+            s, e = tok.extent.start.offset, tok.extent.end.offset
+            return (s, e, b" " * (e - s))
+        if tok.spelling == c.spelling:
+            break
+    raise error_at(c, "unsupported construct: 'static' kernel declared through a macro")
+
+
+def _extern_variable(c, text: bytes):
+    """Edits making device variable `c` an `extern` declaration (no initializer, no `static`)."""
+    s, e = c.extent.start.offset, c.extent.end.offset
+    edits = [(s, s, b"extern ")]
+    if c.storage_class == c.storage_class.STATIC:
+        edits[0] = _static_keyword(c, text)
+        edits[0] = (edits[0][0], edits[0][1], b"extern")
+    init = var_decl_initializer(c)
+    if init is not None:
+        eq = text.rfind(b"=", s, init.extent.start.offset)
+        cut = eq if eq >= 0 else init.extent.start.offset  # `T v{...}`: the braces go
+        edits.append((cut, max(e, init.extent.end.offset), b""))
+    return edits
+
+
+# ---------------------------------------------------------------- device side
+def _qualified(c) -> str:
+    parts, p = [c.spelling], c.semantic_parent
+    while p is not None and p.kind == K.NAMESPACE:
+        parts.append(p.spelling)
+        p = p.semantic_parent
+    return "::" + "::".join(reversed(parts))
+
+
+def _template_args(k) -> str:
+    n = k.get_num_template_arguments()
+    if n <= 0:
+        return ""
+    args = []
+    for i in range(n):
+        kind = k.get_template_argument_kind(i).name
+        if kind == "TYPE":
+            args.append(k.get_template_argument_type(i).spelling)
+        elif kind in ("INTEGRAL", "DECLARATION", "NULLPTR"):
+            args.append(str(k.get_template_argument_value(i)))
+        else:
+            raise error_at(k, f"unsupported construct: template argument of kind {kind.lower()} of a kernel")
+    return "<" + ", ".join(args) + ">"
+
+
+def device_stubs(kernels_: list) -> tuple[str, dict]:
+    """C++ source of one stub per kernel, to append to the device parse, and {stub name: (host symbol, shared)}.
+
+    A stub takes the kernel's parameters, pops the launch configuration the host pushed
+    (`__pgcc_pop_call_configuration` in the runtime library) and launches the kernel with it; for each constant
+    block shape seen at a launch, a branch launches with that shape spelled as constants."""
+    src = ["\nextern \"C\" void __pgcc_pop_call_configuration(unsigned int *, unsigned int *, size_t *, void **);\n"]
+    names = {}
+    for n, k in enumerate(kernels_):
+        params = [a for a in k.cursor.get_arguments()]
+        decls = ", ".join(f"{_param_type(p)} __pgcc_a{i}" for i, p in enumerate(params))
+        args = ", ".join(f"__pgcc_a{i}" for i in range(len(params)))
+        callee = _qualified(k.cursor) + _template_args(k.cursor)
+        name = f"{STUB_PREFIX}{n}"
+        names[name] = (k.symbol, k.shared)
+        grid = "dim3(__pgcc_g[0], __pgcc_g[1], __pgcc_g[2])"
+        lines = [f"void {name}({decls}) {{",
+                 "  unsigned int __pgcc_g[3], __pgcc_b[3]; size_t __pgcc_s; void *__pgcc_st;",
+                 "  __pgcc_pop_call_configuration(__pgcc_g, __pgcc_b, &__pgcc_s, &__pgcc_st);"]
+        for x, y, z in k.blocks:
+            lines.append(f"  if (__pgcc_b[0] == {x}u && __pgcc_b[1] == {y}u && __pgcc_b[2] == {z}u) {{ "
+                         f"{callee}<<<{grid}, dim3({x}, {y}, {z}), __pgcc_s>>>({args}); return; }}")
+        lines.append(f"  {callee}<<<{grid}, dim3(__pgcc_b[0], __pgcc_b[1], __pgcc_b[2]), __pgcc_s>>>({args});")
+        lines.append("}")
+        src.append("\n".join(lines) + "\n")
+    return "".join(src), names
+
+
+def _param_type(p) -> str:
+    """A parameter's type spelled so that it means the same at the end of the file."""
+    ty = p.type
+    if ty.kind == T.LVALUEREFERENCE or ty.kind == T.RVALUEREFERENCE:
+        raise error_at(p, "unsupported construct: reference parameter of a kernel")
+    spelled = canonical(ty).spelling
+    if "(unnamed" in spelled or "(anonymous" in spelled:
+        spelled = ty.spelling
+    if "(unnamed" in spelled or "(anonymous" in spelled:
+        raise error_at(p, "unsupported construct: kernel parameter of an unnamed type")
+    return spelled
+
+
+def check_no_host_autodiff(tu, path) -> bool:
+    """Whether the file calls Enzyme (`__enzyme_*`) from host code: such files keep pgcc's whole-file C++
+    path, since the host compiler cannot differentiate (a derivative of a function that launches kernels is
+    synthesized on pgcc's MLIR)."""
+    found = []
+
+    def visit(c):
+        if found:
+            return
+        if c.kind == K.DECL_REF_EXPR and c.spelling.startswith("__enzyme_"):
+            found.append(c)
+            return
+        for ch in c.get_children():
+            visit(ch)
+
+    for d in tu.cursor.get_children():
+        if _in_file(d, path) and d.kind == K.FUNCTION_DECL and d.is_definition() and not is_device_only(d):
+            visit(d)
+    return bool(found)
+
+
+__all__ = ["Kernel", "find_launches", "kernels", "host_source", "device_stubs", "host_symbol", "is_device_only",
+           "check_no_host_autodiff", "CompileError"]
+
+
+def applies(tu, path: str) -> bool:
+    """Whether .cu file `path` is compiled in nvcc's model. Files that call Enzyme from host code (their
+    derivatives differentiate host functions that launch kernels, on pgcc's MLIR) and files with texture
+    references (bound on the host, read on the device through pgcc's own lowering) keep pgcc's whole-file
+    path."""
+    if check_no_host_autodiff(tu, path):
+        return False
+    for d in tu.cursor.get_children():
+        ty = canonical(d.type) if d.kind == K.VAR_DECL else None
+        if _in_file(d, path) and ty is not None and ty.kind == T.RECORD and ty.get_declaration().spelling == "texture":
+            return False
+    return True

@@ -1,0 +1,118 @@
+/* polygeist-py's CUDA runtime for host code compiled by the host C++ compiler (nvcc's model, cuda_split.py).
+   "Device" memory is host memory, copies are memmove, streams and events run in program order (every launch
+   finishes before the host goes on), and the launch configuration travels from the host's rewritten launch
+   (__pgcc_push_call_configuration) to the kernel's stub in the device object (__pgcc_pop_call_configuration),
+   as clang's __cudaPushCallConfiguration / __cudaPopCallConfiguration pair does. Compiled by the system C
+   compiler and linked into every `pgcc --cpuify` program; the same meanings as the calls pgcc translates
+   itself in a whole-file (C) compile (frontend/calls.py).
+   It is linked into each .cu file's object (host_compiler.join_objects), so objects built by `pgcc -c --cpuify`
+   link with any C driver, as objects; every definition is weak, so several such objects link together. */
+#define _POSIX_C_SOURCE 200809L
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+
+typedef struct { unsigned int x, y, z; } pgcc_dim3;
+typedef int cudaError_t;
+enum { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2 };
+
+static __thread pgcc_dim3 pending_grid, pending_block;
+static __thread size_t pending_shared;
+static __thread void *pending_stream;
+
+int __pgcc_push_call_configuration(pgcc_dim3 grid, pgcc_dim3 block, size_t shared, void *stream) {
+  pending_grid = grid;
+  pending_block = block;
+  pending_shared = shared;
+  pending_stream = stream;
+  return 0;
+}
+
+void __pgcc_pop_call_configuration(unsigned int *grid, unsigned int *block, size_t *shared, void **stream) {
+  grid[0] = pending_grid.x, grid[1] = pending_grid.y, grid[2] = pending_grid.z;
+  block[0] = pending_block.x, block[1] = pending_block.y, block[2] = pending_block.z;
+  *shared = pending_shared;
+  *stream = pending_stream;
+}
+
+/* memory: aligned as cudaMalloc aligns (256 bytes) so that vector loads of device buffers stay aligned */
+cudaError_t cudaMalloc(void **p, size_t n) {
+  *p = NULL;
+  if (posix_memalign(p, 256, n ? n : 1) != 0)
+    return cudaErrorMemoryAllocation;
+  return cudaSuccess;
+}
+cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int flags) { (void)flags; return cudaMalloc(p, n); }
+cudaError_t cudaMallocHost(void **p, size_t n) { return cudaMalloc(p, n); }
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags) { (void)flags; return cudaMalloc(p, n); }
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height) {
+  *pitch = width;
+  return cudaMalloc(p, width * height);
+}
+cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
+cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
+  (void)kind;
+  if (n)
+    memmove(dst, src, n);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, void *stream) {
+  (void)stream;
+  return cudaMemcpy(dst, src, n, kind);
+}
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,
+                         int kind) {
+  (void)kind;
+  for (size_t r = 0; r < height; r++)
+    memmove((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+  return cudaSuccess;
+}
+cudaError_t cudaMemset(void *p, int v, size_t n) { memset(p, v, n); return cudaSuccess; }
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, void *stream) { (void)stream; return cudaMemset(p, v, n); }
+cudaError_t cudaMemcpyToSymbol_bytes(void *symbol, const void *src, size_t n, size_t offset) {
+  memmove((char *)symbol + offset, src, n);
+  return cudaSuccess;
+}
+
+/* synchronization and errors: everything has finished when a call returns */
+cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaThreadSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
+cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : 101; }
+cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+cudaError_t cudaPeekAtLastError(void) { return cudaSuccess; }
+const char *cudaGetErrorString(cudaError_t e) { return e == cudaSuccess ? "no error" : "unknown error"; }
+const char *cudaGetErrorName(cudaError_t e) { return e == cudaSuccess ? "cudaSuccess" : "cudaErrorUnknown"; }
+
+/* streams carry no state */
+static char a_stream;
+cudaError_t cudaStreamCreate(void **s) { *s = &a_stream; return cudaSuccess; }
+cudaError_t cudaStreamCreateWithFlags(void **s, unsigned int flags) { (void)flags; return cudaStreamCreate(s); }
+cudaError_t cudaStreamDestroy(void *s) { (void)s; return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(void *s) { (void)s; return cudaSuccess; }
+cudaError_t cudaStreamQuery(void *s) { (void)s; return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(void *s, void *e, unsigned int flags) { (void)s, (void)e, (void)flags; return 0; }
+
+/* an event is the host time (ms) at which it was recorded */
+struct CUevent_st { double ms; };
+static double now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec * 1e-6;
+}
+cudaError_t cudaEventCreate(struct CUevent_st **e) {
+  *e = calloc(1, sizeof(struct CUevent_st));
+  return *e ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaEventCreateWithFlags(struct CUevent_st **e, unsigned int flags) { (void)flags; return cudaEventCreate(e); }
+cudaError_t cudaEventRecord(struct CUevent_st *e, void *stream) { (void)stream; e->ms = now_ms(); return cudaSuccess; }
+cudaError_t cudaEventSynchronize(struct CUevent_st *e) { (void)e; return cudaSuccess; }
+cudaError_t cudaEventQuery(struct CUevent_st *e) { (void)e; return cudaSuccess; }
+cudaError_t cudaEventDestroy(struct CUevent_st *e) { free(e); return cudaSuccess; }
+cudaError_t cudaEventElapsedTime(float *ms, struct CUevent_st *start, struct CUevent_st *end) {
+  *ms = (float)(end->ms - start->ms);
+  return cudaSuccess;
+}
