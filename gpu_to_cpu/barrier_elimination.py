@@ -93,9 +93,32 @@ def _uniform(v, p, assumed=frozenset()) -> bool:
         i = ir.OpResult(v).result_number
         yields = [list(r.blocks[0].operations)[-1] for r in owner.regions if len(r.blocks)]
         return _uniform(owner.operands[0], p, assumed) and all(_uniform(y.operands[i], p, assumed) for y in yields)
+    if _reads_constant(owner):
+        return all(_uniform(o, p, assumed) for o in owner.operands)  # `constexpr int BLOCK`, `__constant__` data
     if not is_pure(owner):
         return False
     return all(_uniform(o, p, assumed) for o in owner.operands)
+
+
+def _reads_constant(op) -> bool:
+    """A load from a global that nothing writes: as free to recompute or hoist as a pure op."""
+    return op.operation.name in ("memref.load", "affine.load") and _is_constant_global(op.operands[0])
+
+
+def _is_constant_global(m) -> bool:
+    """Whether memref value `m` is a `memref.get_global` of a global marked `constant` (nothing writes it, so
+    every thread reads the same value at the same subscripts)."""
+    get = m.owner
+    if isinstance(get, ir.Block) or get.operation.name != "memref.get_global":  # (.name: the symbol)
+        return False
+    name = ir.FlatSymbolRefAttr(get.attributes["name"]).value
+    module = get.operation
+    while module.name != "builtin.module":
+        module = module.parent
+    for op in module.regions[0].blocks[0].operations:
+        if op.operation.name == "memref.global" and ir.StringAttr(op.attributes["sym_name"]).value == name:
+            return "constant" in op.attributes
+    return False
 
 
 def _hoist_uniform(p, stop=None) -> None:
@@ -103,7 +126,7 @@ def _hoist_uniform(p, stop=None) -> None:
     for op in body_ops(p):
         if stop is not None and op.operation == stop.operation:
             break
-        if is_pure(op) and all(not defined_inside(o, p) for o in op.operands):
+        if (is_pure(op) or _reads_constant(op)) and all(not defined_inside(o, p) for o in op.operands):
             op.move_before(p)
 
 
@@ -119,8 +142,9 @@ PTR_CACHE = "pgcc.pointer_cache"  # a cache of !llvm.ptr values, kept as i64 add
 
 
 def _recomputable(op) -> bool:
-    """Pure ops, and reloads from write-once caches (reloading again is cheaper than caching twice)."""
-    if is_pure(op):
+    """Pure ops, loads of constant globals, and reloads from write-once caches (reloading again is cheaper than
+    caching twice)."""
+    if is_pure(op) or _reads_constant(op):
         return True
     if op.name != "memref.load":
         return False

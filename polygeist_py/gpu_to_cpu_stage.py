@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from mlir import ir
 
+from .gpu_to_cpu.alloca_hoisting import hoist_allocas_to_blocks
 from .gpu_to_cpu.barrier_elimination import eliminate_barriers
 from .gpu_to_cpu.grid_stride_prefetch import prefetch_grid_stride_loops
 from .gpu_to_cpu.guard_narrowing import narrow_guarded_thread_loops
@@ -30,3 +31,4 @@ def run_cpuify(module: ir.Module) -> None:
     version_interior_blocks(module)
     serialize_thread_loops(module)
     privatize_shared_atomics(module)
+    hoist_allocas_to_blocks(module)

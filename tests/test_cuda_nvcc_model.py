@@ -16,7 +16,8 @@ from conftest import PROGRAMS, run_exe, run_pgcc
 SPLIT = PROGRAMS / "cuda_split"
 
 
-@pytest.mark.parametrize("name", ["saxpy_templates", "stencil_constant"])
+@pytest.mark.parametrize("name", ["saxpy_templates", "stencil_constant", "transpose_tiles", "histogram_random",
+                                  "particles_struct", "local_arrays_big_grid"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr

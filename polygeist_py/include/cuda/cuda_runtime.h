@@ -39,6 +39,7 @@ struct dim3 {
       : x(vx), y(vy), z(vz) {}
 };
 typedef struct dim3 dim3;
+#include "pgcc_vector_types.h"
 
 extern const __device__ uint3 threadIdx;
 extern const __device__ uint3 blockIdx;
