@@ -243,8 +243,11 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
         CompileError: errors in the program (every parse error of the file), unsupported constructs;
             InternalError from a stage.
     """
-    from .clang_ast import dependencies, parse, warnings
+    from .clang_ast import dependencies, language_of, parse, warnings
 
+    if o.cpuify and o.cuda_host == "c++" and (language or language_of(path)) == "c++" and source is None \
+            and not (o.emit or o.assembly):
+        return compile_cxx_file(path, o, workdir)  # nvcc hands .cpp files to the host compiler
     tu = parse(path, o.clang_args, source, language)
     if not o.no_warnings:
         shown = warnings(tu, path)
@@ -261,6 +264,22 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
             and source is None and cuda_split.applies(tu, path):
         return compile_cuda_split(tu, path, o, workdir, obj_name, stem)
     return lower_to_object(tu, path, o, workdir, obj_name, stem)
+
+
+def compile_cxx_file(path: str, o: Options, workdir: str) -> str:
+    """A C++ file under --cpuify: compiled by the host C++ compiler, as nvcc compiles .cpp inputs (dependency
+    files as the command line asks)."""
+    from .host_compiler import compile_host
+
+    stem = os.path.splitext(os.path.basename(path))[0]
+    out = (o.output or stem + ".o") if o.compile_only else os.path.join(workdir, stem + ".o")
+    check_output_dir(out)
+    deps = []
+    if o.deps:
+        deps = [f"-{o.deps}", *(["-MF", o.dep_file] if o.dep_file else []), *(["-MP"] if o.dep_phony else [])]
+        deps += [f for t in o.dep_targets for f in ("-MT", t)]
+    return compile_host(None, path, out, workdir, opt_level=o.opt_level, user_args=o.clang_args,
+                        compiler=o.host_compiler, extra=tuple(deps))
 
 
 def lower_to_object(tu, path: str, o: Options, workdir: str, obj_name: str, stem: str, device_stubs=None):

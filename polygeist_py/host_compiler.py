@@ -34,25 +34,30 @@ def host_cxx(choice: str | None = None) -> str:
     return found
 
 
-def compile_host(text: str, path: str, out: str, workdir: str, *, opt_level: int, user_args: list,
-                 compiler: str | None = None, pic: bool = True) -> str:
+def compile_host(text: str | None, path: str, out: str, workdir: str, *, opt_level: int, user_args: list,
+                 compiler: str | None = None, extra: tuple = ()) -> str:
     """Compile the host half `text` of .cu file `path` into object `out` with the host C++ compiler, in host mode
-    of pgcc's CUDA headers (`cuda_runtime.h` included first, as nvcc includes it). Diagnostics name `path`.
+    of pgcc's CUDA headers (`cuda_runtime.h` included first, as nvcc includes it); diagnostics name `path`.
+    With `text` None, `path` is a C++ file that nvcc would hand to the host compiler as it is.
 
     Args:
         user_args: the command line's -I/-D/-U/-std= flags (a C++ -std= replaces the default -std=c++17).
+        extra: more flags for the host compiler (dependency files).
     Raises:
         HostCompilerError: the host compiler's errors (its messages, which point at `path`).
     """
-    src = os.path.join(workdir, os.path.basename(path) + ".host.cpp")
-    with open(src, "w", encoding="utf-8", errors="surrogateescape") as f:
-        f.write(f'#line 1 "{path}"\n{text}')
     std = [a for a in user_args if a.startswith("-std=") and "++" in a] or ["-std=c++17"]
     flags = [a for a in user_args if not a.startswith("-std=")]
-    cmd = [host_cxx(compiler), *std, f"-O{opt_level}", "-D__PGCC_HOST_PASS__=1", "-D__CUDACC__=1",
-           "-D__PGCC_CUDA__=1", "-iquote", os.path.dirname(os.path.abspath(path)),  # its own "x.h" includes
-           "-isystem", cuda_include_dir(), "-include", "cuda_runtime.h", *flags,
-           *(["-fPIC"] if pic else []), "-x", "c++", src, "-c", "-o", out]
+    cmd = [host_cxx(compiler), *std, f"-O{opt_level}", "-fPIC", *flags, *extra]
+    if text is None:
+        cmd += ["-x", "c++", path, "-c", "-o", out]
+    else:
+        src = os.path.join(workdir, os.path.basename(path) + ".host.cpp")
+        with open(src, "w", encoding="utf-8", errors="surrogateescape") as f:
+            f.write(f'#line 1 "{path}"\n{text}')
+        cmd += ["-D__PGCC_HOST_PASS__=1", "-D__CUDACC__=1", "-D__PGCC_CUDA__=1",
+                "-iquote", os.path.dirname(os.path.abspath(path)),  # its own "x.h" includes
+                "-isystem", cuda_include_dir(), "-include", "cuda_runtime.h", "-x", "c++", src, "-c", "-o", out]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise HostCompilerError(r.stderr.strip())
