@@ -31,6 +31,19 @@ UNSUPPORTED = {
     "-emit-llvm": "-emit-llvm is not supported; use --emit=llvm",
 }
 LANGS = {"c": "c", "cuda": "cuda", "c++": "c++", "cu": "cuda"}
+# nvcc's flags, so that Makefiles written for nvcc build with NVCC="pgcc --cpuify". GPU code generation and
+# debugging options mean nothing for code that runs on the CPU; relocatable device code is how pgcc always
+# links kernels across files (each stub is an ordinary external symbol).
+NVCC_IGNORED = ("-lineinfo", "-G", "--extended-lambda", "--expt-extended-lambda", "--expt-relaxed-constexpr",
+                "-rdc=true", "-rdc=false", "--relocatable-device-code=true", "--relocatable-device-code=false",
+                "-Xptxas", "--ptxas-options", "-src-in-ptx", "--resource-usage", "-res-usage")
+NVCC_IGNORED_VALUE = ("-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code",
+                      "-maxrregcount", "--maxrregcount", "-Xptxas", "--ptxas-options", "-rdc",
+                      "--relocatable-device-code", "-Xnvlink", "--default-stream", "-t", "--threads")
+NVCC_IGNORED_PREFIX = ("-arch=", "--gpu-architecture=", "-code=", "--gpu-code=", "-gencode=", "--generate-code=",
+                       "-maxrregcount=", "--maxrregcount=", "-Xptxas=", "--ptxas-options=", "-Xnvlink=",
+                       "--default-stream=", "--threads=")
+CUDA_RUNTIME_LIBS = ("cudart", "cudart_static", "cuda", "cudadevrt")  # pgcc links its own runtime instead
 VERSION = "0.1.0"
 
 
@@ -67,6 +80,8 @@ class Options:
     info: str | None = None             # --version, --help, -dumpversion: print and stop
     host_compiler: str | None = None    # -ccbin / --compiler-bindir (nvcc): the host C++ compiler of .cu files
     cuda_host: str = "c++"              # --cuda-host=c++ (nvcc's model) | pgcc (pgcc compiles host code too)
+    host_flags: list = field(default_factory=list)   # -Xcompiler a,b: options for the host compiler
+    device_link: bool = False           # nvcc -dlink: nothing to link on the device side (an empty object)
 
 
 def parse_args(argv: list[str]) -> Options:
@@ -132,9 +147,24 @@ def parse_args(argv: list[str]) -> Options:
         elif a == "-l":
             o.libs.append(value())
         elif a.startswith("-l"):
-            o.libs.append(a[2:])
+            if a[2:] not in CUDA_RUNTIME_LIBS:
+                o.libs.append(a[2:])
         elif a == "--cpuify":
             o.cpuify = True
+        elif a in NVCC_IGNORED or a.startswith(NVCC_IGNORED_PREFIX):
+            pass
+        elif a in NVCC_IGNORED_VALUE:
+            value()
+        elif a in ("-Xcompiler", "--compiler-options"):
+            o.host_flags += value().split(",")
+        elif a.startswith(("-Xcompiler=", "--compiler-options=")):
+            o.host_flags += a.split("=", 1)[1].split(",")
+        elif a in ("--use_fast_math", "-use_fast_math"):
+            o.fp_contract = "fast"  # nvcc's fast math fuses multiplies and adds; division and sqrt stay exact
+        elif a in ("-dc", "--device-c"):
+            o.compile_only = True
+        elif a in ("-dlink", "--device-link"):
+            o.device_link = True
         elif a.startswith("--cuda-host="):
             o.cuda_host = a.split("=", 1)[1]
             if o.cuda_host not in ("c++", "pgcc"):
@@ -279,7 +309,7 @@ def compile_cxx_file(path: str, o: Options, workdir: str) -> str:
         deps = [f"-{o.deps}", *(["-MF", o.dep_file] if o.dep_file else []), *(["-MP"] if o.dep_phony else [])]
         deps += [f for t in o.dep_targets for f in ("-MT", t)]
     return compile_host(None, path, out, workdir, opt_level=o.opt_level, user_args=o.clang_args,
-                        compiler=o.host_compiler, extra=tuple(deps))
+                        compiler=o.host_compiler, extra=tuple(o.host_flags + deps))
 
 
 def lower_to_object(tu, path: str, o: Options, workdir: str, obj_name: str, stem: str, device_stubs=None):
@@ -322,7 +352,7 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
     """
     from . import cuda_split
     from .clang_ast import parse
-    from .host_compiler import compile_host, join_objects, runtime_object
+    from .host_compiler import compile_host, join_objects
 
     launches = cuda_split.find_launches(tu, path)
     stub_text, stubs = cuda_split.device_stubs(cuda_split.kernels(tu, path, launches))
@@ -334,10 +364,11 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
     if device_obj is None:
         return None
     host_obj = compile_host(host_text, path, os.path.join(workdir, stem + ".host.o"), workdir,
-                            opt_level=o.opt_level, user_args=o.clang_args, compiler=o.host_compiler)
+                            opt_level=o.opt_level, user_args=o.clang_args, compiler=o.host_compiler,
+                            extra=tuple(o.host_flags))
     out = obj_name if o.compile_only else os.path.join(workdir, stem + ".o")
     check_output_dir(out)
-    return join_objects([device_obj, host_obj, runtime_object(workdir)], out)
+    return join_objects([device_obj, host_obj], out)
 
 
 def check_output_dir(out: str) -> None:
@@ -422,6 +453,10 @@ def run(argv: list[str]) -> int:
         else:
             print(VERSION if o.info == "-dumpversion" else f"pgcc (polygeist-py) {VERSION}")
         return 0
+    if o.device_link:  # nvcc -dlink a.o b.o -o link.o: pgcc's kernels link as ordinary symbols already
+        from .host_compiler import empty_object
+        empty_object(o.output or "a_dlink.o")
+        return 0
     langs = [lang or language_of(p) for p, lang in zip(o.inputs, o.languages)]
     for p, lang in zip(o.inputs, langs):
         if lang is None and p.endswith((".h", ".hpp", ".cuh")):  # `-x c x.h` compiles it, as with gcc
@@ -468,7 +503,8 @@ def run(argv: list[str]) -> int:
             return 1
         if stops:
             return 0
-        link(objects, o.output or "a.out", o.lib_dirs, o.libs, o.link_extra)
+        from .host_compiler import runtime_archive
+        link(objects + [runtime_archive()], o.output or "a.out", o.lib_dirs, o.libs, o.link_extra)
     return 0
 
 

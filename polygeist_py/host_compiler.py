@@ -7,9 +7,11 @@ variable PGCC_HOST_CXX names, as nvcc takes its host compiler from -ccbin.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
 
 from .errors import CompileError, HostCompilerError, InternalError
 from .toolchain import cuda_include_dir, linker
@@ -64,25 +66,36 @@ def compile_host(text: str | None, path: str, out: str, workdir: str, *, opt_lev
     return out
 
 
-def runtime_object(workdir: str) -> str:
-    """pgcc's CUDA runtime library (runtime/pgcc_cuda_runtime.c) compiled by the system C compiler into
-    `workdir`, every symbol weak (`objcopy --weaken`) so that the copies inside several .cu objects link.
+def runtime_archive() -> str:
+    """pgcc's CUDA runtime library (runtime/pgcc_cuda_runtime.c) as a static archive, built by the system C
+    compiler once per version of its source into a cache directory ($PGCC_CACHE_DIR, else
+    $XDG_CACHE_HOME/polygeist-py or ~/.cache/polygeist-py) and linked into every program pgcc links (an archive:
+    nothing is taken from it unless host code calls the CUDA runtime).
 
     Raises:
-        InternalError: the C compiler or objcopy failed on it.
+        InternalError: the C compiler or `ar` failed on it.
     """
-    out = os.path.join(workdir, "pgcc_cuda_runtime.o")
-    if not os.path.exists(out):
-        for cmd in ([linker(), "-O2", "-fPIC", "-c", RUNTIME_SOURCE, "-o", out], ["objcopy", "--weaken", out]):
+    with open(RUNTIME_SOURCE, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    base = os.environ.get("PGCC_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "polygeist-py")
+    out = os.path.join(base, f"libpgcc_cudart-{digest}.a")
+    if os.path.exists(out):
+        return out
+    os.makedirs(base, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=base) as tmp:  # built aside, then renamed: safe under make -j
+        obj, lib = os.path.join(tmp, "rt.o"), os.path.join(tmp, "rt.a")
+        for cmd in ([linker(), "-O2", "-fPIC", "-c", RUNTIME_SOURCE, "-o", obj], ["ar", "rcs", lib, obj]):
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 raise InternalError(f"building pgcc's CUDA runtime failed: {r.stderr.strip()[:2000]}")
+        os.replace(lib, out)
     return out
 
 
 def join_objects(objects: list, out: str) -> str:
     """One relocatable object from several (`ld -r` through the C driver), as `nvcc -c` gives one object per
-    .cu file (pgcc adds its runtime, so the object links like any other).
+    .cu file.
 
     Raises:
         InternalError: the link failed.
@@ -90,4 +103,16 @@ def join_objects(objects: list, out: str) -> str:
     r = subprocess.run([linker(), "-r", "-nostdlib", *objects, "-o", out], capture_output=True, text=True)
     if r.returncode != 0:
         raise InternalError(f"joining the device and host objects failed: {r.stderr.strip()[:2000]}")
+    return out
+
+
+def empty_object(out: str) -> str:
+    """An object file with nothing in it (the result of nvcc's device link step, which pgcc does not need).
+
+    Raises:
+        CompileError: it cannot be written.
+    """
+    r = subprocess.run([linker(), "-x", "c", "-c", os.devnull, "-o", out], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise CompileError(f"cannot write '{out}': {r.stderr.strip()}")
     return out

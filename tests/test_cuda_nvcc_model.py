@@ -80,3 +80,17 @@ def test_cuda_host_pgcc_keeps_one_module(tmp):
     r = run_pgcc([src, "--cpuify", "--cuda-host=pgcc", "--emit=mlir", "-o", "-"])
     assert r.returncode == 0, r.stderr
     assert "func.func @main" in r.stdout
+
+
+def test_makefile_written_for_nvcc(tmp):
+    """`make NVCC="pgcc --cpuify"` on a Makefile for nvcc: -arch/-gencode/-rdc/-lineinfo/-Xcompiler/--use_fast_math,
+    separate compilation with -dc, a -dlink step and -lcudart."""
+    import shutil
+
+    for f in ("kernels_lib.cu", "kernels_lib.h", "kernels_main.cu", "nvcc.mk"):
+        shutil.copy(SPLIT / f, tmp / f)
+    pgcc = " ".join(__import__("conftest").pgcc_cmd())
+    r = subprocess.run(["make", "-f", "nvcc.mk", f"NVCC={pgcc} --cpuify"], cwd=tmp, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    got = run_exe(tmp / "app", threads=2)
+    assert (got.returncode, got.stdout) == (0, "PASS\n")

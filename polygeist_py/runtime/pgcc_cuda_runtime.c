@@ -5,8 +5,7 @@
    as clang's __cudaPushCallConfiguration / __cudaPopCallConfiguration pair does. Compiled by the system C
    compiler and linked into every `pgcc --cpuify` program; the same meanings as the calls pgcc translates
    itself in a whole-file (C) compile (frontend/calls.py).
-   It is linked into each .cu file's object (host_compiler.join_objects), so objects built by `pgcc -c --cpuify`
-   link with any C driver, as objects; every definition is weak, so several such objects link together. */
+   pgcc links it (host_compiler.runtime_archive) into every program, as nvcc links libcudart. */
 #define _POSIX_C_SOURCE 200809L
 #include <stddef.h>
 #include <stdlib.h>
