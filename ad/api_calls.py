@@ -95,16 +95,27 @@ class Session:
             p.operation.erase()
 
 
-def differentiate(module) -> bool:
+def differentiate(module, device_code_only: bool = False) -> bool:
     """Replace every Enzyme call of `module` (in place). Returns whether there was any.
 
+    Args:
+        device_code_only: only the calls inside CUDA device code (functions that launches call, and what they
+            call): run before --cpuify, so that a differentiated `__device__` function that reads `threadIdx`
+            is inlined into the thread loops with its derivative (Enzyme's GPU form, SC'21). The calls in host
+            code are differentiated after --cpuify, where the launches they make are parallel loops.
     Raises:
         CompileError: unsupported constructs in a differentiated function.
     """
     calls = [op for op in all_ops(module.operation) if op.name == "func.call" and FN_ATTR in op.attributes]
+    if device_code_only:
+        device = device_functions(module)
+        calls = [c for c in calls if _enclosing_function(c) in device]
+        for c in calls:
+            _check_block_level(module, c)
     if not calls:
         return False
     session = Session(module)
+    placeholders = set()
     for call in _innermost_first(session, calls):
         fn = call.attributes[FN_ATTR].value
         mode = ir.StringAttr(call.attributes[MODE_ATTR]).value
@@ -123,11 +134,77 @@ def differentiate(module) -> bool:
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
         for a in (FN_ATTR, MODE_ATTR, ACT_ATTR):
             del call.attributes[a]
+        placeholders.add(placeholder)
+    for placeholder in placeholders:  # after every call: cpuify may have copied one call (a stub's branches)
         session.funcs[placeholder].operation.erase()
         del session.funcs[placeholder]
     session.finish()
     _erase_unused_markers(module)
     return True
+
+
+def device_functions(module) -> set:
+    """Names of the functions that run on the device: called inside a `gpu.launch`, or by such a function."""
+    calls = {}
+    launched = []
+    for f in module.body.operations:
+        if f.operation.name != "func.func":
+            continue
+        name = ir.StringAttr(f.attributes["sym_name"]).value
+        calls[name] = []
+        for op in all_ops(f.operation):
+            if op.name == "func.call":
+                callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+                calls[name].append(callee)
+                if _inside_launch(op):
+                    launched.append(callee)
+    seen = set()
+    while launched:
+        n = launched.pop()
+        if n not in seen:
+            seen.add(n)
+            launched += calls.get(n, [])
+    return seen
+
+
+def _check_block_level(module, call) -> None:
+    """Differentiated device code must not synchronize threads or use __shared__ memory: its adjoint needs the
+    barriers mirrored in the reverse sweep and shadows shared by the block (not implemented yet).
+
+    Raises:
+        CompileError: naming the construct, instead of a derivative computed per thread (wrong).
+    """
+    funcs = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in module.body.operations
+             if f.operation.name == "func.func"}
+    todo, seen = [ir.FlatSymbolRefAttr(call.attributes[FN_ATTR]).value], set()
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in funcs:
+            continue
+        seen.add(name)
+        for op in all_ops(funcs[name].operation):
+            if op.name == "gpu.barrier" or (op.name == "memref.alloca" and "pgcc.shared" in op.attributes):
+                what = "__syncthreads()" if op.name == "gpu.barrier" else "__shared__ memory"
+                raise error_at_op(op, f"unsupported construct: differentiating device code that uses {what} "
+                                      "(its adjoint needs block-level shadows and barriers)")
+            if op.name == "func.call":
+                todo.append(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
+
+
+def _inside_launch(op) -> bool:
+    p = op.operation.parent
+    while p is not None and p.name != "func.func":
+        if p.name == "gpu.launch":
+            return True
+        p = p.parent
+    return False
+
+
+def _enclosing_function(op) -> str:
+    p = op.operation.parent
+    while p.name != "func.func":
+        p = p.parent
+    return ir.StringAttr(p.attributes["sym_name"]).value
 
 
 def _innermost_first(session, calls):

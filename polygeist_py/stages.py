@@ -39,6 +39,10 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     if stop("cleanup"):
         return module
     if has_op(module, lambda n: n == "gpu.launch"):
+        from .ad import differentiate
+        if cpuify and differentiate(module, device_code_only=True):  # __enzyme_autodiff inside kernels
+            pipeline.verify(module, "automatic differentiation of device code")
+            pipeline.run(module, pipeline.CLEANUP, "cleanup after automatic differentiation")
         if not cpuify:
             raise CompileError(f"{path}: CUDA kernel launches need --cpuify (cpuify=True in the Python API); "
                                "pgcc has no GPU back end")

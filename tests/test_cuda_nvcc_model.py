@@ -17,7 +17,7 @@ SPLIT = PROGRAMS / "cuda_split"
 
 
 @pytest.mark.parametrize("name", ["saxpy_templates", "stencil_constant", "transpose_tiles", "histogram_random",
-                                  "particles_struct", "local_arrays_big_grid"])
+                                  "particles_struct", "local_arrays_big_grid", "enzyme_device_function"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
@@ -94,3 +94,18 @@ def test_makefile_written_for_nvcc(tmp):
     assert r.returncode == 0, r.stdout + r.stderr
     got = run_exe(tmp / "app", threads=2)
     assert (got.returncode, got.stdout) == (0, "PASS\n")
+
+
+def test_differentiated_device_code_with_shared_memory_is_an_error(tmp):
+    """Until the adjoint of block-level code exists, __shared__ memory in differentiated device code is a clear
+    error, never a derivative computed per thread."""
+    src = tmp / "g.cu"
+    src.write_text("extern int enzyme_dup;\ntemplate <typename... T> __device__ void __enzyme_autodiff(void *, T...);\n"
+                   "__device__ void f(const double *x, double *y) {\n  __shared__ double s[32];\n"
+                   "  s[threadIdx.x] = x[threadIdx.x];\n  __syncthreads();\n  y[threadIdx.x] = s[31 - threadIdx.x];\n}\n"
+                   "__global__ void g(const double *x, double *dx, double *y, double *dy) {\n"
+                   "  __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);\n}\n"
+                   "int main() { return 0; }\n")
+    r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "g.cu:4:3: error: unsupported construct: differentiating device code that uses __shared__ memory" in r.stderr
