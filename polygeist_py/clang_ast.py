@@ -198,6 +198,7 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
     if errors:
         raise Diagnostics(diags, truncated)
     tu.openmp = openmp  # read by the frontend (frontend/openmp.py)
+    tu.language = language
     return tu
 
 

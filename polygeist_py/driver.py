@@ -24,6 +24,13 @@ IGNORED_PREFIXES = ("-W", "-f", "-m", "-g", "-pedantic", "-pipe", "-ansi", "-w",
 # gcc options whose value is the next argument (so that the value is never taken for an input file).
 CLANG_VALUE_FLAGS = ("-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter", "-imacros")
 IGNORED_VALUE_FLAGS = ("--param", "-aux-info")
+# -f flags that change what a program means. Honoured: -fwrapv and -fno-strict-aliasing describe what pgcc's code
+# does anyway (signed overflow wraps, no type-based alias analysis), -ffast-math permits what pgcc does without
+# it; passed to the parser: the signedness of plain char and bit-fields. Rejected: the rest.
+CLANG_F = ("-funsigned-char", "-fsigned-char", "-funsigned-bitfields", "-fsigned-bitfields")
+REJECTED_F = ("-ftrapv", "-fshort-enums", "-fshort-wchar", "-fpack-struct", "-fno-signed-char",
+              "-fno-unsigned-char", "-fsanitize-trap", "-fstack-check")
+REJECTED_F_PREFIXES = ("-fsanitize=", "-fpack-struct=", "-fsanitize-recover")
 UNSUPPORTED = {
     "-E": "-E (preprocess only) is not supported; preprocess with 'cpp' or 'gcc -E'",
     "-M": "-M (dependencies only) is not supported; use -MD or -MMD with -c",
@@ -54,7 +61,8 @@ class Options:
     output: str | None = None
     compile_only: bool = False
     assembly: bool = False
-    opt_level: int = 2
+    opt_level: int = 0                  # gcc's default; see device_opt_level for CUDA device code
+    opt_given: bool = False             # an -O flag was given
     clang_args: list = field(default_factory=list)
     lib_dirs: list = field(default_factory=list)
     libs: list = field(default_factory=list)
@@ -115,6 +123,7 @@ def parse_args(argv: list[str]) -> Options:
         elif a in ("--version", "-dumpversion", "--help"):
             o.info = a
         elif a.startswith("-O"):
+            o.opt_given = True
             lvl = a[2:] or "1"
             o.opt_level = 2 if lvl in ("s", "z", "fast", "g") else int(lvl) if lvl.isdigit() else 2
             if lvl == "g":
@@ -217,6 +226,10 @@ def parse_args(argv: list[str]) -> Options:
             value()
         elif a == "-v":
             pass
+        elif a in REJECTED_F or a.startswith(REJECTED_F_PREFIXES):
+            raise CompileError(f"{a} is not supported by pgcc (it would change the program's meaning)")
+        elif a in CLANG_F:
+            o.clang_args.append(a)  # the language's own meaning of `char` and bit-fields: the parser applies it
         elif a.startswith(IGNORED_PREFIXES):
             pass  # gcc flags that do not change the program's meaning
         elif a.startswith("-") and a != "-":
@@ -312,6 +325,17 @@ def compile_cxx_file(path: str, o: Options, workdir: str) -> str:
                         compiler=o.host_compiler, extra=tuple(o.host_flags + deps))
 
 
+def is_cuda_unit(tu) -> bool:
+    """Whether libclang parsed `tu` as CUDA."""
+    return getattr(tu, "language", None) == "cuda"
+
+
+def device_opt_level(o: Options) -> int:
+    """The optimization level of CUDA device code: the command line's -O, else 2 (nvcc optimizes device code by
+    default, while host code follows the host compiler's default, -O0)."""
+    return o.opt_level if o.opt_given else 2
+
+
 def lower_to_object(tu, path: str, o: Options, workdir: str, obj_name: str, stem: str, device_stubs=None):
     """A parsed unit through the stages, LLVM and llc; returns the object path (None when only emitting text).
     `device_stubs`: nvcc's model, the device side of a .cu file (cuda_split.py)."""
@@ -320,6 +344,7 @@ def lower_to_object(tu, path: str, o: Options, workdir: str, obj_name: str, stem
     from .backend import compile_llvm_ir, translate_to_llvm_ir
     from .stages import STAGES, run_stages
 
+    level = device_opt_level(o) if is_cuda_unit(tu) else o.opt_level
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = False
         module = run_stages(tu, path, cpuify=o.cpuify, on_stage=lambda stage, m: emit_here(o, stage, m),
@@ -334,11 +359,11 @@ def lower_to_object(tu, path: str, o: Options, workdir: str, obj_name: str, stem
     if o.assembly:
         out = o.output or stem + ".s"
         check_output_dir(out)
-        compile_llvm_ir(ll, out, o.opt_level, "asm", workdir, o.fp_contract)
+        compile_llvm_ir(ll, out, level, "asm", workdir, o.fp_contract)
         return None
     out = obj_name if o.compile_only and device_stubs is None else os.path.join(workdir, stem + ".o")
     check_output_dir(out)
-    compile_llvm_ir(ll, out, o.opt_level, "obj", workdir, o.fp_contract)
+    compile_llvm_ir(ll, out, level, "obj", workdir, o.fp_contract)
     return out
 
 

@@ -1,0 +1,38 @@
+"""Driver behaviour build systems rely on: no -O means -O0 (device code of .cu files: -O2, as nvcc optimizes
+it), and gcc flags that change a program's meaning are honoured or rejected, never dropped."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from conftest import run_exe, run_pgcc
+from polygeist_py.driver import device_opt_level, parse_args
+
+
+def test_default_optimization_levels():
+    o = parse_args(["x.c"])
+    assert (o.opt_level, device_opt_level(o)) == (0, 2)
+    o = parse_args(["x.cu", "-O3"])
+    assert (o.opt_level, device_opt_level(o)) == (3, 3)
+
+
+def test_unsigned_char_is_honoured(tmp):
+    src = tmp / "c.c"
+    src.write_text('#include <stdio.h>\nint main(void) { char c = (char)200; printf("%d %d\\n", c, c > 0); return 0; }\n')
+    for flag, want in (("-funsigned-char", "200 1\n"), ("-fsigned-char", "-56 0\n")):
+        ref = subprocess.run(["gcc", flag, str(src), "-o", str(tmp / "ref")], capture_output=True, text=True)
+        assert ref.returncode == 0 and run_exe(tmp / "ref").stdout == want
+        r = run_pgcc([src, flag, "-O2", "-o", tmp / "app"])
+        assert r.returncode == 0, r.stderr
+        assert run_exe(tmp / "app").stdout == want
+
+
+@pytest.mark.parametrize("flag", ["-fsanitize=address", "-ftrapv", "-fshort-enums", "-fpack-struct"])
+def test_meaning_changing_flags_are_rejected(tmp, flag):
+    src = tmp / "m.c"
+    src.write_text("int main(void) { return 0; }\n")
+    r = run_pgcc([src, flag, "-o", tmp / "app"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert f"error: {flag} is not supported by pgcc" in r.stderr
