@@ -109,3 +109,19 @@ def test_differentiated_device_code_with_shared_memory_is_an_error(tmp):
     r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "g.cu:4:3: error: unsupported construct: differentiating device code that uses __shared__ memory" in r.stderr
+
+
+def test_device_queries_and_alignment(tmp):
+    """cudaDeviceGetAttribute answers from the device properties, peer access is absent (one device),
+    __align__ aligns; the same under both host paths."""
+    src = tmp / "q.cu"
+    src.write_text("#include <cstdio>\nstruct __align__(16) Pair { float a, b; };\n"
+                   "__global__ void k(Pair *p) { p[threadIdx.x].a = threadIdx.x; }\n"
+                   "int main() {\n  int v = 0, can = 1;\n  cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerBlock, 0);\n"
+                   "  cudaDeviceCanAccessPeer(&can, 0, 1);\n  Pair *p; cudaMalloc(&p, 32 * sizeof(Pair)); k<<<1, 32>>>(p);\n"
+                   "  Pair h[32]; cudaMemcpy(h, p, sizeof h, cudaMemcpyDeviceToHost);\n"
+                   '  printf("%d %d %zu %g\\n", v, can, sizeof(Pair), h[31].a);\n  return 0;\n}\n')
+    for host in ("c++", "pgcc"):
+        r = run_pgcc([src, "--cpuify", f"--cuda-host={host}", "-o", tmp / "app"])
+        assert r.returncode == 0, r.stderr
+        assert run_exe(tmp / "app").stdout == "1024 0 16 31\n"

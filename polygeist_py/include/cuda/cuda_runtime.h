@@ -28,6 +28,8 @@
 #define __noinline__
 #define __restrict__ __restrict
 #define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+#define __grid_constant__
 #define CUDART_VERSION 12000
 #define __CUDACC__ 1
 
@@ -196,6 +198,45 @@ static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int devi
   prop->maxThreadsPerMultiProcessor = 2048;
   return cudaSuccess;
 }
+/* device attributes (the values of CUDA's enum cudaDeviceAttr), answered from cudaGetDeviceProperties */
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4, cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6, cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
+  cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrL2CacheSize = 38, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81
+};
+static inline cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
+  cudaDeviceProp p;
+  cudaError_t e = cudaGetDeviceProperties(&p, device);
+  if (e != cudaSuccess)
+    return e;
+  switch (attr) {
+  case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+  case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+  case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+  case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+  case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+  case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+  case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
+  case cudaDevAttrMaxSharedMemoryPerBlock: *value = (int)p.sharedMemPerBlock; break;
+  case cudaDevAttrTotalConstantMemory: *value = (int)p.totalConstMem; break;
+  case cudaDevAttrWarpSize: *value = p.warpSize; break;
+  case cudaDevAttrClockRate: *value = p.clockRate; break;
+  case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+  case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+  case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+  case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+  case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+  case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
+  default: return cudaErrorInvalidValue;
+  }
+  return cudaSuccess;
+}
+/* one device: no peers */
+static inline cudaError_t cudaDeviceCanAccessPeer(int *can, int device, int peer) { *can = 0; return cudaSuccess; }
+static inline cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned int flags) { return cudaErrorInvalidDevice; }
 static inline cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total_bytes) {
   *total_bytes = __pgcc_host_memory();
   *free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGE_SIZE);
