@@ -228,6 +228,17 @@ class Activity:
             return self._mark(list(op.results))
         if name == "func.call" and op.attributes["callee"].value in self.inactive_fns:
             return False  # __enzyme_inactivefn
+        if name == "func.call" and op.attributes["callee"].value not in MALLOCS | {"free"}:
+            # a call that stays a call (recursion, custom rules): it may write varied values through any pointer
+            # it is given, so local memory passed to it gets a shadow (Enzyme passes a shadow after every
+            # duplicated pointer, outputs included)
+            changed = self._mark([r for r in op.results if is_float(r.type)])
+            for v in op.operands:
+                if is_pointer_like(v.type) and v not in V:
+                    alloc = root_alloc(v)
+                    if alloc is not None:
+                        changed |= self._mark([alloc.results[0]])
+            return changed
         if name == "func.call" or name.startswith(("arith.", "math.")):
             return self._mark([r for r in op.results if is_float(r.type)])
         return False

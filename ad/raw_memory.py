@@ -324,7 +324,9 @@ def forward_sweep_shadows(rev, top):
     """
     for o in [top] + all_ops(top):
         name = o.name
-        if name in RAW_ALLOCS:
+        if name == "func.call" and o.attributes["callee"].value in rev.session.gradient_rules:
+            augmented_call(rev, o)
+        elif name in RAW_ALLOCS:
             if not rev.act.is_varied(o.results[0]):
                 continue
             if o != top:
@@ -363,6 +365,49 @@ def forward_sweep_shadows(rev, top):
                         llvm.StoreOp(p, _at(sd, off))
 
 
+def augmented_call(rev, o):
+    """In the forward sweep, a call of f with a registered gradient {f, aug, rev} becomes one call of aug with
+    Enzyme's arguments: f's, each differentiated pointer followed by its shadow. aug returns nothing, a tape
+    (a pointer, handed to rev: kept in `rev.tapes` as an i64), or f's result (then f is not called at all). When
+    aug returns nothing and f's result is used, f is called for it too.
+
+    Raises:
+        CompileError: aug's type does not fit f's call."""
+    from .rules_forward import check_signature
+    if not any(rev.act.is_varied(v) for v in list(o.operands) + list(o.results)):
+        return  # an inactive call: f itself runs
+    aug = rev.session.gradient_rules[o.attributes["callee"].value][0]
+    fcall = rev.fops[o]
+    f = rev.session.funcs.get(aug)
+    if f is None:
+        raise error_at_op(o, f"the augmented forward function '{aug}' has no declaration")
+    results = list(ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value).results)
+    primal_results = [r.type for r in o.results]
+    kind = "none" if not results else "primal" if results == primal_results and primal_results else \
+        "tape" if len(results) == 1 and str(results[0]) == "!llvm.ptr" else None
+    with ir.InsertionPoint(fcall), o.location:
+        args = []
+        for v in o.operands:
+            args.append(rev.vmap.get(v, v))
+            if not is_float(v.type) and rev.act.is_varied(v):
+                args.append(fshadow(rev, v))
+        check_signature(rev.session, o, aug, args, results if kind is not None else primal_results)
+        from mlir.dialects import func
+        call = func.CallOp(results, ir.FlatSymbolRefAttr.get(aug), args)
+        if kind == "tape":
+            rev.tapes[o] = llvm.PtrToIntOp(_i64(), call.results[0]).result
+    if kind == "primal":
+        for old, new in zip(fcall.results, call.results):
+            old.replace_all_uses_with(new)
+        for r, new in zip(o.results, call.results):
+            rev.vmap[r] = new
+        rev.fops[o] = call.operation
+        fcall.erase()
+    elif not any(len(list(r.uses)) for r in o.results):  # (the primal's uses: later ops are not cloned yet)
+        rev.fops[o] = call.operation
+        fcall.erase()
+
+
 def _at(p, off):
     if off == 0:
         return p
@@ -383,6 +428,14 @@ def fshadow(rev, v):
     if isinstance(o, ir.Block):
         raise error_at_op(o.owner, "unsupported construct: a differentiated pointer carried through a loop or "
                                    "branch and stored into memory in reverse mode")
+    if o.name == "memref.alloca" and o.operation.block == rev.primal.regions[0].blocks[0]:
+        # a numeric local whose address a custom rule or a stored pointer needs in the forward sweep: its shadow is
+        # made here, next to it (the reverse sweep then uses the same one)
+        from .emit import shadow_alloc
+        with ir.InsertionPoint.after(rev.fops[o]), o.location:
+            sh = shadow_alloc(o, rev.vmap)
+        rev.raw_shadows[v] = sh
+        return sh
     if o.name in PLUMBING or o.name == "llvm.load":
         operands = [fshadow(rev, x) if rev.act.is_varied(x) else rev.vmap.get(x, x) for x in o.operands]
         new = o.clone()

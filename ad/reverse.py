@@ -75,6 +75,7 @@ class Reverse:
         self.fops = {}      # primal op -> forward-sweep op
         self.tmap = {}      # primal pointer argument -> shadow argument
         self.raw_shadows = {}  # primal llvm.alloca -> its shadow, made by the forward sweep (raw_memory.py)
+        self.tapes = {}     # primal call of a function with a registered gradient -> its tape (i64), forward sweep
         self.sentinels = []
         self.pending_free = {}  # primal allocation op -> emits the free of its shadow
         self.reversed_loops = []  # scf.for loops the reverse sweep emitted for primal scf.for loops
