@@ -271,7 +271,7 @@ def fwd_store_rule(fw, op):
     val, mem = op.operands[0], op.operands[1]
     sm = fw.t(mem)
     if sm is None:
-        if fw.act.is_varied(val):
+        if fw.act.is_varied(val) and not fw.session.in_inactive_global(mem):
             raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const "
                                   "argument or a global)")
         return
@@ -468,7 +468,7 @@ def rev_store_rule(rv, op):
     if not is_float(val.type):
         return
     if not rv.act.is_varied(mem):
-        if rv.act.is_varied(val):
+        if rv.act.is_varied(val) and not rv.session.in_inactive_global(mem):
             raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const "
                                   "argument or a global)")
         return

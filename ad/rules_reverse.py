@@ -190,7 +190,7 @@ def store_rule(rv, op):
     val, mem = op.operands[0], op.operands[1]
     sh = rv.shadow(mem)
     if sh is None:
-        if rv.act.is_varied(val):
+        if rv.act.is_varied(val) and not rv.session.in_inactive_global(mem):
             raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const "
                                   "argument or a global)")
         return
@@ -370,6 +370,15 @@ def call_rule(rv, op):
         return
     if name in rv.session.gradient_rules:
         custom_gradient(rv, op, rv.session.gradient_rules[name][1])
+        return
+    if name in rv.session.function_like:
+        from .rules_forward import function_like_partials
+        g = rv.pop_adj(op.results[0]) if len(op.results) else None
+        if g is None:
+            return
+        for k, part, _ in function_like_partials(rv.session, op, rv.rv, lambda: rv.rv(op.results[0])):
+            if rv.act.is_varied(op.operands[k]):
+                rv.add_adj(op.operands[k], P.apply(part, g))
         return
     if name not in rv.session.funcs or not len(rv.session.funcs[name].regions[0].blocks):
         if any(rv.act.is_varied(v) for v in list(op.results) + list(op.operands)):
