@@ -184,6 +184,12 @@ class Activity:
             return False
         if name == "llvm.store":  # a varied float or pointer stored into raw bytes: the memory gets a shadow
             val, mem = op.operands[0], op.operands[1]
+            if val not in V and mem not in V and not isinstance(val.owner, ir.Block) \
+                    and val.owner.operation.name == "llvm.load" and val.owner.operands[0] in V:
+                from .raw_memory import move_source  # bytes of shadowed memory moved through an integer
+                if move_source(op) is not None:
+                    alloc = root_alloc(mem)
+                    return self._mark([alloc.results[0]]) if alloc is not None else False
             if val in V and mem not in V:
                 alloc = root_alloc(mem)
                 if alloc is not None:

@@ -160,9 +160,22 @@ class RecordLayout:
                     raise LayoutError(o, "a struct field or element at a variable offset")
                 self.walk(root, o.results[0], c + g)
             elif name == "llvm.load":
-                self.add(root, c, o.results[0].type, o)
+                if is_move_value(o.results[0]):  # bytes moved through a value: a link, not a field
+                    n = type_bytes(o.results[0].type)
+                    for u in o.results[0].uses:
+                        other, ooff = self.root_of(u.owner.operands[1], o)
+                        self.links.append((root, c, other, ooff, n))
+                        self.visit(other)
+                else:
+                    self.add(root, c, o.results[0].type, o)
             elif name == "llvm.store" and k == 1:
-                self.add(root, c, o.operands[0].type, o)
+                src = move_source(o)
+                if src is not None:
+                    other, ooff = self.root_of(src.operands[0], o)
+                    self.links.append((root, c, other, ooff, type_bytes(o.operands[0].type)))
+                    self.visit(other)
+                else:
+                    self.add(root, c, o.operands[0].type, o)
             elif name in COPIES and k in (0, 1):
                 n = const_int(o.operands[2])
                 if n is None:
@@ -203,12 +216,14 @@ class RecordLayout:
                                 raise LayoutError(None, f"the bytes at offset {dst} are read both as "
                                                         f"{self.slots[y][dst]} and as {t}")
 
-    def fields(self, copy):
-        """[(offset from the copy's start, type)] of the float and pointer fields a memmove/memcpy copies."""
-        n = const_int(copy.operands[2])
+    def fields(self, copy, dst=None, src=None, n=None):
+        """[(offset from the copy's start, type)] of the float and pointer fields a memmove/memcpy copies (or the
+        move of `n` bytes from `src` to `dst` that op `copy` makes)."""
+        if dst is None:
+            dst, src, n = copy.operands[0], copy.operands[1], const_int(copy.operands[2])
         if n is None:
             raise LayoutError(copy, "a copy of a variable number of bytes")
-        ends = [self.root_of(copy.operands[0], copy), self.root_of(copy.operands[1], copy)]
+        ends = [self.root_of(dst, copy), self.root_of(src, copy)]
         for r, _ in ends:
             self.visit(r)
         self.solve()
@@ -218,6 +233,81 @@ class RecordLayout:
                 if off <= o < off + n:
                     out[o - off] = t
         return sorted(out.items())
+
+
+def is_move_value(v) -> bool:
+    """Whether `v` (an llvm.load result) only moves bytes: an integer or float whose every use stores it into
+    raw memory (a struct passed by value in integer or SSE pieces, `*(long *)q = *(long *)p`)."""
+    if not (is_float(v.type) or isinstance(v.type, ir.IntegerType)) or type_bytes(v.type) is None:
+        return False
+    uses = list(v.uses)
+    return bool(uses) and all(u.owner.operation.name == "llvm.store" and u.operand_number == 0
+                              and is_raw(u.owner.operands[1]) for u in uses)
+
+
+def move_source(store):
+    """The llvm.load of raw memory whose value llvm.store `store` writes when that value only moves bytes
+    (is_move_value), else None."""
+    v = store.operands[0]
+    o = v.owner
+    if isinstance(o, ir.Block) or o.operation.name != "llvm.load" or not is_raw(o.operands[0]):
+        return None
+    return o if is_move_value(v) else None
+
+
+def move_copy(rev, store):
+    """The fields of the bytes llvm.store `store` moves when the move must be differentiated as a copy (its value
+    is an integer holding float or pointer bytes, or a float whose bytes are read as other floats), else None
+    (a plain integer, or a float whose value carries its derivative).
+
+    Raises:
+        CompileError: such a move whose source memory may be written between its load and its store."""
+    load = move_source(store)
+    if load is None or not rev.act.is_varied(load.operands[0]):
+        return None
+    memo = rev.__dict__.setdefault("move_layouts", {})
+    if store in memo:
+        return memo[store]
+    t = store.operands[0].type
+    try:
+        fields = RecordLayout(rev.session).fields(store, store.operands[1], load.operands[0], type_bytes(t))
+    except LayoutError as e:
+        if is_float(t):
+            fields = [(0, t)]
+        else:
+            raise error_at_op(store, "unsupported construct: reverse mode through differentiated bytes moved "
+                                     f"through an integer whose fields pgcc cannot tell apart ({e.args[1]})") from None
+    plain = (is_float(t) and fields in ([(0, t)], [])) or \
+        (not is_float(t) and not any(is_float(ft) or str(ft) == "!llvm.ptr" for _, ft in fields))
+    got = None if plain else fields
+    if got is not None:
+        _check_nothing_written_between(rev, load, store)
+    memo[store] = got
+    return got
+
+
+def _check_nothing_written_between(rev, load, store):
+    from .cache import Overwrites
+    caches = getattr(rev, "caches", None)  # (None during the forward sweep)
+    ow = caches.overwrites if caches is not None and caches.overwrites is not None else \
+        Overwrites(rev.primal, rev.session)
+    if load.operation.block != store.operation.block:
+        raise error_at_op(store, "unsupported construct: reverse mode through differentiated bytes moved through "
+                                 "an integer across a loop or branch")
+    reads = ow.roots(load.operands[0])
+    between = False
+    for o in load.operation.block.operations:
+        if o.operation == load.operation:
+            between = True
+            continue
+        if o.operation == store.operation:
+            return
+        if between:
+            for inner in [o] + all_ops(o):
+                w = ow.writes_of(inner)
+                if w is None or (w and ow.alias(reads, w)):
+                    raise error_at_op(store, "unsupported construct: reverse mode through differentiated bytes "
+                                             "moved through an integer while their source is written")
 
 
 def copy_fields(rev, op):
@@ -279,6 +369,8 @@ def fwd_store_rule(fw, op):
         sv = fw.tangent_or_zero(val)
     elif is_pointer_like(val.type):
         sv = shadow_of_stored_pointer(op, val, fw.t(val) if fw.act.is_varied(val) else None, fw.p(val))
+    elif move_source(op) is not None:  # bytes moved through an integer: the shadow's bytes move too
+        sv = fw.t(val) if fw.t(val) is not None else arith.constant(val.type, 0)
     else:
         sv = fw.p(val)
     st = op.clone()
@@ -334,6 +426,17 @@ def forward_sweep_shadows(rev, top):
                                      "allocated inside a loop or branch")
             with ir.InsertionPoint.after(rev.fops[o]), o.location:
                 rev.raw_shadows[o.results[0]] = shadow_alloca(o, rev.fops[o])
+        elif name == "llvm.store" and not is_pointer_like(o.operands[0].type):
+            if not rev.act.is_varied(o.operands[1]):
+                continue
+            fields = move_copy(rev, o)
+            if fields:
+                load = move_source(o)
+                with ir.InsertionPoint.after(rev.fops[o]), o.location:
+                    sd, ss = fshadow(rev, o.operands[1]), fshadow(rev, load.operands[0])
+                    for off, t in fields:
+                        if str(t) == "!llvm.ptr":
+                            llvm.StoreOp(llvm.LoadOp(_ptr(), _at(ss, off)).result, _at(sd, off))
         elif name == "llvm.store":
             val, mem = o.operands[0], o.operands[1]
             if not is_pointer_like(val.type) or not rev.act.is_varied(mem):
@@ -465,6 +568,12 @@ def rev_store_rule(rv, op):
     """llvm.store of a float into shadowed bytes: the shadow field becomes the stored value's adjoint and is
     reset to 0. Pointer and integer stores have no adjoint (pointer shadows were written by the forward sweep)."""
     val, mem = op.operands[0], op.operands[1]
+    if rv.act.is_varied(mem) and not is_pointer_like(val.type):
+        fields = move_copy(rv, op)
+        if fields:  # bytes moved through a value: the float fields' adjoints move back, like a copy's
+            _move_adjoints(rv, rv.shadow(mem), rv.shadow(move_source(op).operands[0]),
+                           [(off, t) for off, t in fields if is_float(t)])
+            return
     if not is_float(val.type):
         return
     if not rv.act.is_varied(mem):
@@ -495,8 +604,12 @@ def rev_copy_rule(rv, op):
     floats = [(off, t) for off, t in copy_fields(rv, op) if is_float(t)]
     if not floats:
         return
-    sd = rv.shadow(dst)
-    ss = rv.shadow(src) if rv.act.is_varied(src) else None
+    _move_adjoints(rv, rv.shadow(dst), rv.shadow(src) if rv.act.is_varied(src) else None, floats)
+
+
+def _move_adjoints(rv, sd, ss, floats):
+    """Reverse of copying the float fields `floats` ([(offset, type)]) from shadow `ss` (None: no shadow) to
+    shadow `sd`: each field of sd is added to ss's and reset."""
     for off, t in floats:
         pd = _at(sd, off)
         g = llvm.LoadOp(t, pd).result

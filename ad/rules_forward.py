@@ -356,6 +356,10 @@ def pointer_load_rule(fw, op):
     fw.clone(op)
     if fw.act.is_varied(op.results[0]):
         fw.tmap[op.results[0]] = fw.shadow_clone(op).results[0]
+    elif fw.t(op.operands[0]) is not None:
+        from .raw_memory import is_move_value
+        if is_move_value(op.results[0]):  # an integer only moving bytes: the shadow's bytes move with it
+            fw.tmap[op.results[0]] = fw.shadow_clone(op).results[0]
 
 
 def memcpy_rule(fw, op):

@@ -1,5 +1,6 @@
 """AD of values reached through memory (issue 19): struct fields behind pointers, struct copies (assignment and
-memcpy), pointers stored into memory and loaded back, recursion through a struct copy carrying an active pointer.
+memcpy), pointers stored into memory and loaded back, recursion through a struct copy carrying an active pointer,
+structs passed by value (moved by the C ABI in integer and SSE pieces).
 Each program prints "label derivative reference" and exits 1 when a derivative is outside tolerance; it is built
 at -O0 and -O2. What pgcc cannot differentiate there must be a clear error naming the construct."""
 
@@ -24,7 +25,7 @@ def test_struct_memory_derivatives(opt, tmp):
     # the silent zeros of issue 19: recursion through a struct copy, float fields behind a struct pointer
     assert dict((row[0], row[1]) for row in rows)["rec_rev"] == 1.0
     assert {"rec_rev", "rec_fwd", "field_x", "copy_x", "memcpy_0", "table_0", "moved_1", "walk_x0", "walk_w",
-            "build_a"} <= set(labels)
+            "build_a", "byval_if_rev", "byval_ff_a", "byval_p0", "byval_w", "byval_fwd"} <= set(labels)
     assert sum(1 for _, g, _ in rows if abs(g) > 1e-3) >= len(rows) - 2
 
 
