@@ -121,6 +121,7 @@ class RecordLayout:
     def __init__(self, session):
         self.session = session
         self.slots = {}    # root -> {offset: type}
+        self.runs = {}     # root -> {offset: element type} of member arrays (seen as memrefs)
         self.links = []    # (root a, offset a, root b, offset b, length or None)
         self.done = set()
 
@@ -141,14 +142,18 @@ class RecordLayout:
         self.slots.setdefault(root, {})
         self.walk(root, root, 0)
 
-    def add(self, root, off, t, at):
+    def add(self, root, off, t, at, table=None):
+        """Record a field of type `t` at byte `off` of `root` (in `table`: self.slots, or self.runs for the
+        first element of a member array)."""
+        table = self.slots if table is None else table
         if not (is_float(t) or str(t) == "!llvm.ptr"):
-            return
-        have = self.slots.setdefault(root, {})
+            return False
+        have = table.setdefault(root, {})
         old = have.get(off)
         if old is not None and old != t:
             raise LayoutError(at, f"the bytes at offset {off} are read both as {old} and as {t}")
         have[off] = t
+        return old is None
 
     def walk(self, root, p, c):
         for use in list(p.uses):
@@ -183,6 +188,9 @@ class RecordLayout:
                 other, ooff = self.root_of(o.operands[1 - k], o)
                 self.links.append((root, c, other, ooff, n))
                 self.visit(other)
+            elif name == "llvm.insertvalue" and k == 1 and _array_view(o) is not None:
+                # a member array seen as a memref (`s.v[i]`): elements of its type from here on
+                self.add(root, c, _array_view(o), o, self.runs)
             elif name == "llvm.intr.memset" and k == 0:
                 pass
             elif name == "llvm.icmp":
@@ -206,19 +214,15 @@ class RecordLayout:
             changed = False
             for a, oa, b, ob, n in self.links:
                 for (x, ox, y, oy) in ((a, oa, b, ob), (b, ob, a, oa)):
-                    for off, t in list(self.slots.get(x, {}).items()):
-                        if off >= ox and (n is None or off < ox + n):
-                            dst = off - ox + oy
-                            if dst not in self.slots.setdefault(y, {}):
-                                self.add(y, dst, t, None)
-                                changed = True
-                            elif self.slots[y][dst] != t:
-                                raise LayoutError(None, f"the bytes at offset {dst} are read both as "
-                                                        f"{self.slots[y][dst]} and as {t}")
+                    for table in (self.slots, self.runs):
+                        for off, t in list(table.get(x, {}).items()):
+                            if off >= ox and (n is None or off < ox + n):
+                                changed |= self.add(y, off - ox + oy, t, None, table)
 
     def fields(self, copy, dst=None, src=None, n=None):
         """[(offset from the copy's start, type)] of the float and pointer fields a memmove/memcpy copies (or the
-        move of `n` bytes from `src` to `dst` that op `copy` makes)."""
+        move of `n` bytes from `src` to `dst` that op `copy` makes). A member array's elements run from its first
+        one to the next field or the end of the copy."""
         if dst is None:
             dst, src, n = copy.operands[0], copy.operands[1], const_int(copy.operands[2])
         if n is None:
@@ -227,12 +231,44 @@ class RecordLayout:
         for r, _ in ends:
             self.visit(r)
         self.solve()
-        out = {}
+        out, runs = {}, {}
         for r, off in ends:
-            for o, t in self.slots.get(r, {}).items():
-                if off <= o < off + n:
-                    out[o - off] = t
+            for table, into in ((self.slots, out), (self.runs, runs)):
+                for o, t in table.get(r, {}).items():
+                    if off <= o < off + n:
+                        if into.get(o - off, t) != t:
+                            raise LayoutError(copy, f"the bytes at offset {o - off} are read both as "
+                                                    f"{into[o - off]} and as {t}")
+                        into[o - off] = t
+        for start, elem in sorted(runs.items()):
+            size = type_bytes(elem)
+            end = min([o for o, u in out.items() if o > start and u != elem] + [n])
+            for o in range(start, end - size + 1, size):
+                if out.get(o, elem) != elem:
+                    raise LayoutError(copy, f"the bytes at offset {o} are read both as {out[o]} and as {elem}")
+                out[o] = elem
         return sorted(out.items())
+
+
+def _array_view(insert):
+    """The float element type when llvm.insertvalue `insert` puts a pointer into a memref descriptor (positions
+    [0] or [1]) that becomes a memref of floats (the frontend's view of a member array), else None."""
+    pos = list(ir.DenseI64ArrayAttr(insert.attributes["position"]))
+    if pos not in ([0], [1]):
+        return None
+    work, seen = [insert.results[0]], 0
+    while work and seen < 16:
+        seen += 1
+        v = work.pop()
+        for u in v.uses:
+            o = u.owner
+            if o.operation.name == "llvm.insertvalue" and u.operand_number == 0:
+                work.append(o.results[0])
+            elif o.operation.name == "builtin.unrealized_conversion_cast" and isinstance(o.results[0].type,
+                                                                                         ir.MemRefType):
+                elem = ir.MemRefType(o.results[0].type).element_type
+                return elem if is_float(elem) else None
+    return None
 
 
 def is_move_value(v) -> bool:

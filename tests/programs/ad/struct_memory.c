@@ -46,6 +46,10 @@ float by_value_ff(FF *p) { return use_ff(*p); }
 double use_iwp(IWP s) { return s.p[0] * s.p[1] * s.w; }
 double by_value_iwp(IWP *q) { return use_iwp(*q); }
 
+/* a record with a member array, a pointer and a float, copied */
+typedef struct { double v[3]; double *p; float w; } MA;
+double member_array(MA *a) { MA t = *a; double s = 0; for (int i = 0; i < 3; i++) s += t.v[i] * t.v[i]; return s * t.p[0] + t.w; }
+
 static int fails = 0;
 static void check(const char *label, double got, double want, double tol) {
   printf("%s %.12g %.12g\n", label, got, want);
@@ -124,5 +128,10 @@ int main(void) {
   __enzyme_autodiff((void *)by_value_iwp, &w1, &dw1);
   check("byval_p0", dy[0], -2, 1e-12); check("byval_p1", dy[1], 10, 1e-12); check("byval_w", dw1.w, -4.5, 1e-6);
   check("byval_fwd", __enzyme_fwddiff((void *)by_value_iwp, &w1, &tw1), -2, 1e-12);
+  double mp[1] = {2}, dmp[1] = {0};
+  MA ma = {{1, 2, 3}, mp, 1.5f}, dma = {{0, 0, 0}, dmp, 0.25f};
+  __enzyme_autodiff((void *)member_array, &ma, &dma);
+  check("marr_v0", dma.v[0], 4, 1e-12); check("marr_v2", dma.v[2], 12, 1e-12);
+  check("marr_p", dmp[0], 14, 1e-12); check("marr_w", dma.w, 1.25, 1e-6);
   return fails ? 1 : 0;
 }
