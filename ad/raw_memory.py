@@ -422,10 +422,44 @@ def shadow_of_stored_pointer(op, val, shadow, primal):
     if shadow is not None:
         return shadow
     o = val.owner
-    if not isinstance(o, ir.Block) and o.name in ("llvm.mlir.zero", "llvm.mlir.null"):
+    if not isinstance(o, ir.Block) and o.operation.name in ("llvm.mlir.zero", "llvm.mlir.null"):
         return primal
+    if _points_to_constants(val):
+        return primal  # a string literal or other constant data: nothing to differentiate, read the same bytes
+    if not isinstance(o, ir.Block) and o.operation.name == "builtin.unrealized_conversion_cast" and \
+            len(o.operands) == 1 and not isinstance(o.operands[0].owner, ir.Block) and \
+            o.operands[0].owner.operation.name == "func.constant":
+        return primal  # a function pointer (calls through it are not differentiated)
     raise error_at_op(op, "unsupported construct: storing a pointer that has no shadow (an enzyme_const argument "
                           "or a global) into memory that holds differentiated values")
+
+
+def _points_to_constants(v) -> bool:
+    """Whether pointer `v` is derived only from constant globals (string literals, const tables), through
+    llvm.mlir.addressof or memref.get_global and pointer plumbing."""
+    from .prepare import memory_root
+    roots = memory_root(v)
+    if not roots:
+        return False
+    for r in roots:
+        o = r.owner
+        if isinstance(o, ir.Block):
+            return False
+        kind = o.operation.name
+        if kind == "llvm.mlir.addressof":
+            name, gkind = ir.FlatSymbolRefAttr(o.attributes["global_name"]).value, "llvm.mlir.global"
+        elif kind == "memref.get_global":
+            name, gkind = ir.FlatSymbolRefAttr(o.attributes["name"]).value, "memref.global"
+        else:
+            return False
+        top = o.operation
+        while top.parent is not None:
+            top = top.parent
+        g = next((g for g in top.regions[0].blocks[0].operations if g.operation.name == gkind
+                  and ir.StringAttr(g.attributes["sym_name"]).value == name), None)
+        if g is None or "constant" not in g.attributes:
+            return False
+    return True
 
 
 def fwd_copy_rule(fw, op):
@@ -581,7 +615,12 @@ def fshadow(rev, v):
         for i, x in enumerate(operands):
             new.operands[i] = x
         return new.results[list(o.results).index(v)]
-    raise error_at_op(o, f"unsupported construct: no shadow for a pointer made by '{o.name}' stored into memory")
+    if o.operation.name == "func.call":
+        raise error_at_op(o, "unsupported construct: reverse mode storing a differentiated pointer into, or copying "
+                             f"one out of, memory from '{o.attributes['callee'].value}' (records holding "
+                             "differentiated pointers must be local variables or arguments)")
+    raise error_at_op(o, f"unsupported construct: no shadow for a pointer made by '{o.operation.name}' stored "
+                         "into memory")
 
 
 def rev_load_rule(rv, op):

@@ -46,6 +46,10 @@ float by_value_ff(FF *p) { return use_ff(*p); }
 double use_iwp(IWP s) { return s.p[0] * s.p[1] * s.w; }
 double by_value_iwp(IWP *q) { return use_iwp(*q); }
 
+/* a record holding a string literal next to differentiated fields */
+typedef struct { const char *name; double v; double *p; } N;
+double named(double *x) { N n; n.name = "weight"; n.v = x[0]; n.p = x + 1; return n.v * n.p[0] + (n.name[0] == 'w'); }
+
 /* a record with a member array, a pointer and a float, copied */
 typedef struct { double v[3]; double *p; float w; } MA;
 double member_array(MA *a) { MA t = *a; double s = 0; for (int i = 0; i < 3; i++) s += t.v[i] * t.v[i]; return s * t.p[0] + t.w; }
@@ -133,5 +137,8 @@ int main(void) {
   __enzyme_autodiff((void *)member_array, &ma, &dma);
   check("marr_v0", dma.v[0], 4, 1e-12); check("marr_v2", dma.v[2], 12, 1e-12);
   check("marr_p", dmp[0], 14, 1e-12); check("marr_w", dma.w, 1.25, 1e-6);
+  double nx[2] = {2, 3}, dnx[2] = {0, 0};
+  __enzyme_autodiff((void *)named, nx, dnx);
+  check("named_0", dnx[0], 3, 1e-12); check("named_1", dnx[1], 2, 1e-12);
   return fails ? 1 : 0;
 }
