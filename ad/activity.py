@@ -5,6 +5,11 @@ loaded from varied memory, or a pointer/memref (and the integer forms of pointer
 argument or from a local allocation that holds varied values. Varied floats get tangents (forward mode) or
 adjoints (reverse mode); varied pointers get shadows. Integers computed from floats (fptosi, cmpf) are never
 varied. The analysis is a fixed point over the function, loop-carried values included.
+
+Memory: a varied value (float, pointer, or bytes of shadowed memory moved through an integer) stored into or
+copied into a local allocation (memref or llvm.alloca) gives that allocation a shadow, and so does passing it to a
+call that stays a call (recursion, custom rules: the callee may write varied values through it); a float or
+pointer read from shadowed memory is varied.
 """
 
 from __future__ import annotations
@@ -100,8 +105,8 @@ def element_type_of(ptr):
 
 
 def root_alloc(v):
-    """The allocation (memref.alloca/alloc, llvm.alloca, or a call of malloc/calloc) a memref or pointer value is a view of,
-    through plumbing ops, or None."""
+    """The allocation (memref.alloca/alloc, llvm.alloca, or a call of malloc/calloc) a memref or pointer value is
+    a view of, through plumbing ops, or None."""
     work, seen = [v], set()
     while work:
         v = work.pop()
