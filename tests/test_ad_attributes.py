@@ -1,6 +1,7 @@
 """Enzyme's source attributes (issue 19): __attribute__((enzyme_inactive)) on functions and globals,
-__attribute__((enzyme_function_like("log1p"))) and its global form; any other enzyme_* attribute is a clear error,
-never ignored (clang itself only warns "unknown attribute ... ignored")."""
+__attribute__((enzyme_function_like("log1p"))) and the registration globals of the same (__enzyme_function_like,
+__enzyme_inactive_global_*, __enzyme_inactivenoblockfn_*); any other enzyme_* attribute, and registrations pgcc does
+not implement, are clear errors, never ignored (clang itself only warns "unknown attribute ... ignored")."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ def test_enzyme_attributes(opt, tmp):
     got = run_exe(exe)
     rows = {label: (g, want) for label, g, want in rows_of(got.stdout)}
     assert got.returncode == 0, rows
-    assert len(rows) == 11
+    assert len(rows) == 13
     assert abs(rows["log1p_rev"][0] - 1 / 3) < 1e-12  # not 2: the body is not differentiated
     assert rows["inactive_rev"][0] == 4.0             # not 6: scale_of is inactive
 
@@ -40,6 +41,7 @@ ERRORS = [
      "double h(double a) __attribute__((enzyme_function_like));\n"
      "double h(double a) { return a; }\ndouble g(double x) { return h(x); }\n"
      "double d(double x) { return __enzyme_autodiff((void *)g, x); }\n", 2, "enzyme_function_like needs"),
+    ("void *__enzyme_allocation_like[4] = {0, 0, 0, 0};\n", 1, "custom allocators (__enzyme_allocation_like)"),
 ]
 
 

@@ -32,7 +32,11 @@ MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const":
 FN_ATTR, MODE_ATTR, ACT_ATTR = "pgcc.enzyme_fn", "pgcc.enzyme_mode", "pgcc.enzyme_activity"
 RULES_ATTR = "pgcc.enzyme_rules"  # on the module: {f = ["gradient", @f, @aug, @rev] | ["derivative", @f, @fwd] | ...}
 REGISTRATIONS = {"__enzyme_register_gradient": ("gradient", 3), "__enzyme_register_derivative": ("derivative", 2),
-                 "__enzyme_inactivefn": ("inactive", 1), "__enzyme_function_like": ("function_like", 2)}
+                 "__enzyme_inactivefn": ("inactive", 1), "__enzyme_inactivenoblockfn": ("inactive", 1),
+                 "__enzyme_function_like": ("function_like", 2), "__enzyme_inactive_global": ("inactive_global", 1),
+                 "__enzyme_allocation_like": ("allocation_like", 4)}
+# registrations that change derivatives but are not implemented: an error instead of an ignored global
+UNSUPPORTED_REGISTRATIONS = {"allocation_like": "custom allocators (__enzyme_allocation_like)"}
 # Enzyme's source attributes that pgcc implements (clang does not know them: it warns "unknown attribute" and
 # drops them, so they are read off the declaration's tokens, see scan_attributes); any other enzyme_* attribute
 # is an error rather than being ignored
@@ -226,21 +230,31 @@ def registration_kind(name: str):
 
 def register(mg, d):
     """Record a custom-rule global: ``void *__enzyme_register_gradient_f[3] = {f, f_aug, f_rev}``,
-    ``void *__enzyme_register_derivative_f[2] = {f, f_fwd}`` or ``void *__enzyme_inactivefn_g = g``
-    (one-element braces also accepted). The rule goes into the module attribute ``pgcc.enzyme_rules`` that the
-    AD stage reads; the global itself is not emitted.
+    ``void *__enzyme_register_derivative_f[2] = {f, f_fwd}``, ``void *__enzyme_inactivefn_g = g`` (also
+    ``__enzyme_inactivenoblockfn``), ``void *__enzyme_function_like[2] = {f, "log1p"}`` or
+    ``void *__enzyme_inactive_global_x = &x`` (one-element braces also accepted). The rule goes into the module
+    attribute ``pgcc.enzyme_rules`` that the AD stage reads; the global itself is not emitted.
 
     Raises:
-        CompileError: an initializer that does not name the expected functions.
+        CompileError: an initializer that does not name the expected functions (or global); a registration pgcc
+            does not implement (__enzyme_allocation_like).
     """
     from ..clang_ast import var_decl_initializer
     scan_attributes(mg)
     kind, count = registration_kind(d.spelling)
+    if kind in UNSUPPORTED_REGISTRATIONS:
+        raise error_at(d, f"unsupported construct: {UNSUPPORTED_REGISTRATIONS[kind]}")
     d = d.get_definition() or d
     init = var_decl_initializer(d)
     if init is None:
         return  # an extern declaration: the definition registers
     items = children(init) if init.kind == K.INIT_LIST_EXPR else [init]
+    if kind == "inactive_global":  # void *__enzyme_inactive_global_x = (void *)&x
+        var = _variable_of(items[0]) if len(items) == 1 else None
+        if var is None:
+            raise error_at(d, f"{d.spelling} must be initialized with the address of a global variable")
+        _add_rule(mg, "inactive_global", var.spelling)
+        return
     if kind == "function_like":  # void *__enzyme_function_like[2] = {(void *)f, "log1p"}
         fn = function_of(items[0]) if len(items) == 2 else None
         like = _string_of(items[1]) if len(items) == 2 else None
@@ -269,6 +283,18 @@ def _add_rule(mg, kind, name, *more):
     rules[f"{kind}:{name}"] = ir.ArrayAttr.get([ir.StringAttr.get(kind), first] + extra)
     mg.enzyme_rules = rules
     mg.module.operation.attributes[RULES_ATTR] = ir.DictAttr.get(rules)
+
+
+def _variable_of(cursor):
+    """The global VAR_DECL an initializer names (``&x``, ``(void *)&x``, ``x`` for an array), or None."""
+    work = [cursor]
+    while work:
+        c = work.pop()
+        if c.kind == K.DECL_REF_EXPR:
+            r = c.referenced
+            return r if r is not None and r.kind == K.VAR_DECL else None
+        work.extend(children(c)[-1:])
+    return None
 
 
 def _string_of(cursor):

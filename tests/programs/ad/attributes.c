@@ -22,6 +22,13 @@ float sin_like(float a) { return a; }
 double exp_like(double a) { return 1 + a + a * a / 2; }
 void *__enzyme_function_like[2] = {(void *)exp_like, "exp"};
 
+/* the registration forms of the same: __enzyme_inactive_global_<name>, __enzyme_inactivenoblockfn_<name> */
+double scratch[4];
+void *__enzyme_inactive_global_scratch = (void *)&scratch;
+double noisy(double x) { return x * 5; }
+void *__enzyme_inactivenoblockfn_noisy = (void *)noisy;
+double use_registered(double x) { scratch[0] = x * x; return x * 3 + noisy(x); }
+
 #if 0
 __attribute__((enzyme_not_an_attribute)) double skipped(double x);  /* the preprocessor skips this */
 #endif
@@ -54,5 +61,7 @@ int main(void) {
   double z = 0.3, e = exp_like(z);  /* exp's rule with the call's result: d/dz [E(z) z] = E(z) z + E(z) */
   check("exp_rev", __enzyme_autodiff((void *)use_exp, z), e * z + e);
   check("exp_fwd", __enzyme_fwddiff((void *)use_exp, z, 1.0), e * z + e);
+  check("registered_rev", __enzyme_autodiff((void *)use_registered, x), 3);
+  check("registered_fwd", __enzyme_fwddiff((void *)use_registered, x, 1.0), 3);
   return fails ? 1 : 0;
 }
