@@ -16,6 +16,10 @@ field into the stored value's adjoint and zeroes it, a copy moves the destinatio
 source's. Which bytes of a copied record are floats and which are pointers is read off the typed accesses of the
 memory the copy connects (`RecordLayout`: loads, stores, further copies, and the same memory in called functions);
 when that cannot be seen the copy is a compile error naming it, never a guess.
+
+Bytes moved through a value (a struct passed by value, which the C ABI moves in i64/double pieces; `*(long *)q =
+*(long *)p`) are a copy of those bytes when the value is only stored (`move_copy`): forward mode moves the
+shadow's bytes with them, reverse mode handles them like a copy of the fields they cover.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ def _ptr():
 def const_int(v):
     """The integer value of an arith.constant / llvm.mlir.constant `v`, else None."""
     o = v.owner
-    if isinstance(o, ir.Block) or o.name not in ("arith.constant", "llvm.mlir.constant"):
+    if isinstance(o, ir.Block) or o.operation.name not in ("arith.constant", "llvm.mlir.constant"):
         return None
     try:
         return ir.IntegerAttr(o.attributes["value"]).value
@@ -87,7 +91,7 @@ def base_and_offset(v):
     off = 0
     while True:
         o = v.owner
-        if isinstance(o, ir.Block) or o.name != "llvm.getelementptr":
+        if isinstance(o, ir.Block) or o.operation.name != "llvm.getelementptr":
             return v, off
         g = gep_offset(o)
         if g is None:
@@ -97,10 +101,9 @@ def base_and_offset(v):
 
 
 def alloca_bytes(op):
-    """The byte size of llvm.alloca `op` as an i64 value built at the insertion point (its count operand mapped
-    by the caller), or None when its element type has no known size."""
-    size = type_bytes(ir.TypeAttr(op.attributes["elem_type"]).value)
-    return size
+    """The byte size of one element of llvm.alloca `op` (its count operand says how many), or None when its
+    element type has no known size."""
+    return type_bytes(ir.TypeAttr(op.attributes["elem_type"]).value)
 
 
 class LayoutError(Exception):
@@ -113,9 +116,13 @@ class RecordLayout:
     the memory it is copied to or from (memmove/memcpy), and from the same memory in the functions it is passed
     to (their argument). Integers are left out (they carry no derivative).
 
+    A member array seen as a memref (`s.v[i]`) contributes its element type from its first element to the next
+    field. Bytes moved through a value (a load whose value is only stored, `is_move_value`) link the two places
+    like a copy.
+
     Raises (from `fields`): LayoutError naming the access that hides the layout (a variable offset, the address
-    stored into memory or returned, a view of the bytes as an array, a call of a function without a body, fields
-    of different kinds at one offset).
+    stored into memory or returned, a call of a function without a body, fields of different kinds at one
+    offset).
     """
 
     def __init__(self, session):
@@ -131,7 +138,8 @@ class RecordLayout:
         if isinstance(o, ir.Block):
             if o.owner is not None and o.owner.operation.name == "func.func":
                 return base, off
-        elif o.name in RAW_ALLOCS or (o.name == "func.call" and o.attributes["callee"].value in MALLOCS):
+        elif o.operation.name in RAW_ALLOCS or \
+                (o.operation.name == "func.call" and o.attributes["callee"].value in MALLOCS):
             return base, off
         raise LayoutError(at, "the copied memory is reached through a pointer read from memory or computed")
 
@@ -158,7 +166,7 @@ class RecordLayout:
     def walk(self, root, p, c):
         for use in list(p.uses):
             o, k = use.owner, use.operand_number
-            name = o.name
+            name = o.operation.name
             if name == "llvm.getelementptr" and k == 0:
                 g = gep_offset(o)
                 if g is None:
@@ -485,7 +493,7 @@ def forward_sweep_shadows(rev, top):
         CompileError: a differentiated llvm.alloca inside a region; pointers that cannot get their shadow.
     """
     for o in [top] + all_ops(top):
-        name = o.name
+        name = o.operation.name
         if name == "func.call" and o.attributes["callee"].value in rev.session.gradient_rules:
             augmented_call(rev, o)
         elif name in RAW_ALLOCS:
@@ -601,7 +609,7 @@ def fshadow(rev, v):
     if isinstance(o, ir.Block):
         raise error_at_op(o.owner, "unsupported construct: a differentiated pointer carried through a loop or "
                                    "branch and stored into memory in reverse mode")
-    if o.name == "memref.alloca" and o.operation.block == rev.primal.regions[0].blocks[0]:
+    if o.operation.name == "memref.alloca" and o.operation.block == rev.primal.regions[0].blocks[0]:
         # a numeric local whose address a custom rule or a stored pointer needs in the forward sweep: its shadow is
         # made here, next to it (the reverse sweep then uses the same one)
         from .emit import shadow_alloc
@@ -609,7 +617,7 @@ def fshadow(rev, v):
             sh = shadow_alloc(o, rev.vmap)
         rev.raw_shadows[v] = sh
         return sh
-    if o.name in PLUMBING or o.name == "llvm.load":
+    if o.operation.name in PLUMBING or o.operation.name == "llvm.load":
         operands = [fshadow(rev, x) if rev.act.is_varied(x) else rev.vmap.get(x, x) for x in o.operands]
         new = o.clone()
         for i, x in enumerate(operands):
@@ -706,7 +714,7 @@ def pointer_rewritten_after(rev, load):
     ow = rev.caches.overwrites
     reads = ow.roots(load.operands[0])
     for o in ow.later_ops(load):
-        name = o.name
+        name = o.operation.name
         if (name == "llvm.store" and is_pointer_like(o.operands[0].type)) or name in COPIES:
             w = ow.writes_of(o)
         elif name == "func.call":
@@ -750,17 +758,18 @@ def writes_outside(session, name, pointers_only=False, _busy=None) -> bool:
     out = False
     for o in all_ops(f):
         target = None
-        if o.name == "llvm.store" and (not pointers_only or is_pointer_like(o.operands[0].type)):
+        if o.operation.name == "llvm.store" and (not pointers_only or is_pointer_like(o.operands[0].type)):
             target = o.operands[1]
-        elif o.name in COPIES or (not pointers_only and o.name == "llvm.intr.memset"):
+        elif o.operation.name in COPIES or (not pointers_only and o.operation.name == "llvm.intr.memset"):
             target = o.operands[0]
-        elif not pointers_only and o.name in ("memref.store", "affine.store", "memref.atomic_rmw"):
+        elif not pointers_only and o.operation.name in ("memref.store", "affine.store", "memref.atomic_rmw"):
             target = o.operands[1]
         if target is not None and root_alloc(target) is None:
             out = True
-        elif o.name == "func.call" and writes_outside(session, o.attributes["callee"].value, pointers_only, busy):
+        elif o.operation.name == "func.call" and \
+                writes_outside(session, o.attributes["callee"].value, pointers_only, busy):
             out = True
-        elif o.name == "llvm.call" and ("callee" not in o.attributes or
+        elif o.operation.name == "llvm.call" and ("callee" not in o.attributes or
                                         ir.FlatSymbolRefAttr(o.attributes["callee"]).value not in PRINTING):
             out = True
         if out:

@@ -262,7 +262,8 @@ class Reverse:
             from .raw_memory import pointer_rewritten_after
             w = pointer_rewritten_after(self, owner)
             if w is not None:
-                what = f"a call of '{w.attributes['callee'].value}'" if w.name == "func.call" else f"'{w.name}'"
+                kind = w.operation.name
+                what = f"a call of '{w.attributes['callee'].value}'" if kind == "func.call" else f"'{kind}'"
                 raise error_at_op(owner, "unsupported construct: reverse mode through a pointer read from memory "
                                          f"that may be written again later (by {what})")
         scope = self.scope_of(self.def_block(v)) if not self.is_top(v) else self.top_scope()
