@@ -12,6 +12,8 @@ module into a call of a synthesized derivative function. Modules, one job each:
     rules_forward.py  forward-mode rule per op name (FORWARD_RULES)
     reverse.py    reverse mode: forward sweep, reverse sweep, scopes, primal values and shadows in the reverse
     rules_reverse.py  reverse-mode rule per op name (REVERSE_RULES); adjoints carried through reversed regions
+    raw_memory.py struct fields, struct copies, pointers stored into memory, bytes moved through integers:
+                  shadows of raw bytes (llvm.alloca/load/store/memmove), the fields of copied records
     cache.py      caches of primal values for the reverse sweep; the overwritten-memory analysis
     mincut.py     which values to cache: minimum cut per reversed block (Enzyme's cache reduction)
     preaccumulate.py  reverse of a scalar loop with one active input: forward-mode Jacobian preaccumulation

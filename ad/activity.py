@@ -5,6 +5,11 @@ loaded from varied memory, or a pointer/memref (and the integer forms of pointer
 argument or from a local allocation that holds varied values. Varied floats get tangents (forward mode) or
 adjoints (reverse mode); varied pointers get shadows. Integers computed from floats (fptosi, cmpf) are never
 varied. The analysis is a fixed point over the function, loop-carried values included.
+
+Memory: a varied value (float, pointer, or bytes of shadowed memory moved through an integer) stored into or
+copied into a local allocation (memref or llvm.alloca) gives that allocation a shadow, and so does passing it to a
+call that stays a call (recursion, custom rules: the callee may write varied values through it); a float or
+pointer read from shadowed memory is varied.
 """
 
 from __future__ import annotations
@@ -100,8 +105,8 @@ def element_type_of(ptr):
 
 
 def root_alloc(v):
-    """The allocation (memref.alloca/alloc, llvm.alloca, or a call of malloc/calloc) a memref or pointer value is a view of,
-    through plumbing ops, or None."""
+    """The allocation (memref.alloca/alloc, llvm.alloca, or a call of malloc/calloc) a memref or pointer value is
+    a view of, through plumbing ops, or None."""
     work, seen = [v], set()
     while work:
         v = work.pop()
@@ -184,6 +189,12 @@ class Activity:
             return False
         if name == "llvm.store":  # a varied float or pointer stored into raw bytes: the memory gets a shadow
             val, mem = op.operands[0], op.operands[1]
+            if val not in V and mem not in V and not isinstance(val.owner, ir.Block) \
+                    and val.owner.operation.name == "llvm.load" and val.owner.operands[0] in V:
+                from .raw_memory import move_source  # bytes of shadowed memory moved through an integer
+                if move_source(op) is not None:
+                    alloc = root_alloc(mem)
+                    return self._mark([alloc.results[0]]) if alloc is not None else False
             if val in V and mem not in V:
                 alloc = root_alloc(mem)
                 if alloc is not None:
@@ -228,6 +239,17 @@ class Activity:
             return self._mark(list(op.results))
         if name == "func.call" and op.attributes["callee"].value in self.inactive_fns:
             return False  # __enzyme_inactivefn
+        if name == "func.call" and op.attributes["callee"].value not in MALLOCS | {"free"}:
+            # a call that stays a call (recursion, custom rules): it may write varied values through any pointer
+            # it is given, so local memory passed to it gets a shadow (Enzyme passes a shadow after every
+            # duplicated pointer, outputs included)
+            changed = self._mark([r for r in op.results if is_float(r.type)])
+            for v in op.operands:
+                if is_pointer_like(v.type) and v not in V:
+                    alloc = root_alloc(v)
+                    if alloc is not None:
+                        changed |= self._mark([alloc.results[0]])
+            return changed
         if name == "func.call" or name.startswith(("arith.", "math.")):
             return self._mark([r for r in op.results if is_float(r.type)])
         return False

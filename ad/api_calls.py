@@ -32,12 +32,20 @@ class Session:
         self.count = 0
         # custom rules (frontend/enzyme.py register): calls of these functions are not inlined
         self.inactive, self.gradient_rules, self.derivative_rules = set(), {}, {}
+        self.function_like = {}        # function -> math op whose derivative rule its calls use
+        self.inactive_globals = set()  # globals marked __attribute__((enzyme_inactive))
         attrs = module.operation.attributes
         if RULES_ATTR in attrs:
             rules = ir.DictAttr(attrs[RULES_ATTR])
             for i in range(len(rules)):
                 entry = ir.ArrayAttr(rules[i].attr)
                 kind = ir.StringAttr(entry[0]).value
+                if kind == "inactive_global":
+                    self.inactive_globals.add(ir.StringAttr(entry[1]).value)
+                    continue
+                if kind == "function_like":
+                    self.function_like[ir.FlatSymbolRefAttr(entry[1]).value] = ir.StringAttr(entry[2]).value
+                    continue
                 names = [ir.FlatSymbolRefAttr(a).value for a in list(entry)[1:]]
                 if kind == "inactive":
                     self.inactive.add(names[0])
@@ -49,7 +57,24 @@ class Session:
 
     def custom(self) -> set:
         """Functions whose calls keep their identity (custom rules, inactive functions)."""
-        return self.inactive | set(self.gradient_rules) | set(self.derivative_rules)
+        return self.inactive | set(self.gradient_rules) | set(self.derivative_rules) | set(self.function_like)
+
+    def in_inactive_global(self, mem) -> bool:
+        """Whether memref/pointer `mem` is (a view of) a global marked __attribute__((enzyme_inactive))."""
+        from .prepare import memory_root
+        roots = memory_root(mem)
+        if not roots:
+            return False
+        for r in roots:
+            o = r.owner
+            if isinstance(o, ir.Block):
+                continue
+            kind = o.operation.name  # (OpView.name is the get_global op's symbol)
+            name = o.attributes["name"] if kind == "memref.get_global" else \
+                o.attributes["global_name"] if kind == "llvm.mlir.addressof" else None
+            if name is None or ir.FlatSymbolRefAttr(name).value not in self.inactive_globals:
+                return False
+        return bool(self.inactive_globals)
 
     def register(self, f) -> None:
         """Record a new function of the module (a derivative) by name."""

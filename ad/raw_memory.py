@@ -16,6 +16,10 @@ field into the stored value's adjoint and zeroes it, a copy moves the destinatio
 source's. Which bytes of a copied record are floats and which are pointers is read off the typed accesses of the
 memory the copy connects (`RecordLayout`: loads, stores, further copies, and the same memory in called functions);
 when that cannot be seen the copy is a compile error naming it, never a guess.
+
+Bytes moved through a value (a struct passed by value, which the C ABI moves in i64/double pieces; `*(long *)q =
+*(long *)p`) are a copy of those bytes when the value is only stored (`move_copy`): forward mode moves the
+shadow's bytes with them, reverse mode handles them like a copy of the fields they cover.
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ def _ptr():
 def const_int(v):
     """The integer value of an arith.constant / llvm.mlir.constant `v`, else None."""
     o = v.owner
-    if isinstance(o, ir.Block) or o.name not in ("arith.constant", "llvm.mlir.constant"):
+    if isinstance(o, ir.Block) or o.operation.name not in ("arith.constant", "llvm.mlir.constant"):
         return None
     try:
         return ir.IntegerAttr(o.attributes["value"]).value
@@ -87,7 +91,7 @@ def base_and_offset(v):
     off = 0
     while True:
         o = v.owner
-        if isinstance(o, ir.Block) or o.name != "llvm.getelementptr":
+        if isinstance(o, ir.Block) or o.operation.name != "llvm.getelementptr":
             return v, off
         g = gep_offset(o)
         if g is None:
@@ -97,10 +101,9 @@ def base_and_offset(v):
 
 
 def alloca_bytes(op):
-    """The byte size of llvm.alloca `op` as an i64 value built at the insertion point (its count operand mapped
-    by the caller), or None when its element type has no known size."""
-    size = type_bytes(ir.TypeAttr(op.attributes["elem_type"]).value)
-    return size
+    """The byte size of one element of llvm.alloca `op` (its count operand says how many), or None when its
+    element type has no known size."""
+    return type_bytes(ir.TypeAttr(op.attributes["elem_type"]).value)
 
 
 class LayoutError(Exception):
@@ -113,14 +116,19 @@ class RecordLayout:
     the memory it is copied to or from (memmove/memcpy), and from the same memory in the functions it is passed
     to (their argument). Integers are left out (they carry no derivative).
 
+    A member array seen as a memref (`s.v[i]`) contributes its element type from its first element to the next
+    field. Bytes moved through a value (a load whose value is only stored, `is_move_value`) link the two places
+    like a copy.
+
     Raises (from `fields`): LayoutError naming the access that hides the layout (a variable offset, the address
-    stored into memory or returned, a view of the bytes as an array, a call of a function without a body, fields
-    of different kinds at one offset).
+    stored into memory or returned, a call of a function without a body, fields of different kinds at one
+    offset).
     """
 
     def __init__(self, session):
         self.session = session
         self.slots = {}    # root -> {offset: type}
+        self.runs = {}     # root -> {offset: element type} of member arrays (seen as memrefs)
         self.links = []    # (root a, offset a, root b, offset b, length or None)
         self.done = set()
 
@@ -130,7 +138,8 @@ class RecordLayout:
         if isinstance(o, ir.Block):
             if o.owner is not None and o.owner.operation.name == "func.func":
                 return base, off
-        elif o.name in RAW_ALLOCS or (o.name == "func.call" and o.attributes["callee"].value in MALLOCS):
+        elif o.operation.name in RAW_ALLOCS or \
+                (o.operation.name == "func.call" and o.attributes["callee"].value in MALLOCS):
             return base, off
         raise LayoutError(at, "the copied memory is reached through a pointer read from memory or computed")
 
@@ -141,28 +150,45 @@ class RecordLayout:
         self.slots.setdefault(root, {})
         self.walk(root, root, 0)
 
-    def add(self, root, off, t, at):
+    def add(self, root, off, t, at, table=None):
+        """Record a field of type `t` at byte `off` of `root` (in `table`: self.slots, or self.runs for the
+        first element of a member array)."""
+        table = self.slots if table is None else table
         if not (is_float(t) or str(t) == "!llvm.ptr"):
-            return
-        have = self.slots.setdefault(root, {})
+            return False
+        have = table.setdefault(root, {})
         old = have.get(off)
         if old is not None and old != t:
             raise LayoutError(at, f"the bytes at offset {off} are read both as {old} and as {t}")
         have[off] = t
+        return old is None
 
     def walk(self, root, p, c):
         for use in list(p.uses):
             o, k = use.owner, use.operand_number
-            name = o.name
+            name = o.operation.name
             if name == "llvm.getelementptr" and k == 0:
                 g = gep_offset(o)
                 if g is None:
                     raise LayoutError(o, "a struct field or element at a variable offset")
                 self.walk(root, o.results[0], c + g)
             elif name == "llvm.load":
-                self.add(root, c, o.results[0].type, o)
+                if is_move_value(o.results[0]):  # bytes moved through a value: a link, not a field
+                    n = type_bytes(o.results[0].type)
+                    for u in o.results[0].uses:
+                        other, ooff = self.root_of(u.owner.operands[1], o)
+                        self.links.append((root, c, other, ooff, n))
+                        self.visit(other)
+                else:
+                    self.add(root, c, o.results[0].type, o)
             elif name == "llvm.store" and k == 1:
-                self.add(root, c, o.operands[0].type, o)
+                src = move_source(o)
+                if src is not None:
+                    other, ooff = self.root_of(src.operands[0], o)
+                    self.links.append((root, c, other, ooff, type_bytes(o.operands[0].type)))
+                    self.visit(other)
+                else:
+                    self.add(root, c, o.operands[0].type, o)
             elif name in COPIES and k in (0, 1):
                 n = const_int(o.operands[2])
                 if n is None:
@@ -170,6 +196,9 @@ class RecordLayout:
                 other, ooff = self.root_of(o.operands[1 - k], o)
                 self.links.append((root, c, other, ooff, n))
                 self.visit(other)
+            elif name == "llvm.insertvalue" and k == 1 and _array_view(o) is not None:
+                # a member array seen as a memref (`s.v[i]`): elements of its type from here on
+                self.add(root, c, _array_view(o), o, self.runs)
             elif name == "llvm.intr.memset" and k == 0:
                 pass
             elif name == "llvm.icmp":
@@ -193,31 +222,136 @@ class RecordLayout:
             changed = False
             for a, oa, b, ob, n in self.links:
                 for (x, ox, y, oy) in ((a, oa, b, ob), (b, ob, a, oa)):
-                    for off, t in list(self.slots.get(x, {}).items()):
-                        if off >= ox and (n is None or off < ox + n):
-                            dst = off - ox + oy
-                            if dst not in self.slots.setdefault(y, {}):
-                                self.add(y, dst, t, None)
-                                changed = True
-                            elif self.slots[y][dst] != t:
-                                raise LayoutError(None, f"the bytes at offset {dst} are read both as "
-                                                        f"{self.slots[y][dst]} and as {t}")
+                    for table in (self.slots, self.runs):
+                        for off, t in list(table.get(x, {}).items()):
+                            if off >= ox and (n is None or off < ox + n):
+                                changed |= self.add(y, off - ox + oy, t, None, table)
 
-    def fields(self, copy):
-        """[(offset from the copy's start, type)] of the float and pointer fields a memmove/memcpy copies."""
-        n = const_int(copy.operands[2])
+    def fields(self, copy, dst=None, src=None, n=None):
+        """[(offset from the copy's start, type)] of the float and pointer fields a memmove/memcpy copies (or the
+        move of `n` bytes from `src` to `dst` that op `copy` makes). A member array's elements run from its first
+        one to the next field or the end of the copy."""
+        if dst is None:
+            dst, src, n = copy.operands[0], copy.operands[1], const_int(copy.operands[2])
         if n is None:
             raise LayoutError(copy, "a copy of a variable number of bytes")
-        ends = [self.root_of(copy.operands[0], copy), self.root_of(copy.operands[1], copy)]
+        ends = [self.root_of(dst, copy), self.root_of(src, copy)]
         for r, _ in ends:
             self.visit(r)
         self.solve()
-        out = {}
+        out, runs = {}, {}
         for r, off in ends:
-            for o, t in self.slots.get(r, {}).items():
-                if off <= o < off + n:
-                    out[o - off] = t
+            for table, into in ((self.slots, out), (self.runs, runs)):
+                for o, t in table.get(r, {}).items():
+                    if off <= o < off + n:
+                        if into.get(o - off, t) != t:
+                            raise LayoutError(copy, f"the bytes at offset {o - off} are read both as "
+                                                    f"{into[o - off]} and as {t}")
+                        into[o - off] = t
+        for start, elem in sorted(runs.items()):
+            size = type_bytes(elem)
+            end = min([o for o, u in out.items() if o > start and u != elem] + [n])
+            for o in range(start, end - size + 1, size):
+                if out.get(o, elem) != elem:
+                    raise LayoutError(copy, f"the bytes at offset {o} are read both as {out[o]} and as {elem}")
+                out[o] = elem
         return sorted(out.items())
+
+
+def _array_view(insert):
+    """The float element type when llvm.insertvalue `insert` puts a pointer into a memref descriptor (positions
+    [0] or [1]) that becomes a memref of floats (the frontend's view of a member array), else None."""
+    pos = list(ir.DenseI64ArrayAttr(insert.attributes["position"]))
+    if pos not in ([0], [1]):
+        return None
+    work, seen = [insert.results[0]], 0
+    while work and seen < 16:
+        seen += 1
+        v = work.pop()
+        for u in v.uses:
+            o = u.owner
+            if o.operation.name == "llvm.insertvalue" and u.operand_number == 0:
+                work.append(o.results[0])
+            elif o.operation.name == "builtin.unrealized_conversion_cast" and isinstance(o.results[0].type,
+                                                                                         ir.MemRefType):
+                elem = ir.MemRefType(o.results[0].type).element_type
+                return elem if is_float(elem) else None
+    return None
+
+
+def is_move_value(v) -> bool:
+    """Whether `v` (an llvm.load result) only moves bytes: an integer or float whose every use stores it into
+    raw memory (a struct passed by value in integer or SSE pieces, `*(long *)q = *(long *)p`)."""
+    if not (is_float(v.type) or isinstance(v.type, ir.IntegerType)) or type_bytes(v.type) is None:
+        return False
+    uses = list(v.uses)
+    return bool(uses) and all(u.owner.operation.name == "llvm.store" and u.operand_number == 0
+                              and is_raw(u.owner.operands[1]) for u in uses)
+
+
+def move_source(store):
+    """The llvm.load of raw memory whose value llvm.store `store` writes when that value only moves bytes
+    (is_move_value), else None."""
+    v = store.operands[0]
+    o = v.owner
+    if isinstance(o, ir.Block) or o.operation.name != "llvm.load" or not is_raw(o.operands[0]):
+        return None
+    return o if is_move_value(v) else None
+
+
+def move_copy(rev, store):
+    """The fields of the bytes llvm.store `store` moves when the move must be differentiated as a copy (its value
+    is an integer holding float or pointer bytes, or a float whose bytes are read as other floats), else None
+    (a plain integer, or a float whose value carries its derivative).
+
+    Raises:
+        CompileError: such a move whose source memory may be written between its load and its store."""
+    load = move_source(store)
+    if load is None or not rev.act.is_varied(load.operands[0]):
+        return None
+    memo = rev.__dict__.setdefault("move_layouts", {})
+    if store in memo:
+        return memo[store]
+    t = store.operands[0].type
+    try:
+        fields = RecordLayout(rev.session).fields(store, store.operands[1], load.operands[0], type_bytes(t))
+    except LayoutError as e:
+        if is_float(t):
+            fields = [(0, t)]
+        else:
+            raise error_at_op(store, "unsupported construct: reverse mode through differentiated bytes moved "
+                                     f"through an integer whose fields pgcc cannot tell apart ({e.args[1]})") from None
+    plain = (is_float(t) and fields in ([(0, t)], [])) or \
+        (not is_float(t) and not any(is_float(ft) or str(ft) == "!llvm.ptr" for _, ft in fields))
+    got = None if plain else fields
+    if got is not None:
+        _check_nothing_written_between(rev, load, store)
+    memo[store] = got
+    return got
+
+
+def _check_nothing_written_between(rev, load, store):
+    from .cache import Overwrites
+    caches = getattr(rev, "caches", None)  # (None during the forward sweep)
+    ow = caches.overwrites if caches is not None and caches.overwrites is not None else \
+        Overwrites(rev.primal, rev.session)
+    if load.operation.block != store.operation.block:
+        raise error_at_op(store, "unsupported construct: reverse mode through differentiated bytes moved through "
+                                 "an integer across a loop or branch")
+    reads = ow.roots(load.operands[0])
+    between = False
+    for o in load.operation.block.operations:
+        if o.operation == load.operation:
+            between = True
+            continue
+        if o.operation == store.operation:
+            return
+        if between:
+            for inner in [o] + all_ops(o):
+                w = ow.writes_of(inner)
+                if w is None or (w and ow.alias(reads, w)):
+                    raise error_at_op(store, "unsupported construct: reverse mode through differentiated bytes "
+                                             "moved through an integer while their source is written")
 
 
 def copy_fields(rev, op):
@@ -271,7 +405,7 @@ def fwd_store_rule(fw, op):
     val, mem = op.operands[0], op.operands[1]
     sm = fw.t(mem)
     if sm is None:
-        if fw.act.is_varied(val):
+        if fw.act.is_varied(val) and not fw.session.in_inactive_global(mem):
             raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const "
                                   "argument or a global)")
         return
@@ -279,6 +413,8 @@ def fwd_store_rule(fw, op):
         sv = fw.tangent_or_zero(val)
     elif is_pointer_like(val.type):
         sv = shadow_of_stored_pointer(op, val, fw.t(val) if fw.act.is_varied(val) else None, fw.p(val))
+    elif move_source(op) is not None:  # bytes moved through an integer: the shadow's bytes move too
+        sv = fw.t(val) if fw.t(val) is not None else arith.constant(val.type, 0)
     else:
         sv = fw.p(val)
     st = op.clone()
@@ -294,10 +430,44 @@ def shadow_of_stored_pointer(op, val, shadow, primal):
     if shadow is not None:
         return shadow
     o = val.owner
-    if not isinstance(o, ir.Block) and o.name in ("llvm.mlir.zero", "llvm.mlir.null"):
+    if not isinstance(o, ir.Block) and o.operation.name in ("llvm.mlir.zero", "llvm.mlir.null"):
         return primal
+    if _points_to_constants(val):
+        return primal  # a string literal or other constant data: nothing to differentiate, read the same bytes
+    if not isinstance(o, ir.Block) and o.operation.name == "builtin.unrealized_conversion_cast" and \
+            len(o.operands) == 1 and not isinstance(o.operands[0].owner, ir.Block) and \
+            o.operands[0].owner.operation.name == "func.constant":
+        return primal  # a function pointer (calls through it are not differentiated)
     raise error_at_op(op, "unsupported construct: storing a pointer that has no shadow (an enzyme_const argument "
                           "or a global) into memory that holds differentiated values")
+
+
+def _points_to_constants(v) -> bool:
+    """Whether pointer `v` is derived only from constant globals (string literals, const tables), through
+    llvm.mlir.addressof or memref.get_global and pointer plumbing."""
+    from .prepare import memory_root
+    roots = memory_root(v)
+    if not roots:
+        return False
+    for r in roots:
+        o = r.owner
+        if isinstance(o, ir.Block):
+            return False
+        kind = o.operation.name
+        if kind == "llvm.mlir.addressof":
+            name, gkind = ir.FlatSymbolRefAttr(o.attributes["global_name"]).value, "llvm.mlir.global"
+        elif kind == "memref.get_global":
+            name, gkind = ir.FlatSymbolRefAttr(o.attributes["name"]).value, "memref.global"
+        else:
+            return False
+        top = o.operation
+        while top.parent is not None:
+            top = top.parent
+        g = next((g for g in top.regions[0].blocks[0].operations if g.operation.name == gkind
+                  and ir.StringAttr(g.attributes["sym_name"]).value == name), None)
+        if g is None or "constant" not in g.attributes:
+            return False
+    return True
 
 
 def fwd_copy_rule(fw, op):
@@ -323,8 +493,10 @@ def forward_sweep_shadows(rev, top):
         CompileError: a differentiated llvm.alloca inside a region; pointers that cannot get their shadow.
     """
     for o in [top] + all_ops(top):
-        name = o.name
-        if name in RAW_ALLOCS:
+        name = o.operation.name
+        if name == "func.call" and o.attributes["callee"].value in rev.session.gradient_rules:
+            augmented_call(rev, o)
+        elif name in RAW_ALLOCS:
             if not rev.act.is_varied(o.results[0]):
                 continue
             if o != top:
@@ -332,6 +504,17 @@ def forward_sweep_shadows(rev, top):
                                      "allocated inside a loop or branch")
             with ir.InsertionPoint.after(rev.fops[o]), o.location:
                 rev.raw_shadows[o.results[0]] = shadow_alloca(o, rev.fops[o])
+        elif name == "llvm.store" and not is_pointer_like(o.operands[0].type):
+            if not rev.act.is_varied(o.operands[1]):
+                continue
+            fields = move_copy(rev, o)
+            if fields:
+                load = move_source(o)
+                with ir.InsertionPoint.after(rev.fops[o]), o.location:
+                    sd, ss = fshadow(rev, o.operands[1]), fshadow(rev, load.operands[0])
+                    for off, t in fields:
+                        if str(t) == "!llvm.ptr":
+                            llvm.StoreOp(llvm.LoadOp(_ptr(), _at(ss, off)).result, _at(sd, off))
         elif name == "llvm.store":
             val, mem = o.operands[0], o.operands[1]
             if not is_pointer_like(val.type) or not rev.act.is_varied(mem):
@@ -363,6 +546,49 @@ def forward_sweep_shadows(rev, top):
                         llvm.StoreOp(p, _at(sd, off))
 
 
+def augmented_call(rev, o):
+    """In the forward sweep, a call of f with a registered gradient {f, aug, rev} becomes one call of aug with
+    Enzyme's arguments: f's, each differentiated pointer followed by its shadow. aug returns nothing, a tape
+    (a pointer, handed to rev: kept in `rev.tapes` as an i64), or f's result (then f is not called at all). When
+    aug returns nothing and f's result is used, f is called for it too.
+
+    Raises:
+        CompileError: aug's type does not fit f's call."""
+    from .rules_forward import check_signature
+    if not any(rev.act.is_varied(v) for v in list(o.operands) + list(o.results)):
+        return  # an inactive call: f itself runs
+    aug = rev.session.gradient_rules[o.attributes["callee"].value][0]
+    fcall = rev.fops[o]
+    f = rev.session.funcs.get(aug)
+    if f is None:
+        raise error_at_op(o, f"the augmented forward function '{aug}' has no declaration")
+    results = list(ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value).results)
+    primal_results = [r.type for r in o.results]
+    kind = "none" if not results else "primal" if results == primal_results and primal_results else \
+        "tape" if len(results) == 1 and str(results[0]) == "!llvm.ptr" else None
+    with ir.InsertionPoint(fcall), o.location:
+        args = []
+        for v in o.operands:
+            args.append(rev.vmap.get(v, v))
+            if not is_float(v.type) and rev.act.is_varied(v):
+                args.append(fshadow(rev, v))
+        check_signature(rev.session, o, aug, args, results if kind is not None else primal_results)
+        from mlir.dialects import func
+        call = func.CallOp(results, ir.FlatSymbolRefAttr.get(aug), args)
+        if kind == "tape":
+            rev.tapes[o] = llvm.PtrToIntOp(_i64(), call.results[0]).result
+    if kind == "primal":
+        for old, new in zip(fcall.results, call.results):
+            old.replace_all_uses_with(new)
+        for r, new in zip(o.results, call.results):
+            rev.vmap[r] = new
+        rev.fops[o] = call.operation
+        fcall.erase()
+    elif not any(len(list(r.uses)) for r in o.results):  # (the primal's uses: later ops are not cloned yet)
+        rev.fops[o] = call.operation
+        fcall.erase()
+
+
 def _at(p, off):
     if off == 0:
         return p
@@ -383,13 +609,26 @@ def fshadow(rev, v):
     if isinstance(o, ir.Block):
         raise error_at_op(o.owner, "unsupported construct: a differentiated pointer carried through a loop or "
                                    "branch and stored into memory in reverse mode")
-    if o.name in PLUMBING or o.name == "llvm.load":
+    if o.operation.name == "memref.alloca" and o.operation.block == rev.primal.regions[0].blocks[0]:
+        # a numeric local whose address a custom rule or a stored pointer needs in the forward sweep: its shadow is
+        # made here, next to it (the reverse sweep then uses the same one)
+        from .emit import shadow_alloc
+        with ir.InsertionPoint.after(rev.fops[o]), o.location:
+            sh = shadow_alloc(o, rev.vmap)
+        rev.raw_shadows[v] = sh
+        return sh
+    if o.operation.name in PLUMBING or o.operation.name == "llvm.load":
         operands = [fshadow(rev, x) if rev.act.is_varied(x) else rev.vmap.get(x, x) for x in o.operands]
         new = o.clone()
         for i, x in enumerate(operands):
             new.operands[i] = x
         return new.results[list(o.results).index(v)]
-    raise error_at_op(o, f"unsupported construct: no shadow for a pointer made by '{o.name}' stored into memory")
+    if o.operation.name == "func.call":
+        raise error_at_op(o, "unsupported construct: reverse mode storing a differentiated pointer into, or copying "
+                             f"one out of, memory from '{o.attributes['callee'].value}' (records holding "
+                             "differentiated pointers must be local variables or arguments)")
+    raise error_at_op(o, f"unsupported construct: no shadow for a pointer made by '{o.operation.name}' stored "
+                         "into memory")
 
 
 def rev_load_rule(rv, op):
@@ -412,10 +651,16 @@ def rev_store_rule(rv, op):
     """llvm.store of a float into shadowed bytes: the shadow field becomes the stored value's adjoint and is
     reset to 0. Pointer and integer stores have no adjoint (pointer shadows were written by the forward sweep)."""
     val, mem = op.operands[0], op.operands[1]
+    if rv.act.is_varied(mem) and not is_pointer_like(val.type):
+        fields = move_copy(rv, op)
+        if fields:  # bytes moved through a value: the float fields' adjoints move back, like a copy's
+            _move_adjoints(rv, rv.shadow(mem), rv.shadow(move_source(op).operands[0]),
+                           [(off, t) for off, t in fields if is_float(t)])
+            return
     if not is_float(val.type):
         return
     if not rv.act.is_varied(mem):
-        if rv.act.is_varied(val):
+        if rv.act.is_varied(val) and not rv.session.in_inactive_global(mem):
             raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const "
                                   "argument or a global)")
         return
@@ -442,8 +687,12 @@ def rev_copy_rule(rv, op):
     floats = [(off, t) for off, t in copy_fields(rv, op) if is_float(t)]
     if not floats:
         return
-    sd = rv.shadow(dst)
-    ss = rv.shadow(src) if rv.act.is_varied(src) else None
+    _move_adjoints(rv, rv.shadow(dst), rv.shadow(src) if rv.act.is_varied(src) else None, floats)
+
+
+def _move_adjoints(rv, sd, ss, floats):
+    """Reverse of copying the float fields `floats` ([(offset, type)]) from shadow `ss` (None: no shadow) to
+    shadow `sd`: each field of sd is added to ss's and reset."""
     for off, t in floats:
         pd = _at(sd, off)
         g = llvm.LoadOp(t, pd).result
@@ -465,7 +714,7 @@ def pointer_rewritten_after(rev, load):
     ow = rev.caches.overwrites
     reads = ow.roots(load.operands[0])
     for o in ow.later_ops(load):
-        name = o.name
+        name = o.operation.name
         if (name == "llvm.store" and is_pointer_like(o.operands[0].type)) or name in COPIES:
             w = ow.writes_of(o)
         elif name == "func.call":
@@ -509,17 +758,18 @@ def writes_outside(session, name, pointers_only=False, _busy=None) -> bool:
     out = False
     for o in all_ops(f):
         target = None
-        if o.name == "llvm.store" and (not pointers_only or is_pointer_like(o.operands[0].type)):
+        if o.operation.name == "llvm.store" and (not pointers_only or is_pointer_like(o.operands[0].type)):
             target = o.operands[1]
-        elif o.name in COPIES or (not pointers_only and o.name == "llvm.intr.memset"):
+        elif o.operation.name in COPIES or (not pointers_only and o.operation.name == "llvm.intr.memset"):
             target = o.operands[0]
-        elif not pointers_only and o.name in ("memref.store", "affine.store", "memref.atomic_rmw"):
+        elif not pointers_only and o.operation.name in ("memref.store", "affine.store", "memref.atomic_rmw"):
             target = o.operands[1]
         if target is not None and root_alloc(target) is None:
             out = True
-        elif o.name == "func.call" and writes_outside(session, o.attributes["callee"].value, pointers_only, busy):
+        elif o.operation.name == "func.call" and \
+                writes_outside(session, o.attributes["callee"].value, pointers_only, busy):
             out = True
-        elif o.name == "llvm.call" and ("callee" not in o.attributes or
+        elif o.operation.name == "llvm.call" and ("callee" not in o.attributes or
                                         ir.FlatSymbolRefAttr(o.attributes["callee"]).value not in PRINTING):
             out = True
         if out:

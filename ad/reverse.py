@@ -75,6 +75,7 @@ class Reverse:
         self.fops = {}      # primal op -> forward-sweep op
         self.tmap = {}      # primal pointer argument -> shadow argument
         self.raw_shadows = {}  # primal llvm.alloca -> its shadow, made by the forward sweep (raw_memory.py)
+        self.tapes = {}     # primal call of a function with a registered gradient -> its tape (i64), forward sweep
         self.sentinels = []
         self.pending_free = {}  # primal allocation op -> emits the free of its shadow
         self.reversed_loops = []  # scf.for loops the reverse sweep emitted for primal scf.for loops
@@ -261,7 +262,8 @@ class Reverse:
             from .raw_memory import pointer_rewritten_after
             w = pointer_rewritten_after(self, owner)
             if w is not None:
-                what = f"a call of '{w.attributes['callee'].value}'" if w.name == "func.call" else f"'{w.name}'"
+                kind = w.operation.name
+                what = f"a call of '{w.attributes['callee'].value}'" if kind == "func.call" else f"'{kind}'"
                 raise error_at_op(owner, "unsupported construct: reverse mode through a pointer read from memory "
                                          f"that may be written again later (by {what})")
         scope = self.scope_of(self.def_block(v)) if not self.is_top(v) else self.top_scope()

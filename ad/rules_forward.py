@@ -77,7 +77,7 @@ def store_rule(fw, op):
         tv = fw.tangent_or_zero(val) if is_float(val.type) else None
         if tv is not None:
             fw.shadow_clone(op, {0: tv})
-    elif fw.act.is_varied(val):
+    elif fw.act.is_varied(val) and not fw.session.in_inactive_global(mem):
         raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const argument "
                               "or a global)")
 
@@ -234,6 +234,18 @@ def call_rule(fw, op):
     if callee in fw.session.derivative_rules:
         custom_derivative(fw, op, fw.session.derivative_rules[callee][0])
         return
+    if callee in fw.session.function_like:
+        new = fw.clone(op)
+        acc = None
+        for k, part, t in function_like_partials(fw.session, op, fw.p, lambda: new.results[0]):
+            tk = fw.t(op.operands[k])
+            if tk is None:
+                continue
+            term = P.apply(part, tk)
+            acc = term if acc is None else P.accumulate(acc, term)
+        if acc is not None:
+            fw.tmap[op.results[0]] = acc
+        return
     if callee in MALLOCS:  # the shadow: an allocation of the same size, zeroed
         new = fw.clone(op)
         if fw.act.is_varied(op.results[0]):
@@ -270,6 +282,41 @@ def call_rule(fw, op):
         if is_float(r.type):
             fw.tmap[r] = new.results[k]
             k += 1
+
+
+# libm names -> the math op whose derivative rule (partials.PARTIALS) a function declared like them uses
+LIBM_OPS = {"fabs": "math.absf", "pow": "math.powf", "atan2": "math.atan2", "copysign": "math.copysign",
+            "fma": "math.fma", "fmax": "arith.maximumf", "fmin": "arith.minimumf"}
+
+
+def function_like_partials(session, op, primal, result):
+    """[(operand index, partial, type)] of a call of a function declared like a libm function
+    (``enzyme_function_like("log1p")``): the math function's derivative at the call's arguments, its result
+    taken as the call's result.
+
+    Raises:
+        CompileError: a math function pgcc has no derivative rule for, or a call that does not fit it."""
+    callee = op.attributes["callee"].value
+    like = session.function_like[callee]
+    def op_of(n):
+        got = LIBM_OPS.get(n, f"math.{n}")
+        return got if got in P.PARTIALS else None
+    name = op_of(like) or (op_of(like[:-1]) if like.endswith("f") else None)  # (log1pf: float variants)
+    rule = P.PARTIALS.get(name) if name else None
+    floats = [k for k, v in enumerate(op.operands) if is_float(v.type)]
+    if rule is None or len(op.results) != 1 or not is_float(op.results[0].type) or len(floats) != len(op.operands):
+        raise error_at_op(op, f"unsupported construct: '{callee}' is declared like '{like}', which pgcc has no "
+                              "derivative rule for (or whose arguments and result do not fit it)")
+    t = op.results[0].type
+    out = []
+    for k in floats:
+        part = rule(k, lambda i: primal(op.operands[i]), result, t)
+        if part is None:
+            continue
+        if part == P.CONVERT:
+            part = P.ONE
+        out.append((k, part, t))
+    return out
 
 
 def custom_derivative(fw, op, fwd):
@@ -309,6 +356,10 @@ def pointer_load_rule(fw, op):
     fw.clone(op)
     if fw.act.is_varied(op.results[0]):
         fw.tmap[op.results[0]] = fw.shadow_clone(op).results[0]
+    elif fw.t(op.operands[0]) is not None:
+        from .raw_memory import is_move_value
+        if is_move_value(op.results[0]):  # an integer only moving bytes: the shadow's bytes move with it
+            fw.tmap[op.results[0]] = fw.shadow_clone(op).results[0]
 
 
 def memcpy_rule(fw, op):

@@ -190,7 +190,7 @@ def store_rule(rv, op):
     val, mem = op.operands[0], op.operands[1]
     sh = rv.shadow(mem)
     if sh is None:
-        if rv.act.is_varied(val):
+        if rv.act.is_varied(val) and not rv.session.in_inactive_global(mem):
             raise error_at_op(op, "storing an active value into memory that has no shadow (an enzyme_const "
                                   "argument or a global)")
         return
@@ -371,6 +371,15 @@ def call_rule(rv, op):
     if name in rv.session.gradient_rules:
         custom_gradient(rv, op, rv.session.gradient_rules[name][1])
         return
+    if name in rv.session.function_like:
+        from .rules_forward import function_like_partials
+        g = rv.pop_adj(op.results[0]) if len(op.results) else None
+        if g is None:
+            return
+        for k, part, _ in function_like_partials(rv.session, op, rv.rv, lambda: rv.rv(op.results[0])):
+            if rv.act.is_varied(op.operands[k]):
+                rv.add_adj(op.operands[k], P.apply(part, g))
+        return
     if name not in rv.session.funcs or not len(rv.session.funcs[name].regions[0].blocks):
         if any(rv.act.is_varied(v) for v in list(op.results) + list(op.operands)):
             raise error_at_op(op, f"unsupported construct: differentiating a call of '{name}', whose body is "
@@ -436,9 +445,11 @@ def _check_memory_kept(rv, op, name):
 
 
 def custom_gradient(rv, op, rev):
-    """A call of f with ``__enzyme_register_gradient_f = {f, aug, rev}``: the forward sweep ran f; here
-    rev(args, seed) is called with each pointer argument followed by its shadow (when differentiated) and the
-    adjoint of f's floating result last; it returns the adjoints of f's floating arguments, in order."""
+    """A call of f with ``__enzyme_register_gradient_f = {f, aug, rev}`` (Enzyme's calling convention): the forward
+    sweep called aug instead of f (raw_memory.forward_sweep_shadows -> augmented_call); here rev is called with
+    f's arguments, each differentiated pointer followed by its shadow, then the adjoint of f's floating result,
+    then the tape when aug returns one; rev returns the adjoints of f's floating arguments (one: a scalar;
+    several: a struct of them)."""
     from .rules_forward import check_signature
     args = []
     for v in op.operands:
@@ -449,11 +460,40 @@ def custom_gradient(rv, op, rev):
         if is_float(r.type):
             g = rv.pop_adj(r)
             args.append(g if g is not None else zero(r.type))
+    tape = rv.tapes.get(op)
+    if tape is not None:
+        args.append(_tape_in_reverse(rv, op, tape))
     floats = [v for v in op.operands if is_float(v.type)]
-    check_signature(rv.session, op, rev, args, [v.type for v in floats])
-    call = func.CallOp([v.type for v in floats], ir.FlatSymbolRefAttr.get(rev), args)
-    for v, g in zip(floats, call.results):
-        rv.add_adj(v, g)
+    results = [v.type for v in floats]
+    packed = None
+    if len(floats) > 1:
+        packed = ir.Type.parse("!llvm.struct<(" + ", ".join(str(t) for t in results) + ")>")
+        f = rv.session.funcs.get(rev)
+        if f is not None and list(ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value).results) \
+                == [packed]:
+            results = [packed]
+    check_signature(rv.session, op, rev, args, results)
+    call = func.CallOp(results, ir.FlatSymbolRefAttr.get(rev), args)
+    if results and results[0] == packed:
+        from mlir.dialects import llvm
+        grads = [llvm.ExtractValueOp(t, call.results[0], ir.DenseI64ArrayAttr.get([k])).result
+                 for k, t in enumerate([v.type for v in floats])]
+    else:
+        grads = list(call.results)
+    for v, g in zip(floats, grads):
+        if rv.act.is_varied(v):
+            rv.add_adj(v, g)
+
+
+def _tape_in_reverse(rv, op, tape):
+    """The tape aug returned for call `op` (kept as an i64 by the forward sweep), at the reverse sweep's point."""
+    from mlir.dialects import llvm
+    if rv.is_top(op.results[0]) if len(op.results) else op.operation.block == rv.primal.regions[0].blocks[0]:
+        v = tape
+    else:
+        scope = rv.scope_of(op.operation.block)
+        v = rv.caches.load_pseudo(("tape", op), op.operation.block, tape, scope, op.location)
+    return llvm.IntToPtrOp(ir.Type.parse("!llvm.ptr"), v).result
 
 
 def while_rule(rv, op):

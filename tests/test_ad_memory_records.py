@@ -1,5 +1,6 @@
 """AD of values reached through memory (issue 19): struct fields behind pointers, struct copies (assignment and
-memcpy), pointers stored into memory and loaded back, recursion through a struct copy carrying an active pointer.
+memcpy), pointers stored into memory and loaded back, recursion through a struct copy carrying an active pointer,
+structs passed by value (moved by the C ABI in integer and SSE pieces).
 Each program prints "label derivative reference" and exits 1 when a derivative is outside tolerance; it is built
 at -O0 and -O2. What pgcc cannot differentiate there must be a clear error naming the construct."""
 
@@ -24,7 +25,7 @@ def test_struct_memory_derivatives(opt, tmp):
     # the silent zeros of issue 19: recursion through a struct copy, float fields behind a struct pointer
     assert dict((row[0], row[1]) for row in rows)["rec_rev"] == 1.0
     assert {"rec_rev", "rec_fwd", "field_x", "copy_x", "memcpy_0", "table_0", "moved_1", "walk_x0", "walk_w",
-            "build_a"} <= set(labels)
+            "build_a", "byval_if_rev", "byval_ff_a", "byval_p0", "byval_w", "byval_fwd", "marr_v0", "marr_p", "named_0"} <= set(labels)
     assert sum(1 for _, g, _ in rows if abs(g) > 1e-3) >= len(rows) - 2
 
 
@@ -34,7 +35,7 @@ ERRORS = [
      "double f(double *x, double *y) { double *t[1]; t[0] = x; double a = t[0][0]; t[0] = y; return a * t[0][0]; }\n"
      "void g(double *x, double *dx, double *y, double *dy) { __enzyme_autodiff((void *)f, x, dx, y, dy); }\n",
      2, "pointer read from memory that may be written again later"),
-    # a struct copy whose fields are only seen through a variable index
+    # a struct copy whose fields are only seen through a variable index (an array of structs)
     ("typedef struct { double v; double *p; } S;\nextern double __enzyme_autodiff(void *, ...);\n"
      "double f(S *a, int i) { S t = a[i]; return t.v * t.p[0]; }\n"
      "void g(S *a, S *da) { __enzyme_autodiff((void *)f, a, da, 1); }\n", 3, "fields pgcc cannot tell apart"),
@@ -42,6 +43,10 @@ ERRORS = [
     ("typedef struct { double v; double *p; } S;\nextern double __enzyme_autodiff(void *, ...);\n"
      "extern void ext(S *);\ndouble f(S *a) { S t = *a; ext(&t); return t.v * t.p[0]; }\n"
      "void g(S *a, S *da) { __enzyme_autodiff((void *)f, a, da); }\n", 4, "'ext', whose body is not in this file"),
+    # a differentiated pointer kept in malloc'd memory (reverse mode)
+    ("#include <stdlib.h>\ntypedef struct { double v; double *p; } S;\nextern double __enzyme_autodiff(void *, ...);\n"
+     "double f(double *x) { S *s = malloc(sizeof(S)); s->p = x; s->v = x[1]; double r = s->v * s->p[0]; free(s); "
+     "return r; }\nvoid g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }\n", 4, "memory from 'malloc'"),
     # recursion whose argument memory changes after the call (the callee's derivative would read the new value)
     ("typedef struct { int n; double w; } R;\nextern double __enzyme_autodiff(void *, ...);\n"
      "double h(R *r) { if (r->n > 0) { R c = *r; c.n = c.n - 1; double v = h(&c); c.w = 0; return v + c.w; }\n"

@@ -32,7 +32,15 @@ MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const":
 FN_ATTR, MODE_ATTR, ACT_ATTR = "pgcc.enzyme_fn", "pgcc.enzyme_mode", "pgcc.enzyme_activity"
 RULES_ATTR = "pgcc.enzyme_rules"  # on the module: {f = ["gradient", @f, @aug, @rev] | ["derivative", @f, @fwd] | ...}
 REGISTRATIONS = {"__enzyme_register_gradient": ("gradient", 3), "__enzyme_register_derivative": ("derivative", 2),
-                 "__enzyme_inactivefn": ("inactive", 1)}
+                 "__enzyme_inactivefn": ("inactive", 1), "__enzyme_inactivenoblockfn": ("inactive", 1),
+                 "__enzyme_function_like": ("function_like", 2), "__enzyme_inactive_global": ("inactive_global", 1),
+                 "__enzyme_allocation_like": ("allocation_like", 4)}
+# registrations that change derivatives but are not implemented: an error instead of an ignored global
+UNSUPPORTED_REGISTRATIONS = {"allocation_like": "custom allocators (__enzyme_allocation_like)"}
+# Enzyme's source attributes that pgcc implements (clang does not know them: it warns "unknown attribute" and
+# drops them, so they are read off the declaration's tokens, see scan_attributes); any other enzyme_* attribute
+# is an error rather than being ignored
+ATTRIBUTES = {"enzyme_inactive", "enzyme_function_like"}
 PLACEHOLDER = "__pgcc_enzyme_"
 # Enzyme API that pgcc does not implement: a clear error names it (instead of a wrong argument count or a link
 # failure on an undefined __enzyme_* symbol)
@@ -100,6 +108,7 @@ def emit(fg, call, args, struct_ptr=None):
             several gradients returned as a struct.
     """
     mg = fg.mg
+    scan_attributes(mg)
     name = call.referenced.spelling
     mode = mode_of(name)
     if not args:
@@ -221,27 +230,191 @@ def registration_kind(name: str):
 
 def register(mg, d):
     """Record a custom-rule global: ``void *__enzyme_register_gradient_f[3] = {f, f_aug, f_rev}``,
-    ``void *__enzyme_register_derivative_f[2] = {f, f_fwd}`` or ``void *__enzyme_inactivefn_g = g``
-    (one-element braces also accepted). The rule goes into the module attribute ``pgcc.enzyme_rules`` that the
-    AD stage reads; the global itself is not emitted.
+    ``void *__enzyme_register_derivative_f[2] = {f, f_fwd}``, ``void *__enzyme_inactivefn_g = g`` (also
+    ``__enzyme_inactivenoblockfn``), ``void *__enzyme_function_like[2] = {f, "log1p"}`` or
+    ``void *__enzyme_inactive_global_x = &x`` (one-element braces also accepted). The rule goes into the module
+    attribute ``pgcc.enzyme_rules`` that the AD stage reads; the global itself is not emitted.
 
     Raises:
-        CompileError: an initializer that does not name the expected functions.
+        CompileError: an initializer that does not name the expected functions (or global); a registration pgcc
+            does not implement (__enzyme_allocation_like).
     """
     from ..clang_ast import var_decl_initializer
+    scan_attributes(mg)
     kind, count = registration_kind(d.spelling)
+    if kind in UNSUPPORTED_REGISTRATIONS:
+        raise error_at(d, f"unsupported construct: {UNSUPPORTED_REGISTRATIONS[kind]}")
     d = d.get_definition() or d
     init = var_decl_initializer(d)
     if init is None:
         return  # an extern declaration: the definition registers
     items = children(init) if init.kind == K.INIT_LIST_EXPR else [init]
+    if kind == "inactive_global":  # void *__enzyme_inactive_global_x = (void *)&x
+        var = _variable_of(items[0]) if len(items) == 1 else None
+        if var is None:
+            raise error_at(d, f"{d.spelling} must be initialized with the address of a global variable")
+        _add_rule(mg, "inactive_global", var.spelling)
+        return
+    if kind == "function_like":  # void *__enzyme_function_like[2] = {(void *)f, "log1p"}
+        fn = function_of(items[0]) if len(items) == 2 else None
+        like = _string_of(items[1]) if len(items) == 2 else None
+        if fn is None or like is None:
+            raise error_at(d, f"{d.spelling} must be initialized with a function and the name of a math function "
+                              "(`{(void *)f, \"log1p\"}`)")
+        _add_rule(mg, "function_like", mg.declare(fn.get_definition() or fn), like)
+        return
     fns = [function_of(c) for c in items]
     if len(fns) != count or any(f is None for f in fns):
         raise error_at(d, f"{d.spelling} must be initialized with {count} function"
                           f"{'s' if count > 1 else ''} ({'f, augmented forward, reverse' if kind == 'gradient' else 'f, forward derivative' if kind == 'derivative' else 'f'})")
     names = [mg.declare(f.get_definition() or f) for f in fns]
+    _add_rule(mg, kind, *names)
+
+
+def _add_rule(mg, kind, name, *more):
+    """Record rule `kind` for function (or global) `name` in the module attribute ``pgcc.enzyme_rules``: symbol
+    references for `more` function names, a string for function_like's math function."""
     rules = getattr(mg, "enzyme_rules", {})
-    rules[f"{kind}:{names[0]}"] = ir.ArrayAttr.get([ir.StringAttr.get(kind)]
-                                                   + [ir.FlatSymbolRefAttr.get(n) for n in names])
+    if kind == "function_like":
+        extra = [ir.StringAttr.get(m) for m in more]
+    else:
+        extra = [ir.FlatSymbolRefAttr.get(m) for m in more]
+    first = ir.StringAttr.get(name) if kind == "inactive_global" else ir.FlatSymbolRefAttr.get(name)
+    rules[f"{kind}:{name}"] = ir.ArrayAttr.get([ir.StringAttr.get(kind), first] + extra)
     mg.enzyme_rules = rules
     mg.module.operation.attributes[RULES_ATTR] = ir.DictAttr.get(rules)
+
+
+def _variable_of(cursor):
+    """The global VAR_DECL an initializer names (``&x``, ``(void *)&x``, ``x`` for an array), or None."""
+    work = [cursor]
+    while work:
+        c = work.pop()
+        if c.kind == K.DECL_REF_EXPR:
+            r = c.referenced
+            return r if r is not None and r.kind == K.VAR_DECL else None
+        work.extend(children(c)[-1:])
+    return None
+
+
+def _string_of(cursor):
+    """The text of a string literal argument (through casts), or None."""
+    work = [cursor]
+    while work:
+        c = work.pop()
+        if c.kind == K.STRING_LITERAL:
+            text = c.spelling
+            return text[1:-1] if text.startswith('"') and text.endswith('"') else None
+        work.extend(children(c)[-1:])
+    return None
+
+
+def scan_attributes(mg):
+    """Read Enzyme's attributes off the declarations of the translation unit (once per module):
+    ``__attribute__((enzyme_inactive))`` on a function (its calls have no derivative) or a global variable (it has
+    no shadow; active values stored into it are dropped), ``__attribute__((enzyme_function_like("log1p")))`` on a
+    function (its calls are differentiated with the rule of that math function). clang drops attributes it does
+    not know, so they are found in the tokens of each declaration up to its body or initializer (never in the
+    lines the preprocessor skipped, which have no declaration); clang's "unknown attribute" warnings catch the
+    ones a macro hides.
+
+    Raises:
+        CompileError: an enzyme_* attribute pgcc does not implement, one on a declaration it does not apply to,
+            enzyme_function_like without a string argument, one written through a macro.
+    """
+    if getattr(mg, "enzyme_attributes_scanned", False):
+        return
+    mg.enzyme_attributes_scanned = True
+    import re
+    tu = mg.tu
+    seen = set()
+    decls = []
+    work = list(tu.cursor.get_children())
+    while work:
+        d = work.pop()
+        if d.location.file is None or d.location.is_in_system_header:
+            continue
+        if d.kind in (K.LINKAGE_SPEC, K.NAMESPACE):
+            work.extend(d.get_children())
+            continue
+        if d.kind not in (K.FUNCTION_DECL, K.VAR_DECL):
+            continue
+        decls.append(d)
+        for attr, arg, tok in _enzyme_attributes(d):
+            seen.add((tok.location.line, tok.location.column))
+            where = tok.extent.start
+            if attr not in ATTRIBUTES:
+                raise _error_at_location(where, f"unsupported construct: attribute '{attr}' (pgcc implements "
+                                                "enzyme_inactive and enzyme_function_like)")
+            if attr == "enzyme_inactive":
+                if d.kind == K.FUNCTION_DECL:
+                    _add_rule(mg, "inactive", mg.declare(d.get_definition() or d))
+                else:
+                    _add_rule(mg, "inactive_global", d.spelling)
+            else:
+                if d.kind != K.FUNCTION_DECL or arg is None:
+                    raise _error_at_location(where, "enzyme_function_like needs a function and the name of a math "
+                                                    "function: __attribute__((enzyme_function_like(\"log1p\")))")
+                _add_rule(mg, "function_like", mg.declare(d.get_definition() or d), arg)
+    for diag in tu.diagnostics:
+        m = re.match(r"unknown attribute '(enzyme_\w+)' ignored", diag.spelling)
+        loc = diag.location
+        if m and loc.file is not None and (loc.line, loc.column) not in seen:
+            # a macro (`#define INACTIVE __attribute__((enzyme_inactive))`): clang reports where it is expanded
+            d = next((d for d in decls if d.location.file is not None and d.location.file.name == loc.file.name
+                      and (d.extent.start.line, d.extent.start.column) <= (loc.line, loc.column)
+                      <= (d.extent.end.line, d.extent.end.column)), None)
+            if m.group(1) == "enzyme_inactive" and d is not None:
+                if d.kind == K.FUNCTION_DECL:
+                    _add_rule(mg, "inactive", mg.declare(d.get_definition() or d))
+                else:
+                    _add_rule(mg, "inactive_global", d.spelling)
+                continue
+            raise _error_at_location(loc, f"unsupported construct: attribute '{m.group(1)}' where pgcc cannot "
+                                          "read it (through a macro, or on a declaration other than a function "
+                                          "or a global variable); write it on the declaration itself")
+
+
+def _error_at_location(loc, message):
+    from ..errors import CompileError
+    return CompileError(message, loc.file.name if loc.file else None, loc.line, loc.column)
+
+
+def _enzyme_attributes(d):
+    """[(attribute name, string argument or None, name token)] of the enzyme_* GNU attributes in declaration
+    `d`'s tokens before its body or initializer."""
+    stop = None
+    for c in d.get_children():
+        if c.kind == K.COMPOUND_STMT:
+            stop = c.extent.start.offset
+    toks = []
+    for t in d.get_tokens():
+        if stop is not None and t.extent.start.offset >= stop:
+            break
+        if stop is None and d.kind == K.VAR_DECL and t.spelling == "=":
+            break
+        toks.append(t)
+    out = []
+    i = 0
+    while i < len(toks):
+        if toks[i].spelling not in ("__attribute__", "__attribute"):
+            i += 1
+            continue
+        depth, j = 0, i + 1
+        while j < len(toks):
+            sp = toks[j].spelling
+            if sp == "(":
+                depth += 1
+            elif sp == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            elif depth == 2 and sp.startswith("enzyme_"):
+                arg = None
+                if j + 3 < len(toks) and toks[j + 1].spelling == "(" and toks[j + 3].spelling == ")" \
+                        and toks[j + 2].spelling.startswith('"'):
+                    arg = toks[j + 2].spelling[1:-1]
+                out.append((sp, arg, toks[j]))
+            j += 1
+        i = j + 1
+    return out

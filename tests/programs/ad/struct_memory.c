@@ -34,6 +34,26 @@ double walk(R *r) {
 /* a record built field by field from arguments, then read back */
 double build(double *x, double a) { P q; q.n = 2; q.data = x; S s; s.x = a; s.y = q.data[1]; return s.x * s.y * q.data[0]; }
 
+/* structs passed by value: the C ABI moves them in integer / SSE pieces (int and float bytes in one i64, two
+   floats in one double, a pointer in an i64) */
+typedef struct { int n; float x; } IF;
+typedef struct { float a, b; } FF;
+typedef struct { int n; float w; double *p; } IWP;
+float use_if(IF s) { return s.x * s.x * s.n; }
+float by_value_if(IF *p) { return use_if(*p); }
+float use_ff(FF s) { return s.a * s.b; }
+float by_value_ff(FF *p) { return use_ff(*p); }
+double use_iwp(IWP s) { return s.p[0] * s.p[1] * s.w; }
+double by_value_iwp(IWP *q) { return use_iwp(*q); }
+
+/* a record holding a string literal next to differentiated fields */
+typedef struct { const char *name; double v; double *p; } N;
+double named(double *x) { N n; n.name = "weight"; n.v = x[0]; n.p = x + 1; return n.v * n.p[0] + (n.name[0] == 'w'); }
+
+/* a record with a member array, a pointer and a float, copied */
+typedef struct { double v[3]; double *p; float w; } MA;
+double member_array(MA *a) { MA t = *a; double s = 0; for (int i = 0; i < 3; i++) s += t.v[i] * t.v[i]; return s * t.p[0] + t.w; }
+
 static int fails = 0;
 static void check(const char *label, double got, double want, double tol) {
   printf("%s %.12g %.12g\n", label, got, want);
@@ -99,5 +119,26 @@ int main(void) {
   double da_ = __enzyme_autodiff((void *)build, bx, dbx, 0.7);
   check("build_a", da_, bx[1] * bx[0], 1e-12);
   check("build_x0", dbx[0], 0.7 * bx[1], 1e-12); check("build_x1", dbx[1], 0.7 * bx[0], 1e-12);
+  IF i1 = {3, 2.0f}, di1 = {0, 0}, ti1 = {0, 1};
+  __enzyme_autodiff_f((void *)by_value_if, &i1, &di1);
+  check("byval_if_rev", di1.x, 12, 1e-6);
+  check("byval_if_fwd", __enzyme_fwddiff_f((void *)by_value_if, &i1, &ti1), 12, 1e-6);
+  FF f1 = {2, 3}, df1 = {1, 1}, tf1 = {1, 0};  /* accumulated onto nonzero shadows: no bit-pattern sums */
+  __enzyme_autodiff_f((void *)by_value_ff, &f1, &df1);
+  check("byval_ff_a", df1.a, 4, 1e-6); check("byval_ff_b", df1.b, 3, 1e-6);
+  check("byval_ff_fwd", __enzyme_fwddiff_f((void *)by_value_ff, &f1, &tf1), 3, 1e-6);
+  double y[2] = {5, -1}, dy[2] = {0, 0}, ty[2] = {1, 0};
+  IWP w1 = {1, 2.0f, y}, dw1 = {0, 0.5f, dy}, tw1 = {0, 0, ty};
+  __enzyme_autodiff((void *)by_value_iwp, &w1, &dw1);
+  check("byval_p0", dy[0], -2, 1e-12); check("byval_p1", dy[1], 10, 1e-12); check("byval_w", dw1.w, -4.5, 1e-6);
+  check("byval_fwd", __enzyme_fwddiff((void *)by_value_iwp, &w1, &tw1), -2, 1e-12);
+  double mp[1] = {2}, dmp[1] = {0};
+  MA ma = {{1, 2, 3}, mp, 1.5f}, dma = {{0, 0, 0}, dmp, 0.25f};
+  __enzyme_autodiff((void *)member_array, &ma, &dma);
+  check("marr_v0", dma.v[0], 4, 1e-12); check("marr_v2", dma.v[2], 12, 1e-12);
+  check("marr_p", dmp[0], 14, 1e-12); check("marr_w", dma.w, 1.25, 1e-6);
+  double nx[2] = {2, 3}, dnx[2] = {0, 0};
+  __enzyme_autodiff((void *)named, nx, dnx);
+  check("named_0", dnx[0], 3, 1e-12); check("named_1", dnx[1], 2, 1e-12);
   return fails ? 1 : 0;
 }

@@ -1,0 +1,55 @@
+"""Enzyme's source attributes (issue 19): __attribute__((enzyme_inactive)) on functions and globals,
+__attribute__((enzyme_function_like("log1p"))) and the registration globals of the same (__enzyme_function_like,
+__enzyme_inactive_global_*, __enzyme_inactivenoblockfn_*); any other enzyme_* attribute, and registrations pgcc does
+not implement, are clear errors, never ignored (clang itself only warns "unknown attribute ... ignored")."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import PROGRAMS, rows_of, run_exe, run_pgcc
+
+AD = PROGRAMS / "ad"
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_enzyme_attributes(opt, tmp):
+    exe = tmp / "at"
+    r = run_pgcc([AD / "attributes.c", opt, "-o", exe, "-lm"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(exe)
+    rows = {label: (g, want) for label, g, want in rows_of(got.stdout)}
+    assert got.returncode == 0, rows
+    assert len(rows) == 13
+    assert abs(rows["log1p_rev"][0] - 1 / 3) < 1e-12  # not 2: the body is not differentiated
+    assert rows["inactive_rev"][0] == 4.0             # not 6: scale_of is inactive
+
+
+ERRORS = [
+    ("extern double __enzyme_autodiff(void *, ...);\n"
+     "__attribute__((enzyme_nofree)) double g(double x) { return x * x; }\n"
+     "double d(double x) { return __enzyme_autodiff((void *)g, x); }\n", 2, "attribute 'enzyme_nofree'"),
+    ("extern double __enzyme_autodiff(void *, ...);\n"
+     "double g(double x) __attribute__((noinline, enzyme_sparse_accumulate));\n"
+     "double g(double x) { return x * x; }\n"
+     "double d(double x) { return __enzyme_autodiff((void *)g, x); }\n", 2, "attribute 'enzyme_sparse_accumulate'"),
+    ("extern double __enzyme_autodiff(void *, ...);\n"
+     "double h(double a) __attribute__((enzyme_function_like(\"no_such_fn\")));\n"
+     "double h(double a) { return a; }\ndouble g(double x) { return h(x); }\n"
+     "double d(double x) { return __enzyme_autodiff((void *)g, x); }\n", 4, "declared like 'no_such_fn'"),
+    ("extern double __enzyme_autodiff(void *, ...);\n"
+     "double h(double a) __attribute__((enzyme_function_like));\n"
+     "double h(double a) { return a; }\ndouble g(double x) { return h(x); }\n"
+     "double d(double x) { return __enzyme_autodiff((void *)g, x); }\n", 2, "enzyme_function_like needs"),
+    ("void *__enzyme_allocation_like[4] = {0, 0, 0, 0};\n", 1, "custom allocators (__enzyme_allocation_like)"),
+]
+
+
+@pytest.mark.parametrize("src,line,msg", ERRORS)
+def test_unknown_enzyme_attributes_are_errors(src, line, msg, tmp):
+    p = tmp / "e.c"
+    p.write_text(src)
+    r = run_pgcc([p, "-c", "-o", tmp / "e.o"])
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and "internal compiler error" not in r.stderr, r.stderr
+    assert f"e.c:{line}:" in r.stderr and "error:" in r.stderr and msg in r.stderr, r.stderr
