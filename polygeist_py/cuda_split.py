@@ -192,8 +192,8 @@ def host_source(tu, path: str, text: bytes, launches: list) -> str:
                     edits.append((*extent(body), b";"))
                     if c.kind != K.CXX_METHOD and c.storage_class == c.storage_class.STATIC:
                         edits.append(_static_keyword(c, text))
-            elif c.kind == K.VAR_DECL and is_device_variable(c):
-                edits.extend(_extern_variable(c, text))
+            elif c.kind == K.VAR_DECL and is_device_variable(c) and c.storage_class != c.storage_class.EXTERN:
+                edits.extend(e for e in _extern_variable(c, text) if e not in edits)  # `int a, b;`: one extern
 
     visit_decls(tu.cursor.get_children())
     edits.sort()
