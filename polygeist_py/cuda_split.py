@@ -331,10 +331,11 @@ def applies(tu, path: str) -> bool:
     derivatives differentiate host functions that launch kernels, on pgcc's MLIR) and files with texture
     references (bound on the host, read on the device through pgcc's own lowering) keep pgcc's whole-file
     path."""
+    from .frontend.cuda_builtins import is_texture
+
     if check_no_host_autodiff(tu, path):
         return False
     for d in tu.cursor.get_children():
-        ty = canonical(d.type) if d.kind == K.VAR_DECL else None
-        if _in_file(d, path) and ty is not None and ty.kind == T.RECORD and ty.get_declaration().spelling == "texture":
+        if _in_file(d, path) and d.kind == K.VAR_DECL and is_texture(canonical(d.type)):
             return False
     return True

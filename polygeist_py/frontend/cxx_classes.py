@@ -19,8 +19,8 @@ layout (docs/memory_model.md). What C++ adds is translated as plain functions:
   templates, reference members, conversion operators and delegating constructors are errors naming the
   construct (``unsupported C++ construct 'virtual function'``).
 
-`check_record` is called for every record and template defined in the main file; the FunctionGen methods at
-the end are installed on codegen.FunctionGen, as in cxx.py.
+`check_record` is called for every record and template defined in the main file; the methods of the mixin
+class CxxClassGen at the end are FunctionGen's (codegen.py), as CxxGen's in cxx.py are.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ from ..clang_ast import K, T, canonical, children, strip_implicit
 from ..errors import CompileError, error_at
 from . import c_types as CT
 from . import records as R
-from .codegen import FunctionGen
 from .llvm_memory import member_object
 
 METHOD_KINDS = (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION)
@@ -189,144 +188,136 @@ def in_class_initializer(f):
     return None
 
 
-# ---------------------------------------------------------------- FunctionGen: objects
-def needs_construction(self: FunctionGen, ty) -> bool:
-    """Whether default-initializing an object of record type `ty` runs code: a user-written default
-    constructor, in-class member initializers, or a member that needs construction."""
-    d = canonical(ty).get_declaration()
-    d = d.get_definition() or d
-    for c in children(d):
-        if c.kind == K.CONSTRUCTOR and _user_provided(c):
-            return True
-        if c.kind == K.FIELD_DECL and (in_class_initializer(c) is not None or
-                                       canonical(c.type).kind == T.RECORD and self.needs_construction(c.type)):
-            return True
-    return False
+class CxxClassGen:
+    """Mixin for FunctionGen: C++ objects (construction, member initializers), member function calls, ``this``."""
+
+    # ---------------------------------------------------------------- objects
+    def needs_construction(self, ty) -> bool:
+        """Whether default-initializing an object of record type `ty` runs code: a user-written default
+        constructor, in-class member initializers, or a member that needs construction."""
+        d = canonical(ty).get_declaration()
+        d = d.get_definition() or d
+        for c in children(d):
+            if c.kind == K.CONSTRUCTOR and _user_provided(c):
+                return True
+            if c.kind == K.FIELD_DECL and (in_class_initializer(c) is not None or
+                                           canonical(c.type).kind == T.RECORD and self.needs_construction(c.type)):
+                return True
+        return False
 
 
-def default_construct(self: FunctionGen, ptr, ty, cursor):
-    """Default-initialize the object of record type `ty` at `ptr` (zeroed, then constructed)."""
-    ty = canonical(ty)
-    self.zero_bytes(ptr, CT.size_of(ty))
-    d = ty.get_declaration()
-    d = d.get_definition() or d
-    ctor = next((c for c in children(d) if c.kind == K.CONSTRUCTOR and c.is_default_constructor()), None)
-    if ctor is not None and _user_provided(ctor):
-        self.call_member(ctor, [], ptr, cursor)
-    else:
-        self.init_fields(ptr, ty, {})
-
-
-def construct(self: FunctionGen, ptr, call):
-    """Run constructor call `call` (a CALL_EXPR of a CONSTRUCTOR) on the object at `ptr`."""
-    ctor = call.referenced
-    ty = canonical(call.type)
-    args = list(call.get_arguments())
-    check_callee(ctor, call)
-    check_used_record(ty, call)
-    if not _user_provided(ctor):
-        if ctor.is_copy_constructor() or ctor.is_move_constructor():  # member-wise copy of the bytes
-            self.copy_bytes(ptr, self.record_value(args[0]), CT.size_of(ty))
+    def default_construct(self, ptr, ty, cursor):
+        """Default-initialize the object of record type `ty` at `ptr` (zeroed, then constructed)."""
+        ty = canonical(ty)
+        self.zero_bytes(ptr, CT.size_of(ty))
+        d = ty.get_declaration()
+        d = d.get_definition() or d
+        ctor = next((c for c in children(d) if c.kind == K.CONSTRUCTOR and c.is_default_constructor()), None)
+        if ctor is not None and _user_provided(ctor):
+            self.call_member(ctor, [], ptr, cursor)
         else:
-            self.zero_bytes(ptr, CT.size_of(ty))
             self.init_fields(ptr, ty, {})
-        return
-    self.zero_bytes(ptr, CT.size_of(ty))
-    self.call_member(ctor, args, ptr, call)
 
 
-def constructed_temporary(self: FunctionGen, call):
-    """A constructor call used as a value (`P(1, 2)`, a by-value argument): a new temporary, constructed;
-    its address."""
-    ty = canonical(call.type)
-    tmp = self.byte_alloca(CT.size_of(ty), ty.get_align())
-    self.construct(tmp, call)
-    return tmp
+    def construct(self, ptr, call):
+        """Run constructor call `call` (a CALL_EXPR of a CONSTRUCTOR) on the object at `ptr`."""
+        ctor = call.referenced
+        ty = canonical(call.type)
+        args = list(call.get_arguments())
+        check_callee(ctor, call)
+        check_used_record(ty, call)
+        if not _user_provided(ctor):
+            if ctor.is_copy_constructor() or ctor.is_move_constructor():  # member-wise copy of the bytes
+                self.copy_bytes(ptr, self.record_value(args[0]), CT.size_of(ty))
+            else:
+                self.zero_bytes(ptr, CT.size_of(ty))
+                self.init_fields(ptr, ty, {})
+            return
+        self.zero_bytes(ptr, CT.size_of(ty))
+        self.call_member(ctor, args, ptr, call)
 
 
-def init_fields(self: FunctionGen, ptr, ty, explicit):
-    """Initialize the members of the object of type `ty` at `ptr` (already zeroed) in declaration order:
-    `explicit` maps a FIELD_DECL's hash to its member-initializer expression; other members get their in-class
-    initializer, or their default constructor."""
-    for f in canonical(ty).get_fields():
-        init = explicit.get(f.hash)
-        if init is None:
-            init = in_class_initializer(f)
-        off, bf = R.field_location(f)
-        fptr = self.at_offset(ptr, off)
-        ft = canonical(f.type)
-        with self.loc(init if init is not None else f):
-            if bf is not None:
-                if init is not None:
-                    self.store(("bits", fptr, ft, bf), self.convert(self.rvalue(init), init.type, ft, init))
-            elif init is not None:
-                self.init_object(fptr, ft, init)
-            elif ft.kind == T.RECORD and self.needs_construction(ft):
-                self.default_construct(fptr, ft, f)
+    def constructed_temporary(self, call):
+        """A constructor call used as a value (`P(1, 2)`, a by-value argument): a new temporary, constructed;
+        its address."""
+        ty = canonical(call.type)
+        tmp = self.byte_alloca(CT.size_of(ty), ty.get_align())
+        self.construct(tmp, call)
+        return tmp
 
 
-def init_members(self: FunctionGen, ctor):
-    """A constructor's prologue: its member initializer list (`: n(k), s(t)`) and the in-class initializers
-    of the other members, on `this`."""
-    explicit, ch = {}, children(ctor)
-    for i, c in enumerate(ch):
-        if c.kind == K.MEMBER_REF and c.referenced is not None and i + 1 < len(ch):
-            explicit[c.referenced.hash] = ch[i + 1]
-    self.init_fields(self.this_ptr, canonical(ctor.semantic_parent.type), explicit)
+    def init_fields(self, ptr, ty, explicit):
+        """Initialize the members of the object of type `ty` at `ptr` (already zeroed) in declaration order:
+        `explicit` maps a FIELD_DECL's hash to its member-initializer expression; other members get their in-class
+        initializer, or their default constructor."""
+        for f in canonical(ty).get_fields():
+            init = explicit.get(f.hash)
+            if init is None:
+                init = in_class_initializer(f)
+            off, bf = R.field_location(f)
+            fptr = self.at_offset(ptr, off)
+            ft = canonical(f.type)
+            with self.loc(init if init is not None else f):
+                if bf is not None:
+                    if init is not None:
+                        self.store(("bits", fptr, ft, bf), self.convert(self.rvalue(init), init.type, ft, init))
+                elif init is not None:
+                    self.init_object(fptr, ft, init)
+                elif ft.kind == T.RECORD and self.needs_construction(ft):
+                    self.default_construct(fptr, ft, f)
 
 
-# ---------------------------------------------------------------- FunctionGen: calls
-def call_member(self: FunctionGen, callee, args, this, call):
-    """Call member function `callee` with C arguments `args` on the object at `this` (None for a static
-    member function); returns the C result as codegen's calls do (a reference: the raw address)."""
-    sig = self.mg.signature(callee)
-    name = self.mg.declare(callee)
-
-    def emit(vals, results):
-        op = func.CallOp(results, ir.FlatSymbolRefAttr.get(name), vals + ([this] if sig.has_this else []))
-        return op.results[0] if results else None
-
-    return self.call_lowered(sig, args, call, emit)
+    def init_members(self, ctor):
+        """A constructor's prologue: its member initializer list (`: n(k), s(t)`) and the in-class initializers
+        of the other members, on `this`."""
+        explicit, ch = {}, children(ctor)
+        for i, c in enumerate(ch):
+            if c.kind == K.MEMBER_REF and c.referenced is not None and i + 1 < len(ch):
+                explicit[c.referenced.hash] = ch[i + 1]
+        self.init_fields(self.this_ptr, canonical(ctor.semantic_parent.type), explicit)
 
 
-def method_call(self: FunctionGen, call):
-    """``obj.f(x)``, ``p->f(x)``, ``f(x)`` inside a method, ``a + b`` with a member operator, ``C::g(x)``."""
-    callee = call.referenced
-    check_callee(callee, call)
-    check_used_record(callee.semantic_parent.type, call)
-    check_method(callee)
-    args = list(call.get_arguments())
-    if callee.is_static_method():
-        return self.call_member(callee, args, None, call)
-    nparams = len(list(callee.type.argument_types()))
-    if len(args) == nparams + 1:  # an operator call: the object is the first operand
-        obj, args = args[0], args[1:]
-        this = self.address(obj)
-    else:
-        ref = strip_implicit(children(call)[0])
-        if ref.kind != K.MEMBER_REF_EXPR:
-            raise self.unsupported(call, "call of a member function through this expression")
-        this = self.member_base(member_object(ref))
-    if callee.spelling == "operator=" and not _user_provided(callee):  # implicit copy assignment: the bytes
-        ty = canonical(callee.semantic_parent.type)
-        self.copy_bytes(this, self.record_value(args[0]), CT.size_of(ty))
-        return this
-    return self.call_member(callee, args, this, call)
+    # ---------------------------------------------------------------- calls
+    def call_member(self, callee, args, this, call):
+        """Call member function `callee` with C arguments `args` on the object at `this` (None for a static
+        member function); returns the C result as codegen's calls do (a reference: the raw address)."""
+        sig = self.mg.signature(callee)
+        name = self.mg.declare(callee)
+
+        def emit(vals, results):
+            op = func.CallOp(results, ir.FlatSymbolRefAttr.get(name), vals + ([this] if sig.has_this else []))
+            return op.results[0] if results else None
+
+        return self.call_lowered(sig, args, call, emit)
 
 
-def expr_CXX_THIS_EXPR(self: FunctionGen, e):
-    """``this``: the object's address, the method's last argument."""
-    if getattr(self, "this_ptr", None) is None:
-        raise self.unsupported(e, "'this' outside a member function")
-    return self.this_ptr
+    def method_call(self, call):
+        """``obj.f(x)``, ``p->f(x)``, ``f(x)`` inside a method, ``a + b`` with a member operator, ``C::g(x)``."""
+        callee = call.referenced
+        check_callee(callee, call)
+        check_used_record(callee.semantic_parent.type, call)
+        check_method(callee)
+        args = list(call.get_arguments())
+        if callee.is_static_method():
+            return self.call_member(callee, args, None, call)
+        nparams = len(list(callee.type.argument_types()))
+        if len(args) == nparams + 1:  # an operator call: the object is the first operand
+            obj, args = args[0], args[1:]
+            this = self.address(obj)
+        else:
+            ref = strip_implicit(children(call)[0])
+            if ref.kind != K.MEMBER_REF_EXPR:
+                raise self.unsupported(call, "call of a member function through this expression")
+            this = self.member_base(member_object(ref))
+        if callee.spelling == "operator=" and not _user_provided(callee):  # implicit copy assignment: the bytes
+            ty = canonical(callee.semantic_parent.type)
+            self.copy_bytes(this, self.record_value(args[0]), CT.size_of(ty))
+            return this
+        return self.call_member(callee, args, this, call)
 
 
-FunctionGen.needs_construction = needs_construction
-FunctionGen.default_construct = default_construct
-FunctionGen.construct = construct
-FunctionGen.constructed_temporary = constructed_temporary
-FunctionGen.init_fields = init_fields
-FunctionGen.init_members = init_members
-FunctionGen.call_member = call_member
-FunctionGen.method_call = method_call
-FunctionGen.expr_CXX_THIS_EXPR = expr_CXX_THIS_EXPR
+    def expr_CXX_THIS_EXPR(self, e):
+        """``this``: the object's address, the method's last argument."""
+        if getattr(self, "this_ptr", None) is None:
+            raise self.unsupported(e, "'this' outside a member function")
+        return self.this_ptr

@@ -22,6 +22,7 @@ from mlir import ir
 from mlir.dialects import arith, scf
 
 from ..clang_ast import K, children
+from .values import Binding
 
 PREFIX = "goto"
 ROUTE_KINDS = (K.COMPOUND_STMT, K.IF_STMT, K.LABEL_STMT)
@@ -102,7 +103,6 @@ def _plans(fg):
 
 def emit_compound(fg, c):
     """Emit compound statement `c`, with the flags of the labels whose scope it is."""
-    from .codegen import Binding
     if "goto_plan" not in fg.__dict__:  # the first compound is the function body
         fg.goto_plan = plan(c)
     names = [n for n, lp in _plans(fg).items() if lp.scope == c.hash and flag_key(n) not in fg.env]
@@ -131,7 +131,6 @@ def emit_goto(fg, c):
 
     Raises:
         CompileError: when L cannot be reached in structured control flow (a jump into a loop or switch)."""
-    from .codegen import Binding
     name = target(c)
     lp = _plans(fg).get(name)
     if lp is not None and lp.error:
@@ -143,7 +142,6 @@ def emit_goto(fg, c):
 
 def emit_label(fg, c):
     """`L: stmt` reached: clear L's flag, then the statement."""
-    from .codegen import Binding
     lp = _plans(fg).get(c.spelling)
     if lp is not None and lp.error:
         raise fg.error(c, lp.error)
@@ -197,7 +195,6 @@ def emit_labeled(fg, entry, rest, names, route=()):
 
 def _loop(fg, flags, body):
     """scf.while whose before region runs `body` and repeats while one of `flags` is set."""
-    from .codegen import Binding
     keys = fg.carried(body, extra=list(flags))
     keys += [k for k in flags if k not in keys]
     types = [fg.env[k].value.type for k in keys]

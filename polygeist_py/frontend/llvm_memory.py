@@ -1,6 +1,6 @@
 """The LLVM-pointer side of the memory model (see docs/memory_model.md).
 
-Numeric arrays and pointers to numeric data stay memrefs (codegen.py); everything a memref cannot describe
+Numeric arrays and pointers to numeric data stay memrefs (pointers.py, lvalues.py); everything a memref cannot describe
 exactly lives in raw bytes behind an ``!llvm.ptr``: structs and unions, arrays of structs or of pointers,
 pointers to pointers, pointers to structs, function pointers. This mixin gives FunctionGen the byte-level
 operations: the address of any lvalue, field and bit-field access, aggregate copies and initializers,
@@ -18,7 +18,9 @@ from ..clang_ast import K, T, canonical, children, evaluate, string_initializer,
 from ..errors import error_at
 from . import c_types as CT
 from . import records as R
+from .records import is_default_construction
 from .scan import decl_key
+from .values import MemLV, MemVar
 
 I64 = lambda: ir.IntegerType.get_signless(64)  # noqa: E731
 DYNAMIC_INDEX = -2147483648  # llvm.getelementptr's marker: this index is an operand
@@ -59,16 +61,6 @@ def designator_of(item):
         if not isinstance(head, int):
             raise ValueError("designator that is not a constant")
     return head, (Designated(path[1:], value, cursor) if len(path) > 1 else value)
-
-
-def is_default_construction(init, ty) -> bool:
-    """Whether initializer `init` of an object of type `ty` is C++'s implicit default construction of a C
-    struct or an array of them (no constructors or methods: it runs no code)."""
-    from .calls import is_trivial_record
-    s = strip_implicit(init)
-    if not (s.kind == K.CALL_EXPR and s.referenced is not None and s.referenced.kind == K.CONSTRUCTOR):
-        return False
-    return not list(s.get_arguments()) and is_trivial_record(CT.array_shape(ty).elem)
 
 
 class LLVMMemory:
@@ -326,7 +318,6 @@ class LLVMMemory:
         return self.load_llvm(self.compound_literal(e), ty)
 
     def lvalue_address(self, lv, e):
-        from .codegen import MemLV
         if isinstance(lv, tuple) and lv[0] == "llvm":
             return lv[1]
         if isinstance(lv, MemLV):
@@ -714,8 +705,6 @@ def byte_global(mg, d, key, name, init, is_def, external):
     packed struct of byte runs and pointers when the initializer holds addresses).
 
     Returns the MemVar (a raw global: uses take its address with llvm.mlir.addressof)."""
-    from .codegen import MemVar
-
     ty = canonical(d.type)
     if ty.kind == T.INCOMPLETEARRAY:
         raise error_at(d, "unsupported construct: global array of unknown size")

@@ -14,14 +14,15 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_
 from ..errors import CompileError, error_at
 from . import big_init
 from . import c_types as CT
-from . import cxx  # noqa: F401  (C++ new/delete expressions and references for FunctionGen)
 from . import cxx_classes
 from . import enzyme
 from . import records as R
-from .calls import Calls, is_texture
-from .codegen import FunctionGen, MemVar
+from .calls import Calls
+from .codegen import FunctionGen
+from .cuda_builtins import is_texture
 from .llvm_memory import is_null_constant
 from .scan import decl_key
+from .values import MemVar
 from ..cuda_split import host_symbol, is_device_variable
 
 

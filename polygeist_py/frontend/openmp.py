@@ -43,6 +43,7 @@ from ..clang_ast import K, canonical, children, file_contents
 from ..errors import CompileError, render_diagnostic
 from . import c_types as CT
 from .scan import assigned_decls, contains, decl_key, exits
+from .values import Binding
 
 # directive words after `#pragma omp`: the name of the construct is the longest run of them at the start
 DIRECTIVE_WORDS = {"parallel", "for", "simd", "sections", "section", "single", "master", "masked", "critical",
@@ -195,7 +196,7 @@ def parse_directive(text: bytes, start: int, filename: str) -> Directive:
 
 # ---------------------------------------------------------------------------------------------- loops
 def emit(gen, stmt, dirs: list) -> None:
-    """Emit statement `stmt` that has the OpenMP directives `dirs` attached (frontend.codegen's visit calls
+    """Emit statement `stmt` that has the OpenMP directives `dirs` attached (stmts.StmtGen.visit calls
     this instead of visiting it).
 
     Raises:
@@ -458,7 +459,6 @@ class ParallelLoop:
 
 
 def _binding(gen, value):
-    from .codegen import Binding
     return Binding(value)
 
 

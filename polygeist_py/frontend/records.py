@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 
-from ..clang_ast import K, T, canonical
+from ..clang_ast import K, T, canonical, strip_implicit
 from . import c_types as CT
 
 INT_REGS, SSE_REGS = 6, 8
@@ -251,3 +251,18 @@ def attrs_array(sig: Signature, extra=None):
         if more and p.kind == "scalar":
             attrs[p.first].update(more)
     return ir.ArrayAttr.get([ir.DictAttr.get(a) for a in attrs])
+
+
+def is_trivial_record(ty) -> bool:
+    """A C-style struct in C++ (.cu) code: no user-written constructors or methods, so copies are byte copies."""
+    d = canonical(ty).get_declaration()
+    return not any(c.kind in (K.CONSTRUCTOR, K.CXX_METHOD, K.DESTRUCTOR) for c in d.get_children())
+
+
+def is_default_construction(init, ty) -> bool:
+    """Whether initializer `init` of an object of type `ty` is C++'s implicit default construction of a C
+    struct or an array of them (no constructors or methods: it runs no code)."""
+    s = strip_implicit(init)
+    if not (s.kind == K.CALL_EXPR and s.referenced is not None and s.referenced.kind == K.CONSTRUCTOR):
+        return False
+    return not list(s.get_arguments()) and is_trivial_record(CT.array_shape(ty).elem)

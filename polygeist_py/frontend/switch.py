@@ -18,6 +18,7 @@ from mlir.dialects import arith
 
 from ..clang_ast import K, canonical, children, evaluate
 from . import c_types as CT
+from .values import Binding
 
 LABELS = (K.CASE_STMT, K.DEFAULT_STMT)
 
@@ -127,5 +128,4 @@ def wrap(v: int, width: int) -> int:
 
 
 def _binding(v):
-    from .codegen import Binding  # (codegen imports this module)
     return Binding(v)

@@ -1,0 +1,429 @@
+"""The CUDA runtime API and CUDA device intrinsics as handlers of the builtins table (builtins.Builtins).
+
+Runtime API on the CPU: cudaMalloc and friends are malloc/free, copies are memcpy (host and device memory are
+one), events read the host clock, streams run everything synchronously in program order, legacy 1-D texture
+references bound to linear memory are globals holding the pointer. Device intrinsics: atomics are CPU atomics
+(memref.atomic_rmw / generic_atomic_rmw), ``__syncthreads`` a gpu.barrier (--cpuify splits the thread loop
+there), warp shuffles and votes exchange values through a per-block buffer between two barriers, integer
+intrinsics (``__popc``, ``__clz``, ``__ffs``, ``__mul24``) LLVM intrinsics or arith.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, gpu, llvm, memref, scf
+
+from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
+from ..errors import error_at
+from . import affine_forms as AF
+from . import c_types as CT
+from .scan import out_param_var
+from .values import MemLV, MemVar
+
+# CUDA atomics -> memref.atomic_rmw kinds (float kind, signed int kind, unsigned int kind); the rest are
+# read-modify-write regions in memref.generic_atomic_rmw
+ATOMICS = {
+    "atomicAdd": ("addf", "addi", "addi"), "atomicSub": (None, "addi", "addi"), "atomicExch": ("assign",) * 3,
+    "atomicMax": (None, "maxs", "maxu"), "atomicMin": (None, "mins", "minu"), "atomicAnd": (None, "andi", "andi"),
+    "atomicOr": (None, "ori", "ori"), "atomicXor": (None, "xori", "xori"),
+    "atomicCAS": None, "atomicInc": None, "atomicDec": None,
+}
+
+
+WARP_SYNC = "pgcc.warp_sync"  # a barrier standing for a warp-level exchange (see warp_exchange)
+
+
+def warp_barrier():
+    """A gpu.barrier marked WARP_SYNC: all threads of the block meet there on the CPU, but CUDA only asks the
+    32 lanes of a warp to meet, so it may sit under a condition uniform within each warp (``if (warp == 0)``)."""
+    gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
+
+
+SHUFFLES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync")
+
+
+MAX_BLOCK = 1024  # CUDA's limit on threads per block: the size of a warp exchange buffer
+
+
+# texture API forms pgcc does not translate (only 1-D textures on linear memory are)
+UNSUPPORTED_TEXTURE = {
+    "tex1D": "tex1D() reads a texture bound to a CUDA array (cudaArray); bind linear memory with "
+             "cudaBindTexture and read it with tex1Dfetch",
+    "tex2D": "2-D textures (tex2D); only 1-D textures bound to linear memory (tex1Dfetch) are supported",
+    "tex3D": "3-D textures (tex3D); only 1-D textures bound to linear memory (tex1Dfetch) are supported",
+    "cudaBindTexture2D": "2-D textures (cudaBindTexture2D); only 1-D textures bound to linear memory are supported",
+    "cudaBindTextureToArray": "textures bound to CUDA arrays (cudaBindTextureToArray, cudaArray)",
+    "cudaMallocArray": "CUDA arrays (cudaMallocArray, cudaArray)",
+    "cudaFreeArray": "CUDA arrays (cudaFreeArray, cudaArray)",
+    "cudaCreateChannelDesc": "cudaCreateChannelDesc() other than as the initializer of a cudaChannelFormatDesc "
+                             "variable",
+}
+
+
+def is_texture(ty) -> bool:
+    """True for a legacy CUDA texture reference type ``texture<T, dim, mode>``."""
+    return ty.kind == T.RECORD and ty.get_declaration().spelling == "texture"
+
+
+def texture_params(ty):
+    """(element clang type, dimensions, reads normalized floats) of a canonical ``texture<...>`` type, whose
+    spelling omits default arguments: ``texture<float>``, ``texture<float, 2>``, ``texture<int, 1, (...)1U>``."""
+    elem = ty.get_template_argument_type(0) if ty.get_num_template_arguments() > 0 else None
+    spelling = ty.spelling
+    inner = spelling[spelling.index("<") + 1:spelling.rindex(">")]
+    parts, depth, cur = [], 0, ""
+    for ch in inner:
+        depth += ch in "<(" and 1 or (-1 if ch in ">)" else 0)
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur.strip())
+    dim = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 1
+    mode = parts[2] if len(parts) > 2 else ""
+    normalized = "Normalized" in mode or mode.rstrip("uU").endswith("1")
+    return (elem if elem is not None and elem.kind != T.INVALID else None), dim, normalized
+
+
+class CudaBuiltins:
+    """Mixin for builtins.Builtins: the handlers of CUDA runtime functions and device intrinsics (each takes the
+    FunctionGen, the CALL_EXPR and its argument cursors, and returns the call's value or None)."""
+
+    def cuda_table(self) -> dict:
+        """The CUDA entries of the builtins table: name -> handler."""
+        return {
+            "cudaMalloc": self.cuda_malloc, "cudaMallocManaged": self.cuda_malloc, "cudaMallocHost": self.cuda_malloc,
+            "cudaFree": self.free, "cudaFreeHost": self.free,
+            "cudaMemcpy": self.memcpy, "cudaMemcpyAsync": self.memcpy,
+            "cudaMemset": self.memset,
+            "cudaMemcpyToSymbol": self.symbol_memcpy, "cudaMemcpyFromSymbol": self.symbol_memcpy,
+            "cudaDeviceSynchronize": self.success, "cudaThreadSynchronize": self.success,
+            "cudaDeviceReset": self.success, "cudaSetDevice": self.success, "cudaGetLastError": self.success,
+            "cudaPeekAtLastError": self.success, "cudaEventSynchronize": self.success,
+            "cudaEventDestroy": self.success, "cudaStreamSynchronize": self.success,
+            # streams: every launch and copy runs synchronously in program order, so a stream is only a name
+            "cudaStreamCreate": self.success, "cudaStreamCreateWithFlags": self.success,
+            "cudaStreamDestroy": self.success, "cudaStreamQuery": self.success, "cudaStreamWaitEvent": self.success,
+            "cudaEventQuery": self.success, "cudaMemsetAsync": self.memset,
+            "cudaGetErrorString": self.error_string,
+            "cudaEventCreate": self.event_create, "cudaEventRecord": self.event_record,
+            "cudaEventElapsedTime": self.event_elapsed,
+            "__syncthreads": self.barrier,
+            **{name: self.atomic for name in ATOMICS},
+            **{name: self.shuffle for name in SHUFFLES},
+            "__popc": self.bit_count, "__popcll": self.bit_count, "__clz": self.bit_count, "__clzll": self.bit_count,
+            "__ffs": self.bit_count, "__ffsll": self.bit_count, "__mul24": self.mul24, "__umul24": self.mul24,
+            "__ballot_sync": self.vote, "__any_sync": self.vote, "__all_sync": self.vote,
+            "__syncwarp": self.barrier,
+            "tex1Dfetch": self.tex_fetch, "cudaBindTexture": self.bind_texture, "cudaUnbindTexture": self.bind_texture,
+            **{name: self.reject(what) for name, what in UNSUPPORTED_TEXTURE.items()},
+        }
+
+    # ---------------------------------------------------------------- helpers
+    def barrier(self, fg, call, args):
+        """__syncthreads() -> gpu.barrier (--cpuify splits the thread loop there); __syncwarp() -> a gpu.barrier
+        marked WARP_SYNC (legal under a condition that is uniform within each warp only)."""
+        bar = gpu.BarrierOp()
+        if call.spelling == "__syncwarp":
+            bar.attributes[WARP_SYNC] = ir.UnitAttr.get()
+        return None
+
+    def atomic(self, fg, call, args):
+        """CUDA atomics on the element a pointer designates: real CPU atomics (memref.atomic_rmw or
+        memref.generic_atomic_rmw, which lower to atomicrmw / a cmpxchg loop). Returns the old value."""
+        name = call.spelling
+        ty = canonical(call.type)
+        target = strip_implicit(args[0])
+        if target.kind == K.UNARY_OPERATOR and children(target) and unary_op(target) == "&":
+            lv = fg.lvalue(children(target)[0])
+        elif CT.pointee_is_memref(canonical(args[0].type)):
+            lv = MemLV(fg.rvalue(args[0]), [AF.const(0)], ty)  # *p
+        else:
+            raise error_at(call, f"unsupported construct: {name} through '{args[0].type.spelling}'")
+        if not isinstance(lv, MemLV):
+            raise error_at(call, f"unsupported construct: {name} on a scalar variable")
+        idx = fg.index_values(lv.indices)
+        vals = [fg.convert(fg.rvalue(a), a.type, ty, a) for a in args[1:]]
+        kinds = ATOMICS[name]
+        if kinds is not None:
+            kind = kinds[0] if CT.is_float(ty) else kinds[2] if CT.is_unsigned(ty) else kinds[1]
+            if kind is None:
+                raise error_at(call, f"unsupported construct: {name} on '{ty.spelling}'")
+            v = vals[0]
+            if name == "atomicSub":
+                v = arith.subi(fg.const_int(ty, 0), v)
+            return memref.AtomicRMWOp(getattr(arith.AtomicRMWKind, kind), v, lv.memref, idx).result
+        op = memref.GenericAtomicRMWOp(CT.scalar_type(ty), lv.memref, idx)
+        block = op.regions[0].blocks.append(CT.scalar_type(ty))
+        with ir.InsertionPoint(block):
+            old = block.arguments[0]
+            one, zero = fg.const_int(ty, 1), fg.const_int(ty, 0)
+            if name == "atomicCAS":
+                new = arith.select(arith.cmpi(arith.CmpIPredicate.eq, old, vals[0]), vals[1], old)
+            elif name == "atomicInc":  # ((old >= val) ? 0 : old + 1), unsigned
+                new = arith.select(arith.cmpi(arith.CmpIPredicate.uge, old, vals[0]), zero, arith.addi(old, one))
+            else:  # atomicDec: ((old == 0) | (old > val)) ? val : old - 1
+                wrap = arith.ori(arith.cmpi(arith.CmpIPredicate.eq, old, zero),
+                                 arith.cmpi(arith.CmpIPredicate.ugt, old, vals[0]))
+                new = arith.select(wrap, vals[0], arith.subi(old, one))
+            memref.AtomicYieldOp(new)
+        return op.result
+
+    # Warp intrinsics exchange values between the 32 consecutive threads of a warp. Here each is a round trip
+    # through a per-block buffer: every thread writes its value at its linear thread index, a barrier, every
+    # thread reads its source lane, a barrier. Barrier elimination turns that into fission of the thread loop,
+    # which is exact when all threads of the block make the call (uniform control flow; otherwise the barrier
+    # is rejected as non-uniform).
+    def warp_exchange(self, fg, v):
+        """Publish `v` in a per-block buffer at the caller's linear thread index, then a barrier.
+
+        Returns (tid, read): tid is the linear thread index (i32); read(src, ok=None) returns (value of linear
+        thread `src`, whether `src` is inside the block). A source outside the block (a partial last warp) or
+        with `ok` false reads the caller's own value, as on a GPU."""
+        buf = fg.alloca_entry(ir.MemRefType.get([MAX_BLOCK], v.type))
+        buf.owner.attributes["pgcc.shared"] = ir.UnitAttr.get()
+        ids = {(n, c): fg.gpu_id(n, c) for n in ("threadIdx", "blockDim") for c in "xyz"}
+        tid = arith.addi(ids["threadIdx", "x"], arith.muli(ids["blockDim", "x"], arith.addi(
+            ids["threadIdx", "y"], arith.muli(ids["blockDim", "y"], ids["threadIdx", "z"]))))
+        nthreads = arith.muli(ids["blockDim", "x"], arith.muli(ids["blockDim", "y"], ids["blockDim", "z"]))
+        idx = ir.IndexType.get()
+        memref.StoreOp(v, buf, [arith.index_castui(idx, tid)])
+        warp_barrier()
+
+        def read(src, ok=None):
+            inside = arith.cmpi(arith.CmpIPredicate.ult, src, nthreads)
+            take = inside if ok is None else arith.andi(ok, inside)
+            return memref.LoadOp(buf, [arith.index_castui(idx, arith.select(take, src, tid))]).result, inside
+
+        return tid, read
+
+    def shuffle(self, fg, call, args):
+        """__shfl{,_up,_down,_xor}_sync(mask, v, lane/delta, width=32): the value of another lane."""
+        name = call.spelling
+        ty = canonical(call.type)
+        i32 = ir.IntegerType.get_signless(32)
+        tid, read = self.warp_exchange(fg, fg.convert(fg.rvalue(args[1]), args[1].type, ty, args[1]))
+        k = fg.rvalue(args[2])
+        width = fg.rvalue(args[3]) if len(args) > 3 else fg.const_int(i32, 32)
+        seg_lane = arith.remui(tid, width)  # lane within the width-segment
+        seg_base = arith.subi(tid, seg_lane)
+        if name == "__shfl_sync":
+            src, ok = arith.addi(seg_base, arith.remui(k, width)), None
+        elif name == "__shfl_up_sync":
+            src, ok = arith.subi(tid, k), arith.cmpi(arith.CmpIPredicate.uge, seg_lane, k)
+        elif name == "__shfl_down_sync":
+            src, ok = arith.addi(tid, k), arith.cmpi(arith.CmpIPredicate.ult, arith.addi(seg_lane, k), width)
+        else:
+            lane = arith.xori(seg_lane, k)
+            src, ok = arith.addi(seg_base, lane), arith.cmpi(arith.CmpIPredicate.ult, lane, width)
+        got = read(src, ok)[0]
+        warp_barrier()
+        return got
+
+    def vote(self, fg, call, args):
+        """__ballot_sync(mask, p): bit i set when lane i's p is non-zero; __any_sync/__all_sync from it."""
+        i32 = ir.IntegerType.get_signless(32)
+        p = fg.to_bool(fg.rvalue(args[1]), canonical(args[1].type))
+        tid, read = self.warp_exchange(fg, arith.extui(i32, p))
+        base = arith.subi(tid, arith.remui(tid, fg.const_int(i32, 32)))
+        bits, lanes = fg.const_int(i32, 0), fg.const_int(i32, 0)
+        for lane in range(32):  # unrolled: 32 loads of the buffer
+            value, inside = read(arith.addi(base, fg.const_int(i32, lane)))
+            present = arith.extui(i32, inside)
+            bits = arith.ori(bits, arith.shli(arith.andi(value, present), fg.const_int(i32, lane)))
+            lanes = arith.ori(lanes, arith.shli(present, fg.const_int(i32, lane)))
+        warp_barrier()
+        mask = arith.andi(fg.rvalue(args[0]), lanes)
+        bits = arith.andi(bits, mask)
+        if call.spelling == "__ballot_sync":
+            return bits
+        zero = fg.const_int(i32, 0)
+        res = (arith.cmpi(arith.CmpIPredicate.ne, bits, zero) if call.spelling == "__any_sync"
+               else arith.cmpi(arith.CmpIPredicate.eq, bits, mask))
+        return arith.extui(CT.scalar_type(canonical(call.type)), res)
+
+    def bit_count(self, fg, call, args):
+        """__popc/__clz/__ffs (and the ...ll forms) as LLVM's ctpop/ctlz/cttz intrinsics (the math dialect's
+        ctpop has no lowering to LLVM here), result as int."""
+        x = fg.rvalue(args[0])
+        base = call.spelling.rstrip("l")
+        if base == "__popc":
+            r = ir.Operation.create("llvm.intr.ctpop", [x.type], [x]).result
+        elif base == "__clz":
+            r = ir.Operation.create("llvm.intr.ctlz", [x.type], [x], {"is_zero_poison": ir.BoolAttr.get(False)}).result
+        else:  # __ffs: 1 + index of the least significant set bit, 0 for 0
+            tz = ir.Operation.create("llvm.intr.cttz", [x.type], [x], {"is_zero_poison": ir.BoolAttr.get(False)}).result
+            zero = fg.const_int(x.type, 0)
+            r = arith.select(arith.cmpi(arith.CmpIPredicate.eq, x, zero), zero, arith.addi(tz, fg.const_int(x.type, 1)))
+        return fg.convert(r, args[0].type, canonical(call.type), call)
+
+    def mul24(self, fg, call, args):
+        """__mul24/__umul24: the product of the low 24 bits of each operand (sign- or zero-extended)."""
+        ty = canonical(call.type)
+        a, b = (fg.convert(fg.rvalue(x), x.type, ty, x) for x in args[:2])
+        eight = fg.const_int(ty, 8)
+        if call.spelling == "__mul24":
+            a, b = (arith.shrsi(arith.shli(v, eight), eight) for v in (a, b))
+        else:
+            mask = fg.const_int(ty, 0xFFFFFF)
+            a, b = arith.andi(a, mask), arith.andi(b, mask)
+        return arith.muli(a, b)
+
+    # ---------------------------------------------------------------- handlers
+    def cuda_malloc(self, fg, call, args):
+        p = self.libc("malloc", CT.llvm_ptr(), [self.size_arg(fg, args[1])])
+        self.assign_out(fg, args[0], p, call)
+        return self.ret_int(fg, call)
+
+    def symbol_memcpy(self, fg, call, args):
+        """cudaMemcpyToSymbol(sym, src, n, offset) / cudaMemcpyFromSymbol(dst, sym, n, offset): a memcpy to or
+        from the bytes of a __constant__/__device__ global (ordinary host memory here)."""
+        to_symbol = call.spelling == "cudaMemcpyToSymbol"
+        sym = strip_implicit(args[0 if to_symbol else 1])
+        lv = fg.lvalue(sym) if sym.kind == K.DECL_REF_EXPR else None
+        if not isinstance(lv, MemLV) or lv.indices:
+            raise error_at(sym, f"unsupported construct: {call.spelling} on something that is not a global variable")
+        i64 = ir.IntegerType.get_signless(64)
+        offset = self.size_arg(fg, args[3]) if len(args) > 3 else arith.constant(i64, 0)
+        at = fg.byte_offset(fg.to_ptr(lv.memref), offset)
+        other = self.ptr_arg(fg, args[1 if to_symbol else 0])
+        dst, src = (at, other) if to_symbol else (other, at)
+        llvm.MemcpyOp(dst, src, self.size_arg(fg, args[2]), ir.BoolAttr.get(False))
+        return self.ret_int(fg, call)
+
+    def success(self, fg, call, args):
+        for a in args:  # arguments are still evaluated for their side effects
+            if canonical(a.type).kind not in (T.POINTER,):
+                fg.rvalue(a)
+        return self.ret_int(fg, call)
+
+    def error_string(self, fg, call, args):
+        e = fg.rvalue(args[0])
+        ok = arith.cmpi(arith.CmpIPredicate.eq, e, fg.const_int(e.type, 0))
+        return arith.select(ok, self.mg.string_constant("no error"), self.mg.string_constant("unknown error"))
+
+    def event_create(self, fg, call, args):
+        decl = out_param_var(args[0])
+        if decl is None:
+            raise error_at(call, "unsupported construct: cudaEventCreate needs `&event`")
+        fg.store(fg.lvalue_of_decl(decl, args[0]), arith.constant(ir.F64Type.get(), 0.0))
+        return self.ret_int(fg, call)
+
+    def now_ms(self):
+        t = self.libc("omp_get_wtime", ir.F64Type.get(), [])
+        return arith.mulf(t, arith.constant(ir.F64Type.get(), 1000.0))
+
+    def event_record(self, fg, call, args):
+        target = strip_implicit(args[0])
+        if target.kind != K.DECL_REF_EXPR:
+            raise error_at(call, "unsupported construct: cudaEventRecord of an expression that is not a variable")
+        fg.store(fg.lvalue(target), self.now_ms())
+        return self.ret_int(fg, call)
+
+    def event_elapsed(self, fg, call, args):
+        decl = out_param_var(args[0])
+        start, stop = fg.rvalue(args[1]), fg.rvalue(args[2])
+        ms = arith.truncf(ir.F32Type.get(), arith.subf(stop, start))
+        if decl is not None:
+            fg.store(fg.lvalue_of_decl(decl, args[0]), ms)
+        else:
+            llvm.StoreOp(ms, self.ptr_arg(fg, args[0]))
+        return self.ret_int(fg, call)
+
+    # Legacy texture references: `texture<T, 1, cudaReadModeElementType> tex;` is a global holding the pointer
+    # cudaBindTexture stored in it; tex1Dfetch(tex, i) loads element i of that memory.
+    def texture_global(self, d, key, name):
+        """The LLVM global (a raw pointer, null until bound) standing for texture reference `d`.
+
+        Raises:
+            CompileError: a texture that is not 1-D, reads normalized floats, or has a non-scalar element type.
+        """
+        elem, dim, normalized = texture_params(canonical(d.type))
+        if dim != 1:
+            raise error_at(d, f"unsupported construct: {dim}-D texture reference '{d.type.spelling}'; only 1-D "
+                              "textures bound to linear memory (cudaBindTexture, tex1Dfetch) are supported")
+        if normalized:
+            raise error_at(d, f"unsupported construct: texture '{d.type.spelling}' with cudaReadModeNormalizedFloat")
+        if elem is None or not CT.is_arith(elem):
+            raise error_at(d, f"unsupported construct: texture of '{elem.spelling if elem else '?'}' (only "
+                              "scalar element types)")
+        if name not in self.mg.llvm_decls:
+            loc = ir.Location.file(self.mg.filename, d.location.line, d.location.column)
+            with loc, ir.InsertionPoint.at_block_begin(self.mg.module.body):
+                static = d.storage_class == d.storage_class.STATIC
+                g = llvm.GlobalOp(CT.llvm_ptr(), name,
+                                  ir.Attribute.parse(f"#llvm.linkage<{'internal' if static else 'external'}>"))
+                if d.storage_class != d.storage_class.EXTERN:
+                    with ir.InsertionPoint(g.initializer.blocks.append()):
+                        llvm.ReturnOp(arg=llvm.ZeroOp(CT.llvm_ptr()).result)
+            self.mg.llvm_decls.add(name)
+        mv = MemVar(None, canonical(d.type), global_name=name)
+        self.mg.globals[key] = mv
+        return mv
+
+    def texture_slot(self, fg, e, call):
+        """!llvm.ptr to the pointer slot of the texture reference named by `e` (``tex`` or ``&tex``)."""
+        t = strip_implicit(e)
+        if t.kind == K.UNARY_OPERATOR and children(t) and unary_op(t) == "&":
+            t = strip_implicit(children(t)[0])
+        decl = t.referenced if t.kind == K.DECL_REF_EXPR else None
+        if decl is None or decl.kind != K.VAR_DECL or not is_texture(canonical(decl.type)):
+            raise error_at(call, f"unsupported construct: {call.spelling} on something that is not a global "
+                                 "texture<> variable")
+        return self.mg.get_global(fg, self.mg.global_var(decl))
+
+    def is_texture_setting(self, e) -> bool:
+        """True for an assignment target inside a texture reference: ``tex.filterMode``, ``tex.addressMode[0]``,
+        ``tex.channelDesc`` (filtering, addressing and normalization have no effect on tex1Dfetch)."""
+        t, member = strip_implicit(e), False
+        while t.kind in (K.MEMBER_REF_EXPR, K.ARRAY_SUBSCRIPT_EXPR) and children(t):
+            member = True
+            t = strip_implicit(children(t)[0])
+        decl = t.referenced if t.kind == K.DECL_REF_EXPR else None
+        return member and decl is not None and decl.kind == K.VAR_DECL and is_texture(canonical(decl.type))
+
+    def texture_setting(self, fg, target, value):
+        """Assignment to a texture setting: the value is evaluated when it is a scalar (for its side effects)
+        and dropped; a struct value (``tex.channelDesc = desc``) is a variable or a descriptor, not evaluated."""
+        if CT.is_arith(canonical(value.type)):
+            fg.rvalue(value, discard=True)
+        return None
+
+    def is_channel_desc(self, init) -> bool:
+        """True for ``cudaCreateChannelDesc<T>()`` (or ``cudaCreateChannelDesc(x, y, z, w, kind)``) as the
+        initializer of a cudaChannelFormatDesc variable: the descriptor only describes the element type, which
+        pgcc takes from the texture, so the variable stays uninitialized bytes."""
+        c = strip_implicit(init)
+        while c.kind in (K.UNEXPOSED_EXPR, K.CALL_EXPR) and c.spelling != "cudaCreateChannelDesc" and children(c):
+            c = strip_implicit(children(c)[0])
+        return c.kind == K.CALL_EXPR and c.spelling == "cudaCreateChannelDesc"
+
+    def tex_fetch(self, fg, call, args):
+        """tex1Dfetch(tex, i): element i of the memory bound to `tex` (a plain load)."""
+        base = llvm.LoadOp(CT.llvm_ptr(), self.texture_slot(fg, args[0], call)).result
+        i64 = ir.IntegerType.get_signless(64)
+        ty = canonical(call.type)
+        i = fg.rvalue(args[1])
+        i = arith.extsi(i64, i) if i.type != i64 else i
+        at = fg.byte_offset(base, arith.muli(i, arith.constant(i64, CT.size_of(ty))))
+        return llvm.LoadOp(CT.scalar_type(ty), at).result
+
+    def bind_texture(self, fg, call, args):
+        """cudaBindTexture(offset, tex, ptr, [desc,] size) stores ptr in the texture (offset 0);
+        cudaUnbindTexture(tex) clears it."""
+        if call.spelling == "cudaUnbindTexture":
+            llvm.StoreOp(llvm.ZeroOp(CT.llvm_ptr()).result, self.texture_slot(fg, args[0], call))
+            return self.ret_int(fg, call)
+        slot = self.texture_slot(fg, args[1], call)
+        llvm.StoreOp(self.ptr_arg(fg, args[2]), slot)
+        off = strip_implicit(args[0])
+        if off.kind not in (K.INTEGER_LITERAL, K.GNU_NULL_EXPR, K.CXX_NULL_PTR_LITERAL_EXPR):
+            p = self.ptr_arg(fg, args[0])  # if (offset) *offset = 0: the memory is used from its first byte
+            i64 = ir.IntegerType.get_signless(64)
+            nonnull = arith.cmpi(arith.CmpIPredicate.ne, llvm.PtrToIntOp(i64, p).result, arith.constant(i64, 0))
+            guard = scf.IfOp(nonnull)
+            with ir.InsertionPoint(guard.then_block):
+                llvm.StoreOp(arith.constant(i64, 0), p)
+                scf.YieldOp([])
+        return self.ret_int(fg, call)

@@ -1,0 +1,261 @@
+"""Declarations: parameters, local variables and their initializers, variable-length arrays.
+
+A scalar whose address is never taken is an SSA value (``define``); an address-taken scalar or an array of
+numbers a memref (``memref.alloca`` at the function entry, or sized at the declaration for a VLA); structs,
+unions and arrays of them raw bytes (llvm_memory); ``static``/``extern`` locals globals (module.ModuleGen);
+``__shared__`` variables CUDA shared memory (cuda_device); C++ references the storage they name (cxx).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, llvm, memref
+
+from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, string_initializer, strip_implicit,
+                         var_decl_initializer)
+from ..errors import CompileError
+from . import big_init
+from . import c_types as CT
+from . import enzyme
+from . import records as R
+from .scan import decl_key
+from .values import Binding, MemLV, MemVar, VarLV, dynamic_sizes, has_designator, size_expressions
+
+
+class DeclGen:
+    """Mixin for FunctionGen: parameters, locals, initializers."""
+
+    # ---------------------------------------------------------------- parameters
+    def bind_param(self, p, arg):
+        ty = canonical(p.type)
+        key = decl_key(p)
+        with self.loc(p):
+            if CT.is_reference(ty):  # a C++ reference: the address of the caller's object (cxx)
+                self.bind_reference(key, CT.unreferenced(ty), arg, p)
+            elif ty.kind == T.POINTER or CT.is_array(ty):
+                if CT.pointee_is_memref(ty):
+                    sizes = self.vla_sizes(size_expressions(p), ty, p)
+                    self.define(key, ty, self.from_ptr(arg, ty, sizes, p))
+                else:
+                    self.define(key, ty, arg)
+            elif CT.is_arith(ty):
+                self.define(key, ty, arg)
+            else:
+                raise self.unsupported(p, f"parameter of type '{p.type.spelling}'")
+
+    def bind_record_param(self, p, pabi, args):
+        """A struct/union parameter: its bytes (the byval copy, or the register pieces stored to the stack)."""
+        with self.loc(p):
+            if pabi.kind == "byval":
+                self.struct_vars[decl_key(p)] = args[0]
+            else:
+                self.struct_vars[decl_key(p)] = self.pieces_to_memory(args, pabi.ctype)
+
+    def to_abi(self, v, ty):
+        """A value as passed across a function boundary (pointers as !llvm.ptr)."""
+        return self.to_ptr(v) if canonical(ty).kind == T.POINTER else v
+
+    # ---------------------------------------------------------------- variables
+    def define(self, key, ty, value, form=None):
+        """Bind a new variable: SSA unless its address is taken (then a 0-d memref; pointers are stored raw)."""
+        if key in self.addr_taken:
+            if CT.is_arith(ty):
+                m = self.alloca_entry(ir.MemRefType.get([], CT.memory_type(ty)))
+            elif canonical(ty).kind == T.POINTER:  # a pointer in memory: raw bytes (no memref of pointers)
+                self.struct_vars[key] = self.byte_alloca(8, 8)
+                self.store_scalar(self.struct_vars[key], ty, value)
+                return
+            else:
+                raise CompileError(f"unsupported construct: address of a variable of type '{ty.spelling}'")
+            self.mem[key] = MemVar(m, ty)
+            self.store(MemLV(m, [], canonical(ty)), value)
+        else:
+            self.env[key] = Binding(value, form)
+
+    def lvalue_of_decl(self, decl, cursor):
+        """The lvalue of variable `decl` (for calls that assign through `&var`)."""
+        key = decl_key(decl)
+        if key in self.struct_vars:
+            return ("llvm", self.struct_vars[key], CT.unreferenced(decl.type), None)
+        if key in self.mem:
+            return MemLV(self.mem_ref(self.mem[key]), [], CT.unreferenced(decl.type))
+        if key in self.env:
+            return VarLV(key, canonical(decl.type))
+        raise self.unsupported(cursor, f"assignment to '{decl.spelling}' here")
+
+    def visit_DECL_STMT(self, c):
+        for d in children(c):
+            if d.kind == K.VAR_DECL:
+                self.declare_local(d)
+            elif d.kind in (K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.CLASS_DECL):
+                self.mg.check_record(d)
+            else:
+                raise self.unsupported(d)
+
+    def declare_local(self, d):
+        ty = canonical(d.type)
+        key = decl_key(d)
+        if CT.is_reference(ty):  # `T &r = x;` names x's storage (cxx)
+            self.declare_reference(d, ty)
+            return
+        if has_attr(d, K.CUDASHARED_ATTR):
+            if R.is_byte_object(ty) and not CT.is_dim3(ty):
+                self.struct_vars[key] = self.shared_bytes(d, ty)
+            else:
+                self.mem[key] = MemVar(self.shared_memory(d, ty), ty)
+            return
+        if d.storage_class in (d.storage_class.STATIC, d.storage_class.EXTERN):
+            self.mem[key] = self.mg.global_var(d)
+            return
+        init = var_decl_initializer(d)
+        inits = [init] if init is not None else []
+        if R.is_byte_object(ty) and not CT.is_dim3(ty) and not (ty.kind == T.RECORD and (inits and (
+                self.mg.builtins.is_channel_desc(inits[-1]) or self.enzyme_struct_init(inits[-1])))):
+            self.byte_local(d, ty, init)
+            return
+        if CT.is_array(ty):
+            shape = CT.array_shape(ty)
+            mtype = CT.array_memref_type(ty)
+            if None in shape.dims:
+                size_exprs = dynamic_sizes(size_expressions(d, exclude=init), shape.dims)
+                if None in size_exprs:
+                    raise self.unsupported(d, "variable-length array without a size expression")
+                sizes = [self.index_of(self.rvalue(e), e.type) for e in size_exprs]
+                m = self.alloca_entry(mtype, sizes)
+                inits = []
+            else:
+                m = self.alloca_entry(mtype)
+            self.mem[key] = MemVar(m, ty)
+            big = big_init.is_large(shape.dims)  # zeroed by one loop, then only the listed elements stored
+            text = string_initializer(inits[0], shape.dims[0], pad=not big) if inits and len(shape.dims) == 1 and shape.dims[0] else None
+            if text is not None and big:
+                big_init.fill_zero(self, m, shape.dims, self.zero(shape.elem))
+            if text is not None:
+                for i, b in enumerate(text):
+                    memref.StoreOp(CT.as_stored(self.const_int(shape.elem, b), m), m, [self.const_index(i)])
+                return
+            init = next((e for e in inits if e.kind == K.INIT_LIST_EXPR), None)
+            if init is not None and has_designator(init):  # `{[3] = 4, 5}`: through the bytes (llvm_memory)
+                self.init_object(self.to_ptr(m), ty, init)
+            elif init is not None:
+                self.init_array(m, ty, init)
+            elif inits:
+                raise self.unsupported(inits[0], "array initializer that is not a brace list")
+            return
+        if CT.is_dim3(ty):
+            vals = self.dim3_value(inits[0]) if inits else [self.const_int(ir.IntegerType.get_signless(32), 1)] * 3
+            for comp, v in zip("xyz", vals):
+                self.env[(key, comp)] = Binding(v)
+            return
+        if ty.kind == T.RECORD:
+            self.struct_vars[key] = self.struct_storage(d, ty, inits)
+            return
+        if not (CT.is_arith(ty) or ty.kind == T.POINTER):
+            raise self.unsupported(d, f"variable of type '{d.type.spelling}'")
+        init = inits[-1] if inits else None
+        if self.has_vla_pointee(ty):
+            self.define(key, ty, self.vla_pointer(init, ty, size_expressions(d, exclude=init), d))
+            return
+        if init is not None:
+            value, form = self.rvalue_form(init)
+            value = self.convert(value, init.type, ty, init)
+            if form is not None and not (CT.is_int(ty) and not CT.is_unsigned(ty)):
+                form = None
+        else:
+            value, form = self.zero(ty), None
+        self.define(key, ty, value, form)
+
+    def enzyme_struct_init(self, init):
+        call = strip_implicit(init)
+        return call.kind == K.CALL_EXPR and call.referenced is not None and bool(enzyme.mode_of(call.referenced.spelling))
+
+    def struct_storage(self, d, ty, inits):
+        """A local struct of scalar fields (e.g. `struct timeval` for gettimeofday) as raw bytes on the stack:
+        fields are read and written through their byte offsets, `&s` is the C pointer. Struct copies,
+        initializers and nested aggregates are not supported yet."""
+        for f in ty.get_fields():
+            ft = canonical(f.type)
+            if f.is_bitfield() or not (CT.is_arith(ft) or ft.kind == T.POINTER):
+                raise self.unsupported(d, f"struct with a field of type '{f.type.spelling}'")
+        call = strip_implicit(inits[-1]) if inits else None
+        gradients = call is not None and call.kind == K.CALL_EXPR and call.referenced is not None \
+            and enzyme.mode_of(call.referenced.spelling)  # `struct grads g = __enzyme_autodiff(...)`
+        if inits and not gradients and not self.mg.builtins.is_channel_desc(inits[-1]):
+            raise self.unsupported(d, "struct initializer")
+        i64 = ir.IntegerType.get_signless(64)
+        with ir.InsertionPoint.at_block_begin(self.entry):
+            n = llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, ty.get_size()))
+            ptr = llvm.AllocaOp(CT.llvm_ptr(), n.result, ir.IntegerType.get_signless(8),
+                                alignment=ty.get_align()).result
+        if gradients:
+            enzyme.emit(self, call, list(call.get_arguments()), struct_ptr=ptr)
+        return ptr
+
+    def init_array(self, m, ty, init):
+        """Store the elements of an initializer list (missing elements are zero)."""
+        shape = CT.array_shape(ty)
+        elem = shape.elem
+        big = big_init.is_large(shape.dims)
+        if big:  # zero everything with one loop nest, then store only the listed elements
+            big_init.fill_zero(self, m, shape.dims, self.zero(elem))
+
+        def flat(node, prefix, depth):
+            items = [e for e in children(node)]
+            for i in range(min(shape.dims[depth], len(items)) if big else shape.dims[depth]):
+                if depth + 1 < len(shape.dims):
+                    sub = items[i] if i < len(items) and items[i].kind == K.INIT_LIST_EXPR else None
+                    if sub is None:
+                        if not big:
+                            zero_fill(prefix + [i], depth + 1)
+                    else:
+                        flat(sub, prefix + [i], depth + 1)
+                else:
+                    v = self.convert(self.rvalue(items[i]), items[i].type, elem, items[i]) if i < len(items) else self.zero(elem)
+                    memref.StoreOp(CT.as_stored(v, m), m, [self.const_index(j) for j in prefix + [i]])
+
+        def zero_fill(prefix, depth):
+            for i in range(shape.dims[depth]):
+                if depth + 1 < len(shape.dims):
+                    zero_fill(prefix + [i], depth + 1)
+                else:
+                    memref.StoreOp(CT.as_stored(self.zero(elem), m), m, [self.const_index(j) for j in prefix + [i]])
+
+        flat(init, [], 0)
+
+    # ---------------------------------------------------------------- variable-length array types
+    def vla_sizes(self, exprs, ptr_ty, cursor):
+        """Values of the run-time dims of pointer type `ptr_ty`'s pointee, from the size expressions written in
+        its declaration or cast (`exprs`, outermost first), evaluated here as C does."""
+        sel = dynamic_sizes(exprs, CT.array_shape(CT.pointee(ptr_ty)).dims)
+        if None in sel:
+            raise self.error(cursor, "variable-length array type whose size is unknown here")
+        return [self.rvalue(e) for e in sel]
+
+    def has_vla_pointee(self, ty):
+        c = canonical(ty)
+        return c.kind == T.POINTER and CT.pointee_is_memref(c) and None in CT.array_shape(CT.pointee(c)).dims
+
+    def vla_pointer(self, operand, ty, exprs, cursor):
+        """`operand` converted to pointer-to-VLA type `ty` whose sizes are written in `exprs` (a declaration
+        `double (*A)[n][m] = p;` or a cast `(double (*)[n][m]) p`): the sizes are evaluated now."""
+        sizes = self.vla_sizes(exprs, ty, cursor)
+        return self.from_ptr(self.raw_operand(operand), ty, sizes, cursor)
+
+    def raw_operand(self, operand):
+        """The !llvm.ptr value of a pointer operand before its implicit conversion (None or 0: null)."""
+        src = strip_implicit(operand) if operand is not None else None
+        if src is None or CT.is_int(src.type):
+            if src is not None and evaluate(src) != 0:
+                raise self.unsupported(src, "integer to pointer conversion")
+            return llvm.ZeroOp(CT.llvm_ptr()).result
+        return self.raw_pointer(src)
+
+    def pointer_like(self, raw, like, ty):
+        """Raw pointer `raw` as pointer-to-VLA type `ty`, with the run-time dims of memref `like` (a variable's
+        VLA sizes are fixed at its declaration, so `A = malloc(...)` keeps them)."""
+        mt = ir.MemRefType(like.type)
+        meta = memref.ExtractStridedMetadataOp(like)
+        i64 = ir.IntegerType.get_signless(64)
+        inner = zip(list(mt.shape)[1:], list(meta.results)[3:2 + mt.rank])
+        sizes = [arith.index_cast(i64, v) for d, v in inner if d == ir.ShapedType.get_dynamic_size()]
+        return self.from_ptr(raw, ty, sizes, None)

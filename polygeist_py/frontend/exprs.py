@@ -1,0 +1,500 @@
+"""Expressions: one ``expr_<KIND>`` per expression kind (dispatched by ``rvalue``), C conversions, operators.
+
+Values follow gcc x86-64: the usual arithmetic conversions (clang has made them explicit as implicit casts),
+wrap-around integer arithmetic, IEEE floating point as written. ``&&``, ``||`` and ``?:`` evaluate their right
+side only when C does (``scf.if``) unless it is pure and cannot trap. ``form_of`` gives the affine form of a
+signed integer expression, which subscripts and loop bounds use.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, llvm
+
+from ..clang_ast import K, T, canonical, children, evaluate, string_literal, strip_implicit, unary_op
+from ..errors import CompileError, error_at
+from . import affine_forms as AF
+from . import c_types as CT
+from . import int_semantics as IS
+from .scan import decl_key
+from .values import WARP_SIZE, VarLV
+
+
+class ExprGen:
+    """Mixin for FunctionGen: expression values, conversions, operators, affine forms."""
+
+    # ---------------------------------------------------------------- conditions and conversions
+    def condition(self, e):
+        return self.to_bool(self.rvalue(e), e.type)
+
+    def to_bool(self, v, ty):
+        ty = canonical(ty)
+        if v.type == ir.IntegerType.get_signless(1):
+            return v
+        if CT.is_int(ty):
+            return arith.cmpi(arith.CmpIPredicate.ne, v, self.const_int(v.type, 0))
+        if CT.is_float(ty):
+            return arith.cmpf(arith.CmpFPredicate.UNE, v, arith.constant(v.type, 0.0))
+        if ty.kind == T.POINTER:
+            p = self.to_ptr(v) if v.type != CT.llvm_ptr() else v
+            return llvm.ICmpOp(llvm.ICmpPredicate.ne, p, llvm.ZeroOp(CT.llvm_ptr()).result).result
+        raise CompileError(f"cannot test a value of type '{ty.spelling}'")
+
+    def convert(self, v, src, dst, cursor=None):
+        """C conversion of value `v` from type `src` to type `dst` (usual arithmetic conversions, casts)."""
+        src, dst = canonical(src), canonical(dst)
+        if dst.kind == T.VOID or dst.kind == T.RECORD and src.kind == T.RECORD:
+            return v
+        if dst.kind == T.BOOL:
+            return self.to_bool(v, src)
+        if CT.is_arith(dst):
+            dt = CT.scalar_type(dst)
+            if v.type == dt and not (CT.is_int(dst) and src.kind == T.BOOL):
+                return v
+            if src.kind == T.POINTER:  # (uintptr_t)p: the address
+                if not CT.is_int(dst):
+                    raise error_at(cursor, "unsupported construct: pointer to floating conversion")
+                a = llvm.PtrToIntOp(ir.IntegerType.get_signless(64), self.to_ptr(v)).result
+                return a if dt.width == 64 else arith.trunci(dt, a)
+            if CT.is_float(dst):
+                if isinstance(v.type, ir.IntegerType):
+                    if CT.is_unsigned(src) or v.type.width == 1:
+                        return arith.uitofp(dt, v)
+                    return arith.sitofp(dt, v)
+                return arith.extf(dt, v) if dt.width > v.type.width else arith.truncf(dt, v)
+            if isinstance(v.type, ir.IntegerType):
+                if dt.width > v.type.width:
+                    return arith.extui(dt, v) if (CT.is_unsigned(src) or v.type.width == 1) else arith.extsi(dt, v)
+                if dt.width < v.type.width:
+                    return arith.trunci(dt, v)
+                return v
+            return arith.fptoui(dt, v) if CT.is_unsigned(dst) else arith.fptosi(dt, v)
+        if dst.kind == T.POINTER:
+            if src.kind == T.NULLPTR:
+                return self.null_pointer(dst)
+            if CT.is_int(src):
+                n = evaluate(cursor) if cursor is not None else None
+                if n == 0:
+                    return self.null_pointer(dst)
+                if self.has_vla_pointee(dst):
+                    raise error_at(cursor, "unsupported construct: integer to pointer-to-VLA conversion")
+                i64 = ir.IntegerType.get_signless(64)  # (T *)n: the address n
+                if v.type != i64:
+                    v = arith.extui(i64, v) if CT.is_unsigned(src) or v.type.width == 1 else arith.extsi(i64, v)
+                return self.coerce_pointer(llvm.IntToPtrOp(CT.llvm_ptr(), v).result, dst)
+            return self.coerce_pointer(v, dst)
+        raise error_at(cursor, f"unsupported conversion to '{dst.spelling}'") if cursor else CompileError("unsupported conversion")
+
+    # ---------------------------------------------------------------- values
+    def rvalue_form(self, e):
+        """The value of an integer expression and, when it is affine here, its affine form."""
+        form = self.form_of(e)
+        return self.rvalue(e), form
+
+    def rvalue(self, e, discard=False):
+        """Emit expression `e` and return its value (of the MLIR type of e's C type)."""
+        with self.loc(e):
+            k = e.kind
+            m = getattr(self, "expr_" + k.name, None)
+            if m is None:
+                raise self.unsupported(e, f"expression '{k.name.lower().replace('_', ' ')}'")
+            return m(e, discard) if k in (K.CALL_EXPR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR) else m(e)
+
+    def expr_INTEGER_LITERAL(self, e):
+        v = evaluate(e)
+        ty = canonical(e.type)
+        return self.const_int(ty, v if not CT.is_unsigned(ty) else self.signed_bits(v, CT.scalar_type(ty).width))
+
+    def signed_bits(self, v, width):
+        v &= (1 << width) - 1
+        return v - (1 << width) if v >= 1 << (width - 1) else v
+
+    def expr_CHARACTER_LITERAL(self, e):
+        return self.const_int(e.type, evaluate(e))
+
+    def expr_CXX_BOOL_LITERAL_EXPR(self, e):
+        return self.const_int(e.type, 1 if evaluate(e) else 0)
+
+    def expr_GNU_NULL_EXPR(self, e):
+        """C++'s NULL (GNU __null): an integer zero that converts to any null pointer."""
+        return self.const_int(e.type, 0)
+
+    def expr_CXX_NULL_PTR_LITERAL_EXPR(self, e):
+        return llvm.ZeroOp(CT.llvm_ptr()).result
+
+    def expr_FLOATING_LITERAL(self, e):
+        return arith.constant(CT.scalar_type(e.type), float(evaluate(e)))
+
+    def expr_PAREN_EXPR(self, e):
+        return self.rvalue(children(e)[0])
+
+    def expr_CXX_UNARY_EXPR(self, e):  # sizeof / alignof
+        v = evaluate(e)
+        if not isinstance(v, int):
+            raise self.unsupported(e, "sizeof of a variable-length type")
+        return self.const_int(e.type, v)
+
+    def expr_UNARY_EXPR(self, e):
+        return self.expr_CXX_UNARY_EXPR(e)
+
+    def expr_STRING_LITERAL(self, e):
+        return self.mg.string_constant(string_literal(e))
+
+    def expr_DECL_REF_EXPR(self, e):
+        r = e.referenced
+        if r is None:
+            raise self.unsupported(e, f"reference to '{e.spelling}'")
+        if r.kind == K.ENUM_CONSTANT_DECL:
+            return self.const_int(e.type, r.enum_value)
+        if r.kind in (K.VAR_DECL, K.PARM_DECL):
+            ty = canonical(e.type)
+            if CT.is_array(ty):
+                raise self.unsupported(e, "array used as a value")
+            if r.spelling == "warpSize" and r.semantic_parent.kind == K.TRANSLATION_UNIT:
+                return self.const_int(ty, WARP_SIZE)
+            return self.load(self.lvalue(e))
+        if r.kind == K.FUNCTION_DECL:
+            return self.function_address(r, e)
+        raise self.unsupported(e, f"reference to {r.kind.name.lower()}")
+
+    def expr_UNEXPOSED_EXPR(self, e):
+        ch = children(e)
+        if not ch:  # a default argument (CXXDefaultArgExpr) or similar: constant-fold it
+            v = evaluate(e)
+            if v is None:
+                if canonical(e.type).kind == T.POINTER:
+                    return self.null_pointer(canonical(e.type))
+                raise self.unsupported(e, "default argument that is not a constant")
+            return arith.constant(CT.scalar_type(e.type), float(v)) if CT.is_float(e.type) else self.const_int(e.type, v)
+        if len(ch) != 1:
+            raise self.unsupported(e)
+        return self.cast(ch[0], e.type, e)
+
+    def expr_CSTYLE_CAST_EXPR(self, e):
+        return self.cast(children(e)[-1], e.type, e)
+
+    expr_CXX_STATIC_CAST_EXPR = expr_CSTYLE_CAST_EXPR
+
+    expr_CXX_FUNCTIONAL_CAST_EXPR = expr_CSTYLE_CAST_EXPR
+
+    expr_CXX_REINTERPRET_CAST_EXPR = expr_CSTYLE_CAST_EXPR
+
+    def cast(self, inner, to_ty, e):
+        """Implicit or explicit conversion of `inner` to `to_ty` (decay, lvalue-to-rvalue, arithmetic)."""
+        to_c = canonical(to_ty)
+        from_c = canonical(inner.type)
+        if to_c.kind == T.POINTER and (CT.is_array(from_c) or from_c.kind == T.FUNCTIONPROTO):
+            return self.pointer(e)
+        if to_c.kind == T.POINTER and from_c.kind == T.POINTER:
+            si = strip_implicit(inner)
+            if si.kind == K.CALL_EXPR and self.mg.builtins.is_allocator(si):
+                return self.mg.builtins.allocate(self, si, to_c)
+            return self.pointer(e)
+        v = self.rvalue(inner)
+        if to_c.kind == T.RECORD and from_c.kind == T.RECORD:
+            return v
+        return self.convert(v, from_c, to_c, inner)
+
+    def expr_ARRAY_SUBSCRIPT_EXPR(self, e):
+        return self.load(self.lvalue(e))
+
+    def expr_MEMBER_REF_EXPR(self, e):
+        return self.load(self.lvalue(e))
+
+    # ---------------------------------------------------------------- operators
+    def expr_CONDITIONAL_OPERATOR(self, e):
+        cond, a, b = children(e)
+        cv = self.condition(cond)
+        ty = canonical(e.type)
+        if ty.kind == T.VOID:
+            self.emit_if(cv, lambda: self.rvalue(a, discard=True), lambda: self.rvalue(b, discard=True), [a, b])
+            return None
+        rt = CT.value_type(ty)
+        if self.pure(a) and self.pure(b) and not self.reads_memory(a) and not self.reads_memory(b):
+            va = self.convert(self.rvalue(a), a.type, ty, a)
+            vb = self.convert(self.rvalue(b), b.type, ty, b)
+            return arith.select(cv, va, vb)
+        return self.emit_if(cv, lambda: self.convert(self.rvalue(a), a.type, ty, a),
+                            lambda: self.convert(self.rvalue(b), b.type, ty, b), [a, b], result_type=rt)
+
+    def may_be_poison(self, e):
+        """Whether `e` has a shift, whose LLVM result is poison for an out-of-range count."""
+        if e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and \
+                e.binary_operator.name.replace("Assign", "") in ("Shl", "Shr"):
+            return True
+        return any(self.may_be_poison(ch) for ch in e.get_children())
+
+    def reads_memory(self, e):
+        """Whether `e` may not be evaluated speculatively (as a select operand, a `?:` arm or the right of
+        `&&`/`||`): it reads through a subscript, a pointer or a struct member (`p->f` with p null), or divides
+        integers (a division by zero or INT_MIN / -1 traps; csmith's safe math guards them with `?:`)."""
+        if e.kind in (K.ARRAY_SUBSCRIPT_EXPR,) or e.kind == K.UNARY_OPERATOR and unary_op(e) == "*":
+            return True
+        if e.kind == K.MEMBER_REF_EXPR and children(e) and not CT.is_dim3(children(e)[0].type):
+            return True  # a struct member (threadIdx.x and dim3 variables are values)
+        if e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and \
+                e.binary_operator.name.replace("Assign", "") in ("Div", "Rem") and CT.is_int(e.type):
+            return True
+        # a shift by an out-of-range count, or a float-to-int conversion out of range, is poison in LLVM, and
+        # `c || b` computed as `or` keeps it even when c holds: C never evaluates b then
+        if e.kind == K.BINARY_OPERATOR and e.binary_operator.name in ("Shl", "Shr"):
+            return True
+        if e.kind in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR) and CT.is_int(e.type) and children(e) and \
+                CT.is_float(children(e)[-1].type):
+            return True
+        return any(self.reads_memory(ch) for ch in e.get_children())
+
+    def expr_BINARY_OPERATOR(self, e, discard=False):
+        op = e.binary_operator.name
+        a, b = children(e)
+        if op == "Assign":
+            if self.mg.builtins.is_texture_setting(a):  # tex.filterMode = ...: no meaning on a CPU
+                return self.mg.builtins.texture_setting(self, a, b)
+            lv = self.lvalue(a)
+            raw_rhs = not CT.pointee_is_memref(strip_implicit(b).type)  # void *, 0
+            if isinstance(lv, VarLV) and self.has_vla_pointee(a.type) and raw_rhs:
+                v = self.pointer_like(self.raw_operand(b), self.env[lv.key].value, canonical(a.type))
+                self.store(lv, v)
+                return v
+            v, form = self.rvalue_form(b)
+            v = self.convert(v, b.type, a.type, b)
+            stored = self.store(lv, v, form)
+            return v if stored is None else stored
+        if op == "Comma":
+            self.rvalue(a, discard=True)
+            return self.rvalue(b)
+        if op in ("LAnd", "LOr"):
+            return self.logical(op, a, b, e)
+        ty = canonical(e.type)
+        at, bt = canonical(a.type), canonical(b.type)
+        if op in ("Add", "Sub") and (at.kind == T.POINTER or bt.kind == T.POINTER):
+            return self.pointer_arith(e, op, a, b)
+        va, vb = self.rvalue(a), self.rvalue(b)
+        if op in ("LT", "GT", "LE", "GE", "EQ", "NE"):
+            return self.from_bool(self.compare(op, va, vb, at), ty)
+        return self.arith_op(op, va, vb, ty, e)
+
+    def from_bool(self, v, ty):
+        ty = canonical(ty)
+        if ty.kind == T.BOOL:
+            return v
+        return arith.extui(CT.scalar_type(ty), v)
+
+    def compare(self, op, va, vb, operand_ty):
+        if CT.is_float(operand_ty):
+            pred = {"LT": "olt", "GT": "ogt", "LE": "ole", "GE": "oge", "EQ": "oeq", "NE": "une"}[op]
+            return arith.cmpf(getattr(arith.CmpFPredicate, pred.upper()), va, vb)
+        if canonical(operand_ty).kind == T.POINTER:
+            if op not in ("EQ", "NE"):
+                return self.pointer_order(op, va, vb)
+            pa, pb = self.to_ptr(va), self.to_ptr(vb)
+            return llvm.ICmpOp(llvm.ICmpPredicate.eq if op == "EQ" else llvm.ICmpPredicate.ne, pa, pb).result
+        u = CT.is_unsigned(operand_ty)
+        pred = {"LT": "ult" if u else "slt", "GT": "ugt" if u else "sgt", "LE": "ule" if u else "sle",
+                "GE": "uge" if u else "sge", "EQ": "eq", "NE": "ne"}[op]
+        return arith.cmpi(getattr(arith.CmpIPredicate, pred), va, vb)
+
+    def arith_op(self, op, va, vb, ty, e):
+        if CT.is_float(ty):
+            f = {"Add": arith.addf, "Sub": arith.subf, "Mul": arith.mulf, "Div": arith.divf, "Rem": arith.remf}.get(op)
+            if f is None:
+                raise self.unsupported(e, f"operator {op} on floating point")
+            return f(va, vb)
+        u = CT.is_unsigned(ty)
+        if op in ("Shl", "Shr") and vb.type != va.type:
+            vb = arith.extui(va.type, vb) if vb.type.width < va.type.width else arith.trunci(va.type, vb)
+        f = {"Add": arith.addi, "Sub": arith.subi, "Mul": arith.muli, "Div": arith.divui if u else arith.divsi,
+             "Rem": arith.remui if u else arith.remsi, "And": arith.andi, "Or": arith.ori, "Xor": arith.xori,
+             "Shl": arith.shli, "Shr": arith.shrui if u else arith.shrsi}.get(op)
+        if f is None:
+            raise self.unsupported(e, f"operator {op}")
+        return f(va, vb)
+
+    def logical(self, op, a, b, e):
+        va = self.condition(a)
+        i1 = ir.IntegerType.get_signless(1)
+        if self.pure(b) and not self.reads_memory(b):
+            vb = self.condition(b)
+            if self.may_be_poison(b):  # select blocks the poison of a side C does not evaluate (`n >= 32 || x >> n`)
+                r = arith.select(va, vb, self.const_bool(False)) if op == "LAnd" else \
+                    arith.select(va, self.const_bool(True), vb)
+            else:  # and/or trees: what guard narrowing (--cpuify) reads
+                r = arith.andi(va, vb) if op == "LAnd" else arith.ori(va, vb)
+        elif op == "LAnd":
+            r = self.emit_if(va, lambda: self.condition(b), lambda: self.const_bool(False), [b], result_type=i1)
+        else:
+            r = self.emit_if(va, lambda: self.const_bool(True), lambda: self.condition(b), [b], result_type=i1)
+        return self.from_bool(r, e.type)
+
+    def expr_COMPOUND_ASSIGNMENT_OPERATOR(self, e, discard=False):
+        op = e.binary_operator.name.replace("Assign", "")
+        a, b = children(e)
+        lv = self.lvalue(a)
+        at = canonical(a.type)
+        if at.kind == T.POINTER:
+            cur = self.load(lv)
+            k = self.index_of(self.rvalue(b), b.type)
+            if op == "Sub":
+                k = arith.subi(self.const_index(0), k)
+            v = self.offset_pointer(cur, k, at)
+            self.store(lv, v)
+            return v
+        # the computation type: usual arithmetic conversions (promoted lhs for shifts), then back to lhs's type
+        if not (CT.is_arith(at) and CT.is_arith(b.type)):
+            raise self.unsupported(e, f"compound assignment to '{a.type.spelling}'")
+        comp = IS.compound_computation_type(op, at, b.type)
+        cur = self.convert(self.load(lv), at, comp, a)
+        rv = self.convert(self.rvalue(b), b.type, comp, b)
+        form = None
+        if lv.__class__ is VarLV and op in ("Add", "Sub") and CT.is_int(at) and not CT.is_unsigned(at):
+            f0 = self.env[lv.key].form if lv.key in self.env else None
+            fb = self.form_of(b)
+            if f0 is not None and fb is not None:
+                form = AF.add(f0, fb) if op == "Add" else AF.sub(f0, fb)
+        v = self.convert(self.arith_op(op, cur, rv, comp, e), comp, at, e)
+        stored = self.store(lv, v, form)
+        return v if stored is None else stored
+
+    def expr_UNARY_OPERATOR(self, e, discard=False):
+        op = unary_op(e)
+        a = children(e)[0]
+        ty = canonical(e.type)
+        if op == "__extension__":  # GNU: only silences pedantic warnings
+            return self.rvalue(a, discard=discard)
+        if op in ("pre++", "pre--", "post++", "post--"):
+            lv = self.lvalue(a)
+            at = canonical(a.type)
+            old = self.load(lv)
+            if at.kind == T.POINTER:
+                new = self.offset_pointer(old, self.const_index(1 if "++" in op else -1), at)
+            elif at.kind == T.BOOL:  # b + 1 is nonzero: true; b - 1 is nonzero exactly when b was false
+                new = self.const_bool(True) if "++" in op else arith.xori(old, self.const_bool(True))
+            elif CT.is_float(at):
+                one = arith.constant(old.type, 1.0)
+                new = arith.addf(old, one) if "++" in op else arith.subf(old, one)
+            elif not isinstance(old.type, ir.IntegerType):  # e.g. ++ on an array parameter of VLA rows
+                raise self.unsupported(e, f"{op[-2:]} on a value of type '{a.type.spelling}'")
+            else:
+                one = self.const_int(old.type, 1)
+                new = arith.addi(old, one) if "++" in op else arith.subi(old, one)
+            form = None
+            if isinstance(lv, VarLV) and lv.key in self.env and self.env[lv.key].form is not None:
+                form = AF.add(self.env[lv.key].form, AF.const(1 if "++" in op else -1))
+            stored = self.store(lv, new, form)
+            return (new if stored is None else stored) if op.startswith("pre") else old
+        if op == "&":
+            return self.pointer(e)
+        if op == "*":
+            return self.load(self.lvalue(e))
+        v = self.rvalue(a)
+        if op == "+":
+            return v
+        if op == "-":
+            if CT.is_float(ty):
+                return arith.negf(v)
+            return arith.subi(self.const_int(v.type, 0), v)
+        if op == "~":
+            return arith.xori(v, self.const_int(v.type, -1))
+        if op == "!":
+            b = self.to_bool(v, a.type)
+            return self.from_bool(arith.xori(b, self.const_bool(True)), ty)
+        raise self.unsupported(e, f"unary operator {op}")
+
+    def expr_CALL_EXPR(self, e, discard=False):
+        if self.returns_reference(e):  # the value of the object the returned reference names
+            return self.load(self.lvalue(e))
+        return self.mg.calls.emit(self, e)
+
+    def expr_StmtExpr(self, e):
+        """GNU statement expression ``({ s1; ...; e; })`` (glibc's assert): the statements, then the value of
+        the last one when the expression is not void."""
+        stmts = children(children(e)[0])
+        if any(self.may_exit(s) for s in stmts):
+            raise self.unsupported(e, "return, break or continue inside a statement expression")
+        if canonical(e.type).kind == T.VOID or not stmts:
+            self.emit_stmts(stmts)
+            return None
+        self.emit_stmts(stmts[:-1])
+        return self.rvalue(stmts[-1])
+
+    def expr_INIT_LIST_EXPR(self, e):
+        raise self.unsupported(e, "initializer list here")
+
+    # ---------------------------------------------------------------- affine forms of expressions
+    def form_of(self, e):
+        """Affine form of a signed integer expression, or None (see affine_forms)."""
+        ty = canonical(e.type)
+        if not CT.is_int(ty) or CT.is_unsigned(ty):
+            return None
+        k = e.kind
+        if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR):
+            ch = children(e)
+            if len(ch) != 1 and k != K.CSTYLE_CAST_EXPR:
+                return None
+            inner = ch[-1]
+            it = canonical(inner.type)
+            if not CT.is_int(it) or CT.is_unsigned(it) or CT.size_of(it) > CT.size_of(ty):
+                return None
+            return self.form_of(inner)
+        if k == K.INTEGER_LITERAL:
+            v = evaluate(e)
+            return AF.const(v) if isinstance(v, int) else None
+        if k == K.DECL_REF_EXPR:
+            r = e.referenced
+            if r is None:
+                return None
+            if r.kind == K.ENUM_CONSTANT_DECL:
+                return AF.const(r.enum_value)
+            key = decl_key(r)
+            b = self.env.get(key)
+            if b is None:
+                return None
+            if b.form is not None:
+                return b.form
+            sym = self.symbol_index(b.value, ty)
+            return ("sym", sym) if sym is not None else None
+        if k == K.BINARY_OPERATOR:
+            op = e.binary_operator.name
+            if op not in ("Add", "Sub", "Mul"):
+                v = evaluate(e) if op in ("Div", "Rem", "Shl") else None
+                return AF.const(v) if isinstance(v, int) else None
+            a, b = children(e)
+            fa, fb = self.form_of(a), self.form_of(b)
+            if fa is None or fb is None:
+                return None
+            return AF.add(fa, fb) if op == "Add" else AF.sub(fa, fb) if op == "Sub" else AF.mul(fa, fb)
+        if k == K.UNARY_OPERATOR and unary_op(e) in ("-", "+"):
+            f = self.form_of(children(e)[0])
+            return None if f is None else (f if unary_op(e) == "+" else AF.neg(f))
+        return None
+
+    def symbol_index(self, value, ty):
+        """An index value usable as an affine symbol for integer `value`, if it is defined at the function's
+        top level (the index_cast is placed at the top level too); else None."""
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            if owner != self.entry:
+                return None
+            anchor = None
+        else:
+            op = owner.operation if hasattr(owner, "operation") else owner
+            if op.parent is None or op.parent.operation != self.func.operation:
+                return None
+            if op.name == "arith.constant":
+                return arith.constant(ir.IndexType.get(), ir.IntegerAttr(op.attributes["value"]).value)
+            anchor = op
+        key = value
+        for k, v in self.sym_cache.items():
+            if k == key:
+                return v
+        if anchor is None:
+            ip = ir.InsertionPoint.at_block_begin(self.entry)
+            # after allocas is fine too; block arguments are available everywhere
+        else:
+            ops = list(self.entry.operations)
+            pos = next(i for i, o in enumerate(ops) if o == anchor)
+            ip = ir.InsertionPoint(ops[pos + 1]) if pos + 1 < len(ops) else ir.InsertionPoint(self.entry)
+        with ip:
+            idx = self.index_of(value, ty)
+        self.sym_cache[key] = idx
+        return idx

@@ -1,0 +1,249 @@
+"""Statements: the visitor (one ``visit_<KIND>`` per statement kind), blocks, ``if``, ``return``, ``break``,
+``continue``, and the glue to ``switch`` (switch.py), ``goto`` (gotos.py) and OpenMP (openmp.py).
+
+``break``, ``continue``, ``return`` and ``goto`` inside structured code set flag variables (carried like any
+other variable); statements after one are guarded by ``scf.if`` on the flags (``emit_stmts``). An ``if`` is an
+``scf.if`` whose results are the variables its branches assign (``carried``), or an ``affine.if`` when its
+condition is a conjunction of affine comparisons. Loops are in loops.py.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import affine, arith, scf
+
+from ..clang_ast import K, T, children, has_attr, strip_implicit
+from . import affine_forms as AF
+from . import c_types as CT
+from . import gotos, openmp, switch
+from .scan import assigned_decls, contains, exits
+from .values import RET, RETVAL, Binding, base_key
+
+
+class StmtGen:
+    """Mixin for FunctionGen: statement dispatch, blocks and exit flags, if/return/break/continue/goto/switch."""
+
+    def visit(self, c):
+        if self.omp and c.hash in self.omp:
+            with self.loc(c):
+                return openmp.emit(self, c, self.omp[c.hash])
+        with self.loc(c):
+            method = getattr(self, "visit_" + c.kind.name, None)
+            if method is None:
+                if c.kind.is_expression():
+                    self.rvalue(c, discard=True)
+                    return
+                raise self.unsupported(c)
+            method(c)
+
+    def visit_COMPOUND_STMT(self, c):
+        gotos.emit_compound(self, c)
+
+    def visit_NULL_STMT(self, c):
+        pass
+
+    def flags_active(self):
+        keys = [RET] + [k for k in self.env if gotos.is_flag(k)]
+        if self.loops:
+            keys += [k for k in self.loops[-1] if k is not None]
+        return [k for k in keys if k in self.env]
+
+    def may_exit(self, s):
+        kinds = [K.RETURN_STMT, K.GOTO_STMT]
+        if self.loops:
+            kinds += [K.BREAK_STMT, K.CONTINUE_STMT]
+        return exits(s, tuple(kinds))
+
+    def emit_stmts(self, stmts):
+        m = next((j for j, s in enumerate(stmts) if any(gotos.entries(self, s))), 0)
+        if m and not gotos.entries(self, stmts[m])[0]:  # on the way to a label: a set flag skips what precedes
+            self.emit_guarded(stmts[:m])
+            self.emit_stmts(stmts[m:])
+            return
+        for i, s in enumerate(stmts):
+            loop, route = gotos.entries(self, s)
+            if loop:  # the rest of the block is the label's loop (see gotos)
+                gotos.emit_labeled(self, s, stmts[i + 1:], loop, route)
+                return
+            if route:
+                gotos.emit_route(self, s, route)
+            else:
+                self.visit(s)
+            rest = stmts[i + 1:]
+            if rest and (route or self.may_exit(s)):
+                self.emit_rest(rest)
+                return
+
+    def emit_rest(self, rest):
+        """The statements after one that may exit: skipped while an exit is pending, except a statement on the
+        way to a label, which its own goto flag enters."""
+        rest = [r for r in rest if r.kind != K.NULL_STMT]
+        m = next((j for j, r in enumerate(rest) if any(gotos.entries(self, r))), len(rest))
+        if rest[:m]:
+            self.emit_guarded(rest[:m])
+        if m < len(rest):
+            self.emit_stmts(rest[m:])
+
+    def not_exited(self, exclude=()):
+        """i1: none of the active exit flags (return, break, continue, goto) but `exclude` is set."""
+        cond = None
+        for k in self.flags_active():
+            if k in exclude:
+                continue
+            nf = arith.xori(self.env[k].value, self.const_bool(True))
+            cond = nf if cond is None else arith.andi(cond, nf)
+        return cond
+
+    def emit_guarded(self, stmts):
+        cond = self.not_exited()
+        if cond is None:
+            self.emit_stmts(stmts)
+            return
+        self.emit_if(cond, lambda: self.emit_stmts(stmts), None, stmts)
+
+    def carried(self, nodes, extra=()):
+        assigned = assigned_decls(nodes)
+        keys = [k for k in self.env if base_key(k) in assigned]
+        flags = set(extra)
+        for n in nodes:
+            if exits(n, (K.RETURN_STMT,)):
+                flags |= {RET, RETVAL}
+            if exits(n, (K.GOTO_STMT,)) or contains(n, (K.LABEL_STMT,)):  # a goto sets a flag, a label clears it
+                flags |= {k for k in self.env if gotos.is_flag(k)}
+        if self.loops:
+            brk, cont = self.loops[-1]
+            for n in nodes:
+                if brk and exits(n, (K.BREAK_STMT,)):
+                    flags.add(brk)
+                if cont and exits(n, (K.CONTINUE_STMT,)):
+                    flags.add(cont)
+        keys += [k for k in self.env if k in flags and k not in keys]
+        return keys
+
+    def emit_if(self, cond, then_fn, else_fn, nodes, result_type=None, affine_cond=None):
+        """scf.if whose results are the variables the branches assign (and an optional value); with
+        `affine_cond` (an integer set and its operands, from affine_condition), affine.if instead."""
+        keys = self.carried(nodes)
+        types = [self.env[k].value.type for k in keys]
+        if result_type is not None:
+            types = [result_type] + types
+        has_else = bool(types) or else_fn is not None
+        if affine_cond is None:
+            op, yield_op = scf.IfOp(cond, types, has_else=has_else), scf.YieldOp
+        else:
+            cond_set, operands = affine_cond
+            op = affine.AffineIfOp(cond_set, types, cond_operands=operands, has_else=has_else)
+            yield_op = affine.AffineYieldOp
+        saved = dict(self.env)
+        outs = []
+        blocks = [op.regions[0].blocks[0], op.regions[1].blocks[0] if has_else else None]
+        for block, fn in zip(blocks, (then_fn, else_fn)):
+            if block is None:
+                continue
+            self.env = dict(saved)
+            with ir.InsertionPoint(block):
+                val = fn() if fn is not None else None
+                vals = [self.env[k].value for k in keys]
+                if result_type is not None:
+                    vals = [val] + vals
+                yield_op(vals)
+        self.env = saved
+        res = list(op.results)
+        if result_type is not None:
+            outs, res = res[0], res[1:]
+        for k, r in zip(keys, res):
+            self.env[k] = Binding(r)
+        return outs
+
+    def visit_IF_STMT(self, c):
+        ch = children(c)
+        cond, then = ch[0], ch[1]
+        els = ch[2] if len(ch) > 2 else None
+        if cond.kind == K.DECL_STMT:
+            raise self.unsupported(c, "declaration in an if condition")
+        cv = gotos.if_condition(self, c, cond)  # (steered to a label's branch by its goto flag)
+        affine_cond = self.affine_condition(cond) if cv is None else None
+        if cv is None and affine_cond is None:
+            cv = self.condition(cond)
+        nodes = [then] + ([els] if els is not None else [])
+        self.emit_if(cv, lambda: self.visit(then), (lambda: self.visit(els)) if els is not None else None, nodes,
+                     affine_cond=affine_cond)
+
+    def affine_condition(self, e):
+        """(integer set, operands) for an if condition that is a conjunction (&&) of comparisons (<, <=, >, >=,
+        ==) of signed affine forms (form_of) over the indices of enclosing affine loops (one at least) and
+        symbols, so that the if becomes an affine.if a SCoP can hold (nussinov's guards); else None. Host code
+        only: the CUDA lowering works on scf.if."""
+        if has_attr(self.cursor, K.CUDAGLOBAL_ATTR) or has_attr(self.cursor, K.CUDADEVICE_ATTR):
+            return None
+        constraints = []
+        if not self.affine_constraints(e, constraints):
+            return None
+        forms = [f for f, _ in constraints]
+        if all(AF.symbolic(f) for f in forms) or not all(AF.is_affine(f) for f in forms):
+            return None
+        return AF.to_set(constraints)
+
+    def affine_constraints(self, e, out) -> bool:
+        """Append (form, is_equality) pairs meaning `form >= 0` / `form == 0` for condition `e` to `out`;
+        False when `e` is not a conjunction of comparisons of affine forms."""
+        e = strip_implicit(e)
+        while e.kind == K.PAREN_EXPR and len(children(e)) == 1:
+            e = strip_implicit(children(e)[0])
+        if e.kind != K.BINARY_OPERATOR:
+            return False
+        op = e.binary_operator.name
+        a, b = children(e)
+        if op == "LAnd":
+            return self.affine_constraints(a, out) and self.affine_constraints(b, out)
+        if op not in ("LT", "LE", "GT", "GE", "EQ"):
+            return False
+        fa, fb = self.form_of(a), self.form_of(b)
+        if fa is None or fb is None:
+            return False
+        if op in ("GT", "LT"):  # a > b: a - b - 1 >= 0
+            diff = AF.sub(fa, fb) if op == "GT" else AF.sub(fb, fa)
+            out.append((AF.add(diff, AF.const(-1)), False))
+        elif op in ("GE", "LE"):
+            out.append((AF.sub(fa, fb) if op == "GE" else AF.sub(fb, fa), False))
+        else:
+            out.append((AF.sub(fa, fb), True))
+        return out[-1][0] is not None
+
+    def visit_RETURN_STMT(self, c):
+        ch = children(c)
+        if ch and self.ret_type.kind == T.RECORD:  # copied now: later statements may change the object
+            self.copy_bytes(self.env[RETVAL].value, self.record_value(ch[0]), CT.size_of(self.ret_type))
+        elif ch and CT.is_reference(self.ret_type):  # `return data[i];` from `double &at(int i)`: an address
+            self.env[RETVAL] = Binding(self.reference_to(ch[0], CT.unreferenced(self.ret_type)))
+        elif ch:
+            v = self.rvalue(ch[0])
+            self.env[RETVAL] = Binding(self.convert(v, ch[0].type, self.ret_type, ch[0]))
+        self.env[RET] = Binding(self.const_bool(True))
+
+    def visit_BREAK_STMT(self, c):
+        if not self.loops or self.loops[-1][0] is None:
+            raise self.unsupported(c, "break outside a loop")
+        self.env[self.loops[-1][0]] = Binding(self.const_bool(True))
+
+    def visit_CONTINUE_STMT(self, c):
+        if not self.loops or self.loops[-1][1] is None:
+            raise self.unsupported(c, "continue outside a loop")
+        self.env[self.loops[-1][1]] = Binding(self.const_bool(True))
+
+    def visit_LABEL_STMT(self, c):
+        gotos.emit_label(self, c)
+
+    def visit_GOTO_STMT(self, c):
+        gotos.emit_goto(self, c)
+
+    def visit_INDIRECT_GOTO_STMT(self, c):
+        raise self.error(c, "goto is not supported: computed goto")
+
+    def visit_SWITCH_STMT(self, c):
+        switch.emit_switch(self, c)
+
+    def visit_CASE_STMT(self, c):
+        raise self.unsupported(c, "case label outside the top level of a switch body")
+
+    visit_DEFAULT_STMT = visit_CASE_STMT
