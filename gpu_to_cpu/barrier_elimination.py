@@ -31,6 +31,7 @@ from mlir.dialects import arith, llvm, memref, scf
 
 from polygeist_py.errors import error_at_op
 from polygeist_py.frontend.calls import WARP_SYNC
+from polygeist_py.frontend.stmts import WRITTEN_IF
 from polygeist_py.max_flow import min_cut_source_side
 
 from .ir_nav import (TRAPPING, body_ops, collect, defined_inside, enclosing, is_nested_in, is_pure,
@@ -72,7 +73,7 @@ def _split_at_first_barrier(p) -> list:
         raise error_at_op(x, f"unsupported construct: __syncthreads() inside '{x.name}'")
     _hoist_uniform(p, stop=x)
     if x.name == "scf.if" and not _uniform(x.operands[0], p):
-        if _barrier_at_top_of_then(x):
+        if _barrier_at_top_of_then(x) and WRITTEN_IF not in x.attributes:  # the guard of an early `return`
             _distribute_guard(p, x)
         else:
             _predicate_guard(x)

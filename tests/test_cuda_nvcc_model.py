@@ -17,7 +17,8 @@ SPLIT = PROGRAMS / "cuda_split"
 
 
 @pytest.mark.parametrize("name", ["saxpy_templates", "stencil_constant", "transpose_tiles", "histogram_random",
-                                  "particles_struct", "local_arrays_big_grid", "enzyme_device_function"])
+                                  "particles_struct", "local_arrays_big_grid", "enzyme_device_function",
+                                  "reduce_functor_float4", "brace_returns", "sync_count"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
@@ -125,3 +126,15 @@ def test_device_queries_and_alignment(tmp):
         r = run_pgcc([src, "--cpuify", f"--cuda-host={host}", "-o", tmp / "app"])
         assert r.returncode == 0, r.stderr
         assert run_exe(tmp / "app").stdout == "1024 0 16 31\n"
+
+
+def test_barrier_under_a_thread_condition_is_an_error(tmp):
+    """`if (threadIdx.x < 16) __syncthreads();` is an error (CUDA requires the whole block to reach a barrier);
+    the guard the walker puts around code after an early `return` is not such a condition."""
+    src = tmp / "b.cu"
+    src.write_text("__global__ void k(int *x) {\n  if (threadIdx.x < 16) __syncthreads();\n  x[threadIdx.x] = 1;\n}\n"
+                   "int main() { int *x; cudaMalloc(&x, 256); k<<<1, 64>>>(x); return 0; }\n")
+    r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "b.cu:2:3: error: unsupported construct: __syncthreads() or a warp intrinsic inside a condition that " \
+           "differs between the threads of a block" in r.stderr

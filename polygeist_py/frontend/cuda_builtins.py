@@ -110,6 +110,8 @@ class CudaBuiltins:
             "cudaEventCreate": self.event_create, "cudaEventRecord": self.event_record,
             "cudaEventElapsedTime": self.event_elapsed,
             "__syncthreads": self.barrier,
+            "__syncthreads_count": self.barrier_count, "__syncthreads_and": self.barrier_count,
+            "__syncthreads_or": self.barrier_count,
             **{name: self.atomic for name in ATOMICS},
             **{name: self.shuffle for name in SHUFFLES},
             "__popc": self.bit_count, "__popcll": self.bit_count, "__clz": self.bit_count, "__clzll": self.bit_count,
@@ -181,14 +183,8 @@ class CudaBuiltins:
         Returns (tid, read): tid is the linear thread index (i32); read(src, ok=None) returns (value of linear
         thread `src`, whether `src` is inside the block). A source outside the block (a partial last warp) or
         with `ok` false reads the caller's own value, as on a GPU."""
-        buf = fg.alloca_entry(ir.MemRefType.get([MAX_BLOCK], v.type))
-        buf.owner.attributes["pgcc.shared"] = ir.UnitAttr.get()
-        ids = {(n, c): fg.gpu_id(n, c) for n in ("threadIdx", "blockDim") for c in "xyz"}
-        tid = arith.addi(ids["threadIdx", "x"], arith.muli(ids["blockDim", "x"], arith.addi(
-            ids["threadIdx", "y"], arith.muli(ids["blockDim", "y"], ids["threadIdx", "z"]))))
-        nthreads = arith.muli(ids["blockDim", "x"], arith.muli(ids["blockDim", "y"], ids["blockDim", "z"]))
+        buf, tid, nthreads = self.publish(fg, v)
         idx = ir.IndexType.get()
-        memref.StoreOp(v, buf, [arith.index_castui(idx, tid)])
         warp_barrier()
 
         def read(src, ok=None):
@@ -220,6 +216,43 @@ class CudaBuiltins:
         got = read(src, ok)[0]
         warp_barrier()
         return got
+
+    @staticmethod
+    def publish(fg, v):
+        """Store `v` in a per-block buffer (`pgcc.shared`) at the caller's linear thread index. Returns (buffer,
+        the linear thread index, the number of threads of the block), both i32."""
+        buf = fg.alloca_entry(ir.MemRefType.get([MAX_BLOCK], v.type))
+        buf.owner.attributes["pgcc.shared"] = ir.UnitAttr.get()
+        ids = {(n, c): fg.gpu_id(n, c) for n in ("threadIdx", "blockDim") for c in "xyz"}
+        tid = arith.addi(ids["threadIdx", "x"], arith.muli(ids["blockDim", "x"], arith.addi(
+            ids["threadIdx", "y"], arith.muli(ids["blockDim", "y"], ids["threadIdx", "z"]))))
+        nthreads = arith.muli(ids["blockDim", "x"], arith.muli(ids["blockDim", "y"], ids["blockDim", "z"]))
+        memref.StoreOp(v, buf, [arith.index_castui(ir.IndexType.get(), tid)])
+        return buf, tid, nthreads
+
+    def barrier_count(self, fg, call, args):
+        """__syncthreads_count(p) / __syncthreads_and(p) / __syncthreads_or(p): a barrier that also counts the
+        threads of the block whose p is non-zero. Each thread publishes p, a barrier, each thread sums what the
+        block published, a barrier (so that the buffer may be reused). Under a condition that differs between
+        threads it is rejected like __syncthreads()."""
+        i32, idx = ir.IntegerType.get_signless(32), ir.IndexType.get()
+        p = fg.to_bool(fg.rvalue(args[0]), canonical(args[0].type))
+        buf, _, nthreads = self.publish(fg, arith.extui(i32, p))
+        gpu.BarrierOp()
+        loop = scf.ForOp(arith.constant(idx, 0), arith.index_castui(idx, nthreads), arith.constant(idx, 1),
+                         [arith.constant(i32, 0)])
+        with ir.InsertionPoint(loop.body):
+            acc = arith.addi(loop.inner_iter_args[0], memref.LoadOp(buf, [loop.induction_variable]).result)
+            scf.YieldOp([acc])
+        gpu.BarrierOp()
+        count = loop.results[0]
+        if call.spelling == "__syncthreads_count":
+            res = count
+        elif call.spelling == "__syncthreads_and":
+            res = arith.extui(i32, arith.cmpi(arith.CmpIPredicate.eq, count, nthreads))
+        else:
+            res = arith.extui(i32, arith.cmpi(arith.CmpIPredicate.ne, count, arith.constant(i32, 0)))
+        return res  # int, as CUDA declares all three
 
     def vote(self, fg, call, args):
         """__ballot_sync(mask, p): bit i set when lane i's p is non-zero; __any_sync/__all_sync from it."""

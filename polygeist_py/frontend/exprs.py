@@ -152,6 +152,10 @@ class ExprGen:
                 raise self.unsupported(e, "array used as a value")
             if r.spelling == "warpSize" and r.semantic_parent.kind == K.TRANSLATION_UNIT:
                 return self.const_int(ty, WARP_SIZE)
+            if r.kind == K.VAR_DECL and CT.is_int(ty) and ty.is_const_qualified() and not ty.is_volatile_qualified():
+                v = evaluate(e)  # `const int N = 30;`, `constexpr int BLOCK = 128;`: C++ constants, not loads
+                if isinstance(v, int) and not isinstance(v, bool):
+                    return self.const_int(ty, v)
             return self.load(self.lvalue(e))
         if r.kind == K.FUNCTION_DECL:
             return self.function_address(r, e)

@@ -9,6 +9,8 @@ condition is a conjunction of affine comparisons. Loops are in loops.py.
 
 from __future__ import annotations
 
+import itertools
+
 from mlir import ir
 from mlir.dialects import affine, arith, scf
 
@@ -18,6 +20,13 @@ from . import c_types as CT
 from . import gotos, openmp, switch
 from .scan import assigned_decls, contains, exits
 from .values import RET, RETVAL, Binding, base_key
+
+
+# marks an `if` statement of the source: a barrier under it whose condition differs between threads is the
+# program's error (gpu_to_cpu/barrier_elimination.py), not the walker's guard of an early `return`
+WRITTEN_IF = "pgcc.written_if"
+# pragmas that are loop hints (clang keeps them as attributes of the loop statement)
+LOOP_HINT_PRAGMAS = ("unroll", "nounroll", "unroll_and_jam", "nounroll_and_jam", "clang", "GCC", "loop")
 
 
 class StmtGen:
@@ -41,6 +50,19 @@ class StmtGen:
 
     def visit_NULL_STMT(self, c):
         pass
+
+    def visit_UNEXPOSED_STMT(self, c):
+        """A statement with attributes (clang's AttributedStmt): `#pragma unroll [n]` / `#pragma GCC unroll` /
+        `#pragma clang loop ...` before a loop, `[[fallthrough]];`, `[[likely]]`. They are hints that do not change
+        what the statement computes (LLVM's loop unroller decides on its own), so the statement runs as written.
+        Any other statement libclang does not expose is an error naming it."""
+        toks = [t.spelling for t in itertools.islice(c.get_tokens(), 3)]
+        kids = children(c)
+        hint = toks[:2] == ["#", "pragma"] and len(toks) > 2 and toks[2] in LOOP_HINT_PRAGMAS
+        if len(kids) == 1 and (hint or toks[:2] == ["[", "["] or toks[:1] == ["__attribute__"]):
+            self.visit(kids[0])
+            return
+        raise self.unsupported(c)
 
     def flags_active(self):
         keys = [RET] + [k for k in self.env if gotos.is_flag(k)]
@@ -120,9 +142,10 @@ class StmtGen:
         keys += [k for k in self.env if k in flags and k not in keys]
         return keys
 
-    def emit_if(self, cond, then_fn, else_fn, nodes, result_type=None, affine_cond=None):
+    def emit_if(self, cond, then_fn, else_fn, nodes, result_type=None, affine_cond=None, written=False):
         """scf.if whose results are the variables the branches assign (and an optional value); with
-        `affine_cond` (an integer set and its operands, from affine_condition), affine.if instead."""
+        `affine_cond` (an integer set and its operands, from affine_condition), affine.if instead. `written`: an
+        `if` statement of the source (WRITTEN_IF), not one the walker made (exit flags, `&&`, `?:`)."""
         keys = self.carried(nodes)
         types = [self.env[k].value.type for k in keys]
         if result_type is not None:
@@ -134,6 +157,8 @@ class StmtGen:
             cond_set, operands = affine_cond
             op = affine.AffineIfOp(cond_set, types, cond_operands=operands, has_else=has_else)
             yield_op = affine.AffineYieldOp
+        if written:
+            op.attributes[WRITTEN_IF] = ir.UnitAttr.get()
         saved = dict(self.env)
         outs = []
         blocks = [op.regions[0].blocks[0], op.regions[1].blocks[0] if has_else else None]
@@ -167,7 +192,7 @@ class StmtGen:
             cv = self.condition(cond)
         nodes = [then] + ([els] if els is not None else [])
         self.emit_if(cv, lambda: self.visit(then), (lambda: self.visit(els)) if els is not None else None, nodes,
-                     affine_cond=affine_cond)
+                     affine_cond=affine_cond, written=True)
 
     def affine_condition(self, e):
         """(integer set, operands) for an if condition that is a conjunction (&&) of comparisons (<, <=, >, >=,
@@ -212,7 +237,9 @@ class StmtGen:
 
     def visit_RETURN_STMT(self, c):
         ch = children(c)
-        if ch and self.ret_type.kind == T.RECORD:  # copied now: later statements may change the object
+        if ch and self.ret_type.kind == T.RECORD and strip_implicit(ch[0]).kind == K.INIT_LIST_EXPR:
+            self.init_object(self.env[RETVAL].value, self.ret_type, ch[0])  # C++ `return {x, y, z};`
+        elif ch and self.ret_type.kind == T.RECORD:  # copied now: later statements may change the object
             self.copy_bytes(self.env[RETVAL].value, self.record_value(ch[0]), CT.size_of(self.ret_type))
         elif ch and CT.is_reference(self.ret_type):  # `return data[i];` from `double &at(int i)`: an address
             self.env[RETVAL] = Binding(self.reference_to(ch[0], CT.unreferenced(self.ret_type)))

@@ -124,6 +124,9 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
                             cudaStream_t stream = 0);
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);
 void __syncthreads(void);
+__device__ int __syncthreads_count(int predicate);
+__device__ int __syncthreads_and(int predicate);
+__device__ int __syncthreads_or(int predicate);
 }
 
 #include "pgcc_cuda_math.h"
