@@ -164,6 +164,8 @@ class Activity:
         return changed
 
     def _touches(self, op) -> bool:
+        if op.name == "gpu.barrier":  # mirrored in the reverse sweep (ad/gpu_block.py)
+            return True
         if any(v in self.varied for v in op.operands) or any(v in self.varied for v in op.results):
             return True
         for region in op.regions:

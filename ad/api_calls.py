@@ -34,6 +34,7 @@ class Session:
         self.inactive, self.gradient_rules, self.derivative_rules = set(), {}, {}
         self.function_like = {}        # function -> math op whose derivative rule its calls use
         self.inactive_globals = set()  # globals marked __attribute__((enzyme_inactive))
+        self.device = False  # differentiating CUDA device code (one thread's code; ad/gpu_block.py)
         attrs = module.operation.attributes
         if RULES_ATTR in attrs:
             rules = ir.DictAttr(attrs[RULES_ATTR])
@@ -140,6 +141,7 @@ def differentiate(module, device_code_only: bool = False) -> bool:
     if not calls:
         return False
     session = Session(module)
+    session.device = device_code_only
     placeholders = set()
     for call in _innermost_first(session, calls):
         fn = call.attributes[FN_ATTR].value
@@ -193,12 +195,14 @@ def device_functions(module) -> set:
 
 
 def _check_block_level(module, call) -> None:
-    """Differentiated device code must not synchronize threads or use __shared__ memory: its adjoint needs the
-    barriers mirrored in the reverse sweep and shadows shared by the block (not implemented yet).
+    """Block-level constructs of differentiated device code that the adjoint does not handle yet: extern
+    __shared__ arrays (sized by the launch; their shadow would need a second dynamic buffer). Barriers and
+    __shared__ arrays of a fixed size are differentiated (ad/gpu_block.py).
 
     Raises:
         CompileError: naming the construct, instead of a derivative computed per thread (wrong).
     """
+    from polygeist_py.gpu_to_cpu.launch_to_loops import DYNAMIC_SHARED
     funcs = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in module.body.operations
              if f.operation.name == "func.func"}
     todo, seen = [ir.FlatSymbolRefAttr(call.attributes[FN_ATTR]).value], set()
@@ -208,12 +212,12 @@ def _check_block_level(module, call) -> None:
             continue
         seen.add(name)
         for op in all_ops(funcs[name].operation):
-            if op.name == "gpu.barrier" or (op.name == "memref.alloca" and "pgcc.shared" in op.attributes):
-                what = "__syncthreads()" if op.name == "gpu.barrier" else "__shared__ memory"
-                raise error_at_op(op, f"unsupported construct: differentiating device code that uses {what} "
-                                      "(its adjoint needs block-level shadows and barriers)")
             if op.name == "func.call":
-                todo.append(ir.FlatSymbolRefAttr(op.attributes["callee"]).value)
+                callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
+                if callee.startswith(DYNAMIC_SHARED):
+                    raise error_at_op(op, "unsupported construct: differentiating device code that uses extern "
+                                          "__shared__ memory (sized by the launch)")
+                todo.append(callee)
 
 
 def _inside_launch(op) -> bool:

@@ -288,6 +288,10 @@ class Reverse:
             for r, nr in zip(owner.results, new.results):
                 scope.smemo[r] = nr
             return scope.smemo[v]
+        if owner.name in ALLOCS and self.session.device and "pgcc.shared" in owner.attributes:
+            from .gpu_block import shared_shadow
+            scope.smemo[v] = shared_shadow(self, owner, scope)
+            return scope.smemo[v]
         if owner.name in ALLOCS:
             sizes = [self.rv(o) for o in owner.operands]
             with ir.InsertionPoint(scope.sentinel), owner.location:
@@ -449,7 +453,10 @@ class Reverse:
         self.scope = self.scope.parent
 
     def atomic_context(self) -> bool:
-        """Inside the reversal of a parallel loop: shadow updates may collide between iterations."""
+        """Inside the reversal of a parallel loop, or in device code (one thread's code): shadow updates may
+        collide between iterations (threads)."""
+        if self.session.device:
+            return True
         s = self.scope
         while s is not None:
             if s.loop is not None and s.loop.name == "scf.parallel":

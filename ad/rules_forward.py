@@ -83,9 +83,15 @@ def store_rule(fw, op):
 
 
 def alloc_rule(fw, op):
-    """memref.alloca/alloc holding varied values: a zero-filled shadow allocation of the same shape."""
+    """memref.alloca/alloc holding varied values: a zero-filled shadow allocation of the same shape. The tangent
+    memory of __shared__ memory is shared too and not zeroed (zeroing by every thread would race with the
+    tangents other threads store; tangents are stored wherever the primal stores, as the primal memory is not
+    zeroed either)."""
     fw.clone(op)
     if fw.act.is_varied(op.results[0]):
+        if "pgcc.shared" in op.attributes:
+            fw.tmap[op.results[0]] = clone_mapped(op, {}).results[0]
+            return
         fw.tmap[op.results[0]] = shadow_alloc(op, fw.vmap)
 
 
@@ -415,6 +421,7 @@ def vararg_call_rule(fw, op):
 
 
 FORWARD_RULES = {
+    "gpu.barrier": lambda fw, op: fw.clone(op),  # (__syncthreads: the tangents follow the primal's order)
     "llvm.call": vararg_call_rule,
     "arith.select": select_rule,
     "memref.atomic_rmw": atomic_rule,

@@ -16,6 +16,7 @@ from polygeist_py.errors import error_at_op
 from . import partials as P
 from .activity import ALLOCS, MALLOCS, all_ops, is_float
 from .emit import body_ops, create_like, terminator, zero
+from .gpu_block import barrier_rule
 from .raw_memory import rev_copy_rule, rev_load_rule, rev_store_rule
 
 
@@ -73,7 +74,10 @@ def load_rule(rv, op):
         return
     sh = rv.shadow(op.operands[0])
     idx = [rv.rv(i) for i in list(op.operands)[1:]]
-    if rv.atomic_context() and not injective_access(op):
+    if rv.session.device:  # one thread's code: atomic where threads may collide (ad/gpu_block.py)
+        from .gpu_block import accumulate
+        accumulate(rv, op, g, sh, idx)
+    elif rv.atomic_context() and not injective_access(op):
         memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
     else:
         memref.StoreOp(P.accumulate(memref.LoadOp(sh, idx).result, g), sh, idx)
@@ -353,8 +357,9 @@ def if_rule(rv, op):
 
 
 def has_memory_adjoints(rv, op) -> bool:
-    """Whether reversing `op`'s regions touches shadow memory."""
-    return any(o.name in ("memref.load", "memref.store", "func.call") and o in rv.act.touched for o in all_ops(op))
+    """Whether reversing `op`'s regions touches shadow memory (or synchronizes threads: a barrier is mirrored)."""
+    return any((o.name in ("memref.load", "memref.store", "func.call") and o in rv.act.touched)
+               or o.name == "gpu.barrier" for o in all_ops(op))
 
 
 def alloc_rule(rv, op):
@@ -614,4 +619,5 @@ REVERSE_RULES = {
     "llvm.load": rev_load_rule,  # (a pointer load: its shadow is made on demand by Reverse.shadow)
     "llvm.store": rev_store_rule,
     "llvm.alloca": no_adjoint,  # (its shadow is made by the forward sweep: raw_memory.forward_sweep_shadows)
+    "gpu.barrier": barrier_rule,  # (mirrored: ad/gpu_block.py)
 }

@@ -1,0 +1,373 @@
+"""Block-level device code in reverse mode: barriers, the shadows of __shared__ memory, and which adjoint
+accumulations several threads may race on (Enzyme's GPU form, Moses et al. SC'21, sec. 4).
+
+Device code is differentiated per thread before --cpuify (ad/api_calls.py `device_code_only`), so the derivative
+of a __device__ function is the code of one thread; what makes it right for a block of threads:
+
+  * ``gpu.barrier`` (__syncthreads) is kept by the forward sweep and mirrored in the reverse sweep: the reversal
+    of the ops between two barriers runs between the two mirrored barriers, so an adjoint another thread
+    accumulates is complete before a thread reads it (the reverse of a value written before a barrier and read
+    by other threads after it);
+  * the shadow of a ``memref.alloca {pgcc.shared}`` is itself a shared allocation (cpuify allocates it once per
+    block), zeroed by the threads of the block, each its part, and followed by a barrier before any thread
+    accumulates into it (forward mode: tangents are stored wherever the primal stores, so the tangent memory is
+    not zeroed, as the primal's is not);
+  * an adjoint accumulated into a shadow is atomic unless no two threads can reach the same element: always for
+    shared memory (free after --cpuify, which runs a block's threads in one CPU thread) and globals, never for
+    thread-local memory, and for memory behind a pointer argument unless every access of the function to that
+    argument uses the same index, one that is injective in the thread ids (`private_condition`).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, gpu, memref, scf
+
+from polygeist_py.errors import error_at_op
+
+from .activity import ALLOCS, PLUMBING, all_ops
+
+SHARED = "pgcc.shared"
+DIMS = "xyz"
+
+
+def is_shared_alloc(op) -> bool:
+    """Whether `op` is a __shared__ allocation (``memref.alloca {pgcc.shared}``)."""
+    return op.operation.name == "memref.alloca" and SHARED in op.attributes
+
+
+def barrier_rule(rv, op) -> None:
+    """gpu.barrier in the reverse sweep: a barrier at the mirrored position (the forward sweep keeps its own)."""
+    gpu.BarrierOp()
+
+
+def contains_barrier(op) -> bool:
+    """Whether `op` is or contains a gpu.barrier."""
+    return op.operation.name == "gpu.barrier" or any(o.name == "gpu.barrier" for o in all_ops(op))
+
+
+# ---------------------------------------------------------------------------------------------- shared shadows
+def linear_thread_id():
+    """(linear id of the thread in its block, threads per block) as index values, at the insertion point."""
+    t = [gpu.thread_id(getattr(gpu.Dimension, d)) for d in DIMS]
+    b = [gpu.block_dim(getattr(gpu.Dimension, d)) for d in DIMS]
+    lin = arith.addi(t[0], arith.muli(b[0], arith.addi(t[1], arith.muli(b[1], t[2]))))
+    return lin, arith.muli(b[0], arith.muli(b[1], b[2]))
+
+
+def zero_by_the_block(mem) -> None:
+    """Store 0 in every element of statically shaped memref `mem`, the block's threads sharing the elements
+    (thread k zeroes the elements k, k + threads, ...), at the insertion point."""
+    mt = ir.MemRefType(mem.type)
+    idx = ir.IndexType.get()
+    et = mt.element_type
+    z = arith.constant(et, 0.0) if isinstance(et, (ir.F32Type, ir.F64Type, ir.F16Type, ir.BF16Type)) \
+        else arith.constant(et, 0)
+    total = 1
+    for s in mt.shape:
+        total *= s
+    lin, nthreads = linear_thread_id()
+    loop = scf.ForOp(lin, arith.constant(idx, total), nthreads)
+    with ir.InsertionPoint(loop.body):
+        k = loop.induction_variable
+        ivs = []
+        for d in reversed(range(mt.rank)):  # row-major delinearization
+            size = arith.constant(idx, mt.shape[d])
+            ivs.append(arith.remui(k, size) if d else k)
+            k = arith.divui(k, size)
+        memref.store(z, mem, list(reversed(ivs)))
+        scf.YieldOp([])
+
+
+def shared_shadow(rv, owner, scope):
+    """The shadow of __shared__ allocation `owner` for the reverse sweep: a shared allocation of the same type,
+    zeroed by the block and then a barrier, at the start of the reverse sweep.
+
+    Args:
+        rv: the ad.reverse.Reverse building the derivative; owner: the primal memref.alloca {pgcc.shared};
+        scope: the reverse scope of the block that defines it.
+    Raises:
+        CompileError: a shared allocation that is not at the function's top level, or of a dynamic shape.
+    """
+    if scope.parent is not None:
+        raise error_at_op(owner, "unsupported construct: differentiating __shared__ memory declared inside a loop "
+                                 "or branch (after inlining)")
+    if not ir.MemRefType(owner.results[0].type).has_static_shape:
+        raise error_at_op(owner, "unsupported construct: differentiating __shared__ memory of a dynamic size")
+    with ir.InsertionPoint(scope.sentinel), owner.location:
+        new = owner.clone()
+        zero_by_the_block(new.results[0])
+        gpu.BarrierOp()
+    return new.results[0]
+
+
+# ---------------------------------------------------------------------------------- atomic or plain accumulation
+def accumulate(rv, load, g, sh, idx) -> None:
+    """Add adjoint `g` to shadow `sh` at `idx` for primal memref.load `load` of device code: plain for
+    thread-local memory, atomic where two threads may reach the same element, guarded by the launch shape when
+    the index is injective in the thread ids only for some shapes (`private_condition`)."""
+    cond = private_condition(rv, load)
+    if cond is False:
+        memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
+        return
+
+    def plain():
+        memref.StoreOp(arith.addf(memref.LoadOp(sh, idx).result, g), sh, idx)
+    if cond is True:
+        plain()
+        return
+    branch = scf.IfOp(cond(), [], has_else=True)
+    with ir.InsertionPoint(branch.then_block):
+        plain()
+        scf.YieldOp([])
+    with ir.InsertionPoint(branch.else_block):
+        memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
+        scf.YieldOp([])
+
+
+def private_condition(rv, load):
+    """Whether no two threads of a launch read the element primal memref.load `load` reads: True (thread-local
+    memory), False (may be shared: __shared__ memory, globals, unknown indices), or a builder of the i1 "the launch
+    shape makes the index injective" (e.g. ``x[blockIdx.x * blockDim.x + threadIdx.x]`` is injective when the
+    grid and the blocks are one-dimensional).
+
+    The memory behind a pointer argument is private to a thread when every access of the function to that
+    argument is a load or store of one unshifted view of it (offset a constant) at the same index polynomial, and
+    that index is, per dimension, ``threadIdx.d``, ``blockIdx.d * blockDim.d + threadIdx.d``, either plus a
+    loop iteration count times ``blockDim.d`` (block-stride loop) resp. ``gridDim.d * blockDim.d`` (grid-stride
+    loop), plus terms of constants and launch dimensions; dimensions left out must have one thread (one block).
+    """
+    from .prepare import memory_root
+    from .rules_reverse import _memory_root
+    mem = load.operands[0]
+    root = _memory_root(mem)
+    if root is None:
+        return False
+    owner = root.owner
+    if not isinstance(owner, ir.Block):
+        if owner.name in ALLOCS:
+            return not is_shared_alloc(owner)  # local memory of the thread
+        return False
+    if not _is_pointer_argument(rv, root):
+        return False
+    key = _access_key(load)
+    if key is None:
+        return False
+    for op in all_ops(rv.primal):
+        for k, v in enumerate(op.operands):
+            if not (isinstance(v.type, ir.MemRefType) or str(v.type).startswith("!llvm.ptr")):
+                continue
+            if root not in memory_root(v):
+                continue
+            name = op.operation.name
+            if name in ("memref.load", "memref.store", "memref.atomic_rmw"):
+                first = 1 if name == "memref.load" else 2
+                if k != first - 1 or _access_key(op) != key:
+                    return False
+            elif name not in PLUMBING or not all(
+                    isinstance(r.type, ir.MemRefType) or str(r.type).startswith(("!llvm.ptr", "!llvm.struct"))
+                    or isinstance(r.type, (ir.IndexType, ir.IntegerType)) for r in op.results):
+                return False
+    return _shape_condition(key[1])
+
+
+def _is_pointer_argument(rv, v) -> bool:
+    entry = rv.primal.regions[0].blocks[0]
+    return isinstance(v.owner, ir.Block) and v.owner == entry
+
+
+def _access_key(op):
+    """(view offset, index polynomials) of a memref load/store/atomic_rmw whose memref is an unshifted view of a
+    pointer argument (descriptor with a constant offset, through casts), else None."""
+    name = op.operation.name
+    first = 1 if name == "memref.load" else 2
+    mem = op.operands[first - 1]
+    off = _view_offset(mem)
+    if off is None:
+        return None
+    mt = ir.MemRefType(mem.type)
+    if mt.rank != 1:
+        return None
+    polys = []
+    for v in list(op.operands)[first:]:
+        p = polynomial(v)
+        if p is None:
+            return None
+        polys.append(tuple(sorted(p.items())))
+    return off, tuple(polys)
+
+
+def _view_offset(mem):
+    """The constant offset of the descriptor memref `mem` is made from (through memref.cast), else None."""
+    while True:
+        o = mem.owner
+        if isinstance(o, ir.Block):
+            return None
+        if o.name == "memref.cast":
+            mem = o.operands[0]
+            continue
+        if o.name != "builtin.unrealized_conversion_cast" or len(o.operands) != 1:
+            return None
+        break
+    desc = o.operands[0]
+    fields = {}
+    while not isinstance(desc.owner, ir.Block) and desc.owner.name == "llvm.insertvalue":
+        pos = tuple(ir.DenseI64ArrayAttr(desc.owner.attributes["position"]))
+        fields.setdefault(pos, desc.owner.operands[1])
+        desc = desc.owner.operands[0]
+    if isinstance(desc.owner, ir.Block) or desc.owner.name != "llvm.mlir.undef":
+        return None
+    base = fields.get((0,))
+    if base is None or base != fields.get((1,)) or not isinstance(base.owner, ir.Block):
+        return None
+    off, stride = _const(fields.get((2,))), _const(fields.get((4, 0)))
+    if off is None or stride != 1:
+        return None
+    return off
+
+
+def _const(v):
+    if v is None or isinstance(v.owner, ir.Block):
+        return None
+    if v.owner.name in ("arith.constant", "llvm.mlir.constant"):
+        try:
+            return ir.IntegerAttr(v.owner.attributes["value"]).value
+        except (ValueError, TypeError):
+            return None
+    return None
+
+
+# ------------------------------------------------------------------------------------- index polynomials
+CASTS = ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui", "arith.trunci")
+IDS = {"gpu.thread_id": "tid", "gpu.block_id": "bid", "gpu.block_dim": "bdim", "gpu.grid_dim": "gdim"}
+
+
+def polynomial(v, _loops=None):
+    """Integer value `v` as a polynomial (dict: sorted tuple of symbols -> integer coefficient) over the thread
+    and block ids and dimensions ('tid.x', 'bid.x', 'bdim.x', 'gdim.x', ...) and the iteration counts of the
+    enclosing scf.for loops ('it.<n>'), or None when it depends on anything else (arguments, memory)."""
+    loops = _loops if _loops is not None else []
+    o = v.owner
+    if isinstance(o, ir.Block):
+        loop = o.owner
+        if loop is None or loop.operation.name != "scf.for" or v != o.arguments[0]:
+            return None
+        lb, step = polynomial(loop.operands[0], loops), polynomial(loop.operands[2], loops)
+        if lb is None or step is None:
+            return None
+        n = next((i for i, lp in enumerate(loops) if lp == loop.operation), None)
+        if n is None:
+            loops.append(loop.operation)
+            n = len(loops) - 1
+        return _add(lb, _mul({(f"it.{n}",): 1}, step))
+    name = o.name
+    if name in IDS:
+        d = str(o.attributes["dimension"]).strip(">")[-1]
+        return {(f"{IDS[name]}.{d}",): 1}
+    if name in ("arith.constant", "llvm.mlir.constant"):
+        c = _const(v)
+        return None if c is None else ({(): c} if c else {})
+    if name in CASTS:
+        return polynomial(o.operands[0], loops)
+    if name in ("arith.addi", "arith.subi", "arith.muli"):
+        a, b = polynomial(o.operands[0], loops), polynomial(o.operands[1], loops)
+        if a is None or b is None:
+            return None
+        if name == "arith.addi":
+            return _add(a, b)
+        if name == "arith.subi":
+            return _add(a, {m: -c for m, c in b.items()})
+        return _mul(a, b)
+    if name == "arith.shli":
+        a, b = polynomial(o.operands[0], loops), polynomial(o.operands[1], loops)
+        if a is None or b is None or set(b) - {()} or not 0 <= b.get((), 0) < 32:
+            return None
+        return _mul(a, {(): 1 << b.get((), 0)})
+    return None
+
+
+def _add(a, b):
+    out = dict(a)
+    for m, c in b.items():
+        out[m] = out.get(m, 0) + c
+        if out[m] == 0:
+            del out[m]
+    return out
+
+
+def _mul(a, b):
+    out = {}
+    for ma, ca in a.items():
+        for mb, cb in b.items():
+            m = tuple(sorted(ma + mb))
+            out[m] = out.get(m, 0) + ca * cb
+            if out[m] == 0:
+                del out[m]
+    return out
+
+
+def _uniform(monomial) -> bool:
+    return all(s.startswith(("bdim.", "gdim.")) for s in monomial)
+
+
+def _thread_pattern(poly):
+    """(dimension, covers the block index) when the thread-dependent part of index polynomial `poly` is one of the
+    injective forms of `private_condition`; (None, False) when it has none; None otherwise."""
+    varying = {m: c for m, c in poly.items() if not _uniform(m)}
+    if not varying:
+        return None, False
+    for d in DIMS:
+        t, b, bd, gd = f"tid.{d}", f"bid.{d}", f"bdim.{d}", f"gdim.{d}"
+        if varying.get((t,)) != 1:
+            continue
+        rest = {m: c for m, c in varying.items() if m != (t,)}
+        with_block = rest.get(tuple(sorted((b, bd)))) == 1
+        if with_block:
+            del rest[tuple(sorted((b, bd)))]
+        its = [m for m in rest if len(m) >= 2 and any(s.startswith("it.") for s in m)]
+        if len(rest) == 1 and len(its) == 1 and rest[its[0]] == 1:
+            it = next(s for s in its[0] if s.startswith("it."))
+            stride = tuple(sorted((it, bd, gd) if with_block else (it, bd)))
+            if its[0] != stride:
+                return None
+            rest = {}
+        if rest:
+            return None
+        return d, with_block
+    return None
+
+
+def _shape_condition(polys):
+    """True / False / a builder of the i1 that makes index polynomials `polys` injective in the thread ids."""
+    tid, bid = set(), set()
+    for p in polys:
+        pat = _thread_pattern(dict(p))
+        if pat is None:
+            return False
+        d, with_block = pat
+        if d is None:
+            continue
+        if d in tid:
+            return False
+        tid.add(d)
+        if with_block:
+            bid.add(d)
+    if not tid:
+        return False
+    need = [("bdim", d) for d in DIMS if d not in tid] + [("gdim", d) for d in DIMS if d not in bid]
+
+    def build():
+        idx = ir.IndexType.get()
+        one = arith.constant(idx, 1)
+        cond = None
+        for kind, d in need:
+            dim = getattr(gpu.Dimension, d)
+            v = gpu.block_dim(dim) if kind == "bdim" else gpu.grid_dim(dim)
+            c = arith.cmpi(arith.CmpIPredicate.eq, v, one)
+            cond = c if cond is None else arith.andi(cond, c)
+        return cond
+    return build if need else True
+
+
+__all__ = ["barrier_rule", "contains_barrier", "is_shared_alloc", "shared_shadow", "accumulate",
+           "private_condition", "polynomial", "zero_by_the_block", "linear_thread_id"]
