@@ -87,8 +87,12 @@ def _in_file(c, path) -> bool:
     return c.location.file is not None and c.location.file.name == path
 
 
+TEMPLATE_KINDS = (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION)
+
+
 def find_launches(tu, path: str) -> list:
-    """Every launch (CALL_EXPR) written in file `path` of translation unit `tu`, in source order."""
+    """Every launch (CALL_EXPR) written in file `path` of translation unit `tu`, in source order: the text the
+    host side rewrites (inside templates too, once for all their instantiations)."""
     found = []
 
     def visit(c):
@@ -103,9 +107,35 @@ def find_launches(tu, path: str) -> list:
     return found
 
 
+def instantiated_launches(tu, path: str) -> list:
+    """The launches that run, with concrete kernels: those outside templates, and those in the instantiated
+    bodies of the host function templates that calls reach (libclang shows a called specialization's
+    FUNCTION_DECL with its instantiated body), followed transitively."""
+    found, seen = [], set()
+
+    def visit(c, in_template):
+        for ch in c.get_children():
+            if ch.kind == K.CALL_EXPR:
+                if is_launch(ch) and not in_template:
+                    found.append(ch)
+                callee = ch.referenced
+                if callee is not None and callee.kind == K.FUNCTION_DECL and callee.get_num_template_arguments() > 0 \
+                        and not is_device_only(callee) and _in_file(callee, path):
+                    key = callee.mangled_name or callee.displayname
+                    if key not in seen:  # a host template's specialization: its instantiated body
+                        seen.add(key)
+                        visit(callee, False)
+            visit(ch, in_template or ch.kind in TEMPLATE_KINDS)
+
+    for d in tu.cursor.get_children():
+        if _in_file(d, path):
+            visit(d, d.kind in TEMPLATE_KINDS)
+    return found
+
+
 def kernels(tu, path: str, launches: list) -> list:
     """The kernels that get stubs: non-template kernels defined in `path`, and the kernel (specialization) each
-    launch names; with the constant block shapes of their launches.
+    launch of `launches` (instantiated_launches) names; with the constant block shapes of their launches.
 
     Raises:
         CompileError: a launch through a function pointer.

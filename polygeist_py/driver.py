@@ -380,7 +380,8 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
     from .host_compiler import compile_host, join_objects
 
     launches = cuda_split.find_launches(tu, path)
-    stub_text, stubs = cuda_split.device_stubs(cuda_split.kernels(tu, path, launches))
+    stub_text, stubs = cuda_split.device_stubs(
+        cuda_split.kernels(tu, path, cuda_split.instantiated_launches(tu, path)))
     with open(path, "rb") as f:
         text = f.read()
     host_text = cuda_split.host_source(tu, path, text, launches)
