@@ -94,16 +94,53 @@ def _uniform(v, p, assumed=frozenset()) -> bool:
         i = ir.OpResult(v).result_number
         yields = [list(r.blocks[0].operations)[-1] for r in owner.regions if len(r.blocks)]
         return _uniform(owner.operands[0], p, assumed) and all(_uniform(y.operands[i], p, assumed) for y in yields)
-    if _reads_constant(owner):
+    if _reads_constant(owner, p):
         return all(_uniform(o, p, assumed) for o in owner.operands)  # `constexpr int BLOCK`, `__constant__` data
     if not is_pure(owner):
         return False
     return all(_uniform(o, p, assumed) for o in owner.operands)
 
 
-def _reads_constant(op) -> bool:
-    """A load from a global that nothing writes: as free to recompute or hoist as a pure op."""
-    return op.operation.name in ("memref.load", "affine.load") and _is_constant_global(op.operands[0])
+def _reads_constant(op, p=None) -> bool:
+    """A load from memory that nothing writes during the launch, as free to recompute or hoist as a pure op: a
+    global marked constant (`constexpr int BLOCK`, `__constant__` data), or (given the thread loop `p`) a
+    struct argument passed by value (`cfg.rounds`: a private copy that the launch only reads)."""
+    name = op.operation.name
+    if name in ("memref.load", "affine.load"):
+        return _is_constant_global(op.operands[0])
+    return name == "llvm.load" and p is not None and _read_only_copy(op.operands[0], p)
+
+
+def _read_only_copy(ptr, p) -> bool:
+    """Whether `ptr` points into private memory that thread loop `p` only reads: an `llvm.alloca` made outside
+    `p` (the copy a call makes of a by-value struct argument) or an argument passed `llvm.byval`, whose address
+    does not escape (every use, through GEPs, is a load, or, outside `p`, a store or copy into it)."""
+    ptr = _base(ptr)
+    if defined_inside(ptr, p):
+        return False
+    if isinstance(ptr.owner, ir.Block):
+        func = ptr.owner.owner
+        if func.operation.name != "func.func" or "arg_attrs" not in func.attributes or "llvm.byval" not in \
+                ir.DictAttr(ir.ArrayAttr(func.attributes["arg_attrs"])[ir.BlockArgument(ptr).arg_number]):
+            return False
+    elif ptr.owner.operation.name != "llvm.alloca":
+        return False
+    todo = [ptr]
+    while todo:
+        v = todo.pop()
+        for use in v.uses:
+            user = use.owner
+            kind = user.operation.name  # (an OpView's .name may be an attribute)
+            if kind == "llvm.getelementptr":
+                todo.append(user.results[0])
+            elif kind == "llvm.load":
+                continue
+            elif is_nested_in(user, p) or kind not in ("llvm.store", "llvm.intr.memcpy", "llvm.intr.memmove",
+                                                               "llvm.intr.memset"):
+                return False  # written during the launch, or its address escapes
+            elif kind == "llvm.store" and user.operands[0] == v:
+                return False  # the address itself is stored somewhere
+    return True
 
 
 def _is_constant_global(m) -> bool:
@@ -123,12 +160,49 @@ def _is_constant_global(m) -> bool:
 
 
 def _hoist_uniform(p, stop=None) -> None:
-    """Move the pure top-level ops of `p` whose operands are defined outside it (up to `stop`) before `p`."""
+    """Move the pure top-level ops of `p` whose operands are defined outside it (up to `stop`) before `p`, and
+    the stack copies every thread makes of the same values (uniform_spill): a small struct argument, which the
+    C ABI passes in registers and the inlined kernel stores to its stack, is then one copy for the block."""
+    spills = set()
     for op in body_ops(p):
         if stop is not None and op.operation == stop.operation:
             break
-        if (is_pure(op) or _reads_constant(op)) and all(not defined_inside(o, p) for o in op.operands):
+        outside = all(not defined_inside(o, p) for o in op.operands)
+        name = op.operation.name
+        if outside and (is_pure(op) or _reads_constant(op, p) or name == "llvm.alloca" and _uniform_spill(op, p)
+                        or name == "llvm.store" and _base(op.operands[1]) in spills):
             op.move_before(p)
+            if name == "llvm.alloca":
+                spills.add(op.results[0])
+
+
+def _base(ptr):
+    """The pointer `ptr` is a GEP of (itself when it is none)."""
+    while not isinstance(ptr.owner, ir.Block) and ptr.owner.operation.name == "llvm.getelementptr":
+        ptr = ptr.owner.operands[0]
+    return ptr
+
+
+def _uniform_spill(alloca, p) -> bool:
+    """Whether `llvm.alloca` `alloca` (at the top level of thread loop `p`) only receives, at that top level,
+    stores of values defined outside `p`, and is otherwise only read (through GEPs): every thread then holds the
+    same bytes in it at every point, so one copy before `p` serves all threads."""
+    todo = [alloca.results[0]]
+    while todo:
+        v = todo.pop()
+        for use in v.uses:
+            user = use.owner
+            kind = user.operation.name
+            if kind == "llvm.getelementptr" and user.operands[0] == v:
+                todo.append(user.results[0])
+            elif kind == "llvm.load":
+                continue
+            elif kind == "llvm.store" and user.operands[1] == v and user.operands[0] != v:
+                if user.operation.parent.operation != p.operation or defined_inside(user.operands[0], p):
+                    return False  # a store under control flow, or of a per-thread value
+            else:
+                return False
+    return alloca.operation.parent.operation == p.operation
 
 
 # ------------------------------------------------------------------------------------------- caches
@@ -412,7 +486,7 @@ def _while_state_to_caches(p, x) -> None:
         lambda i, assumed: _uniform(y.operands[i], p, assumed) and _uniform(forwarded[i], p, assumed))
     assumed = frozenset([bargs[i] for i in uniform])
     ok = len(bargs) == len(aargs) and _uniform(cond.operands[0], p, assumed)
-    ok = ok and all(is_pure(op) for op in list(before.operations)[:-1])
+    ok = ok and all(is_pure(op) or _reads_constant(op, p) for op in list(before.operations)[:-1])
     per_thread = [i for i in range(len(bargs)) if i not in uniform]
     ok = ok and all(forwarded[i] == bargs[i] and all(u.owner.operation == cond.operation for u in bargs[i].uses)
                     for i in per_thread)
