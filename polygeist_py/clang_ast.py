@@ -50,6 +50,43 @@ _lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
 _lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
 
 
+class _SourceRangeList(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
+
+
+_lib.clang_getAllSkippedRanges.argtypes = [ctypes.c_void_p]
+_lib.clang_getAllSkippedRanges.restype = ctypes.POINTER(_SourceRangeList)
+_lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_SourceRangeList)]
+
+
+def skipped_ranges(tu) -> dict:
+    """{file name: [(start offset, end offset), ...]} of the lines the preprocessor skipped (`#if 0` ...
+    `#endif`, the untaken branch of `#ifdef`), whose tokens libclang still returns (clang_getAllSkippedRanges).
+    Cached on the translation unit."""
+    cached = getattr(tu, "_pgcc_skipped", None)
+    if cached is not None:
+        return cached
+    out: dict = {}
+    lst = _lib.clang_getAllSkippedRanges(tu.obj)
+    try:
+        for i in range(lst.contents.count):
+            r = lst.contents.ranges[i]
+            f = r.start.file
+            if f is not None:
+                out.setdefault(f.name, []).append((r.start.offset, r.end.offset))
+    finally:
+        _lib.clang_disposeSourceRangeList(lst)
+    tu._pgcc_skipped = out
+    return out
+
+
+def in_skipped_range(tu, location) -> bool:
+    """Whether source `location` (of a token) lies in a range the preprocessor skipped."""
+    if location.file is None:
+        return False
+    return any(s <= location.offset < e for s, e in skipped_ranges(tu).get(location.file.name, ()))
+
+
 def var_decl_initializer(cursor):
     """The initializer expression of a VAR_DECL cursor (for a class-type variable built by a constructor, like
     CUDA's `dim3 grid(4, 4)`, the construct expression), or None. Clang's own answer: token positions are

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from mlir import ir
 from mlir.dialects import arith, scf, ub
 
-from ..clang_ast import K, canonical, children, file_contents
+from ..clang_ast import K, canonical, children, file_contents, in_skipped_range
 from ..errors import CompileError, render_diagnostic
 from . import c_types as CT
 from .scan import assigned_decls, contains, decl_key, exits
@@ -96,8 +96,8 @@ def directives(tu, function) -> dict:
     for i in range(len(toks) - 2):
         a, b, c = toks[i], toks[i + 1], toks[i + 2]
         if a.spelling == "#" and b.spelling == "pragma" and c.spelling == "omp" and \
-                a.location.line == b.location.line == c.location.line:
-            found.append(a)
+                a.location.line == b.location.line == c.location.line and not in_skipped_range(tu, a.location):
+            found.append(a)  # (the tokens of lines an `#if` skipped are there too: not directives)
     if not found:
         return {}
     texts = {}
