@@ -101,6 +101,100 @@ def shared_shadow(rv, owner, scope):
     return new.results[0]
 
 
+def keep_slots_per_thread(f) -> None:
+    """Move the scalar slots of derivative function `f` (rank-0 ``memref.alloca`` that only plain loads and stores
+    use: the reverse sweep's counters and cache pointers) into per-block __shared__ arrays with one element per
+    thread, indexed by the thread's linear id: --cpuify keeps scalars that live across a barrier per thread, not
+    local memory (a slot is written before a barrier and read after it). Nothing to do without barriers."""
+    from polygeist_py.frontend.cuda_builtins import MAX_BLOCK
+    ops = all_ops(f)
+    if not any(o.name == "gpu.barrier" for o in ops):
+        return
+    slots = []
+    for o in ops:
+        if o.name != "memref.alloca" or SHARED in o.attributes or ir.MemRefType(o.results[0].type).rank != 0:
+            continue
+        uses = [u.owner for u in o.results[0].uses]
+        if all((u.name == "memref.load" and len(u.operands) == 1) or
+               (u.name == "memref.store" and len(u.operands) == 2 and u.operands[1] == o.results[0]) for u in uses):
+            slots.append((o, uses))
+    if not slots:
+        return
+    entry = f.regions[0].blocks[0]
+    with ir.InsertionPoint.at_block_begin(entry), f.location:
+        lin, _ = linear_thread_id()
+    for o, uses in slots:
+        et = ir.MemRefType(o.results[0].type).element_type
+        with ir.InsertionPoint(o), o.location:
+            buf = memref.AllocaOp(ir.MemRefType.get([MAX_BLOCK], et), [], [])
+            buf.attributes[SHARED] = ir.UnitAttr.get()
+        for u in uses:
+            with ir.InsertionPoint(u), u.location:
+                if u.name == "memref.load":
+                    new = memref.LoadOp(buf.result, [lin])
+                    u.results[0].replace_all_uses_with(new.result)
+                else:
+                    memref.StoreOp(u.operands[0], buf.result, [lin])
+            u.erase()
+        o.erase()
+
+
+def while_count(rv, op):
+    """The number of `do` executions of primal scf.while `op`, which holds a barrier, as a value --cpuify sees as
+    uniform: the forward sweep's copy of the loop counts them in a loop-carried value (the loop's control is
+    uniform, being around a barrier, so the count is too; a count kept in memory would be per thread).
+
+    Raises:
+        CompileError: the loop is nested in another loop or branch (its count would be cached per instance).
+    """
+    if op.operation.block != rv.primal.regions[0].blocks[0]:
+        raise error_at_op(op, "unsupported construct: reverse mode through a loop with __syncthreads() and a "
+                              "data-dependent trip count inside another loop or branch")
+    old = rv.fops[op.operation]
+    idx = ir.IndexType.get()
+    before, after = old.regions[0].blocks[0], old.regions[1].blocks[0]
+    with ir.InsertionPoint(old), op.location:
+        c0 = arith.constant(idx, 0)
+        new = scf.WhileOp([r.type for r in old.results] + [idx], list(old.operands) + [c0])
+        nb = new.before.blocks.append(*([a.type for a in before.arguments] + [idx]))
+        na = new.after.blocks.append(*([a.type for a in after.arguments] + [idx]))
+    for ob, nblk in ((before, nb), (after, na)):
+        for op_ in list(ob.operations):
+            if len(list(nblk.operations)):
+                op_.operation.move_after(list(nblk.operations)[-1])
+            else:
+                _move_to_empty(op_, nblk)
+        for a, b in zip(ob.arguments, nblk.arguments):
+            a.replace_all_uses_with(b)
+    cond = list(nb.operations)[-1]
+    with ir.InsertionPoint(cond), op.location:
+        scf.ConditionOp(cond.operands[0], list(cond.operands)[1:] + [nb.arguments[-1]])
+    cond.erase()
+    y = list(na.operations)[-1]
+    with ir.InsertionPoint(y), op.location:
+        scf.YieldOp(list(y.operands) + [arith.addi(na.arguments[-1], arith.constant(idx, 1))])
+    y.erase()
+    for r, nr in zip(old.results, new.results):
+        r.replace_all_uses_with(nr)
+    old.erase()
+    rv.fops[op.operation] = new.operation
+    pb, pa = op.regions[0].blocks[0], op.regions[1].blocks[0]
+    for pblk, nblk in ((pb, nb), (pa, na)):
+        for a, b in zip(pblk.arguments, nblk.arguments):
+            rv.vmap[a] = b
+    for r, nr in zip(op.results, new.results):
+        rv.vmap[r] = nr
+    return new.results[len(op.results)]
+
+
+def _move_to_empty(op, block) -> None:
+    """Move `op` into empty `block`."""
+    with ir.InsertionPoint(block), op.location:
+        tmp = arith.constant(ir.IndexType.get(), 0)
+    op.operation.move_before(tmp.owner)
+    tmp.owner.erase()
+
+
 # ---------------------------------------------------------------------------------- atomic or plain accumulation
 def accumulate(rv, load, g, sh, idx) -> None:
     """Add adjoint `g` to shadow `sh` at `idx` for primal memref.load `load` of device code: plain for
@@ -250,10 +344,11 @@ def polynomial(v, _loops=None):
     o = v.owner
     if isinstance(o, ir.Block):
         loop = o.owner
-        if loop is None or loop.operation.name != "scf.for" or v != o.arguments[0]:
+        counted = _counted(v, loop)
+        if counted is None:
             return None
-        lb, step = polynomial(loop.operands[0], loops), polynomial(loop.operands[2], loops)
-        if lb is None or step is None:
+        lb, step = polynomial(counted[0], loops), polynomial(counted[1], loops)
+        if lb is None or step is None or not all(_uniform(m) for m in step):
             return None
         n = next((i for i, lp in enumerate(loops) if lp == loop.operation), None)
         if n is None:
@@ -283,6 +378,35 @@ def polynomial(v, _loops=None):
         if a is None or b is None or set(b) - {()} or not 0 <= b.get((), 0) < 32:
             return None
         return _mul(a, {(): 1 << b.get((), 0)})
+    return None
+
+
+def _counted(v, loop):
+    """(initial value, step) when block argument `v` of `loop` advances by a fixed step per iteration: the
+    induction variable of an scf.for, or a value an scf.while carries as ``v + step`` (a C loop over an int);
+    else None."""
+    if loop is None:
+        return None
+    name = loop.operation.name
+    block = v.owner
+    if name == "scf.for":
+        return (loop.operands[0], loop.operands[2]) if v == block.arguments[0] else None
+    if name != "scf.while":
+        return None
+    before, after = loop.regions[0].blocks[0], loop.regions[1].blocks[0]
+    cargs = list(list(before.operations)[-1].operands)[1:]
+    if block == after:  # the value the condition passed on: a before argument
+        c = cargs[list(after.arguments).index(v)]
+        if not (isinstance(c.owner, ir.Block) and c.owner == before):
+            return None
+        v = c
+    k = list(before.arguments).index(v)
+    nxt = list(list(after.operations)[-1].operands)[k]
+    if isinstance(nxt.owner, ir.Block) or nxt.owner.name != "arith.addi":
+        return None
+    for a, step in ((nxt.owner.operands[0], nxt.owner.operands[1]), (nxt.owner.operands[1], nxt.owner.operands[0])):
+        if isinstance(a.owner, ir.Block) and a.owner == after and cargs[list(after.arguments).index(a)] == v:
+            return loop.operands[k], step
     return None
 
 

@@ -149,6 +149,9 @@ class Reverse:
                 func.ReturnOp(outs)
         for st in [sentinel] + self.sentinels:
             st.erase()
+        if self.session.device:  # (counters and cache pointers live across barriers: kept per thread)
+            from .gpu_block import keep_slots_per_thread
+            keep_slots_per_thread(f)
         from .shifted_adjoints import carry_shifted_accumulations
         for loop in self.reversed_loops:
             if not any(len(o.regions) for o in loop.body.operations):

@@ -16,7 +16,7 @@ from polygeist_py.errors import error_at_op
 from . import partials as P
 from .activity import ALLOCS, MALLOCS, all_ops, is_float
 from .emit import body_ops, create_like, terminator, zero
-from .gpu_block import barrier_rule
+from .gpu_block import barrier_rule, contains_barrier
 from .raw_memory import rev_copy_rule, rev_load_rule, rev_store_rule
 
 
@@ -512,7 +512,11 @@ def while_rule(rv, op):
     A_b = [j for j in range(len(before.arguments))
            if rv.act.is_varied(before.arguments[j]) and is_float(before.arguments[j].type)]
     F = rv.free_values(op)
-    n = rv.caches.while_count(op, rv.scope)
+    if rv.session.device and contains_barrier(op):
+        from .gpu_block import while_count
+        n = while_count(rv, op)  # (a count cpuify sees as uniform)
+    else:
+        n = rv.caches.while_count(op, rv.scope)
     g_res = [rv.pop_adj(op.results[j]) for j in A_res]
     outer = rv.scope
 
