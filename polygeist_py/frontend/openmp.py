@@ -52,10 +52,12 @@ DIRECTIVE_WORDS = {"parallel", "for", "simd", "sections", "section", "single", "
                    "cancellation", "point", "loop", "scan", "depobj", "requires", "workshare", "data", "enter",
                    "exit", "update", "end", "begin", "variant", "metadirective", "tile", "unroll", "scope",
                    "interop", "dispatch", "assume", "assumes", "nothing", "error"}
-SUPPORTED_DIRECTIVES = ("parallel for", "parallel", "for")
-# clauses accepted on the supported directives; all others are unsupported constructs
+SUPPORTED_DIRECTIVES = ("parallel for", "parallel", "for", "simd", "parallel for simd", "for simd")
+# clauses accepted on the supported directives; all others are unsupported constructs. safelen, simdlen and
+# aligned are vectorization hints: a loop that runs as written (LLVM's vectorizer decides) honours them.
 CLAUSES = {"private", "firstprivate", "shared", "default", "schedule", "num_threads", "reduction", "collapse",
-           "nowait", "proc_bind"}
+           "nowait", "proc_bind", "safelen", "simdlen", "aligned"}
+SIMD_HINTS = ("safelen", "simdlen", "aligned")
 REDUCTION_OPS = ("+", "-", "*", "max", "min", "&", "|", "^")
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\d\w*|&&|\|\||\S")
 
@@ -190,7 +192,12 @@ def parse_directive(text: bytes, start: int, filename: str) -> Directive:
             i = j + 1
         if name not in CLAUSES:
             raise unsupported(name, where(off))
-        d.clauses.append(Clause(name, args, where(off)))
+        if name not in SIMD_HINTS:
+            d.clauses.append(Clause(name, args, where(off)))
+    if d.name.endswith(" simd"):
+        # `simd` asks for vector execution, which running the iterations as written (vectorized by LLVM where
+        # it can) satisfies: `parallel for simd` / `for simd` are `parallel for` / `for`
+        d.name = d.name[:-len(" simd")]
     return d
 
 
@@ -203,6 +210,18 @@ def emit(gen, stmt, dirs: list) -> None:
         CompileError: unsupported constructs and data races (see the module docstring).
     """
     names = [d.name for d in dirs]
+    if names == ["simd"]:
+        if stmt.kind != K.FOR_STMT:
+            raise unsupported("simd", dirs[0].where, "the directive must precede a for loop")
+        for c in dirs[0].clauses:
+            if c.name not in ("private", "reduction", "collapse"):
+                raise unsupported(c.name, c.where, "on 'simd'")
+        attached = gen.omp.pop(stmt.hash)
+        try:
+            gen.visit(stmt)  # a reduction or private variable of a loop that runs in order: as written
+        finally:
+            gen.omp[stmt.hash] = attached
+        return None
     if names == ["parallel for"]:
         return ParallelLoop(gen, stmt, dirs[0], dirs[0].clauses).emit()
     if names == ["parallel", "for"]:
