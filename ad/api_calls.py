@@ -156,8 +156,12 @@ def differentiate(module, device_code_only: bool = False) -> bool:
             active = tuple(a != "const" for a in acts)
             name = session.derivative(fn, mode, active, at=call, ftype=ftype)
         else:
+            extra = ("entry", acts)
+            if device_code_only:  # (parameters whose memory may be private to a thread: ad/gpu_block.py)
+                from .gpu_block import uniform_parameters
+                extra += (uniform_parameters(module, call, acts),)
             name = session.derivative(fn, mode, tuple(a != "const" for a in acts), at=call, ftype=ftype,
-                                      extra=("entry", acts))
+                                      extra=extra)
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
         for a in (FN_ATTR, MODE_ATTR, ACT_ATTR):
             del call.attributes[a]

@@ -266,8 +266,81 @@ def private_condition(rv, load):
 
 
 def _is_pointer_argument(rv, v) -> bool:
+    """Whether `v` is a parameter of the primal whose pointer and shadow are the same in every thread (the
+    call site's `uniform_parameters`)."""
     entry = rv.primal.regions[0].blocks[0]
-    return isinstance(v.owner, ir.Block) and v.owner == entry
+    return isinstance(v.owner, ir.Block) and v.owner == entry and \
+        list(entry.arguments).index(v) in rv.uniform_params
+
+
+def uniform_parameters(module, call, acts) -> tuple:
+    """Indices of the parameters of the function an Enzyme call in device code differentiates whose arguments
+    (the pointer and its shadow) are the same in every thread of the launch: computed by pure ops from
+    constants, launch dimensions and the parameters of a kernel (a function only called directly inside
+    gpu.launch regions, with values defined outside them). Thread and block ids, loads and anything else make
+    an argument per thread: its memory is then never assumed private to a thread (`private_condition`).
+
+    Args:
+        module: the module; call: the placeholder func.call; acts: the activity of each parameter ('const',
+            'dup', 'dupnoneed', 'out', 'active'...), which says where shadows follow.
+    """
+    from polygeist_py.gpu_to_cpu.ir_nav import is_pure
+    f = call.operation.parent
+    while f.name != "func.func":
+        f = f.parent
+    entry = f.regions[0].blocks[0]
+    kernel = _is_kernel(module, ir.StringAttr(f.attributes["sym_name"]).value)
+    memo = {}
+
+    def uniform(v, depth=0):
+        if v in memo:
+            return memo[v]
+        o = v.owner
+        if isinstance(o, ir.Block):
+            ok = kernel and o == entry
+        elif o.name in ("gpu.block_dim", "gpu.grid_dim"):
+            ok = True
+        elif o.name.startswith("gpu.") or depth > 64 or not (is_pure(o) or o.name in PLUMBING):
+            ok = False
+        else:
+            ok = all(uniform(x, depth + 1) for x in o.operands)
+        memo[v] = ok
+        return ok
+
+    out, k, ops = [], 0, list(call.operands)
+    for i, a in enumerate(acts):
+        if k >= len(ops):
+            break
+        vals = [ops[k]]
+        k += 1
+        if a != "const" and not isinstance(vals[0].type, (ir.F32Type, ir.F64Type, ir.F16Type, ir.BF16Type)):
+            vals.append(ops[k] if k < len(ops) else None)
+            k += 1
+        if all(v is not None and uniform(v) for v in vals):
+            out.append(i)
+    return tuple(out)
+
+
+def _is_kernel(module, name) -> bool:
+    """Whether function `name` is only called directly inside gpu.launch regions, with operands defined outside
+    them (the same in every thread)."""
+    calls = [op for op in all_ops(module.operation)
+             if op.name == "func.call" and ir.FlatSymbolRefAttr(op.attributes["callee"]).value == name]
+    if not calls:
+        return False
+    for c in calls:
+        launch = c.operation.parent
+        if launch.name != "gpu.launch":
+            return False
+        for v in c.operands:
+            o = v.owner
+            inner = o.owner if isinstance(o, ir.Block) else o
+            p = inner.operation
+            while p is not None and p != launch:
+                p = p.parent
+            if p is not None:
+                return False
+    return True
 
 
 def _access_key(op):

@@ -60,7 +60,8 @@ class Reverse:
         primal: prepared primal copy (func.func, one block, affine lowered to scf).
         active: per parameter, whether it is differentiated (duplicated pointer or active scalar).
         extra: ("entry", activities) for a function called from __enzyme_autodiff (the seed of a floating
-            result is 1.0), or ("call",) for a callee's derivative (one seed argument per floating result).
+            result is 1.0; in device code a third item: the parameters whose arguments are the same in every
+            thread, gpu_block.uniform_parameters), or ("call",) for a callee's derivative (one seed argument per floating result).
     Signature built: per parameter its primal, followed by its shadow for an active pointer; then (call only)
     the seeds; results: the adjoints of the active floating-point parameters, in order.
     """
@@ -70,6 +71,8 @@ class Reverse:
         self.primal = primal
         self.active = active
         self.entry_mode = extra[0] == "entry"
+        # device code: parameters whose pointer and shadow are the same in every thread (ad/gpu_block.py)
+        self.uniform_params = set(extra[2]) if len(extra) > 2 else set()
         self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive)
         self.vmap = {}      # primal value -> forward-sweep value
         self.fops = {}      # primal op -> forward-sweep op
