@@ -37,8 +37,9 @@ def is_shared_alloc(op) -> bool:
 
 
 def barrier_rule(rv, op) -> None:
-    """gpu.barrier in the reverse sweep: a barrier at the mirrored position (the forward sweep keeps its own)."""
-    gpu.BarrierOp()
+    """gpu.barrier in the reverse sweep: a barrier at the mirrored position (the forward sweep keeps its own);
+    a copy, so that a warp-level exchange's barrier (frontend/cuda_builtins.py WARP_SYNC) stays one."""
+    op.clone()
 
 
 def contains_barrier(op) -> bool:

@@ -609,6 +609,9 @@ def fshadow(rev, v):
     if isinstance(o, ir.Block):
         raise error_at_op(o.owner, "unsupported construct: a differentiated pointer carried through a loop or "
                                    "branch and stored into memory in reverse mode")
+    if o.operation.name == "memref.alloca" and "pgcc.shared" in o.attributes:
+        raise error_at_op(o, "unsupported construct: reverse mode storing a pointer to differentiated __shared__ "
+                             "memory into memory, or passing it to a function with a custom rule")
     if o.operation.name == "memref.alloca" and o.operation.block == rev.primal.regions[0].blocks[0]:
         # a numeric local whose address a custom rule or a stored pointer needs in the forward sweep: its shadow is
         # made here, next to it (the reverse sweep then uses the same one)
