@@ -102,22 +102,37 @@ def shared_shadow(rv, owner, scope):
     return new.results[0]
 
 
+PER_THREAD_BYTES = 64  # largest local variable kept per thread in a per-block array (x 1024 threads per block)
+
+
 def keep_slots_per_thread(f) -> None:
-    """Move the scalar slots of derivative function `f` (rank-0 ``memref.alloca`` that only plain loads and stores
-    use: the reverse sweep's counters and cache pointers) into per-block __shared__ arrays with one element per
-    thread, indexed by the thread's linear id: --cpuify keeps scalars that live across a barrier per thread, not
-    local memory (a slot is written before a barrier and read after it). Nothing to do without barriers."""
+    """Move the small local variables of derivative function `f` (statically shaped ``memref.alloca`` of at most
+    PER_THREAD_BYTES that only loads and stores use: the reverse sweep's counters and cache pointers, local
+    arrays the reverse sweep reads again) into per-block __shared__ arrays with one row per thread, indexed by
+    the thread's linear id: --cpuify keeps scalars that live across a barrier per thread, not local memory (the
+    forward sweep writes them before a barrier, the reverse sweep reads them after it). Nothing to do without
+    barriers."""
     from polygeist_py.frontend.cuda_builtins import MAX_BLOCK
+    from polygeist_py.frontend.c_types import byte_width
     ops = all_ops(f)
     if not any(o.name == "gpu.barrier" for o in ops):
         return
     slots = []
     for o in ops:
-        if o.name != "memref.alloca" or SHARED in o.attributes or ir.MemRefType(o.results[0].type).rank != 0:
+        if o.name != "memref.alloca" or SHARED in o.attributes or len(o.operands):
             continue
-        uses = [u.owner for u in o.results[0].uses]
-        if all((u.name == "memref.load" and len(u.operands) == 1) or
-               (u.name == "memref.store" and len(u.operands) == 2 and u.operands[1] == o.results[0]) for u in uses):
+        mt = ir.MemRefType(o.results[0].type)
+        count = 1
+        for d in mt.shape:
+            count *= d
+        plain = str(mt) == str(ir.MemRefType.get(list(mt.shape), mt.element_type, loc=o.location))  # (identity)
+        width = 8 if isinstance(mt.element_type, ir.IndexType) else byte_width(mt.element_type)
+        if not mt.has_static_shape or not plain or count * width > PER_THREAD_BYTES:
+            continue
+        mem = o.results[0]
+        uses = [u.owner for u in mem.uses]
+        if all((u.name == "memref.load" and u.operands[0] == mem) or u.name == "memref.dim" or
+               (u.name == "memref.store" and u.operands[1] == mem and u.operands[0] != mem) for u in uses):
             slots.append((o, uses))
     if not slots:
         return
@@ -125,17 +140,20 @@ def keep_slots_per_thread(f) -> None:
     with ir.InsertionPoint.at_block_begin(entry), f.location:
         lin, _ = linear_thread_id()
     for o, uses in slots:
-        et = ir.MemRefType(o.results[0].type).element_type
+        mt = ir.MemRefType(o.results[0].type)
         with ir.InsertionPoint(o), o.location:
-            buf = memref.AllocaOp(ir.MemRefType.get([MAX_BLOCK], et), [], [])
+            buf = memref.AllocaOp(ir.MemRefType.get([MAX_BLOCK] + list(mt.shape), mt.element_type), [], [])
             buf.attributes[SHARED] = ir.UnitAttr.get()
         for u in uses:
             with ir.InsertionPoint(u), u.location:
                 if u.name == "memref.load":
-                    new = memref.LoadOp(buf.result, [lin])
+                    new = memref.LoadOp(buf.result, [lin] + list(u.operands)[1:])
                     u.results[0].replace_all_uses_with(new.result)
+                elif u.name == "memref.dim":  # (a static shape: the dimension of the thread's row)
+                    u.results[0].replace_all_uses_with(memref.dim(buf.result, arith.addi(
+                        u.operands[1], arith.constant(ir.IndexType.get(), 1))))
                 else:
-                    memref.StoreOp(u.operands[0], buf.result, [lin])
+                    memref.StoreOp(u.operands[0], buf.result, [lin] + list(u.operands)[2:])
             u.erase()
         o.erase()
 
@@ -248,11 +266,15 @@ def private_condition(rv, load):
     key = _access_key(load)
     if key is None:
         return False
+    entry = rv.primal.regions[0].blocks[0]
     for op in all_ops(rv.primal):
         for k, v in enumerate(op.operands):
             if not (isinstance(v.type, ir.MemRefType) or str(v.type).startswith("!llvm.ptr")):
                 continue
-            if root not in memory_root(v):
+            roots = memory_root(v)
+            if not all(_known_root(r, entry) for r in roots):
+                return False  # (a pointer chosen, carried or loaded: it may be a view of the parameter)
+            if root not in roots:
                 continue
             name = op.operation.name
             if name in ("memref.load", "memref.store", "memref.atomic_rmw"):
@@ -264,6 +286,18 @@ def private_condition(rv, load):
                     or isinstance(r.type, (ir.IndexType, ir.IntegerType)) for r in op.results):
                 return False
     return _shape_condition(key[1])
+
+
+def _known_root(r, entry) -> bool:
+    """Whether memory root `r` (prepare.memory_root) is a parameter, an allocation or a global: memory whose
+    relation to a parameter's is known (distinct parameters are assumed not to overlap, as for C arrays in the
+    polyhedral stage and parallel loops; the same argument passed twice is checked at the call)."""
+    o = r.owner
+    if isinstance(o, ir.Block):
+        return o == entry
+    name = o.operation.name
+    return name in ALLOCS or name in ("llvm.alloca", "memref.get_global", "llvm.mlir.addressof") or (
+        name == "func.call" and ir.FlatSymbolRefAttr(o.attributes["callee"]).value in ("malloc", "calloc"))
 
 
 def _is_pointer_argument(rv, v) -> bool:
@@ -308,7 +342,8 @@ def uniform_parameters(module, call, acts) -> tuple:
         memo[v] = ok
         return ok
 
-    out, k, ops = [], 0, list(call.operands)
+    from .prepare import memory_root
+    params, k, ops = [], 0, list(call.operands)
     for i, a in enumerate(acts):
         if k >= len(ops):
             break
@@ -317,8 +352,18 @@ def uniform_parameters(module, call, acts) -> tuple:
         if a != "const" and not isinstance(vals[0].type, (ir.F32Type, ir.F64Type, ir.F16Type, ir.BF16Type)):
             vals.append(ops[k] if k < len(ops) else None)
             k += 1
-        if all(v is not None and uniform(v) for v in vals):
-            out.append(i)
+        if all(v is not None for v in vals):
+            params.append((i, vals))
+    pointers = [(i, vals) for i, vals in params if str(vals[0].type).startswith("!llvm.ptr")]
+    out = []
+    for i, vals in params:
+        if not all(uniform(v) for v in vals):
+            continue
+        mine = set().union(*[memory_root(v) for v in vals])
+        # the same buffer given for two parameters (x, x + 1): their accesses may meet
+        if any(j != i and mine & set().union(*[memory_root(v) for v in other]) for j, other in pointers):
+            continue
+        out.append(i)
     return tuple(out)
 
 
