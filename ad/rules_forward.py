@@ -89,7 +89,7 @@ def alloc_rule(fw, op):
     zeroed either)."""
     fw.clone(op)
     if fw.act.is_varied(op.results[0]):
-        if "pgcc.shared" in op.attributes:
+        if "pgcc.shared" in op.attributes and fw.session.device:
             fw.tmap[op.results[0]] = clone_mapped(op, {}).results[0]
             return
         fw.tmap[op.results[0]] = shadow_alloc(op, fw.vmap)
