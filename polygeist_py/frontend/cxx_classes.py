@@ -88,9 +88,10 @@ def check_method(m):
         raise unsupported_cxx(m, "delegating constructor")  # class first, followed by the parameters)
 
 
-def check_callee(callee, call):
-    """Reject a call pgcc cannot translate: of a template specialization, or of a member of a class of the
-    C++ standard library (``std::cout << x``, ``std::vector<int> v(n)``).
+def check_callee(callee, call, function_templates=False):
+    """Reject a call pgcc cannot translate: of a template specialization (but, with `function_templates`, of
+    a function template's: device code names functions by their mangled names, one per specialization), or
+    of a member of a class of the C++ standard library (``std::cout << x``, ``std::vector<int> v(n)``).
 
     Raises:
         CompileError: ``unsupported C++ construct 'template'`` / ``'the C++ standard library (std::...)'``."""
@@ -103,7 +104,7 @@ def check_callee(callee, call):
             raise unsupported_cxx(call, f"the C++ standard library ({what})")
         d = d.semantic_parent
     parent = callee.semantic_parent
-    if callee.get_num_template_arguments() > 0 or \
+    if callee.get_num_template_arguments() > 0 and not (function_templates and callee.kind == K.FUNCTION_DECL) or \
             parent is not None and parent.kind in RECORD_KINDS and parent.type.get_num_template_arguments() > 0:
         raise unsupported_cxx(call, "template")
 

@@ -24,16 +24,41 @@
 float rsqrtf(float); double rsqrt(double);
 float __expf(float); float __logf(float); float __sinf(float); float __cosf(float);
 float __powf(float, float); float __fdividef(float, float);
-static inline int min(int a, int b) { return a < b ? a : b; }
-static inline int max(int a, int b) { return a > b ? a : b; }
-static inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-static inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+/* CUDA's min/max overload set (its math_functions.hpp): every integer width, float and double, and the mixed
+   signed/unsigned and float/double pairs, which convert as the usual arithmetic conversions do */
+#define PGCC_MINMAX(R, A, B)                                                                        \
+  static inline R min(A a, B b) { return (R)a < (R)b ? (R)a : (R)b; }                             \
+  static inline R max(A a, B b) { return (R)a > (R)b ? (R)a : (R)b; }
+PGCC_MINMAX(int, int, int)
+PGCC_MINMAX(unsigned int, unsigned int, unsigned int)
+PGCC_MINMAX(unsigned int, int, unsigned int)
+PGCC_MINMAX(unsigned int, unsigned int, int)
+PGCC_MINMAX(long, long, long)
+PGCC_MINMAX(unsigned long, unsigned long, unsigned long)
+PGCC_MINMAX(unsigned long, long, unsigned long)
+PGCC_MINMAX(unsigned long, unsigned long, long)
+PGCC_MINMAX(long long, long long, long long)
+PGCC_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+PGCC_MINMAX(unsigned long long, long long, unsigned long long)
+PGCC_MINMAX(unsigned long long, unsigned long long, long long)
+#undef PGCC_MINMAX
 static inline float min(float a, float b) { return fminf(a, b); }
 static inline float max(float a, float b) { return fmaxf(a, b); }
 static inline double min(double a, double b) { return fmin(a, b); }
 static inline double max(double a, double b) { return fmax(a, b); }
+static inline double min(float a, double b) { return fmin(a, b); }
+static inline double max(float a, double b) { return fmax(a, b); }
+static inline double min(double a, float b) { return fmin(a, b); }
+static inline double max(double a, float b) { return fmax(a, b); }
 #ifdef __clang__
 #pragma clang force_cuda_host_device end
+#endif
+#ifndef __PGCC_HOST_PASS__
+/* C's abs/labs/llabs for device code: the C library declares them as host functions, as
+   CUDA's headers give device code its own (clang overloads on __device__) */
+static inline __device__ int abs(int a) { return a < 0 ? -a : a; }
+static inline __device__ long labs(long a) { return a < 0 ? -a : a; }
+static inline __device__ long long llabs(long long a) { return a < 0 ? -a : a; }
 #endif
 
 #endif
