@@ -109,7 +109,7 @@ class CudaBuiltins:
             "cudaGetErrorString": self.error_string,
             "cudaEventCreate": self.event_create, "cudaEventRecord": self.event_record,
             "cudaEventElapsedTime": self.event_elapsed,
-            "__syncthreads": self.barrier,
+            "__syncthreads": self.barrier, "__ldg": self.read_only_load,
             "__syncthreads_count": self.barrier_count, "__syncthreads_and": self.barrier_count,
             "__syncthreads_or": self.barrier_count,
             **{name: self.atomic for name in ATOMICS},
@@ -229,6 +229,15 @@ class CudaBuiltins:
         nthreads = arith.muli(ids["blockDim", "x"], arith.muli(ids["blockDim", "y"], ids["blockDim", "z"]))
         memref.StoreOp(v, buf, [arith.index_castui(ir.IndexType.get(), tid)])
         return buf, tid, nthreads
+
+    def read_only_load(self, fg, call, args):
+        """__ldg(p): *p (a load through the read-only data cache is a plain load on the CPU)."""
+        ty = canonical(call.type)
+        if ty.kind == T.RECORD:  # float4, int2, ...: a struct value is the address of its bytes
+            return fg.raw_pointer(args[0])
+        if not CT.pointee_is_memref(canonical(args[0].type)):
+            raise error_at(call, f"unsupported construct: __ldg through '{args[0].type.spelling}'")
+        return fg.load(MemLV(fg.rvalue(args[0]), [AF.const(0)], ty))
 
     def barrier_count(self, fg, call, args):
         """__syncthreads_count(p) / __syncthreads_and(p) / __syncthreads_or(p): a barrier that also counts the

@@ -36,6 +36,9 @@ void __pgcc_pop_call_configuration(unsigned int *grid, unsigned int *block, size
   *stream = pending_stream;
 }
 
+/* clock64() and clock() in device code */
+long long __pgcc_device_clock(void) { return (long long)clock(); }
+
 /* memory: aligned as cudaMalloc aligns (256 bytes) so that vector loads of device buffers stay aligned */
 cudaError_t cudaMalloc(void **p, size_t n) {
   *p = NULL;

@@ -2,6 +2,7 @@
    the pointer designates), so declarations are all that is needed. */
 #ifndef PGCC_CUDA_ATOMICS_H
 #define PGCC_CUDA_ATOMICS_H
+#include <time.h>
 
 #define PGCC_ATOMIC2(f, T) __device__ T f(T *address, T val);
 #define PGCC_ATOMIC_INT(f)                                                                          \
@@ -22,6 +23,14 @@ __device__ int __popc(unsigned int x); __device__ int __popcll(unsigned long lon
 __device__ int __clz(int x); __device__ int __clzll(long long int x);
 __device__ int __ffs(int x); __device__ int __ffsll(long long int x);
 __device__ int __mul24(int x, int y); __device__ unsigned int __umul24(unsigned int x, unsigned int y);
+/* read-only cache loads are plain loads on the CPU */
+template <class T> __device__ T __ldg(const T *p);
+/* the device clock: the host's processor clock (pgcc's runtime library) */
+extern "C" __device__ long long __pgcc_device_clock(void);
+static inline __device__ long long clock64(void) { return __pgcc_device_clock(); }
+#ifndef __PGCC_HOST_PASS__
+static inline __device__ clock_t clock(void) { return (clock_t)__pgcc_device_clock(); }
+#endif
 #undef PGCC_ATOMIC2
 #undef PGCC_ATOMIC_INT
 #endif
