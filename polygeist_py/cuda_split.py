@@ -29,12 +29,25 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .clang_ast import K, T, canonical, children, evaluate, has_attr, strip_implicit, var_decl_initializer
+from .clang_ast import K, T, canonical, children, evaluate, has_attr, strip_implicit, unary_op, var_decl_initializer
 from .errors import CompileError, error_at
 
 CONFIG_CALLS = ("cudaConfigureCall", "__cudaPushCallConfiguration")
+INTEGER_KINDS = (T.INT, T.UINT, T.LONG, T.ULONG, T.LONGLONG, T.ULONGLONG, T.SHORT, T.USHORT)
 STUB_PREFIX = "__pgcc_stub_"
 DEVICE_VAR_ATTRS = (K.CUDADEVICE_ATTR, K.CUDACONSTANT_ATTR, K.CUDASHARED_ATTR)
+
+
+MAX_SPECIALIZATIONS = 4  # branches of a stub (each a copy of the kernel) beside the generic launch
+
+
+@dataclass(frozen=True)
+class Specialization:
+    """What a launch fixes at compile time: its block shape (x, y, z), its grid shape or None, and
+    ((parameter index, value), ...) for its integer arguments that are constants (a problem size)."""
+    block: tuple
+    grid: tuple | None
+    args: tuple
 
 
 @dataclass
@@ -46,11 +59,12 @@ class Kernel:
         symbol: the Itanium mangled name the host compiler gives the same declaration.
         shared: a template specialization, which other files may instantiate too: its stub is `weak_odr`, as
             C++ instantiations are.
-        blocks: constant block shapes (x, y, z) seen at its launches in this file.
+        launches: the constant launch configurations seen at its launches in this file (Specialization), at
+            most MAX_SPECIALIZATIONS.
     """
     cursor: object
     symbol: str
-    blocks: list = field(default_factory=list)
+    launches: list = field(default_factory=list)
 
     @property
     def shared(self) -> bool:
@@ -110,32 +124,34 @@ def find_launches(tu, path: str) -> list:
 def instantiated_launches(tu, path: str) -> list:
     """The launches that run, with concrete kernels: those outside templates, and those in the instantiated
     bodies of the host function templates that calls reach (libclang shows a called specialization's
-    FUNCTION_DECL with its instantiated body), followed transitively."""
+    FUNCTION_DECL with its instantiated body), followed transitively. Returns [(launch, enclosing function)]."""
     found, seen = [], set()
 
-    def visit(c, in_template):
+    def visit(c, in_template, function):
         for ch in c.get_children():
             if ch.kind == K.CALL_EXPR:
                 if is_launch(ch) and not in_template:
-                    found.append(ch)
+                    found.append((ch, function))
                 callee = ch.referenced
                 if callee is not None and callee.kind == K.FUNCTION_DECL and callee.get_num_template_arguments() > 0 \
                         and not is_device_only(callee) and _in_file(callee, path):
                     key = callee.mangled_name or callee.displayname
                     if key not in seen:  # a host template's specialization: its instantiated body
                         seen.add(key)
-                        visit(callee, False)
-            visit(ch, in_template or ch.kind in TEMPLATE_KINDS)
+                        visit(callee, False, callee)
+            inner = ch if ch.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.FUNCTION_TEMPLATE) else function
+            visit(ch, in_template or ch.kind in TEMPLATE_KINDS, inner)
 
     for d in tu.cursor.get_children():
         if _in_file(d, path):
-            visit(d, d.kind in TEMPLATE_KINDS)
+            visit(d, d.kind in TEMPLATE_KINDS, d)
     return found
 
 
 def kernels(tu, path: str, launches: list) -> list:
     """The kernels that get stubs: non-template kernels defined in `path`, and the kernel (specialization) each
-    launch of `launches` (instantiated_launches) names; with the constant block shapes of their launches.
+    launch of `launches` ([(launch, enclosing function)], instantiated_launches) names; with the constant block
+    shapes of their launches.
 
     Raises:
         CompileError: a launch through a function pointer.
@@ -154,34 +170,90 @@ def kernels(tu, path: str, launches: list) -> list:
             if c.kind == K.FUNCTION_DECL and _in_file(c, path) and has_attr(c, K.CUDAGLOBAL_ATTR) \
                     and c.is_definition():
                 add(c)
-    for call in launches:
+    for call, function in launches:
         k = call.referenced
         if k is None or k.kind != K.FUNCTION_DECL:
             raise error_at(call, "unsupported construct: launch through a function pointer")
         if k.get_definition() is None:
             continue  # defined in another file, whose device object has the stub
         kern = add(k)
-        shape = constant_shape(list(children(call)[1].get_arguments())[1])
-        if shape is not None and shape not in kern.blocks:
-            kern.blocks.append(shape)
+        spec = specialization(call, k, function)
+        if spec is not None and spec not in kern.launches and len(kern.launches) < MAX_SPECIALIZATIONS:
+            kern.launches.append(spec)
     return list(out.values())
 
 
-def constant_shape(e):
-    """(x, y, z) of a launch's block argument when it is a compile-time constant (`256`, `dim3(16, 16)`),
-    else None (a variable, an expression of run-time values)."""
+def specialization(call, kernel, function):
+    """The Specialization of launch `call` of `kernel` inside `function`, or None when its block shape is not a
+    compile-time constant."""
+    config = list(children(call)[1].get_arguments())
+    block = constant_shape(config[1], function)
+    if block is None:
+        return None
+    args = []
+    for i, (param, arg) in enumerate(zip(kernel.get_arguments(), call.get_arguments())):
+        v = evaluate(strip_implicit(arg))
+        if canonical(param.type).kind in INTEGER_KINDS and isinstance(v, int) and not isinstance(v, bool):
+            args.append((i, v))
+    return Specialization(block, constant_shape(config[0], function), tuple(args))
+
+
+def constant_shape(e, function=None):
+    """(x, y, z) of a launch's block argument when it is a compile-time constant (`256`, `dim3(16, 16)`, or a
+    variable of `function` initialized so, `dim3 block(BLOCK, BLOCK);`, that the function never assigns or
+    lets escape), else None (a value known only at run time)."""
     e = strip_implicit(e)
     v = evaluate(e)
     if isinstance(v, int):
         return (v, 1, 1)
     parts = [strip_implicit(a) for a in children(e)]
     while len(parts) == 1 and children(parts[0]) and evaluate(parts[0]) is None:
+        if parts[0].kind == K.DECL_REF_EXPR:
+            break
         parts = [strip_implicit(a) for a in children(parts[0])]
+    if len(parts) == 1 and parts[0].kind == K.DECL_REF_EXPR:
+        return _constant_variable(parts[0].referenced, function)
+    if e.kind == K.DECL_REF_EXPR:
+        return _constant_variable(e.referenced, function)
     vals = [evaluate(p) for p in parts]
     if e.kind in (K.CALL_EXPR, K.UNEXPOSED_EXPR, K.CXX_FUNCTIONAL_CAST_EXPR) and 1 <= len(vals) <= 3 \
             and all(isinstance(v, int) for v in vals):
         return tuple(vals) + (1,) * (3 - len(vals))
     return None
+
+
+def _constant_variable(var, function):
+    """The constant shape a local variable of `function` holds throughout it, else None."""
+    from .frontend.scan import assigned_decls, decl_key
+
+    if var is None or var.kind != K.VAR_DECL or function is None:
+        return None
+    init = var_decl_initializer(var)
+    body = [c for c in function.get_children() if c.kind == K.COMPOUND_STMT]
+    if init is None or not body or decl_key(var) in assigned_decls(body) or _escapes(var, body[0]):
+        return None
+    return constant_shape(init)
+
+
+def _escapes(var, body) -> bool:
+    """Whether `body` takes the address of `var` or binds it to a reference through which it may change (a
+    non-const reference parameter); binding to `const T &` (a dim3 copy) only reads it."""
+    def refers(e):
+        e = strip_implicit(e)
+        return e.kind == K.DECL_REF_EXPR and e.referenced is not None and e.referenced == var
+
+    def visit(c):
+        if c.kind == K.UNARY_OPERATOR and unary_op(c) == "&" and refers(children(c)[0]):
+            return True
+        if c.kind == K.CALL_EXPR and c.referenced is not None:
+            params = list(c.referenced.get_arguments())
+            for p, a in zip(params, c.get_arguments()):
+                t = p.type
+                if t.kind == T.LVALUEREFERENCE and not t.get_pointee().is_const_qualified() and refers(a):
+                    return True
+        return any(visit(ch) for ch in c.get_children())
+
+    return visit(body)
 
 
 # ---------------------------------------------------------------- host side
@@ -295,7 +367,9 @@ def device_stubs(kernels_: list) -> tuple[str, dict]:
 
     A stub takes the kernel's parameters, pops the launch configuration the host pushed
     (`__pgcc_pop_call_configuration` in the runtime library) and launches the kernel with it; for each constant
-    block shape seen at a launch, a branch launches with that shape spelled as constants."""
+    launch configuration seen at a launch (Specialization), a branch launches with those constants spelled out,
+    so that cpuify sees the thread counts and the kernel is specialized for the constant arguments, as when
+    pgcc compiles the launch inside its host function."""
     src = ["\nextern \"C\" void __pgcc_pop_call_configuration(unsigned int *, unsigned int *, size_t *, void **);\n"]
     names = {}
     for n, k in enumerate(kernels_):
@@ -309,9 +383,15 @@ def device_stubs(kernels_: list) -> tuple[str, dict]:
         lines = [f"void {name}({decls}) {{",
                  "  unsigned int __pgcc_g[3], __pgcc_b[3]; size_t __pgcc_s; void *__pgcc_st;",
                  "  __pgcc_pop_call_configuration(__pgcc_g, __pgcc_b, &__pgcc_s, &__pgcc_st);"]
-        for x, y, z in k.blocks:
-            lines.append(f"  if (__pgcc_b[0] == {x}u && __pgcc_b[1] == {y}u && __pgcc_b[2] == {z}u) {{ "
-                         f"{callee}<<<{grid}, dim3({x}, {y}, {z}), __pgcc_s>>>({args}); return; }}")
+        for spec in k.launches:
+            tests = [f"__pgcc_b[{d}] == {v}u" for d, v in enumerate(spec.block)]
+            tests += [f"__pgcc_g[{d}] == {v}u" for d, v in enumerate(spec.grid or ())]
+            tests += [f"__pgcc_a{i} == {v}" for i, v in spec.args]
+            fixed = dict(spec.args)
+            values = ", ".join(str(fixed[i]) if i in fixed else f"__pgcc_a{i}" for i in range(len(params)))
+            g = f"dim3({', '.join(map(str, spec.grid))})" if spec.grid else grid
+            lines.append(f"  if ({' && '.join(tests)}) {{ {callee}<<<{g}, dim3({', '.join(map(str, spec.block))}), "
+                         f"__pgcc_s>>>({values}); return; }}")
         lines.append(f"  {callee}<<<{grid}, dim3(__pgcc_b[0], __pgcc_b[1], __pgcc_b[2]), __pgcc_s>>>({args});")
         lines.append("}")
         src.append("\n".join(lines) + "\n")

@@ -63,7 +63,13 @@ def test_constant_launch_shape_gets_a_specialized_branch(tmp):
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("gpu.launch") == 2
     assert "func.func @_Z5twicePfi(" in r.stdout and "arith.constant 250 : i32" in r.stdout
+    assert "arith.constant 1000 : i32" in r.stdout  # the constant argument n, for the specialized copy
     assert "@main" not in r.stdout  # host code is the host compiler's
+    # a block shape held in a local dim3 that the host function never changes is a constant too
+    src.write_text(src.read_text().replace("twice<<<4, 250>>>(x, 1000)", "dim3 b(125, 2); twice<<<2, b>>>(x, 1000)"))
+    r = run_pgcc([src, "--cpuify", "--emit=mlir", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    assert "arith.constant 125 : i32" in r.stdout and r.stdout.count("gpu.launch") == 2
 
 
 def test_host_compiler_errors_point_into_the_cu_file(tmp):
