@@ -139,9 +139,10 @@ class ModuleGen:
         except CT.UnsupportedType as e:
             raise error_at(c, f"unsupported construct: {e} in the signature of '{c.spelling}'") from None
 
-    def declare(self, callee) -> str:
-        """The symbol to call for function declaration `callee`; declares it (or queues its definition)."""
-        name = self.func_name(callee)
+    def declare(self, callee, name=None) -> str:
+        """The symbol to call for function declaration `callee` (or `name`, another symbol of the same
+        prototype); declares it (or queues the callee's definition)."""
+        name = name or self.func_name(callee)
         if name in self.functions:
             return name
         defn = callee.get_definition()
