@@ -13,11 +13,13 @@ from conftest import PROGRAMS, build_gcc, build_pgcc, run_exe, run_pgcc
 C = PROGRAMS / "c"
 
 
+@pytest.mark.parametrize("name", ["builtins.c", "libm_builtins.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
-def test_builtins_match_gcc(opt, tmp):
+def test_builtins_match_gcc(name, opt, tmp):
     """Classification macros (isnan, isinf, fpclassify, signbit...), INFINITY/NAN/HUGE_VAL, libm builtins,
-    bit operations of every width, overflow arithmetic, hints, memory builtins, alloca, abs on variables."""
-    src = C / "builtins.c"
+    bit operations of every width, overflow arithmetic, hints, memory builtins, alloca, abs on variables;
+    every math function of the table and the __builtin_ forms of libm functions (float and double)."""
+    src = C / name
     ref = run_exe(build_gcc(src, tmp / "ref"))
     assert ref.returncode == 0 and ref.stdout
     got = run_exe(build_pgcc(src, tmp / "app", extra=(opt,)))
