@@ -10,12 +10,16 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, func, llvm
 
-from ..clang_ast import T, canonical
+from ..clang_ast import K, T, canonical, evaluate, strip_implicit
 from ..errors import error_at
+from . import affine_forms as AF
 from . import c_types as CT
+from . import int_semantics as IS
 from .cuda_builtins import CudaBuiltins
 from .scan import decl_key, out_param_var
+from .values import MemLV
 
+BUILTIN = "__builtin_"
 # C name -> math dialect op (float and double variants; CUDA's fast intrinsics map to the exact op)
 MATH_UNARY = {
     "sqrt": "math.sqrt", "exp": "math.exp", "log": "math.log", "sin": "math.sin", "cos": "math.cos",
@@ -24,24 +28,335 @@ MATH_UNARY = {
     "expm1": "math.expm1", "log1p": "math.log1p", "erf": "math.erf", "cbrt": "math.cbrt", "floor": "math.floor",
     "ceil": "math.ceil", "round": "math.round", "trunc": "math.trunc", "fabs": "math.absf", "rsqrt": "math.rsqrt",
 }
-
-
 MATH_BINARY = {"pow": "math.powf", "atan2": "math.atan2", "fmax": "arith.maxnumf", "fmin": "arith.minnumf",
-               "fmod": "arith.remf", "copysign": "math.copysign", "fdivide": "arith.divf"}
-
-
+               "fmod": "arith.remf", "copysign": "llvm.intr.copysign", "fdivide": "arith.divf"}
 VARIADIC = {"printf": 1, "fprintf": 2, "sprintf": 2, "snprintf": 3, "scanf": 1, "fscanf": 2, "sscanf": 2}
 
 
 def math_name(name: str):
-    """'sqrtf' -> ('sqrt', unary op); '__expf' -> ('exp', ...); None when not a math function."""
-    base = name[2:] if name.startswith("__") else name
+    """'sqrtf' -> ('sqrt', unary op); '__expf', '__builtin_expf' -> ('exp', ...); None when not a math function."""
+    base = name[len(BUILTIN):] if name.startswith(BUILTIN) else name[2:] if name.startswith("__") else name
     for cand in (base, base[:-1] if base.endswith("f") else None):
         if cand in MATH_UNARY:
             return MATH_UNARY[cand], 1
         if cand in MATH_BINARY:
             return MATH_BINARY[cand], 2
     return None
+
+
+# ================================================================ GNU __builtin_* functions
+# Each family is one function (fg, call, args) -> value; GNU_BUILTINS maps every name to its family. A builtin
+# that is a library function under another name (`__builtin_hypot`, `__builtin_strlen`) is a call of that
+# function, as gcc emits when it does not expand the builtin; any other `__builtin_*`, `__sync_*` or
+# `__atomic_*` name is an error naming it (never an undefined symbol at link time).
+
+# C library functions gcc knows as `__builtin_<name>` (libm in double/float forms, string.h, stdlib, stdio);
+# the `...l` long double forms are errors (pgcc has no long double)
+LIBM = ("acos asin atan atan2 cos sin tan cosh sinh tanh acosh asinh atanh exp exp2 expm1 frexp ldexp log log10 "
+        "log1p log2 logb ilogb modf scalbn scalbln cbrt fabs hypot pow sqrt erf erfc lgamma tgamma ceil floor "
+        "nearbyint rint lrint llrint round lround llround trunc fmod remainder remquo copysign nan nextafter "
+        "nexttoward fdim fmax fmin fma exp10 sincos").split()
+LIBRARY = set(LIBM) | {n + "f" for n in LIBM} | set(
+    ("memcpy memmove memset memcmp memchr strlen strcmp strncmp strcpy strncpy strcat strncat strchr strrchr "
+     "strstr strdup strndup strspn strcspn strpbrk bzero bcmp index rindex malloc calloc realloc free abort exit "
+     "_exit puts putchar fputs fputc fwrite printf fprintf sprintf snprintf vprintf vfprintf vsprintf "
+     "vsnprintf scanf fscanf sscanf isalnum isalpha isdigit isspace isupper islower isxdigit isprint "
+     "ispunct iscntrl isgraph toupper tolower").split())
+UNKNOWN_PREFIXES = (BUILTIN, "__sync_", "__atomic_", "__c11_atomic_")
+
+
+def long_double_check(call, args):
+    """Raise the error for a builtin used on or returning a long double (pgcc has no long double)."""
+    for t in [call.type] + [a.type for a in args]:
+        if canonical(t).kind == T.LONGDOUBLE:
+            raise error_at(call, f"unsupported builtin '{call.spelling}': long double is not supported")
+
+
+def result(fg, call, v):
+    """An i1 or integer `v` as the call's (integer) C result type."""
+    ty = canonical(call.type)
+    if v.type == ir.IntegerType.get_signless(1):
+        return fg.from_bool(v, ty)
+    return fg.convert(v, ITYPE[v.type.width], ty, call)
+
+
+def float_operand(fg, call, arg):
+    """The value of a floating-point argument of a type-generic builtin, and its MLIR type.
+
+    Raises:
+        CompileError: an argument that is not float or double."""
+    ty = canonical(arg.type)
+    if not CT.is_float(ty):
+        raise error_at(arg, f"unsupported builtin '{call.spelling}' on '{arg.type.spelling}'")
+    return fg.rvalue(arg), CT.scalar_type(ty)
+
+
+def fconst(t, v):
+    """A floating-point constant of MLIR type `t`."""
+    return arith.constant(t, v)
+
+
+def fp_constant(fg, call, args):
+    """`__builtin_inf[f]()`, `__builtin_huge_val[f]()` (HUGE_VAL, INFINITY) and `__builtin_nan[f](s)` (NAN):
+    constants; a NaN's string is its payload (glibc's nan(s)): a quiet NaN with those mantissa bits, or the
+    library's nan()/nanf() when the string is not a constant."""
+    t = CT.scalar_type(call.type)
+    if "nan" not in call.spelling:
+        return fconst(t, float("inf"))
+    s = evaluate(strip_implicit(args[0])) if args else ""
+    if not isinstance(s, str) or s and not s.strip().lstrip("+").isalnum():
+        return library_call(fg, call, args)
+    try:
+        payload = int(s, 0) if s else 0
+    except ValueError:
+        return library_call(fg, call, args)
+    width = t.width
+    bits = (0x7FF8000000000000 | payload & ((1 << 51) - 1)) if width == 64 else (0x7FC00000 | payload & ((1 << 22) - 1))
+    return arith.bitcast(t, fg.const_int(ir.IntegerType.get_signless(width), fg.signed_bits(bits, width)))
+
+
+def classify(fg, call, args):
+    """isnan, isinf, isinf_sign, isfinite, isnormal, issubnormal, iszero, signbit, fpclassify (math.h's
+    macros) with gcc's results: signbit is the sign bit in place for a float (INT_MIN) and 1 for a double."""
+    name = call.spelling.removeprefix(BUILTIN)
+    x, t = float_operand(fg, call, args[-1])
+    absx = ir.Operation.create("math.absf", [t], [x]).result
+    inf = fconst(t, float("inf"))
+    smallest = fconst(t, 2.2250738585072014e-308 if t.width == 64 else 1.1754943508222875e-38)
+    cmp = arith.cmpf
+    P = arith.CmpFPredicate
+    if name == "isnan":
+        return result(fg, call, cmp(P.UNO, x, x))
+    if name == "isinf":
+        return result(fg, call, cmp(P.OEQ, absx, inf))
+    if name == "isfinite":
+        return result(fg, call, cmp(P.OLT, absx, inf))
+    if name == "isnormal":
+        return result(fg, call, arith.andi(cmp(P.OGE, absx, smallest), cmp(P.OLT, absx, inf)))
+    if name == "issubnormal":
+        return result(fg, call, arith.andi(cmp(P.OLT, absx, smallest), cmp(P.ONE, x, fconst(t, 0.0))))
+    if name == "iszero":
+        return result(fg, call, cmp(P.OEQ, x, fconst(t, 0.0)))
+    it = ir.IntegerType.get_signless(t.width)
+    bits = arith.bitcast(it, x)
+    if name.startswith("signbit"):
+        if t.width == 32:
+            return result(fg, call, arith.andi(bits, fg.const_int(it, -(1 << 31))))
+        return result(fg, call, arith.shrui(bits, fg.const_int(it, 63)))
+    i32 = ir.IntegerType.get_signless(32)
+    if name == "isinf_sign":  # -1, 0 or 1
+        neg = arith.cmpi(arith.CmpIPredicate.slt, bits, fg.const_int(it, 0))
+        sign = arith.select(neg, fg.const_int(i32, -1), fg.const_int(i32, 1))
+        return result(fg, call, arith.select(cmp(P.OEQ, absx, inf), sign, fg.const_int(i32, 0)))
+    # fpclassify(nan, infinite, normal, subnormal, zero, x); C++'s std::fpclassify(x) gives glibc's FP_* values
+    if len(args) == 1:
+        ks = [fg.const_int(canonical(call.type), k) for k in (0, 1, 4, 3, 2)]
+    else:
+        ks = [fg.convert(fg.rvalue(a), a.type, canonical(call.type), a) for a in args[:5]]
+    v = arith.select(cmp(P.OEQ, x, fconst(t, 0.0)), ks[4], ks[3])
+    v = arith.select(cmp(P.OGE, absx, smallest), ks[2], v)
+    v = arith.select(cmp(P.OEQ, absx, inf), ks[1], v)
+    return arith.select(cmp(P.UNO, x, x), ks[0], v)
+
+
+STD_CLASSIFY = ("isnan", "isinf", "isfinite", "isnormal", "signbit", "fpclassify")
+COMPARISONS = {"isgreater": "OGT", "isgreaterequal": "OGE", "isless": "OLT", "islessequal": "OLE",
+               "islessgreater": "ONE", "isunordered": "UNO"}
+
+
+def fp_compare(fg, call, args):
+    """isgreater, isgreaterequal, isless, islessequal, islessgreater, isunordered: comparisons that are false
+    (isunordered: true) on a NaN, in the usual arithmetic conversions' common type."""
+    a, b = args[:2]
+    ty = canonical(a.type) if CT.size_of(a.type) >= CT.size_of(b.type) and CT.is_float(a.type) else canonical(b.type)
+    if not CT.is_float(ty):
+        raise error_at(call, f"unsupported builtin '{call.spelling}' on '{a.type.spelling}'")
+    va = fg.convert(fg.rvalue(a), a.type, ty, a)
+    vb = fg.convert(fg.rvalue(b), b.type, ty, b)
+    pred = getattr(arith.CmpFPredicate, COMPARISONS[call.spelling[len(BUILTIN):]])
+    return result(fg, call, arith.cmpf(pred, va, vb))
+
+
+def hint(fg, call, args):
+    """expect, expect_with_probability (the first argument's value), assume_aligned (the pointer), assume,
+    unreachable, prefetch (nothing: they only inform the optimizer)."""
+    name = call.spelling[len(BUILTIN):]
+    if name.startswith("expect"):
+        for a in args[1:]:
+            if not fg.pure(a):
+                fg.rvalue(a, discard=True)
+        return fg.convert(fg.rvalue(args[0]), args[0].type, call.type, args[0])
+    if name == "assume_aligned":
+        return fg.raw_pointer(args[0])
+    if name == "prefetch" and args and not fg.pure(args[0]):
+        fg.rvalue(args[0], discard=True)  # (its side effects happen; the prefetch itself is dropped)
+    return None
+
+
+def trap(fg, call, args):
+    """`__builtin_trap()`: LLVM's trap (an illegal instruction, as gcc's ud2)."""
+    ir.Operation.create("llvm.intr.trap", [], [])
+    return None
+
+
+def folded(fg, call, args):
+    """constant_p, object_size, classify_type: clang's constant folding of the call, or what gcc answers when
+    it cannot tell (0; object size unknown: -1 for types 0 and 1, 0 for 2 and 3)."""
+    v = evaluate(call)
+    if not isinstance(v, int):
+        name = call.spelling[len(BUILTIN):]
+        v = 0
+        if name == "object_size":
+            kind = evaluate(args[1]) if len(args) > 1 else 0
+            v = 0 if isinstance(kind, int) and kind & 2 else -1
+    ty = canonical(call.type)
+    return fg.const_int(ty, fg.signed_bits(v, CT.scalar_type(ty).width))
+
+
+BIT_OPS = ("popcount", "clz", "ctz", "ffs", "parity", "clrsb")
+
+
+def bits(fg, call, args):
+    """popcount, clz, ctz, ffs, parity, clrsb (int, l, ll forms) and bswap16/32/64, rotateleft/right: LLVM's
+    ctpop, ctlz, cttz, bswap, fshl/fshr intrinsics. clz and ctz of 0 (undefined in gcc) give the width."""
+    name = call.spelling[len(BUILTIN):]
+    x = fg.rvalue(args[0])
+    t = x.type
+    zero_ok = {"is_zero_poison": ir.BoolAttr.get(False)}
+    if name.startswith("bswap"):
+        return ir.Operation.create("llvm.intr.bswap", [t], [x]).result
+    if name.startswith("rotate"):
+        n = fg.convert(fg.rvalue(args[1]), args[1].type, args[0].type, args[1])
+        op = "llvm.intr.fshl" if name.startswith("rotateleft") else "llvm.intr.fshr"
+        return ir.Operation.create(op, [t], [x, x, n]).result
+    base = name.rstrip("l")
+    if base == "popcount":
+        r = ir.Operation.create("llvm.intr.ctpop", [t], [x]).result
+    elif base == "parity":
+        r = arith.andi(ir.Operation.create("llvm.intr.ctpop", [t], [x]).result, fg.const_int(t, 1))
+    elif base == "clz":
+        r = ir.Operation.create("llvm.intr.ctlz", [t], [x], zero_ok).result
+    elif base == "ctz":
+        r = ir.Operation.create("llvm.intr.cttz", [t], [x], zero_ok).result
+    elif base == "clrsb":  # leading bits equal to the sign bit, minus one
+        sign = arith.shrsi(x, fg.const_int(t, t.width - 1))
+        r = arith.subi(ir.Operation.create("llvm.intr.ctlz", [t], [arith.xori(x, sign)], zero_ok).result,
+                       fg.const_int(t, 1))
+    else:  # ffs: 1 + index of the least significant set bit, 0 for 0
+        tz = ir.Operation.create("llvm.intr.cttz", [t], [x], zero_ok).result
+        zero = fg.const_int(t, 0)
+        r = arith.select(arith.cmpi(arith.CmpIPredicate.eq, x, zero), zero, arith.addi(tz, fg.const_int(t, 1)))
+    return fg.convert(r, ITYPE[t.width], call.type, call)
+
+
+def overflow(fg, call, args):
+    """`__builtin_{add,sub,mul}_overflow(a, b, &r)` and the typed forms (sadd, uaddl, smulll, ...): the exact
+    result, computed in a type wide enough for any operands, stored into *r truncated to r's type; the result
+    is whether it did not fit."""
+    name = call.spelling[len(BUILTIN):]
+    op = next(o for o in ("add", "sub", "mul") if o in name)
+    rty = canonical(canonical(args[2].type).get_pointee())
+    if not CT.is_int(rty) or rty.kind == T.BOOL:
+        raise error_at(args[2], f"unsupported builtin '{call.spelling}' storing into '{rty.spelling}'")
+    widths = [CT.size_of(a.type) * 8 for a in args[:2]]
+    for a in args[:2]:
+        if not CT.is_int(a.type):
+            raise error_at(a, f"unsupported builtin '{call.spelling}' on '{a.type.spelling}'")
+    w = max((sum(widths) if op == "mul" else max(widths)) + 2, CT.size_of(rty) * 8 + 1)
+    wide = ir.IntegerType.get_signless(w)
+
+    def extend(v, ty):
+        return arith.extui(wide, v) if CT.is_unsigned(ty) or v.type.width == 1 else arith.extsi(wide, v)
+
+    a, b = (extend(fg.rvalue(x), x.type) for x in args[:2])
+    exact = {"add": arith.addi, "sub": arith.subi, "mul": arith.muli}[op](a, b)
+    rt = CT.scalar_type(rty)
+    r = arith.trunci(rt, exact)
+    back = extend(r, rty)
+    store_through(fg, args[2], rty, r)
+    return result(fg, call, arith.cmpi(arith.CmpIPredicate.ne, back, exact))
+
+
+def store_through(fg, ptr_expr, ty, v):
+    """`*ptr_expr = v` for a pointer to a number of type `ty`."""
+    p = fg.pointer(ptr_expr)
+    if p.type == CT.llvm_ptr():
+        fg.store_scalar(p, ty, v)
+    else:
+        fg.store(MemLV(p, [AF.const(0)], ty), v)
+
+
+def int_abs(fg, call, args):
+    """abs, labs, llabs, imaxabs (also as `__builtin_...`): x < 0 ? -x : x (wrapping for the most negative
+    value, as gcc's code does); CUDA's abs of a float is fabs."""
+    ty = canonical(call.type)
+    if CT.is_float(ty):
+        return ir.Operation.create("math.absf", [CT.scalar_type(ty)], [fg.rvalue(args[0])]).result
+    v = fg.convert(fg.rvalue(args[0]), args[0].type, ty, args[0])
+    zero = fg.const_int(v.type, 0)
+    return arith.select(arith.cmpi(arith.CmpIPredicate.slt, v, zero), arith.subi(zero, v), v)
+
+
+def alloca(fg, call, args):
+    """`__builtin_alloca(n)` (alloca.h's alloca) and `__builtin_alloca_with_align(n, bits)`: n bytes of stack
+    at this point, 16-byte aligned as gcc's."""
+    n = fg.mg.builtins.size_arg(fg, args[0])
+    align = 16
+    if call.spelling.endswith("with_align"):
+        bits_ = evaluate(args[1])
+        if not isinstance(bits_, int):
+            raise error_at(args[1], f"unsupported builtin '{call.spelling}' with a non-constant alignment")
+        align = max(align, bits_ // 8)
+    return llvm.AllocaOp(CT.llvm_ptr(), n, ir.IntegerType.get_signless(8), alignment=align).result
+
+
+def memmove(fg, call, args):
+    """memmove as LLVM's memmove intrinsic; returns the destination."""
+    b = fg.mg.builtins
+    dst, src = b.ptr_arg(fg, args[0]), b.ptr_arg(fg, args[1])
+    llvm.MemmoveOp(dst, src, b.size_arg(fg, args[2]), ir.BoolAttr.get(False))
+    return dst
+
+
+def library_call(fg, call, args, name=None):
+    """`__builtin_<f>(...)` as a call of the C library function f (declared with the builtin's prototype)."""
+    callee = call.referenced
+    name = name or call.spelling[len(BUILTIN):]
+    return fg.mg.calls.user_call(fg, call, callee, args, name=name)
+
+
+def unsupported(fg, call, args):
+    """Any other `__builtin_*`, `__sync_*`, `__atomic_*`: the error naming it.
+
+    Raises:
+        CompileError: ``unsupported builtin '<name>'``."""
+    raise error_at(call, f"unsupported builtin '{call.spelling}'")
+
+
+# integer width -> a clang-like unsigned type (int_semantics) for fg.convert of an intrinsic's result
+ITYPE = {1: IS.IntType(T.BOOL, 1), 8: IS.IntType(T.UCHAR, 1), 16: IS.IntType(T.USHORT, 2), 32: IS.UINT, 64: IS.ULONG}
+
+GNU_BUILTINS = {
+    **{BUILTIN + n: fp_constant for n in ("inf", "inff", "huge_val", "huge_valf", "nan", "nanf")},
+    **{BUILTIN + n: classify for n in ("isnan", "isinf", "isinf_sign", "isfinite", "isnormal", "issubnormal",
+                                       "iszero", "signbit", "signbitf", "fpclassify")},
+    **{BUILTIN + n: fp_compare for n in COMPARISONS},
+    **{BUILTIN + n: hint for n in ("expect", "expect_with_probability", "assume_aligned", "assume",
+                                   "unreachable", "prefetch")},
+    BUILTIN + "trap": trap,
+    **{BUILTIN + n: folded for n in ("constant_p", "object_size", "classify_type")},
+    **{BUILTIN + b + s: bits for b in BIT_OPS for s in ("", "l", "ll")},
+    **{BUILTIN + n: bits for n in ("bswap16", "bswap32", "bswap64", "rotateleft8", "rotateleft16",
+                                   "rotateleft32", "rotateleft64", "rotateright8", "rotateright16",
+                                   "rotateright32", "rotateright64")},
+    **{BUILTIN + p + op + "_overflow": overflow for op in ("add", "sub", "mul") for p in ("", "s", "u")},
+    **{BUILTIN + p + op + s + "_overflow": overflow for op in ("add", "sub", "mul") for p in ("s", "u")
+       for s in ("l", "ll")},
+    **{n: int_abs for n in ("abs", "labs", "llabs", "imaxabs")},
+    **{BUILTIN + n: int_abs for n in ("abs", "labs", "llabs", "imaxabs")},
+    BUILTIN + "alloca": alloca, BUILTIN + "alloca_with_align": alloca,
+    "memmove": memmove, BUILTIN + "memmove": memmove,
+}
 
 
 class Builtins(CudaBuiltins):
@@ -57,20 +372,44 @@ class Builtins(CudaBuiltins):
             **self.cuda_table(),
             "memcpy": self.memcpy, "memset": self.memset,
             "posix_memalign": self.posix_memalign,
-            "abs": self.int_abs, "labs": self.int_abs, "min": self.minmax, "max": self.minmax,
+            BUILTIN + "memcpy": self.memcpy, BUILTIN + "memset": self.memset,
+            "min": self.minmax, "max": self.minmax,
         }
 
     def is_allocator(self, call) -> bool:
         return False
 
+    def lookup_callee(self, callee):
+        """The handler of a call of function declaration `callee` (see lookup): also C++'s type-generic
+        classification functions of namespace std (std::isnan, std::isinf, ...), which return bool."""
+        parent = callee.semantic_parent
+        if callee.spelling in STD_CLASSIFY and parent is not None and parent.kind == K.NAMESPACE and \
+                parent.spelling == "std":
+            return classify
+        return self.lookup(callee.spelling)
+
     def lookup(self, name):
+        """The handler (fg, call, args) -> value of function `name`, or None for an ordinary call. Every
+        `__builtin_*`, `__sync_*` and `__atomic_*` name has one: its lowering, a call of the library function it
+        stands for, or an error naming it."""
         if name in self.table:
             return self.table[name]
-        if math_name(name):
-            return self.math
-        if name in VARIADIC:
-            return self.variadic
-        return None
+        plain = name[len(BUILTIN):] if name.startswith(BUILTIN) else None
+        if name in GNU_BUILTINS:
+            handler = GNU_BUILTINS[name]
+        elif math_name(name):
+            handler = self.math
+        elif name in VARIADIC or plain in VARIADIC:
+            handler = self.variadic
+        elif plain in LIBRARY:
+            handler = library_call
+        elif name.startswith(UNKNOWN_PREFIXES):
+            handler = unsupported
+        else:
+            return None
+        if plain is None:
+            return handler
+        return lambda fg, call, args: long_double_check(call, args) or handler(fg, call, args)
 
     def ret_int(self, fg, call, v=0):
         ty = canonical(call.type)
@@ -135,7 +474,7 @@ class Builtins(CudaBuiltins):
         dst, src = self.ptr_arg(fg, args[0]), self.ptr_arg(fg, args[1])
         n = self.size_arg(fg, args[2])
         llvm.MemcpyOp(dst, src, n, ir.BoolAttr.get(False))
-        if call.spelling == "memcpy":
+        if canonical(call.type).kind == T.POINTER:  # memcpy (cudaMemcpy returns an error code)
             return dst
         return self.ret_int(fg, call)
 
@@ -145,7 +484,7 @@ class Builtins(CudaBuiltins):
         i8 = ir.IntegerType.get_signless(8)
         v = arith.trunci(i8, v) if v.type != i8 else v
         llvm.MemsetOp(dst, v, self.size_arg(fg, args[2]), ir.BoolAttr.get(False))
-        if call.spelling == "memset":
+        if canonical(call.type).kind == T.POINTER:  # memset (cudaMemset returns an error code)
             return dst
         return self.ret_int(fg, call)
 
@@ -163,13 +502,6 @@ class Builtins(CudaBuiltins):
         vals = [fg.convert(fg.rvalue(a), a.type, ty, a) for a in args[:n]]
         return ir.Operation.create(op, [rt], vals).result
 
-    def int_abs(self, fg, call, args):
-        ty = canonical(call.type)
-        if CT.is_float(ty):
-            return ir.Operation.create("math.absf", [CT.scalar_type(ty)], [fg.rvalue(args[0])]).result
-        v = fg.convert(fg.rvalue(args[0]), args[0].type, ty, args[0])
-        return ir.Operation.create("math.absi", [v.type], [v]).result
-
     def minmax(self, fg, call, args):
         ty = canonical(call.type)
         a, b = (fg.convert(fg.rvalue(x), x.type, ty, x) for x in args[:2])
@@ -181,7 +513,9 @@ class Builtins(CudaBuiltins):
         return (arith.maxsi if mx else arith.minsi)(a, b)
 
     def variadic(self, fg, call, args):
-        name = call.spelling
+        """printf, scanf and friends (also as `__builtin_printf`...): an llvm.call of the variadic function, each
+        argument as the C default argument promotions left it."""
+        name = call.spelling.removeprefix(BUILTIN)
         nfixed = VARIADIC[name]
         vals, fixed_types = [], []
         for i, a in enumerate(args):

@@ -52,20 +52,21 @@ class Calls:
         missing = enzyme.unsupported_function(callee.spelling)
         if missing:
             raise error_at(call, f"unsupported construct: {missing}")
-        handler = self.builtins.lookup(callee.spelling)
+        handler = self.builtins.lookup_callee(callee)
         if handler is not None:
             return handler(fg, call, args)
         if callee.get_num_template_arguments() > 0 or "operator" in callee.spelling:  # C++ (cxx_classes)
             check_callee(callee, call, function_templates=self.mg.device_stubs is not None)
         return self.user_call(fg, call, callee, args)
 
-    def user_call(self, fg, call, callee, args):
+    def user_call(self, fg, call, callee, args, name=None):
         """A call of a C function by name under the C ABI (records.signature); a variadic one (a libc function
-        like fprintf or open) is an llvm.call with its fixed part typed by the prototype."""
+        like fprintf or open) is an llvm.call with its fixed part typed by the prototype. `name`: the symbol
+        to call instead of the callee's own (a builtin's library function: `__builtin_strlen` -> strlen)."""
         sig = self.mg.signature(callee)
         if sig.variadic:
-            return self.variadic_call(fg, call, callee, args, sig)
-        name = self.mg.declare(callee)
+            return self.variadic_call(fg, call, callee, args, sig, name)
+        name = self.mg.declare(callee, name)
 
         def emit(vals, results):
             op = func.CallOp(results, ir.FlatSymbolRefAttr.get(name), vals)
@@ -73,10 +74,10 @@ class Calls:
 
         return fg.call_lowered(sig, args, call, emit)
 
-    def variadic_call(self, fg, call, callee, args, sig):
+    def variadic_call(self, fg, call, callee, args, sig, name=None):
         if sig.has_records:
             raise error_at(call, f"unsupported construct: struct arguments to the variadic function '{callee.spelling}'")
-        name = callee.spelling
+        name = name or callee.spelling
 
         def emit(vals, results):
             ret = results[0] if results else ir.Type.parse("!llvm.void")

@@ -16,6 +16,7 @@ from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
 from . import int_semantics as IS
+from .builtins import UNKNOWN_PREFIXES
 from .scan import decl_key
 from .values import WARP_SIZE, VarLV
 
@@ -171,6 +172,16 @@ class ExprGen:
                 raise self.unsupported(e, "default argument that is not a constant")
             return arith.constant(CT.scalar_type(e.type), float(v)) if CT.is_float(e.type) else self.const_int(e.type, v)
         if len(ch) != 1:
+            v = evaluate(e) if CT.is_arith(e.type) and self.pure(e) else None
+            if isinstance(v, (int, float)):  # `__builtin_offsetof(T, m)`, GNU constant builtins
+                return arith.constant(CT.scalar_type(e.type), float(v)) if CT.is_float(e.type) else \
+                    self.const_int(e.type, self.signed_bits(int(v), CT.scalar_type(e.type).width))
+            first = next(iter(e.get_tokens()), None)  # `__atomic_load_n(p, order)` is an AtomicExpr, no call
+            if first is not None and first.spelling == "__builtin_choose_expr" and len(ch) == 3 and \
+                    isinstance(evaluate(ch[0]), int):  # GNU: the chosen operand only, as it is
+                return self.rvalue(ch[1] if evaluate(ch[0]) else ch[2])
+            if first is not None and first.spelling.startswith(UNKNOWN_PREFIXES):
+                raise error_at(e, f"unsupported builtin '{first.spelling}'")
             raise self.unsupported(e)
         return self.cast(ch[0], e.type, e)
 

@@ -6,6 +6,7 @@ import math
 
 import itertools
 
+from clang.cindex import LanguageKind, LinkageKind
 from mlir import ir
 from mlir.dialects import llvm, memref
 
@@ -57,6 +58,8 @@ class ModuleGen:
         self.addressed_globals = addressed_in_initializers(self.tu)
         for c in self.tu.cursor.get_children():
             if not in_main_file(c, self.tu):
+                if is_included_definition(c):
+                    self.top_level(c)
                 continue
             if c.kind == K.LINKAGE_SPEC:
                 items = children(c)
@@ -170,9 +173,10 @@ class ModuleGen:
         except CT.UnsupportedType as e:
             raise error_at(c, f"unsupported construct: {e} in the signature of '{c.spelling}'") from None
 
-    def declare(self, callee) -> str:
-        """The symbol to call for function declaration `callee`; declares it (or queues its definition)."""
-        name = self.func_name(callee)
+    def declare(self, callee, name=None) -> str:
+        """The symbol to call for function declaration `callee` (or `name`, another symbol of the same
+        prototype); declares it (or queues the callee's definition)."""
+        name = name or self.func_name(callee)
         if name in self.functions:
             return name
         defn = callee.get_definition()
@@ -399,6 +403,22 @@ def wrap_signed(v: int, width: int) -> int:
     """`v` reduced modulo 2**width, as the signed number with those bits (0xFFFFFFFF, 32 -> -1)."""
     v &= (1 << width) - 1
     return v - (1 << width) if width > 1 and v >> (width - 1) else v
+
+
+def is_included_definition(d) -> bool:
+    """A C function or variable defined with external linkage in a file the main file includes (not a system
+    header): `#include "cJSON.c"` in a test, a header that defines a global. gcc emits it, so other objects
+    link against it; pgcc does too (otherwise only what the main file uses would be emitted). C++ and inline
+    functions are still emitted only when used, as their definitions may appear in every unit.
+    """
+    loc = d.location
+    if loc.file is None or loc.is_in_system_header or d.language != LanguageKind.C:
+        return False
+    if d.linkage != LinkageKind.EXTERNAL or d.storage_class == d.storage_class.EXTERN:
+        return False
+    if d.kind == K.FUNCTION_DECL:
+        return d.is_definition() and not d.is_function_inlined()
+    return d.kind == K.VAR_DECL and (d.is_definition() or is_tentative(d))
 
 
 def is_tentative(d) -> bool:

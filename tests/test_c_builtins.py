@@ -1,0 +1,105 @@
+"""GNU builtins and math.h's macros (frontend/builtins.py): every `__builtin_*` that glibc's headers and real code
+use is lowered and prints what gcc's build prints, or is an error naming it (never an undefined symbol at link
+time or an internal error)."""
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from conftest import PROGRAMS, build_gcc, build_pgcc, run_exe, run_pgcc
+
+C = PROGRAMS / "c"
+
+
+@pytest.mark.parametrize("name", ["builtins.c", "libm_builtins.c"])
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_builtins_match_gcc(name, opt, tmp):
+    """Classification macros (isnan, isinf, fpclassify, signbit...), INFINITY/NAN/HUGE_VAL, libm builtins,
+    bit operations of every width, overflow arithmetic, hints, memory builtins, alloca, abs on variables;
+    every math function of the table and the __builtin_ forms of libm functions (float and double)."""
+    src = C / name
+    ref = run_exe(build_gcc(src, tmp / "ref"))
+    assert ref.returncode == 0 and ref.stdout
+    got = run_exe(build_pgcc(src, tmp / "app", extra=(opt,)))
+    assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode)
+
+
+def test_builtin_values(tmp):
+    """Spot checks of what gcc x86-64 gives, so a shared mistake in the reference build cannot hide."""
+    out = run_exe(build_pgcc(C / "builtins.c", tmp / "app")).stdout
+    assert "d8 nan=0 inf=-1 fin=0 nor=0 sb=1 cls=1 json=null" in out  # isinf(-inf) is -1 (__builtin_isinf_sign)
+    assert "f1 nan=0 inf=0 fin=1 nor=0 sb=-2147483648" in out  # signbit(-0.0f): the sign bit in place
+    assert "nan 7ff8000000000000 7fc00000 7ff8000000000015 7fc00007" in out
+    assert "add 1 -2147483648 0 2147483647" in out
+    assert "abs 7 123456789012 5 7 123456789012 5 7" in out
+
+
+def test_json_parser_condition_compiles(tmp):
+    """`isnan(d) || isinf(d)` (a JSON parser's test for numbers it cannot print) was an internal error."""
+    (tmp / "j.c").write_text("#include <math.h>\n#include <stdio.h>\n"
+                             "int finite_number(double d) { if (isnan(d) || isinf(d)) return 0; return 1; }\n"
+                             "int main(int argc, char **argv) { double z = argc - 1;\n"
+                             "  printf(\"%d %d %d\\n\", finite_number(z), finite_number(1 / z), finite_number(z / z));\n"
+                             "  return 0; }\n")
+    got = run_exe(build_pgcc(tmp / "j.c", tmp / "j"))
+    assert got.stdout == "1 0 0\n"
+
+
+def test_trap_stops_the_program(tmp):
+    """`__builtin_trap()` ends the program with SIGILL, as gcc's ud2 does; `__builtin_unreachable()` is
+    nothing (reaching it is undefined)."""
+    (tmp / "t.c").write_text("#include <stdio.h>\nint main(int argc, char **argv) {\n"
+                             "  if (argc > 5) __builtin_unreachable();\n  printf(\"before\\n\");\n"
+                             "  fflush(stdout);\n  if (argc == 1) __builtin_trap();\n  printf(\"after\\n\");\n"
+                             "  return 0; }\n")
+    ref = run_exe(build_gcc(tmp / "t.c", tmp / "ref"))
+    got = run_exe(build_pgcc(tmp / "t.c", tmp / "app"))
+    assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode) == ("before\n", -4)
+
+
+UNSUPPORTED = [
+    ("void *f(void) { return __builtin_frame_address(0); }", "__builtin_frame_address"),
+    ("int f(int *p) { return __sync_fetch_and_add(p, 1); }", "__sync_fetch_and_add"),
+    ("int f(int *p) { return __atomic_load_n(p, 0); }", "__atomic_load_n"),
+    ("double f(double x) { return __builtin_nans(\"\") + x; }", "__builtin_nans"),
+]
+
+
+@pytest.mark.parametrize("body, name", UNSUPPORTED)
+def test_unknown_builtin_is_a_clear_error(body, name, tmp):
+    (tmp / "u.c").write_text(body + "\nint main(void) { return 0; }\n")
+    r = run_pgcc([tmp / "u.c", "-o", tmp / "u"])
+    assert r.returncode == 1
+    assert re.search(rf"u\.c:1:\d+: error: unsupported builtin '{name}(_\d+)?'", r.stderr), r.stderr
+    assert "internal compiler error" not in r.stderr and "undefined reference" not in r.stderr
+
+
+def test_long_double_builtin_is_a_clear_error(tmp):
+    (tmp / "l.c").write_text("double f(double x) { return (double)__builtin_sqrtl(x); }\n"
+                             "int main(void) { return 0; }\n")
+    r = run_pgcc([tmp / "l.c", "-o", tmp / "l"])
+    assert r.returncode == 1
+    assert re.search(r"l\.c:1:\d+: error: unsupported builtin '__builtin_sqrtl': long double is not supported",
+                     r.stderr), r.stderr
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+def test_type_generic_builtins_in_cxx(tmp):
+    """In C++ the classification builtins are called directly (libstdc++'s std::isinf is
+    `__builtin_isinf(x)`): they were an internal error. std::isnan and friends of <cmath> (bool results,
+    float and double overloads) are lowered the same way."""
+    src = tmp / "g.cpp"
+    src.write_text("#include <cmath>\n#include <cstdio>\n"
+                   "int main(int argc, char **) { double z = argc - 1; float f = 1.0f / (float)z;\n"
+                   "  std::printf(\"%d %d %d %d %d\\n\", __builtin_isinf(1 / z) != 0, __builtin_isnan(z / z) != 0,\n"
+                   "    __builtin_isfinite(f) != 0, __builtin_signbit(-z) != 0, __builtin_popcount(argc + 6));\n"
+                   "  std::printf(\"%d %d %d %d %d %d %d\\n\", std::isinf(-1 / z), std::isnan(f), std::isfinite(z),\n"
+                   "    std::signbit(-f), std::isnormal(z), std::fpclassify(z), std::fpclassify(f));\n"
+                   "  return 0; }\n")
+    r = subprocess.run(["g++", "-O0", str(src), "-o", str(tmp / "ref")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    want = run_exe(tmp / "ref").stdout
+    got = run_exe(build_pgcc(src, tmp / "app"))
+    assert got.stdout == want == "1 1 0 1 3\n1 0 1 1 0 2 1\n"
