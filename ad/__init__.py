@@ -18,6 +18,8 @@ module into a call of a synthesized derivative function. Modules, one job each:
     mincut.py     which values to cache: minimum cut per reversed block (Enzyme's cache reduction)
     preaccumulate.py  reverse of a scalar loop with one active input: forward-mode Jacobian preaccumulation
     shifted_adjoints.py  accumulations into neighbouring shadow elements carried in registers (stencils)
+    gpu_block.py  CUDA device code (one thread's derivative, before --cpuify): barriers mirrored, shadows of
+                  __shared__ memory, atomic or plain adjoint accumulation (thread-private indices)
     emit.py       cloning and rebuilding helpers
     python_api.py `compile(src, gradients=[f])`: f_gradient wrappers for the Python API
 """

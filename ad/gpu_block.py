@@ -554,40 +554,57 @@ def _uniform(monomial) -> bool:
 
 
 def _thread_pattern(poly):
-    """(dimension, covers the block index) when the thread-dependent part of index polynomial `poly` is one of the
-    injective forms of `private_condition`; (None, False) when it has none; None otherwise."""
+    """(dimension, covers the block index, bounds C on blockDim.d (blockDim.d <= C must hold)) when the
+    thread-dependent part of index polynomial `poly` is one of the injective forms of `private_condition`, where
+    blockDim.d may also be a constant C (``blockIdx.x * 256 + threadIdx.x``); (None, False, []) when it has none;
+    None otherwise."""
     varying = {m: c for m, c in poly.items() if not _uniform(m)}
     if not varying:
-        return None, False
+        return None, False, []
     for d in DIMS:
         t, b, bd, gd = f"tid.{d}", f"bid.{d}", f"bdim.{d}", f"gdim.{d}"
         if varying.get((t,)) != 1:
             continue
         rest = {m: c for m, c in varying.items() if m != (t,)}
+        bounds = []
         with_block = rest.get(tuple(sorted((b, bd)))) == 1
         if with_block:
             del rest[tuple(sorted((b, bd)))]
-        its = [m for m in rest if len(m) >= 2 and any(s.startswith("it.") for s in m)]
-        if len(rest) == 1 and len(its) == 1 and rest[its[0]] == 1:
+            size = [bd]          # the monomial factors standing for the block's size
+        elif rest.get((b,), 0) > 0:
+            with_block = True
+            bounds.append(rest.pop((b,)))
+            size = []
+        else:
+            size = None
+        its = [m for m in rest if any(s.startswith("it.") for s in m)]
+        if len(rest) == 1 and len(its) == 1:
             it = next(s for s in its[0] if s.startswith("it."))
-            stride = tuple(sorted((it, bd, gd) if with_block else (it, bd)))
-            if its[0] != stride:
+            coeff = rest[its[0]]
+            if with_block:  # grid-stride: the step is the number of threads of the grid in d
+                want, c = tuple(sorted([it, gd] + size)), (1 if size else bounds[0])
+            elif coeff == 1:  # block-stride: the step is blockDim.d
+                want, c = tuple(sorted((it, bd))), 1
+            else:  # block-stride by a constant C: blockDim.d <= C
+                want, c = (it,), coeff
+                bounds.append(coeff)
+            if its[0] != want or coeff != c or c <= 0:
                 return None
             rest = {}
         if rest:
             return None
-        return d, with_block
+        return d, with_block, bounds
     return None
 
 
 def _shape_condition(polys):
     """True / False / a builder of the i1 that makes index polynomials `polys` injective in the thread ids."""
-    tid, bid = set(), set()
+    tid, bid, bounds = set(), set(), []
     for p in polys:
         pat = _thread_pattern(dict(p))
         if pat is None:
             return False
-        d, with_block = pat
+        d, with_block, le = pat
         if d is None:
             continue
         if d in tid:
@@ -595,6 +612,7 @@ def _shape_condition(polys):
         tid.add(d)
         if with_block:
             bid.add(d)
+        bounds += [(d, c) for c in le]
     if not tid:
         return False
     need = [("bdim", d) for d in DIMS if d not in tid] + [("gdim", d) for d in DIMS if d not in bid]
@@ -602,14 +620,19 @@ def _shape_condition(polys):
     def build():
         idx = ir.IndexType.get()
         one = arith.constant(idx, 1)
-        cond = None
+        conds = []
         for kind, d in need:
             dim = getattr(gpu.Dimension, d)
             v = gpu.block_dim(dim) if kind == "bdim" else gpu.grid_dim(dim)
-            c = arith.cmpi(arith.CmpIPredicate.eq, v, one)
-            cond = c if cond is None else arith.andi(cond, c)
+            conds.append(arith.cmpi(arith.CmpIPredicate.eq, v, one))
+        for d, c in bounds:
+            conds.append(arith.cmpi(arith.CmpIPredicate.ule, gpu.block_dim(getattr(gpu.Dimension, d)),
+                                    arith.constant(idx, c)))
+        cond = conds[0]
+        for c in conds[1:]:
+            cond = arith.andi(cond, c)
         return cond
-    return build if need else True
+    return build if need or bounds else True
 
 
 __all__ = ["barrier_rule", "contains_barrier", "is_shared_alloc", "shared_shadow", "accumulate",

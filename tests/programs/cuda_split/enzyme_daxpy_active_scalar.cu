@@ -1,8 +1,9 @@
 // Enzyme's GPU form on daxpy, y[i] += a * x[i], with the scalar a active: every thread adds its part of
 // d a = sum_i x[i] * dy[i] into the same shadow element, so the adjoint accumulation must be atomic, while
-// dx[i] += a * dy[i] touches the thread's own element. Three forms: a read through a pointer (its shadow is the
-// gradient), a grid-stride loop over the array, and a passed by value (each thread's part returned by
-// __enzyme_autodiff and summed with atomicAdd by the kernel, as in the SC'21 paper).
+// dx[i] += a * dy[i] touches the thread's own element. Four forms: a read through a pointer (its shadow is the
+// gradient), a grid-stride loop over the array, a passed by value (each thread's part returned by
+// __enzyme_autodiff and summed with atomicAdd by the kernel, as in the SC'21 paper), and an index computed with
+// a constant block size.
 #include <cstdio>
 #include <cmath>
 #include <vector>
@@ -19,6 +20,11 @@ __device__ void daxpy_grid_stride(int n, const double *a, const double *x, doubl
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) y[i] += a[0] * x[i];
 }
 
+__device__ void daxpy_fixed_block(int n, const double *a, const double *x, double *y) {
+  int i = blockIdx.x * 128 + threadIdx.x;  // (plain adjoints of x[i], y[i] when blockDim.x <= 128)
+  if (i < n) y[i] += a[0] * x[i];
+}
+
 __device__ void daxpy_value(int n, double a, const double *x, double *y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] += a * x[i];
@@ -30,6 +36,11 @@ __global__ void grad_daxpy(int n, const double *a, double *da, const double *x, 
 __global__ void grad_daxpy_grid_stride(int n, const double *a, double *da, const double *x, double *dx, double *y,
                                        double *dy) {
   __enzyme_autodiff((void *)daxpy_grid_stride, enzyme_const, n, enzyme_dup, a, da, enzyme_dup, x, dx,
+                    enzyme_dup, y, dy);
+}
+__global__ void grad_daxpy_fixed_block(int n, const double *a, double *da, const double *x, double *dx, double *y,
+                                       double *dy) {
+  __enzyme_autodiff((void *)daxpy_fixed_block, enzyme_const, n, enzyme_dup, a, da, enzyme_dup, x, dx,
                     enzyme_dup, y, dy);
 }
 __global__ void grad_daxpy_value(int n, double a, double *da, const double *x, double *dx, double *y, double *dy) {
@@ -55,14 +66,15 @@ int main() {
   cudaMemcpy(a, &ha, sizeof(double), cudaMemcpyHostToDevice);
   cudaMemcpy(x, hx.data(), bytes, cudaMemcpyHostToDevice);
   bool ok = true;
-  for (int form = 0; form < 3; form++) {
+  for (int form = 0; form < 4; form++) {
     cudaMemcpy(y, hy.data(), bytes, cudaMemcpyHostToDevice);
     cudaMemcpy(dy, hdy.data(), bytes, cudaMemcpyHostToDevice);
     cudaMemset(dx, 0, bytes);
     cudaMemset(da, 0, sizeof(double));
     if (form == 0) grad_daxpy<<<blocks, threads>>>(n, a, da, x, dx, y, dy);
     else if (form == 1) grad_daxpy_grid_stride<<<3, 64>>>(n, a, da, x, dx, y, dy);  // 192 threads, 1000 elements
-    else grad_daxpy_value<<<blocks, threads>>>(n, ha, da, x, dx, y, dy);
+    else if (form == 2) grad_daxpy_value<<<blocks, threads>>>(n, ha, da, x, dx, y, dy);
+    else grad_daxpy_fixed_block<<<blocks, threads>>>(n, a, da, x, dx, y, dy);
     double got_da;
     cudaMemcpy(&got_da, da, sizeof(double), cudaMemcpyDeviceToHost);
     cudaMemcpy(hdx.data(), dx, bytes, cudaMemcpyDeviceToHost);
