@@ -14,8 +14,15 @@ of a __device__ function is the code of one thread; what makes it right for a bl
     not zeroed, as the primal's is not);
   * an adjoint accumulated into a shadow is atomic unless no two threads can reach the same element: always for
     shared memory (free after --cpuify, which runs a block's threads in one CPU thread) and globals, never for
-    thread-local memory, and for memory behind a pointer argument unless every access of the function to that
-    argument uses the same index, one that is injective in the thread ids (`private_condition`).
+    thread-local memory, and for memory behind a pointer argument unless the pointer and its shadow are the same
+    in every thread (`uniform_parameters`, at the Enzyme call) and every access of the function to that
+    argument uses the same index, one that is injective in the thread ids (`private_condition`), guarded at run
+    time by the launch shape it needs (one-dimensional grids and blocks for ``blockIdx.x * blockDim.x +
+    threadIdx.x``);
+  * what --cpuify must see as uniform or per thread: the reverse of a while loop around a barrier counts its
+    trips in a loop-carried value of the forward sweep (`while_count`), and the reverse sweep's counters, cache
+    pointers and small local arrays that live across barriers are rows of per-block arrays indexed by the
+    thread (`keep_slots_per_thread`).
 """
 
 from __future__ import annotations
@@ -178,11 +185,9 @@ def while_count(rv, op):
         nb = new.before.blocks.append(*([a.type for a in before.arguments] + [idx]))
         na = new.after.blocks.append(*([a.type for a in after.arguments] + [idx]))
     for ob, nblk in ((before, nb), (after, na)):
-        for op_ in list(ob.operations):
-            if len(list(nblk.operations)):
-                op_.operation.move_after(list(nblk.operations)[-1])
-            else:
-                _move_to_empty(op_, nblk)
+        for op_ in list(ob.operations):  # (moved: the forward sweep's map to these ops stays valid)
+            op_.operation.detach_from_parent()
+            ir.InsertionPoint(nblk).insert(op_.operation)
         for a, b in zip(ob.arguments, nblk.arguments):
             a.replace_all_uses_with(b)
     cond = list(nb.operations)[-1]
@@ -204,14 +209,6 @@ def while_count(rv, op):
     for r, nr in zip(op.results, new.results):
         rv.vmap[r] = nr
     return new.results[len(op.results)]
-
-
-def _move_to_empty(op, block) -> None:
-    """Move `op` into empty `block`."""
-    with ir.InsertionPoint(block), op.location:
-        tmp = arith.constant(ir.IndexType.get(), 0)
-    op.operation.move_before(tmp.owner)
-    tmp.owner.erase()
 
 
 # ---------------------------------------------------------------------------------- atomic or plain accumulation
