@@ -22,7 +22,7 @@ def gcc_openmp(src, out):
     return out
 
 
-@pytest.mark.parametrize("program", ["loops", "threads", "skipped_pragmas", "simd"])
+@pytest.mark.parametrize("program", ["loops", "threads", "skipped_pragmas", "simd", "atomics"])
 def test_outputs_equal_gcc_openmp(program, tmp):
     exe = build_pgcc(OMP / f"{program}.c", tmp / program, ["-fopenmp"])
     ref = gcc_openmp(OMP / f"{program}.c", tmp / f"{program}_gcc")
@@ -93,9 +93,13 @@ ERRORS = [
     ("critical", "void f(int n, double *a, double *s) {\n  #pragma omp parallel for\n  for (int i = 0; i < n; i++) {\n"
                  "    #pragma omp critical\n    *s += a[i];\n  }\n}\n",
      "4:5: error: unsupported OpenMP construct 'critical'"),
-    ("atomic", "void f(int n, double *a, double *s) {\n  #pragma omp parallel for\n  for (int i = 0; i < n; i++) {\n"
-               "    #pragma omp atomic update\n    *s += a[i];\n  }\n}\n",
-     "4:5: error: unsupported OpenMP construct 'atomic'"),
+    ("atomic_read", "void f(int n, double *a, double *s) {\n  #pragma omp parallel for\n  for (int i = 0; i < n; i++) {\n"
+                    "    #pragma omp atomic read\n    a[i] = *s;\n  }\n}\n",
+     "4:5: error: unsupported OpenMP construct 'atomic read'"),
+    ("atomic_read_elsewhere", "void f(int n, double *a) {\n  double s = 0;\n  #pragma omp parallel for\n"
+                              "  for (int i = 0; i < n; i++) {\n    #pragma omp atomic\n    s += a[i];\n"
+                              "    a[i] = s;\n  }\n}\n",
+     "3:3: error: unsupported OpenMP construct 'atomic': 's' is read outside its atomic updates in the loop"),
     ("barrier", "void f(double *a) {\n  #pragma omp parallel\n  {\n    a[0] = 1;\n    #pragma omp barrier\n"
                 "    a[1] = 2;\n  }\n}\n",
      "5:5: error: unsupported OpenMP construct 'barrier'"),

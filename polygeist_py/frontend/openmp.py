@@ -37,13 +37,13 @@ import sys
 from dataclasses import dataclass, field
 
 from mlir import ir
-from mlir.dialects import arith, scf, ub
+from mlir.dialects import arith, memref, scf, ub
 
-from ..clang_ast import K, canonical, children, file_contents, in_skipped_range
+from ..clang_ast import K, canonical, children, file_contents, in_skipped_range, strip_implicit, unary_op
 from ..errors import CompileError, render_diagnostic
 from . import c_types as CT
 from .scan import assigned_decls, contains, decl_key, exits
-from .values import Binding
+from .values import Binding, MemLV
 
 # directive words after `#pragma omp`: the name of the construct is the longest run of them at the start
 DIRECTIVE_WORDS = {"parallel", "for", "simd", "sections", "section", "single", "master", "masked", "critical",
@@ -52,12 +52,17 @@ DIRECTIVE_WORDS = {"parallel", "for", "simd", "sections", "section", "single", "
                    "cancellation", "point", "loop", "scan", "depobj", "requires", "workshare", "data", "enter",
                    "exit", "update", "end", "begin", "variant", "metadirective", "tile", "unroll", "scope",
                    "interop", "dispatch", "assume", "assumes", "nothing", "error"}
-SUPPORTED_DIRECTIVES = ("parallel for", "parallel", "for", "simd", "parallel for simd", "for simd")
+SUPPORTED_DIRECTIVES = ("parallel for", "parallel", "for", "simd", "parallel for simd", "for simd", "atomic")
 # clauses accepted on the supported directives; all others are unsupported constructs. safelen, simdlen and
 # aligned are vectorization hints: a loop that runs as written (LLVM's vectorizer decides) honours them.
 CLAUSES = {"private", "firstprivate", "shared", "default", "schedule", "num_threads", "reduction", "collapse",
            "nowait", "proc_bind", "safelen", "simdlen", "aligned"}
 SIMD_HINTS = ("safelen", "simdlen", "aligned")
+ATOMIC_FORMS_UNSUPPORTED = ("read", "write", "capture", "compare")
+# `#pragma omp atomic` updates: compound assignment operator (or ++/--) -> reduction operator
+ATOMIC_UPDATES = {"+=": "+", "-=": "+", "*=": "*", "&=": "&", "|=": "|", "^=": "^", "++": "+", "--": "+"}
+COMPOUND_OPERATORS = {"AddAssign": "+=", "SubAssign": "-=", "MulAssign": "*=", "AndAssign": "&=", "OrAssign": "|=",
+                      "XorAssign": "^="}
 REDUCTION_OPS = ("+", "-", "*", "max", "min", "&", "|", "^")
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\d\w*|&&|\|\||\S")
 
@@ -165,6 +170,10 @@ def parse_directive(text: bytes, start: int, filename: str) -> Directive:
         if words and toks[0][0] in CLAUSES | {"ordered", "update", "error"}:
             break  # `for ordered` is a clause; `atomic update` is reported as 'atomic'
         words.append(toks.pop(0)[0])
+    if words == ["atomic"] and toks and toks[0][0] in ("update", "seq_cst", "relaxed"):
+        toks.pop(0)  # `atomic update` is `atomic`; the memory orders change nothing for one update
+    elif words == ["atomic"] and toks and toks[0][0] in ATOMIC_FORMS_UNSUPPORTED:
+        words = ["atomic " + toks.pop(0)[0]]
     d = Directive(" ".join(words) or (toks[0][0] if toks else ""), [], where(0), end)
     if d.name not in SUPPORTED_DIRECTIVES:
         raise unsupported(d.name, d.where)
@@ -210,6 +219,8 @@ def emit(gen, stmt, dirs: list) -> None:
         CompileError: unsupported constructs and data races (see the module docstring).
     """
     names = [d.name for d in dirs]
+    if names == ["atomic"]:
+        return emit_atomic(gen, stmt, dirs[0])
     if names == ["simd"]:
         if stmt.kind != K.FOR_STMT:
             raise unsupported("simd", dirs[0].where, "the directive must precede a for loop")
@@ -238,6 +249,59 @@ def emit(gen, stmt, dirs: list) -> None:
     if names and names[0] == "for":
         raise unsupported("for", dirs[0].where, "a loop construct outside a parallel region")
     raise unsupported(" ".join(names), dirs[0].where)
+
+
+def atomic_update(stmt):
+    """(target expression, operator text, value expression or None for ++/--) of the statement under
+    `#pragma omp atomic` (`x += e`, `x -= e`, `x *= e`, `x &= e`, `x |= e`, `x ^= e`, `x++`, `--x`, ...), or None
+    for any other form."""
+    e = strip_implicit(stmt)
+    if e.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
+        op = COMPOUND_OPERATORS.get(e.binary_operator.name)
+        return (children(e)[0], op, children(e)[1]) if op is not None else None
+    if e.kind == K.UNARY_OPERATOR and unary_op(e) in ("pre++", "pre--", "post++", "post--"):
+        return children(e)[0], unary_op(e)[-2:], None
+    return None
+
+
+def emit_atomic(gen, stmt, d: Directive):
+    """`#pragma omp atomic` on an update of memory (an array element, a global, a struct field through a memref
+    subscript): a read-modify-write that is atomic (memref.atomic_rmw), so threads that update the same element
+    do not race. An update of a scalar local shared by the loop is a reduction (ParallelLoop.data_sharing) and
+    is emitted as the plain update of the iteration's partial value.
+
+    Raises:
+        CompileError: another statement form, or a target that is neither.
+    """
+    upd = atomic_update(stmt)
+    if upd is None:
+        raise unsupported("atomic", d.where, "the statement must be an update `x op= expr`, `x++` or `x--`")
+    target, op, value = upd
+    lv = gen.lvalue(target)
+    if not isinstance(lv, MemLV):  # a shared scalar local: the loop made it a reduction variable
+        attached = gen.omp.pop(stmt.hash)
+        try:
+            gen.visit(stmt)
+        finally:
+            gen.omp[stmt.hash] = attached
+        return None
+    ty = canonical(target.type)
+    if not CT.is_arith(ty):
+        raise unsupported("atomic", d.where, f"an update of '{target.type.spelling}'")
+    if value is None:
+        v = gen.const_int(ty, 1) if CT.is_int(ty) else arith.constant(CT.scalar_type(ty), 1.0)
+    else:
+        v = gen.convert(gen.rvalue(value), value.type, ty, value)
+    is_f = CT.is_float(ty)
+    if op in ("-=", "--"):
+        v = arith.negf(v) if is_f else arith.subi(gen.const_int(ty, 0), v)
+    kinds = {"+": ("addf", "addi"), "*": ("mulf", "muli"), "&": (None, "andi"), "|": (None, "ori"),
+             "^": (None, "xori")}[ATOMIC_UPDATES[op]]
+    kind = kinds[0] if is_f else kinds[1]
+    if kind is None or kind == "xori":
+        raise unsupported("atomic", d.where, f"'{op}' on '{target.type.spelling}'")
+    memref.AtomicRMWOp(getattr(arith.AtomicRMWKind, kind), v, lv.memref, gen.index_values(lv.indices))
+    return None
 
 
 def identity(op: str, ty: ir.Type, unsigned: bool):
@@ -400,6 +464,45 @@ class ParallelLoop:
         hi = arith.ceildivsi(arith.maxsi(arith.subi(lb_i, ub_i), gen.const_index(0)), s)
         return gen.const_index(0), hi, one, lambda iv: arith.subi(lb_i, arith.muli(iv, s))
 
+    def atomic_reductions(self, body, outer_decl, ivs) -> dict:
+        """{key: reduction operator} of the scalar locals shared by the loop that `#pragma omp atomic` updates:
+        each thread's updates add up in its partial value, combined at the end as a reduction would, which is
+        what the atomic updates compute when nothing else in the loop reads the variable.
+
+        Raises:
+            CompileError: the variable is also read or written outside its atomic updates in the loop, or
+                updated with two different operators.
+        """
+        gen = self.gen
+        out, stmts = {}, _atomic_statements(gen, body)
+        for st in stmts:
+            upd = atomic_update(st)
+            t = strip_implicit(upd[0]) if upd else None
+            if t is None or t.kind != K.DECL_REF_EXPR or t.referenced is None:
+                continue
+            v = outer_decl(t.referenced.spelling)
+            k = decl_key(v) if v is not None else None
+            if k is None or k in ivs or k not in gen.env or k in gen.mem or (k, "x") in gen.env:
+                continue  # a local of the iteration, or memory (an atomic read-modify-write)
+            op = ATOMIC_UPDATES[upd[1]]
+            if out.get(k, op) != op:
+                raise unsupported("atomic", self.d.where, f"'{t.spelling}' updated with two operators")
+            out[k] = op
+        if out:  # nothing else in the loop may touch them
+            inside = {st.hash for st in stmts}
+
+            def visit(c):
+                if c.hash in inside:
+                    return
+                if c.kind == K.DECL_REF_EXPR and c.referenced is not None and decl_key(c.referenced) in out:
+                    raise unsupported("atomic", self.d.where, f"'{c.spelling}' is read outside its atomic "
+                                                              "updates in the loop")
+                for ch in c.get_children():
+                    visit(ch)
+
+            visit(body)
+        return out
+
     def data_sharing(self, body, ivs: set) -> dict:
         """Check the clauses against the loop body: private, firstprivate and reduction variables must be
         scalars the walker keeps as SSA values; no variable declared outside the loop and not private may be
@@ -466,6 +569,12 @@ class ParallelLoop:
                         reduction.append((k, op, CT.is_int(ty) and CT.is_unsigned(ty)))
                     else:
                         private[k] = cl.name == "firstprivate"
+        for k, op in self.atomic_reductions(body, outer_decl, ivs).items():
+            if k in listed:
+                raise CompileError(f"variable '{names.get(k, '?')}' is updated under 'atomic' and listed in a "
+                                   f"'{listed[k]}' clause", *self.d.where)
+            ty = canonical(next(v for vs in decls.values() for v in vs if decl_key(v) == k).type)
+            reduction.append((k, op, CT.is_int(ty) and CT.is_unsigned(ty)))
         assigned = assigned_decls([body])
         for k in assigned:
             if k in local or k in ivs or k in private or any(k == r[0] for r in reduction):
@@ -475,6 +584,21 @@ class ParallelLoop:
                                f"race): declare it inside the loop or list it in a private, firstprivate or "
                                f"reduction clause", *self.d.where)
         return {"private": private, "reduction": reduction, "assigned": assigned, "names": names}
+
+
+def _atomic_statements(gen, body) -> list:
+    """The statements of `body` under `#pragma omp atomic`."""
+    out = []
+
+    def visit(c):
+        dirs = gen.omp.get(c.hash, []) if gen.omp else []
+        if [d.name for d in dirs] == ["atomic"]:
+            out.append(c)
+        for ch in c.get_children():
+            visit(ch)
+
+    visit(body)
+    return out
 
 
 def _binding(gen, value):
