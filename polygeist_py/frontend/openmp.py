@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 from mlir import ir
 from mlir.dialects import arith, memref, scf, ub
 
-from ..clang_ast import K, canonical, children, file_contents, in_skipped_range, strip_implicit, unary_op
+from ..clang_ast import (K, canonical, children, file_contents, in_skipped_range, strip_implicit, unary_op,
+                         var_decl_initializer)
 from ..errors import CompileError, render_diagnostic
 from . import c_types as CT
 from .scan import assigned_decls, contains, decl_key, exits
@@ -237,18 +238,44 @@ def emit(gen, stmt, dirs: list) -> None:
         return ParallelLoop(gen, stmt, dirs[0], dirs[0].clauses).emit()
     if names == ["parallel", "for"]:
         return ParallelLoop(gen, stmt, dirs[1], dirs[0].clauses + dirs[1].clauses).emit()
-    if names == ["parallel"] and stmt.kind == K.COMPOUND_STMT:
-        inner = [s for s in children(stmt) if s.kind != K.NULL_STMT]
-        if len(inner) == 1 and [d.name for d in gen.omp.get(inner[0].hash, [])] == ["for"]:
-            d = gen.omp[inner[0].hash][0]
-            with gen.loc(inner[0]):
-                return ParallelLoop(gen, inner[0], d, dirs[0].clauses + d.clauses).emit()
+    if names == ["parallel"] and stmt.kind == K.COMPOUND_STMT and parallel_region(gen, stmt, dirs[0]):
+        return None
     if names and names[0] == "parallel":
         raise unsupported("parallel", dirs[0].where, "only a parallel region made of one loop under "
                                                       "'#pragma omp for' is supported")
     if names and names[0] == "for":
         raise unsupported("for", dirs[0].where, "a loop construct outside a parallel region")
     raise unsupported(" ".join(names), dirs[0].where)
+
+
+def parallel_region(gen, stmt, d: Directive) -> bool:
+    """A `parallel` region made of `#pragma omp for` loops (and declarations of the variables they use, which
+    are private to each thread of the region): each loop is a parallel loop in turn, as the implicit barrier
+    at the end of each `for` orders them (also with `nowait`: each loop's iterations still finish before the
+    next loop, which is one of the executions `nowait` allows). Returns False for any other region (the
+    caller reports it).
+
+    Raises:
+        CompileError: errors of the loops.
+    """
+    inner = [s for s in children(stmt) if s.kind != K.NULL_STMT]
+    loops = [s for s in inner if [x.name for x in gen.omp.get(s.hash, [])] == ["for"]]
+    if not loops or any(s not in loops and s.kind != K.DECL_STMT for s in inner):
+        return False
+    for s in inner:
+        if s.kind == K.DECL_STMT and any(v.kind == K.VAR_DECL and var_decl_initializer(v) is not None
+                                         for v in children(s)):
+            return False  # an initialized variable of each thread: not translated
+    declared = set()
+    for s in inner:
+        with gen.loc(s):
+            if s.kind == K.DECL_STMT:
+                gen.visit(s)
+                declared |= {decl_key(v) for v in children(s) if v.kind == K.VAR_DECL}
+            else:
+                loop = gen.omp[s.hash][0]
+                ParallelLoop(gen, s, loop, d.clauses + loop.clauses, thread_private=declared).emit()
+    return True
 
 
 def atomic_update(stmt):
@@ -350,8 +377,9 @@ class ParallelLoop:
         clauses: the clauses of the directive and of an enclosing `parallel` directive.
     """
 
-    def __init__(self, gen, stmt, d: Directive, clauses: list):
+    def __init__(self, gen, stmt, d: Directive, clauses: list, thread_private=frozenset()):
         self.gen, self.stmt, self.d, self.clauses = gen, stmt, d, clauses
+        self.thread_private = thread_private  # variables declared in the enclosing parallel region
 
     def emit(self):
         gen, d = self.gen, self.d
@@ -569,6 +597,9 @@ class ParallelLoop:
                         reduction.append((k, op, CT.is_int(ty) and CT.is_unsigned(ty)))
                     else:
                         private[k] = cl.name == "firstprivate"
+        for k in self.thread_private:  # declared inside the parallel region: each thread's own
+            if k not in listed and k not in ivs and any(decl_key(v) == k for vs in decls.values() for v in vs):
+                private[k] = False
         for k, op in self.atomic_reductions(body, outer_decl, ivs).items():
             if k in listed:
                 raise CompileError(f"variable '{names.get(k, '?')}' is updated under 'atomic' and listed in a "
