@@ -15,7 +15,7 @@ int main(void) {
 #pragma omp for nowait
     for (i = 1; i < N - 1; i++) c[i] = b[i - 1] + b[i + 1];
 #pragma omp for reduction(+ : s)
-    for (i = 0; i < N; i++) s += c[i];
+    for (i = 0; i < N; i++) s += b[i];  /* (not c: the loop before it ends with nowait) */
   }
   printf("%.1f %.1f %.1f\n", b[10], c[10], s);
   return 0;
