@@ -30,14 +30,12 @@ import re
 from dataclasses import dataclass, field
 
 from .clang_ast import K, T, canonical, children, evaluate, has_attr, strip_implicit, unary_op, var_decl_initializer
-from .errors import CompileError, error_at
+from .errors import error_at
 
 CONFIG_CALLS = ("cudaConfigureCall", "__cudaPushCallConfiguration")
 INTEGER_KINDS = (T.INT, T.UINT, T.LONG, T.ULONG, T.LONGLONG, T.ULONGLONG, T.SHORT, T.USHORT)
 STUB_PREFIX = "__pgcc_stub_"
 DEVICE_VAR_ATTRS = (K.CUDADEVICE_ATTR, K.CUDACONSTANT_ATTR, K.CUDASHARED_ATTR)
-
-
 MAX_SPECIALIZATIONS = 4  # branches of a stub (each a copy of the kernel) beside the generic launch
 
 
@@ -411,7 +409,7 @@ def _param_type(p) -> str:
     return spelled
 
 
-def check_no_host_autodiff(tu, path) -> bool:
+def calls_enzyme_in_host_code(tu, path) -> bool:
     """Whether the file calls Enzyme (`__enzyme_*`) from host code: such files keep pgcc's whole-file C++
     path, since the host compiler cannot differentiate (a derivative of a function that launches kernels is
     synthesized on pgcc's MLIR)."""
@@ -432,10 +430,6 @@ def check_no_host_autodiff(tu, path) -> bool:
     return bool(found)
 
 
-__all__ = ["Kernel", "find_launches", "kernels", "host_source", "device_stubs", "host_symbol", "is_device_only",
-           "check_no_host_autodiff", "CompileError"]
-
-
 def applies(tu, path: str) -> bool:
     """Whether .cu file `path` is compiled in nvcc's model. Files that call Enzyme from host code (their
     derivatives differentiate host functions that launch kernels, on pgcc's MLIR) and files with texture
@@ -443,7 +437,7 @@ def applies(tu, path: str) -> bool:
     path."""
     from .frontend.cuda_builtins import is_texture
 
-    if check_no_host_autodiff(tu, path):
+    if calls_enzyme_in_host_code(tu, path):
         return False
     for d in tu.cursor.get_children():
         if _in_file(d, path) and d.kind == K.VAR_DECL and is_texture(canonical(d.type)):
