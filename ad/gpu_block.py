@@ -260,7 +260,8 @@ def private_condition(rv, load):
         return False
     if not _is_pointer_argument(rv, root):
         return False
-    key = _access_key(load)
+    args = _uniform_integers(rv)
+    key = _access_key(load, args)
     if key is None:
         return False
     entry = rv.primal.regions[0].blocks[0]
@@ -276,7 +277,7 @@ def private_condition(rv, load):
             name = op.operation.name
             if name in ("memref.load", "memref.store", "memref.atomic_rmw"):
                 first = 1 if name == "memref.load" else 2
-                if k != first - 1 or _access_key(op) != key:
+                if k != first - 1 or _access_key(op, args) != key:
                     return False
             elif name not in PLUMBING or not all(
                     isinstance(r.type, ir.MemRefType) or str(r.type).startswith(("!llvm.ptr", "!llvm.struct"))
@@ -386,7 +387,7 @@ def _is_kernel(module, name) -> bool:
     return True
 
 
-def _access_key(op):
+def _access_key(op, args=None):
     """(view offset, index polynomials) of a memref load/store/atomic_rmw whose memref is an unshifted view of a
     pointer argument (descriptor with a constant offset, through casts), else None."""
     name = op.operation.name
@@ -400,7 +401,7 @@ def _access_key(op):
         return None
     polys = []
     for v in list(op.operands)[first:]:
-        p = polynomial(v)
+        p = polynomial(v, args=args)
         if p is None:
             return None
         polys.append(tuple(sorted(p.items())))
@@ -452,18 +453,21 @@ CASTS = ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui",
 IDS = {"gpu.thread_id": "tid", "gpu.block_id": "bid", "gpu.block_dim": "bdim", "gpu.grid_dim": "gdim"}
 
 
-def polynomial(v, _loops=None):
+def polynomial(v, _loops=None, args=None):
     """Integer value `v` as a polynomial (dict: sorted tuple of symbols -> integer coefficient) over the thread
-    and block ids and dimensions ('tid.x', 'bid.x', 'bdim.x', 'gdim.x', ...) and the iteration counts of the
-    enclosing scf.for loops ('it.<n>'), or None when it depends on anything else (arguments, memory)."""
+    and block ids and dimensions ('tid.x', 'bid.x', 'bdim.x', 'gdim.x', ...), the iteration counts of the
+    enclosing loops ('it.<n>') and the integer parameters in `args` (value -> 'arg.<k>': the same in every
+    thread), or None when it depends on anything else (other parameters, memory)."""
     loops = _loops if _loops is not None else []
     o = v.owner
+    if args and v in args:
+        return {(args[v],): 1}
     if isinstance(o, ir.Block):
         loop = o.owner
         counted = _counted(v, loop)
         if counted is None:
             return None
-        lb, step = polynomial(counted[0], loops), polynomial(counted[1], loops)
+        lb, step = polynomial(counted[0], loops, args), polynomial(counted[1], loops, args)
         if lb is None or step is None or not all(_uniform(m) for m in step):
             return None
         n = next((i for i, lp in enumerate(loops) if lp == loop.operation), None)
@@ -479,9 +483,9 @@ def polynomial(v, _loops=None):
         c = _const(v)
         return None if c is None else ({(): c} if c else {})
     if name in CASTS:
-        return polynomial(o.operands[0], loops)
+        return polynomial(o.operands[0], loops, args)
     if name in ("arith.addi", "arith.subi", "arith.muli"):
-        a, b = polynomial(o.operands[0], loops), polynomial(o.operands[1], loops)
+        a, b = polynomial(o.operands[0], loops, args), polynomial(o.operands[1], loops, args)
         if a is None or b is None:
             return None
         if name == "arith.addi":
@@ -490,7 +494,7 @@ def polynomial(v, _loops=None):
             return _add(a, {m: -c for m, c in b.items()})
         return _mul(a, b)
     if name == "arith.shli":
-        a, b = polynomial(o.operands[0], loops), polynomial(o.operands[1], loops)
+        a, b = polynomial(o.operands[0], loops, args), polynomial(o.operands[1], loops, args)
         if a is None or b is None or set(b) - {()} or not 0 <= b.get((), 0) < 32:
             return None
         return _mul(a, {(): 1 << b.get((), 0)})
@@ -547,7 +551,15 @@ def _mul(a, b):
 
 
 def _uniform(monomial) -> bool:
-    return all(s.startswith(("bdim.", "gdim.")) for s in monomial)
+    return all(s.startswith(("bdim.", "gdim.", "arg.")) for s in monomial)
+
+
+def _uniform_integers(rv) -> dict:
+    """The integer parameters of the primal that are the same in every thread (`uniform_parameters`), as
+    polynomial symbols."""
+    entry = rv.primal.regions[0].blocks[0]
+    return {a: f"arg.{k}" for k, a in enumerate(entry.arguments)
+            if k in rv.uniform_params and isinstance(a.type, (ir.IntegerType, ir.IndexType))}
 
 
 def _thread_pattern(poly):
