@@ -16,7 +16,8 @@ from polygeist_py.errors import error_at_op
 from . import partials as P
 from .activity import ALLOCS, MALLOCS, all_ops, is_float
 from .emit import body_ops, create_like, terminator, zero
-from .gpu_block import barrier_rule, contains_barrier
+from .gpu_block import accumulate as device_accumulate, barrier_rule, contains_barrier
+from .gpu_block import while_count as device_while_count
 from .raw_memory import rev_copy_rule, rev_load_rule, rev_store_rule
 
 
@@ -75,8 +76,7 @@ def load_rule(rv, op):
     sh = rv.shadow(op.operands[0])
     idx = [rv.rv(i) for i in list(op.operands)[1:]]
     if rv.session.device:  # one thread's code: atomic where threads may collide (ad/gpu_block.py)
-        from .gpu_block import accumulate
-        accumulate(rv, op, g, sh, idx)
+        device_accumulate(rv, op, g, sh, idx)
     elif rv.atomic_context() and not injective_access(op):
         memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
     else:
@@ -513,8 +513,7 @@ def while_rule(rv, op):
            if rv.act.is_varied(before.arguments[j]) and is_float(before.arguments[j].type)]
     F = rv.free_values(op)
     if rv.session.device and contains_barrier(op):
-        from .gpu_block import while_count
-        n = while_count(rv, op)  # (a count cpuify sees as uniform)
+        n = device_while_count(rv, op)  # (a count cpuify sees as uniform)
     else:
         n = rv.caches.while_count(op, rv.scope)
     g_res = [rv.pop_adj(op.results[j]) for j in A_res]

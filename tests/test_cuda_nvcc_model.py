@@ -112,7 +112,8 @@ def test_differentiated_device_code_with_extern_shared_memory_is_an_error(tmp):
     src = tmp / "g.cu"
     src.write_text("extern int enzyme_dup;\ntemplate <typename... T> __device__ void __enzyme_autodiff(void *, T...);\n"
                    "__device__ void f(const double *x, double *y) {\n  extern __shared__ double s[];\n"
-                   "  s[threadIdx.x] = x[threadIdx.x];\n  __syncthreads();\n  y[threadIdx.x] = s[31 - threadIdx.x];\n}\n"
+                   "  s[threadIdx.x] = x[threadIdx.x];\n  __syncthreads();\n"
+                   "  y[threadIdx.x] = s[31 - threadIdx.x];\n}\n"
                    "__global__ void g(const double *x, double *dx, double *y, double *dy) {\n"
                    "  __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);\n}\n"
                    "int main() { return 0; }\n")
