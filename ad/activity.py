@@ -43,6 +43,7 @@ LOADS = {"affine.load", "memref.load"}
 STORES = {"affine.store", "memref.store"}
 LOOPS = {"scf.for", "affine.for"}
 MALLOCS = {"malloc", "calloc"}
+DYNAMIC_SHARED = "__pgcc_dynamic_shared_"  # (gpu_to_cpu.launch_to_loops: an extern __shared__ array, allocated)
 
 
 def is_float(t) -> bool:
@@ -117,7 +118,8 @@ def root_alloc(v):
         if isinstance(owner, ir.Block):
             continue
         if owner.name in ALLOCS or owner.name in RAW_ALLOCS or \
-                (owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS):
+                (owner.name == "func.call" and (owner.attributes["callee"].value in MALLOCS or
+                                                owner.attributes["callee"].value.startswith(DYNAMIC_SHARED))):
             return owner
         if owner.name in PLUMBING:
             work.extend(owner.operands)

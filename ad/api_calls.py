@@ -136,8 +136,6 @@ def differentiate(module, device_code_only: bool = False) -> bool:
     if device_code_only:
         device = device_functions(module)
         calls = [c for c in calls if _enclosing_function(c) in device]
-        for c in calls:
-            _check_block_level(module, c)
     if not calls:
         return False
     session = Session(module)
@@ -196,32 +194,6 @@ def device_functions(module) -> set:
             seen.add(n)
             launched += calls.get(n, [])
     return seen
-
-
-def _check_block_level(module, call) -> None:
-    """Block-level constructs of differentiated device code that the adjoint does not handle yet: extern
-    __shared__ arrays (sized by the launch; their shadow would need a second dynamic buffer). Barriers and
-    __shared__ arrays of a fixed size are differentiated (ad/gpu_block.py).
-
-    Raises:
-        CompileError: naming the construct, instead of a derivative computed per thread (wrong).
-    """
-    from polygeist_py.gpu_to_cpu.launch_to_loops import DYNAMIC_SHARED
-    funcs = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in module.body.operations
-             if f.operation.name == "func.func"}
-    todo, seen = [ir.FlatSymbolRefAttr(call.attributes[FN_ATTR]).value], set()
-    while todo:
-        name = todo.pop()
-        if name in seen or name not in funcs:
-            continue
-        seen.add(name)
-        for op in all_ops(funcs[name].operation):
-            if op.name == "func.call":
-                callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value
-                if callee.startswith(DYNAMIC_SHARED):
-                    raise error_at_op(op, "unsupported construct: differentiating device code that uses extern "
-                                          "__shared__ memory (sized by the launch)")
-                todo.append(callee)
 
 
 def _inside_launch(op) -> bool:

@@ -39,6 +39,7 @@ class Forward:
         self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive)
         self.vmap = {}
         self.tmap = {}
+        self.block_finals = []  # emitted before the return: frees of extern __shared__ tangents (gpu_block.py)
 
     def signature(self):
         """The derivative's type: each parameter followed by its tangent/shadow when active; results: (primal results
@@ -76,6 +77,8 @@ class Forward:
             with ret.location:
                 outs = [self.vmap[v] for v in ret.operands] if self.return_primal else []
                 outs += [self.tangent_or_zero(v) for v in ret.operands if is_float(v.type)]
+                for fin in self.block_finals:
+                    fin()
                 func.ReturnOp(outs)
         return f
 
@@ -96,6 +99,11 @@ class Forward:
             raise error_at_op(owner, "unsupported construct: a differentiated pointer mixed with one that has no "
                                      "shadow (pass it with enzyme_dup)")
         return t if t is not None else zero(self.p(v).type)
+
+    def libc(self, name, args, result):
+        """Call C library function `name` (declared when missing), as Reverse.libc."""
+        from .reverse import Reverse
+        return Reverse.libc(self, name, args, result)
 
     def clone(self, op):
         """Clone `op` into the derivative (operands mapped); returns the new op."""

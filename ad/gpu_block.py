@@ -11,7 +11,8 @@ of a __device__ function is the code of one thread; what makes it right for a bl
   * the shadow of a ``memref.alloca {pgcc.shared}`` is itself a shared allocation (cpuify allocates it once per
     block), zeroed by the threads of the block, each its part, and followed by a barrier before any thread
     accumulates into it (forward mode: tangents are stored wherever the primal stores, so the tangent memory is
-    not zeroed, as the primal's is not);
+    not zeroed, as the primal's is not); an ``extern __shared__`` array (sized by the launch) gets memory that
+    the block's thread 0 allocates zeroed and publishes through a shared pointer (`dynamic_shared_shadow`);
   * an adjoint accumulated into a shadow is atomic unless no two threads can reach the same element: always for
     shared memory (free after --cpuify, which runs a block's threads in one CPU thread) and globals, never for
     thread-local memory, and for memory behind a pointer argument unless the pointer and its shadow are the same
@@ -107,6 +108,54 @@ def shared_shadow(rv, owner, scope):
         zero_by_the_block(new.results[0])
         gpu.BarrierOp()
     return new.results[0]
+
+
+def is_dynamic_shared(op) -> bool:
+    """Whether `op` is the frontend's call that stands for an ``extern __shared__`` array (sized by the launch)."""
+    from polygeist_py.gpu_to_cpu.launch_to_loops import DYNAMIC_SHARED
+    return op.operation.name == "func.call" and \
+        ir.FlatSymbolRefAttr(op.attributes["callee"]).value.startswith(DYNAMIC_SHARED)
+
+
+def dynamic_shared_shadow(d, mem, loc, finals):
+    """The shadow (reverse mode) or tangent memory (forward mode) of an ``extern __shared__`` array `mem` (the
+    derivative's memref<?xT>, of the launch's dynamic size), at the insertion point, which must be at the
+    function's top level: thread 0 of the block allocates it zeroed (calloc) and publishes the pointer through a
+    __shared__ slot, a barrier, every thread reads it. Appended to `finals`: the code that frees it at the end of
+    the derivative, after a barrier (every thread is done with it).
+
+    Args:
+        d: the Reverse/Forward building the derivative (for its libc calls); mem: the memref; loc: a location.
+    """
+    from .cache import memref_of, elem_bytes
+    mt = ir.MemRefType(mem.type)
+    idx, i64 = ir.IndexType.get(), ir.IntegerType.get_signless(64)
+    ptr = ir.Type.parse("!llvm.ptr")
+    from mlir.dialects import llvm
+    with loc:
+        n = memref.dim(mem, arith.constant(idx, 0))
+        slot = memref.AllocaOp(ir.MemRefType.get([], i64), [], [])
+        slot.attributes[SHARED] = ir.UnitAttr.get()
+        lin, _ = linear_thread_id()
+        first = arith.cmpi(arith.CmpIPredicate.eq, lin, arith.constant(idx, 0))
+        branch = scf.IfOp(first)
+        with ir.InsertionPoint(branch.then_block):
+            p = d.libc("calloc", [arith.index_cast(i64, n), arith.constant(i64, elem_bytes(mt.element_type))], ptr)
+            memref.store(llvm.PtrToIntOp(i64, p).result, slot.result, [])
+            scf.YieldOp([])
+        gpu.BarrierOp()
+        p = llvm.IntToPtrOp(ptr, memref.load(slot.result, [])).result
+        shadow = memref_of(p, mt.element_type, n)
+
+    def free():
+        with loc:
+            gpu.BarrierOp()
+            last = scf.IfOp(first)
+            with ir.InsertionPoint(last.then_block):
+                d.libc("free", [p], None)
+                scf.YieldOp([])
+    finals.append(free)
+    return shadow
 
 
 PER_THREAD_BYTES = 64  # largest local variable kept per thread in a per-block array (x 1024 threads per block)

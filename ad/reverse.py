@@ -84,6 +84,7 @@ class Reverse:
         self.pending_free = {}  # primal allocation op -> emits the free of its shadow
         self.reversed_loops = []  # scf.for loops the reverse sweep emitted for primal scf.for loops
         self.ancestors = {}
+        self.block_finals = []  # emitted before the return: frees of extern __shared__ shadows (gpu_block.py)
 
     def signature(self):
         """The derivative's type (see the class docstring)."""
@@ -150,6 +151,8 @@ class Reverse:
                         g = top.adj.get(a)
                         outs.append(g if g is not None else zero(a.type))
                 self.caches.free_all()
+                for fin in self.block_finals:  # (extern __shared__ shadows: ad/gpu_block.py)
+                    fin()
                 func.ReturnOp(outs)
         for st in [sentinel] + self.sentinels:
             st.erase()
@@ -310,6 +313,15 @@ class Reverse:
             if owner.name == "memref.alloc":
                 self.shadow_frees(owner, lambda: memref.DeallocOp(new.results[0]))
             return new.results[0]
+        if owner.name == "func.call" and self.session.device:
+            from .gpu_block import dynamic_shared_shadow, is_dynamic_shared
+            if is_dynamic_shared(owner):
+                if scope.parent is not None:
+                    raise error_at_op(owner, "unsupported construct: differentiating extern __shared__ memory "
+                                             "declared inside a loop or branch (after inlining)")
+                with ir.InsertionPoint(scope.sentinel):
+                    scope.smemo[v] = dynamic_shared_shadow(self, self.vmap[v], owner.location, self.block_finals)
+                return scope.smemo[v]
         if owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS:
             from mlir.dialects import llvm
             size = [self.rv(o) for o in owner.operands]

@@ -14,6 +14,7 @@ from polygeist_py.errors import error_at_op
 from . import partials as P
 from .activity import ALLOCS, LOADS, LOOPS, MALLOCS, STORES, is_float
 from .raw_memory import fwd_alloca_rule, fwd_copy_rule, fwd_store_rule
+from .gpu_block import dynamic_shared_shadow, is_dynamic_shared
 from .emit import body_ops, clone_mapped, create_like, loop_parts, loop_segments, shadow_alloc, terminator
 
 
@@ -234,6 +235,14 @@ def call_rule(fw, op):
     results."""
     callee = op.attributes["callee"].value
     active = tuple(fw.act.is_varied(v) for v in op.operands)
+    if fw.session.device and is_dynamic_shared(op):  # extern __shared__: tangent memory shared by the block
+        new = fw.clone(op)
+        if fw.act.is_varied(op.results[0]):
+            if op.operation.parent.name != "func.func":
+                raise error_at_op(op, "unsupported construct: differentiating extern __shared__ memory declared "
+                                      "inside a loop or branch (after inlining)")
+            fw.tmap[op.results[0]] = dynamic_shared_shadow(fw, new.results[0], op.location, fw.block_finals)
+        return
     if (not any(active) and callee not in MALLOCS) or callee in fw.session.inactive:
         fw.clone(op)
         return

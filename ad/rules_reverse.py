@@ -16,7 +16,7 @@ from polygeist_py.errors import error_at_op
 from . import partials as P
 from .activity import ALLOCS, MALLOCS, all_ops, is_float
 from .emit import body_ops, create_like, terminator, zero
-from .gpu_block import accumulate as device_accumulate, barrier_rule, contains_barrier
+from .gpu_block import accumulate as device_accumulate, barrier_rule, contains_barrier, is_dynamic_shared
 from .gpu_block import while_count as device_while_count
 from .raw_memory import rev_copy_rule, rev_load_rule, rev_store_rule
 
@@ -371,7 +371,7 @@ def call_rule(rv, op):
     """A call that was not inlined (recursion): the callee's reverse derivative, recomputing its forward sweep.
     Exact when the callee writes no memory that is differentiated."""
     name = op.attributes["callee"].value
-    if name in MALLOCS or name == "free" or name in rv.session.inactive:
+    if name in MALLOCS or name == "free" or name in rv.session.inactive or is_dynamic_shared(op):
         return
     if name in rv.session.gradient_rules:
         custom_gradient(rv, op, rv.session.gradient_rules[name][1])

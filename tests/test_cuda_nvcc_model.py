@@ -105,22 +105,24 @@ def test_makefile_written_for_nvcc(tmp):
     assert (got.returncode, got.stdout) == (0, "PASS\n")
 
 
-def test_differentiated_device_code_with_extern_shared_memory_is_an_error(tmp):
-    """Fixed-size __shared__ arrays and __syncthreads() are differentiated (ad/gpu_block.py, the programs of
-    tests/test_ad_cuda_device.py); extern __shared__ arrays (sized by the launch) are a clear error, never a
-    derivative computed per thread."""
+def test_differentiated_shared_memory_inside_a_loop_is_an_error(tmp):
+    """__syncthreads() and __shared__ memory (fixed-size or extern) are differentiated (ad/gpu_block.py, the
+    programs of tests/test_ad_cuda_device.py); a __shared__ array that inlining puts inside a loop (its shadow would
+    need zeroing by the block in every iteration) is a clear error, never a derivative computed per thread."""
     src = tmp / "g.cu"
-    src.write_text("extern int enzyme_dup;\ntemplate <typename... T> __device__ void __enzyme_autodiff(void *, T...);\n"
-                   "__device__ void f(const double *x, double *y) {\n  extern __shared__ double s[];\n"
-                   "  s[threadIdx.x] = x[threadIdx.x];\n  __syncthreads();\n"
-                   "  y[threadIdx.x] = s[31 - threadIdx.x];\n}\n"
-                   "__global__ void g(const double *x, double *dx, double *y, double *dy) {\n"
-                   "  __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy);\n}\n"
+    src.write_text("extern int enzyme_dup, enzyme_const;\n"
+                   "template <typename... T> __device__ void __enzyme_autodiff(void *, T...);\n"
+                   "__device__ double mirror(const double *x) {\n  __shared__ double s[32];\n"
+                   "  s[threadIdx.x] = x[threadIdx.x];\n  __syncthreads();\n  return s[31 - threadIdx.x];\n}\n"
+                   "__device__ void f(const double *x, double *y, int n) {\n"
+                   "  for (int k = 0; k < n; k++) y[threadIdx.x] += mirror(x) * k;\n}\n"
+                   "__global__ void g(const double *x, double *dx, double *y, double *dy, int n) {\n"
+                   "  __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, n);\n}\n"
                    "int main() { return 0; }\n")
     r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert "g.cu:4:" in r.stderr and "error: unsupported construct: differentiating device code that uses extern " \
-        "__shared__ memory" in r.stderr, r.stderr
+    assert "g.cu:4:3: error: unsupported construct: differentiating __shared__ memory declared inside a loop or " \
+        "branch (after inlining)" in r.stderr, r.stderr
 
 
 def test_device_queries_and_alignment(tmp):
