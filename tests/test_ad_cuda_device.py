@@ -19,7 +19,7 @@ SPLIT = PROGRAMS / "cuda_split"
                                   "enzyme_shared_smoothing", "enzyme_shared_forward", "enzyme_warp_shuffle",
                                   "enzyme_local_array_barrier", "enzyme_shared_atomic_sum",
                                   "enzyme_shared_carried_tree", "enzyme_shared_transpose_2d",
-                                  "enzyme_extern_shared"])
+                                  "enzyme_extern_shared", "enzyme_sc21_float"])
 def test_block_level_derivatives(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
