@@ -48,3 +48,33 @@ def test_barrier_loop_with_data_dependent_count_inside_a_loop_is_an_error(tmp):
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "nested.cu:9:5: error: unsupported construct: reverse mode through a loop with __syncthreads() and a " \
            "data-dependent trip count inside another loop or branch" in r.stderr, r.stderr
+
+
+def _poly(*terms):
+    return {tuple(sorted(m)): c for m, c in terms}
+
+
+@pytest.mark.parametrize("name, poly, private", [
+    ("blockIdx.x * blockDim.x + threadIdx.x", _poly((("tid.x",), 1), (("bid.x", "bdim.x"), 1)), "x"),
+    ("... + 1", _poly((("tid.x",), 1), (("bid.x", "bdim.x"), 1), ((), 1)), "x"),
+    ("blockIdx.x * 64 + threadIdx.x", _poly((("tid.x",), 1), (("bid.x",), 64)), "x"),
+    ("grid-stride loop", _poly((("tid.x",), 1), (("bid.x", "bdim.x"), 1), (("it.0", "bdim.x", "gdim.x"), 1)), "x"),
+    ("grid-stride loop, wrong stride", _poly((("tid.x",), 1), (("bid.x",), 64), (("it.0", "gdim.x"), 32)), None),
+    ("block-stride loop", _poly((("tid.x",), 1), (("it.0", "bdim.x"), 1)), "x"),
+    ("2 * threadIdx.x", _poly((("tid.x",), 2)), None),
+    ("threadIdx.x + k", _poly((("tid.x",), 1), (("it.0",), 1)), None),
+    ("threadIdx.x + threadIdx.y", _poly((("tid.x",), 1), (("tid.y",), 1)), None),
+    ("31 - threadIdx.x", _poly((("tid.x",), -1), ((), 31)), None),
+    ("a constant", _poly(((), 3)), None),
+])
+def test_thread_private_index_forms(name, poly, private):
+    """The index forms whose shadow updates need no atomics (ad/gpu_block.py `_thread_pattern`): injective in the
+    thread ids, possibly given a launch shape checked at run time; anything else is atomic."""
+    from polygeist_py.ad.gpu_block import _shape_condition, _thread_pattern
+    pat = _thread_pattern(poly)
+    if private is None:
+        assert pat is None or pat[0] is None, name
+        assert _shape_condition([tuple(sorted(poly.items()))]) is False, name
+    else:
+        assert pat is not None and pat[0] == private, name
+        assert callable(_shape_condition([tuple(sorted(poly.items()))])), name
