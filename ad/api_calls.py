@@ -88,6 +88,9 @@ class Session:
         if key not in self.primals:
             self.primals[key] = primal_copy(self.module, name, f"{name}.ad_primal_{mode}",
                                             lower_affine=(mode == "reverse"), keep=self.custom())
+            if self.device:  # (__shared__ memory is one per block wherever it is declared: ad/gpu_block.py)
+                from .gpu_block import hoist_shared_allocations
+                hoist_shared_allocations(self.primals[key])
         return self.primals[key]
 
     def fresh(self, base: str) -> str:

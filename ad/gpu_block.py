@@ -44,6 +44,19 @@ def is_shared_alloc(op) -> bool:
     return op.operation.name == "memref.alloca" and SHARED in op.attributes
 
 
+def hoist_shared_allocations(f) -> None:
+    """Move the __shared__ allocations of primal copy `f` (``memref.alloca {pgcc.shared}`` and the calls that stand
+    for ``extern __shared__`` arrays) that inlining left inside loops or branches to the start of its body: a
+    __shared__ variable is static, one per block wherever it is declared (--cpuify allocates it so), and the
+    reverse sweep reads it and its shadow outside the region that declared it."""
+    entry = f.regions[0].blocks[0]
+    first = list(entry.operations)[0]
+    for op in all_ops(f):
+        if (is_shared_alloc(op) or is_dynamic_shared(op)) and not len(op.operands) and \
+                op.operation.parent.name != "func.func":
+            op.operation.move_before(first)
+
+
 def barrier_rule(rv, op) -> None:
     """gpu.barrier in the reverse sweep: a barrier at the mirrored position (the forward sweep keeps its own);
     a copy, so that a warp-level exchange's barrier (frontend/cuda_builtins.py WARP_SYNC) stays one."""
@@ -90,17 +103,15 @@ def zero_by_the_block(mem) -> None:
 
 def shared_shadow(rv, owner, scope):
     """The shadow of __shared__ allocation `owner` for the reverse sweep: a shared allocation of the same type,
-    zeroed by the block and then a barrier, at the start of the reverse sweep.
+    zeroed by the block and then a barrier, at the start of the reverse sweep (one per block, like the primal's:
+    a __shared__ variable is static, also when declared, or inlined, inside a loop or branch).
 
     Args:
         rv: the ad.reverse.Reverse building the derivative; owner: the primal memref.alloca {pgcc.shared};
-        scope: the reverse scope of the block that defines it.
+        scope: the function's reverse scope (the shadow is made before its sentinel).
     Raises:
-        CompileError: a shared allocation that is not at the function's top level, or of a dynamic shape.
+        CompileError: a shared allocation of a dynamic shape.
     """
-    if scope.parent is not None:
-        raise error_at_op(owner, "unsupported construct: differentiating __shared__ memory declared inside a loop "
-                                 "or branch (after inlining)")
     if not ir.MemRefType(owner.results[0].type).has_static_shape:
         raise error_at_op(owner, "unsupported construct: differentiating __shared__ memory of a dynamic size")
     with ir.InsertionPoint(scope.sentinel), owner.location:

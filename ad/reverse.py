@@ -299,9 +299,13 @@ class Reverse:
                 scope.smemo[r] = nr
             return scope.smemo[v]
         if owner.name in ALLOCS and self.session.device and "pgcc.shared" in owner.attributes:
+            # one per block, as the primal's (CUDA's __shared__ variables are static, also when declared in a
+            # loop): made once, at the start of the reverse sweep
             from .gpu_block import shared_shadow
-            scope.smemo[v] = shared_shadow(self, owner, scope)
-            return scope.smemo[v]
+            top = self.top_scope()
+            if v not in top.smemo:
+                top.smemo[v] = shared_shadow(self, owner, top)
+            return top.smemo[v]
         if owner.name in ALLOCS:
             sizes = [self.rv(o) for o in owner.operands]
             with ir.InsertionPoint(scope.sentinel), owner.location:
@@ -315,10 +319,7 @@ class Reverse:
             return new.results[0]
         if owner.name == "func.call" and self.session.device:
             from .gpu_block import dynamic_shared_shadow, is_dynamic_shared
-            if is_dynamic_shared(owner):
-                if scope.parent is not None:
-                    raise error_at_op(owner, "unsupported construct: differentiating extern __shared__ memory "
-                                             "declared inside a loop or branch (after inlining)")
+            if is_dynamic_shared(owner):  # (at the top level: gpu_block.hoist_shared_allocations)
                 with ir.InsertionPoint(scope.sentinel):
                     scope.smemo[v] = dynamic_shared_shadow(self, self.vmap[v], owner.location, self.block_finals)
                 return scope.smemo[v]

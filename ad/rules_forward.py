@@ -237,10 +237,7 @@ def call_rule(fw, op):
     active = tuple(fw.act.is_varied(v) for v in op.operands)
     if fw.session.device and is_dynamic_shared(op):  # extern __shared__: tangent memory shared by the block
         new = fw.clone(op)
-        if fw.act.is_varied(op.results[0]):
-            if op.operation.parent.name != "func.func":
-                raise error_at_op(op, "unsupported construct: differentiating extern __shared__ memory declared "
-                                      "inside a loop or branch (after inlining)")
+        if fw.act.is_varied(op.results[0]):  # (at the top level: gpu_block.hoist_shared_allocations)
             fw.tmap[op.results[0]] = dynamic_shared_shadow(fw, new.results[0], op.location, fw.block_finals)
         return
     if (not any(active) and callee not in MALLOCS) or callee in fw.session.inactive:

@@ -105,24 +105,28 @@ def test_makefile_written_for_nvcc(tmp):
     assert (got.returncode, got.stdout) == (0, "PASS\n")
 
 
-def test_differentiated_shared_memory_inside_a_loop_is_an_error(tmp):
-    """__syncthreads() and __shared__ memory (fixed-size or extern) are differentiated (ad/gpu_block.py, the
-    programs of tests/test_ad_cuda_device.py); a __shared__ array that inlining puts inside a loop (its shadow would
-    need zeroing by the block in every iteration) is a clear error, never a derivative computed per thread."""
-    src = tmp / "g.cu"
+def test_differentiated_barrier_loop_with_data_dependent_count_inside_a_loop_is_an_error(tmp):
+    """__syncthreads() and __shared__ memory (fixed-size or extern, wherever declared) are differentiated
+    (ad/gpu_block.py, the programs of tests/test_ad_cuda_device.py). The reverse of a while loop around
+    __syncthreads() needs its trip count uniform for --cpuify: counted in a loop-carried value at the function's top
+    level; inside another loop the count would be cached per thread, so it is a clear error naming the loop, never
+    a derivative computed per thread."""
+    src = tmp / "nested.cu"
     src.write_text("extern int enzyme_dup, enzyme_const;\n"
                    "template <typename... T> __device__ void __enzyme_autodiff(void *, T...);\n"
-                   "__device__ double mirror(const double *x) {\n  __shared__ double s[32];\n"
-                   "  s[threadIdx.x] = x[threadIdx.x];\n  __syncthreads();\n  return s[31 - threadIdx.x];\n}\n"
-                   "__device__ void f(const double *x, double *y, int n) {\n"
-                   "  for (int k = 0; k < n; k++) y[threadIdx.x] += mirror(x) * k;\n}\n"
-                   "__global__ void g(const double *x, double *dx, double *y, double *dy, int n) {\n"
-                   "  __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, n);\n}\n"
+                   "__device__ void f(const double *x, double *y, int rounds) {\n"
+                   "  __shared__ double s[64];\n  int t = threadIdx.x;\n  s[t] = x[t];\n  __syncthreads();\n"
+                   "  for (int r = 0; r < rounds; r++) {\n"
+                   "    for (int w = blockDim.x / 2; w > 0; w >>= 1) {\n"
+                   "      if (t < w) s[t] = s[t] * s[t + w];\n      __syncthreads();\n    }\n  }\n"
+                   "  y[t] = s[t];\n}\n"
+                   "__global__ void g(const double *x, double *dx, double *y, double *dy, int rounds) {\n"
+                   "  __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_dup, y, dy, enzyme_const, rounds);\n}\n"
                    "int main() { return 0; }\n")
     r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert "g.cu:4:3: error: unsupported construct: differentiating __shared__ memory declared inside a loop or " \
-        "branch (after inlining)" in r.stderr, r.stderr
+    assert "nested.cu:9:5: error: unsupported construct: reverse mode through a loop with __syncthreads() and a " \
+           "data-dependent trip count inside another loop or branch" in r.stderr, r.stderr
 
 
 def test_device_queries_and_alignment(tmp):
