@@ -29,6 +29,7 @@ from polygeist_py.frontend.c_types import byte_width
 from polygeist_py.gpu_to_cpu.ir_nav import is_pure
 
 EXPENSIVE = ("math.",)
+PER_THREAD_BYTES = 64  # (ad/gpu_block.py: local arrays of device code kept per thread across barriers)
 LOOPISH = ("scf.for", "scf.while", "scf.parallel")
 
 
@@ -46,6 +47,22 @@ def i64():
 
 def load_ptr(slot):
     return llvm.IntToPtrOp(ptr_type(), memref.LoadOp(slot, []).result).result
+
+
+def _constant_index(v, depth=0):
+    """The value of index `v` when it folds to a constant (arith.constant and the arithmetic trip_count_of builds
+    on constants), else None."""
+    o = v.owner
+    if isinstance(o, ir.Block) or depth > 16:
+        return None
+    if o.name == "arith.constant":
+        return ir.IntegerAttr(o.attributes["value"]).value
+    ops = {"arith.addi": lambda a, b: a + b, "arith.subi": lambda a, b: a - b, "arith.muli": lambda a, b: a * b,
+           "arith.maxsi": max, "arith.ceildivsi": lambda a, b: -(-a // b) if b else None}
+    if o.name not in ops:
+        return None
+    a, b = (_constant_index(x, depth + 1) for x in o.operands)
+    return None if a is None or b is None else ops[o.name](a, b)
 
 
 def trip_count_of(lb, ub, step):
@@ -292,11 +309,19 @@ class Caches:
                 n = sizes[0]
                 for m in sizes[1:]:
                     n = arith.muli(n, m)
-                i64_t = ir.IntegerType.get_signless(64)
-                nbytes = arith.muli(arith.index_cast(i64_t, n), arith.constant(i64_t, elem_bytes(t)))
-                ptr = rev.libc("malloc", [nbytes], ptr_type())
-                got = Slot(kind, mem=memref_of(ptr, t, n), loops=loops, sizes=sizes)
-            self.frees.append(lambda p=ptr: rev.libc("free", [p], None))
+                count = _constant_index(n)
+                if rev.session.device and count is not None and count * elem_bytes(t) <= PER_THREAD_BYTES:
+                    ptr = None  # (device code: a small local array, which gpu_block keeps per thread)
+                    with ir.InsertionPoint.at_block_begin(self.entry):
+                        mem = memref.AllocaOp(ir.MemRefType.get([count], t), [], []).result
+                else:
+                    i64_t = ir.IntegerType.get_signless(64)
+                    nbytes = arith.muli(arith.index_cast(i64_t, n), arith.constant(i64_t, elem_bytes(t)))
+                    ptr = rev.libc("malloc", [nbytes], ptr_type())
+                    mem = memref_of(ptr, t, n)
+                got = Slot(kind, mem=mem, loops=loops, sizes=sizes)
+            if ptr is not None:
+                self.frees.append(lambda p=ptr: rev.libc("free", [p], None))
             idx = [i for lp in loops for i in self.forward_index(lp)]
             with store_ip, loc:
                 memref.StoreOp(fwd_value, got.mem, self.linear(idx, sizes))

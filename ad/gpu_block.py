@@ -169,7 +169,7 @@ def dynamic_shared_shadow(d, mem, loc, finals):
     return shadow
 
 
-PER_THREAD_BYTES = 64  # largest local variable kept per thread in a per-block array (x 1024 threads per block)
+from .cache import PER_THREAD_BYTES  # noqa: E402  (largest local variable kept per thread, x 1024 per block)
 
 
 def keep_slots_per_thread(f) -> None:
