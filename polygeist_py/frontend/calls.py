@@ -56,7 +56,7 @@ class Calls:
         if handler is not None:
             return handler(fg, call, args)
         if callee.get_num_template_arguments() > 0 or "operator" in callee.spelling:  # C++ (cxx_classes)
-            check_callee(callee, call, function_templates=self.mg.device_stubs is not None)
+            check_callee(callee, call, templates=self.mg.device_stubs is not None)
         return self.user_call(fg, call, callee, args)
 
     def user_call(self, fg, call, callee, args, name=None):

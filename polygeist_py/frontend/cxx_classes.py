@@ -88,10 +88,10 @@ def check_method(m):
         raise unsupported_cxx(m, "delegating constructor")  # class first, followed by the parameters)
 
 
-def check_callee(callee, call, function_templates=False):
-    """Reject a call pgcc cannot translate: of a template specialization (but, with `function_templates`, of
-    a function template's: device code names functions by their mangled names, one per specialization), or
-    of a member of a class of the C++ standard library (``std::cout << x``, ``std::vector<int> v(n)``).
+def check_callee(callee, call, templates=False):
+    """Reject a call pgcc cannot translate: of a template specialization (but, with `templates`, of a function
+    template's: device code names functions by their mangled names, one per specialization), or of a member
+    of a class of the C++ standard library (``std::cout << x``, ``std::vector<int> v(n)``).
 
     Raises:
         CompileError: ``unsupported C++ construct 'template'`` / ``'the C++ standard library (std::...)'``."""
@@ -104,9 +104,9 @@ def check_callee(callee, call, function_templates=False):
             raise unsupported_cxx(call, f"the C++ standard library ({what})")
         d = d.semantic_parent
     parent = callee.semantic_parent
-    if callee.get_num_template_arguments() > 0 and not (function_templates and callee.kind == K.FUNCTION_DECL) or \
+    if callee.get_num_template_arguments() > 0 and not (templates and callee.kind == K.FUNCTION_DECL) or \
             parent is not None and parent.kind in RECORD_KINDS and parent.type.get_num_template_arguments() > 0:
-        raise unsupported_cxx(call, "template")
+        raise unsupported_cxx(call, "template")  # (members of class templates: libclang shows their pattern)
 
 
 def check_used_record(ty, use):
@@ -225,7 +225,7 @@ class CxxClassGen:
         ctor = call.referenced
         ty = canonical(call.type)
         args = list(call.get_arguments())
-        check_callee(ctor, call)
+        check_callee(ctor, call, templates=self.mg.device_stubs is not None)
         check_used_record(ty, call)
         if not _user_provided(ctor):
             if ctor.is_copy_constructor() or ctor.is_move_constructor():  # member-wise copy of the bytes
@@ -295,7 +295,7 @@ class CxxClassGen:
     def method_call(self, call):
         """``obj.f(x)``, ``p->f(x)``, ``f(x)`` inside a method, ``a + b`` with a member operator, ``C::g(x)``."""
         callee = call.referenced
-        check_callee(callee, call)
+        check_callee(callee, call, templates=self.mg.device_stubs is not None)
         check_used_record(callee.semantic_parent.type, call)
         check_method(callee)
         args = list(call.get_arguments())

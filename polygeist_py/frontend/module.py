@@ -131,7 +131,7 @@ class ModuleGen:
     def func_name(self, c) -> str:
         """The symbol of a function: its name (C, and C++ free functions: pgcc objects link by name), or
         `Class::method` for a C++ member function (cxx_classes.method_symbol)."""
-        if c.kind in cxx_classes.METHOD_KINDS:
+        if c.kind in cxx_classes.METHOD_KINDS and self.device_stubs is None:
             return cxx_classes.method_symbol(c)
         if self.device_stubs is not None and c.spelling not in self.device_stubs:
             # device code: specializations and overloads by their mangled names; a kernel's own name is its stub's
