@@ -76,6 +76,16 @@ def cpuify_outputs(src, tmp, threads=(1, 2)):
     return outs
 
 
+def run_ad_program(src, opt, tmp):
+    """Build the AD test program `src` with pgcc at `opt` (-lm) and run it. Returns (the run, rows_of(its stdout)).
+    """
+    exe = tmp / src.stem
+    r = run_pgcc([src, opt, "-o", exe, "-lm"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(exe)
+    return got, rows_of(got.stdout)
+
+
 def rows_of(text):
     """[(label, derivative, reference)] from a program's "label value reference" lines."""
     out = []

@@ -7,18 +7,15 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PROGRAMS, rows_of, run_exe, run_pgcc
+from conftest import PROGRAMS, run_ad_program, run_pgcc
 
 AD = PROGRAMS / "ad"
 
 
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_enzyme_attributes(opt, tmp):
-    exe = tmp / "at"
-    r = run_pgcc([AD / "attributes.c", opt, "-o", exe, "-lm"])
-    assert r.returncode == 0, r.stderr
-    got = run_exe(exe)
-    rows = {label: (g, want) for label, g, want in rows_of(got.stdout)}
+    got, rows = run_ad_program(AD / "attributes.c", opt, tmp)
+    rows = {label: (g, want) for label, g, want in rows}
     assert got.returncode == 0, rows
     assert len(rows) == 13
     assert abs(rows["log1p_rev"][0] - 1 / 3) < 1e-12  # not 2: the body is not differentiated

@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PROGRAMS, rows_of, run_exe, run_pgcc
+from conftest import PROGRAMS, run_ad_program, run_pgcc
 
 AD = PROGRAMS / "ad"
 
 
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_enzyme_calling_convention_of_custom_rules(opt, tmp):
-    exe = tmp / "cc"
-    r = run_pgcc([AD / "custom_conventions.c", opt, "-o", exe, "-lm"])
-    assert r.returncode == 0, r.stderr
-    got = run_exe(exe)
-    rows = {label: (g, want) for label, g, want in rows_of(got.stdout)}
+    got, rows = run_ad_program(AD / "custom_conventions.c", opt, tmp)
+    rows = {label: (g, want) for label, g, want in rows}
     assert got.returncode == 0, rows
     # the forward rule of a function returning through an out-pointer gave 0 before (no shadow for `dest`)
     assert rows["cube_fwd"][0] == 12.0

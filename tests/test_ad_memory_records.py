@@ -8,18 +8,14 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PROGRAMS, rows_of, run_exe, run_pgcc
+from conftest import PROGRAMS, run_ad_program, run_pgcc
 
 AD = PROGRAMS / "ad"
 
 
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_struct_memory_derivatives(opt, tmp):
-    exe = tmp / "sm"
-    r = run_pgcc([AD / "struct_memory.c", opt, "-o", exe, "-lm"])
-    assert r.returncode == 0, r.stderr
-    got = run_exe(exe)
-    rows = rows_of(got.stdout)
+    got, rows = run_ad_program(AD / "struct_memory.c", opt, tmp)
     assert got.returncode == 0, [row for row in rows if abs(row[1] - row[2]) > 1e-6 * (1 + abs(row[2]))]
     labels = [row[0] for row in rows]
     # the silent zeros of issue 19: recursion through a struct copy, float fields behind a struct pointer
