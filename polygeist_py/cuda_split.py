@@ -80,7 +80,19 @@ def host_symbol(kernel) -> str:
     ``--cuda-host-only`` clang mangles a kernel as its host stub (`_Z22__device_stub__kPf`); the declaration the
     host compiler sees is the plain function (`_Z1kPf`)."""
     name = kernel.mangled_name or kernel.spelling
-    return re.sub(r"(\d+)__device_stub__", lambda m: str(int(m.group(1)) - len("__device_stub__")), name)
+    name = re.sub(r"(\d+)__device_stub__", lambda m: str(int(m.group(1)) - len("__device_stub__")), name)
+    # a static kernel mangles with internal linkage (_ZL...); its host declaration loses `static` (host_source)
+    return "_Z" + name[3:] if name.startswith("_ZL") else name
+
+
+def variable_symbol(d) -> str:
+    """The name the host compiler gives device variable `d` once host_source has made it `extern`: C++ mangles
+    a variable only inside a namespace (`app::counter`: _ZN3app7counterE), and a `static` one with internal
+    linkage (_ZL.../_ZN...L...), which the host's `extern` declaration drops."""
+    name = d.mangled_name or d.spelling
+    if name.startswith("_ZL") and name.endswith(f"{len(d.spelling)}{d.spelling}"):
+        return d.spelling  # a static variable of the global namespace
+    return re.sub(rf"L(?={len(d.spelling)}{re.escape(d.spelling)}E$)", "", name)
 
 
 def is_device_only(c) -> bool:

@@ -20,7 +20,7 @@ SPLIT = PROGRAMS / "cuda_split"
                                   "particles_struct", "local_arrays_big_grid", "enzyme_device_function",
                                   "reduce_functor_float4", "brace_returns", "sync_count",
                                   "host_template_launches", "struct_arg_rounds", "struct_arg_rounds_byval",
-                                  "ldg_clock", "device_cxx"])
+                                  "ldg_clock", "device_cxx", "namespaces_linkage"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr

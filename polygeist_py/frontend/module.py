@@ -24,7 +24,7 @@ from .cuda_builtins import is_texture
 from .llvm_memory import is_null_constant
 from .scan import decl_key
 from .values import MemVar
-from ..cuda_split import host_symbol, is_device_variable
+from ..cuda_split import host_symbol, is_device_variable, variable_symbol
 
 
 class ModuleGen:
@@ -202,6 +202,8 @@ class ModuleGen:
             raise error_at(d, "unsupported construct: __shared__ memory (CUDA shared memory is not supported yet)")
         # __constant__ and __device__ globals are ordinary globals on the CPU (cudaMemcpyToSymbol copies into them)
         name = d.spelling
+        if self.device_stubs is not None and is_device_variable(d):
+            name = variable_symbol(d)  # the host compiler's name for it (`app::counter`: _ZN3app7counterE)
         if d.semantic_parent is not None and d.semantic_parent.kind in cxx_classes.RECORD_KINDS:
             name = cxx_classes.member_symbol(d)  # a static data member
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
