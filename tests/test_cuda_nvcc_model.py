@@ -155,3 +155,25 @@ def test_barrier_under_a_thread_condition_is_an_error(tmp):
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "b.cu:2:3: error: unsupported construct: __syncthreads() or a warp intrinsic inside a condition that " \
            "differs between the threads of a block" in r.stderr
+
+
+def test_runtime_hints_and_unsupported_runtime_calls(tmp):
+    """Managed-memory hints, function attributes and stream-ordered allocation run (they mean nothing, or plain
+    allocation, on the CPU); cudaLaunchKernel is a clear error naming the <<<...>>> form."""
+    src = tmp / "h.cu"
+    src.write_text("#include <cstdio>\n__global__ void k(float *x) { x[threadIdx.x] = threadIdx.x; }\n"
+                   "int main() {\n  float *x; cudaMallocManaged(&x, 128);\n  cudaMemPrefetchAsync(x, 128, 0);\n"
+                   "  cudaMemAdvise(x, 128, cudaMemAdviseSetReadMostly, 0);\n"
+                   "  cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 1024);\n"
+                   "  cudaStream_t s; cudaStreamCreate(&s);\n  float *y; cudaMallocAsync(&y, 128, s);\n"
+                   "  k<<<1, 32, 0, s>>>(x);\n  cudaStreamSynchronize(s);\n  cudaFreeAsync(y, s);\n"
+                   '  printf("%g\\n", x[31]);\n  return 0;\n}\n')
+    r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    assert run_exe(tmp / "app").stdout == "31\n"
+    bad = tmp / "l.cu"
+    bad.write_text("__global__ void k(float *x) {}\nint main() {\n  float *x; void *a[] = {&x};\n"
+                   "  cudaLaunchKernel((void *)k, dim3(1), dim3(1), a);\n  return 0;\n}\n")
+    r = run_pgcc([bad, "--cpuify", "-o", tmp / "app2"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "l.cu:4:3: error: 'cudaLaunchKernel' is unavailable: unsupported construct: cudaLaunchKernel" in r.stderr

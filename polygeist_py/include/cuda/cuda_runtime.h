@@ -123,6 +123,42 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
                             cudaStream_t stream = 0);
 cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream = 0);
+}
+/* hints that mean nothing when device memory is host memory, stream-ordered allocation, and clear errors for what
+   pgcc's runtime does not provide */
+enum cudaMemoryAdvise { cudaMemAdviseSetReadMostly = 1, cudaMemAdviseUnsetReadMostly = 2,
+                        cudaMemAdviseSetPreferredLocation = 3, cudaMemAdviseUnsetPreferredLocation = 4,
+                        cudaMemAdviseSetAccessedBy = 5, cudaMemAdviseUnsetAccessedBy = 6 };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+                         cudaFuncAttributePreferredSharedMemoryCarveout = 9 };
+#define cudaCpuDeviceId (-1)
+static inline cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int device, cudaStream_t s = 0) {
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise a, int device) {
+  return cudaSuccess;
+}
+template <class T> static inline cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute a, int v) {
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { return cudaMalloc(p, n); }
+template <class T> static inline cudaError_t cudaMallocAsync(T **p, size_t n, cudaStream_t s) {
+  return cudaMalloc((void **)p, n);
+}
+static inline cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return cudaFree(p); }
+#ifdef __PGCC_HOST_PASS__
+#define PGCC_NO_RUNTIME(what) __attribute__((error("unsupported construct: " what " (pgcc's CUDA runtime)")))
+#else
+#define PGCC_NO_RUNTIME(what) __attribute__((unavailable("unsupported construct: " what " (pgcc's CUDA runtime)")))
+#endif
+PGCC_NO_RUNTIME("cudaLaunchKernel; launch kernels with <<<...>>>")
+cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem = 0,
+                             cudaStream_t stream = 0);
+PGCC_NO_RUNTIME("cudaLaunchCooperativeKernel")
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem = 0,
+                                        cudaStream_t stream = 0);
+#undef PGCC_NO_RUNTIME
+extern "C" {
 void __syncthreads(void);
 __device__ int __syncthreads_count(int predicate);
 __device__ int __syncthreads_and(int predicate);
