@@ -39,7 +39,7 @@ struct grid_group {
 };
 static inline __device__ grid_group this_grid() { return grid_group(); }
 
-template <unsigned int Size> struct thread_block_tile;
+template <unsigned int Size> struct thread_block_tile {};
 template <unsigned int Size, class Parent>
 PGCC_CG_UNSUPPORTED("tiled_partition (thread block tiles)")
 __device__ thread_block_tile<Size> tiled_partition(const Parent &parent);
