@@ -82,7 +82,11 @@ def runtime_archive() -> str:
     out = os.path.join(base, f"libpgcc_cudart-{digest}.a")
     if os.path.exists(out):
         return out
-    os.makedirs(base, exist_ok=True)
+    try:
+        os.makedirs(base, exist_ok=True)
+    except OSError:  # no writable cache: build it for this run only
+        base = tempfile.mkdtemp(prefix="pgcc-cudart-")
+        out = os.path.join(base, f"libpgcc_cudart-{digest}.a")
     with tempfile.TemporaryDirectory(dir=base) as tmp:  # built aside, then renamed: safe under make -j
         obj, lib = os.path.join(tmp, "rt.o"), os.path.join(tmp, "rt.a")
         for cmd in ([linker(), "-O2", "-fPIC", "-c", RUNTIME_SOURCE, "-o", obj], ["ar", "rcs", lib, obj]):
