@@ -159,8 +159,8 @@ def differentiate(module, device_code_only: bool = False) -> bool:
         else:
             extra = ("entry", acts)
             if device_code_only:  # (parameters whose memory may be private to a thread: ad/gpu_block.py)
-                from .gpu_block import uniform_parameters
-                extra += (uniform_parameters(module, call, acts),)
+                from .gpu_block import reached_by_the_whole_block, uniform_parameters
+                extra += (uniform_parameters(module, call, acts), reached_by_the_whole_block(module, call))
             name = session.derivative(fn, mode, tuple(a != "const" for a in acts), at=call, ftype=ftype,
                                       extra=extra)
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)

@@ -33,7 +33,7 @@ from mlir.dialects import arith, gpu, memref, scf
 
 from polygeist_py.errors import error_at_op
 
-from .activity import ALLOCS, PLUMBING, all_ops
+from .activity import ALLOCS, PLUMBING, all_ops, is_float
 
 SHARED = "pgcc.shared"
 DIMS = "xyz"
@@ -276,6 +276,8 @@ def accumulate(rv, load, g, sh, idx) -> None:
     """Add adjoint `g` to shadow `sh` at `idx` for primal memref.load `load` of device code: plain for
     thread-local memory, atomic where two threads may reach the same element, guarded by the launch shape when
     the index is injective in the thread ids only for some shapes (`private_condition`)."""
+    if _defer_to_block_sum(rv, load, g, sh):
+        return
     cond = private_condition(rv, load)
     if cond is False:
         memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
@@ -293,6 +295,81 @@ def accumulate(rv, load, g, sh, idx) -> None:
     with ir.InsertionPoint(branch.else_block):
         memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
         scf.YieldOp([])
+
+
+def _defer_to_block_sum(rv, load, g, sh) -> bool:
+    """For a load of one fixed element that every thread may read (daxpy's ``a[0]``) from memory the function
+    only reads: add adjoint `g` to the thread's row of a per-block array instead of the shadow, and at the end of
+    the derivative (a barrier, then thread 0 sums the rows) add the block's sum to the shadow element with one
+    atomic, instead of one atomic per thread on the same address. Only where every thread of the block reaches
+    the end of the derivative (the Enzyme call at the top level of a kernel). Returns whether it did."""
+    if not rv.uniform_reach or not is_float(g.type):
+        return False
+    from .rules_reverse import _memory_root
+    mem = load.operands[0]
+    root = _memory_root(mem)
+    if root is None or not rv.is_top(mem) or not _is_pointer_argument(rv, root):
+        return False
+    key = _access_key(load, _uniform_integers(rv))
+    if key is None or any(set(m for m, _ in p) - {()} for p in key[1]):
+        return False  # (the index must be a constant)
+    if not _only_loads(rv, root):
+        return False
+    slot = rv.deferred.get((root, key))
+    if slot is None:
+        from polygeist_py.frontend.cuda_builtins import MAX_BLOCK
+        top = rv.top_scope()
+        with ir.InsertionPoint(top.sentinel), load.location:
+            row = memref.AllocaOp(ir.MemRefType.get([MAX_BLOCK], g.type), [], [])
+            row.attributes[SHARED] = ir.UnitAttr.get()
+            lin, nthreads = linear_thread_id()
+            memref.store(arith.constant(g.type, 0.0), row.result, [lin])
+            idx = [arith.constant(ir.IndexType.get(), dict(p).get((), 0)) for p in key[1]]
+        slot = rv.deferred[(root, key)] = (row.result, lin)
+
+        def block_sum(row=row.result, lin=lin, nthreads=nthreads, idx=idx, loc=load.location):
+            with loc:
+                index = ir.IndexType.get()
+                gpu.BarrierOp()
+                first = scf.IfOp(arith.cmpi(arith.CmpIPredicate.eq, lin, arith.constant(index, 0)))
+                with ir.InsertionPoint(first.then_block):
+                    total = scf.ForOp(arith.constant(index, 0), nthreads, arith.constant(index, 1),
+                                      [arith.constant(g.type, 0.0)])
+                    with ir.InsertionPoint(total.body):
+                        acc = arith.addf(total.inner_iter_args[0],
+                                         memref.load(row, [total.induction_variable]))
+                        scf.YieldOp([acc])
+                    memref.AtomicRMWOp(arith.AtomicRMWKind.addf, total.results[0], sh, idx)
+                    scf.YieldOp([])
+                gpu.BarrierOp()  # (the rows are reused by the next call)
+        rv.block_finals.append(block_sum)
+    row, lin = slot
+    memref.store(arith.addf(memref.load(row, [lin]), g), row, [lin])
+    return True
+
+
+def _only_loads(rv, root) -> bool:
+    """Whether the primal only loads from the memory of parameter `root` (through views), and every pointer of
+    the function has a known root."""
+    from .prepare import memory_root
+    entry = rv.primal.regions[0].blocks[0]
+    for op in all_ops(rv.primal):
+        for k, v in enumerate(op.operands):
+            if not (isinstance(v.type, ir.MemRefType) or str(v.type).startswith("!llvm.ptr")):
+                continue
+            roots = memory_root(v)
+            if not all(_known_root(r, entry) for r in roots):
+                return False
+            if root not in roots:
+                continue
+            name = op.operation.name
+            if name == "memref.load" and k == 0:
+                continue
+            if name not in PLUMBING or not all(
+                    isinstance(r.type, ir.MemRefType) or str(r.type).startswith(("!llvm.ptr", "!llvm.struct"))
+                    or isinstance(r.type, (ir.IndexType, ir.IntegerType)) for r in op.results):
+                return False
+    return True
 
 
 def private_condition(rv, load):
@@ -423,6 +500,13 @@ def uniform_parameters(module, call, acts) -> tuple:
             continue
         out.append(i)
     return tuple(out)
+
+
+def reached_by_the_whole_block(module, call) -> bool:
+    """Whether every thread of a block executes Enzyme call `call`: it is at the top level (no loop or branch
+    around it) of a kernel."""
+    f = call.operation.parent
+    return f.name == "func.func" and _is_kernel(module, ir.StringAttr(f.attributes["sym_name"]).value)
 
 
 def _is_kernel(module, name) -> bool:

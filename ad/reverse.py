@@ -74,6 +74,9 @@ class Reverse:
         self.entry_mode = extra[0] == "entry"
         # device code: parameters whose pointer and shadow are the same in every thread (ad/gpu_block.py)
         self.uniform_params = set(extra[2]) if len(extra) > 2 else set()
+        # device code: every thread of the block reaches the derivative's end (an Enzyme call at a kernel's top level)
+        self.uniform_reach = len(extra) > 3 and extra[3]
+        self.deferred = {}  # (root, access) -> per-thread adjoint rows summed at the end (gpu_block.py)
         self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive)
         self.vmap = {}      # primal value -> forward-sweep value
         self.fops = {}      # primal op -> forward-sweep op
