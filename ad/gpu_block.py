@@ -19,7 +19,8 @@ of a __device__ function is the code of one thread; what makes it right for a bl
     in every thread (`uniform_parameters`, at the Enzyme call) and every access of the function to that
     argument uses the same index, one that is injective in the thread ids (`private_condition`), guarded at run
     time by the launch shape it needs (one-dimensional grids and blocks for ``blockIdx.x * blockDim.x +
-    threadIdx.x``);
+    threadIdx.x``); adjoints of one fixed element that every thread reads are summed by the block first
+    (`_defer_to_block_sum`);
   * what --cpuify must see as uniform or per thread: the reverse of a while loop around a barrier counts its
     trips in a loop-carried value of the forward sweep (`while_count`), and the reverse sweep's counters, cache
     pointers and small local arrays that live across barriers are rows of per-block arrays indexed by the
