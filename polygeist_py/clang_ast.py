@@ -125,6 +125,17 @@ def canonical(ty):
     return ty.get_canonical()
 
 
+def record_decl(ty):
+    """The cursor that defines the struct/union/enum/class type `ty` (after typedefs), or its first declaration
+    when the type is incomplete. libclang's ``Type.get_declaration`` gives the first declaration, which for
+    `struct S; ... struct S { ... };` is the forward one: its children hold no fields and it differs from the
+    fields' ``semantic_parent``. Compare and inspect records only through this function."""
+    d = canonical(ty).get_declaration()
+    if d is None:
+        return d
+    return d.get_definition() or d
+
+
 def has_attr(cursor, kind) -> bool:
     return any(c.kind == kind for c in cursor.get_children())
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import func, llvm
 
-from ..clang_ast import K, T, canonical, children
+from ..clang_ast import K, T, canonical, children, record_decl
 from ..errors import error_at
 from . import enzyme
 from .builtins import Builtins
@@ -39,7 +39,7 @@ class Calls:
         if callee.kind in (K.CONSTRUCTOR,):
             args = list(call.get_arguments()) or [c for c in children(call) if c.kind.is_expression()]
             if len(args) == 1 and canonical(args[0].type).kind == T.RECORD and is_trivial_record(call.type) and \
-                    canonical(args[0].type).get_declaration() == canonical(call.type).get_declaration():
+                    record_decl(args[0].type) == record_decl(call.type):
                 return fg.record_value(args[0])  # a C struct's implicit copy/move constructor: the bytes
             return fg.constructed_temporary(call)  # a C++ object (cxx_classes)
         if callee.kind == K.CXX_METHOD:  # obj.f(), p->f(), C::g(), member operators (cxx_classes)
