@@ -134,6 +134,11 @@ class ModuleGen:
         params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
         try:
             types = [p.type for p in params]
+            if c.type.kind == T.FUNCTIONNOPROTO:  # a K&R definition: callers pass promoted arguments
+                for p in params:
+                    if canonical(p.type).kind in (T.FLOAT, T.BOOL):
+                        raise error_at(p, f"unsupported construct: parameter '{p.spelling}' of type "
+                                          f"'{p.type.spelling}' in the K&R definition of '{c.spelling}'")
             if not params and c.type.kind == T.FUNCTIONPROTO:
                 types = list(c.type.argument_types())
             variadic = c.type.kind == T.FUNCTIONPROTO and c.type.is_function_variadic()
