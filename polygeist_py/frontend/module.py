@@ -134,11 +134,13 @@ class ModuleGen:
         params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
         try:
             types = [p.type for p in params]
-            if c.type.kind == T.FUNCTIONNOPROTO:  # a K&R definition: callers pass promoted arguments
-                for p in params:
-                    if canonical(p.type).kind in (T.FLOAT, T.BOOL):
-                        raise error_at(p, f"unsupported construct: parameter '{p.spelling}' of type "
-                                          f"'{p.type.spelling}' in the K&R definition of '{c.spelling}'")
+            # a K&R definition `float h(x) float x; {...}`: clang gives it the prototype of the promoted types
+            # (`float (double)`), which callers pass; a float or _Bool parameter would need a conversion on entry
+            proto = list(c.type.argument_types()) if c.type.kind == T.FUNCTIONPROTO else []
+            for p, a in zip(params, proto if len(proto) == len(params) else []):
+                if canonical(p.type).kind in (T.FLOAT, T.BOOL) and canonical(a).kind != canonical(p.type).kind:
+                    raise error_at(p, f"unsupported construct: parameter '{p.spelling}' of type "
+                                      f"'{p.type.spelling}' in the K&R definition of '{c.spelling}'")
             if not params and c.type.kind == T.FUNCTIONPROTO:
                 types = list(c.type.argument_types())
             variadic = c.type.kind == T.FUNCTIONPROTO and c.type.is_function_variadic()
