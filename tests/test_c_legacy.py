@@ -95,3 +95,24 @@ def test_implicit_call_links_with_gcc_object(tmp):
     r = run_pgcc([main, tmp / "lib.o", "-O2", "-o", tmp / "p"])
     assert r.returncode == 0, r.stderr
     assert run_exe(tmp / "p").stdout == "4.50 99\n"
+
+
+def test_extern_arrays_of_unknown_size(tmp):
+    """`extern const unsigned char codes[];` (zlib's _length_code) and arrays of structs or rows of unknown size,
+    defined in a gcc-built object: declarations of unknown size, indexed like gcc (negative subscripts too)."""
+    tab = tmp / "tab.c"
+    tab.write_text("const unsigned char codes[8] = {1, 2, 3, 5, 8, 13, 21, 34};\n"
+                   "struct P { int a; double b; } ptab[3] = {{1, 0.5}, {2, 1.5}, {3, 2.5}};\n"
+                   "double dtab[2][3] = {{1, 2, 3}, {4, 5, 6}};\n")
+    main = tmp / "main.c"
+    main.write_text("#include <stdio.h>\nextern const unsigned char codes[];\nstruct P { int a; double b; };\n"
+                    "extern struct P ptab[];\nextern double dtab[][3];\nint main(void) {\n  int s = 0;\n"
+                    "  for (int i = 0; i < 8; i++) s += codes[i] * (i + 1);\n  const unsigned char *p = codes + 2;\n"
+                    "  double t = 0;\n  for (int i = 0; i < 3; i++) t += ptab[i].a * ptab[i].b;\n"
+                    "  dtab[1][2] += 10;\n  printf(\"%d %d %d %.2f %.1f %.1f\\n\", s, p[-1], codes[7], t, dtab[1][2],"
+                    " dtab[0][1]);\n  return 0;\n}\n")
+    subprocess.run(["gcc", "-c", str(tab), "-o", str(tmp / "tab.o")], check=True)
+    for opt in ("-O0", "-O2"):
+        r = run_pgcc([main, tmp / "tab.o", opt, "-o", tmp / "p"])
+        assert r.returncode == 0, r.stderr
+        assert run_exe(tmp / "p").stdout == "571 2 34 11.00 16.0 2.0\n"

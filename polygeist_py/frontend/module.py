@@ -50,7 +50,7 @@ class ModuleGen:
         self.named: dict = {}  # function name -> its declaration (C++ overloads are rejected: func_name)
 
     def generate(self) -> ir.Module:
-        self.addressed_globals = addressed_in_initializers(self.tu)
+        self.addressed_globals = addressed_in_initializers(self.tu) | external_unsized_arrays(self.tu)
         for c in self.tu.cursor.get_children():
             if not in_main_file(c, self.tu):
                 if is_included_definition(c):
@@ -351,6 +351,19 @@ class ModuleGen:
                 llvm.LLVMFuncOp(name, ir.TypeAttr.get(ftype), linkage=ir.Attribute.parse("#llvm.linkage<external>"))
             self.llvm_decls.add(name)
         return ftype
+
+
+def external_unsized_arrays(tu) -> set:
+    """Keys of file-scope arrays of unknown size defined in another file (`extern const uch _length_code[];`):
+    LLVM globals of unknown size (llvm_memory.byte_global), whatever their elements, since a memref global needs
+    its shape. (A block-scope `extern T a[];` stays the error 'global variable-length array'.)"""
+    out = set()
+    for d in tu.cursor.get_children():
+        if d.kind == K.VAR_DECL and canonical(d.type).kind == T.INCOMPLETEARRAY:
+            defn = d.get_definition()
+            if defn is None or canonical(defn.type).kind == T.INCOMPLETEARRAY:
+                out.add(decl_key(d.canonical))
+    return out
 
 
 def addressed_in_initializers(tu) -> set:
