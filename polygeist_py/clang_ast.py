@@ -162,6 +162,17 @@ def canonical(ty):
     return ty.get_canonical()
 
 
+def record_decl(ty):
+    """The cursor that defines the struct/union/enum/class type `ty` (after typedefs), or its first declaration
+    when the type is incomplete. libclang's ``Type.get_declaration`` gives the first declaration, which for
+    `struct S; ... struct S { ... };` is the forward one: its children hold no fields and it differs from the
+    fields' ``semantic_parent``. Compare and inspect records only through this function."""
+    d = canonical(ty).get_declaration()
+    if d is None:
+        return d
+    return d.get_definition() or d
+
+
 def has_attr(cursor, kind) -> bool:
     return any(c.kind == kind for c in cursor.get_children())
 
@@ -206,7 +217,11 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         args += [a for a in user_args if not a.startswith("-std=")]
     else:
         # a C++ standard on a C file: gcc warns and ignores it, so do we
-        args = ["-x", "c", "-std=gnu11"] + [a for a in user_args if not a.startswith("-std=c++")
+        # legacy C as gcc 12 accepts it: implicit function declarations and implicit int are warnings (clang
+        # makes them errors in C99 and later), K&R definitions and `f()` declarations draw no warning; the
+        # user's -Werror=... / -Wno-... flags come after these and win
+        args = ["-x", "c", "-std=gnu11", "-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
+                "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes"] + [a for a in user_args if not a.startswith("-std=c++")
                                             and not a.startswith("-std=gnu++")]
     args += ["-D__PGCC__=1"]
     openmp = "-fopenmp" in args

@@ -218,6 +218,10 @@ def parse_args(argv: list[str]) -> Options:
             o.no_warnings = True
         elif a == "-Werror":
             o.werror = True
+        elif a.startswith(("-Werror=", "-Wno-error=", "-Wimplicit", "-Wno-implicit")):
+            o.clang_args.append(a)  # gcc's legacy-C diagnostics (implicit declarations, implicit int): clang's too
+        elif a == "-fpermissive":  # gcc 12: a C++ option, ignored with a warning for C
+            o.warnings.append("pgcc: warning: command-line option '-fpermissive' is valid for C++ but not for C")
         elif a == "-Xlinker":
             o.link_extra += ["-Xlinker", value()]
         elif a.startswith("-Wl,") or a in ("-static", "-shared", "-rdynamic", "-no-pie", "-pie", "-s"):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from mlir import ir
 from mlir.dialects import arith
 
-from ..clang_ast import T, canonical
+from ..clang_ast import T, canonical, record_decl
 
 INT_BITS = {T.BOOL: 1, T.CHAR_S: 8, T.SCHAR: 8, T.CHAR_U: 8, T.UCHAR: 8, T.SHORT: 16, T.USHORT: 16,
             T.INT: 32, T.UINT: 32, T.LONG: 64, T.ULONG: 64, T.LONGLONG: 64, T.ULONGLONG: 64, T.ENUM: 32}
@@ -38,7 +38,7 @@ def is_int(ty) -> bool:
 def is_unsigned(ty) -> bool:
     c = canonical(ty)
     if c.kind == T.ENUM:  # gcc picks the enum's integer type from its values (unsigned int, long...)
-        return is_unsigned(c.get_declaration().enum_type)
+        return is_unsigned(record_decl(c).enum_type)
     return c.kind in UNSIGNED
 
 
@@ -78,7 +78,7 @@ def scalar_type(ty) -> ir.Type:
     """MLIR type of an arithmetic C type (``int`` -> i32, ``double`` -> f64)."""
     c = canonical(ty)
     if c.kind == T.ENUM:
-        return scalar_type(c.get_declaration().enum_type)
+        return scalar_type(record_decl(c).enum_type)
     if c.kind in INT_BITS:
         return ir.IntegerType.get_signless(INT_BITS[c.kind])
     if c.kind == T.FLOAT:

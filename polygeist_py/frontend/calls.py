@@ -10,9 +10,11 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import func, llvm
 
-from ..clang_ast import K, T, canonical, children
+from ..clang_ast import K, T, canonical, children, record_decl
 from ..errors import error_at
+from . import c_types as CT
 from . import enzyme
+from . import records as R
 from .builtins import Builtins
 from .cuda_builtins import WARP_SYNC, is_texture  # noqa: F401  (imported from here: gpu_to_cpu, older callers)
 from .cxx_classes import check_callee
@@ -39,7 +41,7 @@ class Calls:
         if callee.kind in (K.CONSTRUCTOR,):
             args = list(call.get_arguments()) or [c for c in children(call) if c.kind.is_expression()]
             if len(args) == 1 and canonical(args[0].type).kind == T.RECORD and is_trivial_record(call.type) and \
-                    canonical(args[0].type).get_declaration() == canonical(call.type).get_declaration():
+                    record_decl(args[0].type) == record_decl(call.type):
                 return fg.record_value(args[0])  # a C struct's implicit copy/move constructor: the bytes
             return fg.constructed_temporary(call)  # a C++ object (cxx_classes)
         if callee.kind == K.CXX_METHOD:  # obj.f(), p->f(), C::g(), member operators (cxx_classes)
@@ -63,6 +65,8 @@ class Calls:
         """A call of a C function by name under the C ABI (records.signature); a variadic one (a libc function
         like fprintf or open) is an llvm.call with its fixed part typed by the prototype. `name`: the symbol
         to call instead of the callee's own (a builtin's library function: `__builtin_strlen` -> strlen)."""
+        if canonical(callee.type).kind == T.FUNCTIONNOPROTO and name is None:
+            return self.unprototyped_call(fg, call, callee, args)
         sig = self.mg.signature(callee)
         if sig.variadic:
             return self.variadic_call(fg, call, callee, args, sig, name)
@@ -88,3 +92,68 @@ class Calls:
             return op.result if results else None
 
         return fg.call_lowered(sig, args, call, emit)
+
+    def prototype_of(self, callee):
+        """The declaration that gives the parameters of a function called without a prototype in scope: its
+        definition (K&R or not) or a prototyped redeclaration anywhere in the file; None when there is none
+        (an implicitly declared `read`, or `int f();` defined in another file)."""
+        defn = callee.get_definition()
+        if defn is not None:
+            return defn
+        protos = getattr(self, "_prototypes", None)
+        if protos is None:
+            protos = self._prototypes = {}
+            for c in self.mg.tu.cursor.get_children():
+                if c.kind == K.FUNCTION_DECL and canonical(c.type).kind == T.FUNCTIONPROTO:
+                    protos.setdefault(c.spelling, c)
+        return protos.get(callee.spelling)
+
+    def unprototyped_call(self, fg, call, callee, args):
+        """A call of a function declared without a prototype (`int f();`, a K&R definition, or an implicit
+        declaration, which clang gives type `int ()`): as in gcc, the arguments are passed as they are after the
+        default argument promotions (clang's AST already holds them) and the result has the declared type.
+        The call is a func.call when the function's own parameters lower to the same types, else an llvm.call
+        with the promoted types: through the function's address when pgcc knows the function, else through an
+        `int (...)`-style llvm.func declaration, as clang calls such functions."""
+        try:
+            sig = R.signature([a.type for a in args], callee.result_type, False)
+        except CT.UnsupportedType as e:
+            raise error_at(call, f"unsupported construct: {e} in a call of '{callee.spelling}' without a prototype") \
+                from None
+        if sig.has_records:
+            raise error_at(call, f"unsupported construct: struct argument or result in a call of "
+                                 f"'{callee.spelling}' without a prototype")
+        target = self.prototype_of(callee)
+        if target is not None:
+            tsig = self.mg.signature(target)
+            if not tsig.variadic and not tsig.has_records and tsig.ftype == sig.ftype:
+                name = self.mg.declare(target)
+
+                def emit_direct(vals, results):
+                    op = func.CallOp(results, ir.FlatSymbolRefAttr.get(name), vals)
+                    return op.results[0] if results else None
+
+                return fg.call_lowered(sig, args, call, emit_direct)
+            fp = fg.function_address(target, call)
+
+            def emit_indirect(vals, results):
+                op = llvm.CallOp(results[0] if results else None, [fp] + vals, [], [])
+                return op.result if results else None
+
+            return fg.call_lowered(sig, args, call, emit_indirect)
+        name = callee.spelling
+        if name in self.mg.functions:
+            raise error_at(call, f"unsupported construct: call of '{name}' without a prototype")
+
+        def emit_vararg(vals, results):
+            ret = results[0] if results else ir.Type.parse("!llvm.void")
+            decl = ir.Type.parse(f"!llvm.func<{ret} (...)>")
+            if name not in self.mg.llvm_decls:
+                with ir.Location.unknown(), ir.InsertionPoint(self.mg.module.body):
+                    llvm.LLVMFuncOp(name, ir.TypeAttr.get(decl), linkage=ir.Attribute.parse("#llvm.linkage<external>"))
+                self.mg.llvm_decls.add(name)
+            op = llvm.CallOp(results[0] if results else None, vals, [], [], var_callee_type=ir.TypeAttr.get(decl),
+                             callee=ir.FlatSymbolRefAttr.get(name))
+            return op.result if results else None
+
+        return fg.call_lowered(sig, args, call, emit_vararg)

@@ -9,7 +9,7 @@ c_types use (`kind`, `get_canonical()`, `get_size()`); only width and signedness
 
 from __future__ import annotations
 
-from ..clang_ast import T, canonical, evaluate
+from ..clang_ast import T, canonical, evaluate, record_decl
 from . import c_types as CT
 
 
@@ -49,7 +49,7 @@ def promote(ty):
     other types are returned unchanged (canonical)."""
     c = canonical(ty)
     if c.kind == T.ENUM:  # as its integer type (int, unsigned int or a 64-bit type, from its values)
-        return promote(c.get_declaration().enum_type)
+        return promote(record_decl(c).enum_type)
     if c.kind in RANK and RANK[c.kind] < RANK[T.INT]:
         return INT
     return c

@@ -706,8 +706,16 @@ def byte_global(mg, d, key, name, init, is_def, external):
 
     Returns the MemVar (a raw global: uses take its address with llvm.mlir.addressof)."""
     ty = canonical(d.type)
-    if ty.kind == T.INCOMPLETEARRAY:
+    if ty.kind == T.INCOMPLETEARRAY and not external:
         raise error_at(d, "unsupported construct: global array of unknown size")
+    if ty.kind == T.INCOMPLETEARRAY and name not in mg.llvm_decls:
+        # `extern T a[];` defined in another file: a declaration of unknown size, `[0 x i8]` as clang emits it
+        # (LLVM assumes no size for it, so no access is taken for out of bounds)
+        with ir.Location.file(mg.filename, d.location.line, d.location.column), \
+                ir.InsertionPoint.at_block_begin(mg.module.body):
+            llvm.GlobalOp(ir.Type.parse("!llvm.array<0 x i8>"), name,
+                          ir.Attribute.parse("#llvm.linkage<external>"), alignment=ty.get_align())
+        mg.llvm_decls.add(name)
     if name not in mg.llvm_decls:
         img, ptrs = const_image(ty, init) if is_def else (bytearray(max(CT.size_of(ty), 1)), [])
         static = d.storage_class == d.storage_class.STATIC and d.semantic_parent.kind not in (

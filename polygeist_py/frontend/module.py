@@ -55,7 +55,7 @@ class ModuleGen:
         self.named: dict = {}  # function name -> its declaration (C++ overloads are rejected: func_name)
 
     def generate(self) -> ir.Module:
-        self.addressed_globals = addressed_in_initializers(self.tu)
+        self.addressed_globals = addressed_in_initializers(self.tu) | external_unsized_arrays(self.tu)
         for c in self.tu.cursor.get_children():
             if not in_main_file(c, self.tu):
                 if is_included_definition(c):
@@ -165,6 +165,13 @@ class ModuleGen:
         params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
         try:
             types = [p.type for p in params]
+            # a K&R definition `float h(x) float x; {...}`: clang gives it the prototype of the promoted types
+            # (`float (double)`), which callers pass; a float or _Bool parameter would need a conversion on entry
+            proto = list(c.type.argument_types()) if c.type.kind == T.FUNCTIONPROTO else []
+            for p, a in zip(params, proto if len(proto) == len(params) else []):
+                if canonical(p.type).kind in (T.FLOAT, T.BOOL) and canonical(a).kind != canonical(p.type).kind:
+                    raise error_at(p, f"unsupported construct: parameter '{p.spelling}' of type "
+                                      f"'{p.type.spelling}' in the K&R definition of '{c.spelling}'")
             if not params and c.type.kind == T.FUNCTIONPROTO:
                 types = list(c.type.argument_types())
             variadic = c.type.kind == T.FUNCTIONPROTO and c.type.is_function_variadic()
@@ -380,6 +387,19 @@ class ModuleGen:
                 llvm.LLVMFuncOp(name, ir.TypeAttr.get(ftype), linkage=ir.Attribute.parse("#llvm.linkage<external>"))
             self.llvm_decls.add(name)
         return ftype
+
+
+def external_unsized_arrays(tu) -> set:
+    """Keys of file-scope arrays of unknown size defined in another file (`extern const uch _length_code[];`):
+    LLVM globals of unknown size (llvm_memory.byte_global), whatever their elements, since a memref global needs
+    its shape. (A block-scope `extern T a[];` stays the error 'global variable-length array'.)"""
+    out = set()
+    for d in tu.cursor.get_children():
+        if d.kind == K.VAR_DECL and canonical(d.type).kind == T.INCOMPLETEARRAY:
+            defn = d.get_definition()
+            if defn is None or canonical(defn.type).kind == T.INCOMPLETEARRAY:
+                out.add(decl_key(d.canonical))
+    return out
 
 
 def addressed_in_initializers(tu) -> set:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 
-from ..clang_ast import K, T, canonical, strip_implicit
+from ..clang_ast import K, T, canonical, record_decl, strip_implicit
 from . import c_types as CT
 
 INT_REGS, SSE_REGS = 6, 8
@@ -41,8 +41,7 @@ def named_fields(ty) -> list:
 
 
 def is_union(ty) -> bool:
-    d = canonical(ty).get_declaration()
-    return d.kind == K.UNION_DECL
+    return record_decl(ty).kind == K.UNION_DECL
 
 
 @dataclass
@@ -67,7 +66,7 @@ def field_location(f) -> tuple[int, BitField | None]:
     start, shift, width = bit // 8, bit % 8, f.get_bitfield_width()
     nbytes = max((shift + width + 7) // 8, 1)
     if ft.kind == T.ENUM:  # an enum's signedness is its underlying type's (unsigned int without negatives)
-        ft = canonical(ft.get_declaration().enum_type)
+        ft = canonical(record_decl(ft).enum_type)
     return start, BitField(start, 8 * nbytes, shift, width, not CT.is_unsigned(ft))
 
 
@@ -78,11 +77,11 @@ def member_location(record_ty, f) -> tuple[int, BitField | None]:
     Raises:
         CT.UnsupportedType: `f` is not a member of `record_ty`."""
     rec = canonical(record_ty)
-    if f.semantic_parent is not None and f.semantic_parent == rec.get_declaration():
+    if f.semantic_parent is not None and f.semantic_parent == record_decl(rec):
         return field_location(f)
     for g in rec.get_fields():
         gt = canonical(g.type)
-        if gt.kind == T.RECORD and (not g.spelling or gt.get_declaration().is_anonymous()):
+        if gt.kind == T.RECORD and (not g.spelling or record_decl(gt).is_anonymous()):
             try:
                 off, bf = member_location(gt, f)
             except CT.UnsupportedType:
@@ -255,7 +254,7 @@ def attrs_array(sig: Signature, extra=None):
 
 def is_trivial_record(ty) -> bool:
     """A C-style struct in C++ (.cu) code: no user-written constructors or methods, so copies are byte copies."""
-    d = canonical(ty).get_declaration()
+    d = record_decl(ty)
     return not any(c.kind in (K.CONSTRUCTOR, K.CXX_METHOD, K.DESTRUCTOR) for c in d.get_children())
 
 
