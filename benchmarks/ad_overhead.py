@@ -48,10 +48,16 @@ HARNESS = r"""
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
+#ifdef __cplusplus
+extern "C" {  /* the timer is C (a .cu file is C++, compiled by the host compiler as nvcc does) */
+#endif
 double bench_now(void);
 double bench_opaque(double x);
 void bench_escape(void *p);
 void bench_sink(double x);
+#ifdef __cplusplus
+}
+#endif
 extern int enzyme_const, enzyme_dup, enzyme_out;
 extern double __enzyme_autodiff(void *, ...);
 %(body)s
