@@ -11,7 +11,7 @@ from conftest import PROGRAMS, build_gcc, build_pgcc, run_exe, run_pgcc
 C = PROGRAMS / "c"
 
 
-@pytest.mark.parametrize("name", ["forward_structs.c", "legacy_c.c"])
+@pytest.mark.parametrize("name", ["forward_structs.c", "legacy_c.c", "side_effects_gotos.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

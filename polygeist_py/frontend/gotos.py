@@ -186,14 +186,19 @@ def emit_labeled(fg, entry, rest, names, route=()):
     exit (return, break, continue, another goto) is pending, or to reach labels `route` inside `entry`."""
     keys = tuple(flag_key(n) for n in names)
     body = [entry] + list(rest)
-    others = fg.not_exited(exclude=keys + tuple(flag_key(n) for n in route))
+    # labels later in the block (`a: ...; continue; b: ...;`) are inside this loop too: a goto to one of them
+    # enters the loop, skips the entry and reaches its own label through the rest
+    later = {r.hash for r in rest}
+    inner = tuple(flag_key(n) for n, lp in _plans(fg).items() if flag_key(n) in fg.env and lp.entry in later)
+    entering = keys + tuple(flag_key(n) for n in route)
+    others = fg.not_exited(exclude=entering + inner)
     if others is None:
-        _loop(fg, keys, body)
+        _loop(fg, keys, body, entering, bool(inner))
     else:
-        fg.emit_if(others, lambda: _loop(fg, keys, body), None, body)
+        fg.emit_if(others, lambda: _loop(fg, keys, body, entering, bool(inner)), None, body)
 
 
-def _loop(fg, flags, body):
+def _loop(fg, flags, body, entering=(), seek_later=False):
     """scf.while whose before region runs `body` and repeats while one of `flags` is set."""
     keys = fg.carried(body, extra=list(flags))
     keys += [k for k in flags if k not in keys]
@@ -206,8 +211,12 @@ def _loop(fg, flags, body):
         for k, a in zip(keys, before.arguments):
             fg.env[k] = Binding(a)
         first, rest = body[0], body[1:]
-        fg.visit(first)  # (entered as it is: the loop is its own)
-        if rest and fg.may_exit(first):
+        go = fg.not_exited(exclude=entering)  # (entered as it is, unless a later label of the block is sought)
+        if go is None:
+            fg.visit(first)
+        else:
+            fg.emit_if(go, lambda: fg.visit(first), None, [first])
+        if rest and (fg.may_exit(first) or seek_later):  # (what precedes a sought later label is skipped)
             fg.emit_rest(rest)
         elif rest:
             fg.emit_stmts(rest)

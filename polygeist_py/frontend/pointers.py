@@ -167,10 +167,11 @@ class PointerGen:
             return self.rvalue(e)
         if k == K.UNARY_OPERATOR and unary_op(e) == "&":
             inner = strip_implicit(children(e)[0])
-            if inner.kind == K.ARRAY_SUBSCRIPT_EXPR:
-                lv = self.lvalue(inner)
+            if inner.kind == K.ARRAY_SUBSCRIPT_EXPR and self.memref_subscript(inner):  # (else: the raw address
+                lv = self.lvalue(inner)                                                 # below, evaluated once)
                 if isinstance(lv, MemLV):
                     return self.element_pointer(lv, ty)
+                return self.coerce_pointer(self.lvalue_address(lv, inner), ty)
             if inner.kind == K.DECL_REF_EXPR:
                 lv = self.lvalue(inner)
                 if isinstance(lv, MemLV) and not lv.indices:
