@@ -83,18 +83,34 @@ def marker_of(arg):
     return None
 
 
+def _named(cursor, target, through=None):
+    """The first cursor of kind `target` reached from `cursor` by following last children (only through the
+    kinds in `through`, when given: casts, parentheses, `&`), or None."""
+    c = cursor
+    while c is not None:
+        if c.kind == target:
+            return c
+        if through is not None and c.kind not in through:
+            return None
+        ch = children(c)
+        c = ch[-1] if ch else None
+    return None
+
+
+def _referenced(cursor, kind, through=None):
+    """The declaration of kind `kind` that `cursor` names through wrappers (see _named), or None."""
+    ref = _named(cursor, K.DECL_REF_EXPR, through)
+    r = ref.referenced if ref is not None else None
+    return r if r is not None and r.kind == kind else None
+
+
+CASTS = (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.UNARY_OPERATOR, K.CXX_STATIC_CAST_EXPR,
+         K.CXX_REINTERPRET_CAST_EXPR)
+
+
 def function_of(arg):
     """The FUNCTION_DECL the first argument names (``f``, ``(void*)f``, ``&f``), or None."""
-    work = [arg]
-    while work:
-        c = work.pop()
-        if c.kind == K.DECL_REF_EXPR:
-            r = c.referenced
-            return r if r is not None and r.kind == K.FUNCTION_DECL else None
-        if c.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.UNARY_OPERATOR,
-                      K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR):
-            work.extend(children(c)[-1:])
-    return None
+    return _referenced(arg, K.FUNCTION_DECL, CASTS)
 
 
 def emit(fg, call, args, struct_ptr=None):
@@ -287,26 +303,14 @@ def _add_rule(mg, kind, name, *more):
 
 def _variable_of(cursor):
     """The global VAR_DECL an initializer names (``&x``, ``(void *)&x``, ``x`` for an array), or None."""
-    work = [cursor]
-    while work:
-        c = work.pop()
-        if c.kind == K.DECL_REF_EXPR:
-            r = c.referenced
-            return r if r is not None and r.kind == K.VAR_DECL else None
-        work.extend(children(c)[-1:])
-    return None
+    return _referenced(cursor, K.VAR_DECL)
 
 
 def _string_of(cursor):
     """The text of a string literal argument (through casts), or None."""
-    work = [cursor]
-    while work:
-        c = work.pop()
-        if c.kind == K.STRING_LITERAL:
-            text = c.spelling
-            return text[1:-1] if text.startswith('"') and text.endswith('"') else None
-        work.extend(children(c)[-1:])
-    return None
+    lit = _named(cursor, K.STRING_LITERAL)
+    text = lit.spelling if lit is not None else ""
+    return text[1:-1] if text.startswith('"') and text.endswith('"') else None
 
 
 def scan_attributes(mg):
