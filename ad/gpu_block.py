@@ -352,25 +352,41 @@ def _defer_to_block_sum(rv, load, g, sh) -> bool:
 def _only_loads(rv, root) -> bool:
     """Whether the primal only loads from the memory of parameter `root` (through views), and every pointer of
     the function has a known root."""
+    uses = _root_uses(rv, root)
+    if uses is None:
+        return False
+    for op, k in uses:
+        name = op.operation.name
+        if name == "memref.load" and k == 0:
+            continue
+        if not _plumbing(op):
+            return False
+    return True
+
+
+def _root_uses(rv, root):
+    """[(op, operand index)] of the primal's uses of memory rooted at `root` (prepare.memory_root), or None when
+    some pointer of the function has an unknown root (chosen, carried or loaded: it may be a view of `root`)."""
     from .prepare import memory_root
     entry = rv.primal.regions[0].blocks[0]
+    out = []
     for op in all_ops(rv.primal):
         for k, v in enumerate(op.operands):
             if not (isinstance(v.type, ir.MemRefType) or str(v.type).startswith("!llvm.ptr")):
                 continue
             roots = memory_root(v)
             if not all(_known_root(r, entry) for r in roots):
-                return False
-            if root not in roots:
-                continue
-            name = op.operation.name
-            if name == "memref.load" and k == 0:
-                continue
-            if name not in PLUMBING or not all(
-                    isinstance(r.type, ir.MemRefType) or str(r.type).startswith(("!llvm.ptr", "!llvm.struct"))
-                    or isinstance(r.type, (ir.IndexType, ir.IntegerType)) for r in op.results):
-                return False
-    return True
+                return None
+            if root in roots:
+                out.append((op, k))
+    return out
+
+
+def _plumbing(op) -> bool:
+    """An op that only passes addresses and indices along (a view, a cast, a descriptor op)."""
+    return op.operation.name in PLUMBING and all(
+        isinstance(r.type, ir.MemRefType) or str(r.type).startswith(("!llvm.ptr", "!llvm.struct"))
+        or isinstance(r.type, (ir.IndexType, ir.IntegerType)) for r in op.results)
 
 
 def private_condition(rv, load):
@@ -385,7 +401,6 @@ def private_condition(rv, load):
     loop iteration count times ``blockDim.d`` (block-stride loop) resp. ``gridDim.d * blockDim.d`` (grid-stride
     loop), plus terms of constants and launch dimensions; dimensions left out must have one thread (one block).
     """
-    from .prepare import memory_root
     from .rules_reverse import _memory_root
     mem = load.operands[0]
     root = _memory_root(mem)
@@ -402,25 +417,17 @@ def private_condition(rv, load):
     key = _access_key(load, args)
     if key is None:
         return False
-    entry = rv.primal.regions[0].blocks[0]
-    for op in all_ops(rv.primal):
-        for k, v in enumerate(op.operands):
-            if not (isinstance(v.type, ir.MemRefType) or str(v.type).startswith("!llvm.ptr")):
-                continue
-            roots = memory_root(v)
-            if not all(_known_root(r, entry) for r in roots):
-                return False  # (a pointer chosen, carried or loaded: it may be a view of the parameter)
-            if root not in roots:
-                continue
-            name = op.operation.name
-            if name in ("memref.load", "memref.store", "memref.atomic_rmw"):
-                first = 1 if name == "memref.load" else 2
-                if k != first - 1 or _access_key(op, args) != key:
-                    return False
-            elif name not in PLUMBING or not all(
-                    isinstance(r.type, ir.MemRefType) or str(r.type).startswith(("!llvm.ptr", "!llvm.struct"))
-                    or isinstance(r.type, (ir.IndexType, ir.IntegerType)) for r in op.results):
+    uses = _root_uses(rv, root)
+    if uses is None:
+        return False
+    for op, k in uses:
+        name = op.operation.name
+        if name in ("memref.load", "memref.store", "memref.atomic_rmw"):
+            first = 1 if name == "memref.load" else 2
+            if k != first - 1 or _access_key(op, args) != key:
                 return False
+        elif not _plumbing(op):
+            return False
     return _shape_condition(key[1])
 
 
