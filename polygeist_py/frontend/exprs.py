@@ -155,8 +155,8 @@ class ExprGen:
                 return self.const_int(ty, WARP_SIZE)
             if r.kind == K.VAR_DECL and CT.is_int(ty) and ty.is_const_qualified() and not ty.is_volatile_qualified():
                 v = evaluate(e)  # `const int N = 30;`, `constexpr int BLOCK = 128;`: C++ constants, not loads
-                if isinstance(v, int) and not isinstance(v, bool):
-                    return self.const_int(ty, v)
+                if isinstance(v, int) and not isinstance(v, bool):  # (as the attribute's signed bit pattern)
+                    return self.const_int(ty, self.signed_bits(v, CT.scalar_type(ty).width))
             return self.load(self.lvalue(e))
         if r.kind == K.FUNCTION_DECL:
             return self.function_address(r, e)

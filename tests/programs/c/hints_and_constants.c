@@ -5,6 +5,8 @@
 const int N = 30;
 static const long M = -7;
 const unsigned char SMALL = 200;
+const unsigned long long HUGE_U = 18446744073709551615ULL;  /* beyond int64: folded as its bit pattern */
+const unsigned int BIG_U = 4000000000u;
 const int table[3] = {1, 2, 3};
 enum { K = 4 };
 
@@ -22,5 +24,6 @@ int main(void) {
   double a[N];
   for (int i = 0; i < N; i++) a[i] = i * 0.5;
   printf("%d %ld %g %d\n", s, M * N, a[N - 1], (int)sizeof(table));
+  printf("%llu %u %d\n", HUGE_U, BIG_U, HUGE_U > BIG_U);
   return 0;
 }
