@@ -18,6 +18,8 @@ from mlir import ir
 
 from polygeist_py.errors import error_at_op
 
+from .libm import NAMES as LIBM_NAMES
+
 # Ops that only re-describe a pointer (no arithmetic on data): the shadow of their result is the same op applied
 # to the shadows of their operands.
 PLUMBING = {
@@ -30,7 +32,7 @@ PLUMBING = {
 ALLOCS = {"memref.alloca", "memref.alloc"}
 RAW_ALLOCS = {"llvm.alloca"}  # struct/union locals, arrays of pointers: raw bytes (docs/memory_model.md)
 COPIES = {"llvm.intr.memcpy", "llvm.intr.memmove"}
-VALUE_OP_PREFIXES = ("arith.", "math.")
+VALUE_OP_PREFIXES = ("arith.", "math.", "llvm.intr.copysign")  # (copysign: math-to-libm rejects math.copysign)
 POINTER_COMPARISONS = {"llvm.icmp"}  # `p != end`: an i1 from two addresses
 
 
@@ -243,6 +245,8 @@ class Activity:
             return self._mark(list(op.results))
         if name == "func.call" and op.attributes["callee"].value in self.inactive_fns:
             return False  # __enzyme_inactivefn
+        if name == "func.call" and op.attributes["callee"].value in LIBM_NAMES:
+            return self._mark([r for r in op.results if is_float(r.type)])  # (frexp writes only an int)
         if name == "func.call" and op.attributes["callee"].value not in MALLOCS | {"free"}:
             # a call that stays a call (recursion, custom rules): it may write varied values through any pointer
             # it is given, so local memory passed to it gets a shadow (Enzyme passes a shadow after every
@@ -254,7 +258,7 @@ class Activity:
                     if alloc is not None:
                         changed |= self._mark([alloc.results[0]])
             return changed
-        if name == "func.call" or name.startswith(("arith.", "math.")):
+        if name == "func.call" or name.startswith(VALUE_OP_PREFIXES):
             return self._mark([r for r in op.results if is_float(r.type)])
         return False
 

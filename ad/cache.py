@@ -27,6 +27,8 @@ from mlir.dialects import arith, llvm, memref, scf
 from polygeist_py.errors import error_at_op
 from polygeist_py.frontend.c_types import byte_width
 from polygeist_py.gpu_to_cpu.ir_nav import is_pure
+from .activity import is_pointer_like
+from .libm import is_libm_call
 
 EXPENSIVE = ("math.",)
 PER_THREAD_BYTES = 64  # (ad/gpu_block.py: local arrays of device code kept per thread across barriers)
@@ -534,6 +536,8 @@ class Overwrites:
                 return self.roots(op.operands[0])
             if callee in self.readonly or callee in self.HARMLESS_CALLS or callee in self.session.inactive:
                 return set()
+            if is_libm_call(self.session, op):  # (frexp writes its int argument)
+                return set().union(*(self.roots(x) for x in op.operands if is_pointer_like(x.type)))
             return None
         if name == "llvm.call":
             callee = op.attributes["callee"] if "callee" in op.attributes else None

@@ -93,14 +93,22 @@ def _atan2(k, x, r, t):
     return div(xx, d) if k == 0 else arith.negf(div(y, d))
 
 
-def _copysign(k, x, r, t):
-    # |a| with b's sign: sign(a)*sign(b) w.r.t. a, 0 w.r.t. b
-    return mul(_sign(t, x(0)), _sign(t, x(1))) if k == 0 else None
-
-
 def _remf(k, x, r, t):
-    # fmod: r = a - b*trunc(a/b)
-    return ONE if k == 0 else arith.negf(op1("math.trunc", div(x(0), x(1))))
+    # fmod: r = a - b*n with n = trunc(a/b); n read back as (a - r)/b, rounded (a/b itself may round across an
+    # integer when the quotient is large, (a - r)/b is an integer up to rounding)
+    return ONE if k == 0 else arith.negf(op1("math.round", div(arith.subf(x(0), r()), x(1))))
+
+
+def _copysign_partial(k, x, r, t):
+    # |a| with b's sign: sign(a)*sign(b) w.r.t. a (the sign bits: -0.0 counts as negative), 0 w.r.t. b
+    if k != 0:
+        return None
+    one = const(t, 1.0)
+    return mul(_signbit_sign(one, x(0)), _signbit_sign(one, x(1)))
+
+
+def _signbit_sign(one, v):
+    return ir.Operation.create("llvm.intr.copysign", [v.type], [one, v]).result  # (math-to-libm rejects math.copysign)
 
 
 # rule(k, x, r, t) -> the partial derivative of the result with respect to operand k. x(i) and r() give the
@@ -145,7 +153,8 @@ PARTIALS = {
     "math.powf": _powf,
     "math.fpowi": _fpowi,
     "math.atan2": _atan2,
-    "math.copysign": _copysign,
+    "math.copysign": _copysign_partial,
+    "llvm.intr.copysign": _copysign_partial,  # (the frontend's copysign)
     "math.fma": lambda k, x, r, t: ONE if k == 2 else x(1 - k),
     # piecewise constant: zero derivative
     "math.floor": lambda k, x, r, t: None,

@@ -29,6 +29,7 @@ from mlir.dialects import arith, llvm
 
 from polygeist_py.errors import error_at_op
 
+from .libm import NAMES as LIBM_NAMES, WRITES_INT as LIBM_WRITES_INT
 from .activity import COPIES, MALLOCS, PLUMBING, RAW_ALLOCS, all_ops, is_float, is_pointer_like
 
 DYNAMIC_INDEX = -2147483648  # rawConstantIndices entry of an llvm.getelementptr index given as an operand
@@ -756,6 +757,8 @@ def writes_outside(session, name, pointers_only=False, _busy=None) -> bool:
         return False  # (recursion: decided by the other paths)
     f = session.funcs.get(name)
     if f is None or not len(f.regions[0].blocks):
+        if name in LIBM_NAMES:  # (frexp writes an int)
+            return not pointers_only and name in LIBM_WRITES_INT
         return name not in PRINTING and name not in MALLOCS and name != "free" and name not in session.inactive
     busy.add(name)
     out = False

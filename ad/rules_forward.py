@@ -11,7 +11,9 @@ from mlir.dialects import arith, func, scf
 
 from polygeist_py.errors import error_at_op
 
+from . import libm
 from . import partials as P
+from .libm import is_libm_call
 from .activity import ALLOCS, LOADS, LOOPS, MALLOCS, STORES, is_float
 from .raw_memory import fwd_alloca_rule, fwd_copy_rule, fwd_store_rule
 from .gpu_block import dynamic_shared_shadow, is_dynamic_shared
@@ -246,10 +248,10 @@ def call_rule(fw, op):
     if callee in fw.session.derivative_rules:
         custom_derivative(fw, op, fw.session.derivative_rules[callee][0])
         return
-    if callee in fw.session.function_like:
+    if callee in fw.session.function_like or is_libm_call(fw.session, op):
         new = fw.clone(op)
         acc = None
-        for k, part, t in function_like_partials(fw.session, op, fw.p, lambda: new.results[0]):
+        for k, part, t in call_partials(fw.session, op, fw.p, lambda: new.results[0]):
             tk = fw.t(op.operands[k])
             if tk is None:
                 continue
@@ -299,6 +301,14 @@ def call_rule(fw, op):
 # libm names -> the math op whose derivative rule (partials.PARTIALS) a function declared like them uses
 LIBM_OPS = {"fabs": "math.absf", "pow": "math.powf", "atan2": "math.atan2", "copysign": "math.copysign",
             "fma": "math.fma", "fmax": "arith.maximumf", "fmin": "arith.minimumf"}
+
+
+def call_partials(session, op, primal, result):
+    """[(operand index, partial, type)] of a call of a function declared like a libm function or of a libm
+    function that stays a call (libm.LIBM_PARTIALS), at the primal values `primal(v)`, its result `result()`."""
+    if op.attributes["callee"].value in session.function_like:
+        return function_like_partials(session, op, primal, result)
+    return libm.call_partials(op, primal, result)
 
 
 def function_like_partials(session, op, primal, result):

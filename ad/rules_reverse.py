@@ -15,6 +15,7 @@ from polygeist_py.errors import error_at_op
 
 from . import partials as P
 from .activity import ALLOCS, MALLOCS, all_ops, is_float
+from .libm import is_libm_call
 from .emit import body_ops, create_like, terminator, zero
 from .gpu_block import accumulate as device_accumulate, barrier_rule, contains_barrier, is_dynamic_shared
 from .gpu_block import while_count as device_while_count
@@ -376,12 +377,12 @@ def call_rule(rv, op):
     if name in rv.session.gradient_rules:
         custom_gradient(rv, op, rv.session.gradient_rules[name][1])
         return
-    if name in rv.session.function_like:
-        from .rules_forward import function_like_partials
+    if name in rv.session.function_like or is_libm_call(rv.session, op):
+        from .rules_forward import call_partials
         g = rv.pop_adj(op.results[0]) if len(op.results) else None
         if g is None:
             return
-        for k, part, _ in function_like_partials(rv.session, op, rv.rv, lambda: rv.rv(op.results[0])):
+        for k, part, _ in call_partials(rv.session, op, rv.rv, lambda: rv.rv(op.results[0])):
             if rv.act.is_varied(op.operands[k]):
                 rv.add_adj(op.operands[k], P.apply(part, g))
         return

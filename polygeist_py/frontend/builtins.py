@@ -286,6 +286,23 @@ def store_through(fg, ptr_expr, ty, v):
         fg.store(MemLV(p, [AF.const(0)], ty), v)
 
 
+def modf(fg, call, args):
+    """modf(x, &ip) (also modff, `__builtin_modf[f]`): *ip = trunc(x), and the fraction x - trunc(x) with x's
+    sign (0 with x's sign for an infinite x; a NaN stays NaN), as glibc computes them. Lowered in place so that
+    the store and the fraction are ops AD differentiates (d frac/dx = 1, the integer part has derivative 0)."""
+    ty = canonical(call.type)
+    if not CT.is_float(ty):
+        raise error_at(call, f"unsupported construct: '{call.spelling}' on non-floating-point values")
+    t = CT.scalar_type(ty)
+    x = fg.convert(fg.rvalue(args[0]), args[0].type, ty, args[0])
+    ip = ir.Operation.create("math.trunc", [t], [x]).result
+    store_through(fg, args[1], ty, ip)
+    inf = arith.cmpf(arith.CmpFPredicate.OEQ, ir.Operation.create("math.absf", [t], [x]).result,
+                     fconst(t, float("inf")))
+    frac = arith.select(inf, fconst(t, 0.0), arith.subf(x, ip))
+    return ir.Operation.create("llvm.intr.copysign", [t], [frac, x]).result
+
+
 def int_abs(fg, call, args):
     """abs, labs, llabs, imaxabs (also as `__builtin_...`): x < 0 ? -x : x (wrapping for the most negative
     value, as gcc's code does); CUDA's abs of a float is fabs."""
@@ -356,6 +373,7 @@ GNU_BUILTINS = {
     **{BUILTIN + n: int_abs for n in ("abs", "labs", "llabs", "imaxabs")},
     BUILTIN + "alloca": alloca, BUILTIN + "alloca_with_align": alloca,
     "memmove": memmove, BUILTIN + "memmove": memmove,
+    **{p + n: modf for p in ("", BUILTIN) for n in ("modf", "modff")},
 }
 
 
