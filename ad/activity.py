@@ -44,7 +44,15 @@ def inactive_result(act, op) -> bool:
 LOADS = {"affine.load", "memref.load"}
 STORES = {"affine.store", "memref.store"}
 LOOPS = {"scf.for", "affine.for"}
-MALLOCS = {"malloc", "calloc"}
+MALLOCS = {"malloc", "calloc", "aligned_alloc"}  # allocators whose shadow is an allocation like theirs, zeroed
+
+
+def alloc_bytes(callee, args):
+    """The size in bytes (an i64 Value) of the allocation `callee(*args)` for callee in MALLOCS."""
+    from mlir.dialects import arith
+    if callee == "calloc":
+        return arith.muli(args[0], args[1])
+    return args[1] if callee == "aligned_alloc" else args[0]
 DYNAMIC_SHARED = "__pgcc_dynamic_shared_"  # (gpu_to_cpu.launch_to_loops: an extern __shared__ array, allocated)
 
 

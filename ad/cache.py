@@ -27,7 +27,7 @@ from mlir.dialects import arith, llvm, memref, scf
 from polygeist_py.errors import error_at_op
 from polygeist_py.frontend.c_types import byte_width
 from polygeist_py.gpu_to_cpu.ir_nav import is_pure
-from .activity import is_pointer_like
+from .activity import MALLOCS, is_pointer_like
 from .libm import is_libm_call
 
 EXPENSIVE = ("math.",)
@@ -478,7 +478,7 @@ class Overwrites:
 
     WRITE_OPS = ("memref.store", "affine.store", "llvm.store", "memref.atomic_rmw", "memref.generic_atomic_rmw",
                  "llvm.intr.memcpy", "llvm.intr.memmove", "llvm.intr.memset", "memref.copy")
-    HARMLESS_CALLS = ("malloc", "calloc", "printf", "fprintf", "puts")
+    HARMLESS_CALLS = ("malloc", "calloc", "aligned_alloc", "printf", "fprintf", "puts")
 
     def __init__(self, func_op, session):
         from .prepare import readonly_functions, recursive_names
@@ -503,7 +503,7 @@ class Overwrites:
             return "noalias" if r in self.noalias else "arg"
         owner = r.owner
         if not isinstance(owner, ir.Block) and (owner.name in ("memref.alloca", "memref.alloc", "llvm.alloca") or (
-                owner.name == "func.call" and owner.attributes["callee"].value in ("malloc", "calloc"))):
+                owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS)):
             return "alloc"
         return "unknown"
 

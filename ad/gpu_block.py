@@ -34,7 +34,7 @@ from mlir.dialects import arith, gpu, memref, scf
 
 from polygeist_py.errors import error_at_op
 
-from .activity import ALLOCS, PLUMBING, all_ops, is_float
+from .activity import ALLOCS, MALLOCS, PLUMBING, all_ops, is_float
 
 SHARED = "pgcc.shared"
 DIMS = "xyz"
@@ -440,7 +440,7 @@ def _known_root(r, entry) -> bool:
         return o == entry
     name = o.operation.name
     return name in ALLOCS or name in ("llvm.alloca", "memref.get_global", "llvm.mlir.addressof") or (
-        name == "func.call" and ir.FlatSymbolRefAttr(o.attributes["callee"]).value in ("malloc", "calloc"))
+        name == "func.call" and ir.FlatSymbolRefAttr(o.attributes["callee"]).value in MALLOCS)
 
 
 def _is_pointer_argument(rv, v) -> bool:

@@ -84,11 +84,118 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
         for c in calls:
             inline_call(c, funcs[c.attributes["callee"].value])
     PassManager.parse(OPTIMIZE).run(copy)
+    direct_allocator_calls(copy, module)
+    posix_memalign_as_aligned_alloc(copy, module)
     if count_constant_while_loops(copy):  # (tree loops of CUDA reductions: reversed without a taped count)
         PassManager.parse(OPTIMIZE).run(copy)
     if lower_affine:
         PassManager.parse(LOWER_AFFINE).run(copy)
     return copy.opview if hasattr(copy, "opview") else copy
+
+
+def direct_allocator_calls(f, module) -> None:
+    """Calls of malloc/calloc/aligned_alloc/free through a function pointer that can only hold that function (a
+    local initialized with it, or a global initialized with it that this file never writes) become direct calls,
+    so that AD gives their memory a shadow (Enzyme sees them after LLVM's constant propagation)."""
+    from .activity import MALLOCS
+    calls = [c for c in all_ops(f) if c.name == "llvm.call" and "callee" not in c.attributes]
+    if not calls:
+        return
+    funcs = functions(module)
+    for c in calls:
+        name = _function_pointer_target(c.operands[0], module)
+        if name not in MALLOCS | {"free"} or name not in funcs:
+            continue
+        ftype = ir.FunctionType(ir.TypeAttr(funcs[name].attributes["function_type"]).value)
+        args = list(c.operands)[1:]
+        if [a.type for a in args] != list(ftype.inputs) or [r.type for r in c.results] != list(ftype.results):
+            continue
+        from mlir.dialects import func
+        with ir.InsertionPoint(c), c.location:
+            new = func.CallOp(list(ftype.results), ir.FlatSymbolRefAttr.get(name), args)
+        for r, n in zip(c.results, new.results):
+            r.replace_all_uses_with(n)
+        c.erase()
+
+
+def posix_memalign_as_aligned_alloc(f, module) -> None:
+    """`r = posix_memalign(&p, al, n)` (the frontend's call writing a fresh slot, then a load of the slot) becomes
+    `p = aligned_alloc(al, n)` with posix_memalign's result: EINVAL (22) for an alignment that is not a power of
+    two multiple of sizeof(void *) (the memory is freed again), ENOMEM (12) when the allocation failed, else 0.
+    The pointer is then an allocator's result, which AD gives a shadow allocated the same way."""
+    from mlir.dialects import arith, func, llvm
+    calls = [c for c in all_ops(f) if c.name == "func.call" and c.attributes["callee"].value == "posix_memalign"]
+    for c in calls:
+        slot = c.operands[0]
+        if isinstance(slot.owner, ir.Block) or slot.owner.name != "llvm.alloca":
+            continue
+        loads = [u.owner for u in slot.uses if u.owner != c.operation]
+        if not all(o.name == "llvm.load" and o.operation.block == c.operation.block and c.operation.is_before_in_block(o.operation)
+                   for o in loads):
+            continue
+        i64, ptr = ir.IntegerType.get_signless(64), ir.Type.parse("!llvm.ptr")
+        _declare(module, "aligned_alloc", [i64, i64], [ptr])
+        _declare(module, "free", [ptr], [])
+        with ir.InsertionPoint(c), c.location:
+            al, n = c.operands[1], c.operands[2]
+            zero, one, word = (arith.constant(i64, k) for k in (0, 1, 8))
+            pow2 = arith.cmpi(arith.CmpIPredicate.eq, arith.andi(al, arith.subi(al, one)), zero)
+            words = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(al, word), zero)
+            valid = arith.andi(arith.andi(pow2, words), arith.cmpi(arith.CmpIPredicate.ne, al, zero))
+            q = func.CallOp([ptr], ir.FlatSymbolRefAttr.get("aligned_alloc"),
+                            [arith.select(valid, al, word), n]).results[0]
+            null = llvm.ZeroOp(ptr).result
+            func.CallOp([], ir.FlatSymbolRefAttr.get("free"), [arith.select(valid, null, q)])
+            i32 = c.results[0].type
+            failed = arith.andi(llvm.ICmpOp(llvm.ICmpPredicate.eq, q, null).result,
+                                arith.cmpi(arith.CmpIPredicate.ne, n, zero))
+            code = arith.select(valid, arith.select(failed, arith.constant(i32, 12), arith.constant(i32, 0)),
+                                arith.constant(i32, 22))
+        c.results[0].replace_all_uses_with(code)
+        for o in loads:
+            o.results[0].replace_all_uses_with(q)
+            o.erase()
+        c.erase()
+
+
+def _declare(module, name, inputs, results) -> None:
+    """Declare private function `name` in `module` unless it is declared."""
+    from mlir.dialects import func
+    if name in functions(module):
+        return
+    with ir.InsertionPoint.at_block_begin(module.body), ir.Location.unknown():
+        func.FuncOp(name, ir.FunctionType.get(inputs, results), visibility="private")
+
+
+def _function_pointer_target(v, module):
+    """The name of the one function pointer value `v` can be (func.constant, possibly cast, or loaded from a
+    global initialized with one and written nowhere in `module`), or None."""
+    owner = v.owner
+    if isinstance(owner, ir.Block):
+        return None
+    if owner.name == "builtin.unrealized_conversion_cast" and len(owner.operands) == 1:
+        return _function_pointer_target(owner.operands[0], module)
+    if owner.name == "func.constant":
+        return ir.FlatSymbolRefAttr(owner.attributes["value"]).value
+    if owner.name == "llvm.load" and not isinstance(owner.operands[0].owner, ir.Block) and \
+            owner.operands[0].owner.name == "llvm.mlir.addressof":
+        g = ir.FlatSymbolRefAttr(owner.operands[0].owner.attributes["global_name"]).value
+        glob = next((o for o in module.body.operations if o.operation.name == "llvm.mlir.global"
+                     and ir.StringAttr(o.attributes["sym_name"]).value == g), None)
+        if glob is None or not len(glob.regions[0].blocks) or _written(module, g):
+            return None
+        consts = [o for o in all_ops(glob) if o.name == "func.constant"]
+        return ir.FlatSymbolRefAttr(consts[0].attributes["value"]).value if len(consts) == 1 else None
+    return None
+
+
+def _written(module, g) -> bool:
+    """Whether global `g` may be written: its address is used other than by loads."""
+    for o in all_ops(module.operation):
+        if o.name == "llvm.mlir.addressof" and ir.FlatSymbolRefAttr(o.attributes["global_name"]).value == g:
+            if any(u.owner.name != "llvm.load" for u in o.results[0].uses):
+                return True
+    return False
 
 
 def inline_call(call, callee) -> None:

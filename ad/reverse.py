@@ -29,7 +29,7 @@ from mlir.dialects import arith, func, memref
 from polygeist_py.errors import error_at_op
 
 from . import partials as P
-from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, inactive_result, is_float
+from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, alloc_bytes, inactive_result, is_float
 from .cache import Caches
 from .mincut import Planner
 from .emit import body_ops, copy_noalias, fill_zero, terminator, zero
@@ -333,7 +333,7 @@ class Reverse:
                 new = owner.clone()
                 for i, o in enumerate(size):
                     new.operands[i] = o
-                nbytes = size[0] if len(size) == 1 else arith.muli(size[0], size[1])
+                nbytes = alloc_bytes(owner.attributes["callee"].value, size)
                 i8 = ir.IntegerType.get_signless(8)
                 llvm.MemsetOp(new.results[0], arith.constant(i8, 0), nbytes, ir.BoolAttr.get(False))
             scope.smemo[v] = new.results[0]

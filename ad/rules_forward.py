@@ -14,7 +14,7 @@ from polygeist_py.errors import error_at_op
 from . import libm
 from . import partials as P
 from .libm import is_libm_call
-from .activity import ALLOCS, LOADS, LOOPS, MALLOCS, STORES, is_float
+from .activity import ALLOCS, LOADS, LOOPS, MALLOCS, STORES, alloc_bytes, is_float
 from .raw_memory import fwd_alloca_rule, fwd_copy_rule, fwd_store_rule
 from .gpu_block import dynamic_shared_shadow, is_dynamic_shared
 from .emit import body_ops, clone_mapped, create_like, loop_parts, loop_segments, shadow_alloc, terminator
@@ -266,7 +266,7 @@ def call_rule(fw, op):
             from mlir.dialects import llvm
             args = [fw.p(v) for v in op.operands]
             sh = func.CallOp([op.results[0].type], ir.FlatSymbolRefAttr.get(callee), args).results[0]
-            nbytes = args[0] if len(args) == 1 else arith.muli(args[0], args[1])
+            nbytes = alloc_bytes(callee, args)
             llvm.MemsetOp(sh, arith.constant(ir.IntegerType.get_signless(8), 0), nbytes, ir.BoolAttr.get(False))
             fw.tmap[op.results[0]] = sh
         return

@@ -27,6 +27,7 @@ from polygeist_py.gpu_to_cpu.ir_nav import is_pure
 
 from . import partials as P
 from .emit import zero
+from .activity import MALLOCS
 
 MAX_SPAN = 4  # at most this many loop-carried values per stream
 
@@ -136,7 +137,7 @@ def own_memory(mem, others, func_op, shadows) -> bool:
         owner = r.owner
         return r in noalias or (not isinstance(owner, ir.Block) and (
             owner.name in ("memref.alloca", "memref.alloc")
-            or (owner.name == "func.call" and owner.attributes["callee"].value in ("malloc", "calloc"))))
+            or (owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS)))
 
     def disjoint(r, q):
         if r == q:
