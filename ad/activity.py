@@ -98,6 +98,45 @@ def store_parts(op):
     return op.operands[0], op.operands[1]
 
 
+def _check_known_memory(op, mem, ops) -> None:
+    """A varied value stored by `op` into memory a library call returned (realloc, an allocator without a body):
+    the error naming the call (it has no shadow: AD cannot tell what it allocates). Memory reached through
+    memory or loops in a function that calls realloc: the error names realloc."""
+    for o in ops:
+        if o.name == "func.call" and o.attributes["callee"].value == "realloc":
+            raise error_at_op(o, "unsupported construct: realloc of memory that holds differentiated values "
+                                 "(pgcc differentiates memory from malloc, calloc, aligned_alloc and posix_memalign)")
+    work, seen = [mem], set()
+    while work:
+        v = work.pop()
+        if v in seen or isinstance(v.owner, ir.Block):
+            continue
+        seen.add(v)
+        owner = v.owner
+        if owner.name == "func.call":
+            callee = owner.attributes["callee"].value
+            raise error_at_op(op, f"unsupported construct: storing an active value into memory returned by "
+                                  f"'{callee}' (pgcc differentiates memory from malloc, calloc, aligned_alloc "
+                                  "and posix_memalign, and allocators whose body is in this file)")
+        if owner.name in PLUMBING:
+            work.extend(owner.operands)
+
+
+def _integer_arithmetic_on_loaded(v, varied, depth=8) -> bool:
+    """Whether integer `v` is computed by arith ops (not merely loaded) from an integer loaded from varied
+    memory."""
+    owner = v.owner
+    if isinstance(owner, ir.Block) or not owner.name.startswith("arith.") or depth == 0:
+        return False
+    for o in owner.operands:
+        src = o.owner
+        if not isinstance(src, ir.Block) and src.name in LOADS and src.operands[0] in varied:
+            return True
+        if _integer_arithmetic_on_loaded(o, varied, depth - 1):
+            return True
+    return False
+
+
 def element_type_of(ptr):
     """The element type of the memref a raw pointer (!llvm.ptr from a memref's aligned pointer) comes from, or
     None."""
@@ -203,6 +242,10 @@ class Activity:
             return False
         if name == "llvm.store":  # a varied float or pointer stored into raw bytes: the memory gets a shadow
             val, mem = op.operands[0], op.operands[1]
+            if isinstance(val.type, ir.IntegerType) and val.type.width in (32, 64) and \
+                    self._punned_arithmetic(val, mem):
+                raise error_at_op(op, "unsupported construct: integer arithmetic on the bits of a "
+                                      "differentiated floating-point value (a union or a copy into an integer)")
             if val not in V and mem not in V and not isinstance(val.owner, ir.Block) \
                     and val.owner.operation.name == "llvm.load" and val.owner.operands[0] in V:
                 from .raw_memory import move_source  # bytes of shadowed memory moved through an integer
@@ -213,6 +256,7 @@ class Activity:
                 alloc = root_alloc(mem)
                 if alloc is not None:
                     return self._mark([alloc.results[0]])
+                _check_known_memory(op, mem, self.ops)
             return False
         if name == "memref.atomic_rmw":  # an atomic add of a varied value: the memory gets a shadow
             val, mem = op.operands[0], op.operands[1]
@@ -230,10 +274,16 @@ class Activity:
             return False
         if name in STORES:
             val, mem = store_parts(op)
+            if mem in V and isinstance(val.type, ir.IntegerType) and _integer_arithmetic_on_loaded(val, V):
+                # the bits of a differentiated double changed through an integer (`u ^= sign bit` after a
+                # memcpy into an unsigned long long): no derivative rule follows them
+                raise error_at_op(op, "unsupported construct: integer arithmetic on the bits of a "
+                                      "differentiated floating-point value (copied into an integer)")
             if val in V and mem not in V:
                 alloc = root_alloc(mem)
                 if alloc is not None:
                     return self._mark([alloc.results[0]])
+                _check_known_memory(op, mem, self.ops)
             return False
         if name in LOOPS or name in ("scf.while", "scf.if", "scf.parallel", "scf.execute_region"):
             return self._visit_region_op(op)
@@ -253,6 +303,9 @@ class Activity:
             return self._mark(list(op.results))
         if name == "func.call" and op.attributes["callee"].value in self.inactive_fns:
             return False  # __enzyme_inactivefn
+        if name == "func.call" and op.attributes["callee"].value == "realloc":  # (its operand has a shadow)
+            raise error_at_op(op, "unsupported construct: realloc of memory that holds differentiated values "
+                                  "(pgcc differentiates memory from malloc, calloc, aligned_alloc and posix_memalign)")
         if name == "func.call" and op.attributes["callee"].value in LIBM_NAMES:
             return self._mark([r for r in op.results if is_float(r.type)])  # (frexp writes only an int)
         if name == "func.call" and op.attributes["callee"].value not in MALLOCS | {"free"}:
@@ -268,6 +321,28 @@ class Activity:
             return changed
         if name == "func.call" or name.startswith(VALUE_OP_PREFIXES):
             return self._mark([r for r in op.results if is_float(r.type)])
+        return False
+
+    def _punned_arithmetic(self, val, mem) -> bool:
+        """Whether integer `val`, stored at `mem`, is computed by integer arithmetic from an integer loaded from
+        varied raw memory, at a place of that memory also read or written as a float of the same width (a
+        union's double seen as an unsigned long long)."""
+        from .raw_memory import base_and_offset
+        owner = val.owner
+        if isinstance(owner, ir.Block) or not owner.name.startswith("arith."):
+            return False
+        loads = [o.owner for o in owner.operands if not isinstance(o.owner, ir.Block)
+                 and o.owner.name == "llvm.load" and o.owner.operands[0] in self.varied]
+        if not loads:
+            return False
+        width = val.type.width
+        places = {base_and_offset(mem)} | {base_and_offset(ld.operands[0]) for ld in loads}
+        for o in self.ops:
+            if o.name in ("llvm.load", "llvm.store"):
+                t = o.results[0].type if o.name == "llvm.load" else o.operands[0].type
+                p = o.operands[0] if o.name == "llvm.load" else o.operands[1]
+                if is_float(t) and t.width == width and base_and_offset(p) in places:
+                    return True
         return False
 
     def _visit_region_op(self, op) -> bool:

@@ -247,8 +247,10 @@ def memcpy_rule(rv, op):
         if ss is not None:
             raise error_at_op(op, "copying differentiated memory into memory that has no shadow")
         return
-    elem = element_type_of(dst) or element_type_of(src)
-    if elem is None or not is_float(elem):
+    # (a bit copy through an integer: `memcpy(&u, &x, 8)` with u an unsigned long long, the float side's type)
+    floats = [t for t in (element_type_of(dst), element_type_of(src)) if t is not None and is_float(t)]
+    elem = floats[0] if floats else None
+    if elem is None:
         raise error_at_op(op, "unsupported construct: memcpy of differentiated memory of unknown element type")
     idx = ir.IndexType.get()
     width = 8 if isinstance(elem, ir.F64Type) else 4

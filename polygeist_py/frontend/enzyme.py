@@ -36,7 +36,7 @@ REGISTRATIONS = {"__enzyme_register_gradient": ("gradient", 3), "__enzyme_regist
                  "__enzyme_function_like": ("function_like", 2), "__enzyme_inactive_global": ("inactive_global", 1),
                  "__enzyme_allocation_like": ("allocation_like", 4)}
 # registrations that change derivatives but are not implemented: an error instead of an ignored global
-UNSUPPORTED_REGISTRATIONS = {"allocation_like": "custom allocators (__enzyme_allocation_like)"}
+UNSUPPORTED_REGISTRATIONS = {}
 # Enzyme's source attributes that pgcc implements (clang does not know them: it warns "unknown attribute" and
 # drops them, so they are read off the declaration's tokens, see scan_attributes); any other enzyme_* attribute
 # is an error rather than being ignored
@@ -279,12 +279,46 @@ def register(mg, d):
                               "(`{(void *)f, \"log1p\"}`)")
         _add_rule(mg, "function_like", mg.declare(fn.get_definition() or fn), like)
         return
+    if kind == "allocation_like":
+        _allocation_like(mg, d, items)
+        return
     fns = [function_of(c) for c in items]
     if len(fns) != count or any(f is None for f in fns):
         raise error_at(d, f"{d.spelling} must be initialized with {count} function"
                           f"{'s' if count > 1 else ''} ({'f, augmented forward, reverse' if kind == 'gradient' else 'f, forward derivative' if kind == 'derivative' else 'f'})")
     names = [mg.declare(f.get_definition() or f) for f in fns]
     _add_rule(mg, kind, *names)
+
+
+def _allocation_like(mg, d, items):
+    """``void *__enzyme_allocation_like[4] = {(void *)my_alloc, (void *)k, (void *)"-1,...", (void *)my_free}``:
+    my_alloc allocates argument k bytes and my_free(result, the arguments listed after -1) releases them
+    (Enzyme's layout). pgcc inlines both (their bodies must be in this file), so the memory they obtain from
+    malloc/calloc/aligned_alloc gets its shadow as any other; the global only has to be well formed.
+
+    Raises:
+        CompileError: an initializer of another form, an argument index outside the allocator's parameters."""
+    from ..clang_ast import evaluate
+    ok = len(items) == 4
+    alloc = function_of(items[0]) if ok else None
+    release = function_of(items[3]) if ok else None
+    lit = _named(items[1], K.INTEGER_LITERAL, CASTS) if ok else None
+    index = evaluate(lit) if lit is not None else None
+    text = _string_of(items[2]) if ok else None
+    if alloc is None or release is None or not isinstance(index, int) or text is None:
+        raise error_at(d, "unsupported construct: custom allocators (__enzyme_allocation_like) must be initialized "
+                          "with {(void *)allocator, (void *)size argument index, (void *)\"-1\" (deallocation "
+                          "arguments), (void *)deallocator}")
+    nparams = len(list(alloc.get_arguments()))
+    try:
+        frees = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        frees = None
+    if not 0 <= index < nparams or frees is None or any(i != -1 and not 0 <= i < nparams for i in frees):
+        raise error_at(d, f"unsupported construct: __enzyme_allocation_like names argument {index} (or "
+                          f"\"{text}\") of '{alloc.spelling}', which has {nparams} parameters")
+    for fn in (alloc, release):
+        mg.declare(fn.get_definition() or fn)
 
 
 def _add_rule(mg, kind, name, *more):
