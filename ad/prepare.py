@@ -121,7 +121,7 @@ def direct_allocator_calls(f, module) -> None:
 def posix_memalign_as_aligned_alloc(f, module) -> None:
     """`r = posix_memalign(&p, al, n)` (the frontend's call writing a fresh slot, then a load of the slot) becomes
     `p = aligned_alloc(al, n)` with posix_memalign's result: EINVAL (22) for an alignment that is not a power of
-    two multiple of sizeof(void *) (the memory is freed again), ENOMEM (12) when the allocation failed, else 0.
+    two multiple of sizeof(void *) (0 bytes allocated then), ENOMEM (12) when the allocation failed, else 0.
     The pointer is then an allocator's result, which AD gives a shadow allocated the same way."""
     from mlir.dialects import arith, func, llvm
     calls = [c for c in all_ops(f) if c.name == "func.call" and c.attributes["callee"].value == "posix_memalign"]
@@ -135,17 +135,16 @@ def posix_memalign_as_aligned_alloc(f, module) -> None:
             continue
         i64, ptr = ir.IntegerType.get_signless(64), ir.Type.parse("!llvm.ptr")
         _declare(module, "aligned_alloc", [i64, i64], [ptr])
-        _declare(module, "free", [ptr], [])
         with ir.InsertionPoint(c), c.location:
             al, n = c.operands[1], c.operands[2]
             zero, one, word = (arith.constant(i64, k) for k in (0, 1, 8))
             pow2 = arith.cmpi(arith.CmpIPredicate.eq, arith.andi(al, arith.subi(al, one)), zero)
             words = arith.cmpi(arith.CmpIPredicate.eq, arith.remui(al, word), zero)
             valid = arith.andi(arith.andi(pow2, words), arith.cmpi(arith.CmpIPredicate.ne, al, zero))
+            # (an invalid alignment allocates nothing usable: 0 bytes, never read, as posix_memalign leaves p)
             q = func.CallOp([ptr], ir.FlatSymbolRefAttr.get("aligned_alloc"),
-                            [arith.select(valid, al, word), n]).results[0]
+                            [arith.select(valid, al, word), arith.select(valid, n, zero)]).results[0]
             null = llvm.ZeroOp(ptr).result
-            func.CallOp([], ir.FlatSymbolRefAttr.get("free"), [arith.select(valid, null, q)])
             i32 = c.results[0].type
             failed = arith.andi(llvm.ICmpOp(llvm.ICmpPredicate.eq, q, null).result,
                                 arith.cmpi(arith.CmpIPredicate.ne, n, zero))

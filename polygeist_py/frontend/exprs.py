@@ -132,8 +132,31 @@ class ExprGen:
     def expr_CXX_UNARY_EXPR(self, e):  # sizeof / alignof
         v = evaluate(e)
         if not isinstance(v, int):
-            raise self.unsupported(e, "sizeof of a variable-length type")
+            n = self.vla_sizeof(e)
+            if n is None:
+                raise self.unsupported(e, "sizeof of a variable-length type")
+            return arith.index_cast(CT.scalar_type(e.type), n)
         return self.const_int(e.type, v)
+
+    def vla_sizeof(self, e):
+        """`sizeof a` for a local variable-length array `a` of numbers (an index Value: the product of its
+        run-time dims, as allocated, times the element's size), or None for another operand."""
+        from mlir.dialects import memref as M
+        kids = [c for c in children(e) if c.kind.is_expression()]
+        first = next(iter(e.get_tokens()), None)
+        if len(kids) != 1 or first is None or first.spelling != "sizeof":
+            return None
+        ref = strip_implicit(kids[0])
+        while ref.kind == K.PAREN_EXPR:
+            ref = strip_implicit(children(ref)[0])
+        var = self.mem.get(decl_key(ref.referenced)) if ref.kind == K.DECL_REF_EXPR and ref.referenced else None
+        if var is None or not isinstance(var.memref.type, ir.MemRefType):
+            return None
+        mt = ir.MemRefType(var.memref.type)
+        n = arith.constant(ir.IndexType.get(), CT.size_of(CT.array_shape(canonical(ref.type)).elem))
+        for k in range(mt.rank):
+            n = arith.muli(n, M.DimOp(var.memref, arith.constant(ir.IndexType.get(), k)).result)
+        return n
 
     def expr_UNARY_EXPR(self, e):
         return self.expr_CXX_UNARY_EXPR(e)
