@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PROGRAMS, run_ad_program, run_pgcc
+from conftest import PROGRAMS, build_gcc, build_pgcc, run_ad_program, run_exe, run_pgcc
 
 ENZYME_C = PROGRAMS / "enzyme_c"
 PROGRAMS_AD = sorted(p.name for p in ENZYME_C.glob("*.c") if not p.name.startswith("plain_"))
@@ -23,3 +23,54 @@ def test_derivatives_within_tolerance(name, opt, tmp):
     assert len(rows) >= 10
     # not a program of zeros: most derivatives checked are nonzero
     assert sum(1 for _, g, _ in rows if abs(g) > 1e-3) >= len(rows) * 3 // 4
+
+
+def test_plain_c_modf_and_vla_sizeof_match_gcc(tmp):
+    """modf is lowered in place for AD; non-AD code must keep C's results (signed zeros, infinities, NaN), and
+    sizeof of a VLA is its run-time size."""
+    src = ENZYME_C / "plain_modf_vla.c"
+    gcc = build_gcc(src, tmp / "g", ["-lm"])
+    ours = build_pgcc(src, tmp / "p", ["-lm"])
+    want, got = run_exe(gcc), run_exe(ours)
+    assert got.returncode == want.returncode == 0
+    assert got.stdout == want.stdout
+    assert "sizes" in got.stdout
+
+
+PREFIX = "#include <stdlib.h>\n#include <string.h>\nextern double __enzyme_autodiff(void *, ...);\n"
+ERRORS = [
+    # realloc of differentiated memory: no shadow rule yet, never a silent zero
+    ("double f(double *x) { double *t = malloc(8); t[0] = x[0] * x[0];\n"
+     "  t = realloc(t, 16); t[1] = 1; double r = t[0] * t[1]; free(t); return r; }\n"
+     "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }\n", 5, "realloc"),
+    # the sign bit flipped through an integer copy of a double
+    ("double f(double x) { unsigned long long u; memcpy(&u, &x, 8); u ^= 1ull << 63; double y;\n"
+     "  memcpy(&y, &u, 8); return y * x; }\n"
+     "double g(double x) { return __enzyme_autodiff((void *)f, x); }\n", 4, "integer arithmetic on the bits"),
+    # the same through a union
+    ("typedef union { double d; unsigned long long u; } U;\n"
+     "double f(double x) { U v; v.d = x; v.u ^= 1ull << 63; return v.d * x; }\n"
+     "double g(double x) { return __enzyme_autodiff((void *)f, x); }\n", 5, "integer arithmetic on the bits"),
+    # an allocator declared to Enzyme whose body is not in the file
+    ("void *my_alloc(size_t); void my_free(void *);\n"
+     "void *__enzyme_allocation_like[4] = {(void *)my_alloc, (void *)0, (void *)\"-1\", (void *)my_free};\n"
+     "double f(double *x) { double *t = my_alloc(8); t[0] = x[0] * x[0]; double r = t[0]; my_free(t); return r; }\n"
+     "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }\n", 6, "my_alloc"),
+    # an allocation_like global naming an argument the allocator does not have
+    ("void *my_alloc(size_t n) { return malloc(n); } void my_free(void *p) { free(p); }\n"
+     "void *__enzyme_allocation_like[4] = {(void *)my_alloc, (void *)2, (void *)\"-1\", (void *)my_free};\n",
+     5, "names argument 2"),
+    # sizeof of a variable-length array type written as a type (only a local VLA variable is supported)
+    ("double f(double x) { double t[x > 0 ? 2 : 3]; return sizeof(double[x > 1 ? 2 : 4]) * x; }\n",
+     4, "sizeof of a variable-length type"),
+]
+
+
+@pytest.mark.parametrize("src,line,msg", ERRORS)
+def test_unsupported_memory_forms_are_clear_errors(src, line, msg, tmp):
+    p = tmp / "e.c"
+    p.write_text(PREFIX + src)
+    r = run_pgcc([p, "-c", "-o", tmp / "e.o"])
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and "internal compiler error" not in r.stderr, r.stderr
+    assert f"e.c:{line}:" in r.stderr and msg in r.stderr, r.stderr
