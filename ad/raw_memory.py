@@ -627,10 +627,24 @@ def fshadow(rev, v):
         for i, x in enumerate(operands):
             new.operands[i] = x
         return new.results[list(o.results).index(v)]
+    if o.operation.name == "func.call" and o.attributes["callee"].value in MALLOCS and \
+            o.operation.block == rev.primal.regions[0].blocks[0] and o in rev.fops:
+        # a malloc'd record at the top level: its shadow made next to it in the forward sweep (zeroed like the
+        # reverse sweep's own), so that shadow pointers stored into it there are read back by the reverse sweep
+        from mlir.dialects import arith, func
+        from .activity import alloc_bytes
+        callee = o.attributes["callee"].value
+        with ir.InsertionPoint.after(rev.fops[o]), o.location:
+            args = [rev.vmap.get(x, x) for x in o.operands]
+            sh = func.CallOp([v.type], ir.FlatSymbolRefAttr.get(callee), args).results[0]
+            llvm.MemsetOp(sh, arith.constant(_i8(), 0), alloc_bytes(callee, args), ir.BoolAttr.get(False))
+        rev.raw_shadows[v] = sh
+        rev.shadow_frees(o, lambda: rev.session_free(sh))
+        return sh
     if o.operation.name == "func.call":
         raise error_at_op(o, "unsupported construct: reverse mode storing a differentiated pointer into, or copying "
-                             f"one out of, memory from '{o.attributes['callee'].value}' (records holding "
-                             "differentiated pointers must be local variables or arguments)")
+                             f"one out of, memory from '{o.attributes['callee'].value}' (malloc'd records holding "
+                             "differentiated pointers must be allocated outside loops and branches)")
     raise error_at_op(o, f"unsupported construct: no shadow for a pointer made by '{o.operation.name}' stored "
                          "into memory")
 
