@@ -98,14 +98,52 @@ def store_parts(op):
     return op.operands[0], op.operands[1]
 
 
+def allocations_of(v, unknown=None):
+    """The allocator calls (MALLOCS, realloc) pointer `v` may come from, through plumbing, loop-carried values
+    (their initial and yielded values) and scf.if results; the other sources (null constants aside) are left
+    out, and appended to list `unknown` when given."""
+    out, work, seen = [], [v], set()
+    while work:
+        v = work.pop()
+        if v in seen:
+            continue
+        seen.add(v)
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            loop = owner.owner
+            idx = list(owner.arguments).index(v)
+            if loop is not None and loop.name in ("scf.for", "affine.for") and idx > 0:
+                n = len(loop.results)
+                work.append(list(loop.operands)[len(loop.operands) - n + idx - 1])
+                work.append(list(list(owner.operations)[-1].operands)[idx - 1])
+            elif unknown is not None and is_pointer_like(v.type):
+                unknown.append(v)
+            continue
+        if owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS | {"realloc"}:
+            out.append(owner)
+            if owner.attributes["callee"].value == "realloc":
+                work.append(owner.operands[0])
+        elif owner.name == "scf.if":
+            k = list(owner.results).index(v)
+            for region in owner.regions:
+                if len(region.blocks):
+                    work.append(list(list(region.blocks[0].operations)[-1].operands)[k])
+        elif owner.name in ("scf.for", "affine.for"):
+            k = list(owner.results).index(v)
+            body = owner.regions[0].blocks[0]
+            work.append(list(list(body.operations)[-1].operands)[k])
+            work.append(list(owner.operands)[len(owner.operands) - len(owner.results) + k])
+        elif owner.name in PLUMBING:
+            work.extend(owner.operands)
+        elif owner.name not in ("llvm.mlir.zero", "llvm.mlir.undef") and unknown is not None and \
+                is_pointer_like(v.type):
+            unknown.append(v)
+    return out
+
+
 def _check_known_memory(op, mem, ops) -> None:
     """A varied value stored by `op` into memory a library call returned (realloc, an allocator without a body):
-    the error naming the call (it has no shadow: AD cannot tell what it allocates). Memory reached through
-    memory or loops in a function that calls realloc: the error names realloc."""
-    for o in ops:
-        if o.name == "func.call" and o.attributes["callee"].value == "realloc":
-            raise error_at_op(o, "unsupported construct: realloc of memory that holds differentiated values "
-                                 "(pgcc differentiates memory from malloc, calloc, aligned_alloc and posix_memalign)")
+    the error naming the call (it has no shadow: AD cannot tell what it allocates)."""
     work, seen = [mem], set()
     while work:
         v = work.pop()
@@ -167,7 +205,7 @@ def root_alloc(v):
         if isinstance(owner, ir.Block):
             continue
         if owner.name in ALLOCS or owner.name in RAW_ALLOCS or \
-                (owner.name == "func.call" and (owner.attributes["callee"].value in MALLOCS or
+                (owner.name == "func.call" and (owner.attributes["callee"].value in MALLOCS | {"realloc"} or
                                                 owner.attributes["callee"].value.startswith(DYNAMIC_SHARED))):
             return owner
         if owner.name in PLUMBING:
@@ -256,6 +294,9 @@ class Activity:
                 alloc = root_alloc(mem)
                 if alloc is not None:
                     return self._mark([alloc.results[0]])
+                allocs = allocations_of(mem)  # (memory carried by a loop: the allocations it may come from)
+                if allocs:
+                    return self._mark([a.results[0] for a in allocs])
                 _check_known_memory(op, mem, self.ops)
             return False
         if name == "memref.atomic_rmw":  # an atomic add of a varied value: the memory gets a shadow
@@ -283,6 +324,9 @@ class Activity:
                 alloc = root_alloc(mem)
                 if alloc is not None:
                     return self._mark([alloc.results[0]])
+                allocs = allocations_of(mem)  # (memory carried by a loop: the allocations it may come from)
+                if allocs:
+                    return self._mark([a.results[0] for a in allocs])
                 _check_known_memory(op, mem, self.ops)
             return False
         if name in LOOPS or name in ("scf.while", "scf.if", "scf.parallel", "scf.execute_region"):
@@ -303,9 +347,13 @@ class Activity:
             return self._mark(list(op.results))
         if name == "func.call" and op.attributes["callee"].value in self.inactive_fns:
             return False  # __enzyme_inactivefn
-        if name == "func.call" and op.attributes["callee"].value == "realloc":  # (its operand has a shadow)
-            raise error_at_op(op, "unsupported construct: realloc of memory that holds differentiated values "
-                                  "(pgcc differentiates memory from malloc, calloc, aligned_alloc and posix_memalign)")
+        if name == "func.call" and op.attributes["callee"].value == "realloc":
+            # the new memory holds the old one's values: both have shadows or neither (forward mode only:
+            # rules_forward.realloc_rule; the reverse sweep rejects it)
+            if op.results[0] in V or op.operands[0] in V:
+                return self._mark([op.results[0], op.operands[0]] +
+                                  [a.results[0] for a in allocations_of(op.operands[0])])
+            return False
         if name == "func.call" and op.attributes["callee"].value in LIBM_NAMES:
             return self._mark([r for r in op.results if is_float(r.type)])  # (frexp writes only an int)
         if name == "func.call" and op.attributes["callee"].value not in MALLOCS | {"free"}:

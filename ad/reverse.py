@@ -78,6 +78,10 @@ class Reverse:
         self.uniform_reach = len(extra) > 3 and extra[3]
         self.deferred = {}  # (root, access) -> per-thread adjoint rows summed at the end (gpu_block.py)
         self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive)
+        for o in self.act.ops:
+            if o.name == "func.call" and o.attributes["callee"].value == "realloc" and self.act.is_varied(o.results[0]):
+                raise error_at_op(o, "unsupported construct: reverse mode through realloc of memory that holds "
+                                     "differentiated values (forward mode differentiates it)")
         self.vmap = {}      # primal value -> forward-sweep value
         self.fops = {}      # primal op -> forward-sweep op
         self.tmap = {}      # primal pointer argument -> shadow argument

@@ -266,9 +266,12 @@ def call_rule(fw, op):
             from mlir.dialects import llvm
             args = [fw.p(v) for v in op.operands]
             sh = func.CallOp([op.results[0].type], ir.FlatSymbolRefAttr.get(callee), args).results[0]
-            nbytes = alloc_bytes(callee, args)
+            nbytes = usable_bytes(fw, sh) if reallocates(fw) else alloc_bytes(callee, args)
             llvm.MemsetOp(sh, arith.constant(ir.IntegerType.get_signless(8), 0), nbytes, ir.BoolAttr.get(False))
             fw.tmap[op.results[0]] = sh
+        return
+    if callee == "realloc":
+        realloc_rule(fw, op)
         return
     if callee == "free":
         fw.clone(op)
@@ -296,6 +299,49 @@ def call_rule(fw, op):
         if is_float(r.type):
             fw.tmap[r] = new.results[k]
             k += 1
+
+
+def reallocates(fw) -> bool:
+    """Whether the function differentiated calls realloc on differentiated memory."""
+    return any(o.name == "func.call" and o.attributes["callee"].value == "realloc" and fw.act.is_varied(o.results[0])
+               for o in fw.act.ops)
+
+
+def usable_bytes(fw, p):
+    """malloc_usable_size(p) as an i64 (glibc: the bytes of the block, which the program may use)."""
+    i64 = ir.IntegerType.get_signless(64)
+    return fw.libc("malloc_usable_size", [p], i64)
+
+
+def realloc_rule(fw, op):
+    """q = realloc(p, n) of differentiated memory (forward mode): the tangent memory moves alike. The old
+    shadow's size is not known, but every shadow of a function that reallocates is zeroed over its whole
+    usable block (malloc_usable_size), so copying min(n, usable size of the old shadow) bytes into a new zeroed
+    block carries exactly the old tangents and zeros after them; the old shadow is freed, as realloc frees p.
+
+    Raises:
+        CompileError: p may come from memory this function did not allocate (a caller's shadow has no known
+            block), or from a realloc outside forward mode."""
+    from mlir.dialects import llvm
+    from .activity import allocations_of
+    new = fw.clone(op)
+    if not fw.act.is_varied(op.results[0]):
+        return
+    unknown = []
+    allocations_of(op.operands[0], unknown)
+    if unknown:
+        raise error_at_op(op, "unsupported construct: realloc of differentiated memory that this function did not "
+                              "allocate (its shadow's size is unknown)")
+    ptr = op.results[0].type
+    n = fw.p(op.operands[1])
+    old = fw.t(op.operands[0])
+    sh = fw.libc("malloc", [n], ptr)
+    llvm.MemsetOp(sh, arith.constant(ir.IntegerType.get_signless(8), 0), usable_bytes(fw, sh), ir.BoolAttr.get(False))
+    if old is not None:
+        keep = arith.minui(n, usable_bytes(fw, old))
+        llvm.MemcpyOp(sh, old, keep, ir.BoolAttr.get(False))
+        fw.libc("free", [old], None)
+    fw.tmap[op.results[0]] = sh
 
 
 # libm names -> the math op whose derivative rule (partials.PARTIALS) a function declared like them uses

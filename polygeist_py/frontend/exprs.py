@@ -139,8 +139,8 @@ class ExprGen:
         return self.const_int(e.type, v)
 
     def vla_sizeof(self, e):
-        """`sizeof a` for a local variable-length array `a` of numbers (an index Value: the product of its
-        run-time dims, as allocated, times the element's size), or None for another operand."""
+        """`sizeof a` for a local variable-length array `a` (an index Value: the product of its run-time dims, as
+        allocated, times the element's size), or None for another operand."""
         from mlir.dialects import memref as M
         kids = [c for c in children(e) if c.kind.is_expression()]
         first = next(iter(e.get_tokens()), None)
@@ -149,7 +149,10 @@ class ExprGen:
         ref = strip_implicit(kids[0])
         while ref.kind == K.PAREN_EXPR:
             ref = strip_implicit(children(ref)[0])
-        var = self.mem.get(decl_key(ref.referenced)) if ref.kind == K.DECL_REF_EXPR and ref.referenced else None
+        key = decl_key(ref.referenced) if ref.kind == K.DECL_REF_EXPR and ref.referenced else None
+        if key is not None and key in getattr(self, "vla_sizes_of", {}):  # (a VLA of pointers or structs)
+            return arith.index_cast(ir.IndexType.get(), self.vla_sizes_of[key])
+        var = self.mem.get(key) if key is not None else None
         if var is None or not isinstance(var.memref.type, ir.MemRefType):
             return None
         mt = ir.MemRefType(var.memref.type)

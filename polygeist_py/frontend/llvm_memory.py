@@ -125,12 +125,41 @@ class LLVMMemory:
 
     def byte_local(self, d, ty, init):
         """Storage for a local struct/union/array-of-non-numeric variable, initialized as C says."""
+        if ty.kind == T.VARIABLEARRAY and init is None:
+            ptr = self.vla_bytes(d, ty)
+            self.struct_vars[decl_key(d)] = ptr
+            return ptr
         if ty.kind == T.INCOMPLETEARRAY or ty.kind == T.VARIABLEARRAY:
             raise self.unsupported(d, f"variable-length array of '{CT.array_shape(ty).elem.spelling}'")
         ptr = self.byte_alloca(CT.size_of(ty), ty.get_align())
         self.struct_vars[decl_key(d)] = ptr
         if init is not None:
             self.init_object(ptr, ty, init)
+        return ptr
+
+    def vla_bytes(self, d, ty):
+        """Stack bytes, allocated where declared, for a variable-length array of pointers or structs whose only
+        run-time dim is the outermost (`T *p[n]`, `struct s r[n][4]`); its size in bytes is kept for sizeof
+        (self.vla_sizes).
+
+        Raises:
+            CompileError: an inner run-time dim, or no size expression."""
+        from .values import size_expressions
+        elem = canonical(ty.element_type)
+        if CT.array_shape(elem).dims.count(None) or elem.kind == T.INCOMPLETEARRAY:
+            raise self.unsupported(d, f"variable-length array of '{CT.array_shape(ty).elem.spelling}' with a "
+                                      "run-time inner dimension")
+        exprs = size_expressions(d)
+        if not exprs:
+            raise self.unsupported(d, "variable-length array without a size expression")
+        n = self.rvalue(exprs[0])
+        count = self.as_i64(n, exprs[0].type)
+        nbytes = arith.muli(count, llvm.ConstantOp(I64(), ir.IntegerAttr.get(I64(), CT.size_of(elem))).result)
+        ptr = llvm.AllocaOp(CT.llvm_ptr(), nbytes, ir.IntegerType.get_signless(8),
+                            alignment=max(ty.get_align(), 1)).result
+        if not hasattr(self, "vla_sizes_of"):
+            self.vla_sizes_of = {}
+        self.vla_sizes_of[decl_key(d)] = nbytes
         return ptr
 
     def init_object(self, ptr, ty, init):
