@@ -1,8 +1,10 @@
 """Issue 19 items 3 and 4: C programs written for Enzyme's C API (tests/programs/enzyme_c/), each a `main` that
 prints "label derivative reference" lines and exits 1 when a derivative is outside its tolerance: math.h
 functions without a single arithmetic op (frexp, ldexp, modf, fmod, remainder, copysign, fmin/fmax, hypot, cbrt,
-erf/erfc, tgamma, lgamma; float and __builtin_ forms), memory allocated the ways C allocates it. Built at -O0
-and -O2. The unsupported forms are clear errors naming the construct."""
+erf/erfc, tgamma, lgamma; float and __builtin_ forms), memory allocated the ways C allocates it (calloc,
+aligned_alloc, posix_memalign, function pointers, __enzyme_allocation_like, realloc in forward mode), pointers
+to differentiated memory kept in structs, pointer arrays, malloc'd records and VLAs, doubles copied through
+integers. Built at -O0 and -O2. The unsupported forms are clear errors naming the construct."""
 
 from __future__ import annotations
 
@@ -39,10 +41,18 @@ def test_plain_c_modf_and_vla_sizeof_match_gcc(tmp):
 
 PREFIX = "#include <stdlib.h>\n#include <string.h>\nextern double __enzyme_autodiff(void *, ...);\n"
 ERRORS = [
-    # realloc of differentiated memory: no shadow rule yet, never a silent zero
+    # reverse mode through realloc of differentiated memory (forward mode: realloc_forward.c)
     ("double f(double *x) { double *t = malloc(8); t[0] = x[0] * x[0];\n"
      "  t = realloc(t, 16); t[1] = 1; double r = t[0] * t[1]; free(t); return r; }\n"
      "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }\n", 5, "realloc"),
+    # forward mode through realloc of memory the caller allocated: its shadow's size is unknown
+    ("double f(double *x, int n) { x = realloc(x, 2 * n * sizeof(double)); x[n] = x[0] * x[0]; return x[n]; }\n"
+     "extern double __enzyme_fwddiff(void *, ...);\n"
+     "double g(double *x, double *dx) { return __enzyme_fwddiff((void *)f, x, dx, 3); }\n", 4,
+     "realloc of differentiated memory that this function did not allocate"),
+    # a VLA of structs with a run-time inner dimension
+    ("typedef struct { double v; } S;\nint h(int n) { S grid[n][n]; grid[0][0].v = 1; return (int)grid[0][0].v; }\n",
+     5, "run-time inner dimension"),
     # the sign bit flipped through an integer copy of a double
     ("double f(double x) { unsigned long long u; memcpy(&u, &x, 8); u ^= 1ull << 63; double y;\n"
      "  memcpy(&y, &u, 8); return y * x; }\n"

@@ -3,6 +3,31 @@
 #include <math.h>
 #include <stdio.h>
 
+typedef struct { double x; int k; } rec;
+
+/* VLAs of pointers and of structs (also one declared in a loop) */
+static double pointer_tables(int n, int m) {
+  double a[n];
+  double *ptrs[n];
+  rec recs[m];
+  rec grid[m][3];
+  printf("sizes %zu %zu %zu %zu\n", sizeof a, sizeof ptrs, sizeof recs, sizeof grid);
+  for (int i = 0; i < n; i++) { a[i] = i * 0.5; ptrs[i] = &a[n - 1 - i]; }
+  for (int i = 0; i < m; i++) {
+    recs[i].x = *ptrs[i] + 1;
+    recs[i].k = i;
+    for (int j = 0; j < 3; j++) { grid[i][j].x = i * j; grid[i][j].k = j; }
+  }
+  double s = 0;
+  for (int i = 0; i < m; i++) s += recs[i].x * recs[i].k + grid[i][2].x * grid[m - 1 - i][1].k;
+  for (int r = 0; r < 3; r++) {
+    double *q[r + 2];
+    for (int i = 0; i < r + 2; i++) q[i] = &a[i];
+    s += *q[r + 1] * sizeof q;
+  }
+  return s;
+}
+
 static double table_sum(int n, int m) {
   double a[n];
   double b[n][m];
@@ -30,5 +55,6 @@ int main(int argc, char **argv) {
            signbit(frf) != 0, frb, ipb);
   }
   printf("%g\n", table_sum(argc + 4, argc + 2));
+  printf("%g\n", pointer_tables(argc + 4, argc + 2));
   return 0;
 }

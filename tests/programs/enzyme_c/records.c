@@ -1,6 +1,6 @@
 /* Pointers to differentiated memory kept in memory: a local struct holding a pointer, a local array of
    pointers, a malloc'd array of pointers (rows of a matrix), a malloc'd array of records each pointing into
-   the input, and one malloc'd record. Both modes, against central finite differences. Prints "label derivative
+   the input, one malloc'd record, variable-length arrays of pointers and of records. Both modes, against central finite differences. Prints "label derivative
    reference"; exits 1 when one is outside tolerance. */
 #include <math.h>
 #include <stdio.h>
@@ -75,6 +75,20 @@ double one_record(const double *x, int n) {
   return s;
 }
 
+/* variable-length arrays of pointers and of records on the stack */
+double stack_tables(const double *x, int n) {
+  const double *rows[n];
+  term ts[n];
+  for (int i = 0; i < n; i++) {
+    rows[i] = x + (n - 1 - i);
+    ts[i].weight = x[i] * x[i];
+    ts[i].at = rows[i];
+  }
+  double s = 0;
+  for (int i = 0; i < n; i++) s += ts[i].weight * ts[i].at[0] + sin(rows[i][0]) * (double)(sizeof rows / sizeof rows[0]);
+  return s;
+}
+
 typedef double (*objective)(const double *, int);
 
 static void point(double *x) {
@@ -107,5 +121,6 @@ int main(void) {
   GRADIENT_CHECKS("ptrs", reversed_pairs);
   GRADIENT_CHECKS("terms", weighted_terms);
   GRADIENT_CHECKS("record", one_record);
+  GRADIENT_CHECKS("vla", stack_tables);
   return failures ? 1 : 0;
 }

@@ -1,0 +1,74 @@
+/* realloc in differentiated code (forward mode): a buffer grown by doubling inside the loop that fills it, and
+   one enlarged once after its first elements are written, the recurrence then reading the moved values.
+   Tangents against central finite differences. Prints "label derivative reference"; exits 1 when one is outside
+   tolerance. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+extern double __enzyme_fwddiff(void *, ...);
+extern int enzyme_const, enzyme_dup;
+
+#define N 7
+static int failures;
+
+static void check(const char *label, int i, double got, double want) {
+  printf("%s_%d %.12g %.12g\n", label, i, got, want);
+  if (!(fabs(got - want) <= 1e-6 * (1 + fabs(want)))) failures++;
+}
+
+/* a dynamic array of squares grown as elements are appended */
+double appended(const double *x, int n) {
+  int cap = 1, len = 0;
+  double *buf = malloc(cap * sizeof(double));
+  for (int i = 0; i < n; i++) {
+    if (len == cap) {
+      cap *= 2;
+      buf = realloc(buf, cap * sizeof(double));
+    }
+    buf[len++] = x[i] * x[i];
+  }
+  double s = 0;
+  for (int i = 0; i < len; i++) s += sin(buf[i]) * x[n - 1 - i];
+  free(buf);
+  return s;
+}
+
+/* two seeds, then room for the rest of a three-term recurrence */
+double recurrence(const double *x, int n) {
+  double *t = malloc(2 * sizeof(double));
+  t[0] = x[0] * x[1];
+  t[1] = x[1];
+  t = realloc(t, n * sizeof(double));
+  for (int i = 2; i < n; i++) t[i] = t[i - 1] * x[i] + 0.5 * t[i - 2];
+  double r = t[n - 1] + t[1];
+  free(t);
+  return r;
+}
+
+typedef double (*objective)(const double *, int);
+
+static double central(objective f, double *x, int i) {
+  double keep = x[i], h = 1e-6;
+  x[i] = keep + h; double up = f(x, N);
+  x[i] = keep - h; double dn = f(x, N);
+  x[i] = keep;
+  return (up - dn) / (2 * h);
+}
+
+#define TANGENT_CHECKS(label, f)                                                    \
+  do {                                                                              \
+    double x[N];                                                                    \
+    for (int i = 0; i < N; i++) x[i] = 0.3 + 0.2 * i;                               \
+    for (int i = 0; i < N; i++) {                                                   \
+      double e[N] = {0};                                                            \
+      e[i] = 1;                                                                     \
+      check(label, i, __enzyme_fwddiff((void *)f, enzyme_dup, x, e, enzyme_const, N), central(f, x, i)); \
+    }                                                                               \
+  } while (0)
+
+int main(void) {
+  TANGENT_CHECKS("append", appended);
+  TANGENT_CHECKS("recur", recurrence);
+  return failures ? 1 : 0;
+}
