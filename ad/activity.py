@@ -44,7 +44,23 @@ def inactive_result(act, op) -> bool:
 LOADS = {"affine.load", "memref.load"}
 STORES = {"affine.store", "memref.store"}
 LOOPS = {"scf.for", "affine.for"}
-MALLOCS = {"malloc", "calloc", "aligned_alloc"}  # allocators whose shadow is an allocation like theirs, zeroed
+LIBC_MALLOCS = frozenset({"malloc", "calloc", "aligned_alloc"})
+# allocators whose shadow is an allocation like theirs, zeroed: the C library's and the program's
+# __enzyme_allocation_like allocators (set by set_custom_allocators for the module being differentiated)
+MALLOCS = set(LIBC_MALLOCS)
+CUSTOM_ALLOCATORS = {}   # allocator -> (size argument index, deallocator, deallocator's argument indices)
+DEALLOCATORS = {}        # deallocator -> its allocator
+
+
+def set_custom_allocators(table) -> None:
+    """Make the allocators of `table` ({name: (size index, deallocator, [argument indices, -1 = the pointer])},
+    from __enzyme_allocation_like) allocators for AD, in place of the previous module's."""
+    MALLOCS.clear()
+    MALLOCS.update(LIBC_MALLOCS | set(table))
+    CUSTOM_ALLOCATORS.clear()
+    CUSTOM_ALLOCATORS.update(table)
+    DEALLOCATORS.clear()
+    DEALLOCATORS.update({free: alloc for alloc, (_, free, _) in table.items()})
 
 
 def alloc_bytes(callee, args):
@@ -52,7 +68,40 @@ def alloc_bytes(callee, args):
     from mlir.dialects import arith
     if callee == "calloc":
         return arith.muli(args[0], args[1])
+    if callee in CUSTOM_ALLOCATORS:
+        n = args[CUSTOM_ALLOCATORS[callee][0]]
+        i64 = ir.IntegerType.get_signless(64)
+        return n if n.type == i64 else arith.extsi(i64, n)
     return args[1] if callee == "aligned_alloc" else args[0]
+
+
+def is_free(callee) -> bool:
+    """Whether `callee` releases memory: free or a custom allocator's deallocator."""
+    return callee == "free" or callee in DEALLOCATORS
+
+
+def shadow_release(callee, args, shadow):
+    """Release `shadow` like the primal pointer passed to free/deallocator call `callee(*args)` (its other
+    arguments kept)."""
+    from mlir.dialects import func
+    if callee == "free":
+        args = [shadow]
+    else:
+        alloc = DEALLOCATORS[callee]
+        at = CUSTOM_ALLOCATORS[alloc][2].index(-1)
+        args = list(args[:at]) + [shadow] + list(args[at + 1:])
+    func.CallOp([], ir.FlatSymbolRefAttr.get(callee), args)
+
+
+def release_like_allocation(alloc_callee, alloc_args, shadow):
+    """Release `shadow`, allocated by `alloc_callee(*alloc_args)`: free, or the custom allocator's deallocator
+    called with the allocation's arguments at its indices (-1: the shadow)."""
+    from mlir.dialects import func
+    if alloc_callee not in CUSTOM_ALLOCATORS:
+        func.CallOp([], ir.FlatSymbolRefAttr.get("free"), [shadow])
+        return
+    _, dealloc, indices = CUSTOM_ALLOCATORS[alloc_callee]
+    func.CallOp([], ir.FlatSymbolRefAttr.get(dealloc), [shadow if i == -1 else alloc_args[i] for i in indices])
 DYNAMIC_SHARED = "__pgcc_dynamic_shared_"  # (gpu_to_cpu.launch_to_loops: an extern __shared__ array, allocated)
 
 
@@ -356,7 +405,8 @@ class Activity:
             return False
         if name == "func.call" and op.attributes["callee"].value in LIBM_NAMES:
             return self._mark([r for r in op.results if is_float(r.type)])  # (frexp writes only an int)
-        if name == "func.call" and op.attributes["callee"].value not in MALLOCS | {"free"}:
+        if name == "func.call" and op.attributes["callee"].value not in MALLOCS and \
+                not is_free(op.attributes["callee"].value):
             # a call that stays a call (recursion, custom rules): it may write varied values through any pointer
             # it is given, so local memory passed to it gets a shadow (Enzyme passes a shadow after every
             # duplicated pointer, outputs included)

@@ -12,7 +12,7 @@ from mlir import ir
 from polygeist_py.errors import error_at_op
 from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, RULES_ATTR
 
-from .activity import all_ops
+from .activity import all_ops, set_custom_allocators
 from .prepare import functions, primal_copy
 
 
@@ -34,6 +34,7 @@ class Session:
         self.inactive, self.gradient_rules, self.derivative_rules = set(), {}, {}
         self.function_like = {}        # function -> math op whose derivative rule its calls use
         self.inactive_globals = set()  # globals marked __attribute__((enzyme_inactive))
+        self.allocators = {}  # __enzyme_allocation_like: allocator -> (size index, deallocator, its arguments)
         self.device = False  # differentiating CUDA device code (one thread's code; ad/gpu_block.py)
         attrs = module.operation.attributes
         if RULES_ATTR in attrs:
@@ -47,6 +48,11 @@ class Session:
                 if kind == "function_like":
                     self.function_like[ir.FlatSymbolRefAttr(entry[1]).value] = ir.StringAttr(entry[2]).value
                     continue
+                if kind == "allocation_like":
+                    frees = [int(i) for i in ir.StringAttr(entry[4]).value.split(",") if i]
+                    self.allocators[ir.FlatSymbolRefAttr(entry[1]).value] = (
+                        int(ir.StringAttr(entry[3]).value), ir.FlatSymbolRefAttr(entry[2]).value, frees)
+                    continue
                 names = [ir.FlatSymbolRefAttr(a).value for a in list(entry)[1:]]
                 if kind == "inactive":
                     self.inactive.add(names[0])
@@ -55,10 +61,12 @@ class Session:
                 else:
                     self.derivative_rules[names[0]] = names[1:]
             del attrs[RULES_ATTR]
+        set_custom_allocators(self.allocators)  # (also clearing a previous module's)
 
     def custom(self) -> set:
         """Functions whose calls keep their identity (custom rules, inactive functions)."""
-        return self.inactive | set(self.gradient_rules) | set(self.derivative_rules) | set(self.function_like)
+        return self.inactive | set(self.gradient_rules) | set(self.derivative_rules) | set(self.function_like) \
+            | set(self.allocators) | {free for _, free, _ in self.allocators.values()}
 
     def in_inactive_global(self, mem) -> bool:
         """Whether memref/pointer `mem` is (a view of) a global marked __attribute__((enzyme_inactive))."""

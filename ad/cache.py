@@ -27,7 +27,7 @@ from mlir.dialects import arith, llvm, memref, scf
 from polygeist_py.errors import error_at_op
 from polygeist_py.frontend.c_types import byte_width
 from polygeist_py.gpu_to_cpu.ir_nav import is_pure
-from .activity import MALLOCS, is_pointer_like
+from .activity import MALLOCS, is_free, is_pointer_like
 from .libm import is_libm_call
 
 EXPENSIVE = ("math.",)
@@ -532,8 +532,8 @@ class Overwrites:
             return self.roots(op.operands[0] if name != "memref.copy" else op.operands[1])
         if name == "func.call":
             callee = op.attributes["callee"].value
-            if callee == "free":  # freed memory cannot be read again by the reverse sweep
-                return self.roots(op.operands[0])
+            if is_free(callee):  # freed memory cannot be read again by the reverse sweep
+                return set().union(*(self.roots(x) for x in op.operands if is_pointer_like(x.type)))
             if callee in self.readonly or callee in self.HARMLESS_CALLS or callee in self.session.inactive:
                 return set()
             if is_libm_call(self.session, op):  # (frexp writes its int argument)

@@ -30,7 +30,7 @@ from mlir.dialects import arith, llvm
 from polygeist_py.errors import error_at_op
 
 from .libm import NAMES as LIBM_NAMES, WRITES_INT as LIBM_WRITES_INT
-from .activity import COPIES, MALLOCS, PLUMBING, RAW_ALLOCS, all_ops, is_float, is_pointer_like
+from .activity import COPIES, MALLOCS, PLUMBING, RAW_ALLOCS, all_ops, is_float, is_free, is_pointer_like
 
 DYNAMIC_INDEX = -2147483648  # rawConstantIndices entry of an llvm.getelementptr index given as an operand
 
@@ -206,7 +206,7 @@ class RecordLayout:
                 pass
             elif name == "func.call":
                 callee = o.attributes["callee"].value
-                if callee == "free":
+                if is_free(callee):
                     continue
                 f = self.session.funcs.get(callee)
                 if f is None or not len(f.regions[0].blocks):
@@ -632,14 +632,14 @@ def fshadow(rev, v):
         # a malloc'd record at the top level: its shadow made next to it in the forward sweep (zeroed like the
         # reverse sweep's own), so that shadow pointers stored into it there are read back by the reverse sweep
         from mlir.dialects import arith, func
-        from .activity import alloc_bytes
+        from .activity import alloc_bytes, release_like_allocation
         callee = o.attributes["callee"].value
         with ir.InsertionPoint.after(rev.fops[o]), o.location:
             args = [rev.vmap.get(x, x) for x in o.operands]
             sh = func.CallOp([v.type], ir.FlatSymbolRefAttr.get(callee), args).results[0]
             llvm.MemsetOp(sh, arith.constant(_i8(), 0), alloc_bytes(callee, args), ir.BoolAttr.get(False))
         rev.raw_shadows[v] = sh
-        rev.shadow_frees(o, lambda: rev.session_free(sh))
+        rev.shadow_frees(o, lambda: release_like_allocation(callee, args, sh))
         return sh
     if o.operation.name == "func.call":
         raise error_at_op(o, "unsupported construct: reverse mode storing a differentiated pointer into, or copying "
@@ -737,7 +737,7 @@ def pointer_rewritten_after(rev, load):
             w = ow.writes_of(o)
         elif name == "func.call":
             callee = o.attributes["callee"].value
-            if callee in MALLOCS or callee == "free" or callee in rev.session.custom() \
+            if callee in MALLOCS or is_free(callee) or callee in rev.session.custom() \
                     or not writes_pointers_through_arguments(rev.session, callee):
                 continue
             w = set()

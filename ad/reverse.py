@@ -29,7 +29,8 @@ from mlir.dialects import arith, func, memref
 from polygeist_py.errors import error_at_op
 
 from . import partials as P
-from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, alloc_bytes, inactive_result, is_float
+from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, alloc_bytes, inactive_result, is_float, \
+    release_like_allocation
 from .cache import Caches
 from .mincut import Planner
 from .emit import body_ops, copy_noalias, fill_zero, terminator, zero
@@ -341,7 +342,8 @@ class Reverse:
                 i8 = ir.IntegerType.get_signless(8)
                 llvm.MemsetOp(new.results[0], arith.constant(i8, 0), nbytes, ir.BoolAttr.get(False))
             scope.smemo[v] = new.results[0]
-            self.shadow_frees(owner, lambda: self.session_free(new.results[0]))
+            self.shadow_frees(owner, lambda: release_like_allocation(
+                owner.attributes["callee"].value, [self.rv(o) for o in owner.operands], new.results[0]))
             return new.results[0]
         raise error_at_op(owner, f"unsupported construct: no shadow for a pointer made by '{owner.name}'")
 

@@ -14,7 +14,8 @@ from polygeist_py.errors import error_at_op
 from . import libm
 from . import partials as P
 from .libm import is_libm_call
-from .activity import ALLOCS, LOADS, LOOPS, MALLOCS, STORES, alloc_bytes, is_float
+from .activity import ALLOCS, CUSTOM_ALLOCATORS, DEALLOCATORS, LIBC_MALLOCS, LOADS, LOOPS, MALLOCS, STORES, \
+    alloc_bytes, is_float, is_free, shadow_release
 from .raw_memory import fwd_alloca_rule, fwd_copy_rule, fwd_store_rule
 from .gpu_block import dynamic_shared_shadow, is_dynamic_shared
 from .emit import body_ops, clone_mapped, create_like, loop_parts, loop_segments, shadow_alloc, terminator
@@ -266,17 +267,18 @@ def call_rule(fw, op):
             from mlir.dialects import llvm
             args = [fw.p(v) for v in op.operands]
             sh = func.CallOp([op.results[0].type], ir.FlatSymbolRefAttr.get(callee), args).results[0]
-            nbytes = usable_bytes(fw, sh) if reallocates(fw) else alloc_bytes(callee, args)
+            nbytes = usable_bytes(fw, sh) if reallocates(fw) and callee in LIBC_MALLOCS else alloc_bytes(callee, args)
             llvm.MemsetOp(sh, arith.constant(ir.IntegerType.get_signless(8), 0), nbytes, ir.BoolAttr.get(False))
             fw.tmap[op.results[0]] = sh
         return
     if callee == "realloc":
         realloc_rule(fw, op)
         return
-    if callee == "free":
+    if is_free(callee):  # free / a custom deallocator: the shadow released alike
         fw.clone(op)
-        if fw.t(op.operands[0]) is not None:
-            func.CallOp([], ir.FlatSymbolRefAttr.get(callee), [fw.t(op.operands[0])])
+        at = 0 if callee == "free" else CUSTOM_ALLOCATORS[DEALLOCATORS[callee]][2].index(-1)
+        if fw.t(op.operands[at]) is not None:
+            shadow_release(callee, [fw.p(v) for v in op.operands], fw.t(op.operands[at]))
         return
     f = fw.session.funcs.get(callee)
     if f is None or not len(f.regions[0].blocks):
@@ -345,7 +347,7 @@ def realloc_rule(fw, op):
 
 
 # libm names -> the math op whose derivative rule (partials.PARTIALS) a function declared like them uses
-LIBM_OPS = {"fabs": "math.absf", "pow": "math.powf", "atan2": "math.atan2", "copysign": "math.copysign",
+LIBM_OPS = {"fabs": "math.absf", "pow": "math.powf", "fmod": "arith.remf", "atan2": "math.atan2", "copysign": "math.copysign",
             "fma": "math.fma", "fmax": "arith.maximumf", "fmin": "arith.minimumf"}
 
 
@@ -371,6 +373,8 @@ def function_like_partials(session, op, primal, result):
         return got if got in P.PARTIALS else None
     name = op_of(like) or (op_of(like[:-1]) if like.endswith("f") else None)  # (log1pf: float variants)
     rule = P.PARTIALS.get(name) if name else None
+    if rule is None and libm.base_name(like) is not None:  # (hypot, erfc, lgamma, tgamma, remainder...)
+        rule = libm.LIBM_PARTIALS[libm.base_name(like)]
     floats = [k for k, v in enumerate(op.operands) if is_float(v.type)]
     if rule is None or len(op.results) != 1 or not is_float(op.results[0].type) or len(floats) != len(op.operands):
         raise error_at_op(op, f"unsupported construct: '{callee}' is declared like '{like}', which pgcc has no "

@@ -14,7 +14,7 @@ from mlir.dialects import arith, func, memref, scf
 from polygeist_py.errors import error_at_op
 
 from . import partials as P
-from .activity import ALLOCS, MALLOCS, all_ops, is_float
+from .activity import ALLOCS, MALLOCS, all_ops, is_float, is_free
 from .libm import is_libm_call
 from .emit import body_ops, create_like, terminator, zero
 from .gpu_block import accumulate as device_accumulate, barrier_rule, contains_barrier, is_dynamic_shared
@@ -374,7 +374,7 @@ def call_rule(rv, op):
     """A call that was not inlined (recursion): the callee's reverse derivative, recomputing its forward sweep.
     Exact when the callee writes no memory that is differentiated."""
     name = op.attributes["callee"].value
-    if name in MALLOCS or name == "free" or name in rv.session.inactive or is_dynamic_shared(op):
+    if name in MALLOCS or is_free(name) or name in rv.session.inactive or is_dynamic_shared(op):
         return
     if name in rv.session.gradient_rules:
         custom_gradient(rv, op, rv.session.gradient_rules[name][1])

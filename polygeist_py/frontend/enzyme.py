@@ -292,9 +292,10 @@ def register(mg, d):
 
 def _allocation_like(mg, d, items):
     """``void *__enzyme_allocation_like[4] = {(void *)my_alloc, (void *)k, (void *)"-1,...", (void *)my_free}``:
-    my_alloc allocates argument k bytes and my_free(result, the arguments listed after -1) releases them
-    (Enzyme's layout). pgcc inlines both (their bodies must be in this file), so the memory they obtain from
-    malloc/calloc/aligned_alloc gets its shadow as any other; the global only has to be well formed.
+    my_alloc allocates argument k bytes and my_free releases them, called with the allocator's arguments at
+    the listed indices (-1: the pointer), in that order (Enzyme's layout). Recorded in the module's rules: AD
+    keeps their calls, allocates a shadow with my_alloc (zeroed over argument k bytes) and releases it with
+    my_free.
 
     Raises:
         CompileError: an initializer of another form, an argument index outside the allocator's parameters."""
@@ -317,8 +318,13 @@ def _allocation_like(mg, d, items):
     if not 0 <= index < nparams or frees is None or any(i != -1 and not 0 <= i < nparams for i in frees):
         raise error_at(d, f"unsupported construct: __enzyme_allocation_like names argument {index} (or "
                           f"\"{text}\") of '{alloc.spelling}', which has {nparams} parameters")
-    for fn in (alloc, release):
-        mg.declare(fn.get_definition() or fn)
+    names = [mg.declare(fn.get_definition() or fn) for fn in (alloc, release)]
+    rules = getattr(mg, "enzyme_rules", {})
+    rules[f"allocation_like:{names[0]}"] = ir.ArrayAttr.get([
+        ir.StringAttr.get("allocation_like"), ir.FlatSymbolRefAttr.get(names[0]), ir.FlatSymbolRefAttr.get(names[1]),
+        ir.StringAttr.get(str(index)), ir.StringAttr.get(",".join(str(i) for i in frees))])
+    mg.enzyme_rules = rules
+    mg.module.operation.attributes[RULES_ATTR] = ir.DictAttr.get(rules)
 
 
 def _add_rule(mg, kind, name, *more):

@@ -1,6 +1,6 @@
 /* Memory obtained the ways C programs obtain it, inside differentiated functions: calloc, aligned_alloc,
    posix_memalign, malloc/free through function pointers (a local and a global never reassigned), a pool
-   allocator declared with Enzyme's __enzyme_allocation_like, and doubles copied bit for bit through unsigned
+   allocator and an arena allocator declared with Enzyme's __enzyme_allocation_like, and doubles copied bit for bit through unsigned
    long long (memcpy and a union). Both modes, against central finite differences. Prints "label derivative
    reference"; exits 1 when one is outside tolerance. */
 #include <math.h>
@@ -76,6 +76,32 @@ double pooled(const double *x, int n) {
   return s;
 }
 
+/* an arena (bump) allocator: memory carved out of a static buffer, which is never freed; the arena's
+   "release" only counts. AD keeps its calls and takes the shadow from the arena too. */
+static char arena[1 << 14];
+static int arena_used, arena_releases;
+void *arena_take(void *base, int bytes, int *cursor) {
+  char *b = base;
+  int at = *cursor;
+  *cursor += (bytes + 15) / 16 * 16;
+  return b + at;
+}
+void arena_give(int *cursor, void *p) { (void)cursor; (void)p; arena_releases++; }
+void *__enzyme_allocation_like_arena[4] = {(void *)arena_take, (void *)1, (void *)"2,-1", (void *)arena_give};
+double *arena_squares(const double *x, int n) {
+  double *m = arena_take(arena, n * (int)sizeof(double), &arena_used);
+  for (int i = 0; i < n; i++) m[i] = x[i] * x[i] + sin(x[i]);
+  return m;
+}
+double arena_chain(const double *x, int n) {
+  if (arena_used > (1 << 13)) arena_used = 0;  /* (reuse the arena between the checks' many calls) */
+  double *m = arena_squares(x, n);
+  double s = 0;
+  for (int i = 1; i < n; i++) s += m[i] * m[i - 1];
+  arena_give(&arena_used, m);
+  return s;
+}
+
 /* bit copies of doubles through integers */
 typedef union { double d; unsigned long long bits; } word;
 double through_bits(const double *x, int n) {
@@ -126,7 +152,8 @@ int main(void) {
   GRADIENT_CHECKS("aligned", aligned_dot);
   GRADIENT_CHECKS("fnptr", via_pointers);
   GRADIENT_CHECKS("pool", pooled);
+  GRADIENT_CHECKS("arena", arena_chain);
   GRADIENT_CHECKS("bits", through_bits);
-  if (pool_bytes <= 0) failures++;  /* the allocator's own effect happened */
+  if (pool_bytes <= 0 || arena_releases <= 0) failures++;  /* the allocators' own effects happened */
   return failures ? 1 : 0;
 }
