@@ -146,20 +146,37 @@ class ExprGen:
         first = next(iter(e.get_tokens()), None)
         if len(kids) != 1 or first is None or first.spelling != "sizeof":
             return None
-        ref = strip_implicit(kids[0])
-        while ref.kind == K.PAREN_EXPR:
-            ref = strip_implicit(children(ref)[0])
+        ref, depth = self.strip_parens(kids[0]), 0
+        while ref.kind == K.ARRAY_SUBSCRIPT_EXPR:  # `sizeof b[i]`: the dims after the subscripted ones
+            base, index = children(ref)
+            if not self.side_effect_free(index):  # (C evaluates a VLA-typed operand: keep it exact)
+                return None
+            ref, depth = self.strip_parens(base), depth + 1
         key = decl_key(ref.referenced) if ref.kind == K.DECL_REF_EXPR and ref.referenced else None
-        if key is not None and key in getattr(self, "vla_sizes_of", {}):  # (a VLA of pointers or structs)
+        if key is not None and depth == 0 and key in getattr(self, "vla_sizes_of", {}):  # (pointers, structs)
             return arith.index_cast(ir.IndexType.get(), self.vla_sizes_of[key])
         var = self.mem.get(key) if key is not None else None
         if var is None or not isinstance(var.memref.type, ir.MemRefType):
             return None
         mt = ir.MemRefType(var.memref.type)
+        if depth >= mt.rank:
+            return None
         n = arith.constant(ir.IndexType.get(), CT.size_of(CT.array_shape(canonical(ref.type)).elem))
-        for k in range(mt.rank):
+        for k in range(depth, mt.rank):
             n = arith.muli(n, M.DimOp(var.memref, arith.constant(ir.IndexType.get(), k)).result)
         return n
+
+    @staticmethod
+    def strip_parens(c):
+        c = strip_implicit(c)
+        while c.kind == K.PAREN_EXPR:
+            c = strip_implicit(children(c)[0])
+        return c
+
+    def side_effect_free(self, c) -> bool:
+        """Whether expression `c` is a constant or a variable (nothing to evaluate for its effects)."""
+        c = self.strip_parens(c)
+        return c.kind in (K.INTEGER_LITERAL, K.DECL_REF_EXPR) or isinstance(evaluate(c), int)
 
     def expr_UNARY_EXPR(self, e):
         return self.expr_CXX_UNARY_EXPR(e)

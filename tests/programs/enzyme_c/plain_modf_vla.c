@@ -37,7 +37,10 @@ static double table_sum(int n, int m) {
   }
   double s = 0;
   for (int i = 0; i < n; i++) s += b[i][m - 1] * a[n - 1 - i];
-  printf("sizes %zu %zu %zu\n", sizeof a, sizeof b, sizeof(a) / sizeof a[0]);
+  float c[n][m][3];
+  int i = 1;
+  printf("sizes %zu %zu %zu %zu %zu %zu %zu\n", sizeof a, sizeof b, sizeof(a) / sizeof a[0], sizeof b[0],
+         sizeof(b[i]), sizeof c[1], sizeof c[1][2]);
   return s;
 }
 
