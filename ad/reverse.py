@@ -81,8 +81,13 @@ class Reverse:
         self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive)
         for o in self.act.ops:
             if o.name == "func.call" and o.attributes["callee"].value == "realloc" and self.act.is_varied(o.results[0]):
-                raise error_at_op(o, "unsupported construct: reverse mode through realloc of memory that holds "
-                                     "differentiated values (forward mode differentiates it)")
+                from .activity import allocations_of
+                unknown = []
+                allocations_of(o.operands[0], unknown)
+                if o.operation.block != primal.regions[0].blocks[0] or unknown:
+                    raise error_at_op(o, "unsupported construct: reverse mode through realloc of differentiated "
+                                         "memory inside a loop or branch, or of memory this function did not "
+                                         "allocate (forward mode differentiates it)")
         self.vmap = {}      # primal value -> forward-sweep value
         self.fops = {}      # primal op -> forward-sweep op
         self.tmap = {}      # primal pointer argument -> shadow argument
@@ -331,6 +336,8 @@ class Reverse:
                 with ir.InsertionPoint(scope.sentinel):
                     scope.smemo[v] = dynamic_shared_shadow(self, self.vmap[v], owner.location, self.block_finals)
                 return scope.smemo[v]
+        if owner.name == "func.call" and owner.attributes["callee"].value == "realloc":
+            return self.realloc_shadow(v, owner, scope)
         if owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS:
             from mlir.dialects import llvm
             size = [self.rv(o) for o in owner.operands]
@@ -346,6 +353,44 @@ class Reverse:
                 owner.attributes["callee"].value, [self.rv(o) for o in owner.operands], new.results[0]))
             return new.results[0]
         raise error_at_op(owner, f"unsupported construct: no shadow for a pointer made by '{owner.name}'")
+
+    def realloc_shadow(self, v, owner, scope):
+        """The shadow of q = realloc(p, n) (at the function's top level): a zeroed block of n bytes; when the
+        reverse sweep reaches the realloc, the adjoints it gathered for the moved elements flow back into p's
+        shadow (its first min(n, usable size of p's shadow) bytes: beyond p's own size nothing reads them) and
+        it is freed.
+
+        Raises:
+            CompileError: q is not used as an array of floats (pointers would need their shadows moved in the
+                forward sweep)."""
+        from mlir.dialects import llvm, scf
+        from .cache import memref_of
+        elem = _float_elements(v)
+        if elem is None:
+            raise error_at_op(owner, "unsupported construct: reverse mode through realloc of memory that is not "
+                                     "an array of floating-point numbers")
+        ptr = v.type
+        n = self.rv(owner.operands[1])
+        with ir.InsertionPoint(scope.sentinel), owner.location:
+            sq = self.libc("malloc", [n], ptr)
+            llvm.MemsetOp(sq, arith.constant(ir.IntegerType.get_signless(8), 0), n, ir.BoolAttr.get(False))
+        scope.smemo[v] = sq
+
+        def back():
+            sp = self.shadow(owner.operands[0])
+            i64, idx = ir.IntegerType.get_signless(64), ir.IndexType.get()
+            usable = self.libc("malloc_usable_size", [sp], i64)
+            width = arith.constant(i64, ir.FloatType(elem).width // 8)
+            count = arith.index_cast(idx, arith.divui(arith.minui(self.rv(owner.operands[1]), usable), width))
+            mp, mq = memref_of(sp, elem), memref_of(sq, elem)
+            loop = scf.ForOp(arith.constant(idx, 0), count, arith.constant(idx, 1))
+            with ir.InsertionPoint(loop.body):
+                k = loop.induction_variable
+                memref.StoreOp(arith.addf(memref.LoadOp(mp, [k]).result, memref.LoadOp(mq, [k]).result), mp, [k])
+                scf.YieldOp([])
+            self.libc("free", [sq], None)
+        self.shadow_frees(owner, back)
+        return sq
 
     def carried_memref(self, v, scope, shadow):
         """A memref carried by a loop (`p++` in a loop): it stays inside the buffer of its initial value, so the
@@ -492,3 +537,23 @@ class Reverse:
                 return True
             s = s.parent
         return False
+
+
+def _float_elements(v):
+    """The float element type of the memref views pointer `v` is used through (None: none, several, or not
+    floats)."""
+    from .activity import PLUMBING, is_float
+    types, work, seen = set(), [v], set()
+    while work:
+        x = work.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        for u in x.uses:
+            o = u.owner
+            for r in o.results:
+                if isinstance(r.type, ir.MemRefType):
+                    types.add(ir.MemRefType(r.type).element_type)
+                elif o.name in PLUMBING:
+                    work.append(r)
+    return next(iter(types)) if len(types) == 1 and is_float(next(iter(types))) else None

@@ -374,7 +374,8 @@ def call_rule(rv, op):
     """A call that was not inlined (recursion): the callee's reverse derivative, recomputing its forward sweep.
     Exact when the callee writes no memory that is differentiated."""
     name = op.attributes["callee"].value
-    if name in MALLOCS or is_free(name) or name in rv.session.inactive or is_dynamic_shared(op):
+    if name in MALLOCS or is_free(name) or name == "realloc" or name in rv.session.inactive or \
+            is_dynamic_shared(op):  # (realloc: Reverse.realloc_shadow)
         return
     if name in rv.session.gradient_rules:
         custom_gradient(rv, op, rv.session.gradient_rules[name][1])

@@ -2,7 +2,7 @@
 prints "label derivative reference" lines and exits 1 when a derivative is outside its tolerance: math.h
 functions without a single arithmetic op (frexp, ldexp, modf, fmod, remainder, copysign, fmin/fmax, hypot, cbrt,
 erf/erfc, tgamma, lgamma; float and __builtin_ forms), memory allocated the ways C allocates it (calloc,
-aligned_alloc, posix_memalign, function pointers, __enzyme_allocation_like, realloc in forward mode), pointers
+aligned_alloc, posix_memalign, function pointers, __enzyme_allocation_like, realloc), pointers
 to differentiated memory kept in structs, pointer arrays, malloc'd records and VLAs, doubles copied through
 integers. Built at -O0 and -O2. The unsupported forms are clear errors naming the construct."""
 
@@ -41,10 +41,12 @@ def test_plain_c_modf_and_vla_sizeof_match_gcc(tmp):
 
 PREFIX = "#include <stdlib.h>\n#include <string.h>\nextern double __enzyme_autodiff(void *, ...);\n"
 ERRORS = [
-    # reverse mode through realloc of differentiated memory (forward mode: realloc_forward.c)
-    ("double f(double *x) { double *t = malloc(8); t[0] = x[0] * x[0];\n"
-     "  t = realloc(t, 16); t[1] = 1; double r = t[0] * t[1]; free(t); return r; }\n"
-     "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }\n", 5, "realloc"),
+    # reverse mode through realloc inside a loop (forward mode and the top level: realloc.c)
+    ("double f(double *x, int n) { double *t = malloc(8); int cap = 1;\n"
+     "  for (int i = 0; i < n; i++) { if (i == cap) { cap *= 2; t = realloc(t, cap * 8); } t[i] = x[i] * x[i]; }\n"
+     "  double r = t[n - 1]; free(t); return r; }\n"
+     "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx, 3); }\n", 5,
+     "reverse mode through realloc of differentiated memory inside a loop"),
     # forward mode through realloc of memory the caller allocated: its shadow's size is unknown
     ("double f(double *x, int n) { x = realloc(x, 2 * n * sizeof(double)); x[n] = x[0] * x[0]; return x[n]; }\n"
      "extern double __enzyme_fwddiff(void *, ...);\n"

@@ -1,12 +1,13 @@
-/* realloc in differentiated code (forward mode): a buffer grown by doubling inside the loop that fills it, and
-   one enlarged once after its first elements are written, the recurrence then reading the moved values.
-   Tangents against central finite differences. Prints "label derivative reference"; exits 1 when one is outside
+/* realloc in differentiated code: a buffer grown by doubling inside the loop that fills it (forward mode), one
+   enlarged once after its first elements are written, the recurrence then reading the moved values, and one
+   enlarged twice (both modes). Tangents and gradients against central finite differences. Prints "label derivative reference"; exits 1 when one is outside
    tolerance. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 extern double __enzyme_fwddiff(void *, ...);
+extern double __enzyme_autodiff(void *, ...);
 extern int enzyme_const, enzyme_dup;
 
 #define N 7
@@ -46,6 +47,19 @@ double recurrence(const double *x, int n) {
   return r;
 }
 
+/* grown twice, each time after writing what the next step reads */
+double stepwise(const double *x, int n) {
+  double *t = malloc(sizeof(double));
+  t[0] = x[0] * x[0];
+  t = realloc(t, 2 * sizeof(double));
+  t[1] = t[0] * x[1] + cos(x[1]);
+  t = realloc(t, n * sizeof(double));
+  for (int i = 2; i < n; i++) t[i] = t[i - 1] * x[i] - t[i - 2] * 0.25;
+  double r = t[n - 1] + t[0] * t[1];
+  free(t);
+  return r;
+}
+
 typedef double (*objective)(const double *, int);
 
 static double central(objective f, double *x, int i) {
@@ -67,8 +81,19 @@ static double central(objective f, double *x, int i) {
     }                                                                               \
   } while (0)
 
+#define GRADIENT_CHECKS(label, f)                                                   \
+  do {                                                                              \
+    double x[N], dx[N] = {0};                                                       \
+    for (int i = 0; i < N; i++) x[i] = 0.3 + 0.2 * i;                               \
+    __enzyme_autodiff((void *)f, enzyme_dup, x, dx, enzyme_const, N);               \
+    for (int i = 0; i < N; i++) check(label, i, dx[i], central(f, x, i));           \
+  } while (0)
+
 int main(void) {
   TANGENT_CHECKS("append", appended);
   TANGENT_CHECKS("recur", recurrence);
+  TANGENT_CHECKS("steps", stepwise);
+  GRADIENT_CHECKS("recur_rev", recurrence);
+  GRADIENT_CHECKS("steps_rev", stepwise);
   return failures ? 1 : 0;
 }
