@@ -205,6 +205,11 @@ def _check_known_memory(op, mem, ops) -> None:
             raise error_at_op(op, f"unsupported construct: storing an active value into memory returned by "
                                   f"'{callee}' (pgcc differentiates memory from malloc, calloc, aligned_alloc "
                                   "and posix_memalign, and allocators whose body is in this file)")
+        if owner.name == "llvm.call":
+            callee = owner.attributes["callee"] if "callee" in owner.attributes else None
+            what = f"'{ir.FlatSymbolRefAttr(callee).value}'" if callee is not None else \
+                "a call through a function pointer pgcc cannot resolve to malloc, calloc or aligned_alloc"
+            raise error_at_op(op, f"unsupported construct: storing an active value into memory returned by {what}")
         if owner.name in PLUMBING:
             work.extend(owner.operands)
 
