@@ -2,7 +2,7 @@
 
 The frontend lowers most of math.h to math/arith ops (partials.PARTIALS differentiates those); `hypot`, `erfc`,
 `tgamma`, `lgamma`, `remainder`, `ldexp`, `frexp` (and the float `...f` forms; `__builtin_<f>` is a call of f)
-reach AD as func.call of the library function. LIBM_PARTIALS gives their partial derivatives in the form of
+(also fma, fdim, exp10) reach AD as func.call of the library function. LIBM_PARTIALS gives their partial derivatives in the form of
 partials.PARTIALS, so both modes use them like an op's: ``rule(k, x, r, t)`` -> the partial of the result with
 respect to operand k (None: zero, e.g. the integer exponent of ldexp).
 
@@ -146,6 +146,13 @@ def _erfc(k, x, r, t):
     return P.mul(P.const(t, -2.0 / pymath.sqrt(pymath.pi)), P.op1("math.exp", arith.negf(P.sq(x(0)))))
 
 
+def _fdim(k, x, r, t):
+    # fdim(a, b) = max(a - b, 0)
+    above = arith.cmpf(arith.CmpFPredicate.OGT, x(0), x(1))
+    one, zero = P.const(t, 1.0), P.const(t, 0.0)
+    return arith.select(above, one, zero) if k == 0 else arith.select(above, P.const(t, -1.0), zero)
+
+
 # C name (double form) -> rule(k, x, r, t) as in partials.PARTIALS
 LIBM_PARTIALS = {
     "hypot": _hypot,
@@ -156,6 +163,9 @@ LIBM_PARTIALS = {
     "ldexp": _ldexp,
     "scalbn": _ldexp,
     "frexp": _frexp,
+    "fma": lambda k, x, r, t: P.ONE if k == 2 else x(1 - k),
+    "fdim": _fdim,
+    "exp10": lambda k, x, r, t: P.mul(r(), P.const(t, pymath.log(10.0))),
 }
 # the functions above with an integer (or pointer to integer) argument
 INTEGER_ARGUMENTS = {"ldexp", "scalbn", "frexp"}

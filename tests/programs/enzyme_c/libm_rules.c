@@ -1,7 +1,8 @@
 /* Derivatives of math.h functions that have no single arithmetic op: frexp, ldexp, modf, fmod, remainder,
-   copysign, fmin, fmax, hypot, cbrt, erf, erfc, tgamma, lgamma, in double and float forms and as
+   copysign, fmin, fmax, hypot, cbrt, erf, erfc, tgamma, lgamma, fma, fdim, exp10, in double and float forms and as
    __builtin_ calls, in both modes, checked against central finite differences (and by hand for the linear
    ones). Prints "label derivative reference" and exits 1 when one is outside its tolerance. */
+#define _GNU_SOURCE /* exp10 */
 #include <math.h>
 #include <stdio.h>
 
@@ -41,6 +42,8 @@ float single(float x) {
   return hypotf(x, 1.5f) + erfcf(x) + tgammaf(x + 1.0f) + lgammaf(x + 2.0f) + cbrtf(x) + fmodf(x * 7.0f, 1.25f) +
          copysignf(x, -1.0f) + fmaxf(x, 0.25f) + ldexpf(x, 3) + remainderf(x * 3.0f, 1.0f);
 }
+double fused(double x) { return fma(x, x * 2, sin(x)) + fdim(x * x, 0.5) + fdim(0.1, x) + exp10(x * 0.5); }
+
 /* lgamma in a loop: the reverse sweep reads each x[i] again */
 double sum_lgamma(const double *x, int n) {
   double s = 0;
@@ -67,6 +70,8 @@ int main(void) {
     sprintf(l, "frexp_fwd_%d", i); check(l, __enzyme_fwddiff((void *)mantissa, x, 1.0), FD1(mantissa, x), 1e-6);
     sprintf(l, "modf_rev_%d", i); check(l, __enzyme_autodiff((void *)parts, x), FD1(parts, x), 1e-6);
     sprintf(l, "modf_fwd_%d", i); check(l, __enzyme_fwddiff((void *)parts, x, 1.0), FD1(parts, x), 1e-6);
+    sprintf(l, "fma_rev_%d", i); check(l, __enzyme_autodiff((void *)fused, x), FD1(fused, x), 1e-6);
+    sprintf(l, "fma_fwd_%d", i); check(l, __enzyme_fwddiff((void *)fused, x, 1.0), FD1(fused, x), 1e-6);
     sprintf(l, "float_rev_%d", i);
     check(l, __enzyme_autodifff((void *)single, (float)x), (single_d(x + 1e-3) - single_d(x - 1e-3)) / 2e-3, 2e-3);
   }
