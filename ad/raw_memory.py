@@ -627,6 +627,21 @@ def fshadow(rev, v):
         for i, x in enumerate(operands):
             new.operands[i] = x
         return new.results[list(o.results).index(v)]
+    if v in rev.loop_shadows:
+        return rev.loop_shadows[v]
+    if o.operation.name == "func.call" and o.attributes["callee"].value in MALLOCS and \
+            o.operation.block != rev.primal.regions[0].blocks[0] and o in rev.fops:
+        # malloc'd inside a loop or branch: the shadow made next to it in the forward sweep too; the reverse
+        # sweep reads it back per iteration (Reverse.shadow, a cached pseudo value) and frees it there
+        from mlir.dialects import arith, func
+        from .activity import alloc_bytes
+        callee = o.attributes["callee"].value
+        with ir.InsertionPoint.after(rev.fops[o]), o.location:
+            args = [rev.vmap.get(x, x) for x in o.operands]
+            sh = func.CallOp([v.type], ir.FlatSymbolRefAttr.get(callee), args).results[0]
+            llvm.MemsetOp(sh, arith.constant(_i8(), 0), alloc_bytes(callee, args), ir.BoolAttr.get(False))
+        rev.loop_shadows[v] = sh
+        return sh
     if o.operation.name == "func.call" and o.attributes["callee"].value in MALLOCS and \
             o.operation.block == rev.primal.regions[0].blocks[0] and o in rev.fops:
         # a malloc'd record at the top level: its shadow made next to it in the forward sweep (zeroed like the
@@ -723,6 +738,63 @@ def _move_adjoints(rv, sd, ss, floats):
                 llvm.StoreOp(arith.addf(llvm.LoadOp(t, ps).result, g), ps)
 
 
+def _fresh_per_iteration(roots, load):
+    """(loop, ops after `load` in the same iteration) when every root of `roots` is a malloc'd block allocated
+    in the body of the innermost loop around `load` (each iteration's block is a new one, so what later
+    iterations write is not what `load` read), else None."""
+    loop = load.operation.parent
+    while loop is not None and loop.name not in ("scf.for", "scf.while", "affine.for"):
+        loop = loop.parent if loop.name != "func.func" else None
+    if loop is None or not roots:
+        return None
+    for r in roots:
+        o = r.owner
+        if isinstance(o, ir.Block) or o.name != "func.call" or o.attributes["callee"].value not in MALLOCS \
+                or not _inside(o, loop) or _escapes_iteration(r):
+            return None
+    after, cur = [], load.operation
+    while cur != loop.operation if hasattr(loop, "operation") else cur != loop:
+        block = cur.block
+        seen = False
+        for o in block.operations:
+            if seen:
+                after.append(o.operation)
+                after.extend(x.operation for x in all_ops(o))
+            elif o.operation == cur:
+                seen = True
+        cur = block.owner.operation if hasattr(block.owner, "operation") else block.owner
+    return loop, set(after)
+
+
+def _inside(op, region_op) -> bool:
+    """Whether `op` is nested in `region_op`."""
+    target = region_op.operation if hasattr(region_op, "operation") else region_op
+    cur = op.operation if hasattr(op, "operation") else op
+    while cur is not None and cur.name != "func.func":
+        if cur == target:
+            return True
+        cur = cur.parent
+    return False
+
+
+def _escapes_iteration(v) -> bool:
+    """Whether pointer `v` (through plumbing) is yielded to a later iteration or stored into memory."""
+    work, seen = [v], set()
+    while work:
+        x = work.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        for u in x.uses:
+            o = u.owner
+            if o.name in ("scf.yield", "affine.yield", "scf.condition") or \
+                    (o.name in ("llvm.store", "memref.store", "affine.store") and u.operand_number == 0):
+                return True
+            if o.name in PLUMBING:
+                work.extend(o.results)
+    return False
+
+
 def pointer_rewritten_after(rev, load):
     """An op that may write pointers into the memory pointer-load `load` reads after it (so the shadow pointer the
     reverse sweep reloads could differ from the one the load saw), or None."""
@@ -731,8 +803,11 @@ def pointer_rewritten_after(rev, load):
         rev.caches.overwrites = Overwrites(rev.primal, rev.session)
     ow = rev.caches.overwrites
     reads = ow.roots(load.operands[0])
+    fresh = _fresh_per_iteration(reads, load)
     for o in ow.later_ops(load):
         name = o.operation.name
+        if fresh is not None and o.operation not in fresh[1] and _inside(o, fresh[0]):
+            continue  # (a later iteration writes that iteration's own allocation)
         if (name == "llvm.store" and is_pointer_like(o.operands[0].type)) or name in COPIES:
             w = ow.writes_of(o)
         elif name == "func.call":

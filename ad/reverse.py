@@ -92,6 +92,7 @@ class Reverse:
         self.fops = {}      # primal op -> forward-sweep op
         self.tmap = {}      # primal pointer argument -> shadow argument
         self.raw_shadows = {}  # primal llvm.alloca -> its shadow, made by the forward sweep (raw_memory.py)
+        self.loop_shadows = {}  # primal malloc result inside a loop or branch -> its forward sweep shadow
         self.tapes = {}     # primal call of a function with a registered gradient -> its tape (i64), forward sweep
         self.sentinels = []
         self.pending_free = {}  # primal allocation op -> emits the free of its shadow
@@ -290,6 +291,16 @@ class Reverse:
                 raise error_at_op(owner, "unsupported construct: reverse mode through a pointer read from memory "
                                          f"that may be written again later (by {what})")
         scope = self.scope_of(self.def_block(v)) if not self.is_top(v) else self.top_scope()
+        if v in self.loop_shadows and v not in scope.smemo:  # (raw_memory.fshadow: kept per iteration)
+            from mlir.dialects import llvm
+            block, fsh, i64 = self.def_block(v), self.loop_shadows[v], ir.IntegerType.get_signless(64)
+            with ir.InsertionPoint.after(fsh.owner), owner.location:  # (caches hold integers, not pointers)
+                bits = llvm.PtrToIntOp(i64, fsh).result
+            got = self.caches.load_pseudo(("loop-shadow", v), block, bits, scope, owner.location)
+            with ir.InsertionPoint(scope.sentinel), owner.location:
+                sh = llvm.IntToPtrOp(v.type, got).result
+            scope.smemo[v] = sh
+            self.shadow_frees(owner, lambda: self.session_free(sh))
         got = scope.smemo.get(v)
         if got is None and isinstance(owner, ir.Block) and isinstance(v.type, ir.MemRefType):
             got = scope.smemo[v] = self.carried_memref(v, scope, shadow=True)

@@ -1,6 +1,6 @@
 /* Pointers to differentiated memory kept in memory: a local struct holding a pointer, a local array of
    pointers, a malloc'd array of pointers (rows of a matrix), a malloc'd array of records each pointing into
-   the input, one malloc'd record, variable-length arrays of pointers and of records. Both modes, against central finite differences. Prints "label derivative
+   the input, one malloc'd record, one malloc'd in every iteration, variable-length arrays of pointers and of records. Both modes, against central finite differences. Prints "label derivative
    reference"; exits 1 when one is outside tolerance. */
 #include <math.h>
 #include <stdio.h>
@@ -75,6 +75,20 @@ double one_record(const double *x, int n) {
   return s;
 }
 
+/* a record malloc'd, filled and released in every iteration */
+double per_iteration(const double *x, int n) {
+  double r = 0;
+  for (int i = 0; i < n; i++) {
+    view *v = malloc(sizeof(view));
+    v->data = x + (n - 1 - i);
+    v->scale = sin(x[i]);
+    v->len = i;
+    r += v->scale * v->data[0] * (v->len + 1);
+    free(v);
+  }
+  return r;
+}
+
 /* variable-length arrays of pointers and of records on the stack */
 double stack_tables(const double *x, int n) {
   const double *rows[n];
@@ -122,5 +136,6 @@ int main(void) {
   GRADIENT_CHECKS("terms", weighted_terms);
   GRADIENT_CHECKS("record", one_record);
   GRADIENT_CHECKS("vla", stack_tables);
+  GRADIENT_CHECKS("loop_record", per_iteration);
   return failures ? 1 : 0;
 }
