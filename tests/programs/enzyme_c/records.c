@@ -89,6 +89,27 @@ double per_iteration(const double *x, int n) {
   return r;
 }
 
+/* records malloc'd under a condition (also inside a loop) */
+double conditional_records(const double *x, int n) {
+  double r = x[0];
+  if (n > 2) {
+    view *v = malloc(sizeof(view));
+    v->data = x + 2;
+    v->scale = sin(x[1]);
+    r += v->scale * v->data[0];
+    free(v);
+  }
+  for (int i = 1; i < n; i++)
+    if (i % 2) {
+      view *v = malloc(sizeof(view));
+      v->data = x + i;
+      v->scale = x[i - 1];
+      r += v->scale * v->data[0];
+      free(v);
+    }
+  return r;
+}
+
 /* variable-length arrays of pointers and of records on the stack */
 double stack_tables(const double *x, int n) {
   const double *rows[n];
@@ -137,5 +158,6 @@ int main(void) {
   GRADIENT_CHECKS("record", one_record);
   GRADIENT_CHECKS("vla", stack_tables);
   GRADIENT_CHECKS("loop_record", per_iteration);
+  GRADIENT_CHECKS("if_record", conditional_records);
   return failures ? 1 : 0;
 }
