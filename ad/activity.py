@@ -461,6 +461,9 @@ class Activity:
             for j in range(n):
                 if (inits[j] in V or yields[j] in V or args[j] in V) and carries(op.results[j].type):
                     changed |= self._mark([args[j], op.results[j]])
+                    if is_pointer_like(inits[j].type) and inits[j] not in V:
+                        # (buffers swapped by the loop: the initial one needs its shadow too)
+                        changed |= self._mark([a.results[0] for a in allocations_of(inits[j])])
         elif name == "scf.if":
             for region in op.regions:
                 if len(region.blocks):

@@ -363,6 +363,9 @@ class Reverse:
             self.shadow_frees(owner, lambda: release_like_allocation(
                 owner.attributes["callee"].value, [self.rv(o) for o in owner.operands], new.results[0]))
             return new.results[0]
+        if owner.name in ("scf.for", "affine.for", "scf.while", "scf.if"):
+            raise error_at_op(owner, "unsupported construct: reverse mode through a pointer that a loop or branch "
+                                     "chooses among buffers (e.g. buffers swapped each iteration)")
         raise error_at_op(owner, f"unsupported construct: no shadow for a pointer made by '{owner.name}'")
 
     def realloc_shadow(self, v, owner, scope):

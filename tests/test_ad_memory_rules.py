@@ -58,6 +58,11 @@ ERRORS = [
      "  double r = t[0]; free(t); return r; }\n"
      "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }\n", 5,
      "a call through a function pointer pgcc cannot resolve"),
+    # reverse mode through malloc'd buffers swapped each time step (forward mode: realloc.c)
+    ("double f(double *x, int n) { double *a = malloc(8 * n), *b = malloc(8 * n); for (int i = 0; i < n; i++)\n"
+     "  a[i] = x[i]; for (int t = 0; t < 3; t++) { for (int i = 0; i < n; i++) b[i] = a[i] * a[i];\n"
+     "  double *s = a; a = b; b = s; } double r = a[0]; free(a); free(b); return r; }\n"
+     "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx, 3); }\n", 5, "swapped"),
     # a VLA of structs with a run-time inner dimension
     ("typedef struct { double v; } S;\nint h(int n) { S grid[n][n]; grid[0][0].v = 1; return (int)grid[0][0].v; }\n",
      5, "run-time inner dimension"),

@@ -1,7 +1,8 @@
 /* realloc in differentiated code: a buffer grown by doubling inside the loop that fills it (forward mode), one
    enlarged once after its first elements are written, the recurrence then reading the moved values, and one
-   enlarged twice (both modes). Tangents and gradients against central finite differences. Prints "label derivative reference"; exits 1 when one is outside
-   tolerance. */
+   enlarged twice (both modes); two malloc'd buffers swapped each time step (forward mode). Tangents and
+   gradients against central finite differences. Prints "label derivative reference"; exits 1 when one is
+   outside tolerance. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,25 @@ double stepwise(const double *x, int n) {
   return r;
 }
 
+/* two malloc'd buffers swapped every time step (forward mode) */
+double ping_pong(const double *x, int n) {
+  double *a = malloc(n * sizeof(double)), *b = malloc(n * sizeof(double));
+  for (int i = 0; i < n; i++) a[i] = x[i];
+  for (int t = 0; t < 3; t++) {
+    for (int i = 1; i < n - 1; i++) b[i] = 0.25 * a[i - 1] + 0.5 * a[i] * a[i] + 0.25 * a[i + 1];
+    b[0] = a[0];
+    b[n - 1] = a[n - 1];
+    double *tmp = a;
+    a = b;
+    b = tmp;
+  }
+  double s = 0;
+  for (int i = 0; i < n; i++) s += a[i];
+  free(a);
+  free(b);
+  return s;
+}
+
 typedef double (*objective)(const double *, int);
 
 static double central(objective f, double *x, int i) {
@@ -93,6 +113,7 @@ int main(void) {
   TANGENT_CHECKS("append", appended);
   TANGENT_CHECKS("recur", recurrence);
   TANGENT_CHECKS("steps", stepwise);
+  TANGENT_CHECKS("swap", ping_pong);
   GRADIENT_CHECKS("recur_rev", recurrence);
   GRADIENT_CHECKS("steps_rev", stepwise);
   return failures ? 1 : 0;
