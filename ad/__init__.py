@@ -7,7 +7,10 @@ module into a call of a synthesized derivative function. Modules, one job each:
     prepare.py    the primal copy: callees inlined, re-optimized before differentiation
     counted_loops.py  while loops with a constant trip count (tree loops of CUDA reductions) -> counted loops
     activity.py   which values carry derivatives
+    allocators.py which calls allocate/release memory (malloc, calloc, aligned_alloc, __enzyme_allocation_like)
+                  and how shadows are allocated and released alike
     partials.py   derivative rules of scalar arith/math ops (shared by both modes)
+    libm.py       derivative rules of libm functions that stay calls (hypot, erfc, lgamma/tgamma via digamma...)
     forward.py    forward mode: the derivative function, tangents and shadows of values
     rules_forward.py  forward-mode rule per op name (FORWARD_RULES)
     reverse.py    reverse mode: forward sweep, reverse sweep, scopes, primal values and shadows in the reverse

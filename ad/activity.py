@@ -18,6 +18,7 @@ from mlir import ir
 
 from polygeist_py.errors import error_at_op
 
+from .allocators import MALLOCS, is_free
 from .libm import NAMES as LIBM_NAMES
 
 # Ops that only re-describe a pointer (no arithmetic on data): the shadow of their result is the same op applied
@@ -44,64 +45,6 @@ def inactive_result(act, op) -> bool:
 LOADS = {"affine.load", "memref.load"}
 STORES = {"affine.store", "memref.store"}
 LOOPS = {"scf.for", "affine.for"}
-LIBC_MALLOCS = frozenset({"malloc", "calloc", "aligned_alloc"})
-# allocators whose shadow is an allocation like theirs, zeroed: the C library's and the program's
-# __enzyme_allocation_like allocators (set by set_custom_allocators for the module being differentiated)
-MALLOCS = set(LIBC_MALLOCS)
-CUSTOM_ALLOCATORS = {}   # allocator -> (size argument index, deallocator, deallocator's argument indices)
-DEALLOCATORS = {}        # deallocator -> its allocator
-
-
-def set_custom_allocators(table) -> None:
-    """Make the allocators of `table` ({name: (size index, deallocator, [argument indices, -1 = the pointer])},
-    from __enzyme_allocation_like) allocators for AD, in place of the previous module's."""
-    MALLOCS.clear()
-    MALLOCS.update(LIBC_MALLOCS | set(table))
-    CUSTOM_ALLOCATORS.clear()
-    CUSTOM_ALLOCATORS.update(table)
-    DEALLOCATORS.clear()
-    DEALLOCATORS.update({free: alloc for alloc, (_, free, _) in table.items()})
-
-
-def alloc_bytes(callee, args):
-    """The size in bytes (an i64 Value) of the allocation `callee(*args)` for callee in MALLOCS."""
-    from mlir.dialects import arith
-    if callee == "calloc":
-        return arith.muli(args[0], args[1])
-    if callee in CUSTOM_ALLOCATORS:
-        n = args[CUSTOM_ALLOCATORS[callee][0]]
-        i64 = ir.IntegerType.get_signless(64)
-        return n if n.type == i64 else arith.extsi(i64, n)
-    return args[1] if callee == "aligned_alloc" else args[0]
-
-
-def is_free(callee) -> bool:
-    """Whether `callee` releases memory: free or a custom allocator's deallocator."""
-    return callee == "free" or callee in DEALLOCATORS
-
-
-def shadow_release(callee, args, shadow):
-    """Release `shadow` like the primal pointer passed to free/deallocator call `callee(*args)` (its other
-    arguments kept)."""
-    from mlir.dialects import func
-    if callee == "free":
-        args = [shadow]
-    else:
-        alloc = DEALLOCATORS[callee]
-        at = CUSTOM_ALLOCATORS[alloc][2].index(-1)
-        args = list(args[:at]) + [shadow] + list(args[at + 1:])
-    func.CallOp([], ir.FlatSymbolRefAttr.get(callee), args)
-
-
-def release_like_allocation(alloc_callee, alloc_args, shadow):
-    """Release `shadow`, allocated by `alloc_callee(*alloc_args)`: free, or the custom allocator's deallocator
-    called with the allocation's arguments at its indices (-1: the shadow)."""
-    from mlir.dialects import func
-    if alloc_callee not in CUSTOM_ALLOCATORS:
-        func.CallOp([], ir.FlatSymbolRefAttr.get("free"), [shadow])
-        return
-    _, dealloc, indices = CUSTOM_ALLOCATORS[alloc_callee]
-    func.CallOp([], ir.FlatSymbolRefAttr.get(dealloc), [shadow if i == -1 else alloc_args[i] for i in indices])
 DYNAMIC_SHARED = "__pgcc_dynamic_shared_"  # (gpu_to_cpu.launch_to_loops: an extern __shared__ array, allocated)
 
 
@@ -190,9 +133,10 @@ def allocations_of(v, unknown=None):
     return out
 
 
-def _check_known_memory(op, mem, ops) -> None:
-    """A varied value stored by `op` into memory a library call returned (realloc, an allocator without a body):
-    the error naming the call (it has no shadow: AD cannot tell what it allocates)."""
+def _check_known_memory(op, mem) -> None:
+    """A varied value stored by `op` into memory a call returned (a function without a body that is not an
+    allocator, a call through an unresolved function pointer): the error naming the call (the memory has no
+    shadow: AD cannot tell what it allocates)."""
     work, seen = [mem], set()
     while work:
         v = work.pop()
@@ -351,7 +295,7 @@ class Activity:
                 allocs = allocations_of(mem)  # (memory carried by a loop: the allocations it may come from)
                 if allocs:
                     return self._mark([a.results[0] for a in allocs])
-                _check_known_memory(op, mem, self.ops)
+                _check_known_memory(op, mem)
             return False
         if name == "memref.atomic_rmw":  # an atomic add of a varied value: the memory gets a shadow
             val, mem = op.operands[0], op.operands[1]
@@ -381,7 +325,7 @@ class Activity:
                 allocs = allocations_of(mem)  # (memory carried by a loop: the allocations it may come from)
                 if allocs:
                     return self._mark([a.results[0] for a in allocs])
-                _check_known_memory(op, mem, self.ops)
+                _check_known_memory(op, mem)
             return False
         if name in LOOPS or name in ("scf.while", "scf.if", "scf.parallel", "scf.execute_region"):
             return self._visit_region_op(op)

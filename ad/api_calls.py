@@ -12,7 +12,8 @@ from mlir import ir
 from polygeist_py.errors import error_at_op
 from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, RULES_ATTR
 
-from .activity import all_ops, set_custom_allocators
+from .activity import all_ops
+from .allocators import set_custom_allocators
 from .prepare import functions, primal_copy
 
 

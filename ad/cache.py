@@ -27,7 +27,8 @@ from mlir.dialects import arith, llvm, memref, scf
 from polygeist_py.errors import error_at_op
 from polygeist_py.frontend.c_types import byte_width
 from polygeist_py.gpu_to_cpu.ir_nav import is_pure
-from .activity import MALLOCS, is_free, is_pointer_like
+from .activity import MALLOCS, is_pointer_like
+from .allocators import is_free
 from .libm import is_libm_call
 
 EXPENSIVE = ("math.",)

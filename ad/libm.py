@@ -1,10 +1,10 @@
 """Derivative rules of C math library functions that stay calls (libm functions without a math-dialect op).
 
 The frontend lowers most of math.h to math/arith ops (partials.PARTIALS differentiates those); `hypot`, `erfc`,
-`tgamma`, `lgamma`, `remainder`, `ldexp`, `frexp` (and the float `...f` forms; `__builtin_<f>` is a call of f)
-(also fma, fdim, exp10) reach AD as func.call of the library function. LIBM_PARTIALS gives their partial derivatives in the form of
-partials.PARTIALS, so both modes use them like an op's: ``rule(k, x, r, t)`` -> the partial of the result with
-respect to operand k (None: zero, e.g. the integer exponent of ldexp).
+`tgamma`, `lgamma`, `remainder`, `ldexp`, `frexp`, `fma`, `fdim`, `exp10` (and the float `...f` forms;
+`__builtin_<f>` is a call of f) reach AD as func.call of the library function. LIBM_PARTIALS gives their partial
+derivatives in the form of partials.PARTIALS, so both modes use them like an op's: ``rule(k, x, r, t)`` -> the
+partial of the result with respect to operand k (None: zero, e.g. the integer exponent of ldexp).
 
 The derivatives of lgamma and tgamma need the digamma function psi, which libm lacks: `digamma` emits (once per
 module) a private function computing it by the reflection formula psi(x) = psi(1-x) - pi/tan(pi x) for x < 1/2,

@@ -97,7 +97,7 @@ def direct_allocator_calls(f, module) -> None:
     """Calls of malloc/calloc/aligned_alloc/free through a function pointer that can only hold that function (a
     local initialized with it, or a global initialized with it that this file never writes) become direct calls,
     so that AD gives their memory a shadow (Enzyme sees them after LLVM's constant propagation)."""
-    from .activity import MALLOCS
+    from .allocators import MALLOCS
     calls = [c for c in all_ops(f) if c.name == "llvm.call" and "callee" not in c.attributes]
     if not calls:
         return
@@ -130,8 +130,8 @@ def posix_memalign_as_aligned_alloc(f, module) -> None:
         if isinstance(slot.owner, ir.Block) or slot.owner.name != "llvm.alloca":
             continue
         loads = [u.owner for u in slot.uses if u.owner != c.operation]
-        if not all(o.name == "llvm.load" and o.operation.block == c.operation.block and c.operation.is_before_in_block(o.operation)
-                   for o in loads):
+        if not all(o.name == "llvm.load" and o.operation.block == c.operation.block
+                   and c.operation.is_before_in_block(o.operation) for o in loads):
             continue
         i64, ptr = ir.IntegerType.get_signless(64), ir.Type.parse("!llvm.ptr")
         _declare(module, "aligned_alloc", [i64, i64], [ptr])

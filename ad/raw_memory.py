@@ -30,7 +30,8 @@ from mlir.dialects import arith, llvm
 from polygeist_py.errors import error_at_op
 
 from .libm import NAMES as LIBM_NAMES, WRITES_INT as LIBM_WRITES_INT
-from .activity import COPIES, MALLOCS, PLUMBING, RAW_ALLOCS, all_ops, is_float, is_free, is_pointer_like
+from .activity import COPIES, MALLOCS, PLUMBING, RAW_ALLOCS, all_ops, is_float, is_pointer_like
+from .allocators import alloc_bytes, is_free, release_like_allocation
 
 DYNAMIC_INDEX = -2147483648  # rawConstantIndices entry of an llvm.getelementptr index given as an operand
 
@@ -634,7 +635,6 @@ def fshadow(rev, v):
         # malloc'd inside a loop or branch: the shadow made next to it in the forward sweep too; the reverse
         # sweep reads it back per iteration (Reverse.shadow, a cached pseudo value) and frees it there
         from mlir.dialects import arith, func
-        from .activity import alloc_bytes
         callee = o.attributes["callee"].value
         with ir.InsertionPoint.after(rev.fops[o]), o.location:
             args = [rev.vmap.get(x, x) for x in o.operands]
@@ -647,7 +647,6 @@ def fshadow(rev, v):
         # a malloc'd record at the top level: its shadow made next to it in the forward sweep (zeroed like the
         # reverse sweep's own), so that shadow pointers stored into it there are read back by the reverse sweep
         from mlir.dialects import arith, func
-        from .activity import alloc_bytes, release_like_allocation
         callee = o.attributes["callee"].value
         with ir.InsertionPoint.after(rev.fops[o]), o.location:
             args = [rev.vmap.get(x, x) for x in o.operands]

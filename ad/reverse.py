@@ -29,8 +29,8 @@ from mlir.dialects import arith, func, memref
 from polygeist_py.errors import error_at_op
 
 from . import partials as P
-from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, alloc_bytes, inactive_result, is_float, \
-    release_like_allocation
+from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, inactive_result, is_float
+from .allocators import alloc_bytes, release_like_allocation
 from .cache import Caches
 from .mincut import Planner
 from .emit import body_ops, copy_noalias, fill_zero, terminator, zero

@@ -14,8 +14,8 @@ from polygeist_py.errors import error_at_op
 from . import libm
 from . import partials as P
 from .libm import is_libm_call
-from .activity import ALLOCS, CUSTOM_ALLOCATORS, DEALLOCATORS, LIBC_MALLOCS, LOADS, LOOPS, MALLOCS, STORES, \
-    alloc_bytes, is_float, is_free, shadow_release
+from .activity import ALLOCS, LOADS, LOOPS, MALLOCS, STORES, is_float
+from .allocators import CUSTOM_ALLOCATORS, DEALLOCATORS, LIBC_MALLOCS, alloc_bytes, is_free, shadow_release
 from .raw_memory import fwd_alloca_rule, fwd_copy_rule, fwd_store_rule
 from .gpu_block import dynamic_shared_shadow, is_dynamic_shared
 from .emit import body_ops, clone_mapped, create_like, loop_parts, loop_segments, shadow_alloc, terminator
@@ -347,8 +347,8 @@ def realloc_rule(fw, op):
 
 
 # libm names -> the math op whose derivative rule (partials.PARTIALS) a function declared like them uses
-LIBM_OPS = {"fabs": "math.absf", "pow": "math.powf", "fmod": "arith.remf", "atan2": "math.atan2", "copysign": "math.copysign",
-            "fma": "math.fma", "fmax": "arith.maximumf", "fmin": "arith.minimumf"}
+LIBM_OPS = {"fabs": "math.absf", "pow": "math.powf", "fmod": "arith.remf", "atan2": "math.atan2",
+            "copysign": "math.copysign", "fma": "math.fma", "fmax": "arith.maximumf", "fmin": "arith.minimumf"}
 
 
 def call_partials(session, op, primal, result):

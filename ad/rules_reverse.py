@@ -14,7 +14,8 @@ from mlir.dialects import arith, func, memref, scf
 from polygeist_py.errors import error_at_op
 
 from . import partials as P
-from .activity import ALLOCS, MALLOCS, all_ops, is_float, is_free
+from .activity import ALLOCS, MALLOCS, all_ops, is_float
+from .allocators import is_free
 from .libm import is_libm_call
 from .emit import body_ops, create_like, terminator, zero
 from .gpu_block import accumulate as device_accumulate, barrier_rule, contains_barrier, is_dynamic_shared
