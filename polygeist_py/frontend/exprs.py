@@ -139,31 +139,65 @@ class ExprGen:
         return self.const_int(e.type, v)
 
     def vla_sizeof(self, e):
-        """`sizeof a` for a local variable-length array `a` (an index Value: the product of its run-time dims, as
-        allocated, times the element's size), or None for another operand."""
+        """`sizeof x` for an operand of variable-length array type (an index Value: its run-time dims times the
+        element's size): a local VLA (`sizeof a`), a row of one or of a pointer to VLA rows (`sizeof b[i]`,
+        `sizeof *p`), read off the memref it is an element of; None for another operand (`sizeof(double[n])`
+        written as a type) or one whose evaluation has effects (C evaluates a VLA-typed operand)."""
         from mlir.dialects import memref as M
         kids = [c for c in children(e) if c.kind.is_expression()]
         first = next(iter(e.get_tokens()), None)
-        if len(kids) != 1 or first is None or first.spelling != "sizeof":
+        if len(kids) != 1 or first is None or first.spelling != "sizeof" or not self.side_effect_free(kids[0]) \
+                or canonical(kids[0].type).kind != T.VARIABLEARRAY:
             return None
-        ref, depth = self.strip_parens(kids[0]), 0
-        while ref.kind == K.ARRAY_SUBSCRIPT_EXPR:  # `sizeof b[i]`: the dims after the subscripted ones
-            base, index = children(ref)
-            if not self.side_effect_free(index):  # (C evaluates a VLA-typed operand: keep it exact)
-                return None
-            ref, depth = self.strip_parens(base), depth + 1
+        ref = self.strip_parens(kids[0])
         key = decl_key(ref.referenced) if ref.kind == K.DECL_REF_EXPR and ref.referenced else None
-        if key is not None and depth == 0 and key in getattr(self, "vla_sizes_of", {}):  # (pointers, structs)
+        if key is not None and key in getattr(self, "vla_sizes_of", {}):  # (pointers, structs: bytes)
             return arith.index_cast(ir.IndexType.get(), self.vla_sizes_of[key])
-        var = self.mem.get(key) if key is not None else None
-        if var is None or not isinstance(var.memref.type, ir.MemRefType):
+        elem = CT.array_shape(canonical(ref.type)).elem
+        depth = 0
+        while ref.kind == K.ARRAY_SUBSCRIPT_EXPR:  # `b[i]`, `p[i]`: one dim of the memref per subscript
+            ref, depth = self.strip_parens(children(ref)[0]), depth + 1
+        if ref.kind == K.UNARY_OPERATOR and unary_op(ref) == "*":  # `*p`
+            ref, depth = self.strip_parens(children(ref)[0]), depth + 1
+        key = decl_key(ref.referenced) if ref.kind == K.DECL_REF_EXPR and ref.referenced else None
+        if ref.kind == K.DECL_REF_EXPR and canonical(ref.type).kind == T.POINTER and \
+                CT.pointee_is_memref(canonical(ref.type)) and key not in self.env and key not in self.mem:
+            return self.declared_row_bytes(ref, depth, elem)  # (`T (*p)[m] = malloc(n * sizeof *p)`)
+        if ref.kind == K.DECL_REF_EXPR and canonical(ref.type).kind == T.POINTER and \
+                CT.pointee_is_memref(canonical(ref.type)):
+            mem = self.rvalue(ref)  # (a pointer to VLA rows: a memref whose first dim is the rows)
+        elif key is not None and key in self.mem:
+            mem = self.mem_ref(self.mem[key])
+        else:
             return None
-        mt = ir.MemRefType(var.memref.type)
-        if depth >= mt.rank:
+        if not isinstance(mem.type, ir.MemRefType) or depth >= ir.MemRefType(mem.type).rank:
             return None
-        n = arith.constant(ir.IndexType.get(), CT.size_of(CT.array_shape(canonical(ref.type)).elem))
+        mt = ir.MemRefType(mem.type)
+        n = arith.constant(ir.IndexType.get(), CT.size_of(elem))
         for k in range(depth, mt.rank):
-            n = arith.muli(n, M.DimOp(var.memref, arith.constant(ir.IndexType.get(), k)).result)
+            n = arith.muli(n, M.DimOp(mem, arith.constant(ir.IndexType.get(), k)).result)
+        return n
+
+    def declared_row_bytes(self, ref, depth, elem):
+        """sizeof of `*p` (`depth` 1) or deeper for pointer variable `p` in its own initializer, before it has a
+        value: the size expressions of its declaration's type evaluated again (they have no effects: checked),
+        or None."""
+        from .values import dynamic_sizes, size_expressions
+        d = ref.referenced
+        shape = CT.array_shape(canonical(canonical(d.type).get_pointee()))
+        from ..clang_ast import var_decl_initializer
+        exprs = size_expressions(d, exclude=var_decl_initializer(d))
+        runtime = dynamic_sizes(exprs, shape.dims)
+        if None in runtime or not all(self.side_effect_free(x) for x in runtime) or depth < 1:
+            return None
+        values = iter(runtime)
+        n = arith.constant(ir.IndexType.get(), CT.size_of(elem))
+        for k, dim in enumerate(shape.dims):
+            v = next(values) if dim is None else None
+            if k < depth - 1:
+                continue
+            size = self.index_of(self.rvalue(v), v.type) if v is not None else arith.constant(ir.IndexType.get(), dim)
+            n = arith.muli(n, size)
         return n
 
     @staticmethod
@@ -174,9 +208,14 @@ class ExprGen:
         return c
 
     def side_effect_free(self, c) -> bool:
-        """Whether expression `c` is a constant or a variable (nothing to evaluate for its effects)."""
-        c = self.strip_parens(c)
-        return c.kind in (K.INTEGER_LITERAL, K.DECL_REF_EXPR) or isinstance(evaluate(c), int)
+        """Whether evaluating expression `c` has no effects: no calls, assignments, increments or decrements."""
+        if c.kind in (K.CALL_EXPR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+            return False
+        if c.kind == K.UNARY_OPERATOR and unary_op(c) in ("++", "--"):
+            return False
+        if c.kind == K.BINARY_OPERATOR and any(t.spelling == "=" for t in c.get_tokens()):
+            return False
+        return all(self.side_effect_free(k) for k in children(c))
 
     def expr_UNARY_EXPR(self, e):
         return self.expr_CXX_UNARY_EXPR(e)

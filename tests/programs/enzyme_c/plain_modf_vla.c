@@ -3,7 +3,21 @@
 #include <math.h>
 #include <stdio.h>
 
+#include <stdlib.h>
+
 typedef struct { double x; int k; } rec;
+
+/* rows of a matrix through a pointer to VLA rows: sizeof *a, sizeof a[i], allocation by sizeof *p */
+static size_t row_bytes(int n, int m, double (*a)[m]) { return sizeof *a + sizeof a[n - 1] * 10; }
+static double heap_rows(int n, int m) {
+  double (*p)[m] = malloc(n * sizeof *p);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) p[i][j] = i + 0.5 * j;
+  printf("rows %zu %zu %zu\n", sizeof *p, sizeof p[n - 1], row_bytes(n, m, p));
+  double s = p[n - 1][m - 1];
+  free(p);
+  return s;
+}
 
 /* VLAs of pointers and of structs (also one declared in a loop) */
 static double pointer_tables(int n, int m) {
@@ -59,5 +73,6 @@ int main(int argc, char **argv) {
   }
   printf("%g\n", table_sum(argc + 4, argc + 2));
   printf("%g\n", pointer_tables(argc + 4, argc + 2));
+  printf("%g\n", heap_rows(argc + 3, argc + 5));
   return 0;
 }
