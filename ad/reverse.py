@@ -30,7 +30,7 @@ from polygeist_py.errors import error_at_op
 
 from . import partials as P
 from .activity import ALLOCS, MALLOCS, PLUMBING, Activity, all_ops, inactive_result, is_float
-from .allocators import alloc_bytes, release_like_allocation
+from .allocators import CUSTOM_ALLOCATORS, alloc_bytes, release_like_allocation
 from .cache import Caches
 from .mincut import Planner
 from .emit import body_ops, copy_noalias, fill_zero, terminator, zero
@@ -83,11 +83,13 @@ class Reverse:
             if o.name == "func.call" and o.attributes["callee"].value == "realloc" and self.act.is_varied(o.results[0]):
                 from .activity import allocations_of
                 unknown = []
-                allocations_of(o.operands[0], unknown)
-                if o.operation.block != primal.regions[0].blocks[0] or unknown:
+                sources = allocations_of(o.operands[0], unknown)
+                custom = [a for a in sources if a.attributes["callee"].value in CUSTOM_ALLOCATORS]
+                if o.operation.block != primal.regions[0].blocks[0] or unknown or custom:
                     raise error_at_op(o, "unsupported construct: reverse mode through realloc of differentiated "
                                          "memory inside a loop or branch, or of memory this function did not "
-                                         "allocate (forward mode differentiates it)")
+                                         "allocate with malloc, calloc or aligned_alloc (forward mode "
+                                         "differentiates the loop form)")
         self.vmap = {}      # primal value -> forward-sweep value
         self.fops = {}      # primal op -> forward-sweep op
         self.tmap = {}      # primal pointer argument -> shadow argument

@@ -330,10 +330,10 @@ def realloc_rule(fw, op):
     if not fw.act.is_varied(op.results[0]):
         return
     unknown = []
-    allocations_of(op.operands[0], unknown)
-    if unknown:
+    sources = allocations_of(op.operands[0], unknown)
+    if unknown or any(a.attributes["callee"].value not in LIBC_MALLOCS | {"realloc"} for a in sources):
         raise error_at_op(op, "unsupported construct: realloc of differentiated memory that this function did not "
-                              "allocate (its shadow's size is unknown)")
+                              "allocate with malloc, calloc or aligned_alloc (its shadow's size is unknown)")
     ptr = op.results[0].type
     n = fw.p(op.operands[1])
     old = fw.t(op.operands[0])
