@@ -746,13 +746,14 @@ def _fresh_per_iteration(roots, load):
         loop = loop.parent if loop.name != "func.func" else None
     if loop is None or not roots:
         return None
+    loop = loop.operation
     for r in roots:
         o = r.owner
         if isinstance(o, ir.Block) or o.name != "func.call" or o.attributes["callee"].value not in MALLOCS \
                 or not _inside(o, loop) or _escapes_iteration(r):
             return None
     after, cur = [], load.operation
-    while cur != loop.operation if hasattr(loop, "operation") else cur != loop:
+    while cur != loop:
         block = cur.block
         seen = False
         for o in block.operations:
@@ -761,7 +762,7 @@ def _fresh_per_iteration(roots, load):
                 after.extend(x.operation for x in all_ops(o))
             elif o.operation == cur:
                 seen = True
-        cur = block.owner.operation if hasattr(block.owner, "operation") else block.owner
+        cur = block.owner.operation
     return loop, set(after)
 
 
@@ -777,7 +778,8 @@ def _inside(op, region_op) -> bool:
 
 
 def _escapes_iteration(v) -> bool:
-    """Whether pointer `v` (through plumbing) is yielded to a later iteration or stored into memory."""
+    """Whether pointer `v` (through plumbing) is yielded to a later iteration, stored into memory or passed to a
+    call (other than free)."""
     work, seen = [v], set()
     while work:
         x = work.pop()
@@ -787,7 +789,9 @@ def _escapes_iteration(v) -> bool:
         for u in x.uses:
             o = u.owner
             if o.name in ("scf.yield", "affine.yield", "scf.condition") or \
-                    (o.name in ("llvm.store", "memref.store", "affine.store") and u.operand_number == 0):
+                    (o.name in ("llvm.store", "memref.store", "affine.store") and u.operand_number == 0) or \
+                    (o.name in ("func.call", "llvm.call") and not ("callee" in o.attributes and
+                                                                    is_free(o.attributes["callee"].value))):
                 return True
             if o.name in PLUMBING:
                 work.extend(o.results)

@@ -302,7 +302,8 @@ class Reverse:
             with ir.InsertionPoint(scope.sentinel), owner.location:
                 sh = llvm.IntToPtrOp(v.type, got).result
             scope.smemo[v] = sh
-            self.shadow_frees(owner, lambda: self.session_free(sh))
+            self.shadow_frees(owner, lambda: release_like_allocation(
+                owner.attributes["callee"].value, [self.rv(o) for o in owner.operands], sh))
         got = scope.smemo.get(v)
         if got is None and isinstance(owner, ir.Block) and isinstance(v.type, ir.MemRefType):
             got = scope.smemo[v] = self.carried_memref(v, scope, shadow=True)
