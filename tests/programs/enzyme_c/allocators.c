@@ -102,6 +102,21 @@ double arena_chain(const double *x, int n) {
   return s;
 }
 
+/* arena records holding a pointer into the input, taken and given back in every iteration */
+typedef struct { double v; const double *at; } arena_rec;
+double arena_records(const double *x, int n) {
+  if (arena_used > (1 << 13)) arena_used = 0;
+  double r = 0;
+  for (int i = 0; i < n; i++) {
+    arena_rec *s = arena_take(arena, sizeof(arena_rec), &arena_used);
+    s->at = x + (n - 1 - i);
+    s->v = sin(x[i]);
+    r += s->v * s->at[0];
+    arena_give(&arena_used, s);
+  }
+  return r;
+}
+
 /* bit copies of doubles through integers */
 typedef union { double d; unsigned long long bits; } word;
 double through_bits(const double *x, int n) {
@@ -153,6 +168,7 @@ int main(void) {
   GRADIENT_CHECKS("fnptr", via_pointers);
   GRADIENT_CHECKS("pool", pooled);
   GRADIENT_CHECKS("arena", arena_chain);
+  GRADIENT_CHECKS("arena_rec", arena_records);
   GRADIENT_CHECKS("bits", through_bits);
   if (pool_bytes <= 0 || arena_releases <= 0) failures++;  /* the allocators' own effects happened */
   return failures ? 1 : 0;
