@@ -182,7 +182,7 @@ int main() {
 
 @pytest.mark.parametrize("code, what", [
     ("struct L { long double x; }; double f(struct L l) { return 0; }", "long double"),
-    ("struct P { int a; }; int f(int n) { struct P v[n]; v[0].a = n; return v[0].a; }",
+    ("struct P { int a; }; int f(int n) { struct P v[n][n]; v[0][0].a = n; return v[0][0].a; }",
      "variable-length array of 'struct P'"),
     ("int g; int *p = (int *)16; int main(void) { return 0; }", "this address in a global initializer"),
     ("int printf(const char *, ...); struct P { int x; };\n"
