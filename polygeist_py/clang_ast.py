@@ -146,13 +146,32 @@ def children(cursor) -> list:
     return list(cursor.get_children())
 
 
+def _extent(c):
+    s, e = c.extent.start, c.extent.end
+    return s.line, s.column, e.line, e.column
+
+
+def is_va_arg(cursor) -> bool:
+    """Whether `cursor` is `va_arg(ap, T)` (a VAArgExpr, which libclang shows as an UNEXPOSED_EXPR): one operand
+    (its first child; references to T's name may follow), the address of a `va_list` (`struct __va_list_tag *`),
+    and a source range of its own (an implicit conversion of `ap` has `ap`'s range)."""
+    if cursor.kind != K.UNEXPOSED_EXPR:
+        return False
+    ch = [c for c in children(cursor) if not c.kind.is_reference()]  # (`va_arg(ap, size_t)`: a TYPE_REF too)
+    if len(ch) != 1:
+        return False
+    t = canonical(ch[0].type)
+    return t.kind == T.POINTER and canonical(t.get_pointee()).spelling == "struct __va_list_tag" and \
+        _extent(cursor) != _extent(ch[0])
+
+
 def strip_implicit(cursor):
     """Skip implicit casts (UNEXPOSED_EXPR with one child), parentheses and GNU ``__extension__`` (glibc's
-    assert wraps ``__PRETTY_FUNCTION__`` and a statement expression in it)."""
+    assert wraps ``__PRETTY_FUNCTION__`` and a statement expression in it); never a `va_arg`."""
     while cursor.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) or cursor.kind == K.UNARY_OPERATOR and \
             unary_op(cursor) == "__extension__":
         ch = children(cursor)
-        if len(ch) != 1:
+        if len(ch) != 1 or is_va_arg(cursor):
             break
         cursor = ch[0]
     return cursor

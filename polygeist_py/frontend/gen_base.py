@@ -9,7 +9,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm, memref
 
-from ..clang_ast import T, canonical
+from ..clang_ast import T, canonical, is_va_arg
 from ..errors import CompileError, error_at
 from . import c_types as CT
 
@@ -26,6 +26,8 @@ class GenBase:
         return error_at(c, msg)
 
     def unsupported(self, c, what=None):
+        if what is None and is_va_arg(c):  # libclang has no name for it
+            what = f"va_arg of type '{c.type.spelling}'"
         return error_at(c, f"unsupported construct: {what or c.kind.name.lower().replace('_', ' ')}")
 
     # ---------------------------------------------------------------- small builders

@@ -446,7 +446,14 @@ class LLVMMemory:
 
     # ------------------------------------------------------------ functions as values
     def function_address(self, decl, e):
-        """!llvm.ptr to function `decl` (func.constant, then the cast that lowering to LLVM cancels)."""
+        """!llvm.ptr to function `decl` (func.constant, then the cast that lowering to LLVM cancels; a variadic
+        function's llvm.func by llvm.mlir.addressof)."""
+        sig = self.mg.signature(decl)
+        if sig.variadic and not sig.has_records:
+            ret = list(sig.ftype.results)
+            self.mg.declare_llvm_vararg(decl.spelling, ret[0] if ret else ir.Type.parse("!llvm.void"),
+                                        list(sig.ftype.inputs))
+            return llvm.AddressOfOp(CT.llvm_ptr(), decl.spelling).result
         name = self.mg.declare(decl)
         ftype = ir.FunctionType(ir.TypeAttr(self.mg.functions[name].attributes["function_type"]).value)
         f = func.ConstantOp(ftype, ir.FlatSymbolRefAttr.get(name)).result

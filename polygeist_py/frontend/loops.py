@@ -11,7 +11,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import affine, arith, scf
 
-from ..clang_ast import K, canonical, children, evaluate, strip_implicit, unary_op
+from ..clang_ast import K, canonical, children, evaluate, is_va_arg, strip_implicit, unary_op
 from . import affine_forms as AF
 from . import c_types as CT
 from . import gotos
@@ -357,7 +357,9 @@ class LoopGen:
         return not (assigned_decls([e]) or self.has_call(e))
 
     def has_call(self, e):
-        return e.kind == K.CALL_EXPR or any(self.has_call(ch) for ch in e.get_children())
+        """Whether evaluating `e` calls a function or takes the next variadic argument (`va_arg` moves the list)."""
+        return e.kind == K.CALL_EXPR or is_va_arg(e) or \
+            any(self.has_call(ch) for ch in e.get_children())
 
     def visit_WHILE_STMT(self, c):
         cond, body = children(c)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm, memref
 
-from ..clang_ast import K, T, canonical, children, string_literal, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, is_va_arg, string_literal, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import c_types as CT
 from .scan import decl_key
@@ -114,7 +114,7 @@ class PointerGen:
 
     def coerce_pointer(self, m, ty):
         """Give a memref the canonical memref type of C pointer type `ty` (memref.cast, or ptr conversion)."""
-        target = CT.value_type(ty)
+        target = CT.pointer_value_type(ty)
         if m.type == target:
             return m
         if target == CT.llvm_ptr():
@@ -143,6 +143,8 @@ class PointerGen:
                 return self.coerce_pointer(self.struct_vars[decl_key(target.referenced)], ty)
         if k == K.PAREN_EXPR:
             return self.pointer(children(e)[0])
+        if is_va_arg(e):
+            return self.rvalue(e)
         if k in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR):
             inner = children(e)[-1]
             it = canonical(inner.type)
@@ -254,10 +256,12 @@ class PointerGen:
         return False
 
     def pointer_arith(self, e, op, a, b):
-        at = canonical(a.type)
-        if at.kind == T.POINTER and canonical(b.type).kind == T.POINTER:
+        def is_ptr(x):  # (an array parameter is a pointer)
+            return canonical(x.type).kind == T.POINTER or CT.is_array(x.type)
+
+        if is_ptr(a) and is_ptr(b):
             return self.pointer_difference(e, a, b)
-        p, n = (a, b) if at.kind == T.POINTER else (b, a)
+        p, n = (a, b) if is_ptr(a) else (b, a)
         pv = self.pointer(p)
         if pv.type == CT.llvm_ptr():
             k = self.as_i64(self.rvalue(n), n.type)
