@@ -160,9 +160,25 @@ def is_va_arg(cursor) -> bool:
     ch = [c for c in children(cursor) if not c.kind.is_reference()]  # (`va_arg(ap, size_t)`: a TYPE_REF too)
     if len(ch) != 1:
         return False
-    t = canonical(ch[0].type)
-    return t.kind == T.POINTER and canonical(t.get_pointee()).spelling == "struct __va_list_tag" and \
-        _extent(cursor) != _extent(ch[0])
+    if not _is_va_list_address(ch[0].type):
+        return False
+    if len(ch) < len(children(cursor)):  # T's name: an implicit conversion has no such child
+        return True
+    # an implicit conversion of `ap` can only give a `va_list` (a parameter's value), `void *` or `_Bool`; else
+    # the range tells them apart (in a macro's arguments both may have the expansion's range)
+    r = canonical(cursor.type)
+    if _is_va_list_address(r) or r.kind == T.BOOL or r.kind == T.POINTER and canonical(r.get_pointee()).kind == T.VOID:
+        return _extent(cursor) != _extent(ch[0])
+    return True
+
+
+def _is_va_list_address(ty) -> bool:
+    """`struct __va_list_tag *`, or `va_list` itself (libclang gives a `va_list` parameter its declared array
+    type `struct __va_list_tag[1]`)."""
+    t = canonical(ty)
+    if t.kind == T.POINTER:
+        return canonical(t.get_pointee()).spelling == "struct __va_list_tag"
+    return t.kind == T.CONSTANTARRAY and canonical(t.element_type).spelling == "struct __va_list_tag"
 
 
 def strip_implicit(cursor):

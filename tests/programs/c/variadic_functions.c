@@ -80,6 +80,25 @@ static double mixed(int n, ...) {
     return s;
 }
 
+/* a va_list parameter read with va_arg (the v* form of a library's formatter), types through typedefs */
+typedef long long wide;
+static long vtally(const char *fmt, va_list argp) {
+    long k = 0;
+    for (; *fmt; fmt++) {
+        if (*fmt == 'w') k += (long)va_arg(argp, wide);
+        else if (*fmt == 's') k += (long)strlen(va_arg(argp, char *));
+        else k += va_arg(argp, int);
+    }
+    return k;
+}
+static long tally(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    long k = vtally(fmt, ap);
+    va_end(ap);
+    return k;
+}
+
 typedef int (*summer)(int, ...);
 struct op { const char *name; summer fn; };
 
@@ -89,7 +108,7 @@ int main(void) {
     summer f = total;
     printf("%d %d %d %d\n", first_use(), f(2, 5, 6), ops[0].fn(1, 9), total(0));
     printf("%.3f\n", weigh("idlspz", 7, 1.5, 1LL << 40, "hello", &x, (size_t)12));
-    printf("%ld %ld\n", max_of(4, 3L, -1L, 77L, 5L), max_of(1, -8L));
+    printf("%ld %ld %ld\n", max_of(4, 3L, -1L, 77L, 5L), max_of(1, -8L), tally("wsi", 1LL << 35, "four", 3));
     printf("%.2f\n", mixed(20, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, 5, 5.5, 6, 6.5, 7, 7.5, 8, 8.5, 9, 9.5, 10, 10.5));
     log_append("%s=%d;", "a", 1);
     log_append("%s=%.1f;", "b", 2.5);
