@@ -1,6 +1,7 @@
 """Issue 18 item 2: C idioms of real projects, compared with gcc -O0 at pgcc -O0 and -O2: definitions of variadic
 functions (va_start/va_arg/va_end/va_copy, a va_list passed on to vsnprintf, calls across objects built by gcc),
-parameters declared as arrays used as the pointers they are (`argv++`)."""
+parameters declared as arrays used as the pointers they are (`argv++`), gotos between the cases of a switch,
+addresses in file-scope initializers; GNU labels as values are a clear error."""
 
 import subprocess
 
@@ -12,7 +13,8 @@ C = PROGRAMS / "c"
 ARGS = ("-v", "-q", "rest")
 
 
-@pytest.mark.parametrize("name", ["variadic_functions.c", "array_parameters.c"])
+@pytest.mark.parametrize("name", ["variadic_functions.c", "array_parameters.c", "switch_gotos.c",
+                                  "global_addresses.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -106,3 +108,13 @@ def test_variadic_definition_with_struct_parameter_is_an_error(tmp):
     r = run_pgcc(["-O2", src, "-o", tmp / "bad"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "bad.c:2:" in r.stderr and "definition of the variadic function 'f' with a struct parameter" in r.stderr
+
+
+@pytest.mark.parametrize("code", ["int f(int x) { void *t[] = {&&a, &&b}; goto *t[x]; a: return 1; b: return 2; }",
+                                  "int f(void) { static const void *t[] = {&&a}; goto *t[0]; a: return 1; }"])
+def test_labels_as_values_are_an_error(code, tmp):
+    src = tmp / "lab.c"
+    src.write_text(code + "\nint main(void) { return 0; }\n")
+    r = run_pgcc(["-O2", src, "-o", tmp / "lab"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "lab.c:1:" in r.stderr and "address of a label (GNU labels as values and computed goto)" in r.stderr

@@ -18,6 +18,7 @@ from . import c_types as CT
 from . import int_semantics as IS
 from . import varargs
 from .builtins import UNKNOWN_PREFIXES
+from .llvm_memory import LABEL_ADDRESS
 from .scan import decl_key
 from .values import WARP_SIZE, VarLV
 
@@ -196,6 +197,9 @@ class ExprGen:
                 raise error_at(e, f"unsupported builtin '{first.spelling}'")
             raise self.unsupported(e)
         return self.cast(ch[0], e.type, e)
+
+    def expr_ADDR_LABEL_EXPR(self, e):
+        raise error_at(e, LABEL_ADDRESS)
 
     def expr_CSTYLE_CAST_EXPR(self, e):
         return self.cast(children(e)[-1], e.type, e)

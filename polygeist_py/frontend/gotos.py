@@ -10,8 +10,10 @@ statements of `S` from the one that contains the label (its entry) to the end be
 A set flag steers control to the label without running anything on the way: statements before the path to
 the label are skipped, an `if` on the path takes the branch that holds the label without evaluating its
 condition, and the label itself clears the flag. So a backward jump runs the statements again, and a forward
-jump, or a jump into a block of an `if` (csmith makes both), enters at the label. A jump into a loop or a
-switch body is rejected with an error naming it.
+jump, or a jump into a block of an `if` (csmith makes both), enters at the label. A jump from one case of a
+`switch` to a label at the top level of its body (`default: dflt: ...`, `intcase: ...`) makes the
+segments of that switch one loop that repeats while the flag is set (switch.py); any other jump into a loop
+or a switch body is rejected with an error naming it.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from .values import Binding
 
 PREFIX = "goto"
 ROUTE_KINDS = (K.COMPOUND_STMT, K.IF_STMT, K.LABEL_STMT)
+CASE_KINDS = (K.CASE_STMT, K.DEFAULT_STMT)
 
 
 def flag_key(name: str):
@@ -49,6 +52,7 @@ class LabelPlan:
     route: set = field(default_factory=set)
     branch: dict = field(default_factory=dict)
     error: str | None = None
+    in_switch: bool = False  # the label starts a case of switch `scope`, whose gotos are all in that switch
 
 
 def plan(body) -> dict:
@@ -75,6 +79,9 @@ def plan(body) -> dict:
         # the innermost compound enclosing everything, strictly above the label
         s = max(i for i in range(min(p, len(lpath) - 1)) if lpath[i].kind == K.COMPOUND_STMT)
         way = lpath[s + 1:]
+        if s > 0 and lpath[s - 1].kind == K.SWITCH_STMT and all(n.kind in CASE_KINDS for n in way[:-1]):
+            out[name] = LabelPlan(name, lpath[s - 1].hash, -1, in_switch=True)
+            continue
         lp = LabelPlan(name, lpath[s].hash, way[0].hash)
         for node, nxt in zip(way[:-1], way[1:]):
             if node.kind not in ROUTE_KINDS:
@@ -198,9 +205,20 @@ def emit_labeled(fg, entry, rest, names, route=()):
         fg.emit_if(others, lambda: _loop(fg, keys, body, entering, bool(inner)), None, body)
 
 
-def _loop(fg, flags, body, entering=(), seek_later=False):
-    """scf.while whose before region runs `body` and repeats while one of `flags` is set."""
-    keys = fg.carried(body, extra=list(flags))
+def switch_labels(fg, switch) -> list:
+    """Names of the labels that start a case of SWITCH_STMT `switch` and that gotos inside it target."""
+    return [n for n, lp in _plans(fg).items() if lp.in_switch and lp.scope == switch.hash]
+
+
+def repeat_while_set(fg, flags, nodes, emit, extra=()):
+    """scf.while whose before region runs `emit()` (which emits statements `nodes`) and repeats while one of
+    `flags` is set; `extra`: more environment keys the body changes (carried through the loop)."""
+    _loop(fg, flags, nodes, emit=emit, extra=extra)
+
+
+def _loop(fg, flags, body, entering=(), seek_later=False, emit=None, extra=()):
+    """scf.while whose before region runs `body` (or `emit()`) and repeats while one of `flags` is set."""
+    keys = fg.carried(body, extra=list(flags) + list(extra))
     keys += [k for k in flags if k not in keys]
     types = [fg.env[k].value.type for k in keys]
     op = scf.WhileOp(types, [fg.env[k].value for k in keys])
@@ -210,9 +228,14 @@ def _loop(fg, flags, body, entering=(), seek_later=False):
     with ir.InsertionPoint(before):
         for k, a in zip(keys, before.arguments):
             fg.env[k] = Binding(a)
-        first, rest = body[0], body[1:]
+        if emit is not None:
+            emit()
+            body = []
+        first, rest = (body[0], body[1:]) if body else (None, [])
         go = fg.not_exited(exclude=entering)  # (entered as it is, unless a later label of the block is sought)
-        if go is None:
+        if first is None:
+            pass
+        elif go is None:
             fg.visit(first)
         else:
             fg.emit_if(go, lambda: fg.visit(first), None, [first])

@@ -446,18 +446,8 @@ class LLVMMemory:
 
     # ------------------------------------------------------------ functions as values
     def function_address(self, decl, e):
-        """!llvm.ptr to function `decl` (func.constant, then the cast that lowering to LLVM cancels; a variadic
-        function's llvm.func by llvm.mlir.addressof)."""
-        sig = self.mg.signature(decl)
-        if sig.variadic and not sig.has_records:
-            ret = list(sig.ftype.results)
-            self.mg.declare_llvm_vararg(decl.spelling, ret[0] if ret else ir.Type.parse("!llvm.void"),
-                                        list(sig.ftype.inputs))
-            return llvm.AddressOfOp(CT.llvm_ptr(), decl.spelling).result
-        name = self.mg.declare(decl)
-        ftype = ir.FunctionType(ir.TypeAttr(self.mg.functions[name].attributes["function_type"]).value)
-        f = func.ConstantOp(ftype, ir.FlatSymbolRefAttr.get(name)).result
-        return ir.Operation.create("builtin.unrealized_conversion_cast", [CT.llvm_ptr()], [f]).result
+        """!llvm.ptr to function `decl` (see function_pointer)."""
+        return function_pointer(self.mg, decl)
 
     def function_decl_of(self, e):
         """The FUNCTION_DECL an expression of function type names (`f`, `&f`, `*f`), else None."""
@@ -578,6 +568,35 @@ def member_object(e):
 
 
 # ---------------------------------------------------------------- globals kept as raw bytes
+
+
+LABEL_ADDRESS = "unsupported construct: address of a label (GNU labels as values and computed goto)"
+
+
+def function_pointer(mg, decl):
+    """!llvm.ptr to function `decl`, at the insertion point: func.constant, then the cast that lowering to LLVM
+    cancels; a variadic function (an llvm.func: frontend/varargs.py) by llvm.mlir.addressof."""
+    sig = mg.signature(decl)
+    if sig.variadic and not sig.has_records:
+        ret = list(sig.ftype.results)
+        mg.declare_llvm_vararg(decl.spelling, ret[0] if ret else ir.Type.parse("!llvm.void"), list(sig.ftype.inputs))
+        return llvm.AddressOfOp(CT.llvm_ptr(), decl.spelling).result
+    name = mg.declare(decl)
+    ftype = ir.FunctionType(ir.TypeAttr(mg.functions[name].attributes["function_type"]).value)
+    f = func.ConstantOp(ftype, ir.FlatSymbolRefAttr.get(name)).result
+    return ir.Operation.create("builtin.unrealized_conversion_cast", [CT.llvm_ptr()], [f]).result
+
+
+def unbraced_string(s, ty):
+    """The string literal of `{"text"}` initializing a character array `ty` (C11 6.7.9p14 allows the braces),
+    else `s` itself."""
+    if s.kind == K.INIT_LIST_EXPR and CT.is_array(ty):
+        items = children(s)
+        if len(items) == 1 and strip_implicit(items[0]).kind == K.STRING_LITERAL:
+            return strip_implicit(items[0])
+    return s
+
+
 def const_image(ty, init):
     """The initial bytes of a global of type `ty` from constant initializer `init`: (bytearray, [(offset,
     cursor)]) where each cursor is a pointer-valued initializer (a string, `&x`, a function) to place at offset.
@@ -619,7 +638,7 @@ def const_image(ty, init):
 
     def obj(off, t, e):
         t = canonical(t)
-        s = strip_implicit(e)
+        s = unbraced_string(strip_implicit(e), t)
         if s.kind == K.INIT_LIST_EXPR and (R.is_record(t) or CT.is_array(t)):
             items = children(s)
             used = agg(off, t, items, 0)
@@ -822,10 +841,7 @@ def constant_lvalue_address(mg, s, e):
     if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
         r = s.referenced
         if r.kind == K.FUNCTION_DECL:
-            name = mg.declare(r)
-            ftype = ir.FunctionType(ir.TypeAttr(mg.functions[name].attributes["function_type"]).value)
-            f = func.ConstantOp(ftype, ir.FlatSymbolRefAttr.get(name)).result
-            return ir.Operation.create("builtin.unrealized_conversion_cast", [CT.llvm_ptr()], [f]).result
+            return function_pointer(mg, r)
         if r.kind == K.VAR_DECL and decl_key(r.canonical) in mg.addressed_globals:
             return llvm.AddressOfOp(CT.llvm_ptr(), mg.global_var(r).global_name).result
     if s.kind == K.MEMBER_REF_EXPR and canonical(children(s)[0].type).kind != T.POINTER:
@@ -838,4 +854,6 @@ def constant_lvalue_address(mg, s, e):
         b = strip_implicit(base)
         if isinstance(n, int) and CT.is_array(b.type):
             return const_gep(constant_lvalue_address(mg, b, e), n * CT.size_of(s.type))
+    if s.kind == K.ADDR_LABEL_EXPR:
+        raise error_at(e, LABEL_ADDRESS)
     raise error_at(e, "unsupported construct: this address in a global initializer")

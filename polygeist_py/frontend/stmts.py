@@ -265,7 +265,7 @@ class StmtGen:
         gotos.emit_goto(self, c)
 
     def visit_INDIRECT_GOTO_STMT(self, c):
-        raise self.error(c, "goto is not supported: computed goto")
+        raise self.error(c, "unsupported construct: computed goto (GNU labels as values)")
 
     def visit_SWITCH_STMT(self, c):
         switch.emit_switch(self, c)
