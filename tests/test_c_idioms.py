@@ -14,7 +14,7 @@ ARGS = ("-v", "-q", "rest")
 
 
 @pytest.mark.parametrize("name", ["variadic_functions.c", "array_parameters.c", "switch_gotos.c",
-                                  "global_addresses.c"])
+                                  "switch_gotos_nested.c", "global_addresses.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

@@ -11,9 +11,9 @@ A set flag steers control to the label without running anything on the way: stat
 the label are skipped, an `if` on the path takes the branch that holds the label without evaluating its
 condition, and the label itself clears the flag. So a backward jump runs the statements again, and a forward
 jump, or a jump into a block of an `if` (csmith makes both), enters at the label. A jump from one case of a
-`switch` to a label at the top level of its body (`default: dflt: ...`, `intcase: ...`) makes the
-segments of that switch one loop that repeats while the flag is set (switch.py); any other jump into a loop
-or a switch body is rejected with an error naming it.
+`switch` into another case (`default: dflt: ...`, `intcase: ...`, a label inside a case's block) makes the
+segments of that switch one loop that repeats while the flag is set (switch.py), and the segment's statement
+is the label's entry; any other jump into a loop or a switch body is rejected with an error naming it.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class LabelPlan:
     route: set = field(default_factory=set)
     branch: dict = field(default_factory=dict)
     error: str | None = None
-    in_switch: bool = False  # the label starts a case of switch `scope`, whose gotos are all in that switch
+    in_switch: bool = False  # the label is in a segment of switch `scope` (switch.py), its gotos all in the switch
 
 
 def plan(body) -> dict:
@@ -79,10 +79,11 @@ def plan(body) -> dict:
         # the innermost compound enclosing everything, strictly above the label
         s = max(i for i in range(min(p, len(lpath) - 1)) if lpath[i].kind == K.COMPOUND_STMT)
         way = lpath[s + 1:]
-        if s > 0 and lpath[s - 1].kind == K.SWITCH_STMT and all(n.kind in CASE_KINDS for n in way[:-1]):
-            out[name] = LabelPlan(name, lpath[s - 1].hash, -1, in_switch=True)
-            continue
-        lp = LabelPlan(name, lpath[s].hash, way[0].hash)
+        in_switch = s > 0 and lpath[s - 1].kind == K.SWITCH_STMT
+        if in_switch:  # the switch's segments are the loop; the entry is the statement of the label's segment
+            while way[0].kind in CASE_KINDS:
+                way = way[1:]
+        lp = LabelPlan(name, lpath[s - 1 if in_switch else s].hash, way[0].hash, in_switch=in_switch)
         for node, nxt in zip(way[:-1], way[1:]):
             if node.kind not in ROUTE_KINDS:
                 what = {K.SWITCH_STMT: "a switch body"}.get(node.kind, "a loop body")
@@ -127,7 +128,8 @@ def entries(fg, s):
         if flag_key(n) not in fg.env:
             continue
         if lp.entry == s.hash:
-            loop.append(n)
+            if not lp.in_switch:  # (a switch's segments are that label's loop: switch.py)
+                loop.append(n)
         elif s.hash in lp.route:
             route.append(n)
     return loop, route
@@ -205,9 +207,10 @@ def emit_labeled(fg, entry, rest, names, route=()):
         fg.emit_if(others, lambda: _loop(fg, keys, body, entering, bool(inner)), None, body)
 
 
-def switch_labels(fg, switch) -> list:
-    """Names of the labels that start a case of SWITCH_STMT `switch` and that gotos inside it target."""
-    return [n for n, lp in _plans(fg).items() if lp.in_switch and lp.scope == switch.hash]
+def switch_labels(fg, switch) -> dict:
+    """{label name: hash of the segment statement that holds it} of the labels in the segments of SWITCH_STMT
+    `switch` that gotos inside the switch target."""
+    return {n: lp.entry for n, lp in _plans(fg).items() if lp.in_switch and lp.scope == switch.hash}
 
 
 def repeat_while_set(fg, flags, nodes, emit, extra=()):

@@ -7,9 +7,9 @@ under `scf.if (matched and no break/continue/return yet)`. Fall-through is then 
 `break` sets the switch's own break flag (the walker's loop-exit machinery, with the enclosing loop's `continue`
 flag passed through), which guards the remaining segments.
 
-A goto from inside the switch to a label that starts a segment (`default: dflt: ...`) enters that segment:
-the segments become one loop that repeats while the label's flag is set (gotos.py), the flag skips every
-segment but the label's, and entering it sets `matched` so that fall-through goes on from there.
+A goto from inside the switch to a label in a segment (`default: dflt: ...`, or inside a case's block) enters
+that segment: the segments become one loop that repeats while the label's flag is set (gotos.py), the flag
+skips every segment but the label's, and entering it sets `matched` so that fall-through goes on from there.
 
 Labels nested inside other statements of the body (Duff's device), and declarations directly in the body
 (their scope spans segments), are rejected with an error naming the construct.
@@ -119,12 +119,11 @@ def emit_switch(fg, c):
                 fg.env[matched] = _binding(arith.ori(fg.env[matched].value, hit(labels)))
             if stmt.kind == K.NULL_STMT:
                 continue
-            entered = gotos.flag_key(stmt.spelling) if stmt.kind == K.LABEL_STMT and stmt.spelling in jumps \
-                else None
-            if entered is not None:  # a goto enters here: as if this segment's case matched
-                fg.env[matched] = _binding(arith.ori(fg.env[matched].value, fg.env[entered].value))
+            entered = tuple(gotos.flag_key(n) for n, entry in jumps.items() if entry == stmt.hash)
+            for k in entered:  # a goto enters here: as if this segment's case matched
+                fg.env[matched] = _binding(arith.ori(fg.env[matched].value, fg.env[k].value))
             go = fg.env[matched].value
-            rest = fg.not_exited(exclude=(entered,))
+            rest = fg.not_exited(exclude=entered)
             if rest is not None:
                 go = arith.andi(go, rest)
             fg.emit_if(go, lambda s=stmt: fg.visit(s), None, [stmt])
