@@ -181,11 +181,34 @@ def _is_va_list_address(ty) -> bool:
     return t.kind == T.CONSTANTARRAY and canonical(t.element_type).spelling == "struct __va_list_tag"
 
 
+def generic_choice(cursor):
+    """The association a C11 `_Generic` selection (GENERIC_SELECTION_EXPR) chooses: libclang does not say, but
+    the selection has the type of the chosen expression, so the one association of that type is it (or, for a
+    constant selection, one of that type and value).
+
+    Raises:
+        CompileError: when several associations have that type (the choice is not visible through libclang)."""
+    from .errors import error_at
+    exprs = [c for c in children(cursor) if not c.kind.is_reference()][1:]  # after the controlling expression
+    want = canonical(cursor.type)
+    hits = [c for c in exprs if canonical(c.type) == want]
+    if len(hits) > 1:  # a constant selection: an association of that type with the same value is as good
+        v = evaluate(cursor)
+        hits = [c for c in hits if v is not None and evaluate(c) == v][:1]
+    if len(hits) != 1:
+        raise error_at(cursor, "unsupported construct: _Generic selection whose associations share the result type")
+    return hits[0]
+
+
 def strip_implicit(cursor):
-    """Skip implicit casts (UNEXPOSED_EXPR with one child), parentheses and GNU ``__extension__`` (glibc's
-    assert wraps ``__PRETTY_FUNCTION__`` and a statement expression in it); never a `va_arg`."""
-    while cursor.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) or cursor.kind == K.UNARY_OPERATOR and \
-            unary_op(cursor) == "__extension__":
+    """Skip implicit casts (UNEXPOSED_EXPR with one child), parentheses, `_Generic` selections (to the chosen
+    expression) and GNU ``__extension__`` (glibc's assert wraps ``__PRETTY_FUNCTION__`` and a statement
+    expression in it); never a `va_arg`."""
+    while cursor.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.GENERIC_SELECTION_EXPR) or \
+            cursor.kind == K.UNARY_OPERATOR and unary_op(cursor) == "__extension__":
+        if cursor.kind == K.GENERIC_SELECTION_EXPR:
+            cursor = generic_choice(cursor)
+            continue
         ch = children(cursor)
         if len(ch) != 1 or is_va_arg(cursor):
             break

@@ -1,7 +1,8 @@
 """Issue 18 item 2: C idioms of real projects, compared with gcc -O0 at pgcc -O0 and -O2: definitions of variadic
 functions (va_start/va_arg/va_end/va_copy, a va_list passed on to vsnprintf, calls across objects built by gcc),
 parameters declared as arrays used as the pointers they are (`argv++`), gotos between the cases of a switch,
-addresses in file-scope initializers; GNU labels as values are a clear error."""
+addresses and compound literals in file-scope initializers, C's initializer rules for global arrays (brace
+elision, designators), C11 idioms; GNU labels as values and ambiguous `_Generic` selections are clear errors."""
 
 import subprocess
 
@@ -14,7 +15,8 @@ ARGS = ("-v", "-q", "rest")
 
 
 @pytest.mark.parametrize("name", ["variadic_functions.c", "array_parameters.c", "switch_gotos.c",
-                                  "switch_gotos_nested.c", "global_addresses.c"])
+                                  "switch_gotos_nested.c", "global_addresses.c", "c11_idioms.c",
+                                  "brace_elision_globals.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -32,6 +34,9 @@ def test_spot_values(tmp):
     assert out[4] == "a=1;b=2.5;xyz (13)"
     out = run_exe(build_pgcc(C / "array_parameters.c", tmp / "app2", extra=("-O0",)), args=ARGS).stdout
     assert out.splitlines()[:2] == ["option -v", "option -q"] and out.rstrip().endswith(" rest")
+    # global arrays with elided braces (a row-by-row fill that was once filled by the top-level index)
+    out = run_exe(build_pgcc(C / "brace_elision_globals.c", tmp / "app3", extra=("-O2",))).stdout.splitlines()
+    assert out[0] == "2 4 6 3" and out[1] == "2 3 4 5 0" and out[2] == "1 0 7 8 9"
 
 
 LIB = r"""
@@ -118,3 +123,11 @@ def test_labels_as_values_are_an_error(code, tmp):
     r = run_pgcc(["-O2", src, "-o", tmp / "lab"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "lab.c:1:" in r.stderr and "address of a label (GNU labels as values and computed goto)" in r.stderr
+
+
+def test_generic_selection_that_libclang_cannot_resolve_is_an_error(tmp):
+    src = tmp / "gen.c"
+    src.write_text("int g(int a) { return _Generic(a, int: a + 1, long: a + 2); }\nint main(void) { return g(1); }\n")
+    r = run_pgcc(["-O2", src, "-o", tmp / "gen"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "gen.c:1:23: error" in r.stderr and "_Generic selection" in r.stderr

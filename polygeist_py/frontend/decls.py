@@ -87,8 +87,10 @@ class DeclGen:
         for d in children(c):
             if d.kind == K.VAR_DECL:
                 self.declare_local(d)
-            elif d.kind in (K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.CLASS_DECL):
+            elif d.kind in (K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.CLASS_DECL, K.UNION_DECL):
                 self.mg.check_record(d)
+            elif d.kind in (K.STATIC_ASSERT, K.FUNCTION_DECL):  # (clang has checked it; a block-scope prototype)
+                pass
             else:
                 raise self.unsupported(d)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm
 
-from ..clang_ast import K, T, canonical, children, evaluate, is_va_arg, string_literal, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_va_arg, string_literal, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
@@ -197,6 +197,9 @@ class ExprGen:
                 raise error_at(e, f"unsupported builtin '{first.spelling}'")
             raise self.unsupported(e)
         return self.cast(ch[0], e.type, e)
+
+    def expr_GENERIC_SELECTION_EXPR(self, e):
+        return self.rvalue(generic_choice(e))
 
     def expr_ADDR_LABEL_EXPR(self, e):
         raise error_at(e, LABEL_ADDRESS)

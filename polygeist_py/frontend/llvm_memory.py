@@ -194,7 +194,8 @@ class LLVMMemory:
             fields = R.named_fields(ty)
             union = R.is_union(ty)
             i = 0
-            while pos < len(items) and i < len(fields):
+            # (a designator moves the position back, also after the last member: C11 6.7.9p17)
+            while pos < len(items) and (i < len(fields) or self.designator(items[pos]) is not None):
                 item = items[pos]
                 des = self.designator(item)
                 if des is not None and elided and not isinstance(item, Designated) and pos > start:
@@ -214,7 +215,7 @@ class LLVMMemory:
         elem = canonical(ty.element_type)
         esz = CT.size_of(elem)
         i = 0
-        while pos < len(items) and i < ty.element_count:
+        while pos < len(items) and (i < ty.element_count or self.designator(items[pos]) is not None):
             item = items[pos]
             des = self.designator(item)
             if des is not None and elided and not isinstance(item, Designated) and pos > start:
@@ -670,7 +671,7 @@ def const_image(ty, init):
         if R.is_record(t):
             fields = R.named_fields(t)
             i = 0
-            while pos < len(items) and i < len(fields):
+            while pos < len(items) and (i < len(fields) or designated(items[pos]) is not None):
                 des = designated(items[pos])
                 if des is not None and elided and not isinstance(items[pos], Designated) and pos > start:
                     break
@@ -695,7 +696,7 @@ def const_image(ty, init):
         elem = canonical(t.element_type)
         esz = CT.size_of(elem)
         i = 0
-        while pos < len(items) and i < t.element_count:
+        while pos < len(items) and (i < t.element_count or designated(items[pos]) is not None):
             des = designated(items[pos])
             if des is not None and elided and not isinstance(items[pos], Designated) and pos > start:
                 break
@@ -746,43 +747,50 @@ def byte_global(mg, d, key, name, init, is_def, external):
         img, ptrs = const_image(ty, init) if is_def else (bytearray(max(CT.size_of(ty), 1)), [])
         static = d.storage_class == d.storage_class.STATIC and d.semantic_parent.kind not in (
             K.STRUCT_DECL, K.CLASS_DECL) or d.semantic_parent.kind == K.FUNCTION_DECL  # (C++ static members: external)
-        linkage = ir.Attribute.parse(f"#llvm.linkage<{'internal' if static else 'external'}>")
-        loc = ir.Location.file(mg.filename, d.location.line, d.location.column)
-        with loc, ir.InsertionPoint.at_block_begin(mg.module.body):
-            if external:
-                llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
-                              alignment=ty.get_align())
-            elif not ptrs:
-                llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
-                              value=byte_dense(img), alignment=ty.get_align())
-            else:
-                ptrs.sort(key=lambda x: x[0])
-                parts, pos = [], 0
-                for off, _ in ptrs:
-                    if off > pos:
-                        parts.append(("bytes", pos, off))
-                    parts.append(("ptr", off, None))
-                    pos = off + 8
-                if pos < len(img):
-                    parts.append(("bytes", pos, len(img)))
-                fields = [f"!llvm.array<{b - a} x i8>" if k == "bytes" else "!llvm.ptr" for k, a, b in parts]
-                st = ir.Type.parse(f"!llvm.struct<packed ({', '.join(fields)})>")
-                g = llvm.GlobalOp(st, name, linkage, alignment=ty.get_align())
-                with ir.InsertionPoint(g.initializer.blocks.append()):
-                    v = llvm.UndefOp(st).result
-                    targets = dict(ptrs)
-                    for i, (k, a, b) in enumerate(parts):
-                        if k == "bytes":
-                            at = ir.Type.parse(f"!llvm.array<{b - a} x i8>")
-                            c = llvm.ConstantOp(at, byte_dense(img[a:b])).result
-                        else:
-                            c = global_address(mg, targets[a])
-                        v = llvm.InsertValueOp(v, c, [i]).result
-                    llvm.ReturnOp(arg=v)
+        emit_byte_global(mg, name, ty, img, ptrs, static, external, d)
         mg.llvm_decls.add(name)
     mv = MemVar(None, ty, global_name=name)
     mg.globals[key] = mv
     return mv
+
+
+def emit_byte_global(mg, name, ty, img, ptrs, internal, external, where):
+    """Emit `llvm.mlir.global @name` for an object of C type `ty` with initial bytes `img` (bytearray) and
+    pointer-valued initializers `ptrs` ([(byte offset, cursor)]): an array of bytes, or a packed struct of
+    byte runs and pointers. `external`: a declaration (no initial value). `where`: cursor for the location."""
+    linkage = ir.Attribute.parse(f"#llvm.linkage<{'internal' if internal else 'external'}>")
+    loc = ir.Location.file(mg.filename, where.location.line, where.location.column)
+    with loc, ir.InsertionPoint.at_block_begin(mg.module.body):
+        if external:
+            llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
+                          alignment=ty.get_align())
+        elif not ptrs:
+            llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
+                          value=byte_dense(img), alignment=ty.get_align())
+        else:
+            ptrs.sort(key=lambda x: x[0])
+            parts, pos = [], 0
+            for off, _ in ptrs:
+                if off > pos:
+                    parts.append(("bytes", pos, off))
+                parts.append(("ptr", off, None))
+                pos = off + 8
+            if pos < len(img):
+                parts.append(("bytes", pos, len(img)))
+            fields = [f"!llvm.array<{b - a} x i8>" if k == "bytes" else "!llvm.ptr" for k, a, b in parts]
+            st = ir.Type.parse(f"!llvm.struct<packed ({', '.join(fields)})>")
+            g = llvm.GlobalOp(st, name, linkage, alignment=ty.get_align())
+            with ir.InsertionPoint(g.initializer.blocks.append()):
+                v = llvm.UndefOp(st).result
+                targets = dict(ptrs)
+                for i, (k, a, b) in enumerate(parts):
+                    if k == "bytes":
+                        at = ir.Type.parse(f"!llvm.array<{b - a} x i8>")
+                        c = llvm.ConstantOp(at, byte_dense(img[a:b])).result
+                    else:
+                        c = global_address(mg, targets[a])
+                    v = llvm.InsertValueOp(v, c, [i]).result
+                llvm.ReturnOp(arg=v)
 
 
 def is_null_constant(e) -> bool:
@@ -815,6 +823,8 @@ def global_address(mg, e):
         return mg.string_constant(string_literal(s))
     if s.kind == K.UNARY_OPERATOR and unary_op(s) == "&":
         return constant_lvalue_address(mg, strip_implicit(children(s)[0]), e)
+    if s.kind == K.COMPOUND_LITERAL_EXPR:  # `(int[]){2, 3, 5}` at file scope: an unnamed static object
+        return compound_literal_global(mg, s)
     if s.kind == K.BINARY_OPERATOR and s.binary_operator.name in ("Add", "Sub"):
         a, b = children(s)
         n = evaluate(b)
@@ -822,6 +832,20 @@ def global_address(mg, e):
             step = CT.size_of(CT.pointee(a.type)) * (n if s.binary_operator.name == "Add" else -n)
             return const_gep(global_address(mg, a), step)
     return constant_lvalue_address(mg, s, e)
+
+
+def compound_literal_global(mg, lit):
+    """!llvm.ptr to a new internal global holding file-scope compound literal `lit` (C11 6.5.2.5p5: static
+    storage duration)."""
+    ty = canonical(lit.type)
+    init = next(c for c in children(lit) if c.kind == K.INIT_LIST_EXPR)
+    img, ptrs = const_image(ty, init)
+    name = f"__pgcc_compound_literal.{len(mg.llvm_decls)}"
+    while name in mg.llvm_decls:
+        name += "_"
+    emit_byte_global(mg, name, ty, img, ptrs, True, False, lit)
+    mg.llvm_decls.add(name)
+    return llvm.AddressOfOp(CT.llvm_ptr(), name).result
 
 
 def const_gep(p, offset):

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import math
 
-import itertools
-
 from clang.cindex import LanguageKind, LinkageKind
 from mlir import ir
 from mlir.dialects import llvm, memref
@@ -13,6 +11,7 @@ from mlir.dialects import llvm, memref
 from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_file, string_initializer,
                          var_decl_initializer)
 from ..errors import CompileError, error_at
+from . import array_init
 from . import big_init
 from . import c_types as CT
 from . import cxx_classes
@@ -105,7 +104,8 @@ class ModuleGen:
             self.global_var(d)
         elif d.kind in (K.FUNCTION_DECL, K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.UNEXPOSED_DECL,
                         K.FUNCTION_TEMPLATE, K.USING_DIRECTIVE, K.NAMESPACE, K.INCLUSION_DIRECTIVE,
-                        K.MACRO_DEFINITION, K.MACRO_INSTANTIATION, K.UNION_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE):
+                        K.MACRO_DEFINITION, K.MACRO_INSTANTIATION, K.UNION_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE,
+                        K.STATIC_ASSERT):  # (clang has checked a static assertion)
             pass
         else:
             raise error_at(d, f"unsupported construct: top-level {d.kind.name.lower().replace('_', ' ')}")
@@ -275,7 +275,7 @@ class ModuleGen:
             for i, v in enumerate(text):
                 vals[i] = v
         elif init.kind == K.INIT_LIST_EXPR:
-            self.flatten_init(init, shape, 0, 0, vals, d)
+            array_init.flatten(init, shape, vals)
         else:
             v = evaluate(init)
             if v is None:
@@ -304,24 +304,6 @@ class ModuleGen:
         if all(v == vals[0] for v in vals):
             return ir.DenseElementsAttr.get_splat(tt, attrs[0])
         return ir.DenseElementsAttr.get(attrs, type=tt)
-
-    def flatten_init(self, node, shape, depth, base, vals, d):
-        stride = 1
-        for s in shape[depth + 1:]:
-            stride *= s
-        for i, item in enumerate(children(node)):
-            if i >= shape[depth]:
-                break
-            if item.kind == K.INIT_LIST_EXPR:
-                self.flatten_init(item, shape, depth + 1, base + i * stride, vals, d)
-            else:
-                v = evaluate(item)
-                if v is None or not isinstance(v, (int, float)):
-                    toks = [t.spelling for t in itertools.islice(item.get_tokens(), 1)]
-                    if toks and toks[0] in ("[", "."):
-                        raise error_at(item, "unsupported construct: designated initializer")
-                    raise error_at(item, "unsupported construct: non-constant global initializer")
-                vals[base + i * stride] = v
 
     def llvm_global(self, d, key, name):
         """A global pointer (FILE *stderr, char *names[]...) as an LLVM global holding a raw pointer."""
