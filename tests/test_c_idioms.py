@@ -16,7 +16,7 @@ ARGS = ("-v", "-q", "rest")
 
 @pytest.mark.parametrize("name", ["variadic_functions.c", "array_parameters.c", "switch_gotos.c",
                                   "switch_gotos_nested.c", "global_addresses.c", "c11_idioms.c",
-                                  "brace_elision_globals.c"])
+                                  "brace_elision_globals.c", "brace_elision_locals.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -37,6 +37,8 @@ def test_spot_values(tmp):
     # global arrays with elided braces (a row-by-row fill that was once filled by the top-level index)
     out = run_exe(build_pgcc(C / "brace_elision_globals.c", tmp / "app3", extra=("-O2",))).stdout.splitlines()
     assert out[0] == "2 4 6 3" and out[1] == "2 3 4 5 0" and out[2] == "1 0 7 8 9"
+    out = run_exe(build_pgcc(C / "brace_elision_locals.c", tmp / "app4", extra=("-O2",))).stdout.splitlines()
+    assert out[0] == "2 4 6 3" and out[4] == "ab cdef xy" and out[6] == "3 5 6 0 3 0 122"
 
 
 LIB = r"""

@@ -16,13 +16,26 @@ from .llvm_memory import Designated, cursor_of, designator_of
 
 
 def flatten(init, shape: list, vals) -> None:
-    """Write the values of INIT_LIST_EXPR `init`, initializing an array of `shape` (list of ints), into `vals`
-    (a zero-filled list or a dict) by row-major flat index.
+    """Write the values of INIT_LIST_EXPR `init`, initializing a global array of `shape` (list of ints), into
+    `vals` (a zero-filled list or a dict) by row-major flat index.
 
     Raises:
         CompileError: a value that is not a constant, excess elements, or a field designator."""
+    def put(at, e):
+        vals[at] = e if isinstance(e, int) else _constant(e)
+
+    walk(init, shape, put)
+
+
+def walk(init, shape: list, put) -> None:
+    """Call `put(flat index, element)` for each element INIT_LIST_EXPR `init` gives an array of `shape` (list of
+    ints), in the order the initializer lists them; an element is the expression cursor, or an int (a
+    character of a string row). Elements not listed are zero.
+
+    Raises:
+        CompileError: excess elements, a field designator, or a designator into a scalar."""
     items = children(init)
-    used = _fill(items, 0, shape, 0, 0, vals, elided=False)
+    used = _fill(items, 0, shape, 0, 0, put, elided=False)
     if used < len(items):
         raise error_at(cursor_of(items[used]), "unsupported construct: excess elements in an initializer")
 
@@ -34,7 +47,7 @@ def _designator(item):
         raise error_at(cursor_of(item), f"unsupported construct: {e}") from None
 
 
-def _fill(items, pos, shape, depth, base, vals, elided):
+def _fill(items, pos, shape, depth, base, put, elided):
     """Fill the sub-array at `depth` that starts at flat index `base` from `items[pos:]`; returns the position
     after the last item used. `elided`: the sub-array has no braces of its own, so it ends at its last element
     or at a designator of the enclosing array."""
@@ -59,20 +72,20 @@ def _fill(items, pos, shape, depth, base, vals, elided):
                 raise error_at(item.cursor, "unsupported construct: designator into a scalar")
             while s.kind == K.INIT_LIST_EXPR and len(children(s)) == 1:  # `{{1}}`
                 s = strip_implicit(children(s)[0])
-            vals[at] = _constant(s)
+            put(at, s)
             pos += 1
         elif s is not None and s.kind == K.INIT_LIST_EXPR:
             sub = children(s)
-            used = _fill(sub, 0, shape, depth + 1, at, vals, elided=False)
+            used = _fill(sub, 0, shape, depth + 1, at, put, elided=False)
             if used < len(sub):
                 raise error_at(cursor_of(sub[used]), "unsupported construct: excess elements in an initializer")
             pos += 1
         elif s is not None and s.kind == K.STRING_LITERAL and depth == len(shape) - 2:  # a row of characters
             for j, ch in enumerate(string_literal(s).encode("latin-1")[: shape[-1]]):
-                vals[at + j] = ch
+                put(at + j, ch)
             pos += 1
         else:  # braces elided: the sub-array takes as many items as it has elements
-            pos = _fill(items, pos, shape, depth + 1, at, vals, elided=True)
+            pos = _fill(items, pos, shape, depth + 1, at, put, elided=True)
         i += 1
     return pos
 

@@ -8,12 +8,15 @@ unions and arrays of them raw bytes (llvm_memory); ``static``/``extern`` locals 
 
 from __future__ import annotations
 
+import math
+
 from mlir import ir
 from mlir.dialects import arith, llvm, memref
 
 from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, string_initializer, strip_implicit,
                          var_decl_initializer)
 from ..errors import CompileError
+from . import array_init
 from . import big_init
 from . import c_types as CT
 from . import enzyme
@@ -194,35 +197,30 @@ class DeclGen:
         return ptr
 
     def init_array(self, m, ty, init):
-        """Store the elements of an initializer list (missing elements are zero)."""
+        """Store the elements of initializer list `init` into the memref array `m` of C type `ty` under C's
+        rules (array_init.walk: brace elision, strings for rows of characters); missing elements are zero."""
         shape = CT.array_shape(ty)
-        elem = shape.elem
-        big = big_init.is_large(shape.dims)
+        elem, dims = shape.elem, shape.dims
+        listed = {}
+        array_init.walk(init, dims, listed.__setitem__)  # flat index -> cursor or character (source order)
+        big = big_init.is_large(dims)
         if big:  # zero everything with one loop nest, then store only the listed elements
-            big_init.fill_zero(self, m, shape.dims, self.zero(elem))
+            big_init.fill_zero(self, m, dims, self.zero(elem))
 
-        def flat(node, prefix, depth):
-            items = [e for e in children(node)]
-            for i in range(min(shape.dims[depth], len(items)) if big else shape.dims[depth]):
-                if depth + 1 < len(shape.dims):
-                    sub = items[i] if i < len(items) and items[i].kind == K.INIT_LIST_EXPR else None
-                    if sub is None:
-                        if not big:
-                            zero_fill(prefix + [i], depth + 1)
-                    else:
-                        flat(sub, prefix + [i], depth + 1)
-                else:
-                    v = self.convert(self.rvalue(items[i]), items[i].type, elem, items[i]) if i < len(items) else self.zero(elem)
-                    memref.StoreOp(CT.as_stored(v, m), m, [self.const_index(j) for j in prefix + [i]])
+        def store(at, v):
+            idx = []
+            for d in reversed(dims):
+                idx.append(at % d)
+                at //= d
+            memref.StoreOp(CT.as_stored(v, m), m, [self.const_index(j) for j in reversed(idx)])
 
-        def zero_fill(prefix, depth):
-            for i in range(shape.dims[depth]):
-                if depth + 1 < len(shape.dims):
-                    zero_fill(prefix + [i], depth + 1)
-                else:
-                    memref.StoreOp(CT.as_stored(self.zero(elem), m), m, [self.const_index(j) for j in prefix + [i]])
-
-        flat(init, [], 0)
+        for at, e in listed.items():
+            v = self.const_int(elem, e) if isinstance(e, int) else self.convert(self.rvalue(e), e.type, elem, e)
+            store(at, v)
+        if not big:
+            for at in range(math.prod(dims)):
+                if at not in listed:
+                    store(at, self.zero(elem))
 
     # ---------------------------------------------------------------- variable-length array types
     def vla_sizes(self, exprs, ptr_ty, cursor):
