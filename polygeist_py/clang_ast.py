@@ -277,10 +277,12 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         # a C++ standard on a C file: gcc warns and ignores it, so do we
         # legacy C as gcc 12 accepts it: implicit function declarations and implicit int are warnings (clang
         # makes them errors in C99 and later), K&R definitions and `f()` declarations draw no warning; the
-        # user's -Werror=... / -Wno-... flags come after these and win
-        args = ["-x", "c", "-std=gnu11", "-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
-                "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes"] + [a for a in user_args if not a.startswith("-std=c++")
-                                            and not a.startswith("-std=gnu++")]
+        # user's -Werror=... / -Wno-... flags come after these and win (and a plain -Werror makes them errors, as
+        # in gcc, so they are not downgraded then: clang's -Wno-error=X would outlive a later -Werror)
+        legacy = [] if "-Werror" in user_args else ["-Wno-error=implicit-function-declaration",
+                                                    "-Wno-error=implicit-int"]
+        args = ["-x", "c", "-std=gnu11", *legacy, "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes"] + \
+            [a for a in user_args if not a.startswith("-std=c++") and not a.startswith("-std=gnu++")]
     args += ["-D__PGCC__=1"]
     openmp = "-fopenmp" in args
     if openmp:  # like gcc: _OPENMP and `#pragma omp` only when asked for
@@ -303,7 +305,7 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
             errors += 1
         elif not is_user_warning(d):
             continue
-        diags.append(_diag_tuple(d, path))
+        diags.append(_diag_tuple(d, path, user_args))
         diags += [_diag_tuple(n, path) for n in d.children if n.severity == ci.Diagnostic.Note]
     if errors:
         raise Diagnostics(diags, truncated)
@@ -316,14 +318,19 @@ _SEVERITY = {ci.Diagnostic.Note: "note", ci.Diagnostic.Warning: "warning", ci.Di
              ci.Diagnostic.Fatal: "error"}
 
 
-def _diag_tuple(d, path: str) -> tuple:
+def _diag_tuple(d, path: str, user_args=()) -> tuple:
     loc = d.location
     if loc.file is None:  # clang's own "too many errors emitted", or a command-line problem
         return (_SEVERITY.get(d.severity, "error"), d.spelling, None, 0, 0)
     name = loc.file.name
     if "/../" in name:  # libclang finds gcc's C++ headers as "/../lib/gcc/...": show where they are
         name = os.path.realpath(name)
-    return (_SEVERITY.get(d.severity, "error"), d.spelling, name, loc.line, loc.column)
+    text = d.spelling
+    if d.severity >= ci.Diagnostic.Error and d.option.startswith("-W") and d.option != "-Werror":
+        # a warning that is an error by default or made one (-Werror, -Werror=...): say which, as clang does
+        made = "-Werror" in user_args or "-Werror=" + d.option[2:] in user_args
+        text += f" [-Werror,{d.option}]" if made else f" [{d.option}]"
+    return (_SEVERITY.get(d.severity, "error"), text, name, loc.line, loc.column)
 
 
 def is_user_warning(d) -> bool:

@@ -80,7 +80,6 @@ class Options:
     debug: bool = False
     warnings: list = field(default_factory=list)
     no_warnings: bool = False           # -w
-    werror: bool = False                # -Werror
     deps: str | None = None             # -MD (all headers) or -MMD (user headers only)
     dep_file: str | None = None         # -MF
     dep_targets: list = field(default_factory=list)   # -MT
@@ -216,10 +215,9 @@ def parse_args(argv: list[str]) -> Options:
             o.link_extra.append(a)
         elif a == "-w":
             o.no_warnings = True
-        elif a == "-Werror":
-            o.werror = True
-        elif a.startswith(("-Werror=", "-Wno-error=", "-Wimplicit", "-Wno-implicit")):
-            o.clang_args.append(a)  # gcc's legacy-C diagnostics (implicit declarations, implicit int): clang's too
+        elif a == "-Werror" or a.startswith(("-Werror=", "-Wno-error=", "-Wimplicit", "-Wno-implicit")):
+            # the parser turns warnings into errors itself, so `-Werror -Wno-error=X` leaves X a warning as in gcc
+            o.clang_args.append(a)
         elif a == "-fpermissive":  # gcc 12: a C++ option, ignored with a warning for C
             o.warnings.append("pgcc: warning: command-line option '-fpermissive' is valid for C++ but not for C")
         elif a == "-Xlinker":
@@ -298,8 +296,6 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
     tu = parse(path, o.clang_args, source, language)
     if not o.no_warnings:
         shown = warnings(tu, path)
-        if shown and o.werror:
-            raise CompileError(f"warnings treated as errors (-Werror):\n" + "\n".join(shown))
         for w in shown:
             print(w, file=sys.stderr)
     stem = os.path.splitext(os.path.basename(path))[0]
