@@ -21,7 +21,7 @@ from .calls import Calls
 from .codegen import FunctionGen
 from .cuda_builtins import is_texture
 from .llvm_memory import is_null_constant
-from .scan import decl_key
+from .scan import clear_memo, decl_key
 from .values import MemVar
 from ..cuda_split import host_symbol, is_device_variable, variable_symbol
 
@@ -54,6 +54,7 @@ class ModuleGen:
         self.named: dict = {}  # function name -> its declaration (C++ overloads are rejected: func_name)
 
     def generate(self) -> ir.Module:
+        clear_memo()
         self.addressed_globals = addressed_in_initializers(self.tu) | external_unsized_arrays(self.tu)
         for c in self.tu.cursor.get_children():
             if not in_main_file(c, self.tu):
