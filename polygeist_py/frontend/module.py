@@ -10,6 +10,7 @@ from mlir.dialects import llvm, memref
 
 from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_file, string_initializer,
                          var_decl_initializer)
+from .. import pipeline
 from ..errors import CompileError, error_at
 from . import array_init
 from . import big_init
@@ -52,6 +53,7 @@ class ModuleGen:
         self.llvm_decls: set[str] = set()
         self.addressed_globals: set = set()  # globals kept as LLVM globals (see addressed_in_initializers)
         self.named: dict = {}  # function name -> its declaration (C++ overloads are rejected: func_name)
+        self.depth = self.max_depth = 0  # statement nesting while walking, and its maximum
 
     def generate(self) -> ir.Module:
         clear_memo()
@@ -72,6 +74,8 @@ class ModuleGen:
                     self.device_top_level(d)
         while self.pending:
             self.define_function(self.pending.pop())
+        if self.max_depth > pipeline.DEEP_NESTING:
+            self.module.operation.attributes[pipeline.DEEP_ATTR] = ir.UnitAttr.get()
         if self.device_stubs is not None:
             for name, (symbol, shared) in self.device_stubs.items():
                 stub = self.functions[name]
