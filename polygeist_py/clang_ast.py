@@ -49,6 +49,23 @@ _lib.clang_getFileContents.restype = ctypes.c_void_p
 _lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
 _lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
 
+# libclang-ng guards every Cursor method with `is_null`, which asks clang_equalCursors (a ctypes call) to compare
+# with the null cursor: millions of calls in a large file, a quarter of the frontend's time. The same test on the
+# cursor's fields (clang_equalCursors compares kind, xdata and data; the null cursor's kind is not a declaration,
+# so no field is normalized away) costs no foreign call.
+_NULL = ci.conf.null_cursor
+_NULL_KIND, _NULL_REST = _NULL._kind_id, (_NULL.xdata, tuple(_NULL.data))
+ci.Cursor.is_null = lambda self: self._kind_id == _NULL_KIND and (self.xdata, tuple(self.data)) == _NULL_REST
+# and `kind` builds its enum member anew on every access (Enum.__call__): a table lookup gives the same member
+_CURSOR_KINDS = {k.value: k for k in ci.CursorKind}
+_TYPE_KINDS = {k.value: k for k in ci.TypeKind}
+ci.Cursor.kind = property(lambda self: _CURSOR_KINDS.get(self._kind_id) or ci.CursorKind.from_id(self._kind_id))
+ci.Type.kind = property(lambda self: _TYPE_KINDS.get(self._kind_id) or ci.TypeKind.from_id(self._kind_id))
+# and the kind predicates ask libclang each time: answered once per kind
+for _pred in ("is_statement", "is_expression", "is_reference", "is_declaration"):
+    _yes = frozenset(k for k in ci.CursorKind if getattr(ci.CursorKind, _pred)(k))
+    setattr(ci.CursorKind, _pred, lambda self, _yes=_yes: self in _yes)
+
 
 class _SourceRangeList(ctypes.Structure):
     _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
