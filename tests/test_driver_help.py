@@ -12,7 +12,7 @@ def test_help_names_every_project_option():
     text = run_pgcc(["--help"]).stdout
     source = open(driver.__file__).read()
     # the options parse_args tests by name: `a == "--x"`, `a.startswith("--x=")`, `a in ("--x", ...)`
-    accepted = set(re.findall(r'a (?:==|\.startswith\()\s*\(?"(--?[a-z][a-z_-]*=?)"', source))
+    accepted = set(re.findall(r'\ba(?: == |\.startswith\()\(?"(--?[a-z][a-z_-]*=?)"', source))
     project = {o for o in accepted if o.startswith("--") and o not in ("--help", "--version")} | {
         "-ffp-contract=", "-fopenmp", "-ccbin", "-Werror"}
     missing = sorted(o for o in project if o.rstrip("=") not in text)
