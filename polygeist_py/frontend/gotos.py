@@ -10,10 +10,11 @@ statements of `S` from the one that contains the label (its entry) to the end be
 A set flag steers control to the label without running anything on the way: statements before the path to
 the label are skipped, an `if` on the path takes the branch that holds the label without evaluating its
 condition, and the label itself clears the flag. So a backward jump runs the statements again, and a forward
-jump, or a jump into a block of an `if` (csmith makes both), enters at the label. A jump from one case of a
+jump, or a jump into a block of an `if` (csmith makes both), enters at the label; a loop on the way starts at
+its body, without its test (and a `for` loop's initialization: loops.py). A jump from one case of a
 `switch` into another case (`default: dflt: ...`, `intcase: ...`, a label inside a case's block) makes the
 segments of that switch one loop that repeats while the flag is set (switch.py), and the segment's statement
-is the label's entry; any other jump into a loop or a switch body is rejected with an error naming it.
+is the label's entry; a jump into a switch body from outside it is rejected with an error naming it.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from .values import Binding
 
 PREFIX = "goto"
 ROUTE_KINDS = (K.COMPOUND_STMT, K.IF_STMT, K.LABEL_STMT)
+LOOP_KINDS = (K.WHILE_STMT, K.FOR_STMT, K.DO_STMT)
 CASE_KINDS = (K.CASE_STMT, K.DEFAULT_STMT)
 
 
@@ -85,6 +87,10 @@ def plan(body) -> dict:
                 way = way[1:]
         lp = LabelPlan(name, lpath[s - 1 if in_switch else s].hash, way[0].hash, in_switch=in_switch)
         for node, nxt in zip(way[:-1], way[1:]):
+            if node.kind in LOOP_KINDS and nxt == loop_body(node):  # entered without its test (loops.py)
+                if node.hash != lp.entry:
+                    lp.route.add(node.hash)
+                continue
             if node.kind not in ROUTE_KINDS:
                 what = {K.SWITCH_STMT: "a switch body"}.get(node.kind, "a loop body")
                 lp.error = f"goto is not supported here: jump into {what} (label '{name}')"
@@ -98,6 +104,19 @@ def plan(body) -> dict:
             lp.route.add(lpath[-1].hash)
         out[name] = lp
     return out
+
+
+def loop_body(loop):
+    """The body statement of a WHILE_STMT, FOR_STMT or DO_STMT."""
+    ch = children(loop)
+    return ch[0] if loop.kind == K.DO_STMT else ch[-1]
+
+
+def entering(fg, loop) -> list:
+    """Flag keys of the live labels inside the body of `loop` that a goto from outside it steers to: the loop
+    starts at its body while one is set, without its initialization or test."""
+    return [flag_key(n) for n, lp in _plans(fg).items() if flag_key(n) in fg.env and not lp.in_switch
+            and (loop.hash in lp.route or lp.entry == loop.hash)]
 
 
 def target(goto) -> str:
@@ -139,7 +158,7 @@ def emit_goto(fg, c):
     """`goto L`: set L's flag.
 
     Raises:
-        CompileError: when L cannot be reached in structured control flow (a jump into a loop or switch)."""
+        CompileError: when L cannot be reached in structured control flow (a jump into a switch body)."""
     name = target(c)
     lp = _plans(fg).get(name)
     if lp is not None and lp.error:
