@@ -12,7 +12,7 @@ import math
 
 from ..clang_ast import K, children, evaluate, string_literal, strip_implicit
 from ..errors import error_at
-from .llvm_memory import Designated, cursor_of, designator_of
+from .llvm_memory import Designated, array_position, cursor_of, designator_of
 
 
 def flatten(init, shape: list, vals) -> None:
@@ -54,14 +54,10 @@ def _fill(items, pos, shape, depth, base, put, elided):
     stride = math.prod(shape[depth + 1:])
     start, i = pos, 0
     while pos < len(items) and (i < shape[depth] or _designator(items[pos]) is not None):
-        des = _designator(items[pos])
-        if des is not None and elided and not isinstance(items[pos], Designated) and pos > start:
+        at = array_position(items, pos, start, elided, i, _designator(items[pos]))
+        if at is None:
             break
-        if des is not None:
-            if not isinstance(des[0], int):
-                raise error_at(cursor_of(items[pos]), "unsupported construct: field designator in an array initializer")
-            i = des[0]
-            items = items[:pos] + [des[1]] + items[pos + 1:]
+        i, items = at
         if not 0 <= i < shape[depth]:
             raise error_at(cursor_of(items[pos]), "unsupported construct: excess elements in an initializer")
         item = items[pos]

@@ -63,6 +63,22 @@ def designator_of(item):
     return head, (Designated(path[1:], value, cursor) if len(path) > 1 else value)
 
 
+
+def array_position(items, pos, start, elided, i, des):
+    """The element index the initializer `items[pos]` (designator `des`, from designator_of, or None) of an array
+    initializes and the list with its designator consumed: (index, items); None when the item ends a sub-array
+    whose braces are elided (a designator of the enclosing array). `i`: the next positional index.
+
+    Raises:
+        CompileError: a field designator in an array initializer."""
+    if des is None:
+        return i, items
+    if elided and not isinstance(items[pos], Designated) and pos > start:
+        return None
+    if not isinstance(des[0], int):
+        raise error_at(cursor_of(items[pos]), "unsupported construct: field designator in an array initializer")
+    return des[0], items[:pos] + [des[1]] + items[pos + 1:]
+
 class LLVMMemory:
     """Mixin for FunctionGen: raw-byte objects and !llvm.ptr pointers."""
 
@@ -216,15 +232,10 @@ class LLVMMemory:
         esz = CT.size_of(elem)
         i = 0
         while pos < len(items) and (i < ty.element_count or self.designator(items[pos]) is not None):
-            item = items[pos]
-            des = self.designator(item)
-            if des is not None and elided and not isinstance(item, Designated) and pos > start:
+            at = array_position(items, pos, start, elided, i, self.designator(items[pos]))
+            if at is None:
                 break
-            if des is not None:
-                if not isinstance(des[0], int):
-                    raise self.unsupported(cursor_of(item), "field designator in an array initializer")
-                i = des[0]
-                items = items[:pos] + [des[1]] + items[pos + 1:]
+            i, items = at
             pos = self.init_slot(self.at_offset(ptr, i * esz), elem, items, pos)
             i += 1
         return pos
@@ -656,9 +667,6 @@ def const_image(ty, init):
         else:
             put_scalar(off, t, e)
 
-    def e0(item):
-        return item.cursor if isinstance(item, Designated) else item
-
     def designated(item):
         try:
             return designator_of(item)
@@ -697,14 +705,10 @@ def const_image(ty, init):
         esz = CT.size_of(elem)
         i = 0
         while pos < len(items) and (i < t.element_count or designated(items[pos]) is not None):
-            des = designated(items[pos])
-            if des is not None and elided and not isinstance(items[pos], Designated) and pos > start:
+            at = array_position(items, pos, start, elided, i, designated(items[pos]))
+            if at is None:
                 break
-            if des is not None:
-                if not isinstance(des[0], int):
-                    raise error_at(e0(items[pos]), "unsupported construct: field designator in an array initializer")
-                i = des[0]
-                items = items[:pos] + [des[1]] + items[pos + 1:]
+            i, items = at
             pos = slot(off + i * esz, elem, items, pos)
             i += 1
         return pos
