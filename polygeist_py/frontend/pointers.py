@@ -79,14 +79,18 @@ class PointerGen:
         """`p + k` for a memref pointer: the same memref shifted by k leading rows (raw pointers: k elements)."""
         if m.type == CT.llvm_ptr():
             return self.raw_offset(m, count_index, ty)
-        mt = ir.MemRefType(m.type)
+        base, new_off, sizes, strides = self.shifted_rows(m, count_index)
+        return self.reinterpret(base, new_off, sizes, strides, ir.MemRefType(m.type))
+
+    @staticmethod
+    def shifted_rows(m, rows):
+        """Strided metadata of memref `m` moved `rows` (index) leading rows on: (base, offset, sizes, strides)."""
+        rank = ir.MemRefType(m.type).rank
         meta = memref.ExtractStridedMetadataOp(m)
         base, offset = meta.results[0], meta.results[1]
-        rank = mt.rank
         sizes = list(meta.results[2:2 + rank])
         strides = list(meta.results[2 + rank:2 + 2 * rank])
-        new_off = arith.addi(offset, arith.muli(count_index, strides[0]))
-        return self.reinterpret(base, new_off, sizes, strides, mt)
+        return base, arith.addi(offset, arith.muli(rows, strides[0])), sizes, strides
 
     def reinterpret(self, base, offset, sizes, strides, mtype):
         """memref.reinterpret_cast to `mtype`; dims and strides that `mtype` knows statically stay static."""
@@ -103,13 +107,7 @@ class PointerGen:
 
     def subarray(self, m, index, result_ptr_ty):
         """`A[i]` where the element is itself an array: a memref of rank one less, offset by row i."""
-        mt = ir.MemRefType(m.type)
-        meta = memref.ExtractStridedMetadataOp(m)
-        base, offset = meta.results[0], meta.results[1]
-        rank = mt.rank
-        sizes = list(meta.results[2:2 + rank])
-        strides = list(meta.results[2 + rank:2 + 2 * rank])
-        new_off = arith.addi(offset, arith.muli(index, strides[0]))
+        base, new_off, sizes, strides = self.shifted_rows(m, index)
         return self.reinterpret(base, new_off, sizes[1:], strides[1:], CT.pointer_memref_type(result_ptr_ty))
 
     def coerce_pointer(self, m, ty):
