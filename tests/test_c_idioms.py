@@ -17,7 +17,8 @@ ARGS = ("-v", "-q", "rest")
 @pytest.mark.parametrize("name", ["variadic_functions.c", "array_parameters.c", "switch_gotos.c",
                                   "switch_gotos_nested.c", "global_addresses.c", "c11_idioms.c",
                                   "brace_elision_globals.c", "brace_elision_locals.c",
-                                  "struct_initializers.c", "goto_into_loops.c"])
+                                  "struct_initializers.c", "goto_into_loops.c",
+                                  "unprototyped_pointers.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

@@ -549,12 +549,15 @@ class LLVMMemory:
         ft = canonical(callee_expr.type)
         if ft.kind == T.POINTER:
             ft = canonical(ft.get_pointee())
-        if ft.kind != T.FUNCTIONPROTO:
-            raise self.unsupported(call, "call through a pointer to a function without a prototype")
+        # without a prototype (`double (*f)()`): the arguments as promoted (clang's AST holds them), as gcc calls
+        params = list(ft.argument_types()) if ft.kind == T.FUNCTIONPROTO else [a.type for a in args]
         try:
-            sig = R.signature(list(ft.argument_types()), ft.get_result(), ft.is_function_variadic())
+            sig = R.signature(params, ft.get_result(), ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic())
         except CT.UnsupportedType as err:
             raise self.unsupported(call, str(err)) from None
+        if ft.kind != T.FUNCTIONPROTO and sig.has_records:
+            raise self.unsupported(call, "struct argument or result in a call through a pointer to a function "
+                                         "without a prototype")
         fp = self.to_ptr(self.pointer(callee_expr))
 
         def emit(vals, results):
