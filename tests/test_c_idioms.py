@@ -2,7 +2,8 @@
 functions (va_start/va_arg/va_end/va_copy, a va_list passed on to vsnprintf, calls across objects built by gcc),
 parameters declared as arrays used as the pointers they are (`argv++`), gotos between the cases of a switch,
 addresses and compound literals in file-scope initializers, C's initializer rules for global arrays (brace
-elision, designators), C11 idioms; GNU labels as values and ambiguous `_Generic` selections are clear errors."""
+elision, designators), C11 idioms, GNU attributes that change meaning (constructors, weak, aligned, thread-local
+storage); GNU labels as values, ambiguous `_Generic` selections and unsupported attributes are clear errors."""
 
 import subprocess
 
@@ -18,7 +19,7 @@ ARGS = ("-v", "-q", "rest")
                                   "switch_gotos_nested.c", "global_addresses.c", "c11_idioms.c",
                                   "brace_elision_globals.c", "brace_elision_locals.c",
                                   "struct_initializers.c", "goto_into_loops.c",
-                                  "unprototyped_pointers.c"])
+                                  "unprototyped_pointers.c", "attributes.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -135,3 +136,21 @@ def test_generic_selection_that_libclang_cannot_resolve_is_an_error(tmp):
     r = run_pgcc(["-O2", src, "-o", tmp / "gen"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "gen.c:1:23: error" in r.stderr and "_Generic selection" in r.stderr
+
+
+@pytest.mark.parametrize("code,message", [
+    ("static void done(int *p) { (void)p; }\nint f(void) { int x __attribute__((cleanup(done))) = 1; return x; }",
+     "__attribute__((cleanup)) on 'x' (a function called at the end of the variable's scope)"),
+    ("int f(void) { return 1; }\n__attribute__((section(\".data.mine\"))) int g = 2;",
+     "__attribute__((section)) on 'g' (placement in a named section)"),
+    ("int f(void) { return 1; }\nint h(void) __attribute__((alias(\"f\")));", "__attribute__((alias)) on 'h'"),
+    ("int f(void) { return 1; }\n__attribute__((weak)) int w = 1;", "__attribute__((weak)) on 'w' on a global"),
+    ("#define AL(n) __attribute__((aligned(2 * n)))\nint f(void) { return 1; }\nint v AL(8) = 1;",
+     "__attribute__((aligned)) on 'v' with an argument pgcc cannot read"),
+])
+def test_attributes_that_change_meaning_are_implemented_or_errors(code, message, tmp):
+    src = tmp / "attr.c"
+    src.write_text(code + "\nint main(void) { return f(); }\n")
+    r = run_pgcc(["-O2", src, "-o", tmp / "attr"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "attr.c:" in r.stderr and message in r.stderr, r.stderr

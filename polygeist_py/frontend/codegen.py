@@ -82,6 +82,7 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
         self.struct_vars: dict = {}  # locals kept as raw bytes (structs, arrays of them): key -> !llvm.ptr
         self.loop_ids = itertools.count()
         self.omp: dict = {}  # statement hash -> its `#pragma omp` directives (frontend/openmp.py)
+        self.local_aligns: dict = {}  # local variable key -> bytes of its `aligned(N)` attribute (attributes.py)
 
     # ---------------------------------------------------------------- function
     def emit(self):

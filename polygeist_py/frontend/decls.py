@@ -17,6 +17,7 @@ from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, string_i
                          var_decl_initializer)
 from ..errors import CompileError
 from . import array_init
+from . import attributes
 from . import big_init
 from . import c_types as CT
 from . import enzyme
@@ -63,9 +64,9 @@ class DeclGen:
         """Bind a new variable: SSA unless its address is taken (then a 0-d memref; pointers are stored raw)."""
         if key in self.addr_taken:
             if CT.is_arith(ty):
-                m = self.alloca_entry(ir.MemRefType.get([], CT.memory_type(ty)))
+                m = self.alloca_entry(ir.MemRefType.get([], CT.memory_type(ty)), key=key)
             elif canonical(ty).kind == T.POINTER:  # a pointer in memory: raw bytes (no memref of pointers)
-                self.struct_vars[key] = self.byte_alloca(8, 8)
+                self.struct_vars[key] = self.byte_alloca(8, max(8, self.local_aligns.get(key, 1)))
                 self.store_scalar(self.struct_vars[key], ty, value)
                 return
             else:
@@ -100,6 +101,9 @@ class DeclGen:
     def declare_local(self, d):
         ty = canonical(d.type)
         key = decl_key(d)
+        align = attributes.declaration_attributes(d, "local").align
+        if align:
+            self.local_aligns[key] = align
         if CT.is_reference(ty):  # `T &r = x;` names x's storage (cxx)
             self.declare_reference(d, ty)
             return
@@ -126,10 +130,10 @@ class DeclGen:
                 if None in size_exprs:
                     raise self.unsupported(d, "variable-length array without a size expression")
                 sizes = [self.index_of(self.rvalue(e), e.type) for e in size_exprs]
-                m = self.alloca_entry(mtype, sizes)
+                m = self.alloca_entry(mtype, sizes, key=key)
                 inits = []
             else:
-                m = self.alloca_entry(mtype)
+                m = self.alloca_entry(mtype, key=key)
             self.mem[key] = MemVar(m, ty)
             big = big_init.is_large(shape.dims)  # zeroed by one loop, then only the listed elements stored
             text = string_initializer(inits[0], shape.dims[0], pad=not big) if inits and len(shape.dims) == 1 and shape.dims[0] else None

@@ -64,11 +64,15 @@ class GenBase:
         n_dyn = CT.array_shape(CT.pointee(ty)).dims.count(None)
         return self.from_ptr(p, ty, [self.const_int(ir.IntegerType.get_signless(64), 0)] * n_dyn, None)
 
-    def alloca_entry(self, mtype, dyn_sizes=()):
+    def alloca_entry(self, mtype, dyn_sizes=(), key=None):
+        """A memref stack slot (at the function entry unless it has run-time sizes); `key`: the local variable
+        it holds, whose `aligned(N)` attribute (local_aligns) sets its alignment."""
+        align = self.local_aligns.get(key) if key is not None else None
+        attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), align) if align else None
         if dyn_sizes:
-            return memref.AllocaOp(mtype, list(dyn_sizes), []).result
+            return memref.AllocaOp(mtype, list(dyn_sizes), [], alignment=attr).result
         with ir.InsertionPoint.at_block_begin(self.entry):
-            return memref.AllocaOp(mtype, [], []).result
+            return memref.AllocaOp(mtype, [], [], alignment=attr).result
 
     def index_of(self, value, ty):
         """C integer value -> index."""

@@ -16,6 +16,7 @@ from mlir.dialects import arith, func, llvm
 from ..clang_ast import K, T, canonical, children, evaluate, string_initializer, string_literal, strip_implicit, \
     unary_op
 from ..errors import error_at
+from . import attributes
 from . import c_types as CT
 from . import records as R
 from .records import is_default_construction
@@ -143,7 +144,7 @@ class LLVMMemory:
         """Storage for a local struct/union/array-of-non-numeric variable, initialized as C says."""
         if ty.kind == T.INCOMPLETEARRAY or ty.kind == T.VARIABLEARRAY:
             raise self.unsupported(d, f"variable-length array of '{CT.array_shape(ty).elem.spelling}'")
-        ptr = self.byte_alloca(CT.size_of(ty), ty.get_align())
+        ptr = self.byte_alloca(CT.size_of(ty), max(ty.get_align(), self.local_aligns.get(decl_key(d), 1)))
         self.struct_vars[decl_key(d)] = ptr
         if init is not None:
             self.init_object(ptr, ty, init)
@@ -754,26 +755,35 @@ def byte_global(mg, d, key, name, init, is_def, external):
         img, ptrs = const_image(ty, init) if is_def else (bytearray(max(CT.size_of(ty), 1)), [])
         static = d.storage_class == d.storage_class.STATIC and d.semantic_parent.kind not in (
             K.STRUCT_DECL, K.CLASS_DECL) or d.semantic_parent.kind == K.FUNCTION_DECL  # (C++ static members: external)
-        emit_byte_global(mg, name, ty, img, ptrs, static, external, d)
+        align = max(ty.get_align(), attributes.declaration_attributes(d, "global").align or 1)
+        emit_byte_global(mg, name, ty, img, ptrs, static, external, d, align=align, thread_local=is_thread_local(d))
         mg.llvm_decls.add(name)
     mv = MemVar(None, ty, global_name=name)
     mg.globals[key] = mv
     return mv
 
 
-def emit_byte_global(mg, name, ty, img, ptrs, internal, external, where):
+def is_thread_local(d) -> bool:
+    """Whether VAR_DECL `d` is `_Thread_local`/`__thread` (each thread has its own: an LLVM thread-local global)."""
+    return d.tls_kind.name != "NONE"
+
+
+def emit_byte_global(mg, name, ty, img, ptrs, internal, external, where, align=None, thread_local=False):
     """Emit `llvm.mlir.global @name` for an object of C type `ty` with initial bytes `img` (bytearray) and
     pointer-valued initializers `ptrs` ([(byte offset, cursor)]): an array of bytes, or a packed struct of
-    byte runs and pointers. `external`: a declaration (no initial value). `where`: cursor for the location."""
+    byte runs and pointers. `external`: a declaration (no initial value). `where`: cursor for the location.
+    `align`: bytes (default: the type's); `thread_local`: one object per thread."""
+    align = align or ty.get_align()
+    tls = True if thread_local else None
     linkage = ir.Attribute.parse(f"#llvm.linkage<{'internal' if internal else 'external'}>")
     loc = ir.Location.file(mg.filename, where.location.line, where.location.column)
     with loc, ir.InsertionPoint.at_block_begin(mg.module.body):
         if external:
             llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
-                          alignment=ty.get_align())
+                          alignment=align, thread_local_=tls)
         elif not ptrs:
             llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
-                          value=byte_dense(img), alignment=ty.get_align())
+                          value=byte_dense(img), alignment=align, thread_local_=tls)
         else:
             ptrs.sort(key=lambda x: x[0])
             parts, pos = [], 0
@@ -786,7 +796,7 @@ def emit_byte_global(mg, name, ty, img, ptrs, internal, external, where):
                 parts.append(("bytes", pos, len(img)))
             fields = [f"!llvm.array<{b - a} x i8>" if k == "bytes" else "!llvm.ptr" for k, a, b in parts]
             st = ir.Type.parse(f"!llvm.struct<packed ({', '.join(fields)})>")
-            g = llvm.GlobalOp(st, name, linkage, alignment=ty.get_align())
+            g = llvm.GlobalOp(st, name, linkage, alignment=align, thread_local_=tls)
             with ir.InsertionPoint(g.initializer.blocks.append()):
                 v = llvm.UndefOp(st).result
                 targets = dict(ptrs)

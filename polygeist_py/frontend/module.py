@@ -10,9 +10,10 @@ from mlir.dialects import llvm, memref
 
 from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_file, string_initializer,
                          var_decl_initializer)
-from .. import pipeline
+from .. import constructors, pipeline
 from ..errors import CompileError, error_at
 from . import array_init
+from . import attributes
 from . import big_init
 from . import c_types as CT
 from . import cxx_classes
@@ -21,7 +22,7 @@ from . import records as R
 from .calls import Calls
 from .codegen import FunctionGen
 from .cuda_builtins import is_texture
-from .llvm_memory import is_null_constant
+from .llvm_memory import is_null_constant, is_thread_local
 from .scan import clear_memo, decl_key
 from .values import MemVar
 from ..cuda_split import host_symbol, is_device_variable, variable_symbol
@@ -54,6 +55,7 @@ class ModuleGen:
         self.addressed_globals: set = set()  # globals kept as LLVM globals (see addressed_in_initializers)
         self.named: dict = {}  # function name -> its declaration (C++ overloads are rejected: func_name)
         self.depth = self.max_depth = 0  # statement nesting while walking, and its maximum
+        self.startup: dict = {}  # 'constructor'/'destructor' -> [(function symbol, priority)]
 
     def generate(self) -> ir.Module:
         clear_memo()
@@ -74,6 +76,8 @@ class ModuleGen:
                     self.device_top_level(d)
         while self.pending:
             self.define_function(self.pending.pop())
+        if self.startup:
+            constructors.record(self.module, self.startup)
         if self.max_depth > pipeline.DEEP_NESTING:
             self.module.operation.attributes[pipeline.DEEP_ATTR] = ir.UnitAttr.get()
         if self.device_stubs is not None:
@@ -103,6 +107,8 @@ class ModuleGen:
             self.check_record(d)
         elif d.kind == K.FUNCTION_DECL and d.is_definition():
             self.define_function(d)
+        elif d.kind == K.FUNCTION_DECL:
+            attributes.declaration_attributes(d, "function")  # (an alias or ifunc declaration is an error)
         elif d.kind == K.VAR_DECL and enzyme.registration_kind(d.spelling):
             enzyme.register(self, d)  # __enzyme_register_gradient_f = {...}, __enzyme_inactivefn = f
         elif d.kind == K.VAR_DECL:
@@ -122,9 +128,16 @@ class ModuleGen:
         if has_attr(c, K.CUDAGLOBAL_ATTR) and not canonical(c.result_type).kind == T.VOID:
             raise error_at(c, "a __global__ function must return void")
         self.defined.add(name)
+        attrs = attributes.declaration_attributes(c, "function")
         old = self.functions.pop(name, None)
         fg = FunctionGen(self, c)
         fg.emit()
+        if attrs.weak:
+            fg.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<weak>")
+        for which in ("constructor", "destructor"):  # run before/after main: constructors.py, after lowering
+            prio = getattr(attrs, which)
+            if prio is not None:
+                self.startup.setdefault(which, []).append((name, prio))
         recursive = self.functions.pop(name, None)  # declared by a recursive call while the body was emitted
         if recursive is not None:
             recursive.operation.erase()
@@ -195,9 +208,12 @@ class ModuleGen:
         if defn is not None and name not in self.defined:
             self.pending.append(defn)
         from mlir.dialects import func
+        weak = attributes.declaration_attributes(callee, "function").weak
         with ir.Location.file(self.filename, 1, 1), ir.InsertionPoint(self.module.body):
             sig = self.signature(callee)
             f = func.FuncOp(name, sig.ftype, visibility="private")
+            if weak and defn is None:  # `extern int f(void) __attribute__((weak));`: null when not linked in
+                f.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<extern_weak>")
             if sig.has_records:
                 f.arg_attrs = R.attrs_array(sig)
         self.functions[name] = f
@@ -226,7 +242,7 @@ class ModuleGen:
                 name, n = f"{base}.{n}", n + 1
         init0 = var_decl_initializer(d)
         if R.is_byte_object(ty) and not is_texture(ty) and not CT.is_dim3(ty) or ty.kind == T.POINTER and init0 is not None and not is_null_constant(init0) \
-                or key in self.addressed_globals:
+                or key in self.addressed_globals or is_thread_local(d):
             from .llvm_memory import byte_global
             init = var_decl_initializer(d)
             external = d.storage_class == d.storage_class.EXTERN and init is None
@@ -263,7 +279,9 @@ class ModuleGen:
             memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility=vis,
                             initial_value=attrs.get("initial_value"),
                             constant=bool(canonical(d.type).is_const_qualified()) and is_def or None,
-                            alignment=_definition_alignment(mtype) if is_def else None)
+                            alignment=max(_definition_alignment(mtype) or 1,
+                                          attributes.declaration_attributes(d, "global").align or 1)
+                            if is_def else None)
         mv = MemVar(None, ty, global_name=name, mtype=mtype)
         self.globals[key] = mv
         return mv
