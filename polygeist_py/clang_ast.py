@@ -49,6 +49,23 @@ _lib.clang_getFileContents.restype = ctypes.c_void_p
 _lib.clang_Cursor_getVarDeclInitializer.argtypes = [ci.Cursor]
 _lib.clang_Cursor_getVarDeclInitializer.restype = ci.Cursor
 
+# libclang-ng guards every Cursor method with `is_null`, which asks clang_equalCursors (a ctypes call) to compare
+# with the null cursor: millions of calls in a large file, a quarter of the frontend's time. The same test on the
+# cursor's fields (clang_equalCursors compares kind, xdata and data; the null cursor's kind is not a declaration,
+# so no field is normalized away) costs no foreign call.
+_NULL = ci.conf.null_cursor
+_NULL_KIND, _NULL_REST = _NULL._kind_id, (_NULL.xdata, tuple(_NULL.data))
+ci.Cursor.is_null = lambda self: self._kind_id == _NULL_KIND and (self.xdata, tuple(self.data)) == _NULL_REST
+# and `kind` builds its enum member anew on every access (Enum.__call__): a table lookup gives the same member
+_CURSOR_KINDS = {k.value: k for k in ci.CursorKind}
+_TYPE_KINDS = {k.value: k for k in ci.TypeKind}
+ci.Cursor.kind = property(lambda self: _CURSOR_KINDS.get(self._kind_id) or ci.CursorKind.from_id(self._kind_id))
+ci.Type.kind = property(lambda self: _TYPE_KINDS.get(self._kind_id) or ci.TypeKind.from_id(self._kind_id))
+# and the kind predicates ask libclang each time: answered once per kind
+for _pred in ("is_statement", "is_expression", "is_reference", "is_declaration"):
+    _yes = frozenset(k for k in ci.CursorKind if getattr(ci.CursorKind, _pred)(k))
+    setattr(ci.CursorKind, _pred, lambda self, _yes=_yes: self in _yes)
+
 
 class _SourceRangeList(ctypes.Structure):
     _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]
@@ -146,13 +163,71 @@ def children(cursor) -> list:
     return list(cursor.get_children())
 
 
+def _extent(c):
+    s, e = c.extent.start, c.extent.end
+    return s.line, s.column, e.line, e.column
+
+
+def is_va_arg(cursor) -> bool:
+    """Whether `cursor` is `va_arg(ap, T)` (a VAArgExpr, which libclang shows as an UNEXPOSED_EXPR): one operand
+    (its first child; references to T's name may follow), the address of a `va_list` (`struct __va_list_tag *`),
+    and a source range of its own (an implicit conversion of `ap` has `ap`'s range)."""
+    if cursor.kind != K.UNEXPOSED_EXPR:
+        return False
+    ch = [c for c in children(cursor) if not c.kind.is_reference()]  # (`va_arg(ap, size_t)`: a TYPE_REF too)
+    if len(ch) != 1:
+        return False
+    if not _is_va_list_address(ch[0].type):
+        return False
+    if len(ch) < len(children(cursor)):  # T's name: an implicit conversion has no such child
+        return True
+    # an implicit conversion of `ap` can only give a `va_list` (a parameter's value), `void *` or `_Bool`; else
+    # the range tells them apart (in a macro's arguments both may have the expansion's range)
+    r = canonical(cursor.type)
+    if _is_va_list_address(r) or r.kind == T.BOOL or r.kind == T.POINTER and canonical(r.get_pointee()).kind == T.VOID:
+        return _extent(cursor) != _extent(ch[0])
+    return True
+
+
+def _is_va_list_address(ty) -> bool:
+    """`struct __va_list_tag *`, or `va_list` itself (libclang gives a `va_list` parameter its declared array
+    type `struct __va_list_tag[1]`)."""
+    t = canonical(ty)
+    if t.kind == T.POINTER:
+        return canonical(t.get_pointee()).spelling == "struct __va_list_tag"
+    return t.kind == T.CONSTANTARRAY and canonical(t.element_type).spelling == "struct __va_list_tag"
+
+
+def generic_choice(cursor):
+    """The association a C11 `_Generic` selection (GENERIC_SELECTION_EXPR) chooses: libclang does not say, but
+    the selection has the type of the chosen expression, so the one association of that type is it (or, for a
+    constant selection, one of that type and value).
+
+    Raises:
+        CompileError: when several associations have that type (the choice is not visible through libclang)."""
+    from .errors import error_at
+    exprs = [c for c in children(cursor) if not c.kind.is_reference()][1:]  # after the controlling expression
+    want = canonical(cursor.type)
+    hits = [c for c in exprs if canonical(c.type) == want]
+    if len(hits) > 1:  # a constant selection: an association of that type with the same value is as good
+        v = evaluate(cursor)
+        hits = [c for c in hits if v is not None and evaluate(c) == v][:1]
+    if len(hits) != 1:
+        raise error_at(cursor, "unsupported construct: _Generic selection whose associations share the result type")
+    return hits[0]
+
+
 def strip_implicit(cursor):
-    """Skip implicit casts (UNEXPOSED_EXPR with one child), parentheses and GNU ``__extension__`` (glibc's
-    assert wraps ``__PRETTY_FUNCTION__`` and a statement expression in it)."""
-    while cursor.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) or cursor.kind == K.UNARY_OPERATOR and \
-            unary_op(cursor) == "__extension__":
+    """Skip implicit casts (UNEXPOSED_EXPR with one child), parentheses, `_Generic` selections (to the chosen
+    expression) and GNU ``__extension__`` (glibc's assert wraps ``__PRETTY_FUNCTION__`` and a statement
+    expression in it); never a `va_arg`."""
+    while cursor.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.GENERIC_SELECTION_EXPR) or \
+            cursor.kind == K.UNARY_OPERATOR and unary_op(cursor) == "__extension__":
+        if cursor.kind == K.GENERIC_SELECTION_EXPR:
+            cursor = generic_choice(cursor)
+            continue
         ch = children(cursor)
-        if len(ch) != 1:
+        if len(ch) != 1 or is_va_arg(cursor):
             break
         cursor = ch[0]
     return cursor
@@ -219,10 +294,12 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         # a C++ standard on a C file: gcc warns and ignores it, so do we
         # legacy C as gcc 12 accepts it: implicit function declarations and implicit int are warnings (clang
         # makes them errors in C99 and later), K&R definitions and `f()` declarations draw no warning; the
-        # user's -Werror=... / -Wno-... flags come after these and win
-        args = ["-x", "c", "-std=gnu11", "-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int",
-                "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes"] + [a for a in user_args if not a.startswith("-std=c++")
-                                            and not a.startswith("-std=gnu++")]
+        # user's -Werror=... / -Wno-... flags come after these and win (and a plain -Werror makes them errors, as
+        # in gcc, so they are not downgraded then: clang's -Wno-error=X would outlive a later -Werror)
+        legacy = [] if "-Werror" in user_args else ["-Wno-error=implicit-function-declaration",
+                                                    "-Wno-error=implicit-int"]
+        args = ["-x", "c", "-std=gnu11", *legacy, "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes"] + \
+            [a for a in user_args if not a.startswith("-std=c++") and not a.startswith("-std=gnu++")]
     args += ["-D__PGCC__=1"]
     openmp = "-fopenmp" in args
     if openmp:  # like gcc: _OPENMP and `#pragma omp` only when asked for
@@ -245,7 +322,7 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
             errors += 1
         elif not is_user_warning(d):
             continue
-        diags.append(_diag_tuple(d, path))
+        diags.append(_diag_tuple(d, path, user_args))
         diags += [_diag_tuple(n, path) for n in d.children if n.severity == ci.Diagnostic.Note]
     if errors:
         raise Diagnostics(diags, truncated)
@@ -258,14 +335,19 @@ _SEVERITY = {ci.Diagnostic.Note: "note", ci.Diagnostic.Warning: "warning", ci.Di
              ci.Diagnostic.Fatal: "error"}
 
 
-def _diag_tuple(d, path: str) -> tuple:
+def _diag_tuple(d, path: str, user_args=()) -> tuple:
     loc = d.location
     if loc.file is None:  # clang's own "too many errors emitted", or a command-line problem
         return (_SEVERITY.get(d.severity, "error"), d.spelling, None, 0, 0)
     name = loc.file.name
     if "/../" in name:  # libclang finds gcc's C++ headers as "/../lib/gcc/...": show where they are
         name = os.path.realpath(name)
-    return (_SEVERITY.get(d.severity, "error"), d.spelling, name, loc.line, loc.column)
+    text = d.spelling
+    if d.severity >= ci.Diagnostic.Error and d.option.startswith("-W") and d.option != "-Werror":
+        # a warning that is an error by default or made one (-Werror, -Werror=...): say which, as clang does
+        made = "-Werror" in user_args or "-Werror=" + d.option[2:] in user_args
+        text += f" [-Werror,{d.option}]" if made else f" [{d.option}]"
+    return (_SEVERITY.get(d.severity, "error"), text, name, loc.line, loc.column)
 
 
 def is_user_warning(d) -> bool:

@@ -3,7 +3,7 @@
 Usage mirrors gcc: pgcc [-c|-S] [-O0..3] [-I dir] [-D m] [-L dir] [-l lib] [-std=..] [-x c|cuda|c++]
                         [-MD|-MMD] [-MP] [-MF file] [-MT target] [-Wl,...] [-shared] [-o out] inputs...
 Inputs: .c (C), .cu (CUDA; C++ host code), .cpp/.cc (C++), anything else goes to the linker (.o, .a, .so).
-Project flags: --cpuify (CUDA kernels run as OpenMP loops; as with nvcc, host code of .cu files goes to the
+Project flags (pgcc --help lists them all): --cpuify (CUDA kernels run as OpenMP loops; as with nvcc, host code of .cu files goes to the
 host C++ compiler: -ccbin CXX, --cuda-host=pgcc compiles it with pgcc instead), --polyhedral / --no-polyhedral,
 --emit=mlir|cleanup|cpuify|ad|scop|polyhedral|llvm-dialect|llvm (print the module after that stage),
 --debug (show Python tracebacks of internal errors). Unknown flags are ignored with a warning.
@@ -20,6 +20,43 @@ from dataclasses import dataclass, field
 from .errors import CompileError, InternalError
 
 EMIT_STAGES = ("mlir", "cleanup", "cpuify", "ad", "scop", "polyhedral", "llvm-dialect", "llvm")
+
+HELP = """Usage: pgcc [options] inputs...    (a gcc-compatible driver; nvcc's flags too under --cpuify)
+
+Inputs: .c (C), .cu (CUDA: device code through pgcc, C++ host code through the host compiler), .cpp/.cc (C++,
+to the host compiler under --cpuify), anything else goes to the linker (.o, .a, .so).
+
+Compiling (as gcc):
+  -c / -S / -o FILE      object / assembly / output name      -O0 -O1 -O2 -O3   (no -O: -O0; CUDA device: -O2)
+  -I DIR  -D M[=V]  -U M  -include FILE  -std=STD  -x c|cuda|c++|none
+  -L DIR  -l LIB  -Wl,ARGS  -Xlinker ARG  -shared  -static  -pthread  -rdynamic
+  -MD -MMD -MP -MF FILE -MT TARGET   dependency files for make
+  -fopenmp               honour #pragma omp (README: the supported directives); without it they are ignored
+  -ffp-contract=off|on|fast   fuse a*b+c into FMA only with fast (on means off, as in gcc 12)
+  -funsigned-char -fsigned-char -f[un]signed-bitfields   honoured; -fsanitize= -ftrapv -fshort-enums
+                         -fpack-struct are errors; other -f/-m/-g flags do not change the program and are accepted
+  -w  -Wall ...  -Werror  -Werror=X  -Wno-error=X   warnings as gcc (the parser's diagnostics)
+  -v  --version  -dumpversion  --help
+
+CUDA on the CPU:
+  --cpuify               kernel launches become OpenMP loop nests over blocks and threads
+  -ccbin CXX / --compiler-bindir CXX   the host C++ compiler (default c++)
+  --cuda-host=c++|pgcc   host code of .cu files through the host compiler (default) or through pgcc itself
+  nvcc flags accepted: -arch -gencode -code -Xcompiler -Xptxas --use_fast_math -lineinfo -G --extended-lambda
+                         -rdc -dc -dlink --default-stream --threads -maxrregcount
+
+Polyhedral scheduling (affine loop nests, isl; on by default at -O3):
+  --polyhedral / --no-polyhedral   force the stage on or off
+  --schedule=FILE        impose user schedules (per SCoP)           --fusion=max|smart|none
+  --tile-sizes=N[,N...]  tile sizes per band member                  --no-tiling
+  --no-parallel          no parallel loops from the schedule          --no-unroll-jam
+
+Inspecting:
+  -S --emit=STAGE        print the module after STAGE: mlir cleanup cpuify ad scop polyhedral llvm-dialect llvm
+  --debug                Python tracebacks of internal errors
+
+Automatic differentiation needs no flag: __enzyme_autodiff / __enzyme_fwddiff calls in the source (Enzyme's API).
+Unknown options are ignored with a warning."""
 IGNORED_PREFIXES = ("-W", "-f", "-m", "-g", "-pedantic", "-pipe", "-ansi", "-w", "-save-temps", "--param")
 # gcc options whose value is the next argument (so that the value is never taken for an input file).
 CLANG_VALUE_FLAGS = ("-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter", "-imacros")
@@ -80,17 +117,35 @@ class Options:
     debug: bool = False
     warnings: list = field(default_factory=list)
     no_warnings: bool = False           # -w
-    werror: bool = False                # -Werror
     deps: str | None = None             # -MD (all headers) or -MMD (user headers only)
     dep_file: str | None = None         # -MF
     dep_targets: list = field(default_factory=list)   # -MT
     dep_phony: bool = False             # -MP
-    info: str | None = None             # --version, --help, -dumpversion: print and stop
+    info: str | None = None             # --version, --help, -dumpversion, -v alone: print and stop
+    verbose: bool = False               # -v
     host_compiler: str | None = None    # -ccbin / --compiler-bindir (nvcc): the host C++ compiler of .cu files
     cuda_host: str = "c++"              # --cuda-host=c++ (nvcc's model) | pgcc (pgcc compiles host code too)
     host_flags: list = field(default_factory=list)   # -Xcompiler a,b: options for the host compiler
     device_link: bool = False           # nvcc -dlink: nothing to link on the device side (an empty object)
 
+
+
+def version_banner() -> str:
+    """What `pgcc -v` prints (to stderr, as gcc): pgcc's version, the target and the toolchain it uses."""
+    import platform
+
+    import clang.cindex as ci
+
+    from . import toolchain
+    get = ci.conf.lib.clang_getClangVersion
+    get.restype = ci._CXString
+    clang_version = ci._CXString.from_result(get())
+    return "\n".join([f"pgcc (polygeist-py) {VERSION}",
+                      f"Target: {platform.machine()}-linux-gnu",
+                      f"Parser: libclang ({clang_version})",
+                      f"LLVM tools: {os.path.dirname(toolchain.llvm_tool('opt'))}",
+                      f"Linker driver: {toolchain.linker()}",
+                      f"Python: {platform.python_version()}"])
 
 def parse_args(argv: list[str]) -> Options:
     """gcc-style command line -> Options.
@@ -216,10 +271,9 @@ def parse_args(argv: list[str]) -> Options:
             o.link_extra.append(a)
         elif a == "-w":
             o.no_warnings = True
-        elif a == "-Werror":
-            o.werror = True
-        elif a.startswith(("-Werror=", "-Wno-error=", "-Wimplicit", "-Wno-implicit")):
-            o.clang_args.append(a)  # gcc's legacy-C diagnostics (implicit declarations, implicit int): clang's too
+        elif a == "-Werror" or a.startswith(("-Werror=", "-Wno-error=", "-Wimplicit", "-Wno-implicit")):
+            # the parser turns warnings into errors itself, so `-Werror -Wno-error=X` leaves X a warning as in gcc
+            o.clang_args.append(a)
         elif a == "-fpermissive":  # gcc 12: a C++ option, ignored with a warning for C
             o.warnings.append("pgcc: warning: command-line option '-fpermissive' is valid for C++ but not for C")
         elif a == "-Xlinker":
@@ -228,8 +282,8 @@ def parse_args(argv: list[str]) -> Options:
             o.link_extra.append(a)
         elif a in IGNORED_VALUE_FLAGS:
             value()
-        elif a == "-v":
-            pass
+        elif a == "-v":  # gcc: the version and configuration (alone), then the usual work
+            o.verbose = True
         elif a in REJECTED_F or a.startswith(REJECTED_F_PREFIXES):
             raise CompileError(f"{a} is not supported by pgcc (it would change the program's meaning)")
         elif a in CLANG_F:
@@ -242,6 +296,8 @@ def parse_args(argv: list[str]) -> Options:
             o.inputs.append(a)
             o.languages.append(lang)
         i += 1
+    if not o.inputs and o.info is None and o.verbose:
+        o.info = "-v"
     if not o.inputs and o.info is None:
         raise CompileError("no input files")
     return o
@@ -298,8 +354,6 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
     tu = parse(path, o.clang_args, source, language)
     if not o.no_warnings:
         shown = warnings(tu, path)
-        if shown and o.werror:
-            raise CompileError(f"warnings treated as errors (-Werror):\n" + "\n".join(shown))
         for w in shown:
             print(w, file=sys.stderr)
     stem = os.path.splitext(os.path.basename(path))[0]
@@ -477,9 +531,13 @@ def run(argv: list[str]) -> int:
     o = parse_args(argv)
     for w in o.warnings:
         print(w, file=sys.stderr)
+    if o.verbose and o.info is None:
+        print(version_banner(), file=sys.stderr)
     if o.info is not None:
         if o.info == "--help":
-            print(__doc__.strip())
+            print(HELP)
+        elif o.info == "-v":
+            print(version_banner(), file=sys.stderr)
         else:
             print(VERSION if o.info == "-dumpversion" else f"pgcc (polygeist-py) {VERSION}")
         return 0

@@ -79,6 +79,8 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
     from .signed_offsets import drop_unsigned_wrap_flags
     module = drop_unsigned_wrap_flags(module)  # C pointers index backwards (p[-1]); memref GEPs assume they do not
+    from .constructors import emit_global_ctors
+    emit_global_ctors(module)  # __attribute__((constructor/destructor)): llvm.global_ctors/dtors
     stop("llvm-dialect")
     return module
 

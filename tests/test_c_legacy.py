@@ -45,6 +45,7 @@ def _gcc(args, tmp):
     (("-Werror=implicit",), True),
     (("-Werror=implicit-function-declaration", "-Wno-error=implicit-function-declaration"), False),
     (("-Werror",), True),
+    (("-Werror", "-Wno-error=implicit-function-declaration"), False),
     (("-fpermissive",), False),
 ])
 def test_implicit_declaration_flags_like_gcc(flags, fails, tmp):

@@ -187,7 +187,8 @@ int main() {
     ("int g; int *p = (int *)16; int main(void) { return 0; }", "this address in a global initializer"),
     ("int printf(const char *, ...); struct P { int x; };\n"
      "int main(void) { struct P p = {1}; printf(\"%d\", p); return 0; }", "passing a 'struct P' to 'printf'"),
-    ("int sum(int n, ...) { return n; }", "definition of the variadic function 'sum'"),
+    ("struct P { long a, b, c; };\nlong sum(struct P p, ...) { return p.a; }",
+     "definition of the variadic function 'sum' with a struct parameter"),
 ])
 def test_unsupported_memory_constructs_are_errors(tmp, code, what):
     src = tmp / "u.c"

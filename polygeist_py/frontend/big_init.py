@@ -48,7 +48,7 @@ def fill_zero(fg, m, dims, zero) -> None:
 
 
 class _Sparse(dict):
-    """Listed initial values by flat index (module.flatten_init writes `vals[i] = v`); the rest are zero."""
+    """Listed initial values by flat index (array_init.flatten writes `vals[i] = v`); the rest are zero."""
 
 
 def global_initializer(mg, d, mtype, init):

@@ -17,6 +17,7 @@ from . import c_types as CT
 from . import int_semantics as IS
 from .cuda_builtins import CudaBuiltins
 from .scan import decl_key, out_param_var
+from . import varargs
 from .values import MemLV
 
 BUILTIN = "__builtin_"
@@ -374,6 +375,7 @@ GNU_BUILTINS = {
     BUILTIN + "alloca": alloca, BUILTIN + "alloca_with_align": alloca,
     "memmove": memmove, BUILTIN + "memmove": memmove,
     **{p + n: modf for p in ("", BUILTIN) for n in ("modf", "modff")},
+    **varargs.BUILTINS,
 }
 
 

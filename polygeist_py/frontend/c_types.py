@@ -142,6 +142,12 @@ def dynamic() -> int:
     return ir.ShapedType.get_dynamic_size()
 
 
+def pointer_value_type(ty) -> ir.Type:
+    """The value type of pointer type `ty`, or of an array type that C adjusts to a pointer (a parameter
+    `char *argv[]`): a memref for numeric pointees, else !llvm.ptr."""
+    return pointer_memref_type(ty) if pointee_is_memref(ty) else llvm_ptr()
+
+
 def pointer_memref_type(ty) -> ir.MemRefType:
     """The memref type of a pointer to numeric data: ``double (*)[M]`` -> memref<?xMxf64, strided<[M,1], offset:?>>."""
     shape = array_shape(pointee(ty))

@@ -44,6 +44,7 @@ from ..clang_ast import K, T, canonical
 from . import c_types as CT
 from . import openmp
 from . import records as R
+from . import varargs
 from .cuda_device import CudaDeviceGen
 from .cxx import CxxGen
 from .cxx_classes import CxxClassGen
@@ -81,6 +82,7 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
         self.struct_vars: dict = {}  # locals kept as raw bytes (structs, arrays of them): key -> !llvm.ptr
         self.loop_ids = itertools.count()
         self.omp: dict = {}  # statement hash -> its `#pragma omp` directives (frontend/openmp.py)
+        self.local_aligns: dict = {}  # local variable key -> bytes of its `aligned(N)` attribute (attributes.py)
 
     # ---------------------------------------------------------------- function
     def emit(self):
@@ -88,21 +90,26 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
         name = self.mg.func_name(c)
         params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
         self.sig = self.mg.signature(c)
-        if self.sig.variadic:
-            raise self.unsupported(c, f"definition of the variadic function '{c.spelling}'")
         ftype = self.sig.ftype
+        internal = c.storage_class == c.storage_class.STATIC or self.mg.is_internal(c)
+        if self.sig.variadic:  # the body of a variadic function, behind an llvm.func entry (varargs.py)
+            entry_name, (name, ftype) = name, varargs.body_signature(self, c, name)
+            varargs.define_entry(self.mg, c, entry_name, name, ftype, internal)
         with self.loc(c), ir.InsertionPoint(self.mg.module.body):
             self.func = func.FuncOp(name, ftype)
-            if c.storage_class == c.storage_class.STATIC or self.mg.is_internal(c):
+            if internal or self.sig.variadic:
                 # private: MLIR may drop it when unused; internal linkage: other objects may reuse the name
                 self.func.attributes["sym_visibility"] = ir.StringAttr.get("private")
                 self.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<internal>")
             self.entry = self.func.add_entry_block()
             if any(canonical(p.type).is_restrict_qualified() for p in params) or self.sig.has_records:
                 # C99 restrict -> llvm.noalias (for LLVM, and for AD's hoisting of read-only calls)
-                self.func.arg_attrs = R.attrs_array(self.sig, [
+                attrs = R.attrs_array(self.sig, [
                     {"llvm.noalias": ir.UnitAttr.get()} if canonical(p.type).is_restrict_qualified() else {}
                     for p in params])
+                if self.sig.variadic:  # the va_list argument
+                    attrs = ir.ArrayAttr.get(list(attrs) + [ir.DictAttr.get({})])
+                self.func.arg_attrs = attrs
         body = next(ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT)
         self.addr_taken = address_taken(body)
         if getattr(self.mg.tu, "openmp", False):  # -fopenmp
@@ -111,6 +118,7 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
         with ir.InsertionPoint(self.entry), self.loc(c):
             args = list(self.entry.arguments)
             self.this_ptr = args[-1] if self.sig.has_this else None  # a C++ method's object (cxx_classes)
+            self.va_list_arg = args[-1] if self.sig.variadic else None  # the entry's va_list (varargs)
             for p, pabi in zip(params, self.sig.params):
                 if pabi.kind == "scalar":
                     self.bind_param(p, args[pabi.first])

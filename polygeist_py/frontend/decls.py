@@ -8,12 +8,16 @@ unions and arrays of them raw bytes (llvm_memory); ``static``/``extern`` locals 
 
 from __future__ import annotations
 
+import math
+
 from mlir import ir
 from mlir.dialects import arith, llvm, memref
 
 from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, string_initializer, strip_implicit,
                          var_decl_initializer)
 from ..errors import CompileError
+from . import array_init
+from . import attributes
 from . import big_init
 from . import c_types as CT
 from . import enzyme
@@ -60,9 +64,9 @@ class DeclGen:
         """Bind a new variable: SSA unless its address is taken (then a 0-d memref; pointers are stored raw)."""
         if key in self.addr_taken:
             if CT.is_arith(ty):
-                m = self.alloca_entry(ir.MemRefType.get([], CT.memory_type(ty)))
+                m = self.alloca_entry(ir.MemRefType.get([], CT.memory_type(ty)), key=key)
             elif canonical(ty).kind == T.POINTER:  # a pointer in memory: raw bytes (no memref of pointers)
-                self.struct_vars[key] = self.byte_alloca(8, 8)
+                self.struct_vars[key] = self.byte_alloca(8, max(8, self.local_aligns.get(key, 1)))
                 self.store_scalar(self.struct_vars[key], ty, value)
                 return
             else:
@@ -87,14 +91,19 @@ class DeclGen:
         for d in children(c):
             if d.kind == K.VAR_DECL:
                 self.declare_local(d)
-            elif d.kind in (K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.CLASS_DECL):
+            elif d.kind in (K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.CLASS_DECL, K.UNION_DECL):
                 self.mg.check_record(d)
+            elif d.kind in (K.STATIC_ASSERT, K.FUNCTION_DECL):  # (clang has checked it; a block-scope prototype)
+                pass
             else:
                 raise self.unsupported(d)
 
     def declare_local(self, d):
         ty = canonical(d.type)
         key = decl_key(d)
+        align = attributes.declaration_attributes(d, "local").align
+        if align:
+            self.local_aligns[key] = align
         if CT.is_reference(ty):  # `T &r = x;` names x's storage (cxx)
             self.declare_reference(d, ty)
             return
@@ -121,10 +130,10 @@ class DeclGen:
                 if None in size_exprs:
                     raise self.unsupported(d, "variable-length array without a size expression")
                 sizes = [self.index_of(self.rvalue(e), e.type) for e in size_exprs]
-                m = self.alloca_entry(mtype, sizes)
+                m = self.alloca_entry(mtype, sizes, key=key)
                 inits = []
             else:
-                m = self.alloca_entry(mtype)
+                m = self.alloca_entry(mtype, key=key)
             self.mem[key] = MemVar(m, ty)
             big = big_init.is_large(shape.dims)  # zeroed by one loop, then only the listed elements stored
             text = string_initializer(inits[0], shape.dims[0], pad=not big) if inits and len(shape.dims) == 1 and shape.dims[0] else None
@@ -192,35 +201,30 @@ class DeclGen:
         return ptr
 
     def init_array(self, m, ty, init):
-        """Store the elements of an initializer list (missing elements are zero)."""
+        """Store the elements of initializer list `init` into the memref array `m` of C type `ty` under C's
+        rules (array_init.walk: brace elision, strings for rows of characters); missing elements are zero."""
         shape = CT.array_shape(ty)
-        elem = shape.elem
-        big = big_init.is_large(shape.dims)
+        elem, dims = shape.elem, shape.dims
+        listed = {}
+        array_init.walk(init, dims, listed.__setitem__)  # flat index -> cursor or character (source order)
+        big = big_init.is_large(dims)
         if big:  # zero everything with one loop nest, then store only the listed elements
-            big_init.fill_zero(self, m, shape.dims, self.zero(elem))
+            big_init.fill_zero(self, m, dims, self.zero(elem))
 
-        def flat(node, prefix, depth):
-            items = [e for e in children(node)]
-            for i in range(min(shape.dims[depth], len(items)) if big else shape.dims[depth]):
-                if depth + 1 < len(shape.dims):
-                    sub = items[i] if i < len(items) and items[i].kind == K.INIT_LIST_EXPR else None
-                    if sub is None:
-                        if not big:
-                            zero_fill(prefix + [i], depth + 1)
-                    else:
-                        flat(sub, prefix + [i], depth + 1)
-                else:
-                    v = self.convert(self.rvalue(items[i]), items[i].type, elem, items[i]) if i < len(items) else self.zero(elem)
-                    memref.StoreOp(CT.as_stored(v, m), m, [self.const_index(j) for j in prefix + [i]])
+        def store(at, v):
+            idx = []
+            for d in reversed(dims):
+                idx.append(at % d)
+                at //= d
+            memref.StoreOp(CT.as_stored(v, m), m, [self.const_index(j) for j in reversed(idx)])
 
-        def zero_fill(prefix, depth):
-            for i in range(shape.dims[depth]):
-                if depth + 1 < len(shape.dims):
-                    zero_fill(prefix + [i], depth + 1)
-                else:
-                    memref.StoreOp(CT.as_stored(self.zero(elem), m), m, [self.const_index(j) for j in prefix + [i]])
-
-        flat(init, [], 0)
+        for at, e in listed.items():
+            v = self.const_int(elem, e) if isinstance(e, int) else self.convert(self.rvalue(e), e.type, elem, e)
+            store(at, v)
+        if not big:
+            for at in range(math.prod(dims)):
+                if at not in listed:
+                    store(at, self.zero(elem))
 
     # ---------------------------------------------------------------- variable-length array types
     def vla_sizes(self, exprs, ptr_ty, cursor):

@@ -11,14 +11,25 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm
 
-from ..clang_ast import K, T, canonical, children, evaluate, string_literal, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_va_arg, string_literal, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
 from . import int_semantics as IS
+from . import varargs
 from .builtins import UNKNOWN_PREFIXES
+from .llvm_memory import LABEL_ADDRESS
 from .scan import decl_key
 from .values import WARP_SIZE, VarLV
+
+
+
+def is_array_parameter(e) -> bool:
+    """Whether `e` names a parameter declared as an array (`char *argv[]`, `double a[4]`): C adjusts its type to
+    a pointer, so `argv++` and `a += 2` are pointer arithmetic, but libclang reports the declared array type."""
+    e = strip_implicit(e)
+    r = e.referenced if e.kind == K.DECL_REF_EXPR else None
+    return r is not None and r.kind == K.PARM_DECL and CT.is_array(r.type)
 
 
 class ExprGen:
@@ -36,7 +47,7 @@ class ExprGen:
             return arith.cmpi(arith.CmpIPredicate.ne, v, self.const_int(v.type, 0))
         if CT.is_float(ty):
             return arith.cmpf(arith.CmpFPredicate.UNE, v, arith.constant(v.type, 0.0))
-        if ty.kind == T.POINTER:
+        if ty.kind == T.POINTER or CT.is_array(ty):  # (an array parameter)
             p = self.to_ptr(v) if v.type != CT.llvm_ptr() else v
             return llvm.ICmpOp(llvm.ICmpPredicate.ne, p, llvm.ZeroOp(CT.llvm_ptr()).result).result
         raise CompileError(f"cannot test a value of type '{ty.spelling}'")
@@ -70,7 +81,7 @@ class ExprGen:
                     return arith.trunci(dt, v)
                 return v
             return arith.fptoui(dt, v) if CT.is_unsigned(dst) else arith.fptosi(dt, v)
-        if dst.kind == T.POINTER:
+        if dst.kind == T.POINTER or CT.is_array(dst):  # (to an array parameter, whose type is a pointer)
             if src.kind == T.NULLPTR:
                 return self.null_pointer(dst)
             if CT.is_int(src):
@@ -231,7 +242,7 @@ class ExprGen:
             return self.const_int(e.type, r.enum_value)
         if r.kind in (K.VAR_DECL, K.PARM_DECL):
             ty = canonical(e.type)
-            if CT.is_array(ty):
+            if CT.is_array(ty) and r.kind != K.PARM_DECL:  # (an array parameter is a pointer)
                 raise self.unsupported(e, "array used as a value")
             if r.spelling == "warpSize" and r.semantic_parent.kind == K.TRANSLATION_UNIT:
                 return self.const_int(ty, WARP_SIZE)
@@ -253,6 +264,8 @@ class ExprGen:
                     return self.null_pointer(canonical(e.type))
                 raise self.unsupported(e, "default argument that is not a constant")
             return arith.constant(CT.scalar_type(e.type), float(v)) if CT.is_float(e.type) else self.const_int(e.type, v)
+        if is_va_arg(e):
+            return varargs.va_arg(self, e)
         if len(ch) != 1:
             v = evaluate(e) if CT.is_arith(e.type) and self.pure(e) else None
             if isinstance(v, (int, float)):  # `__builtin_offsetof(T, m)`, GNU constant builtins
@@ -266,6 +279,12 @@ class ExprGen:
                 raise error_at(e, f"unsupported builtin '{first.spelling}'")
             raise self.unsupported(e)
         return self.cast(ch[0], e.type, e)
+
+    def expr_GENERIC_SELECTION_EXPR(self, e):
+        return self.rvalue(generic_choice(e))
+
+    def expr_ADDR_LABEL_EXPR(self, e):
+        raise error_at(e, LABEL_ADDRESS)
 
     def expr_CSTYLE_CAST_EXPR(self, e):
         return self.cast(children(e)[-1], e.type, e)
@@ -282,14 +301,16 @@ class ExprGen:
         from_c = canonical(inner.type)
         if to_c.kind == T.POINTER and (CT.is_array(from_c) or from_c.kind == T.FUNCTIONPROTO):
             return self.pointer(e)
+        if CT.is_array(to_c) and from_c.kind == T.POINTER:  # to an array parameter's type: a pointer
+            return self.pointer(inner)
         if to_c.kind == T.POINTER and from_c.kind == T.POINTER:
             si = strip_implicit(inner)
             if si.kind == K.CALL_EXPR and self.mg.builtins.is_allocator(si):
                 return self.mg.builtins.allocate(self, si, to_c)
             return self.pointer(e)
         v = self.rvalue(inner)
-        if to_c.kind == T.RECORD and from_c.kind == T.RECORD:
-            return v
+        if to_c.kind == T.RECORD and from_c.kind == T.RECORD or CT.is_array(to_c) and is_array_parameter(inner):
+            return v  # (an array parameter's value is its pointer)
         return self.convert(v, from_c, to_c, inner)
 
     def expr_ARRAY_SUBSCRIPT_EXPR(self, e):
@@ -364,7 +385,8 @@ class ExprGen:
             return self.logical(op, a, b, e)
         ty = canonical(e.type)
         at, bt = canonical(a.type), canonical(b.type)
-        if op in ("Add", "Sub") and (at.kind == T.POINTER or bt.kind == T.POINTER):
+        if op in ("Add", "Sub") and (at.kind == T.POINTER or bt.kind == T.POINTER or is_array_parameter(a) or
+                                     is_array_parameter(b)):
             return self.pointer_arith(e, op, a, b)
         va, vb = self.rvalue(a), self.rvalue(b)
         if op in ("LT", "GT", "LE", "GE", "EQ", "NE"):
@@ -381,7 +403,7 @@ class ExprGen:
         if CT.is_float(operand_ty):
             pred = {"LT": "olt", "GT": "ogt", "LE": "ole", "GE": "oge", "EQ": "oeq", "NE": "une"}[op]
             return arith.cmpf(getattr(arith.CmpFPredicate, pred.upper()), va, vb)
-        if canonical(operand_ty).kind == T.POINTER:
+        if canonical(operand_ty).kind == T.POINTER or CT.is_array(operand_ty):  # (an array parameter)
             if op not in ("EQ", "NE"):
                 return self.pointer_order(op, va, vb)
             pa, pb = self.to_ptr(va), self.to_ptr(vb)
@@ -428,7 +450,7 @@ class ExprGen:
         a, b = children(e)
         lv = self.lvalue(a)
         at = canonical(a.type)
-        if at.kind == T.POINTER:
+        if at.kind == T.POINTER or is_array_parameter(a):
             cur = self.load(lv)
             k = self.index_of(self.rvalue(b), b.type)
             if op == "Sub":
@@ -462,7 +484,7 @@ class ExprGen:
             lv = self.lvalue(a)
             at = canonical(a.type)
             old = self.load(lv)
-            if at.kind == T.POINTER:
+            if at.kind == T.POINTER or is_array_parameter(a):
                 new = self.offset_pointer(old, self.const_index(1 if "++" in op else -1), at)
             elif at.kind == T.BOOL:  # b + 1 is nonzero: true; b - 1 is nonzero exactly when b was false
                 new = self.const_bool(True) if "++" in op else arith.xori(old, self.const_bool(True))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm, memref
 
-from ..clang_ast import T, canonical
+from ..clang_ast import T, canonical, is_va_arg
 from ..errors import CompileError, error_at
 from . import c_types as CT
 
@@ -26,6 +26,8 @@ class GenBase:
         return error_at(c, msg)
 
     def unsupported(self, c, what=None):
+        if what is None and is_va_arg(c):  # libclang has no name for it
+            what = f"va_arg of type '{c.type.spelling}'"
         return error_at(c, f"unsupported construct: {what or c.kind.name.lower().replace('_', ' ')}")
 
     # ---------------------------------------------------------------- small builders
@@ -62,11 +64,15 @@ class GenBase:
         n_dyn = CT.array_shape(CT.pointee(ty)).dims.count(None)
         return self.from_ptr(p, ty, [self.const_int(ir.IntegerType.get_signless(64), 0)] * n_dyn, None)
 
-    def alloca_entry(self, mtype, dyn_sizes=()):
+    def alloca_entry(self, mtype, dyn_sizes=(), key=None):
+        """A memref stack slot (at the function entry unless it has run-time sizes); `key`: the local variable
+        it holds, whose `aligned(N)` attribute (local_aligns) sets its alignment."""
+        align = self.local_aligns.get(key) if key is not None else None
+        attr = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), align) if align else None
         if dyn_sizes:
-            return memref.AllocaOp(mtype, list(dyn_sizes), []).result
+            return memref.AllocaOp(mtype, list(dyn_sizes), [], alignment=attr).result
         with ir.InsertionPoint.at_block_begin(self.entry):
-            return memref.AllocaOp(mtype, [], []).result
+            return memref.AllocaOp(mtype, [], [], alignment=attr).result
 
     def index_of(self, value, ty):
         """C integer value -> index."""

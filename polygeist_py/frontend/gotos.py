@@ -10,8 +10,11 @@ statements of `S` from the one that contains the label (its entry) to the end be
 A set flag steers control to the label without running anything on the way: statements before the path to
 the label are skipped, an `if` on the path takes the branch that holds the label without evaluating its
 condition, and the label itself clears the flag. So a backward jump runs the statements again, and a forward
-jump, or a jump into a block of an `if` (csmith makes both), enters at the label. A jump into a loop or a
-switch body is rejected with an error naming it.
+jump, or a jump into a block of an `if` (csmith makes both), enters at the label; a loop on the way starts at
+its body, without its test (and a `for` loop's initialization: loops.py). A jump from one case of a
+`switch` into another case (`default: dflt: ...`, `intcase: ...`, a label inside a case's block) makes the
+segments of that switch one loop that repeats while the flag is set (switch.py), and the segment's statement
+is the label's entry; a jump into a switch body from outside it is rejected with an error naming it.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from .values import Binding
 
 PREFIX = "goto"
 ROUTE_KINDS = (K.COMPOUND_STMT, K.IF_STMT, K.LABEL_STMT)
+LOOP_KINDS = (K.WHILE_STMT, K.FOR_STMT, K.DO_STMT)
+CASE_KINDS = (K.CASE_STMT, K.DEFAULT_STMT)
 
 
 def flag_key(name: str):
@@ -49,6 +54,7 @@ class LabelPlan:
     route: set = field(default_factory=set)
     branch: dict = field(default_factory=dict)
     error: str | None = None
+    in_switch: bool = False  # the label is in a segment of switch `scope` (switch.py), its gotos all in the switch
 
 
 def plan(body) -> dict:
@@ -75,8 +81,16 @@ def plan(body) -> dict:
         # the innermost compound enclosing everything, strictly above the label
         s = max(i for i in range(min(p, len(lpath) - 1)) if lpath[i].kind == K.COMPOUND_STMT)
         way = lpath[s + 1:]
-        lp = LabelPlan(name, lpath[s].hash, way[0].hash)
+        in_switch = s > 0 and lpath[s - 1].kind == K.SWITCH_STMT
+        if in_switch:  # the switch's segments are the loop; the entry is the statement of the label's segment
+            while way[0].kind in CASE_KINDS:
+                way = way[1:]
+        lp = LabelPlan(name, lpath[s - 1 if in_switch else s].hash, way[0].hash, in_switch=in_switch)
         for node, nxt in zip(way[:-1], way[1:]):
+            if node.kind in LOOP_KINDS and nxt == loop_body(node):  # entered without its test (loops.py)
+                if node.hash != lp.entry:
+                    lp.route.add(node.hash)
+                continue
             if node.kind not in ROUTE_KINDS:
                 what = {K.SWITCH_STMT: "a switch body"}.get(node.kind, "a loop body")
                 lp.error = f"goto is not supported here: jump into {what} (label '{name}')"
@@ -90,6 +104,19 @@ def plan(body) -> dict:
             lp.route.add(lpath[-1].hash)
         out[name] = lp
     return out
+
+
+def loop_body(loop):
+    """The body statement of a WHILE_STMT, FOR_STMT or DO_STMT."""
+    ch = children(loop)
+    return ch[0] if loop.kind == K.DO_STMT else ch[-1]
+
+
+def entering(fg, loop) -> list:
+    """Flag keys of the live labels inside the body of `loop` that a goto from outside it steers to: the loop
+    starts at its body while one is set, without its initialization or test."""
+    return [flag_key(n) for n, lp in _plans(fg).items() if flag_key(n) in fg.env and not lp.in_switch
+            and (loop.hash in lp.route or lp.entry == loop.hash)]
 
 
 def target(goto) -> str:
@@ -120,7 +147,8 @@ def entries(fg, s):
         if flag_key(n) not in fg.env:
             continue
         if lp.entry == s.hash:
-            loop.append(n)
+            if not lp.in_switch:  # (a switch's segments are that label's loop: switch.py)
+                loop.append(n)
         elif s.hash in lp.route:
             route.append(n)
     return loop, route
@@ -130,7 +158,7 @@ def emit_goto(fg, c):
     """`goto L`: set L's flag.
 
     Raises:
-        CompileError: when L cannot be reached in structured control flow (a jump into a loop or switch)."""
+        CompileError: when L cannot be reached in structured control flow (a jump into a switch body)."""
     name = target(c)
     lp = _plans(fg).get(name)
     if lp is not None and lp.error:
@@ -198,9 +226,21 @@ def emit_labeled(fg, entry, rest, names, route=()):
         fg.emit_if(others, lambda: _loop(fg, keys, body, entering, bool(inner)), None, body)
 
 
-def _loop(fg, flags, body, entering=(), seek_later=False):
-    """scf.while whose before region runs `body` and repeats while one of `flags` is set."""
-    keys = fg.carried(body, extra=list(flags))
+def switch_labels(fg, switch) -> dict:
+    """{label name: hash of the segment statement that holds it} of the labels in the segments of SWITCH_STMT
+    `switch` that gotos inside the switch target."""
+    return {n: lp.entry for n, lp in _plans(fg).items() if lp.in_switch and lp.scope == switch.hash}
+
+
+def repeat_while_set(fg, flags, nodes, emit, extra=()):
+    """scf.while whose before region runs `emit()` (which emits statements `nodes`) and repeats while one of
+    `flags` is set; `extra`: more environment keys the body changes (carried through the loop)."""
+    _loop(fg, flags, nodes, emit=emit, extra=extra)
+
+
+def _loop(fg, flags, body, entering=(), seek_later=False, emit=None, extra=()):
+    """scf.while whose before region runs `body` (or `emit()`) and repeats while one of `flags` is set."""
+    keys = fg.carried(body, extra=list(flags) + list(extra))
     keys += [k for k in flags if k not in keys]
     types = [fg.env[k].value.type for k in keys]
     op = scf.WhileOp(types, [fg.env[k].value for k in keys])
@@ -210,9 +250,14 @@ def _loop(fg, flags, body, entering=(), seek_later=False):
     with ir.InsertionPoint(before):
         for k, a in zip(keys, before.arguments):
             fg.env[k] = Binding(a)
-        first, rest = body[0], body[1:]
+        if emit is not None:
+            emit()
+            body = []
+        first, rest = (body[0], body[1:]) if body else (None, [])
         go = fg.not_exited(exclude=entering)  # (entered as it is, unless a later label of the block is sought)
-        if go is None:
+        if first is None:
+            pass
+        elif go is None:
             fg.visit(first)
         else:
             fg.emit_if(go, lambda: fg.visit(first), None, [first])

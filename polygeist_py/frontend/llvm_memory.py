@@ -16,6 +16,7 @@ from mlir.dialects import arith, func, llvm
 from ..clang_ast import K, T, canonical, children, evaluate, string_initializer, string_literal, strip_implicit, \
     unary_op
 from ..errors import error_at
+from . import attributes
 from . import c_types as CT
 from . import records as R
 from .records import is_default_construction
@@ -62,6 +63,22 @@ def designator_of(item):
             raise ValueError("designator that is not a constant")
     return head, (Designated(path[1:], value, cursor) if len(path) > 1 else value)
 
+
+
+def array_position(items, pos, start, elided, i, des):
+    """The element index the initializer `items[pos]` (designator `des`, from designator_of, or None) of an array
+    initializes and the list with its designator consumed: (index, items); None when the item ends a sub-array
+    whose braces are elided (a designator of the enclosing array). `i`: the next positional index.
+
+    Raises:
+        CompileError: a field designator in an array initializer."""
+    if des is None:
+        return i, items
+    if elided and not isinstance(items[pos], Designated) and pos > start:
+        return None
+    if not isinstance(des[0], int):
+        raise error_at(cursor_of(items[pos]), "unsupported construct: field designator in an array initializer")
+    return des[0], items[:pos] + [des[1]] + items[pos + 1:]
 
 class LLVMMemory:
     """Mixin for FunctionGen: raw-byte objects and !llvm.ptr pointers."""
@@ -131,7 +148,7 @@ class LLVMMemory:
             return ptr
         if ty.kind == T.INCOMPLETEARRAY or ty.kind == T.VARIABLEARRAY:
             raise self.unsupported(d, f"variable-length array of '{CT.array_shape(ty).elem.spelling}'")
-        ptr = self.byte_alloca(CT.size_of(ty), ty.get_align())
+        ptr = self.byte_alloca(CT.size_of(ty), max(ty.get_align(), self.local_aligns.get(decl_key(d), 1)))
         self.struct_vars[decl_key(d)] = ptr
         if init is not None:
             self.init_object(ptr, ty, init)
@@ -223,7 +240,8 @@ class LLVMMemory:
             fields = R.named_fields(ty)
             union = R.is_union(ty)
             i = 0
-            while pos < len(items) and i < len(fields):
+            # (a designator moves the position back, also after the last member: C11 6.7.9p17)
+            while pos < len(items) and (i < len(fields) or self.designator(items[pos]) is not None):
                 item = items[pos]
                 des = self.designator(item)
                 if des is not None and elided and not isinstance(item, Designated) and pos > start:
@@ -243,16 +261,11 @@ class LLVMMemory:
         elem = canonical(ty.element_type)
         esz = CT.size_of(elem)
         i = 0
-        while pos < len(items) and i < ty.element_count:
-            item = items[pos]
-            des = self.designator(item)
-            if des is not None and elided and not isinstance(item, Designated) and pos > start:
+        while pos < len(items) and (i < ty.element_count or self.designator(items[pos]) is not None):
+            at = array_position(items, pos, start, elided, i, self.designator(items[pos]))
+            if at is None:
                 break
-            if des is not None:
-                if not isinstance(des[0], int):
-                    raise self.unsupported(cursor_of(item), "field designator in an array initializer")
-                i = des[0]
-                items = items[:pos] + [des[1]] + items[pos + 1:]
+            i, items = at
             pos = self.init_slot(self.at_offset(ptr, i * esz), elem, items, pos)
             i += 1
         return pos
@@ -475,11 +488,8 @@ class LLVMMemory:
 
     # ------------------------------------------------------------ functions as values
     def function_address(self, decl, e):
-        """!llvm.ptr to function `decl` (func.constant, then the cast that lowering to LLVM cancels)."""
-        name = self.mg.declare(decl)
-        ftype = ir.FunctionType(ir.TypeAttr(self.mg.functions[name].attributes["function_type"]).value)
-        f = func.ConstantOp(ftype, ir.FlatSymbolRefAttr.get(name)).result
-        return ir.Operation.create("builtin.unrealized_conversion_cast", [CT.llvm_ptr()], [f]).result
+        """!llvm.ptr to function `decl` (see function_pointer)."""
+        return function_pointer(self.mg, decl)
 
     def function_decl_of(self, e):
         """The FUNCTION_DECL an expression of function type names (`f`, `&f`, `*f`), else None."""
@@ -569,12 +579,15 @@ class LLVMMemory:
         ft = canonical(callee_expr.type)
         if ft.kind == T.POINTER:
             ft = canonical(ft.get_pointee())
-        if ft.kind != T.FUNCTIONPROTO:
-            raise self.unsupported(call, "call through a pointer to a function without a prototype")
+        # without a prototype (`double (*f)()`): the arguments as promoted (clang's AST holds them), as gcc calls
+        params = list(ft.argument_types()) if ft.kind == T.FUNCTIONPROTO else [a.type for a in args]
         try:
-            sig = R.signature(list(ft.argument_types()), ft.get_result(), ft.is_function_variadic())
+            sig = R.signature(params, ft.get_result(), ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic())
         except CT.UnsupportedType as err:
             raise self.unsupported(call, str(err)) from None
+        if ft.kind != T.FUNCTIONPROTO and sig.has_records:
+            raise self.unsupported(call, "struct argument or result in a call through a pointer to a function "
+                                         "without a prototype")
         fp = self.to_ptr(self.pointer(callee_expr))
 
         def emit(vals, results):
@@ -600,6 +613,35 @@ def member_object(e):
 
 
 # ---------------------------------------------------------------- globals kept as raw bytes
+
+
+LABEL_ADDRESS = "unsupported construct: address of a label (GNU labels as values and computed goto)"
+
+
+def function_pointer(mg, decl):
+    """!llvm.ptr to function `decl`, at the insertion point: func.constant, then the cast that lowering to LLVM
+    cancels; a variadic function (an llvm.func: frontend/varargs.py) by llvm.mlir.addressof."""
+    sig = mg.signature(decl)
+    if sig.variadic and not sig.has_records:
+        ret = list(sig.ftype.results)
+        mg.declare_llvm_vararg(decl.spelling, ret[0] if ret else ir.Type.parse("!llvm.void"), list(sig.ftype.inputs))
+        return llvm.AddressOfOp(CT.llvm_ptr(), decl.spelling).result
+    name = mg.declare(decl)
+    ftype = ir.FunctionType(ir.TypeAttr(mg.functions[name].attributes["function_type"]).value)
+    f = func.ConstantOp(ftype, ir.FlatSymbolRefAttr.get(name)).result
+    return ir.Operation.create("builtin.unrealized_conversion_cast", [CT.llvm_ptr()], [f]).result
+
+
+def unbraced_string(s, ty):
+    """The string literal of `{"text"}` initializing a character array `ty` (C11 6.7.9p14 allows the braces),
+    else `s` itself."""
+    if s.kind == K.INIT_LIST_EXPR and CT.is_array(ty):
+        items = children(s)
+        if len(items) == 1 and strip_implicit(items[0]).kind == K.STRING_LITERAL:
+            return strip_implicit(items[0])
+    return s
+
+
 def const_image(ty, init):
     """The initial bytes of a global of type `ty` from constant initializer `init`: (bytearray, [(offset,
     cursor)]) where each cursor is a pointer-valued initializer (a string, `&x`, a function) to place at offset.
@@ -641,7 +683,7 @@ def const_image(ty, init):
 
     def obj(off, t, e):
         t = canonical(t)
-        s = strip_implicit(e)
+        s = unbraced_string(strip_implicit(e), t)
         if s.kind == K.INIT_LIST_EXPR and (R.is_record(t) or CT.is_array(t)):
             items = children(s)
             used = agg(off, t, items, 0)
@@ -658,9 +700,6 @@ def const_image(ty, init):
         else:
             put_scalar(off, t, e)
 
-    def e0(item):
-        return item.cursor if isinstance(item, Designated) else item
-
     def designated(item):
         try:
             return designator_of(item)
@@ -673,7 +712,7 @@ def const_image(ty, init):
         if R.is_record(t):
             fields = R.named_fields(t)
             i = 0
-            while pos < len(items) and i < len(fields):
+            while pos < len(items) and (i < len(fields) or designated(items[pos]) is not None):
                 des = designated(items[pos])
                 if des is not None and elided and not isinstance(items[pos], Designated) and pos > start:
                     break
@@ -698,15 +737,11 @@ def const_image(ty, init):
         elem = canonical(t.element_type)
         esz = CT.size_of(elem)
         i = 0
-        while pos < len(items) and i < t.element_count:
-            des = designated(items[pos])
-            if des is not None and elided and not isinstance(items[pos], Designated) and pos > start:
+        while pos < len(items) and (i < t.element_count or designated(items[pos]) is not None):
+            at = array_position(items, pos, start, elided, i, designated(items[pos]))
+            if at is None:
                 break
-            if des is not None:
-                if not isinstance(des[0], int):
-                    raise error_at(e0(items[pos]), "unsupported construct: field designator in an array initializer")
-                i = des[0]
-                items = items[:pos] + [des[1]] + items[pos + 1:]
+            i, items = at
             pos = slot(off + i * esz, elem, items, pos)
             i += 1
         return pos
@@ -749,43 +784,59 @@ def byte_global(mg, d, key, name, init, is_def, external):
         img, ptrs = const_image(ty, init) if is_def else (bytearray(max(CT.size_of(ty), 1)), [])
         static = d.storage_class == d.storage_class.STATIC and d.semantic_parent.kind not in (
             K.STRUCT_DECL, K.CLASS_DECL) or d.semantic_parent.kind == K.FUNCTION_DECL  # (C++ static members: external)
-        linkage = ir.Attribute.parse(f"#llvm.linkage<{'internal' if static else 'external'}>")
-        loc = ir.Location.file(mg.filename, d.location.line, d.location.column)
-        with loc, ir.InsertionPoint.at_block_begin(mg.module.body):
-            if external:
-                llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
-                              alignment=ty.get_align())
-            elif not ptrs:
-                llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
-                              value=byte_dense(img), alignment=ty.get_align())
-            else:
-                ptrs.sort(key=lambda x: x[0])
-                parts, pos = [], 0
-                for off, _ in ptrs:
-                    if off > pos:
-                        parts.append(("bytes", pos, off))
-                    parts.append(("ptr", off, None))
-                    pos = off + 8
-                if pos < len(img):
-                    parts.append(("bytes", pos, len(img)))
-                fields = [f"!llvm.array<{b - a} x i8>" if k == "bytes" else "!llvm.ptr" for k, a, b in parts]
-                st = ir.Type.parse(f"!llvm.struct<packed ({', '.join(fields)})>")
-                g = llvm.GlobalOp(st, name, linkage, alignment=ty.get_align())
-                with ir.InsertionPoint(g.initializer.blocks.append()):
-                    v = llvm.UndefOp(st).result
-                    targets = dict(ptrs)
-                    for i, (k, a, b) in enumerate(parts):
-                        if k == "bytes":
-                            at = ir.Type.parse(f"!llvm.array<{b - a} x i8>")
-                            c = llvm.ConstantOp(at, byte_dense(img[a:b])).result
-                        else:
-                            c = global_address(mg, targets[a])
-                        v = llvm.InsertValueOp(v, c, [i]).result
-                    llvm.ReturnOp(arg=v)
+        align = max(ty.get_align(), attributes.declaration_attributes(d, "global").align or 1)
+        emit_byte_global(mg, name, ty, img, ptrs, static, external, d, align=align, thread_local=is_thread_local(d))
         mg.llvm_decls.add(name)
     mv = MemVar(None, ty, global_name=name)
     mg.globals[key] = mv
     return mv
+
+
+def is_thread_local(d) -> bool:
+    """Whether VAR_DECL `d` is `_Thread_local`/`__thread` (each thread has its own: an LLVM thread-local global)."""
+    return d.tls_kind.name != "NONE"
+
+
+def emit_byte_global(mg, name, ty, img, ptrs, internal, external, where, align=None, thread_local=False):
+    """Emit `llvm.mlir.global @name` for an object of C type `ty` with initial bytes `img` (bytearray) and
+    pointer-valued initializers `ptrs` ([(byte offset, cursor)]): an array of bytes, or a packed struct of
+    byte runs and pointers. `external`: a declaration (no initial value). `where`: cursor for the location.
+    `align`: bytes (default: the type's); `thread_local`: one object per thread."""
+    align = align or ty.get_align()
+    tls = True if thread_local else None
+    linkage = ir.Attribute.parse(f"#llvm.linkage<{'internal' if internal else 'external'}>")
+    loc = ir.Location.file(mg.filename, where.location.line, where.location.column)
+    with loc, ir.InsertionPoint.at_block_begin(mg.module.body):
+        if external:
+            llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
+                          alignment=align, thread_local_=tls)
+        elif not ptrs:
+            llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(img)} x i8>"), name, linkage,
+                          value=byte_dense(img), alignment=align, thread_local_=tls)
+        else:
+            ptrs.sort(key=lambda x: x[0])
+            parts, pos = [], 0
+            for off, _ in ptrs:
+                if off > pos:
+                    parts.append(("bytes", pos, off))
+                parts.append(("ptr", off, None))
+                pos = off + 8
+            if pos < len(img):
+                parts.append(("bytes", pos, len(img)))
+            fields = [f"!llvm.array<{b - a} x i8>" if k == "bytes" else "!llvm.ptr" for k, a, b in parts]
+            st = ir.Type.parse(f"!llvm.struct<packed ({', '.join(fields)})>")
+            g = llvm.GlobalOp(st, name, linkage, alignment=align, thread_local_=tls)
+            with ir.InsertionPoint(g.initializer.blocks.append()):
+                v = llvm.UndefOp(st).result
+                targets = dict(ptrs)
+                for i, (k, a, b) in enumerate(parts):
+                    if k == "bytes":
+                        at = ir.Type.parse(f"!llvm.array<{b - a} x i8>")
+                        c = llvm.ConstantOp(at, byte_dense(img[a:b])).result
+                    else:
+                        c = global_address(mg, targets[a])
+                    v = llvm.InsertValueOp(v, c, [i]).result
+                llvm.ReturnOp(arg=v)
 
 
 def is_null_constant(e) -> bool:
@@ -818,6 +869,8 @@ def global_address(mg, e):
         return mg.string_constant(string_literal(s))
     if s.kind == K.UNARY_OPERATOR and unary_op(s) == "&":
         return constant_lvalue_address(mg, strip_implicit(children(s)[0]), e)
+    if s.kind == K.COMPOUND_LITERAL_EXPR:  # `(int[]){2, 3, 5}` at file scope: an unnamed static object
+        return compound_literal_global(mg, s)
     if s.kind == K.BINARY_OPERATOR and s.binary_operator.name in ("Add", "Sub"):
         a, b = children(s)
         n = evaluate(b)
@@ -825,6 +878,20 @@ def global_address(mg, e):
             step = CT.size_of(CT.pointee(a.type)) * (n if s.binary_operator.name == "Add" else -n)
             return const_gep(global_address(mg, a), step)
     return constant_lvalue_address(mg, s, e)
+
+
+def compound_literal_global(mg, lit):
+    """!llvm.ptr to a new internal global holding file-scope compound literal `lit` (C11 6.5.2.5p5: static
+    storage duration)."""
+    ty = canonical(lit.type)
+    init = next(c for c in children(lit) if c.kind == K.INIT_LIST_EXPR)
+    img, ptrs = const_image(ty, init)
+    name = f"__pgcc_compound_literal.{len(mg.llvm_decls)}"
+    while name in mg.llvm_decls:
+        name += "_"
+    emit_byte_global(mg, name, ty, img, ptrs, True, False, lit)
+    mg.llvm_decls.add(name)
+    return llvm.AddressOfOp(CT.llvm_ptr(), name).result
 
 
 def const_gep(p, offset):
@@ -844,10 +911,7 @@ def constant_lvalue_address(mg, s, e):
     if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
         r = s.referenced
         if r.kind == K.FUNCTION_DECL:
-            name = mg.declare(r)
-            ftype = ir.FunctionType(ir.TypeAttr(mg.functions[name].attributes["function_type"]).value)
-            f = func.ConstantOp(ftype, ir.FlatSymbolRefAttr.get(name)).result
-            return ir.Operation.create("builtin.unrealized_conversion_cast", [CT.llvm_ptr()], [f]).result
+            return function_pointer(mg, r)
         if r.kind == K.VAR_DECL and decl_key(r.canonical) in mg.addressed_globals:
             return llvm.AddressOfOp(CT.llvm_ptr(), mg.global_var(r).global_name).result
     if s.kind == K.MEMBER_REF_EXPR and canonical(children(s)[0].type).kind != T.POINTER:
@@ -860,4 +924,6 @@ def constant_lvalue_address(mg, s, e):
         b = strip_implicit(base)
         if isinstance(n, int) and CT.is_array(b.type):
             return const_gep(constant_lvalue_address(mg, b, e), n * CT.size_of(s.type))
+    if s.kind == K.ADDR_LABEL_EXPR:
+        raise error_at(e, LABEL_ADDRESS)
     raise error_at(e, "unsupported construct: this address in a global initializer")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import affine, arith, scf
 
-from ..clang_ast import K, canonical, children, evaluate, strip_implicit, unary_op
+from ..clang_ast import K, canonical, children, evaluate, is_va_arg, strip_implicit, unary_op
 from . import affine_forms as AF
 from . import c_types as CT
 from . import gotos
@@ -167,6 +167,18 @@ class LoopGen:
 
     def visit_FOR_STMT(self, c):
         init, cond, inc, body = self.for_parts(c)
+        enter = gotos.entering(self, c)
+        if enter:  # a goto from outside enters the body: a while loop steered by its flag, without `init`
+            if init is not None and init.kind == K.DECL_STMT:
+                if not self.pure(init):
+                    raise self.error(c, "goto is not supported here: jump into a for loop whose declaration "
+                                        "initializer has side effects")
+                self.visit(init)  # (the jump leaves them indeterminate: their initial values are one choice)
+            elif init is not None:  # `k = 0`: not run when the loop is entered at the label
+                self.emit_if(arith.xori(self.any_set(enter), self.const_bool(True)), lambda: self.visit(init), None,
+                             [init])
+            self.emit_while(cond, body, inc, c)
+            return
         m = self.counted_loop(init, cond, inc, body)
         if m is not None and self.invariant(m["lb"], [c]) and self.invariant(m["bound"], [c]):
             lb_v, lb_f = self.rvalue_form(m["lb"])
@@ -334,9 +346,24 @@ class LoopGen:
             self.emit_if(cond, lambda: self.visit(e), None, [e])
 
     def loop_condition(self, cond, c):
-        """The loop test, false once break/return flags are set (then the C condition is not evaluated)."""
+        """The loop test, false once break/return flags are set (then the C condition is not evaluated); true
+        without evaluating it while a goto from outside the loop seeks a label in its body (gotos.entering)."""
+        enter = gotos.entering(self, c) if c.kind != K.DO_STMT else []
+        if enter:
+            return self.emit_if(self.any_set(enter), lambda: self.const_bool(True), lambda: self.loop_test(cond, enter),
+                                [cond] if cond is not None else [], result_type=ir.IntegerType.get_signless(1))
+        return self.loop_test(cond)
+
+    def any_set(self, keys):
+        """i1: one of the flags `keys` (environment keys, at least one) is set."""
+        v = None
+        for k in keys:
+            v = self.env[k].value if v is None else arith.ori(v, self.env[k].value)
+        return v
+
+    def loop_test(self, cond, entering=()):
         flags = [k for k in (self.loops[-1][0], RET) if k is not None and k in self.env]
-        flags += [k for k in self.env if gotos.is_flag(k)]
+        flags += [k for k in self.env if gotos.is_flag(k) and k not in entering]
         if cond is None:
             test = lambda: self.const_bool(True)  # noqa: E731
         else:
@@ -357,7 +384,9 @@ class LoopGen:
         return not (assigned_decls([e]) or self.has_call(e))
 
     def has_call(self, e):
-        return e.kind == K.CALL_EXPR or any(self.has_call(ch) for ch in e.get_children())
+        """Whether evaluating `e` calls a function or takes the next variadic argument (`va_arg` moves the list)."""
+        return e.kind == K.CALL_EXPR or is_va_arg(e) or \
+            any(self.has_call(ch) for ch in e.get_children())
 
     def visit_WHILE_STMT(self, c):
         cond, body = children(c)

@@ -23,7 +23,7 @@ class LValueGen:
 
     def lvalue(self, e):
         e0 = e
-        e = strip_implicit(e) if e.kind == K.PAREN_EXPR else e
+        e = strip_implicit(e) if e.kind in (K.PAREN_EXPR, K.GENERIC_SELECTION_EXPR) else e
         k = e.kind
         if k == K.PAREN_EXPR:
             return self.lvalue(children(e)[0])

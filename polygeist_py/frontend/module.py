@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import math
 
-import itertools
-
 from clang.cindex import LanguageKind, LinkageKind
 from mlir import ir
 from mlir.dialects import llvm, memref
 
 from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_file, string_initializer,
                          var_decl_initializer)
+from .. import constructors, pipeline
 from ..errors import CompileError, error_at
+from . import array_init
+from . import attributes
 from . import big_init
 from . import c_types as CT
 from . import cxx_classes
@@ -21,8 +22,8 @@ from . import records as R
 from .calls import Calls
 from .codegen import FunctionGen
 from .cuda_builtins import is_texture
-from .llvm_memory import is_null_constant
-from .scan import decl_key
+from .llvm_memory import is_null_constant, is_thread_local
+from .scan import clear_memo, decl_key
 from .values import MemVar
 from ..cuda_split import host_symbol, is_device_variable, variable_symbol
 
@@ -53,8 +54,11 @@ class ModuleGen:
         self.llvm_decls: set[str] = set()
         self.addressed_globals: set = set()  # globals kept as LLVM globals (see addressed_in_initializers)
         self.named: dict = {}  # function name -> its declaration (C++ overloads are rejected: func_name)
+        self.depth = self.max_depth = 0  # statement nesting while walking, and its maximum
+        self.startup: dict = {}  # 'constructor'/'destructor' -> [(function symbol, priority)]
 
     def generate(self) -> ir.Module:
+        clear_memo()
         self.addressed_globals = addressed_in_initializers(self.tu) | external_unsized_arrays(self.tu)
         for c in self.tu.cursor.get_children():
             if not in_main_file(c, self.tu):
@@ -72,6 +76,10 @@ class ModuleGen:
                     self.device_top_level(d)
         while self.pending:
             self.define_function(self.pending.pop())
+        if self.startup:
+            constructors.record(self.module, self.startup)
+        if self.max_depth > pipeline.DEEP_NESTING:
+            self.module.operation.attributes[pipeline.DEEP_ATTR] = ir.UnitAttr.get()
         if self.device_stubs is not None:
             for name, (symbol, shared) in self.device_stubs.items():
                 stub = self.functions[name]
@@ -99,13 +107,16 @@ class ModuleGen:
             self.check_record(d)
         elif d.kind == K.FUNCTION_DECL and d.is_definition():
             self.define_function(d)
+        elif d.kind == K.FUNCTION_DECL:
+            attributes.declaration_attributes(d, "function")  # (an alias or ifunc declaration is an error)
         elif d.kind == K.VAR_DECL and enzyme.registration_kind(d.spelling):
             enzyme.register(self, d)  # __enzyme_register_gradient_f = {...}, __enzyme_inactivefn = f
         elif d.kind == K.VAR_DECL:
             self.global_var(d)
         elif d.kind in (K.FUNCTION_DECL, K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.UNEXPOSED_DECL,
                         K.FUNCTION_TEMPLATE, K.USING_DIRECTIVE, K.NAMESPACE, K.INCLUSION_DIRECTIVE,
-                        K.MACRO_DEFINITION, K.MACRO_INSTANTIATION, K.UNION_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE):
+                        K.MACRO_DEFINITION, K.MACRO_INSTANTIATION, K.UNION_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE,
+                        K.STATIC_ASSERT):  # (clang has checked a static assertion)
             pass
         else:
             raise error_at(d, f"unsupported construct: top-level {d.kind.name.lower().replace('_', ' ')}")
@@ -117,9 +128,16 @@ class ModuleGen:
         if has_attr(c, K.CUDAGLOBAL_ATTR) and not canonical(c.result_type).kind == T.VOID:
             raise error_at(c, "a __global__ function must return void")
         self.defined.add(name)
+        attrs = attributes.declaration_attributes(c, "function")
         old = self.functions.pop(name, None)
         fg = FunctionGen(self, c)
         fg.emit()
+        if attrs.weak:
+            fg.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<weak>")
+        for which in ("constructor", "destructor"):  # run before/after main: constructors.py, after lowering
+            prio = getattr(attrs, which)
+            if prio is not None:
+                self.startup.setdefault(which, []).append((name, prio))
         recursive = self.functions.pop(name, None)  # declared by a recursive call while the body was emitted
         if recursive is not None:
             recursive.operation.erase()
@@ -190,9 +208,12 @@ class ModuleGen:
         if defn is not None and name not in self.defined:
             self.pending.append(defn)
         from mlir.dialects import func
+        weak = attributes.declaration_attributes(callee, "function").weak
         with ir.Location.file(self.filename, 1, 1), ir.InsertionPoint(self.module.body):
             sig = self.signature(callee)
             f = func.FuncOp(name, sig.ftype, visibility="private")
+            if weak and defn is None:  # `extern int f(void) __attribute__((weak));`: null when not linked in
+                f.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<extern_weak>")
             if sig.has_records:
                 f.arg_attrs = R.attrs_array(sig)
         self.functions[name] = f
@@ -221,7 +242,7 @@ class ModuleGen:
                 name, n = f"{base}.{n}", n + 1
         init0 = var_decl_initializer(d)
         if R.is_byte_object(ty) and not is_texture(ty) and not CT.is_dim3(ty) or ty.kind == T.POINTER and init0 is not None and not is_null_constant(init0) \
-                or key in self.addressed_globals:
+                or key in self.addressed_globals or is_thread_local(d):
             from .llvm_memory import byte_global
             init = var_decl_initializer(d)
             external = d.storage_class == d.storage_class.EXTERN and init is None
@@ -258,7 +279,9 @@ class ModuleGen:
             memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility=vis,
                             initial_value=attrs.get("initial_value"),
                             constant=bool(canonical(d.type).is_const_qualified()) and is_def or None,
-                            alignment=_definition_alignment(mtype) if is_def else None)
+                            alignment=max(_definition_alignment(mtype) or 1,
+                                          attributes.declaration_attributes(d, "global").align or 1)
+                            if is_def else None)
         mv = MemVar(None, ty, global_name=name, mtype=mtype)
         self.globals[key] = mv
         return mv
@@ -275,7 +298,7 @@ class ModuleGen:
             for i, v in enumerate(text):
                 vals[i] = v
         elif init.kind == K.INIT_LIST_EXPR:
-            self.flatten_init(init, shape, 0, 0, vals, d)
+            array_init.flatten(init, shape, vals)
         else:
             v = evaluate(init)
             if v is None:
@@ -304,24 +327,6 @@ class ModuleGen:
         if all(v == vals[0] for v in vals):
             return ir.DenseElementsAttr.get_splat(tt, attrs[0])
         return ir.DenseElementsAttr.get(attrs, type=tt)
-
-    def flatten_init(self, node, shape, depth, base, vals, d):
-        stride = 1
-        for s in shape[depth + 1:]:
-            stride *= s
-        for i, item in enumerate(children(node)):
-            if i >= shape[depth]:
-                break
-            if item.kind == K.INIT_LIST_EXPR:
-                self.flatten_init(item, shape, depth + 1, base + i * stride, vals, d)
-            else:
-                v = evaluate(item)
-                if v is None or not isinstance(v, (int, float)):
-                    toks = [t.spelling for t in itertools.islice(item.get_tokens(), 1)]
-                    if toks and toks[0] in ("[", "."):
-                        raise error_at(item, "unsupported construct: designated initializer")
-                    raise error_at(item, "unsupported construct: non-constant global initializer")
-                vals[base + i * stride] = v
 
     def llvm_global(self, d, key, name):
         """A global pointer (FILE *stderr, char *names[]...) as an LLVM global holding a raw pointer."""

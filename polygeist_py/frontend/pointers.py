@@ -12,7 +12,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm, memref
 
-from ..clang_ast import K, T, canonical, children, string_literal, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, generic_choice, is_va_arg, string_literal, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import c_types as CT
 from .scan import decl_key
@@ -79,14 +79,18 @@ class PointerGen:
         """`p + k` for a memref pointer: the same memref shifted by k leading rows (raw pointers: k elements)."""
         if m.type == CT.llvm_ptr():
             return self.raw_offset(m, count_index, ty)
-        mt = ir.MemRefType(m.type)
+        base, new_off, sizes, strides = self.shifted_rows(m, count_index)
+        return self.reinterpret(base, new_off, sizes, strides, ir.MemRefType(m.type))
+
+    @staticmethod
+    def shifted_rows(m, rows):
+        """Strided metadata of memref `m` moved `rows` (index) leading rows on: (base, offset, sizes, strides)."""
+        rank = ir.MemRefType(m.type).rank
         meta = memref.ExtractStridedMetadataOp(m)
         base, offset = meta.results[0], meta.results[1]
-        rank = mt.rank
         sizes = list(meta.results[2:2 + rank])
         strides = list(meta.results[2 + rank:2 + 2 * rank])
-        new_off = arith.addi(offset, arith.muli(count_index, strides[0]))
-        return self.reinterpret(base, new_off, sizes, strides, mt)
+        return base, arith.addi(offset, arith.muli(rows, strides[0])), sizes, strides
 
     def reinterpret(self, base, offset, sizes, strides, mtype):
         """memref.reinterpret_cast to `mtype`; dims and strides that `mtype` knows statically stay static."""
@@ -103,18 +107,12 @@ class PointerGen:
 
     def subarray(self, m, index, result_ptr_ty):
         """`A[i]` where the element is itself an array: a memref of rank one less, offset by row i."""
-        mt = ir.MemRefType(m.type)
-        meta = memref.ExtractStridedMetadataOp(m)
-        base, offset = meta.results[0], meta.results[1]
-        rank = mt.rank
-        sizes = list(meta.results[2:2 + rank])
-        strides = list(meta.results[2 + rank:2 + 2 * rank])
-        new_off = arith.addi(offset, arith.muli(index, strides[0]))
+        base, new_off, sizes, strides = self.shifted_rows(m, index)
         return self.reinterpret(base, new_off, sizes[1:], strides[1:], CT.pointer_memref_type(result_ptr_ty))
 
     def coerce_pointer(self, m, ty):
         """Give a memref the canonical memref type of C pointer type `ty` (memref.cast, or ptr conversion)."""
-        target = CT.value_type(ty)
+        target = CT.pointer_value_type(ty)
         if m.type == target:
             return m
         if target == CT.llvm_ptr():
@@ -143,6 +141,10 @@ class PointerGen:
                 return self.coerce_pointer(self.struct_vars[decl_key(target.referenced)], ty)
         if k == K.PAREN_EXPR:
             return self.pointer(children(e)[0])
+        if k == K.GENERIC_SELECTION_EXPR:
+            return self.pointer(generic_choice(e))
+        if is_va_arg(e):
+            return self.rvalue(e)
         if k in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR):
             inner = children(e)[-1]
             it = canonical(inner.type)
@@ -254,10 +256,12 @@ class PointerGen:
         return False
 
     def pointer_arith(self, e, op, a, b):
-        at = canonical(a.type)
-        if at.kind == T.POINTER and canonical(b.type).kind == T.POINTER:
+        def is_ptr(x):  # (an array parameter is a pointer)
+            return canonical(x.type).kind == T.POINTER or CT.is_array(x.type)
+
+        if is_ptr(a) and is_ptr(b):
             return self.pointer_difference(e, a, b)
-        p, n = (a, b) if at.kind == T.POINTER else (b, a)
+        p, n = (a, b) if is_ptr(a) else (b, a)
         pv = self.pointer(p)
         if pv.type == CT.llvm_ptr():
             k = self.as_i64(self.rvalue(n), n.type)

@@ -54,8 +54,38 @@ def call_name(call) -> str:
     return ref.spelling if ref is not None else ""
 
 
+# Per-node answers of the scans below, memoized for the translation unit being walked: the walker asks them of
+# every statement it emits about everything nested inside it (an `else if` chain of n arms would otherwise cost
+# O(n^2) cursor visits). Cleared per translation unit (clear_memo).
+_MEMO: dict = {}
+
+
+def clear_memo() -> None:
+    """Forget the memoized scans (call before walking another translation unit)."""
+    _MEMO.clear()
+
+
+def _memo_key(c, *what):
+    return (c.hash, c.kind.value, c.extent.start.offset, c.extent.end.offset) + what
+
+
 def assigned_decls(nodes) -> set:
     """Keys of the variables assigned anywhere in `nodes` (declared inside or outside them)."""
+    out = set()
+    for n in nodes:
+        out |= _assigned(n)
+    return out
+
+
+def _assigned(c) -> frozenset:
+    key = _memo_key(c, "assigned")
+    hit = _MEMO.get(key)
+    if hit is None:
+        hit = _MEMO[key] = frozenset(_assigned_uncached(c))
+    return hit
+
+
+def _assigned_uncached(c) -> set:
     out = set()
 
     def visit(c):
@@ -77,10 +107,12 @@ def assigned_decls(nodes) -> set:
                 if t is not None:
                     out.add(decl_key(t))
         for ch in c.get_children():
-            visit(ch)
+            if ch.kind.is_statement():  # (memoized per statement)
+                out.update(_assigned(ch))
+            else:
+                visit(ch)
 
-    for n in nodes:
-        visit(n)
+    visit(c)
     return out
 
 
@@ -143,27 +175,34 @@ def address_taken(body) -> set:
 def exits(node, kinds) -> bool:
     """Whether `node` contains a statement of `kinds` (BREAK_STMT binds to the nearest loop or switch,
     CONTINUE_STMT to the nearest loop, so those nested inside `node` hide them; RETURN_STMT is never hidden)."""
-    found = False
+    return _exits(node, frozenset(kinds), frozenset())
 
-    def visit(c, hidden):
-        nonlocal found
-        if found:
-            return
-        if c.kind in kinds and c.kind not in hidden:
-            found = True
-            return
+
+def _exits(c, kinds, hidden) -> bool:
+    if c.kind in kinds and c.kind not in hidden:
+        return True
+    if not c.kind.is_statement():
+        return any(_exits(ch, kinds, hidden) for ch in c.get_children())
+    key = _memo_key(c, "exits", kinds, hidden)
+    hit = _MEMO.get(key)
+    if hit is None:
         if c.kind in LOOPS:
             hidden = hidden | {K.BREAK_STMT, K.CONTINUE_STMT}
         elif c.kind == K.SWITCH_STMT:
             hidden = hidden | {K.BREAK_STMT}
-        for ch in c.get_children():
-            visit(ch, hidden)
-
-    visit(node, frozenset())
-    return found
+        hit = _MEMO[key] = any(_exits(ch, kinds, hidden) for ch in c.get_children())
+    return hit
 
 
 def contains(node, kinds) -> bool:
+    """Whether `node` is or contains a node of cursor kinds `kinds`."""
     if node.kind in kinds:
         return True
-    return any(contains(ch, kinds) for ch in node.get_children())
+    if not node.kind.is_statement():
+        return any(contains(ch, kinds) for ch in node.get_children())
+    kinds = frozenset(kinds)
+    key = _memo_key(node, "contains", kinds)
+    hit = _MEMO.get(key)
+    if hit is None:
+        hit = _MEMO[key] = any(contains(ch, kinds) for ch in node.get_children())
+    return hit

@@ -36,14 +36,19 @@ class StmtGen:
         if self.omp and c.hash in self.omp:
             with self.loc(c):
                 return openmp.emit(self, c, self.omp[c.hash])
-        with self.loc(c):
-            method = getattr(self, "visit_" + c.kind.name, None)
-            if method is None:
-                if c.kind.is_expression():
-                    self.rvalue(c, discard=True)
-                    return
-                raise self.unsupported(c)
-            method(c)
+        self.mg.depth += 1  # (statement nesting: pipeline.py canonicalizes deep nests bottom-up)
+        self.mg.max_depth = max(self.mg.max_depth, self.mg.depth)
+        try:
+            with self.loc(c):
+                method = getattr(self, "visit_" + c.kind.name, None)
+                if method is None:
+                    if c.kind.is_expression():
+                        self.rvalue(c, discard=True)
+                        return
+                    raise self.unsupported(c)
+                method(c)
+        finally:
+            self.mg.depth -= 1
 
     def visit_COMPOUND_STMT(self, c):
         gotos.emit_compound(self, c)
@@ -265,7 +270,7 @@ class StmtGen:
         gotos.emit_goto(self, c)
 
     def visit_INDIRECT_GOTO_STMT(self, c):
-        raise self.error(c, "goto is not supported: computed goto")
+        raise self.error(c, "unsupported construct: computed goto (GNU labels as values)")
 
     def visit_SWITCH_STMT(self, c):
         switch.emit_switch(self, c)

@@ -7,6 +7,10 @@ under `scf.if (matched and no break/continue/return yet)`. Fall-through is then 
 `break` sets the switch's own break flag (the walker's loop-exit machinery, with the enclosing loop's `continue`
 flag passed through), which guards the remaining segments.
 
+A goto from inside the switch to a label in a segment (`default: dflt: ...`, or inside a case's block) enters
+that segment: the segments become one loop that repeats while the label's flag is set (gotos.py), the flag
+skips every segment but the label's, and entering it sets `matched` so that fall-through goes on from there.
+
 Labels nested inside other statements of the body (Duff's device), and declarations directly in the body
 (their scope spans segments), are rejected with an error naming the construct.
 """
@@ -18,6 +22,7 @@ from mlir.dialects import arith
 
 from ..clang_ast import K, canonical, children, evaluate
 from . import c_types as CT
+from . import gotos
 from .values import Binding
 
 LABELS = (K.CASE_STMT, K.DEFAULT_STMT)
@@ -104,19 +109,35 @@ def emit_switch(fg, c):
     fg.env[matched] = _binding(fg.const_bool(False))
     fg.env[brk] = _binding(fg.const_bool(False))
     fg.loops.append((brk, outer_cont))
-    try:
+    jumps = gotos.switch_labels(fg, c)  # labels of segments that gotos in this switch enter
+    for n in jumps:
+        fg.env[gotos.flag_key(n)] = _binding(fg.const_bool(False))
+
+    def emit_segments():
         for labels, stmt in segs:
             if labels:
                 fg.env[matched] = _binding(arith.ori(fg.env[matched].value, hit(labels)))
             if stmt.kind == K.NULL_STMT:
                 continue
+            entered = tuple(gotos.flag_key(n) for n, entry in jumps.items() if entry == stmt.hash)
+            for k in entered:  # a goto enters here: as if this segment's case matched
+                fg.env[matched] = _binding(arith.ori(fg.env[matched].value, fg.env[k].value))
             go = fg.env[matched].value
-            rest = fg.not_exited()
+            rest = fg.not_exited(exclude=entered)
             if rest is not None:
                 go = arith.andi(go, rest)
             fg.emit_if(go, lambda s=stmt: fg.visit(s), None, [stmt])
+
+    try:
+        if jumps:
+            gotos.repeat_while_set(fg, [gotos.flag_key(n) for n in jumps], [s for _, s in segs], emit_segments,
+                                   extra=[matched, brk])
+        else:
+            emit_segments()
     finally:
         fg.loops.pop()
+        for n in jumps:
+            fg.env.pop(gotos.flag_key(n), None)
     del fg.env[matched]
     del fg.env[brk]
 

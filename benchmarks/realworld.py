@@ -1,0 +1,817 @@
+"""Real-world runner: real C projects built with their own build systems by gcc and by pgcc, tests compared.
+
+    python benchmarks/realworld.py [--only zlib,lua5.4] [--compilers gcc,pgcc] [--jobs 2] [--keep]
+                                   [--json FILE] [--work DIR] [--pgcc PATH]
+
+For every project in RECIPES the runner
+  1. fetches the sources once: a Debian source package (`apt-get source --download-only NAME`, which needs a
+     `deb-src` entry in the apt sources; the runner checks and says how to add one) or a PyPI sdist
+     (`pip download --no-deps --no-binary :all: NAME==VER`), and unpacks the upstream tarball;
+  2. builds a fresh copy twice with the project's own build system (configure/make, plain make or cmake),
+     once with CC=gcc and once with CC=pgcc, both with -O2 where the project takes CFLAGS. CC is a tiny
+     wrapper script (created in the work directory, named like the compiler so that build scripts that look
+     at the name see `gcc`/`pgcc`) that logs every C file it compiles and the compiler's exit status;
+  3. runs the project's own test suite (make test / make check / ctest / the project's test programs) on
+     both builds, and a few output checks on inputs the runner generates (compress / decompress / hash files,
+     a Lua script exercising the interpreter...), whose outputs must be identical between the two builds;
+  4. prints a table: project, version, C files compiled by pgcc (ok/total), build ok, tests passed,
+     same output as the gcc build, seconds (pgcc build / gcc build), notes; then, for each failed pgcc
+     build or failed test run, the first error line.
+
+Not part of CI: it needs the network (Debian / PyPI) and takes minutes per project. Fetched sources and build
+trees live under --work (default /tmp/realworld); nothing is written into the repository. pgcc is taken from
+--pgcc, else from the virtualenv this script runs in (.venv/bin/pgcc), else from PATH; the directory holding
+pgcc is put first on PATH for the builds. Use --compilers gcc first to check that the recipes work on a
+machine, then the default gcc,pgcc run. Run one project at a time on a small machine (it does); --jobs is
+passed to make -j.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import glob
+import hashlib
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+import zipfile
+from pathlib import Path
+from typing import Callable
+
+BUILD_TIMEOUT = 1800  # seconds for all of a project's build commands together
+TEST_TIMEOUT = 900  # seconds for a project's test commands
+CHECK_TIMEOUT = 300  # seconds for one output check
+CFLAGS = "-O2"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Recipes
+# --------------------------------------------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Ctx:
+    """What a recipe's command templates may refer to: {cc} the (wrapped) compiler, {cflags}, {jobs},
+    {inputs} the directory of generated input files, {work} this build's scratch directory, {compiler}
+    'gcc' or 'pgcc'."""
+    cc: str
+    cflags: str
+    jobs: int
+    inputs: str
+    work: str
+    compiler: str
+
+    def fmt(self, cmd: str) -> str:
+        """Fill a command template; literal braces in templates are written {{ }}."""
+        return cmd.format(**dataclasses.asdict(self))
+
+
+@dataclasses.dataclass
+class Recipe:
+    """How to fetch, build, test and check one project.
+
+    source: "deb:PACKAGE" or "pypi:NAME==VERSION". build / test: shell command templates run in the
+    unpacked source tree (see Ctx), or a function of the Ctx returning them (to choose cmake or a plain
+    compile). test_counts parses the test output into (passed, total), or None when the suite only has a
+    verdict (its exit status). checks: name -> shell command template whose stdout and exit status must be
+    the same for the gcc and pgcc builds. notes: shown in the table."""
+    name: str
+    source: str
+    build: list[str] | Callable[[Ctx], list[str]]
+    test: list[str] | Callable[[Ctx], list[str]]
+    test_counts: Callable[[str, int], tuple[int, int] | None] = lambda out, rc: None
+    checks: dict[str, str] = dataclasses.field(default_factory=dict)
+    notes: str = ""
+    setup: Callable[[Path, Ctx], None] | None = None  # writes extra files (e.g. a Lua script) before the build
+
+    def commands(self, which: str, ctx: Ctx) -> list[str]:
+        """The filled-in build or test commands."""
+        cmds = getattr(self, which)
+        if callable(cmds):
+            cmds = cmds(ctx)
+        return [ctx.fmt(c) for c in cmds]
+
+
+def counts_ctest(out: str, rc: int):
+    """ctest's closing line: 'NN% tests passed, F tests failed out of T'."""
+    m = re.findall(r"tests passed, (\d+) tests? failed out of (\d+)", out)
+    if not m:
+        return None
+    failed, total = map(int, m[-1])
+    return total - failed, total
+
+
+def counts_automake(out: str, rc: int):
+    """Automake's test harness summary ('# TOTAL: n', '# PASS: p'), summed over all test directories."""
+    tot = sum(int(x) for x in re.findall(r"^# TOTAL: +(\d+)", out, re.M))
+    ok = sum(int(x) for x in re.findall(r"^# PASS: +(\d+)", out, re.M))
+    return (ok, tot) if tot else None
+
+
+def counts_zlib(out: str, rc: int):
+    """zlib's `make test` prints '*** zlib ... test OK ***' or '*** ... test FAILED ***' per test program."""
+    ok = len(re.findall(r"test OK", out))
+    bad = len(re.findall(r"FAILED", out))
+    return (ok, ok + bad) if ok + bad else None
+
+
+def counts_unity(out: str, rc: int):
+    """Unity (cJSON's unit-test framework) prints 'N Tests F Failures I Ignored' per test program."""
+    m = re.findall(r"^(\d+) Tests (\d+) Failures", out, re.M)
+    if not m:
+        return None
+    total = sum(int(t) for t, _ in m)
+    failed = sum(int(f) for _, f in m)
+    return total - failed, total
+
+
+def counts_libtommath(out: str, rc: int):
+    """libtommath's `test` program closes with 'Tests OK/NOP/FAIL: ok/nop/fail'."""
+    m = re.search(r"Tests OK/NOP/FAIL: (\d+)/(\d+)/(\d+)", out)
+    return (int(m.group(1)), int(m.group(1)) + int(m.group(3))) if m else None
+
+
+def counts_lua(out: str, rc: int):
+    """The runner's Lua script prints 'checks: P passed, F failed' at its end."""
+    m = re.search(r"checks: (\d+) passed, (\d+) failed", out)
+    return (int(m.group(1)), int(m.group(1)) + int(m.group(2))) if m else None
+
+
+def cjson_build(ctx: Ctx) -> list[str]:
+    """cJSON with cmake (static library, tests and cJSON_Utils on), or a plain compile of cJSON.c, cJSON_Utils.c
+    and its Unity tests when cmake is not installed."""
+    if shutil.which("cmake"):
+        return ["cmake -S . -B build -DCMAKE_C_COMPILER={cc} -DCMAKE_C_FLAGS={cflags} -DBUILD_SHARED_LIBS=OFF "
+                "-DENABLE_CJSON_TEST=ON -DENABLE_CJSON_UTILS=ON -DENABLE_VALGRIND=OFF",
+                "cmake --build build -j {jobs}"]
+    return ["mkdir -p build && {cc} {cflags} -c cJSON.c -o build/cJSON.o && "
+            "{cc} {cflags} -c cJSON_Utils.c -o build/cJSON_Utils.o && "
+            "{cc} {cflags} -c tests/unity/src/unity.c -o build/unity.o",
+            "for t in parse_examples parse_number parse_hex4 parse_string parse_array parse_object parse_value "
+            "print_string print_number print_array print_object print_value misc_tests parse_with_opts "
+            "compare_tests cjson_add readme_examples minify_tests; do "
+            "{cc} {cflags} -I. -Itests/unity/src -Itests -DUNITY_INCLUDE_CONFIG_H=0 tests/$t.c build/cJSON.o "
+            "build/unity.o -lm -o build/$t || exit 1; done",
+            "{cc} {cflags} test.c build/cJSON.o -lm -o build/cJSON_test"]
+
+
+def cjson_test(ctx: Ctx) -> list[str]:
+    """ctest in the cmake build dir, or each plain-compiled Unity test program (from tests/, for its inputs)."""
+    if shutil.which("cmake"):
+        return ["cd build && ctest --output-on-failure -j {jobs}",
+                "cd build && for t in tests/parse_* tests/print_* tests/misc_tests tests/compare_tests "
+                "tests/cjson_add tests/readme_examples tests/minify_tests; do "
+                "[ -x $t ] && (cd tests && ./$(basename $t)); done; true"]
+    return ["cd tests && for t in ../build/*; do case $t in *.o|*cJSON_test) continue;; esac; $t || st=1; done; "
+            "exit ${{st:-0}}"]
+
+
+def cmake_build(extra: str) -> list[str]:
+    """A cmake configure + build in ./build with the wrapped compiler and -O2."""
+    return ["cmake -S . -B build -DCMAKE_C_COMPILER={cc} -DCMAKE_C_FLAGS={cflags} " + extra,
+            "cmake --build build -j {jobs}"]
+
+
+LUA_SCRIPT = r"""
+-- written by polygeist-py's benchmarks/realworld.py: exercises the interpreter; output compared gcc vs pgcc
+local passed, failed = 0, 0
+local function check(name, got, want)
+  if got == want then passed = passed + 1
+  else failed = failed + 1; print("FAIL " .. name .. ": got " .. tostring(got) .. " want " .. tostring(want)) end
+end
+-- strings and patterns
+local s = "The quick brown fox jumps over the lazy dog"
+check("upper", s:upper(), "THE QUICK BROWN FOX JUMPS OVER THE LAZY DOG")
+check("find", s:find("fox"), 17)
+check("match", s:match("(%a+) dog"), "lazy")
+check("gsub", (s:gsub("%w+", function(w) return w:sub(1,1) end)), "T q b f j o t l d")
+local words = {}
+for w in s:gmatch("%a+") do words[#words + 1] = w end
+check("gmatch", #words, 9)
+check("rep", ("ab"):rep(3, "-"), "ab-ab-ab")
+check("format", string.format("%5.2f|%d|%x|%s|%q", 3.14159, 42, 255, "hi", "a\nb"), ' 3.14|42|ff|hi|"a\\\nb"')
+check("format-g", string.format("%.14g %g %e", 0.1, 1e308 * 10, 12345.678), "0.1 inf 1.234568e+04")
+check("byte/char", string.char(s:byte(1, 3)), "The")
+check("reverse", ("hello"):reverse(), "olleh")
+check("balanced", ("f(a(b)c)d"):match("%b()"), "(a(b)c)")
+check("frontier", ("THE (quick) fox"):gsub("%f[%a]%a+", "X"), "X (X) X")
+check("pack", string.unpack("<i4", string.pack("<i4", -123456)), -123456)
+check("utf8", utf8.len("h\u{e9}llo \u{4e16}"), 7)
+check("utf8char", utf8.char(72, 233, 19990), "H\u{e9}\u{4e16}")
+-- tables, sort, concat
+local t = {}
+for i = 1, 1000 do t[i] = (i * 7919) % 1009 end
+table.sort(t)
+local okSorted = true
+for i = 2, #t do if t[i - 1] > t[i] then okSorted = false end end
+check("sort", okSorted, true)
+table.sort(t, function(a, b) return a > b end)
+check("sort-desc", t[1] >= t[#t], true)
+check("concat", table.concat({1, 2, 3, "x"}, ","), "1,2,3,x")
+local tt = {10, 20, 30}
+table.insert(tt, 2, 15); table.remove(tt, 1)
+check("insert/remove", table.concat(tt, " "), "15 20 30")
+check("unpack", select("#", table.unpack({1, 2, nil, 4}, 1, 4)), 4)
+local keys = 0
+local h = {}
+for i = 1, 5000 do h["k" .. i] = i end
+for k, v in pairs(h) do keys = keys + v end
+check("hash", keys, 5000 * 5001 // 2)
+h = nil; collectgarbage(); collectgarbage()
+-- integers and floats
+check("intdiv", 7 // 2, 3)
+check("neg intdiv", -7 // 2, -4)
+check("mod", -7 % 3, 2)
+check("fmod", math.fmod(-7, 3), -1)
+check("float mod", 5.5 % 2, 1.5)
+check("overflow wraps", math.maxinteger + 1, math.mininteger)
+check("shift", 1 << 62, 4611686018427387904)
+check("shr", -1 >> 60, 15)
+check("band", 0xF0F0 & 0x0FF0, 0x00F0)
+check("bnot", ~0, -1)
+check("pow", 2 ^ 10, 1024.0)
+check("sqrt", math.sqrt(2), 1.4142135623730951)
+check("floor", math.floor(-3.5), -4)
+check("tointeger", math.tointeger(3.0), 3)
+check("type", math.type(1) .. math.type(1.0), "integerfloat")
+check("huge", math.huge > math.maxinteger, true)
+check("nan", (0/0) ~= (0/0), true)
+check("tostring float", tostring(1e15), "1e+15")
+check("tostring int-like float", tostring(3.0), "3.0")
+check("tonumber hex", tonumber("0x1p4"), 16.0)
+check("tonumber base", tonumber("zz", 36), 1295)
+check("string->num", "10" + 5, 15)
+check("sin/cos", string.format("%.10f %.10f", math.sin(1), math.cos(1)), "0.8414709848 0.5403023059")
+check("log/exp", string.format("%.12f", math.log(math.exp(2.5))), "2.500000000000")
+check("ult", math.ult(1, -1), true)
+-- closures, varargs, goto
+local function counter() local c = 0; return function() c = c + 1; return c end end
+local c1 = counter(); c1(); c1()
+check("closure", c1(), 3)
+local function va(...) local a, b = ...; return select("#", ...), a, b end
+check("varargs", select(1, va(1, nil, 3)), 3)
+local n = 0
+for i = 1, 10 do
+  for j = 1, 10 do
+    if j > i then goto continue end
+    n = n + 1
+    ::continue::
+  end
+end
+check("goto", n, 55)
+-- metatables
+local V = {}
+V.__index = V
+V.__add = function(a, b) return setmetatable({x = a.x + b.x}, V) end
+V.__eq = function(a, b) return a.x == b.x end
+V.__lt = function(a, b) return a.x < b.x end
+V.__tostring = function(a) return "V(" .. a.x .. ")" end
+V.__len = function(a) return a.x end
+V.__call = function(self, y) return self.x * y end
+local a, b = setmetatable({x = 1}, V), setmetatable({x = 2}, V)
+check("__add", tostring(a + b), "V(3)")
+check("__eq", a + a == b, true)
+check("__lt", a < b, true)
+check("__len", #b, 2)
+check("__call", b(21), 42)
+local proxy = setmetatable({}, {__index = function(_, k) return k .. "!" end, __newindex = function() error("ro") end})
+check("__index fn", proxy.hey, "hey!")
+check("__newindex", pcall(function() proxy.x = 1 end), false)
+-- coroutines
+local gen = coroutine.wrap(function() for i = 1, 3 do coroutine.yield(i * i) end return "done" end)
+check("coroutine", gen() + gen() + gen(), 14)
+check("coroutine end", gen(), "done")
+local co = coroutine.create(function(x, y) local z = coroutine.yield(x + y); return z * 2 end)
+local _, r1 = coroutine.resume(co, 1, 2)
+local _, r2 = coroutine.resume(co, 10)
+check("resume", r1 + r2, 23)
+check("status", coroutine.status(co), "dead")
+local function producer() return coroutine.wrap(function() for i = 1, 100 do coroutine.yield(i) end end) end
+local sum = 0
+for v in producer() do sum = sum + v end
+check("coroutine iterator", sum, 5050)
+-- errors
+local ok, err = pcall(function() error({code = 7}) end)
+check("pcall table error", ok == false and err.code, 7)
+ok, err = pcall(function() local x = nil; return x.y end)
+check("pcall index nil", ok, false)
+check("error message", err:match("attempt to index") ~= nil, true)
+ok, err = pcall(error, "msg", 0)
+check("error level 0", err, "msg")
+local tb
+ok = xpcall(function() error("deep") end, function(m) tb = debug.traceback(m); return m end)
+check("xpcall", tb:match("deep") ~= nil, true)
+ok, err = pcall(string.rep)
+check("bad arg", err:match("bad argument") ~= nil, true)
+check("tostring(nil)", tostring(nil), "nil")
+-- load, string dump
+local f = load("return 2 + 3 * 4")
+check("load", f(), 14)
+local g = load(string.dump(function(x) return x * 3 end))
+check("dump/load", g(5), 15)
+check("load syntax error", select(2, load("x = = 1")) ~= nil, true)
+-- recursion, big loops
+local function fib(k) if k < 2 then return k end return fib(k - 1) + fib(k - 2) end
+check("fib", fib(24), 46368)
+local acc = 0.0
+for i = 1, 200000 do acc = acc + 1 / i end
+check("harmonic", string.format("%.10f", acc), "12.7832908104")
+local parts = {}
+for i = 1, 2000 do parts[#parts + 1] = tostring(i) end
+local big = table.concat(parts)
+check("bigstring", #big, 6893)
+check("bigstring find", big:find("19992000", 1, true), 6886)
+-- print some values whose text the two builds must agree on
+print(string.format("%.17g %.17g %a", 1 / 3, 2 ^ 0.5, 0.1), 7 // 0.0, -7 // 0.0, math.pi)
+print(("x"):rep(5), #t, select("#", 1, 2, 3), 1e308 * 10, -0.0, 100 // 1e-300)
+print(string.format("checks: %d passed, %d failed", passed, failed))
+if failed > 0 then os.exit(1) end
+"""
+
+
+def lua_setup(src: Path, ctx: Ctx) -> None:
+    """Write the Lua test script into the build's scratch directory."""
+    (Path(ctx.work) / "test.lua").write_text(LUA_SCRIPT)
+
+
+def compress_checks(tool: str, levels: tuple[str, ...], roundtrip: str) -> dict[str, str]:
+    """Output checks for a compressor CLI: the compressed bytes at each level (hashed) for every generated input
+    must be equal between the builds, and compress + decompress must give the input back."""
+    checks = {}
+    for lv in levels:
+        checks[f"compress {lv}"] = ("for f in {inputs}/*; do " + tool + " " + lv + " < $f | sha256sum; done")
+    checks["roundtrip"] = ("for f in {inputs}/*; do " + tool + " -9 < $f | " + roundtrip +
+                           " | cmp - $f && echo same $(basename $f); done")
+    return checks
+
+
+RECIPES: list[Recipe] = [
+    Recipe(
+        name="zlib", source="deb:zlib",
+        build=["CC={cc} CFLAGS={cflags} ./configure --static", "make -j{jobs}"],
+        test=["make test"], test_counts=counts_zlib,
+        checks={**compress_checks("./minigzip", ("-1", "-6", "-9"), "./minigzip -d"),
+                "example": "./example && echo rc=$?"}),
+    Recipe(
+        name="lua5.4", source="deb:lua5.4",
+        build=["make -j{jobs} linux CC='{cc} -std=gnu99' MYCFLAGS=-DLUA_USE_JUMPTABLE=0"],
+        test=["src/lua {work}/test.lua"], test_counts=counts_lua, setup=lua_setup,
+        checks={"script output": "src/lua {work}/test.lua",
+                "luac listing": "src/luac -o /dev/null -l -l {work}/test.lua | sed 's/0x[0-9a-f]*/ADDR/g' "
+                                "| sha256sum",
+                "luac dump runs": "src/luac -s -o {work}/t.luac {work}/test.lua && src/lua {work}/t.luac "
+                                  "| tail -1"},
+        notes="-DLUA_USE_JUMPTABLE=0: pgcc has no GNU computed goto (&&label), Lua's VM jump table; "
+              "the Lua tarball has no test suite: the runner's own script"),
+    Recipe(
+        name="cjson", source="deb:cjson", build=cjson_build, test=cjson_test, test_counts=counts_unity,
+        checks={"cJSON_test": "f=$(ls build/cJSON_test 2>/dev/null || ls build/*/cJSON_test); $f"},
+        notes="cmake, static lib, Unity unit tests" if shutil.which("cmake") else "plain compile (no cmake)"),
+    Recipe(
+        name="bzip2", source="deb:bzip2",
+        build=["make -j{jobs} CC={cc} 'CFLAGS=-Wall -Winline {cflags} -D_FILE_OFFSET_BITS=64' libbz2.a bzip2 "
+               "bzip2recover"],
+        test=["make test CC={cc}"],
+        checks=compress_checks("./bzip2 -c", ("-1", "-9"), "./bzip2 -dc"),
+        notes="make test: compress/decompress 3 samples, cmp with reference files"),
+    Recipe(
+        name="libtommath", source="deb:libtommath",
+        build=["make -j{jobs} CC={cc} CFLAGS={cflags} test"],
+        test=["./test"], test_counts=counts_libtommath,
+        notes="numeric: multiple-precision integers; its `test` program"),
+    Recipe(
+        name="lzo2", source="deb:lzo2",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared", "make -j{jobs}"],
+        test=["make check", "make test"], test_counts=counts_automake,
+        checks={"lzopack": "for f in {inputs}/*; do ./examples/lzopack $f {work}/p.lzo >/dev/null && "
+                           "sha256sum < {work}/p.lzo && ./examples/lzopack -d {work}/p.lzo {work}/p.out "
+                           ">/dev/null && cmp {work}/p.out $f && echo same; done",
+                "simple": "./examples/simple",
+                "lzotest sizes": "for f in {inputs}/*; do ./lzotest/lzotest -mall $f 2>&1 "
+                                 "| awk '/\\|/ {{print $1, $3, $4, $5, $6, $7}}'; done"}),
+    Recipe(
+        name="jansson", source="deb:jansson",
+        build=cmake_build("-DJANSSON_BUILD_DOCS=OFF -DJANSSON_EXAMPLES=ON"),
+        test=["cd build && ctest -j {jobs}"], test_counts=counts_ctest,
+        notes="cmake + ctest"),
+    Recipe(
+        name="libyaml", source="deb:libyaml",
+        build=cmake_build("-DBUILD_TESTING=ON"),
+        test=["cd build && ctest -j {jobs}"], test_counts=counts_ctest,
+        checks={"parse events": "for f in examples/*.yaml; do build/run-parser-test-suite $f; done",
+                "reformat": "for f in examples/*.yaml; do build/example-reformatter < $f; done",
+                "deconstruct": "for f in examples/*.yaml; do build/example-deconstructor < $f; done",
+                "scan+load": "build/run-scanner examples/*.yaml; build/run-loader examples/*.yaml",
+                "emit": "build/run-emitter examples/*.yaml"},
+        notes="cmake + ctest"),
+    Recipe(
+        name="xxhash", source="deb:xxhash",
+        build=["make -j{jobs} CC={cc} CFLAGS={cflags} xxhsum"],
+        test=["make check CC={cc} CFLAGS={cflags}"],
+        checks={f"xxhsum -H{h}": "./xxhsum -H%d {inputs}/* | sed 's| .*/| |'" % h for h in (0, 1, 2, 3)},
+        notes="make check: xxhsum CLI checks"),
+    Recipe(
+        name="lz4", source="deb:lz4",
+        build=["make -j{jobs} CC={cc} CFLAGS={cflags} -C lib liblz4.a",
+               "make -j{jobs} CC={cc} CFLAGS={cflags} -C programs lz4"],
+        test=["make check CC={cc} CFLAGS={cflags}"],
+        checks=compress_checks("programs/lz4 -c", ("-1", "-9", "--fast=3"), "programs/lz4 -dc"),
+        notes="make check: test-lz4-essentials"),
+]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Fetching
+# --------------------------------------------------------------------------------------------------------------
+
+def deb_src_configured() -> bool:
+    """True when some apt source list has a deb-src entry."""
+    files = glob.glob("/etc/apt/sources.list") + glob.glob("/etc/apt/sources.list.d/*")
+    for f in files:
+        try:
+            text = Path(f).read_text()
+        except OSError:
+            continue
+        if re.search(r"^\s*deb-src\s", text, re.M) or re.search(r"^Types:.*\bdeb-src\b", text, re.M):
+            return True
+    return False
+
+
+DEB_SRC_HELP = """apt has no deb-src source: `apt-get source` cannot fetch Debian source packages. Add one, e.g.:
+    sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources \\
+        > /etc/apt/sources.list.d/debian-src.sources
+    apt-get update
+(or, with a one-line sources.list, copy its `deb ...` lines as `deb-src ...`)."""
+
+
+def fetch(recipe: Recipe, cache: Path) -> tuple[Path, str]:
+    """Download the project's sources into cache/NAME once; return (the upstream tarball, version)."""
+    kind, _, what = recipe.source.partition(":")
+    d = cache / recipe.name
+    d.mkdir(parents=True, exist_ok=True)
+    if kind == "deb":
+        if not list(d.glob("*.dsc")):
+            run(f"apt-get source --download-only {what}", d, 600, check=True)
+        dsc = next(d.glob("*.dsc"))
+        m = re.search(r"^Version:\s*(\S+)", dsc.read_text(), re.M)
+        version = m.group(1) if m else "?"
+        tars = [p for p in d.iterdir() if ".orig.tar." in p.name and not p.name.endswith(".asc")
+                and not re.search(r"\.orig-[^.]+\.tar", p.name)]
+        if not tars:  # a native package: its one tarball
+            tars = [p for p in d.iterdir() if re.search(r"\.tar\.(gz|xz|bz2)$", p.name)]
+        return tars[0], version
+    if kind == "pypi":
+        if not [p for p in d.iterdir() if p.suffix in (".gz", ".zip", ".bz2", ".xz")]:
+            run(f"{sys.executable} -m pip download --no-deps --no-binary :all: -d . '{what}'", d, 600, check=True)
+        sdist = next(p for p in d.iterdir() if p.suffix in (".gz", ".zip", ".bz2", ".xz"))
+        return sdist, what.partition("==")[2] or "?"
+    raise ValueError(f"unknown source kind {recipe.source!r}")
+
+
+def unpack(archive: Path, dest: Path) -> Path:
+    """Unpack a tarball or zip into dest (emptied first); return the top directory of the sources."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    if archive.name.endswith(".zip"):
+        with zipfile.ZipFile(archive) as z:
+            z.extractall(dest)
+    else:
+        with tarfile.open(archive) as t:
+            t.extractall(dest)
+    entries = [p for p in dest.iterdir()]
+    return entries[0] if len(entries) == 1 and entries[0].is_dir() else dest
+
+
+# --------------------------------------------------------------------------------------------------------------
+# Building and running
+# --------------------------------------------------------------------------------------------------------------
+
+WRAPPER = """#!/bin/sh
+# counting wrapper written by polygeist-py's realworld.py: logs each C file compiled and the exit status
+"{real}" "$@"
+rc=$?
+for a in "$@"; do
+  case "$a" in
+    *.c) case "$a" in /*) p="$a";; *) p="$PWD/$a";; esac
+         echo "$rc $p" >> "{log}";;
+  esac
+done
+exit $rc
+"""
+
+
+def make_wrapper(real: str, name: str, where: Path) -> tuple[Path, Path]:
+    """Create where/NAME, a shell wrapper around the real compiler that appends '<rc> <path.c>' lines to a log;
+    named like the compiler so that build scripts that test the name ('*gcc*') treat it alike."""
+    where.mkdir(parents=True, exist_ok=True)
+    log = where / "compiled.log"
+    log.write_text("")
+    w = where / name
+    w.write_text(WRAPPER.format(real=real, log=log))
+    w.chmod(0o755)
+    return w, log
+
+
+def compiled_files(log: Path, src: Path) -> tuple[int, int, list[str]]:
+    """From the wrapper's log: (files compiled ok, files attempted, files that failed), one count per source
+    file of the project (configure's and cmake's probe programs left out)."""
+    status: dict[str, int] = {}
+    for line in log.read_text().splitlines():
+        rc, _, path = line.partition(" ")
+        path = os.path.normpath(path)
+        if re.search(r"conftest|CMakeFiles/|CMakeScratch|CompilerId|TryCompile|/tmp/tmp", path):
+            continue
+        if not path.startswith(str(src)):
+            continue
+        rel = os.path.relpath(path, src)
+        status[rel] = min(status.get(rel, 1 << 30), int(rc))  # compiled once ok counts as ok
+    ok = sorted(p for p, rc in status.items() if rc == 0)
+    bad = sorted(p for p, rc in status.items() if rc != 0)
+    return len(ok), len(status), bad
+
+
+def run(cmd: str, cwd: Path, timeout: float, env: dict | None = None, check: bool = False):
+    """Run a shell command; return (exit status, combined stdout+stderr, seconds). A timeout gives status 124."""
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, shell=True, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=timeout, stdin=subprocess.DEVNULL)
+        rc, out = p.returncode, p.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired as e:
+        rc, out = 124, (e.stdout or b"").decode("utf-8", "replace") + f"\n[timeout after {timeout}s]"
+    if check and rc != 0:
+        raise RuntimeError(f"`{cmd}` failed ({rc}):\n{out[-2000:]}")
+    return rc, out, time.time() - t0
+
+
+def run_stdout(cmd: str, cwd: Path, timeout: float, env: dict) -> tuple[int, str]:
+    """Run an output check: (exit status, stdout) with stderr dropped (it may carry timings)."""
+    try:
+        p = subprocess.run(cmd, shell=True, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                           timeout=timeout, stdin=subprocess.DEVNULL)
+        return p.returncode, p.stdout.decode("utf-8", "replace")
+    except subprocess.TimeoutExpired:
+        return 124, "[timeout]"
+
+
+def first_error(text: str) -> str:
+    """The first compiler error of a build log: a 'file:line:col: error: ...' line if there is one, else the
+    first line naming an error, an internal error, a traceback or a crash."""
+    m = re.search(r"^\S+:\d+:\d+: (fatal )?error:.*$", text, re.M)
+    if not m:
+        m = re.search(r"^.*\b(error|internal|Traceback|Segmentation fault|undefined reference)\b.*$", text,
+                      re.M | re.I)
+    return m.group(0).strip() if m else ""
+
+
+def first_test_failure(text: str) -> str:
+    """The first line of a test log that reports a failure."""
+    m = re.search(r"^.*(FAIL|[Ff]ailed|differ|Error|error|Assertion|Segmentation|timeout).*$", text, re.M)
+    return m.group(0).strip() if m else ""
+
+
+def make_inputs(d: Path) -> Path:
+    """Generate the input files that output checks compress / hash: random bytes, English-like text,
+    a run of zeros, a structured binary file, a 1-byte and an empty file. Deterministic (seeded)."""
+    d.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(18)
+    (d / "random.bin").write_bytes(bytes(rng.getrandbits(8) for _ in range(200_000)))
+    words = ["the", "compiler", "lowers", "each", "loop", "into", "affine", "form", "and", "then", "to", "LLVM",
+             "pointer", "struct", "union", "switch", "goto", "label", "zlib", "lua", "42", "3.14", "\n"]
+    (d / "text.txt").write_text(" ".join(rng.choice(words) for _ in range(120_000)))
+    (d / "zeros.bin").write_bytes(bytes(150_000))
+    (d / "ramp.bin").write_bytes(b"".join(i.to_bytes(4, "little") for i in range(0, 300_000, 3)))
+    (d / "one.bin").write_bytes(b"x")
+    (d / "empty.bin").write_bytes(b"")
+    return d
+
+
+@dataclasses.dataclass
+class Side:
+    """The result of one build (gcc or pgcc) of one project."""
+    compiler: str
+    build_ok: bool = False
+    build_seconds: float = 0.0
+    files_ok: int = 0
+    files_total: int = 0
+    files_failed: list = dataclasses.field(default_factory=list)
+    build_error: str = ""
+    tests_rc: int | None = None
+    tests_counts: tuple | None = None
+    test_error: str = ""
+    checks: dict = dataclasses.field(default_factory=dict)  # name -> [rc, sha256, first 300 chars]
+
+    def tests_text(self) -> str:
+        """'p/t', 'ok', 'FAIL' (or 'p/t FAIL'), or '-' when the build failed."""
+        if self.tests_rc is None:
+            return "-"
+        verdict = "" if self.tests_rc == 0 else " FAIL"
+        if self.tests_counts:
+            return f"{self.tests_counts[0]}/{self.tests_counts[1]}{verdict}"
+        return "ok" if self.tests_rc == 0 else "FAIL"
+
+
+def build_and_test(recipe: Recipe, archive: Path, compiler: str, real_cc: str, work: Path, inputs: Path,
+                   jobs: int, log_dir: Path) -> Side:
+    """Unpack a fresh tree, build it with the wrapped compiler, run its tests and output checks."""
+    side = Side(compiler)
+    root = work / f"{recipe.name}-{compiler}"
+    shutil.rmtree(root, ignore_errors=True)
+    for old in log_dir.glob(f"{recipe.name}-{compiler}-*"):
+        old.unlink()
+    src = unpack(archive, root / "src")
+    scratch = root / "scratch"
+    scratch.mkdir()
+    wrapper, log = make_wrapper(real_cc, compiler, root / "bin")
+    ctx = Ctx(cc=str(wrapper), cflags=CFLAGS, jobs=jobs, inputs=str(inputs), work=str(scratch), compiler=compiler)
+    env = dict(os.environ)
+    env.pop("MAKEFLAGS", None)
+    env["PATH"] = os.pathsep.join([str(Path(real_cc).parent), env.get("PATH", "")])
+    env["CC"] = str(wrapper)
+    env["CFLAGS"] = CFLAGS
+    if recipe.setup:
+        recipe.setup(src, ctx)
+    blog = []
+    t0 = time.time()
+    rc = 0
+    for cmd in recipe.commands("build", ctx):
+        rc, out, _ = run(cmd, src, max(60, BUILD_TIMEOUT - (time.time() - t0)), env)
+        blog.append(f"$ {cmd}\n{out}\n[exit {rc}]\n")
+        if rc != 0:
+            break
+    side.build_seconds = time.time() - t0
+    side.build_ok = rc == 0
+    (log_dir / f"{recipe.name}-{compiler}-build.log").write_text("".join(blog))
+    side.files_ok, side.files_total, side.files_failed = compiled_files(log, src)
+    if not side.build_ok:
+        side.build_error = first_error("".join(blog)) or blog[-1].strip().splitlines()[-1]
+        return side
+    tlog, trc = [], 0
+    t0 = time.time()
+    for cmd in recipe.commands("test", ctx):
+        rc, out, _ = run(cmd, src, max(60, TEST_TIMEOUT - (time.time() - t0)), env)
+        tlog.append(f"$ {cmd}\n{out}\n[exit {rc}]\n")
+        trc = trc or rc
+    text = "".join(tlog)
+    (log_dir / f"{recipe.name}-{compiler}-test.log").write_text(text)
+    side.tests_rc = trc
+    side.tests_counts = recipe.test_counts(text, trc)
+    if trc != 0 or (side.tests_counts and side.tests_counts[0] != side.tests_counts[1]):
+        side.tests_rc = trc or 1
+        side.test_error = first_test_failure(text)
+    for name, cmd in recipe.checks.items():
+        crc, out = run_stdout(ctx.fmt(cmd), src, CHECK_TIMEOUT, env)
+        side.checks[name] = [crc, hashlib.sha256(out.encode()).hexdigest(), out[:300]]
+        (log_dir / f"{recipe.name}-{compiler}-check-{re.sub(r'[^A-Za-z0-9]+', '_', name)}.out").write_text(
+            f"[exit {crc}]\n{out}")
+    return side
+
+
+def same_output(gcc: Side | None, pg: Side | None) -> tuple[str, list[str]]:
+    """Compare the two builds: test verdicts and every output check. Returns ('yes'/'NO'/'-', differences)."""
+    if not gcc or not pg or not gcc.build_ok or not pg.build_ok:
+        return "-", []
+    diffs = []
+    if gcc.tests_text() != pg.tests_text():
+        diffs.append(f"tests: gcc {gcc.tests_text()} vs pgcc {pg.tests_text()}")
+    for name, (rc, h, head) in gcc.checks.items():
+        prc, ph, phead = pg.checks.get(name, [None, None, ""])
+        if (rc, h) != (prc, ph):
+            diffs.append(f"check '{name}': gcc exit {rc}, pgcc exit {prc}; outputs "
+                         f"{'equal' if h == ph else 'differ'}")
+    n = len(gcc.checks)
+    return ("yes" if not diffs else "NO") + (f" ({n} checks)" if n else ""), diffs
+
+
+def print_table(rows: list[dict]) -> None:
+    """Print the results table and, below it, failures and differences."""
+    head = ["project", "version", "pgcc files", "build", "tests pgcc", "tests gcc", "same output",
+            "s pgcc/gcc"]
+    table = []
+    for r in rows:
+        g, p = r.get("gcc"), r.get("pgcc")
+        files = f"{p['files_ok']}/{p['files_total']}" if p else "-"
+        build = ("ok" if p["build_ok"] else "FAIL") if p else ("gcc " + ("ok" if g and g["build_ok"] else "FAIL"))
+        secs = (f"{p['build_seconds']:.0f}" if p else "-") + "/" + (f"{g['build_seconds']:.0f}" if g else "-")
+        table.append([r["project"], r["version"], files, build, r.get("tests_pgcc", "-"), r.get("tests_gcc", "-"),
+                      r.get("same", "-"), secs])
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *table)]
+    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()  # noqa: E731
+    print(line(head))
+    print(line(["-" * w for w in widths]))
+    for t in table:
+        print(line(t))
+    print()
+    for r in rows:
+        msgs = []
+        if r.get("notes"):
+            msgs.append("note: " + r["notes"])
+        for comp in ("gcc", "pgcc"):
+            s = r.get(comp)
+            if not s:
+                continue
+            if not s["build_ok"]:
+                msgs.append(f"{comp} build failed: {s['build_error']}")
+                if s["files_failed"]:
+                    msgs.append(f"{comp} files that failed to compile ({len(s['files_failed'])}): "
+                                + " ".join(s["files_failed"][:12]))
+            elif s["test_error"] or (s["tests_rc"] not in (0, None)):
+                msgs.append(f"{comp} tests failed: {s['test_error']}")
+        for d in r.get("diffs", []):
+            msgs.append("differs from gcc: " + d)
+        if msgs:
+            print(f"{r['project']}:")
+            for m in msgs:
+                print("  " + m)
+
+
+def find_pgcc(explicit: str | None) -> str | None:
+    """pgcc from --pgcc, else next to this Python (the virtualenv's bin), else the repository's .venv, else PATH."""
+    for cand in (explicit, str(Path(sys.executable).parent / "pgcc"),
+                 str(Path(__file__).resolve().parent.parent / ".venv" / "bin" / "pgcc"), shutil.which("pgcc")):
+        if cand and os.access(cand, os.X_OK):
+            return os.path.abspath(cand)
+    return None
+
+
+def main(argv=None) -> int:
+    """Parse options, fetch, build and test every selected project, print (and optionally save) the table."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", help="comma-separated project names (default: all: "
+                    + ",".join(r.name for r in RECIPES) + ")")
+    ap.add_argument("--compilers", default="gcc,pgcc", help="which builds to make (default gcc,pgcc)")
+    ap.add_argument("--jobs", type=int, default=2, help="make -j N (default 2)")
+    ap.add_argument("--keep", action="store_true", help="keep the build trees (under --work/build)")
+    ap.add_argument("--json", help="also write the results to this JSON file")
+    ap.add_argument("--work", default="/tmp/realworld", help="work directory (default /tmp/realworld)")
+    ap.add_argument("--pgcc", help="the pgcc executable (default: found next to this Python or on PATH)")
+    ap.add_argument("--list", action="store_true", help="list the projects and exit")
+    a = ap.parse_args(argv)
+    if a.list:
+        for r in RECIPES:
+            print(f"{r.name:12} {r.source:18} {r.notes}")
+        return 0
+    recipes = RECIPES
+    if a.only:
+        names = a.only.split(",")
+        unknown = set(names) - {r.name for r in RECIPES}
+        if unknown:
+            print(f"unknown project(s): {', '.join(sorted(unknown))}; known: {', '.join(r.name for r in RECIPES)}")
+            return 2
+        recipes = [r for r in RECIPES if r.name in names]
+    compilers = a.compilers.split(",")
+    real = {"gcc": shutil.which("gcc")}
+    if "pgcc" in compilers:
+        real["pgcc"] = find_pgcc(a.pgcc)
+        if not real["pgcc"]:
+            print("pgcc not found: pip install the project (e.g. into .venv) or pass --pgcc PATH")
+            return 2
+    if any(r.source.startswith("deb:") for r in recipes):
+        if not deb_src_configured():
+            print(DEB_SRC_HELP)
+            return 2
+    work = Path(a.work)
+    cache, builds, logs = work / "src", work / "build", work / "logs"
+    for d in (cache, builds, logs):
+        d.mkdir(parents=True, exist_ok=True)
+    inputs = make_inputs(work / "inputs")
+    rows = []
+    for recipe in recipes:
+        print(f"== {recipe.name}", file=sys.stderr, flush=True)
+        row = {"project": recipe.name, "version": "?", "notes": recipe.notes}
+        try:
+            archive, row["version"] = fetch(recipe, cache)
+        except Exception as e:  # noqa: BLE001 - a fetch failure is a row of the table
+            row["notes"] = f"fetch failed: {e}"
+            rows.append(row)
+            continue
+        for comp in compilers:
+            side = build_and_test(recipe, archive, comp, real[comp], builds, inputs, a.jobs, logs)
+            row[comp] = dataclasses.asdict(side)
+            row[f"tests_{comp}"] = side.tests_text()
+            print(f"   {comp}: build {'ok' if side.build_ok else 'FAIL'} {side.build_seconds:.0f}s, "
+                  f"files {side.files_ok}/{side.files_total}, tests {side.tests_text()}", file=sys.stderr,
+                  flush=True)
+            if not a.keep:
+                shutil.rmtree(builds / f"{recipe.name}-{comp}", ignore_errors=True)
+            row.setdefault("_sides", {})[comp] = side
+        sides = row.pop("_sides", {})
+        row["same"], row["diffs"] = same_output(sides.get("gcc"), sides.get("pgcc"))
+        rows.append(row)
+    print()
+    print_table(rows)
+    print(f"\nlogs: {logs}")
+    if a.json:
+        Path(a.json).write_text(json.dumps(rows, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""Constant initializers of numeric global arrays as flat row-major values, under C's rules (C11 6.7.9): braces
+may be elided (`int a[2][3] = {1, 2, 3, 4, 5, 6}` fills row after row; `{{1, 2, 3}, 4, 5}` starts the second
+row at 4), designators move the position (`[3] = 1`, `[1][2] = 5`, also after the last element), a scalar may
+have braces (`{{1}}`), and a row of characters may be a string literal.
+
+The same walk over a record's members, for byte-image globals, is llvm_memory.const_image.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..clang_ast import K, children, evaluate, string_literal, strip_implicit
+from ..errors import error_at
+from .llvm_memory import Designated, array_position, cursor_of, designator_of
+
+
+def flatten(init, shape: list, vals) -> None:
+    """Write the values of INIT_LIST_EXPR `init`, initializing a global array of `shape` (list of ints), into
+    `vals` (a zero-filled list or a dict) by row-major flat index.
+
+    Raises:
+        CompileError: a value that is not a constant, excess elements, or a field designator."""
+    def put(at, e):
+        vals[at] = e if isinstance(e, int) else _constant(e)
+
+    walk(init, shape, put)
+
+
+def walk(init, shape: list, put) -> None:
+    """Call `put(flat index, element)` for each element INIT_LIST_EXPR `init` gives an array of `shape` (list of
+    ints), in the order the initializer lists them; an element is the expression cursor, or an int (a
+    character of a string row). Elements not listed are zero.
+
+    Raises:
+        CompileError: excess elements, a field designator, or a designator into a scalar."""
+    items = children(init)
+    used = _fill(items, 0, shape, 0, 0, put, elided=False)
+    if used < len(items):
+        raise error_at(cursor_of(items[used]), "unsupported construct: excess elements in an initializer")
+
+
+def _designator(item):
+    try:
+        return designator_of(item)
+    except ValueError as e:
+        raise error_at(cursor_of(item), f"unsupported construct: {e}") from None
+
+
+def _fill(items, pos, shape, depth, base, put, elided):
+    """Fill the sub-array at `depth` that starts at flat index `base` from `items[pos:]`; returns the position
+    after the last item used. `elided`: the sub-array has no braces of its own, so it ends at its last element
+    or at a designator of the enclosing array."""
+    stride = math.prod(shape[depth + 1:])
+    start, i = pos, 0
+    while pos < len(items) and (i < shape[depth] or _designator(items[pos]) is not None):
+        at = array_position(items, pos, start, elided, i, _designator(items[pos]))
+        if at is None:
+            break
+        i, items = at
+        if not 0 <= i < shape[depth]:
+            raise error_at(cursor_of(items[pos]), "unsupported construct: excess elements in an initializer")
+        item = items[pos]
+        at = base + i * stride
+        s = None if isinstance(item, Designated) else strip_implicit(item)
+        if depth == len(shape) - 1:  # an element
+            if s is None:
+                raise error_at(item.cursor, "unsupported construct: designator into a scalar")
+            while s.kind == K.INIT_LIST_EXPR and len(children(s)) == 1:  # `{{1}}`
+                s = strip_implicit(children(s)[0])
+            put(at, s)
+            pos += 1
+        elif s is not None and s.kind == K.INIT_LIST_EXPR:
+            sub = children(s)
+            used = _fill(sub, 0, shape, depth + 1, at, put, elided=False)
+            if used < len(sub):
+                raise error_at(cursor_of(sub[used]), "unsupported construct: excess elements in an initializer")
+            pos += 1
+        elif s is not None and s.kind == K.STRING_LITERAL and depth == len(shape) - 2:  # a row of characters
+            for j, ch in enumerate(string_literal(s).encode("latin-1")[: shape[-1]]):
+                put(at + j, ch)
+            pos += 1
+        else:  # braces elided: the sub-array takes as many items as it has elements
+            pos = _fill(items, pos, shape, depth + 1, at, put, elided=True)
+        i += 1
+    return pos
+
+
+def _constant(e):
+    v = evaluate(e)
+    if isinstance(v, (int, float)):
+        return v
+    raise error_at(e, "unsupported construct: non-constant global initializer")

@@ -1,0 +1,138 @@
+"""GNU attributes on functions and variables: each one pgcc meets is implemented, accepted as a hint that does not
+change what the program does, or an error naming it; none is silently ignored.
+
+Implemented: `constructor`/`destructor` (with a priority: llvm.mlir.global_ctors/dtors after the lowering,
+constructors.py), `weak` on functions (weak linkage), `aligned(N)` on variables (the global's or the stack
+slot's alignment), `used` on functions with external linkage (never dropped anyway), C11 `_Thread_local` /
+`__thread` (module.py: thread-local LLVM globals). Layout attributes (`packed`, `aligned` on types and fields,
+`mode`) are clang's layout, which pgcc uses. Rejected with an error: `cleanup`, `section`, `alias`, `weakref`,
+`ifunc`, `naked`, `transparent_union`, `weak` on variables, `used` on static functions, and any attribute this
+table does not know.
+
+libclang exposes most attributes as UNEXPOSED_ATTR cursors whose first token is the attribute's name (also when
+a macro spells it); the arguments are read from the tokens only where they are literal.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass
+
+from ..clang_ast import K
+from ..errors import error_at
+
+# attributes that only inform the optimizer or the diagnostics: no meaning for pgcc's code
+HINTS = frozenset("""
+noinline always_inline gnu_inline inline cold hot format format_arg nonnull returns_nonnull malloc noreturn unused
+deprecated unavailable warn_unused_result pure const nothrow leaf sentinel flatten artificial no_instrument_function
+noclone noipa access alloc_size alloc_align assume_aligned returns_twice warning error fallthrough nonstring
+designated_init may_alias optimize target target_clones visibility externally_visible no_sanitize
+no_sanitize_address no_sanitize_thread no_sanitize_undefined no_address_safety_analysis no_stack_protector
+stack_protect no_split_stack nocommon common tls_model packed mode aligned retain minsize noduplicate convergent
+nodiscard maybe_unused likely unlikely carries_dependency no_unique_address disable_tail_calls not_tail_called
+no_profile_instrument_function patchable_function_entry zero_call_used_regs noplt no_reorder symver
+availability diagnose_if enable_if overloadable internal_linkage annotate launch_bounds maxntid minctasm
+""".split())
+REJECTED = {"cleanup": "a function called at the end of the variable's scope",
+            "section": "placement in a named section",
+            "alias": "a second name for a definition", "weakref": "a weak reference", "ifunc": "an indirect function",
+            "naked": "a function without prologue", "transparent_union": "a calling convention",
+            "interrupt": "an interrupt handler", "scalar_storage_order": "a byte order",
+            "vector_size": "GNU vector types", "ext_vector_type": "vector types"}
+DEFAULT_PRIORITY = 65535
+
+
+@dataclass
+class DeclAttributes:
+    """What the attributes of one declaration ask pgcc to do. `constructor`/`destructor`: the priority (None
+    when the attribute is absent); `weak`; `align`: bytes, or None."""
+    constructor: int | None = None
+    destructor: int | None = None
+    weak: bool = False
+    align: int | None = None
+
+
+def _name(attr) -> str:
+    tok = next(iter(attr.get_tokens()), None)
+    name = tok.spelling if tok is not None else attr.spelling
+    return name[2:-2] if name.startswith("__") and name.endswith("__") and len(name) > 4 else name
+
+
+def _literal_argument(attr):
+    """The integer written as the attribute's argument (`aligned(64)`, `constructor(101)`, or through a macro
+    whose one parameter is the argument: `#define ALIGNED(n) __attribute__((aligned(n)))` used as `ALIGNED(64)`);
+    None when absent; raises ValueError when it is not a literal (an expression, another macro)."""
+    toks = [t.spelling for t in attr.get_tokens()]
+    if len(toks) < 2 or toks[1] != "(":
+        return None
+    if len(toks) >= 4 and toks[3] == ")" and toks[2].isdigit():
+        return int(toks[2])
+    if len(toks) >= 4 and toks[3] == ")" and toks[2].isidentifier():
+        n = _macro_use_argument(attr, toks[2])
+        if n is not None:
+            return n
+    raise ValueError("not a literal")
+
+
+def _macro_use_argument(attr, param: str):
+    """The literal argument of the one-parameter macro `M(param)` expanded where `attr` stands (`M(64)`), when
+    `attr` spells `param` as its argument; else None."""
+    loc = attr.location  # where the macro is used (libclang's tokens there are the macro's definition)
+    if loc.file is None:
+        return None
+    try:
+        with open(loc.file.name, encoding="utf-8", errors="replace") as f:
+            line = f.readlines()[loc.line - 1]
+    except (OSError, IndexError):
+        return None
+    use = re.match(r"(\w+)\s*\(\s*(\d+)\s*\)", line[loc.column - 1:])
+    if use is None:
+        return None
+    for c in attr.translation_unit.cursor.get_children():  # the macro's definition: `M ( param )`
+        if c.kind == K.MACRO_DEFINITION and c.spelling == use.group(1):
+            head = [t.spelling for t in itertools.islice(c.get_tokens(), 4)]
+            return int(use.group(2)) if head == [use.group(1), "(", param, ")"] else None
+    return None
+
+
+def declaration_attributes(decl, kind: str) -> DeclAttributes:
+    """The attributes of FUNCTION_DECL or VAR_DECL `decl`; `kind`: 'function', 'global' or 'local'.
+
+    Raises:
+        CompileError: an attribute pgcc rejects or does not know, or an argument it cannot read."""
+    out = DeclAttributes()
+    for a in decl.get_children():
+        if not a.kind.is_attribute() or a.kind.name.startswith(("CUDA", "CXX_")) or a.kind in (
+                K.ANNOTATE_ATTR, K.VISIBILITY_ATTR, K.PURE_ATTR, K.CONST_ATTR, K.WARN_UNUSED_ATTR,
+                K.WARN_UNUSED_RESULT_ATTR, K.CONVERGENT_ATTR, K.NODUPLICATE_ATTR, K.PACKED_ATTR, K.ASM_LABEL_ATTR):
+            continue
+        if a.location.file is None or a.location.is_in_system_header:  # (glibc's: hints, from its macros)
+            continue
+        name = _name(a)
+        if name.startswith("enzyme"):  # Enzyme's attributes: frontend/enzyme.py
+            continue
+        what = f"__attribute__(({name})) on '{decl.spelling}'"
+        try:
+            if name in ("constructor", "destructor") and kind == "function":
+                prio = _literal_argument(a)
+                setattr(out, name, DEFAULT_PRIORITY if prio is None else prio)
+            elif name == "weak" and kind == "function":
+                out.weak = True
+            elif name in ("aligned", "alignas", "_Alignas") and kind in ("global", "local"):
+                n = _literal_argument(a)
+                out.align = max(out.align or 1, n if n is not None else 16)  # (no argument: the largest, 16)
+            elif name == "used" and kind == "function" and decl.linkage.name != "INTERNAL":
+                pass
+            elif name == "used":
+                raise error_at(a, f"unsupported construct: {what} (keeping an unreferenced static)")
+            elif name in REJECTED:
+                raise error_at(a, f"unsupported construct: {what} ({REJECTED[name]})")
+            elif name in ("constructor", "destructor", "weak"):
+                raise error_at(a, f"unsupported construct: {what} on a {kind} declaration")
+            elif name not in HINTS and name not in ("alignas", "_Alignas"):
+                raise error_at(a, f"unsupported construct: {what} (an attribute pgcc does not know)")
+        except ValueError:
+            raise error_at(a, f"unsupported construct: {what} with an argument pgcc cannot read (write a number)") \
+                from None
+    return out

@@ -1,0 +1,115 @@
+"""Definitions of variadic C functions (`int log_msg(const char *fmt, ...)`) and `<stdarg.h>`.
+
+A `func.func` cannot be variadic, so pgcc splits such a definition in two; the x86-64 System V ABI allows it,
+since a `va_list` only holds addresses into the frame of the function that ran `va_start`, which stays alive
+while it calls another function:
+- the **body**, a private `func.func @__pgcc_va.<name>` taking the fixed parameters and one more, the address of
+  the entry's `va_list`, walked like any other function;
+- the **entry**, `llvm.func @<name>(fixed..., ...)` under the C symbol: it allocates a `va_list`
+  (`struct __va_list_tag[1]`, 24 bytes), runs `llvm.intr.vastart`, calls the body with it, runs
+  `llvm.intr.vaend` and returns the body's result. Callers in this file and in others call the entry as any
+  variadic function (calls.variadic_call).
+In the body, `va_start(ap, last)` is `va_copy(ap, <the entry's list>)`, so every `va_start` restarts the list as
+C requires; `va_arg(ap, T)` is LLVM's `va_arg` instruction, which LLVM's x86-64 backend lowers for integer,
+pointer and double arguments (clang expands it inline instead; the result is the same for those types);
+`va_end` is `llvm.intr.vaend` and `va_copy` `llvm.intr.vacopy`. A `va_list` passed on (`vsnprintf(buf, n, fmt,
+ap)`) is the address of the caller's list, as in C.
+
+Not supported (each a clear error): struct parameters or results of a variadic definition, `va_arg` of a struct,
+of `long double` or of a type that the default argument promotions change (`char`, `short`, `float`: undefined
+in C), variadic C++ member functions.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import func, llvm
+
+from ..clang_ast import T, canonical, children
+from ..errors import error_at
+from . import c_types as CT
+
+BODY_PREFIX = "__pgcc_va."
+VA_LIST_BYTES, VA_LIST_ALIGN = 24, 16  # x86-64: struct __va_list_tag { unsigned, unsigned, void *, void * }[1]
+
+
+def body_signature(fg, c, name: str):
+    """The body's name and MLIR function type for variadic definition `c` (symbol `name`): the fixed
+    parameters' lowered types, then the `va_list` address.
+
+    Raises:
+        CompileError: a struct parameter or result, or a C++ member function."""
+    sig = fg.sig
+    if sig.has_records or sig.has_this:
+        what = "a struct parameter or result" if sig.has_records else "a C++ member function"
+        raise fg.unsupported(c, f"definition of the variadic function '{c.spelling}' with {what}")
+    ins = list(sig.ftype.inputs) + [CT.llvm_ptr()]
+    return BODY_PREFIX + name, ir.FunctionType.get(ins, list(sig.ftype.results))
+
+
+def define_entry(mg, c, name: str, body_name: str, ftype: ir.FunctionType, internal: bool) -> None:
+    """Emit (or complete the earlier declaration of) `llvm.func @name(fixed..., ...)`, the C symbol of variadic
+    definition `c`, which starts a `va_list` and calls `body_name` of function type `ftype` (fixed + list)."""
+    fixed = list(ftype.inputs)[:-1]
+    results = list(ftype.results)
+    ret = results[0] if results else ir.Type.parse("!llvm.void")
+    entry_type = mg.declare_llvm_vararg(name, ret, fixed)
+    entry = next(op for op in mg.module.body.operations
+                 if op.operation.name == "llvm.func" and ir.StringAttr(op.attributes["sym_name"]).value == name)
+    linkage = "internal" if internal else "external"
+    entry.attributes["linkage"] = ir.Attribute.parse(f"#llvm.linkage<{linkage}>")
+    assert ir.Type.parse(str(entry_type)) == ir.TypeAttr(entry.attributes["function_type"]).value
+    block = ir.Block.create_at_start(entry.regions[0], fixed)
+    i64 = ir.IntegerType.get_signless(64)
+    with ir.InsertionPoint(block), ir.Location.file(mg.filename, c.location.line, c.location.column):
+        one = llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, 1)).result
+        ap = llvm.AllocaOp(CT.llvm_ptr(), one, ir.Type.parse(f"!llvm.array<{VA_LIST_BYTES} x i8>"),
+                           alignment=VA_LIST_ALIGN).result
+        llvm.VaStartOp(ap)
+        call = func.CallOp(results, ir.FlatSymbolRefAttr.get(body_name), list(block.arguments) + [ap])
+        llvm.VaEndOp(ap)
+        llvm.ReturnOp(arg=call.results[0] if results else None)
+
+
+def _list_address(fg, arg):
+    """The address of the `va_list` that argument `arg` names (`ap` decays to it; a `va_list` parameter is it)."""
+    return fg.raw_pointer(arg)
+
+
+def va_start(fg, call, args):
+    """`__builtin_va_start(ap, last)`: ap restarts as a copy of the list the entry started."""
+    if getattr(fg, "va_list_arg", None) is None:
+        raise error_at(call, "'va_start' used in a function with fixed arguments")
+    llvm.VaCopyOp(_list_address(fg, args[0]), fg.va_list_arg)
+
+
+def va_end(fg, call, args):
+    """`__builtin_va_end(ap)`."""
+    llvm.VaEndOp(_list_address(fg, args[0]))
+
+
+def va_copy(fg, call, args):
+    """`__builtin_va_copy(dest, src)`."""
+    llvm.VaCopyOp(_list_address(fg, args[0]), _list_address(fg, args[1]))
+
+
+BUILTINS = {"__builtin_va_start": va_start, "__builtin_c23_va_start": va_start, "__builtin_va_end": va_end,
+            "__builtin_va_copy": va_copy, "__builtin___va_copy": va_copy}
+
+
+def va_arg(fg, e):
+    """`va_arg(ap, T)`: LLVM's `va_arg` of the lowered scalar type T, converted to T's MLIR value type.
+
+    Raises:
+        CompileError: T is a struct, long double, or a type the default argument promotions change."""
+    ty = canonical(e.type)
+    if ty.kind in (T.RECORD, T.LONGDOUBLE) or CT.is_array(ty):
+        raise error_at(e, f"unsupported construct: va_arg of type '{e.type.spelling}'")
+    if ty.kind == T.FLOAT or CT.is_int(ty) and ty.get_size() < 4:
+        raise error_at(e, f"va_arg of type '{e.type.spelling}', which the default argument promotions change "
+                          f"(undefined behaviour; use '{'double' if ty.kind == T.FLOAT else 'int'}')")
+    ap = _list_address(fg, next(c for c in children(e) if not c.kind.is_reference()))
+    if ty.kind == T.POINTER:
+        raw = llvm.VaArgOp(CT.llvm_ptr(), ap).result
+        return fg.from_ptr(raw, ty, None, e) if CT.pointee_is_memref(ty) else raw
+    return llvm.VaArgOp(CT.scalar_type(ty), ap).result  # int, long, double...: the same in memory and registers

@@ -1,0 +1,48 @@
+/* Parameters declared as arrays are pointers (C11 6.7.6.3p7): argv-style walking, arithmetic, comparison with
+   NULL, reassignment, arrays of rows. */
+#include <stdio.h>
+#include <stddef.h>
+#include <string.h>
+
+static int lengths(char *names[], int n) {
+    int total = 0;
+    while (n-- > 0) {
+        total += (int)strlen(*names);
+        names++;
+    }
+    return total;
+}
+
+static double sum4(double a[4]) {
+    double s = 0;
+    for (int i = 0; i < 4; i++) s += *a++;
+    return s;
+}
+
+static int is_null(int a[]) { return a == NULL; }
+static int first_or(int a[], int *fallback) { if (!a) a = fallback; return a[0]; }
+static long span(int a[], int b[]) { return b - a; }
+static int third(int a[]) { int *q = a + 2; return *q + *(a + 1) + (a + 3)[0]; }
+static void count_down(double a[], int n) { double *end = a + n; while (a < end) *a++ = n--; }
+static const char *pick(const char *names[], int k) { names += k; return *names; }
+static int rows(int m[][3], int n) { int s = 0; for (; n > 0; n--, m++) s += m[0][0] * m[0][2]; return s; }
+
+int main(int argc, char *argv[]) {
+    char *words[] = {"ab", "cde", "f"};
+    const char *names[] = {"x", "yy", "zzz"};
+    double d[4] = {1, 2, 3, 4.5};
+    int v[5] = {1, 2, 3, 4, 5}, w = 42, m[2][3] = {{1, 2, 3}, {4, 5, 6}};
+    argv++;
+    argc--;
+    while (argc > 0 && argv[0][0] == '-') {
+        printf("option %s\n", *argv);
+        argv++;
+        argc--;
+    }
+    printf("%d %.1f %d %d %d %d\n", lengths(words, 3), sum4(d), is_null(NULL), is_null(v), first_or(NULL, &w),
+           first_or(v, &w));
+    count_down(d, 3);
+    printf("%ld %d %.0f %.0f %.0f %s %d %s\n", span(v, v + 4), third(v), d[0], d[1], d[2], pick(names, 2),
+           rows(m, 2), argc ? *argv : "-");
+    return 0;
+}
