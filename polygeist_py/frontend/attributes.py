@@ -109,6 +109,8 @@ def declaration_attributes(decl, kind: str) -> DeclAttributes:
             continue
         if a.location.file is None or a.location.is_in_system_header:  # (glibc's: hints, from its macros)
             continue
+        if (a.extent.start.line, a.extent.start.column) == (decl.location.line, decl.location.column):
+            continue  # an attribute clang adds itself (`format` on a redeclared printf) sits on the name
         name = _name(a)
         if name.startswith("enzyme"):  # Enzyme's attributes: frontend/enzyme.py
             continue
