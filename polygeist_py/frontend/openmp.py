@@ -53,18 +53,21 @@ DIRECTIVE_WORDS = {"parallel", "for", "simd", "sections", "section", "single", "
                    "cancellation", "point", "loop", "scan", "depobj", "requires", "workshare", "data", "enter",
                    "exit", "update", "end", "begin", "variant", "metadirective", "tile", "unroll", "scope",
                    "interop", "dispatch", "assume", "assumes", "nothing", "error"}
-SUPPORTED_DIRECTIVES = ("parallel for", "parallel", "for", "simd", "parallel for simd", "for simd", "atomic")
+SUPPORTED_DIRECTIVES = ("parallel for", "parallel", "for", "simd", "parallel for simd", "for simd", "atomic",
+                        "atomic read", "atomic write", "atomic capture", "single", "master", "masked", "critical",
+                        "barrier", "flush", "sections", "section", "parallel sections")
 # clauses accepted on the supported directives; all others are unsupported constructs. safelen, simdlen and
 # aligned are vectorization hints: a loop that runs as written (LLVM's vectorizer decides) honours them.
 CLAUSES = {"private", "firstprivate", "shared", "default", "schedule", "num_threads", "reduction", "collapse",
-           "nowait", "proc_bind", "safelen", "simdlen", "aligned"}
+           "nowait", "proc_bind", "safelen", "simdlen", "aligned", "lastprivate", "filter"}
 SIMD_HINTS = ("safelen", "simdlen", "aligned")
-ATOMIC_FORMS_UNSUPPORTED = ("read", "write", "capture", "compare")
+ATOMIC_FORMS = ("read", "write", "capture", "compare")
 # `#pragma omp atomic` updates: compound assignment operator (or ++/--) -> reduction operator
 ATOMIC_UPDATES = {"+=": "+", "-=": "+", "*=": "*", "&=": "&", "|=": "|", "^=": "^", "++": "+", "--": "+"}
 COMPOUND_OPERATORS = {"AddAssign": "+=", "SubAssign": "-=", "MulAssign": "*=", "AndAssign": "&=", "OrAssign": "|=",
                       "XorAssign": "^="}
 REDUCTION_OPS = ("+", "-", "*", "max", "min", "&", "|", "^")
+STANDALONE = ("barrier", "flush")  # directives without a statement of their own
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\d\w*|&&|\|\||\S")
 
 
@@ -89,6 +92,7 @@ class Directive:
     clauses: list = field(default_factory=list)
     where: tuple = (None, 0, 0)
     end: int = 0
+    arg: str | None = None  # the name of a named `critical`
 
 
 # ---------------------------------------------------------------------------------------------- pragmas
@@ -127,9 +131,16 @@ def directives(tu, function) -> dict:
     walk(body)
     stmts.sort(key=lambda s: (s[0], s[1]))
     attached: dict = {}
+    compounds = [s[2] for s in stmts if s[2].kind == K.COMPOUND_STMT]
     for d in out:
         nxt = next((s for s in stmts if s[0] >= d.end and s[2].location.file is not None and
                     s[2].location.file.name == d.where[0]), None)
+        if d.name in STANDALONE:  # `barrier` as the last statement of a block: run at the end of the block
+            inner = [c for c in compounds if c.extent.start.offset <= d.end < c.extent.end.offset]
+            inner = max(inner, key=lambda c: c.extent.start.offset, default=None)
+            if inner is not None and (nxt is None or nxt[0] >= inner.extent.end.offset):
+                attached.setdefault(("end", inner.hash), []).append(d)
+                continue
         if nxt is None:
             raise unsupported(d.name, d.where, "no statement follows the directive")
         attached.setdefault(nxt[2].hash, []).append(d)
@@ -173,11 +184,17 @@ def parse_directive(text: bytes, start: int, filename: str) -> Directive:
         words.append(toks.pop(0)[0])
     if words == ["atomic"] and toks and toks[0][0] in ("update", "seq_cst", "relaxed"):
         toks.pop(0)  # `atomic update` is `atomic`; the memory orders change nothing for one update
-    elif words == ["atomic"] and toks and toks[0][0] in ATOMIC_FORMS_UNSUPPORTED:
+    elif words == ["atomic"] and toks and toks[0][0] in ATOMIC_FORMS:
         words = ["atomic " + toks.pop(0)[0]]
     d = Directive(" ".join(words) or (toks[0][0] if toks else ""), [], where(0), end)
     if d.name not in SUPPORTED_DIRECTIVES:
         raise unsupported(d.name, d.where)
+    if d.name in ("critical", "flush") and toks and toks[0][0] == "(":  # `critical(name)`, `flush(list)`
+        close = next((j for j, (t, _) in enumerate(toks) if t == ")"), None)
+        if close is None or (d.name == "critical" and (close != 2 or not re.match(r"[A-Za-z_]\w*$", toks[1][0]))):
+            raise CompileError(f"expected '(name)' after the OpenMP directive '{d.name}'", *where(toks[0][1]))
+        d.arg = toks[1][0] if d.name == "critical" else None
+        toks = toks[close + 1:]
     i = 0
     while i < len(toks):
         name, off = toks[i]
@@ -214,58 +231,78 @@ def parse_directive(text: bytes, start: int, filename: str) -> Directive:
 # ---------------------------------------------------------------------------------------------- loops
 def emit(gen, stmt, dirs: list) -> None:
     """Emit statement `stmt` that has the OpenMP directives `dirs` attached (stmts.StmtGen.visit calls
-    this instead of visiting it).
+    this instead of visiting it). The simple forms (a parallel loop, a region of worksharing loops) are
+    `scf.parallel`; general regions and the constructs inside them are `omp` dialect ops (openmp_regions).
 
     Raises:
         CompileError: unsupported constructs and data races (see the module docstring).
     """
+    from . import openmp_regions as OR
+    while dirs and dirs[0].name in STANDALONE:
+        OR.emit_standalone(gen, dirs[0])
+        dirs = dirs[1:]
+    if not dirs:
+        return OR.visit_plain(gen, stmt)
     names = [d.name for d in dirs]
     if names == ["atomic"]:
         return emit_atomic(gen, stmt, dirs[0])
+    if names[0] in ("atomic read", "atomic write", "atomic capture", "atomic compare"):
+        return OR.emit_atomic_form(gen, stmt, dirs[0])
+    if names[0] in ("parallel for", "parallel", "parallel sections") and OR.general_parallel(gen, stmt, dirs):
+        return OR.emit_parallel(gen, stmt, dirs)
+    loop = OR.unwrap_hints(stmt)
     if names == ["simd"]:
-        if stmt.kind != K.FOR_STMT:
+        if loop.kind != K.FOR_STMT:
             raise unsupported("simd", dirs[0].where, "the directive must precede a for loop")
         for c in dirs[0].clauses:
             if c.name not in ("private", "reduction", "collapse"):
                 raise unsupported(c.name, c.where, "on 'simd'")
-        attached = gen.omp.pop(stmt.hash)
-        try:
-            gen.visit(stmt)  # a reduction or private variable of a loop that runs in order: as written
-        finally:
-            gen.omp[stmt.hash] = attached
-        return None
+        return OR.visit_plain(gen, stmt)  # a reduction or private variable of a loop that runs in order
     if names == ["parallel for"]:
-        return ParallelLoop(gen, stmt, dirs[0], dirs[0].clauses).emit()
+        return ParallelLoop(gen, loop, dirs[0], dirs[0].clauses).emit()
     if names == ["parallel", "for"]:
-        return ParallelLoop(gen, stmt, dirs[1], dirs[0].clauses + dirs[1].clauses).emit()
-    if names == ["parallel"] and stmt.kind == K.COMPOUND_STMT and parallel_region(gen, stmt, dirs[0]):
-        return None
-    if names and names[0] == "parallel":
-        raise unsupported("parallel", dirs[0].where, "only a parallel region made of one loop under "
-                                                      "'#pragma omp for' is supported")
-    if names and names[0] == "for":
-        raise unsupported("for", dirs[0].where, "a loop construct outside a parallel region")
+        return ParallelLoop(gen, OR.unwrap_hints(stmt), dirs[1], dirs[0].clauses + dirs[1].clauses).emit()
+    if names == ["parallel"] and simple_region(gen, stmt):
+        return parallel_region(gen, stmt, dirs[0])
+    if names[0] == "for":
+        return OR.emit_for(gen, loop, dirs[0], dirs[0].clauses)
+    if names[0] in OR.SYNC:
+        return OR.emit_sync(gen, stmt, dirs[0], dirs[1:])
+    if names[0] == "section":
+        raise unsupported("section", dirs[0].where, "outside a 'sections' construct")
     raise unsupported(" ".join(names), dirs[0].where)
 
 
-def parallel_region(gen, stmt, d: Directive) -> bool:
-    """A `parallel` region made of `#pragma omp for` loops (and declarations of the variables they use, which
-    are private to each thread of the region): each loop is a parallel loop in turn, as the implicit barrier
-    at the end of each `for` orders them (also with `nowait`: each loop's iterations still finish before the
-    next loop, which is one of the executions `nowait` allows). Returns False for any other region (the
-    caller reports it).
-
-    Raises:
-        CompileError: errors of the loops.
-    """
+def simple_region(gen, stmt) -> bool:
+    """Whether a `parallel` region is made of `#pragma omp for` loops (without lastprivate) and declarations
+    without initializers only: parallel_region emits those as a sequence of `scf.parallel` loops."""
+    if stmt.kind != K.COMPOUND_STMT:
+        return False
     inner = [s for s in children(stmt) if s.kind != K.NULL_STMT]
     loops = [s for s in inner if [x.name for x in gen.omp.get(s.hash, [])] == ["for"]]
     if not loops or any(s not in loops and s.kind != K.DECL_STMT for s in inner):
         return False
+    if any(c.name == "lastprivate" or c.name == "reduction" and c.args and "[" in [t for t, _ in c.args]
+           for s in loops for c in gen.omp[s.hash][0].clauses):
+        return False
     for s in inner:
         if s.kind == K.DECL_STMT and any(v.kind == K.VAR_DECL and var_decl_initializer(v) is not None
                                          for v in children(s)):
-            return False  # an initialized variable of each thread: not translated
+            return False  # an initialized variable of each thread: a general region
+    return True
+
+
+def parallel_region(gen, stmt, d: Directive) -> None:
+    """A `parallel` region made of `#pragma omp for` loops (and declarations of the variables they use, which
+    are private to each thread of the region; see simple_region): each loop is a parallel loop in turn, as the
+    implicit barrier at the end of each `for` orders them (also with `nowait`: each loop's iterations still
+    finish before the next loop, which is one of the executions `nowait` allows).
+
+    Raises:
+        CompileError: errors of the loops.
+    """
+    from . import openmp_regions as OR
+    inner = [s for s in children(stmt) if s.kind != K.NULL_STMT]
     declared = set()
     for s in inner:
         with gen.loc(s):
@@ -274,8 +311,8 @@ def parallel_region(gen, stmt, d: Directive) -> bool:
                 declared |= {decl_key(v) for v in children(s) if v.kind == K.VAR_DECL}
             else:
                 loop = gen.omp[s.hash][0]
-                ParallelLoop(gen, s, loop, d.clauses + loop.clauses, thread_private=declared).emit()
-    return True
+                ParallelLoop(gen, OR.unwrap_hints(s), loop, d.clauses + loop.clauses,
+                             thread_private=declared).emit()
 
 
 def atomic_update(stmt):
@@ -458,7 +495,7 @@ class ParallelLoop:
                 raise unsupported("goto", d.where, "labels inside a parallel loop")
             m = gen.counted_loop(init, cond, inc, body)
             nodes = [lp for lp, _ in out] + [c]
-            if m is None or not gen.invariant(m["lb"], nodes) or not gen.invariant(m["bound"], nodes):
+            if m is None or not bound_invariant(gen, m["lb"], nodes) or not bound_invariant(gen, m["bound"], nodes):
                 raise unsupported(d.name, d.where, "the loop is not in canonical form `for (i = lb; i < ub; "
                                                    "i += step)` with bounds invariant in the loop" +
                                   (" nest (collapse)" if depth else ""))
@@ -468,6 +505,8 @@ class ParallelLoop:
                 inner = [s for s in children(body) if s.kind != K.NULL_STMT] if body.kind == K.COMPOUND_STMT \
                     else [body]
                 c = inner[0] if len(inner) == 1 else body
+                from .openmp_regions import unwrap_hints
+                c = unwrap_hints(c)
         return out
 
     def bounds(self, m):
@@ -615,6 +654,26 @@ class ParallelLoop:
                                f"race): declare it inside the loop or list it in a private, firstprivate or "
                                f"reduction clause", *self.d.where)
         return {"private": private, "reduction": reduction, "assigned": assigned, "names": names}
+
+
+def bound_invariant(gen, e, loop_nodes) -> bool:
+    """Whether a loop bound `e` may be evaluated once before the loop, as OpenMP does (2.6 canonical loop form:
+    the bounds are loop invariant): no variable assigned in the loop nest, no assignment or call in it. Unlike
+    a sequential loop's bound it may read memory (`i < s->n`, `i < *np`): the program may not change it."""
+    if gen.invariant(e, loop_nodes):
+        return True
+    assigned = assigned_decls(loop_nodes)
+
+    def ok(n):
+        if n.kind == K.DECL_REF_EXPR and n.referenced is not None and decl_key(n.referenced) in assigned:
+            return False
+        if n.kind in (K.CALL_EXPR, K.COMPOUND_ASSIGNMENT_OPERATOR) or n.kind == K.BINARY_OPERATOR and \
+                n.binary_operator.name == "Assign" or n.kind == K.UNARY_OPERATOR and unary_op(n) in (
+                    "pre++", "pre--", "post++", "post--"):
+            return False
+        return all(ok(ch) for ch in n.get_children())
+
+    return ok(e)
 
 
 def _atomic_statements(gen, body) -> list:

@@ -1,0 +1,818 @@
+"""General OpenMP regions (OpenMP 4.5 sections 2.5, 2.7, 2.13, 2.15) -> the upstream `omp` dialect.
+
+A `#pragma omp parallel` region whose body is arbitrary code is an `omp.parallel` whose region every thread of
+the team runs; inside it (or in a function called from it: orphaned constructs) the walker emits
+
+- `#pragma omp for` -> `omp.wsloop` + `omp.loop_nest` (private, firstprivate, lastprivate, reduction with
+  + - * & | ^ max min on scalars and on arrays of fixed size, collapse, schedule, nowait); an orphaned loop
+  outside any region runs on a team of one thread, i.e. sequentially, as with gcc;
+- `single` (`nowait`), `master`, `masked` (`filter(n)`), `critical` (named and unnamed), `sections` /
+  `section` (`nowait`), `barrier`, `flush` -> omp.single, omp.master, omp.masked, omp.critical, omp.sections,
+  omp.barrier, omp.flush;
+- `atomic` read (`v = x`), write (`x = e`), update and capture (`v = x op= e`, `v = x++`, `v = ++x`,
+  `{v = x; x op= e;}`, `{x op= e; v = x;}`) on memory -> memref.generic_atomic_rmw / atomic_rmw.
+
+Data sharing. Every thread runs the region's code with its own SSA values, so variables declared in the
+region and `private`/`firstprivate` ones are private for free. A variable that a construct region assigns
+and that is declared outside it cannot flow out of the omp op as an SSA value: ``memory_variables`` finds
+those before the function is emitted and the walker keeps them in memory (as it does address-taken
+variables); a shared one lives at the function entry, a thread's own one in an alloca that is moved into
+the `omp.parallel` region (one per thread). A reduction accumulates into a private copy (a per-thread alloca
+set to the operator's identity) that is combined into the shared variable in an `omp.critical` at the end
+of the construct, before its barrier.
+
+Data races are errors: a shared variable (declared outside the region and not private, or a global) assigned
+in the region outside `critical`/`single`/`master`/`masked`/`section`/`atomic`, or in a worksharing loop
+without being listed in its private/lastprivate/reduction clauses. A private scalar that a worksharing loop
+assigns and that is read before an iteration assigns it, or after the loop, is an error too (its value would
+depend on the schedule). Unsupported: `if`, `copyin`, `copyprivate`, `ordered`, `linear`, tasks, `return`/
+`goto`/`break` out of a construct.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mlir import ir
+from mlir.dialects import arith, memref, scf, ub
+from mlir.dialects import openmp as omp
+
+from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
+from ..errors import CompileError
+from . import c_types as CT
+from . import openmp as O
+from .scan import assigned_decls, assigned_target, decl_key, exits
+from .values import Binding, MemLV, MemVar, VarLV
+
+SYNC = ("single", "master", "masked", "critical", "sections")  # constructs that are one omp op with a region
+EXCLUSIVE = ("single", "master", "masked", "critical", "section", "sections", "atomic", "atomic read",
+             "atomic write", "atomic capture")  # one thread at a time runs them: shared writes are no race
+PARALLEL_CLAUSES = ("private", "firstprivate", "shared", "default", "num_threads", "proc_bind")
+
+
+def _state(gen) -> dict:
+    """This module's per-function state: the stack of enclosing general regions, the placeholders whose
+    reads are errors, the critical names declared in the module."""
+    st = gen.__dict__.get("_omp_regions")
+    if st is None:
+        st = gen.__dict__["_omp_regions"] = {"regions": [], "markers": []}
+    return st
+
+
+def unwrap_hints(stmt):
+    """The loop under `#pragma GCC unroll n` / `#pragma nounroll` / `#pragma clang loop ...` (clang's
+    AttributedStmt, which libclang shows as UNEXPOSED_STMT): hints that do not change the loop's meaning."""
+    while stmt is not None and stmt.kind == K.UNEXPOSED_STMT:
+        kids = children(stmt)
+        if len(kids) != 1 or not kids[0].kind.is_statement():
+            break
+        stmt = kids[0]
+    return stmt
+
+
+def visit_plain(gen, stmt) -> None:
+    """Visit `stmt` as if no directive were attached to it."""
+    attached = gen.omp.pop(stmt.hash, None)
+    try:
+        gen.visit(stmt)
+    finally:
+        if attached is not None:
+            gen.omp[stmt.hash] = attached
+
+
+def emit_trailing(gen, compound) -> None:
+    """Standalone directives (`barrier`) written after the last statement of `compound`."""
+    for d in gen.omp.get(("end", compound.hash), []):
+        emit_standalone(gen, d)
+
+
+def emit_standalone(gen, d) -> None:
+    if d.clauses:
+        raise O.unsupported(d.clauses[0].name, d.clauses[0].where, f"on '{d.name}'")
+    if d.name == "barrier":
+        omp.BarrierOp()
+    else:
+        omp.FlushOp([])
+
+
+# ------------------------------------------------------------------------------------------- pre-scan
+def general_parallel(gen, stmt, dirs) -> bool:
+    """Whether a `parallel ...` construct is emitted as an omp.parallel region (else it is one of the simple
+    forms openmp.py makes `scf.parallel`)."""
+    names = [d.name for d in dirs]
+    if names[0] == "parallel sections":
+        return True
+    if names in (["parallel for"], ["parallel", "for"]):
+        # scf.parallel has no lastprivate, array reductions or constructs run by one thread at a time
+        return any(c.name == "lastprivate" or c.name == "reduction" and _array_items(gen, stmt, c)
+                   for d in dirs for c in d.clauses) or \
+            any(ds[0].name in EXCLUSIVE and ds[0].name != "atomic" for _, ds in _directed(gen, stmt))
+    if names == ["parallel"]:
+        return not O.simple_region(gen, stmt)
+    return names[0] == "parallel"
+
+
+def _array_items(gen, stmt, clause) -> bool:
+    """Whether a reduction clause lists an array (`a`, `a[:n]`)."""
+    if any(t == "[" for t, _ in clause.args or []):
+        return True
+    refs = _refs(stmt)
+    for t, _ in clause.args or []:
+        for v in refs.get(t, []):
+            if CT.is_array(canonical(v.type)):
+                return True
+    return False
+
+
+def _refs(node) -> dict:
+    """{name: [declarations of variables that `node` refers to by that name]}."""
+    out: dict = {}
+
+    def visit(c):
+        if c.kind == K.DECL_REF_EXPR and c.referenced is not None and c.referenced.kind in (K.VAR_DECL, K.PARM_DECL):
+            lst = out.setdefault(c.referenced.spelling, [])
+            if all(decl_key(v) != decl_key(c.referenced) for v in lst):
+                lst.append(c.referenced)
+        for ch in c.get_children():
+            visit(ch)
+
+    visit(node)
+    return out
+
+
+def _declared_in(node) -> set:
+    out = set()
+
+    def visit(c):
+        if c.kind == K.VAR_DECL and c.storage_class not in (c.storage_class.STATIC, c.storage_class.EXTERN):
+            out.add(decl_key(c))
+        for ch in c.get_children():
+            visit(ch)
+
+    visit(node)
+    return out
+
+
+def _items(clause) -> list:
+    """[(name, where)] of a clause's list (after `op:` for reduction; array sections `a[lo:len]` by name)."""
+    args = clause.args or []
+    if clause.name == "reduction":
+        colon = next((i for i, (t, _) in enumerate(args) if t == ":"), None)
+        args = args[colon + 1:] if colon is not None else []
+    out, depth = [], 0
+    for t, w in args:
+        depth += (t == "[") - (t == "]")
+        if depth == 0 and re.match(r"[A-Za-z_]\w*$", t) and (not out or out[-1][2]):
+            out.append([t, w, False])
+        if depth == 0 and t == "," and out:
+            out[-1][2] = True
+    return [(t, w) for t, w, _ in out]
+
+
+def _listed(dirs, names) -> set:
+    return {t for d in dirs for c in d.clauses if c.name in names for t, _ in _items(c)}
+
+
+def _keys(node, names) -> set:
+    refs = _refs(node)
+    return {decl_key(v) for n in names for v in refs.get(n, [])}
+
+
+def _loop_ivs(gen, stmt, d) -> set:
+    """Keys of the induction variables of a worksharing loop (and of its collapsed loops)."""
+    collapse = 1
+    for c in d.clauses:
+        if c.name == "collapse" and c.args and c.args[0][0].isdigit():
+            collapse = int(c.args[0][0])
+    out, c = set(), unwrap_hints(stmt)
+    for _ in range(collapse):
+        if c is None or c.kind != K.FOR_STMT:
+            break
+        init = children(c)[0]
+        if init.kind == K.DECL_STMT and children(init):
+            out.add(decl_key(children(init)[0]))
+        elif init.kind == K.BINARY_OPERATOR:
+            t = assigned_target(children(init)[0])
+            if t is not None:
+                out.add(decl_key(t))
+        body = children(c)[-1]
+        inner = [s for s in children(body) if s.kind != K.NULL_STMT] if body.kind == K.COMPOUND_STMT else [body]
+        c = unwrap_hints(inner[0]) if len(inner) == 1 else None
+    return out
+
+
+def memory_variables(gen, body) -> set:
+    """Keys of the variables that must live in memory because an omp op's region assigns them while they are
+    declared outside it (the walker then treats them as address-taken; see the module docstring): shared
+    variables assigned in a general parallel region, variables assigned inside single/master/masked/
+    critical/sections, the reduction and lastprivate variables of omp.wsloop loops."""
+    out = set()
+
+    def visit(c, in_region):
+        dirs = [d for d in gen.omp.get(c.hash, []) if d.name not in O.STANDALONE]
+        names = [d.name for d in dirs]
+        region = in_region
+        if names and names[0].startswith("parallel") and general_parallel(gen, c, dirs):
+            region = True
+            private = _keys(c, _listed(dirs[:1], ("private", "firstprivate")))
+            ivs = set()
+            for s, ds in _directed(gen, c):
+                if ds[0].name in ("for", "parallel for"):
+                    ivs |= _loop_ivs(gen, s, ds[0])
+            if names[0] == "parallel for":
+                ivs |= _loop_ivs(gen, c, dirs[0])
+            out.update(assigned_decls([c]) - _declared_in(c) - private - ivs)
+        if names and (names[0] in SYNC or names[0] == "parallel sections"):
+            out.update(assigned_decls([c]) - _declared_in(c))
+        if names and (names[0] == "for" or names[0] == "parallel for" and region):
+            out.update(_keys(c, _listed(dirs, ("reduction", "lastprivate"))))
+        for ch in c.get_children():
+            visit(ch, region)
+
+    visit(body, False)
+    return out
+
+
+def _directed(gen, node) -> list:
+    """[(statement, its directives)] of the statements inside `node` that have directives."""
+    out = []
+
+    def visit(c):
+        if c.hash in gen.omp and c is not node:
+            out.append((c, gen.omp[c.hash]))
+        for ch in c.get_children():
+            visit(ch)
+
+    visit(node)
+    return out
+
+
+# ------------------------------------------------------------------------------------------ data races
+def _shared_decl(decl, region, private: set) -> bool:
+    """Whether variable `decl` is shared by the threads of `region` (None: an orphaned construct)."""
+    if decl.kind == K.VAR_DECL and (decl.storage_class in (decl.storage_class.STATIC, decl.storage_class.EXTERN)
+                                    or decl.semantic_parent is None
+                                    or decl.semantic_parent.kind != K.FUNCTION_DECL):
+        return True  # a global or a static local: one object for all threads
+    if region is None or decl_key(decl) in private:
+        return False
+    s, e = region.extent.start.offset, region.extent.end.offset
+    return not s <= decl.extent.start.offset < e
+
+
+def check_races(gen, node, region, private: set, where, allowed=frozenset()) -> None:
+    """Raise for an assignment in `node` to a variable shared by the threads of `region` outside the
+    constructs that one thread at a time runs; `allowed` are the keys a worksharing loop's clauses privatize.
+
+    Raises:
+        CompileError: ``variable 'x' is shared in the parallel region and assigned in it (a data race)``.
+    """
+    def visit(c, allowed):
+        names = [d.name for d in gen.omp.get(c.hash, []) if d.name not in O.STANDALONE] if c is not node else []
+        if names and names[0] in EXCLUSIVE:
+            return
+        if names and names[0] in ("for", "parallel for"):
+            allowed = allowed | _keys(c, _listed(gen.omp[c.hash], ("private", "firstprivate", "lastprivate",
+                                                                   "reduction"))) | _loop_ivs(gen, c, gen.omp[c.hash][0])
+        if names and names[0].startswith("parallel"):
+            return  # a nested region: checked when it is emitted
+        t = None
+        if c.kind == K.BINARY_OPERATOR and c.binary_operator.name == "Assign" or \
+                c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
+            t = assigned_target(children(c)[0])
+        elif c.kind == K.UNARY_OPERATOR and unary_op(c) in ("pre++", "pre--", "post++", "post--"):
+            t = assigned_target(children(c)[0])
+        if t is not None and t.kind in (K.VAR_DECL, K.PARM_DECL) and decl_key(t) not in allowed and \
+                _shared_decl(t, region, private):
+            raise CompileError(f"variable '{t.spelling}' is shared in the parallel region and assigned in it "
+                               "outside 'critical', 'atomic', 'single', 'master' and 'sections' (a data race): "
+                               "make it private or protect the update", *where)
+        for ch in c.get_children():
+            visit(ch, allowed)
+
+    visit(node, allowed)
+
+
+def _no_exit(stmt, d) -> None:
+    for kind, what in ((K.RETURN_STMT, "return"), (K.GOTO_STMT, "goto"), (K.BREAK_STMT, "break"),
+                       (K.CONTINUE_STMT, "continue")):
+        if exits(stmt, (kind,)):
+            raise O.unsupported(what, d.where, f"leaving the '{d.name}' construct")
+
+
+# ------------------------------------------------------------------------------------------ private copies
+def _private_copy(gen, key, decl, how: str, where, op=None):
+    """Give the current thread its own copy of variable `key` (`how`: private, firstprivate, reduction with
+    operator `op`), in place in gen.mem / gen.struct_vars / gen.env. Returns the private memref for memory
+    variables (None for SSA ones).
+
+    Raises:
+        CompileError: a variable pgcc cannot copy (a variable-length array, a reduction on a struct).
+    """
+    name = decl.spelling
+    if key in gen.struct_vars:
+        if how == "reduction":
+            raise O.unsupported("reduction", where, f"on '{name}' of type '{decl.type.spelling}'")
+        ty = canonical(decl.type)
+        new = gen.byte_alloca(CT.size_of(ty), ty.get_align())
+        if how == "firstprivate":
+            gen.copy_bytes(new, gen.struct_vars[key], CT.size_of(ty))
+        gen.struct_vars[key] = new
+        return None
+    if key in gen.mem:
+        mv = gen.mem[key]
+        old = gen.mem_ref(mv)
+        mt = ir.MemRefType(old.type)
+        if not mt.has_static_shape:
+            raise O.unsupported(how, where, f"'{name}' is a variable-length array")
+        new = gen.alloca_entry(ir.MemRefType.get(mt.shape, mt.element_type))
+        if how == "firstprivate":
+            memref.CopyOp(old, new)
+        elif how == "reduction":
+            ety = CT.array_shape(canonical(decl.type)).elem if mt.shape else canonical(decl.type)
+            if not CT.is_arith(ety) or CT.is_bool(ety):
+                raise O.unsupported(f"reduction({op}:...)", where, f"on '{name}' of type '{decl.type.spelling}'")
+            _fill(gen, new, O.identity(op, mt.element_type, CT.is_int(ety) and CT.is_unsigned(ety)))
+        gen.mem[key] = MemVar(new, mv.ctype)
+        return new
+    if key in gen.env:
+        if how == "private":
+            marker = ub.PoisonOp(gen.env[key].value.type).result
+            _state(gen)["markers"].append((marker, name, where))
+            gen.env[key] = Binding(marker)
+        elif how == "reduction":
+            raise O.unsupported("reduction", where, f"'{name}' is not shared")
+        return None
+    raise O.unsupported(how, where, f"on '{name}'")
+
+
+def _element_loop(gen, m, fn) -> None:
+    """fn(indices) for every element of the statically shaped memref `m` (scf.for nest)."""
+    shape = ir.MemRefType(m.type).shape
+
+    def nest(d, idx):
+        if d == len(shape):
+            fn(idx)
+            return
+        f = scf.ForOp(gen.const_index(0), gen.const_index(shape[d]), gen.const_index(1))
+        with ir.InsertionPoint(f.body):
+            nest(d + 1, idx + [f.induction_variable])
+            scf.YieldOp([])
+
+    nest(0, [])
+
+
+def _fill(gen, m, v) -> None:
+    _element_loop(gen, m, lambda idx: memref.StoreOp(v, m, idx))
+
+
+def _combine_into(gen, shared, private, op: str, unsigned: bool) -> None:
+    """shared[...] = shared[...] op private[...] for every element, in an unnamed omp.critical."""
+    crit = omp.CriticalOp()
+    with ir.InsertionPoint(crit.regions[0].blocks.append()):
+        def one(idx):
+            a = memref.LoadOp(shared, idx).result
+            b = memref.LoadOp(private, idx).result
+            memref.StoreOp(O.combine(op, a, b, unsigned), shared, idx)
+        _element_loop(gen, shared, one)
+        omp.TerminatorOp()
+
+
+def _reductions(gen, node, clauses, where) -> list:
+    """[(key, decl, op, unsigned)] of the reduction clauses."""
+    refs = _refs(node)
+    out = []
+    for c in clauses:
+        if c.name != "reduction":
+            continue
+        args = c.args or []
+        colon = next((i for i, (t, _) in enumerate(args) if t == ":"), None)
+        op = "".join(t for t, _ in args[:colon]) if colon is not None else None
+        if op not in O.REDUCTION_OPS:
+            raise O.unsupported(f"reduction({op or ''}:...)", c.where,
+                                "the operator must be one of " + " ".join(O.REDUCTION_OPS))
+        for t, w in _items(c):
+            for v in refs.get(t, []):
+                ty = canonical(v.type)
+                ety = CT.array_shape(ty).elem if CT.is_array(ty) else ty
+                if not CT.is_arith(ety) or op in ("&", "|", "^") and not CT.is_int(ety):
+                    raise O.unsupported(f"reduction({op}:...)", w, f"on '{t}' of type '{v.type.spelling}'")
+                out.append((decl_key(v), v, op, CT.is_int(ety) and CT.is_unsigned(ety), w))
+    return out
+
+
+def _check_markers(gen, upto=0) -> None:
+    st = _state(gen)
+    for marker, name, where in st["markers"][upto:]:
+        if not O.unobserved(marker):
+            raise CompileError(f"private variable '{name}' may be read before it is assigned (in an iteration of "
+                               "a worksharing loop, or after it): its value would depend on how the iterations "
+                               "are shared among threads (unsupported OpenMP construct)", *where)
+    del st["markers"][upto:]
+
+
+def finish(gen) -> None:
+    """After the function is emitted: the placeholders of orphaned loops' private variables are unread."""
+    if "_omp_regions" in gen.__dict__:
+        _check_markers(gen)
+
+
+# ------------------------------------------------------------------------------------------ parallel
+def emit_parallel(gen, stmt, dirs) -> None:
+    """A general `parallel` region (also `parallel for` with lastprivate or an array reduction, and
+    `parallel sections`): an omp.parallel whose region each thread runs.
+
+    Raises:
+        CompileError: unsupported clauses, data races, exits from the region.
+    """
+    d = dirs[0]
+    st = _state(gen)
+    _no_exit(stmt, d)
+    inner = list(dirs[1:])
+    par_clauses = [c for c in d.clauses if c.name in PARALLEL_CLAUSES or c.name == "reduction"]
+    if d.name in ("parallel for", "parallel sections"):  # the combined construct's clauses go to the inner one
+        par_clauses = [c for c in d.clauses if c.name in PARALLEL_CLAUSES]
+        kind = d.name.split()[1]
+        inner = [O.Directive(kind, [c for c in d.clauses if c.name not in PARALLEL_CLAUSES], d.where, d.end)] + inner
+    if d.name == "parallel":
+        for c in d.clauses:
+            if c.name not in PARALLEL_CLAUSES + ("reduction",):
+                raise O.unsupported(c.name, c.where, "on 'parallel'")
+    nthreads = None
+    for c in par_clauses:
+        if c.name == "num_threads":
+            nthreads = _clause_value(gen, stmt, c)
+    refs = _refs(stmt)
+    private = {decl_key(v) for c in par_clauses if c.name in ("private", "firstprivate", "reduction")
+               for t, _ in _items(c) for v in refs.get(t, [])}
+    allowed = set()
+    if d.name == "parallel for":  # the loop's own clauses and indices
+        allowed = _loop_ivs(gen, stmt, d) | _keys(stmt, _listed([d], ("private", "firstprivate", "lastprivate",
+                                                                      "reduction")))
+    check_races(gen, stmt, stmt, private, d.where, allowed)
+    reds = _reductions(gen, stmt, [c for c in par_clauses if c.name == "reduction"], d.where)
+    for k, v, op, _, w in reds:
+        if k not in gen.mem:
+            raise O.unsupported("reduction", w, f"'{v.spelling}' is not assigned in the region")
+    par = omp.ParallelOp([], [], [], [], num_threads=nthreads)
+    block = par.regions[0].blocks.append()
+    saved_env, saved_mem, saved_struct, saved_loops = dict(gen.env), dict(gen.mem), dict(gen.struct_vars), gen.loops
+    before = list(gen.entry.operations)
+    marks = len(st["markers"])
+    st["regions"].append(stmt)
+    gen.loops = []
+    try:
+        with ir.InsertionPoint(block):
+            shared = {k: gen.mem_ref(gen.mem[k]) for k, *_ in reds}
+            for c in par_clauses:
+                if c.name in ("private", "firstprivate"):
+                    for t, w in _items(c):
+                        for v in refs.get(t, []):
+                            _private_copy(gen, decl_key(v), v, c.name, w)
+            privs = [(_private_copy(gen, k, v, "reduction", w, op), k, op, u) for k, v, op, u, w in reds]
+            if inner:
+                O.emit(gen, stmt, inner)
+            else:
+                visit_plain(gen, stmt)
+            for p, k, op, u in privs:
+                _combine_into(gen, shared[k], p, op, u)
+            omp.TerminatorOp()
+    finally:
+        st["regions"].pop()
+        gen.loops = saved_loops
+    gen.env, gen.mem, gen.struct_vars = saved_env, saved_mem, saved_struct
+    O._privatize_allocas(gen, par, before)
+    _check_markers(gen, marks)
+
+
+def _clause_value(gen, stmt, c):
+    """The i32 value of a clause argument that is an integer literal or a variable name (num_threads, filter).
+
+    Raises:
+        CompileError: any other expression."""
+    args = [t for t, _ in c.args or []]
+    i32 = ir.IntegerType.get_signless(32)
+    if len(args) == 1 and args[0].isdigit():
+        return arith.constant(i32, int(args[0]))
+    if len(args) == 1 and re.match(r"[A-Za-z_]\w*$", args[0]):
+        for v in _visible(gen, args[0], c.where):
+            k = decl_key(v)
+            ty = canonical(v.type)
+            if CT.is_int(ty) and k in gen.env:
+                val = gen.env[k].value
+            elif CT.is_int(ty) and k in gen.mem:
+                val = gen.load(MemLV(gen.mem_ref(gen.mem[k]), [], ty))
+            else:
+                continue
+            w = ir.IntegerType(val.type).width
+            if w > 32:
+                val = arith.trunci(i32, val)
+            elif w < 32:
+                val = arith.extui(i32, val) if CT.is_unsigned(ty) else arith.extsi(i32, val)
+            return val
+    raise O.unsupported(c.name, c.where, "the argument must be an integer literal or an integer variable")
+
+
+def _visible(gen, name, where) -> list:
+    """Declarations named `name` in the function (parameters and locals declared before `where`), innermost
+    last first."""
+    body = gen.cursor
+    out = []
+
+    def visit(c):
+        if c.kind in (K.VAR_DECL, K.PARM_DECL) and c.spelling == name and c.location.line <= where[1]:
+            out.append(c)
+        for ch in c.get_children():
+            visit(ch)
+
+    visit(body)
+    return out[::-1]
+
+
+# ------------------------------------------------------------------------------------------ for
+def emit_for(gen, stmt, d, clauses) -> None:
+    """`#pragma omp for` (in a general region, or orphaned): omp.wsloop + omp.loop_nest. The bounds are
+    evaluated by each thread before the loop; reductions accumulate into per-thread copies combined in an
+    omp.critical after the loop; lastprivate variables are copied out by the iteration that is sequentially
+    last.
+
+    Raises:
+        CompileError: a loop not in canonical form, unsupported clauses, data races (orphaned loops).
+    """
+    st = _state(gen)
+    region = st["regions"][-1] if st["regions"] else None
+    for c in clauses:
+        if c.name not in ("private", "firstprivate", "lastprivate", "reduction", "schedule", "collapse",
+                          "nowait", "shared", "default", "proc_bind", "num_threads"):
+            raise O.unsupported(c.name, c.where, f"on '{d.name}'")
+    pl = O.ParallelLoop(gen, stmt, d, clauses)
+    collapse = 1
+    for c in clauses:
+        if c.name == "collapse":
+            if not c.args or len(c.args) != 1 or not c.args[0][0].isdigit() or int(c.args[0][0]) < 1:
+                raise O.unsupported("collapse", c.where, "the argument must be a positive integer literal")
+            collapse = int(c.args[0][0])
+    nowait = any(c.name == "nowait" for c in clauses)
+    loops = pl.loop_nest(collapse)
+    body = loops[-1][1]["body"]
+    ivs = {m["key"] for _, m in loops}
+    if region is None:  # orphaned: only globals and static locals are shared
+        check_races(gen, stmt, None, set(), d.where, ivs | _keys(stmt, _listed([d], ("private", "firstprivate",
+                                                                                      "lastprivate", "reduction"))))
+    refs = _refs(stmt)
+    reds = _reductions(gen, stmt, clauses, d.where)
+    for k, v, op, _, w in reds:
+        if k not in gen.mem:
+            raise O.unsupported("reduction", w, f"on '{v.spelling}' here")
+    last = [(decl_key(v), v, w) for c in clauses if c.name == "lastprivate" for t, w in _items(c)
+            for v in refs.get(t, [])]
+    for k, v, w in last:
+        if k not in gen.mem or ir.MemRefType(gen.mem_ref(gen.mem[k]).type).shape:
+            raise O.unsupported("lastprivate", w, f"on '{v.spelling}' (only scalar variables)")
+    bnds = []
+    for c, m in loops:
+        with gen.loc(c):
+            bnds.append(pl.bounds(m))
+    saved_env, saved_mem, saved_struct = dict(gen.env), dict(gen.mem), dict(gen.struct_vars)
+    shared = {k: gen.mem_ref(gen.mem[k]) for k, *_ in reds}
+    shared_last = {k: gen.mem_ref(gen.mem[k]) for k, _, _ in last}
+    for c in clauses:
+        if c.name in ("private", "firstprivate"):
+            for t, w in _items(c):
+                for v in refs.get(t, []):
+                    if decl_key(v) not in ivs:
+                        _private_copy(gen, decl_key(v), v, c.name, w)
+    privs = [(_private_copy(gen, k, v, "reduction", w, op), k, op, u) for k, v, op, u, w in reds]
+    for k, v, w in last:
+        _private_copy(gen, k, v, "private", w)
+    ws = omp.WsloopOp([], [], [], [], [], [], nowait=ir.UnitAttr.get() if nowait or privs else None)
+    with ir.InsertionPoint(ws.regions[0].blocks.append()):
+        nest = omp.LoopNestOp([lo for lo, _, _, _ in bnds], [hi for _, hi, _, _ in bnds],
+                              [s for _, _, s, _ in bnds])
+    block = nest.regions[0].blocks.append(*[ir.IndexType.get()] * len(loops))
+    assigned = assigned_decls([body])
+    local = _declared_in(body)
+    cont = ("cont", next(gen.loop_ids)) if exits(body, (K.CONTINUE_STMT,)) else None
+    gen.loops.append((None, cont))
+    carried = [k for k in gen.env if k in assigned and k not in local and k not in ivs]
+    try:
+        with ir.InsertionPoint(block):
+            for (c, m), iv, (_, _, _, ivmap) in zip(loops, block.arguments, bnds):
+                gen.mem.pop(m["key"], None)
+                gen.env[m["key"]] = Binding(gen.from_index(ivmap(iv), m["ty"]))
+            for k in carried:  # a thread's own scalar: not read before the iteration assigns it
+                marker = ub.PoisonOp(gen.env[k].value.type).result
+                st["markers"].append((marker, _name(refs, k), d.where))
+                gen.env[k] = Binding(marker)
+            if cont:
+                gen.env[cont] = Binding(gen.const_bool(False))
+            gen.visit(body)
+            if last:
+                cond = None
+                for iv, (lo, hi, step, _) in zip(block.arguments, bnds):
+                    # the last iteration: iv + step >= hi
+                    c = arith.cmpi(arith.CmpIPredicate.sge, arith.addi(iv, step), hi)
+                    cond = c if cond is None else arith.andi(cond, c)
+                ifop = scf.IfOp(cond)
+                with ir.InsertionPoint(ifop.then_block):
+                    for k, _, _ in last:
+                        memref.StoreOp(memref.LoadOp(gen.mem_ref(gen.mem[k]), []).result, shared_last[k], [])
+                    scf.YieldOp([])
+            omp.YieldOp([])
+    finally:
+        gen.loops.pop()
+    gen.env, gen.mem, gen.struct_vars = saved_env, saved_mem, saved_struct
+    for k in carried:  # after the loop: whichever iteration this thread ran last assigned it
+        marker = ub.PoisonOp(gen.env[k].value.type).result
+        st["markers"].append((marker, _name(refs, k), d.where))
+        gen.env[k] = Binding(marker)
+    for p, k, op, u in privs:
+        _combine_into(gen, shared[k], p, op, u)
+    if privs and not nowait:
+        omp.BarrierOp()
+
+
+def _name(refs, key) -> str:
+    return next((n for n, vs in refs.items() for v in vs if decl_key(v) == key), "?")
+
+
+# ------------------------------------------------------------------------------------------ single, ...
+def emit_sync(gen, stmt, d, rest) -> None:
+    """single / master / masked / critical / sections: one omp op whose region holds the statement.
+
+    Raises:
+        CompileError: unsupported clauses, exits from the construct, a `sections` body that is not a block.
+    """
+    _no_exit(stmt, d)
+    allowed = {"single": ("nowait",), "sections": ("nowait",), "masked": ("filter",)}.get(d.name, ())
+    for c in d.clauses:
+        if c.name not in allowed:
+            raise O.unsupported(c.name, c.where, f"on '{d.name}'")
+    nowait = ir.UnitAttr.get() if any(c.name == "nowait" for c in d.clauses) else None
+    if d.name == "single":
+        op = omp.SingleOp([], [], [], [], nowait=nowait)
+    elif d.name == "master":
+        op = omp.MasterOp()
+    elif d.name == "masked":
+        filt = next((c for c in d.clauses if c.name == "filter"), None)
+        op = omp.MaskedOp(filtered_thread_id=_clause_value(gen, stmt, filt) if filt else None)
+    elif d.name == "critical":
+        op = omp.CriticalOp(name=ir.FlatSymbolRefAttr.get(_critical_symbol(gen, d.arg)) if d.arg else None)
+    else:
+        op = omp.SectionsOp([], [], [], [], nowait=nowait)
+    saved_env, saved_mem, saved_struct = dict(gen.env), dict(gen.mem), dict(gen.struct_vars)
+    with ir.InsertionPoint(op.regions[0].blocks.append()):
+        if d.name == "sections":
+            _sections(gen, stmt, d, rest)
+        elif rest:
+            O.emit(gen, stmt, rest)
+        else:
+            visit_plain(gen, stmt)
+        omp.TerminatorOp()
+    gen.env, gen.mem, gen.struct_vars = saved_env, saved_mem, saved_struct
+
+
+def _critical_symbol(gen, name: str) -> str:
+    """The module symbol of critical section `name` (declared once per module; prefixed so that it cannot
+    collide with a C function of the same name)."""
+    sym = f"__omp_critical_{name}"
+    mg = gen.mg
+    declared = mg.__dict__.setdefault("_omp_critical_names", set())
+    if sym not in declared:
+        declared.add(sym)
+        with ir.InsertionPoint.at_block_begin(mg.module.body), ir.Location.unknown():
+            omp.CriticalDeclareOp(sym)
+    return sym
+
+
+def _sections(gen, stmt, d, rest) -> None:
+    if rest or stmt.kind != K.COMPOUND_STMT:
+        raise O.unsupported("sections", d.where, "the construct must be a block of '#pragma omp section' "
+                                                 "statements")
+    groups = []
+    for s in children(stmt):
+        if s.kind == K.NULL_STMT:
+            continue
+        ds = gen.omp.get(s.hash, [])
+        if ds and ds[0].name == "section":
+            if ds[0].clauses:
+                raise O.unsupported(ds[0].clauses[0].name, ds[0].clauses[0].where, "on 'section'")
+            groups.append([(s, ds[1:])])
+        elif not groups:
+            groups.append([(s, ds)])
+        else:
+            groups[-1].append((s, ds))
+    for g in groups:
+        sec = omp.SectionOp()
+        saved_env = dict(gen.env)
+        with ir.InsertionPoint(sec.regions[0].blocks.append()):
+            for s, ds in g:
+                if ds:
+                    O.emit(gen, s, ds)
+                else:
+                    visit_plain(gen, s)
+            omp.TerminatorOp()
+        gen.env = saved_env
+
+
+# ------------------------------------------------------------------------------------------ atomic
+def emit_atomic_form(gen, stmt, d) -> None:
+    """`#pragma omp atomic read|write|capture` on memory: read as a generic_atomic_rmw that keeps the value,
+    write as one that replaces it, capture as one that updates it and hands back the old or new value.
+
+    Raises:
+        CompileError: another statement form, `atomic compare`, a target that is not in memory.
+    """
+    if d.name == "atomic compare":
+        raise O.unsupported("atomic compare", d.where)
+    e = strip_implicit(stmt)
+    if d.name == "atomic read":
+        v, x = _assignment(e)
+        if x is None:
+            raise O.unsupported(d.name, d.where, "the statement must be `v = x;`")
+        old = _rmw(gen, x, d, lambda cur: cur)
+        _assign(gen, v, old, x.type)
+        return
+    if d.name == "atomic write":
+        x, val = _assignment(e)
+        if x is None:
+            raise O.unsupported(d.name, d.where, "the statement must be `x = expr;`")
+        ty = canonical(x.type)
+        new = gen.convert(gen.rvalue(val), val.type, ty, val)
+        _rmw(gen, x, d, lambda cur: new)
+        return
+    # capture: `v = x op= e`, `v = x++`, `v = ++x`, `{v = x; x op= e;}`, `{x op= e; v = x;}`
+    if e.kind == K.COMPOUND_STMT:
+        parts = [strip_implicit(s) for s in children(e) if s.kind != K.NULL_STMT]
+        if len(parts) == 2:
+            a, b = _assignment(parts[0]), _assignment(parts[1])
+            if a[0] is not None and O.atomic_update(parts[1]) is not None and _same(a[1], O.atomic_update(parts[1])[0]):
+                return _capture(gen, a[0], parts[1], d, new=False)
+            if b[0] is not None and O.atomic_update(parts[0]) is not None and _same(b[1], O.atomic_update(parts[0])[0]):
+                return _capture(gen, b[0], parts[0], d, new=True)
+    else:
+        v, upd = _assignment(e)
+        if v is not None and O.atomic_update(upd) is not None:
+            u = strip_implicit(upd)
+            new = not (u.kind == K.UNARY_OPERATOR and unary_op(u) in ("post++", "post--"))
+            return _capture(gen, v, upd, d, new=new)
+    raise O.unsupported(d.name, d.where, "the statement must be `v = x op= e`, `v = x++`, `v = ++x`, "
+                                         "`{v = x; x op= e;}` or `{x op= e; v = x;}`")
+
+
+def _assignment(e):
+    e = strip_implicit(e)
+    if e.kind == K.BINARY_OPERATOR and e.binary_operator.name == "Assign":
+        a, b = children(e)
+        return a, b
+    return None, None
+
+
+def _same(a, b) -> bool:
+    """Whether two lvalue expressions are spelled the same (the `x` of a capture block)."""
+    return [t.spelling for t in a.get_tokens()] == [t.spelling for t in b.get_tokens()]
+
+
+def _rmw(gen, x, d, fn):
+    """Atomically replace memory lvalue `x` by fn(current value); returns the old value (C type of x)."""
+    lv = gen.lvalue(x)
+    if not isinstance(lv, MemLV):
+        raise O.unsupported(d.name, d.where, f"'{' '.join(t.spelling for t in x.get_tokens())}' is not "
+                                             "shared memory (an array element, a global or a shared variable)")
+    ty = canonical(x.type)
+    if not CT.is_arith(ty) or CT.is_bool(ty):
+        raise O.unsupported(d.name, d.where, f"on '{x.type.spelling}'")
+    op = memref.GenericAtomicRMWOp(CT.scalar_type(ty), lv.memref, gen.index_values(lv.indices))
+    blk = op.regions[0].blocks.append(CT.scalar_type(ty))
+    with ir.InsertionPoint(blk):
+        memref.AtomicYieldOp(fn(blk.arguments[0]))
+    return op.result
+
+
+def _capture(gen, v, upd_stmt, d, new: bool) -> None:
+    target, opname, value = O.atomic_update(upd_stmt)
+    ty = canonical(target.type)
+    if value is None:
+        val = gen.const_int(ty, 1) if CT.is_int(ty) else arith.constant(CT.scalar_type(ty), 1.0)
+    else:
+        val = gen.convert(gen.rvalue(value), value.type, ty, value)
+    kinds = {"+=": "Add", "++": "Add", "-=": "Sub", "--": "Sub", "*=": "Mul", "&=": "And", "|=": "Or",
+             "^=": "Xor"}[opname]
+
+    def apply(cur):
+        if CT.is_float(ty):
+            return {"Add": arith.addf, "Sub": arith.subf, "Mul": arith.mulf}[kinds](cur, val)
+        return {"Add": arith.addi, "Sub": arith.subi, "Mul": arith.muli, "And": arith.andi, "Or": arith.ori,
+                "Xor": arith.xori}[kinds](cur, val)
+
+    old = _rmw(gen, target, d, apply)
+    _assign(gen, v, apply(old) if new else old, target.type)
+
+
+def _assign(gen, v, value, from_type) -> None:
+    lv = gen.lvalue(v)
+    val = gen.convert(value, from_type, v.type, v)
+    if isinstance(lv, VarLV):
+        gen.env[lv.key] = Binding(val)
+    else:
+        gen.store(lv, val)
