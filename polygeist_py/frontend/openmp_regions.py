@@ -10,7 +10,7 @@ the team runs; inside it (or in a function called from it: orphaned constructs) 
   `section` (`nowait`), `barrier`, `flush` -> omp.single, omp.master, omp.masked, omp.critical, omp.sections,
   omp.barrier, omp.flush;
 - `atomic` read (`v = x`), write (`x = e`), update and capture (`v = x op= e`, `v = x++`, `v = ++x`,
-  `{v = x; x op= e;}`, `{x op= e; v = x;}`) on memory -> memref.generic_atomic_rmw / atomic_rmw.
+  `{v = x; x op= e;}`, `{x op= e; v = x;}`) on memory -> memref.atomic_rmw.
 
 Data sharing. Every thread runs the region's code with its own SSA values, so variables declared in the
 region and `private`/`firstprivate` ones are private for free. A variable that a construct region assigns
@@ -226,11 +226,36 @@ def memory_variables(gen, body) -> set:
             out.update(assigned_decls([c]) - _declared_in(c))
         if names and (names[0] == "for" or names[0] == "parallel for" and region):
             out.update(_keys(c, _listed(dirs, ("reduction", "lastprivate"))))
+            out.update(_carried(c, _loop_ivs(gen, c, dirs[0])))
         for ch in c.get_children():
             visit(ch, region)
 
     visit(body, False)
     return out
+
+
+def _carried(loop, ivs) -> set:
+    """Keys of the variables declared outside a worksharing loop that its body assigns, other than inner loop
+    counters (`for (j = 0; ...)`, assigned before any use in each iteration): a thread's later iterations see
+    what its earlier ones assigned (`local += ...`, then combined after the loop), so they live in memory."""
+    body = children(loop)[-1]
+    counters: dict = {}
+
+    def visit(c, inside):
+        if c.kind == K.FOR_STMT:
+            init = children(c)[0]
+            t = assigned_target(children(init)[0]) if init.kind == K.BINARY_OPERATOR and \
+                init.binary_operator.name == "Assign" else None
+            if t is not None:
+                inside = inside | {decl_key(t)}
+        if c.kind == K.DECL_REF_EXPR and c.referenced is not None:
+            k = decl_key(c.referenced)
+            counters[k] = counters.get(k, True) and k in inside
+        for ch in c.get_children():
+            visit(ch, inside)
+
+    visit(body, frozenset())
+    return {k for k in assigned_decls([body]) - _declared_in(body) - ivs if not counters.get(k, False)}
 
 
 def _directed(gen, node) -> list:
@@ -717,8 +742,9 @@ def _sections(gen, stmt, d, rest) -> None:
 
 # ------------------------------------------------------------------------------------------ atomic
 def emit_atomic_form(gen, stmt, d) -> None:
-    """`#pragma omp atomic read|write|capture` on memory: read as a generic_atomic_rmw that keeps the value,
-    write as one that replaces it, capture as one that updates it and hands back the old or new value.
+    """`#pragma omp atomic read|write|capture` on memory: read as an atomic read-modify-write that keeps the value,
+    write as one that replaces it (memref.atomic_rmw: `or 0` / `add -0.0`, `assign`), capture as one that updates
+    it and hands back the old or new value.
 
     Raises:
         CompileError: another statement form, `atomic compare`, a target that is not in memory.
@@ -730,8 +756,9 @@ def emit_atomic_form(gen, stmt, d) -> None:
         v, x = _assignment(e)
         if x is None:
             raise O.unsupported(d.name, d.where, "the statement must be `v = x;`")
-        old = _rmw(gen, x, d, lambda cur: cur)
-        _assign(gen, v, old, x.type)
+        ty = canonical(x.type)  # x + -0.0 is x, x | 0 is x: the old value, read atomically
+        zero = arith.constant(CT.scalar_type(ty), -0.0) if CT.is_float(ty) else gen.const_int(ty, 0)
+        _assign(gen, v, _rmw(gen, x, d, "add" if CT.is_float(ty) else "or", zero), x.type)
         return
     if d.name == "atomic write":
         x, val = _assignment(e)
@@ -739,7 +766,7 @@ def emit_atomic_form(gen, stmt, d) -> None:
             raise O.unsupported(d.name, d.where, "the statement must be `x = expr;`")
         ty = canonical(x.type)
         new = gen.convert(gen.rvalue(val), val.type, ty, val)
-        _rmw(gen, x, d, lambda cur: new)
+        _rmw(gen, x, d, "assign", new)
         return
     # capture: `v = x op= e`, `v = x++`, `v = ++x`, `{v = x; x op= e;}`, `{x op= e; v = x;}`
     if e.kind == K.COMPOUND_STMT:
@@ -773,20 +800,23 @@ def _same(a, b) -> bool:
     return [t.spelling for t in a.get_tokens()] == [t.spelling for t in b.get_tokens()]
 
 
-def _rmw(gen, x, d, fn):
-    """Atomically replace memory lvalue `x` by fn(current value); returns the old value (C type of x)."""
+def _rmw(gen, x, d, kind: str, value):
+    """One memref.atomic_rmw of `kind` (an arith.AtomicRMWKind name without the i/f suffix: add, and, or, xor,
+    assign) with `value` on memory lvalue `x`; returns the old value. (memref.generic_atomic_rmw would take
+    any computation, but its lowering cannot split the blocks of structured loops around it.)
+
+    Raises:
+        CompileError: `x` not in memory, or not of an arithmetic type."""
     lv = gen.lvalue(x)
     if not isinstance(lv, MemLV):
         raise O.unsupported(d.name, d.where, f"'{' '.join(t.spelling for t in x.get_tokens())}' is not "
                                              "shared memory (an array element, a global or a shared variable)")
     ty = canonical(x.type)
-    if not CT.is_arith(ty) or CT.is_bool(ty):
+    if not CT.is_arith(ty) or CT.is_bool(ty) or CT.is_float(ty) and kind in ("and", "or", "xor"):
         raise O.unsupported(d.name, d.where, f"on '{x.type.spelling}'")
-    op = memref.GenericAtomicRMWOp(CT.scalar_type(ty), lv.memref, gen.index_values(lv.indices))
-    blk = op.regions[0].blocks.append(CT.scalar_type(ty))
-    with ir.InsertionPoint(blk):
-        memref.AtomicYieldOp(fn(blk.arguments[0]))
-    return op.result
+    name = kind if kind == "assign" else kind + ("f" if CT.is_float(ty) else "i")
+    return memref.AtomicRMWOp(getattr(arith.AtomicRMWKind, name), value, lv.memref,
+                              gen.index_values(lv.indices)).result
 
 
 def _capture(gen, v, upd_stmt, d, new: bool) -> None:
@@ -796,17 +826,17 @@ def _capture(gen, v, upd_stmt, d, new: bool) -> None:
         val = gen.const_int(ty, 1) if CT.is_int(ty) else arith.constant(CT.scalar_type(ty), 1.0)
     else:
         val = gen.convert(gen.rvalue(value), value.type, ty, value)
-    kinds = {"+=": "Add", "++": "Add", "-=": "Sub", "--": "Sub", "*=": "Mul", "&=": "And", "|=": "Or",
-             "^=": "Xor"}[opname]
-
-    def apply(cur):
-        if CT.is_float(ty):
-            return {"Add": arith.addf, "Sub": arith.subf, "Mul": arith.mulf}[kinds](cur, val)
-        return {"Add": arith.addi, "Sub": arith.subi, "Mul": arith.muli, "And": arith.andi, "Or": arith.ori,
-                "Xor": arith.xori}[kinds](cur, val)
-
-    old = _rmw(gen, target, d, apply)
-    _assign(gen, v, apply(old) if new else old, target.type)
+    kind = {"+=": "add", "++": "add", "-=": "add", "--": "add", "&=": "and", "|=": "or", "^=": "xor"}.get(opname)
+    if kind is None:
+        raise O.unsupported(d.name, d.where, f"a capture of '{opname}'")
+    if opname in ("-=", "--"):
+        val = arith.negf(val) if CT.is_float(ty) else arith.subi(gen.const_int(ty, 0), val)
+    old = _rmw(gen, target, d, kind, val)
+    if new:
+        f = CT.is_float(ty)
+        old = {"add": arith.addf if f else arith.addi, "and": arith.andi, "or": arith.ori, "xor": arith.xori}[kind](
+            old, val)
+    _assign(gen, v, old, target.type)
 
 
 def _assign(gen, v, value, from_type) -> None:
