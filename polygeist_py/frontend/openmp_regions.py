@@ -105,6 +105,7 @@ def general_parallel(gen, stmt, dirs) -> bool:
     if names in (["parallel for"], ["parallel", "for"]):
         # scf.parallel has no lastprivate, array reductions or constructs run by one thread at a time
         return any(c.name == "lastprivate" or c.name == "reduction" and _array_items(gen, stmt, c)
+                   or c.name in ("private", "firstprivate", "reduction") and _memory_items(gen, stmt, c)
                    for d in dirs for c in d.clauses) or \
             any(ds[0].name in EXCLUSIVE and ds[0].name != "atomic" for _, ds in _directed(gen, stmt))
     if names == ["parallel"]:
@@ -122,6 +123,27 @@ def _array_items(gen, stmt, clause) -> bool:
             if CT.is_array(canonical(v.type)):
                 return True
     return False
+
+
+def _memory_items(gen, stmt, clause) -> bool:
+    """Whether a clause lists a variable that lives in memory (a global, a static local, a struct, an array,
+    a scalar whose address is taken): scf.parallel's per-iteration SSA copies cannot privatize those."""
+    refs = _refs(stmt)
+    for t, _ in _items(clause):
+        for v in refs.get(t, []):
+            ty = canonical(v.type)
+            if _shared_decl(v, None, set()) or decl_key(v) in gen.addr_taken or ty.kind == T.RECORD or \
+                    CT.is_array(ty):
+                return True
+    return False
+
+
+def _ensure_global(gen, decl) -> None:
+    """Register a global variable the function has not used yet (the walker does it at the first use)."""
+    k = decl_key(decl)
+    if k not in gen.mem and k not in gen.env and k not in gen.struct_vars and _shared_decl(decl, None, set()) \
+            and decl.kind == K.VAR_DECL and decl.storage_class != decl.storage_class.STATIC:
+        gen.mem[k] = gen.mg.global_var(decl)
 
 
 def _refs(node) -> dict:
@@ -208,29 +230,31 @@ def memory_variables(gen, body) -> set:
     critical/sections, the reduction and lastprivate variables of omp.wsloop loops."""
     out = set()
 
-    def visit(c, in_region):
+    def visit(c, ctx):  # ctx: None outside parallel regions, "general" or "simple" (openmp.simple_region)
         dirs = [d for d in gen.omp.get(c.hash, []) if d.name not in O.STANDALONE]
         names = [d.name for d in dirs]
-        region = in_region
-        if names and names[0].startswith("parallel") and general_parallel(gen, c, dirs):
-            region = True
-            private = _keys(c, _listed(dirs[:1], ("private", "firstprivate")))
-            ivs = set()
-            for s, ds in _directed(gen, c):
-                if ds[0].name in ("for", "parallel for"):
-                    ivs |= _loop_ivs(gen, s, ds[0])
-            if names[0] == "parallel for":
-                ivs |= _loop_ivs(gen, c, dirs[0])
-            out.update(assigned_decls([c]) - _declared_in(c) - private - ivs)
+        if names and names[0].startswith("parallel"):
+            if general_parallel(gen, c, dirs):
+                ctx = "general"
+                private = _keys(c, _listed(dirs[:1], ("private", "firstprivate")))
+                ivs = set()
+                for s, ds in _directed(gen, c):
+                    if ds[0].name in ("for", "parallel for"):
+                        ivs |= _loop_ivs(gen, s, ds[0])
+                if names[0] == "parallel for":
+                    ivs |= _loop_ivs(gen, c, dirs[0])
+                out.update(assigned_decls([c]) - _declared_in(c) - private - ivs)
+            else:
+                ctx = "simple"
         if names and (names[0] in SYNC or names[0] == "parallel sections"):
             out.update(assigned_decls([c]) - _declared_in(c))
-        if names and (names[0] == "for" or names[0] == "parallel for" and region):
+        if names and ctx != "simple" and (names[0] == "for" or names[0] == "parallel for" and ctx == "general"):
             out.update(_keys(c, _listed(dirs, ("reduction", "lastprivate"))))
             out.update(_carried(c, _loop_ivs(gen, c, dirs[0])))
         for ch in c.get_children():
-            visit(ch, region)
+            visit(ch, ctx)
 
-    visit(body, False)
+    visit(body, None)
     return out
 
 
@@ -335,6 +359,9 @@ def _private_copy(gen, key, decl, how: str, where, op=None):
         CompileError: a variable pgcc cannot copy (a variable-length array, a reduction on a struct).
     """
     name = decl.spelling
+    _ensure_global(gen, decl)
+    if key in gen.mem and gen.mem[key].is_raw_global:
+        raise O.unsupported(how, where, f"on the global '{name}' of type '{decl.type.spelling}'")
     if key in gen.struct_vars:
         if how == "reduction":
             raise O.unsupported("reduction", where, f"on '{name}' of type '{decl.type.spelling}'")
@@ -477,6 +504,7 @@ def emit_parallel(gen, stmt, dirs) -> None:
     check_races(gen, stmt, stmt, private, d.where, allowed)
     reds = _reductions(gen, stmt, [c for c in par_clauses if c.name == "reduction"], d.where)
     for k, v, op, _, w in reds:
+        _ensure_global(gen, v)
         if k not in gen.mem:
             raise O.unsupported("reduction", w, f"'{v.spelling}' is not assigned in the region")
     par = omp.ParallelOp([], [], [], [], num_threads=nthreads)
@@ -587,11 +615,13 @@ def emit_for(gen, stmt, d, clauses) -> None:
     refs = _refs(stmt)
     reds = _reductions(gen, stmt, clauses, d.where)
     for k, v, op, _, w in reds:
+        _ensure_global(gen, v)
         if k not in gen.mem:
             raise O.unsupported("reduction", w, f"on '{v.spelling}' here")
     last = [(decl_key(v), v, w) for c in clauses if c.name == "lastprivate" for t, w in _items(c)
             for v in refs.get(t, [])]
     for k, v, w in last:
+        _ensure_global(gen, v)
         if k not in gen.mem or ir.MemRefType(gen.mem_ref(gen.mem[k]).type).shape:
             raise O.unsupported("lastprivate", w, f"on '{v.spelling}' (only scalar variables)")
     bnds = []

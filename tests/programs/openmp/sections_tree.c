@@ -11,10 +11,21 @@ typedef struct { double lo, hi; int count; } range;
 static double data[N];
 static double partial[4];
 
-/* an orphaned worksharing loop: shared by the team of the region that calls it, sequential otherwise */
-static double sum_range(int lo, int hi) {
+/* an orphaned worksharing loop: shared by the team of the region that calls it, sequential otherwise; each
+   thread's partial sum is added to the caller's shared total */
+static double sum_range(int lo, int hi, double *total) {
+  double mine = 0.0;
+#pragma omp for
+  for (int i = lo; i < hi; i++) mine += data[i];
+#pragma omp atomic
+  *total += mine;
+#pragma omp barrier
+  return *total;
+}
+
+/* an orphaned loop with a reduction on a static variable, called outside any parallel region */
+static double sum_static(int lo, int hi) {
   static double acc;
-#pragma omp single
   acc = 0.0;
 #pragma omp for reduction(+ : acc)
   for (int i = lo; i < hi; i++) acc += data[i];
@@ -27,9 +38,15 @@ static void leaves(int lo, int hi, double *out) {
 #pragma omp parallel sections
   {
 #pragma omp section
-    out[0] = sum_range(lo, (lo + hi) / 2);
+    {
+      double t = 0.0;
+      out[0] = sum_range(lo, (lo + hi) / 2, &t);
+    }
 #pragma omp section
-    out[1] = sum_range((lo + hi) / 2, hi);
+    {
+      double t = 0.0;
+      out[1] = sum_range((lo + hi) / 2, hi, &t);
+    }
   }
 }
 
@@ -48,14 +65,14 @@ int main(void) {
   printf("tree %.1f %.1f %.1f %.1f = %.1f\n", left[0], left[1], right[0], right[1], whole);
 
   /* orphaned loop inside a region: the team shares its iterations */
-  double team_sum = 0.0;
+  double team_sum = 0.0, total = 0.0;
 #pragma omp parallel
   {
-    double s = sum_range(0, N);
+    double s = sum_range(0, N, &total);
 #pragma omp master
     team_sum = s;
   }
-  printf("team %.1f\n", team_sum);
+  printf("team %.1f sequential %.1f\n", team_sum, sum_static(0, N));
 
   range r = {1e300, -1e300, 0};
   int last = -1, lo_idx = N, hi_idx = -1;

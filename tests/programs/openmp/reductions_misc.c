@@ -1,0 +1,72 @@
+/* Reductions and data-sharing clauses as benchmark kernels use them: array reductions (a local histogram,
+   a global one, an array section), a global scalar reduced by a parallel loop, max/min/bitwise reductions,
+   lastprivate, a private scalar passed by address, firstprivate structs, bounds read through pointers and
+   loop hints between the directive and its loop. */
+#include <stdio.h>
+#include <omp.h>
+
+#define N 10000
+#define B 8
+
+typedef struct { int n; const int *v; } vec;
+typedef struct { double scale, shift; } affine_t;
+
+int keys[N];
+long global_sum;
+int global_hist[B];
+
+static void accumulate(double *acc, int x) { *acc += x * 0.5; }
+
+static int count_above(const vec *v, int threshold) {
+  int c = 0;
+#pragma omp parallel for reduction(+ : c)
+  for (int i = 0; i < v->n; i++) c += v->v[i] > threshold;
+  return c;
+}
+
+int main(void) {
+  for (int i = 0; i < N; i++) keys[i] = (i * 7919 + 13) % 1009;
+  int hist[B] = {0}, section[B] = {0};
+  int n = N, *np = &n;
+#pragma omp parallel for reduction(+ : hist, global_hist)
+  for (int i = 0; i < *np; i++) { hist[keys[i] % B]++; global_hist[(keys[i] / B) % B] += 2; }
+#pragma omp parallel for reduction(+ : section[:B]) reduction(+ : global_sum)
+#ifdef __clang__ /* (gcc accepts no pragma between the directive and its loop; clang does) */
+#pragma GCC unroll 4
+#endif
+  for (int i = 0; i < n; i++) { section[keys[i] % B] += keys[i]; global_sum += keys[i]; }
+
+  int imax = -1, imin = 1 << 30, band = ~0, bor = 0, bxor = 0, last = -1, lastkey = -1;
+  double dmax = -1e300, dmin = 1e300, half = 0.0, acc;
+  affine_t tr = {0.5, 3.0};
+#pragma omp parallel for reduction(max : imax, dmax) reduction(min : imin, dmin) \
+    reduction(& : band) reduction(| : bor) reduction(^ : bxor) lastprivate(last, lastkey) private(acc) \
+    firstprivate(tr) reduction(+ : half)
+#ifdef __clang__
+#pragma nounroll
+#endif
+  for (int i = 0; i < n; i += 3) {
+    int k = keys[i];
+    double y = tr.scale * k + tr.shift;
+    imax = k > imax ? k : imax;
+    imin = k < imin ? k : imin;
+    dmax = y > dmax ? y : dmax;
+    dmin = y < dmin ? y : dmin;
+    band &= k | 1;
+    bor |= k;
+    bxor ^= k;
+    acc = 0.0;
+    accumulate(&acc, k);
+    half += acc;
+    last = i;
+    lastkey = k;
+  }
+  vec v = {N, keys};
+  long hw = 0, gw = 0, sw = 0;
+  for (int b = 0; b < B; b++) { hw += (long)hist[b] * (b + 1); gw += (long)global_hist[b] * (b + 3); sw += section[b]; }
+  printf("hist %ld global %ld section %ld sum %ld\n", hw, gw, sw, global_sum);
+  printf("int max %d min %d and %d or %d xor %d\n", imax, imin, band, bor, bxor);
+  printf("double max %.3f min %.3f half %.1f last %d key %d\n", dmax, dmin, half, last, lastkey);
+  printf("above %d\n", count_above(&v, 500));
+  return 0;
+}

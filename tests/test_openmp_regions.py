@@ -1,0 +1,128 @@
+"""General OpenMP parallel regions (with -fopenmp): programs with worksharing loops, single/master/masked,
+critical, atomic, sections, barriers, lastprivate and min/max/array reductions print what gcc -fopenmp's
+builds print at 1, 2 and 4 threads (pgcc at -O0 and -O2); the frontend emits omp dialect ops for them and
+keeps scf.parallel for the simple forms; data races and unsupported constructs are errors."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from conftest import PROGRAMS, run_exe, run_pgcc
+
+OMP = PROGRAMS / "openmp"
+THREADS = (1, 2, 4)
+PROGRAMS_OMP = ["md_forces", "histogram_sync", "stencil_region", "sections_tree", "reductions_misc"]
+
+
+def gcc_build(src, out):
+    r = subprocess.run(["gcc", "-fopenmp", "-O0", "-ffp-contract=off", "-std=gnu11", str(src), "-o", str(out),
+                        "-lm"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    return out
+
+
+@pytest.mark.parametrize("program", PROGRAMS_OMP)
+def test_outputs_equal_gcc_openmp(program, tmp):
+    ref = gcc_build(OMP / f"{program}.c", tmp / f"{program}_gcc")
+    exes = {}
+    for level in ("-O0", "-O2"):
+        exe = tmp / f"{program}{level}"
+        r = run_pgcc([OMP / f"{program}.c", "-fopenmp", level, "-o", exe, "-lm"])
+        assert r.returncode == 0, r.stderr
+        exes[level] = exe
+    for n in THREADS:
+        want = run_exe(ref, threads=n)
+        assert want.returncode == 0 and want.stdout.strip()
+        for level, exe in exes.items():
+            got = run_exe(exe, threads=n)
+            assert got.returncode == want.returncode, got.stderr
+            assert got.stdout == want.stdout, f"{level} OMP_NUM_THREADS={n}"
+
+
+def test_general_regions_are_omp_ops_and_simple_loops_stay_scf_parallel():
+    r = run_pgcc([OMP / "histogram_sync.c", "-fopenmp", "--emit=mlir", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    mlir = r.stdout
+    assert mlir.count("omp.parallel") == 1 and "scf.parallel" not in mlir
+    for op in ("omp.wsloop", "omp.loop_nest", "omp.critical {", "omp.critical(@__omp_critical_totals_a)",
+               "omp.single nowait", "omp.master", "omp.barrier", "memref.atomic_rmw"):
+        assert op in mlir, op
+    assert mlir.count("omp.critical.declare") == 2
+    r = run_pgcc([OMP / "stencil_region.c", "-fopenmp", "--emit=mlir", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    # init's `parallel for collapse(2)` and the final reduction loop are still scf.parallel (the polyhedral and
+    # cleanup stages work on them); the time-stepping region is one omp.parallel
+    assert r.stdout.count("scf.parallel") == 2 and r.stdout.count("omp.parallel") == 1
+    low = run_pgcc([OMP / "sections_tree.c", "-fopenmp", "--emit=llvm", "-o", "-"])
+    assert low.returncode == 0, low.stderr
+    for call in ("__kmpc_fork_call", "__kmpc_for_static_init", "__kmpc_single", "__kmpc_barrier",
+                 "__kmpc_critical", "__kmpc_masked"):
+        assert call in low.stdout, call
+
+
+def test_trailing_barrier_belongs_to_its_block(tmp):
+    # `#pragma omp barrier` as the last statement of a loop body runs in every iteration (not after the loop)
+    src = tmp / "tb.c"
+    src.write_text("#include <stdio.h>\nint main(void) {\n  int hits[8] = {0}, seen = 0;\n"
+                   "#pragma omp parallel\n  {\n    for (int k = 0; k < 8; k++) {\n"
+                   "#pragma omp single nowait\n      hits[k]++;\n#pragma omp barrier\n    }\n  }\n"
+                   "  for (int k = 0; k < 8; k++) seen += hits[k];\n  printf(\"%d\\n\", seen);\n  return 0;\n}\n")
+    r = run_pgcc([src, "-fopenmp", "--emit=mlir", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    body = r.stdout[r.stdout.index("omp.parallel"):]
+    loop = body.index("affine.for") if "affine.for" in body else body.index("scf.for")
+    assert loop < body.index("omp.barrier") < body.index("omp.terminator", body.index("omp.barrier"))
+    exe = tmp / "tb"
+    assert run_pgcc([src, "-fopenmp", "-o", exe]).returncode == 0
+    ref = gcc_build(src, tmp / "tb_gcc")
+    for n in THREADS:
+        assert run_exe(exe, threads=n).stdout == run_exe(ref, threads=n).stdout == "8\n"
+
+
+ERRORS = [
+    ("region_race", "void f(int n, double *a) {\n  double s = 0;\n  #pragma omp parallel\n  {\n"
+                    "    s = a[0];\n  }\n  a[1] = s;\n}\n",
+     "3:3: error: variable 's' is shared in the parallel region and assigned in it outside 'critical'"),
+    ("loop_race", "int g;\nvoid f(int n, double *a) {\n  #pragma omp parallel\n  {\n    a[0] = 0;\n    #pragma omp for\n"
+                  "    for (int i = 0; i < n; i++) g = i;\n  }\n}\n",
+     "3:3: error: variable 'g' is shared in the parallel region and assigned in it"),
+    ("orphaned_race", "int g;\nvoid f(int n) {\n  #pragma omp for\n  for (int i = 0; i < n; i++) g += i;\n}\n",
+     "3:3: error: variable 'g' is shared in the parallel region and assigned in it"),
+    ("private_after_loop", "int f(int n, double *a) {\n  int t;\n  #pragma omp parallel\n  {\n"
+                           "    int last;\n    #pragma omp for\n    for (int i = 0; i < n; i++)\n"
+                           "      for (last = 0; last < 3; last++) a[i] += last;\n    a[0] = last;\n  }\n"
+                           "  return 0;\n}\n",
+     "6:5: error: private variable 'last' may be read before it is assigned"),
+    ("return_out", "int f(double *a) {\n  #pragma omp parallel\n  {\n    if (a[0] > 0) return 1;\n"
+                   "    a[1] = 2;\n  }\n  return 0;\n}\n",
+     "2:3: error: unsupported OpenMP construct 'return': leaving the 'parallel' construct"),
+    ("section_outside", "void f(double *a) {\n  #pragma omp section\n  a[0] = 1;\n}\n",
+     "2:3: error: unsupported OpenMP construct 'section': outside a 'sections' construct"),
+    ("copyprivate", "void f(double *a) {\n  double x;\n  #pragma omp parallel private(x)\n  {\n"
+                    "    #pragma omp single copyprivate(x)\n    x = a[0];\n    a[1] = x;\n  }\n}\n",
+     "5:24: error: unsupported OpenMP construct 'copyprivate'"),
+    ("atomic_compare", "void f(int *a, int v) {\n  #pragma omp parallel\n  {\n    #pragma omp atomic compare\n"
+                       "    if (*a < v) *a = v;\n  }\n}\n",
+     "4:5: error: unsupported OpenMP construct 'atomic compare'"),
+    ("atomic_capture_mul", "void f(int *a, int *v) {\n  #pragma omp parallel\n  {\n    int o;\n"
+                           "    #pragma omp atomic capture\n    o = a[0] *= 2;\n    v[o & 3] = 1;\n  }\n}\n",
+     "5:5: error: unsupported OpenMP construct 'atomic capture': a capture of '*='"),
+    ("critical_name", "void f(double *a) {\n  #pragma omp parallel\n  {\n    #pragma omp critical(1)\n"
+                      "    a[0] += 1;\n  }\n}\n",
+     "4:25: error: expected '(name)' after the OpenMP directive 'critical'"),
+    ("num_threads_expr", "void f(int n, double *a) {\n  #pragma omp parallel num_threads(n + 1)\n  {\n"
+                         "    a[0] = 1;\n  }\n}\n",
+     "2:24: error: unsupported OpenMP construct 'num_threads': the argument must be an integer literal"),
+]
+
+
+@pytest.mark.parametrize("name,src,message", ERRORS, ids=[e[0] for e in ERRORS])
+def test_errors(name, src, message, tmp):
+    path = tmp / f"{name}.c"
+    path.write_text(src)
+    r = run_pgcc(["-fopenmp", "-c", path, "-o", tmp / "x.o"])
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and "internal compiler error" not in r.stderr
+    assert r.stderr.startswith(f"{path}:{message}"), r.stderr
