@@ -1,20 +1,26 @@
-"""`#pragma omp parallel for` on C loops -> `scf.parallel` (reductions as `scf.reduce`), with ``-fopenmp``.
+"""`#pragma omp ...` directives with ``-fopenmp``: parsing, and the simple forms as `scf.parallel`.
 
-The lowering stage turns every `scf.parallel` into OpenMP (upstream convert-scf-to-openmp), as for CUDA
-kernels run with --cpuify, so this module only has to produce the parallel loop and prove that running the
-iterations independently is what the OpenMP program means.
+Directives are found in the function's tokens and attached to the statement that follows (a standalone
+`barrier` after the last statement of a block to the end of that block). The simple forms, a parallel loop and
+a region made only of worksharing loops, become `scf.parallel` (reductions as `scf.reduce`) here: the cleanup
+and polyhedral stages optimize those, and the lowering stage turns them into OpenMP (upstream
+convert-scf-to-openmp), as for CUDA kernels run with --cpuify. Everything else (general regions and the
+constructs inside them, orphaned constructs, lastprivate, memory list items) is the `omp` dialect, emitted by
+openmp_regions.py.
 
-Supported (OpenMP 4.5, sections 2.5 `parallel`, 2.7.1 loop construct, 2.15 data-sharing clauses):
+Simple forms (OpenMP 4.5, sections 2.5 `parallel`, 2.7.1 loop construct, 2.15 data-sharing clauses):
 
-- `#pragma omp parallel for [clauses]` before a `for` loop; `#pragma omp parallel` whose statement is a loop
-  under `#pragma omp for` (directly, or as the only statement of a block); `collapse(n)` over perfectly
+- `#pragma omp parallel for [clauses]` before a `for` loop; `#pragma omp parallel` whose statement is a block
+  of loops under `#pragma omp for` and declarations without initializers; `collapse(n)` over perfectly
   nested loops with bounds that do not depend on the outer loops' indices.
 - The loop in canonical form (`for (i = lb; i < ub; i += step)`, <=, >, >=, ++, --, -=; bounds invariant in
-  the loop); its index and the collapsed loops' indices are private and keep their value from before the loop.
+  the loop, evaluated once before it, so they may read memory: `i < s->n`); its index and the collapsed loops'
+  indices are private and keep their value from before the loop. Loop hints (`#pragma GCC unroll`) between
+  the directive and the loop are accepted.
 - `private(x)` / `firstprivate(x)` of scalar variables, `shared(...)`, `default(shared|none)`,
   `schedule(...)` and `proc_bind(...)` (no effect on the results), `nowait`, `num_threads(n)` (ignored with a
   warning: the thread count comes from OMP_NUM_THREADS), `reduction(op: x, ...)` of scalar variables with
-  op one of + - * max min & | ^.
+  op one of + - * max min & | ^; `#pragma omp atomic` updates in the loop.
 
 Each iteration gets its own copies of the private variables (the walker builds SSA per iteration), whereas
 OpenMP gives one copy per thread, which a thread's later iterations may see. The two agree when no
@@ -23,10 +29,9 @@ result would depend on the schedule and it is rejected. A reduction variable sta
 operator's identity and the partial values are combined by `scf.reduce` with the value from before the loop
 (OpenMP reassociates the combination the same way).
 
-Everything else — other directives (critical, atomic, barrier, single, sections, task, simd, ...), other
-clauses (lastprivate, ordered, if, copyin, linear, ...), loops that are not canonical or are left early,
-shared scalars assigned in the loop (data races), private arrays — is an error
-``unsupported OpenMP construct '...'`` (or names the race), never translated approximately. Without
+Unsupported directives and clauses (task, ordered, if, copyin, linear, ...), loops that are not canonical or
+are left early, and shared scalars assigned in the loop (data races) are errors
+``unsupported OpenMP construct '...'`` (or name the race), never translated approximately. Without
 ``-fopenmp`` the pragmas are ignored, as gcc does.
 """
 

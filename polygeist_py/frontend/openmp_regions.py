@@ -255,6 +255,9 @@ def memory_variables(gen, body) -> set:
             visit(ch, ctx)
 
     visit(body, None)
+    if out - gen.addr_taken:  # a list item now in memory may turn a simple parallel loop into a region
+        gen.addr_taken |= out
+        return out | memory_variables(gen, body)
     return out
 
 
