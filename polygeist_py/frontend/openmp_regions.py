@@ -319,9 +319,15 @@ def check_races(gen, node, region, private: set, where, allowed=frozenset()) -> 
     Raises:
         CompileError: ``variable 'x' is shared in the parallel region and assigned in it (a data race)``.
     """
+    tids = _thread_ids(node)
+
     def visit(c, allowed):
         names = [d.name for d in gen.omp.get(c.hash, []) if d.name not in O.STANDALONE] if c is not node else []
         if names and names[0] in EXCLUSIVE:
+            return
+        if c.kind == K.IF_STMT and _one_thread(children(c)[0], tids):
+            for ch in children(c)[2:]:  # `if (tid == 0) x = ...;`: only the else branch runs in many threads
+                visit(ch, allowed)
             return
         if names and names[0] in ("for", "parallel for"):
             allowed = allowed | _keys(c, _listed(gen.omp[c.hash], ("private", "firstprivate", "lastprivate",
@@ -343,6 +349,44 @@ def check_races(gen, node, region, private: set, where, allowed=frozenset()) -> 
             visit(ch, allowed)
 
     visit(node, allowed)
+
+
+def _is_thread_num(e) -> bool:
+    e = strip_implicit(e)
+    return e.kind == K.CALL_EXPR and e.spelling == "omp_get_thread_num" and not list(e.get_arguments())
+
+
+def _thread_ids(node) -> set:
+    """Keys of the variables of `node` initialized with omp_get_thread_num() and never assigned."""
+    out = set()
+
+    def visit(c):
+        if c.kind == K.VAR_DECL:
+            inits = [e for e in children(c) if e.kind.is_expression()]
+            if inits and _is_thread_num(inits[-1]):
+                out.add(decl_key(c))
+        for ch in c.get_children():
+            visit(ch)
+
+    visit(node)
+    return out - assigned_decls([node])
+
+
+def _one_thread(cond, tids) -> bool:
+    """Whether an if condition holds in one thread of a team at most: `tid == c` / `c == tid` with tid
+    omp_get_thread_num() or a variable initialized with it, and c an integer constant."""
+    from ..clang_ast import evaluate
+    e = strip_implicit(cond)
+    if e.kind != K.BINARY_OPERATOR or e.binary_operator.name != "EQ":
+        return False
+    a, b = children(e)
+
+    def tid(x):
+        x = strip_implicit(x)
+        return _is_thread_num(x) or x.kind == K.DECL_REF_EXPR and x.referenced is not None and \
+            decl_key(x.referenced) in tids
+
+    return tid(a) and isinstance(evaluate(b), int) or tid(b) and isinstance(evaluate(a), int)
 
 
 def _no_exit(stmt, d) -> None:

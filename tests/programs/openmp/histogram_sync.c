@@ -13,6 +13,25 @@ static int claimed[N];
 static int next_slot;
 static long total_a, total_b;
 
+/* SPMD style: each thread takes every nth step by its thread number; thread 0 publishes the team size */
+static double pi_spmd(long steps) {
+  int nthreads = 0;
+  double pi = 0.0, step = 1.0 / steps, sum[64];
+#pragma omp parallel
+  {
+    int id = omp_get_thread_num(), nth = omp_get_num_threads();
+    long k;
+    double x;
+    if (id == 0) nthreads = nth;
+    for (k = id, sum[id] = 0.0; k < steps; k += nth) {
+      x = (k + 0.5) * step;
+      sum[id] += 4.0 / (1.0 + x * x);
+    }
+  }
+  for (int i = 0; i < nthreads; i++) pi += sum[i] * step;
+  return pi;
+}
+
 int main(void) {
   unsigned x = 12345u;
   for (int i = 0; i < N; i++) { x = x * 1103515245u + 12345u; keys[i] = (x >> 8) % 1000u; }
@@ -75,5 +94,6 @@ int main(void) {
          total_a + total_b);
   printf("threads_ok=%d visits_ok=%d maxkey=%d mean=%.6f next=%d\n", threads == omp_get_max_threads(),
          visits >= N, maxkey, mean, next_slot);
+  printf("pi %.12f\n", pi_spmd(200000));
   return 0;
 }
