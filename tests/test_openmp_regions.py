@@ -126,3 +126,63 @@ def test_errors(name, src, message, tmp):
     assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr and "internal compiler error" not in r.stderr
     assert r.stderr.startswith(f"{path}:{message}"), r.stderr
+
+
+def test_loop_hints_between_directive_and_loop_are_accepted(tmp):
+    src = tmp / "hints.c"
+    src.write_text("void f(int n, double *a, double *b) {\n#pragma omp parallel for\n#pragma GCC ivdep\n"
+                   "  for (int i = 0; i < n; i++) a[i] = b[i] * 2;\n#pragma omp parallel\n  {\n"
+                   "#pragma omp for\n#pragma GCC unroll 4\n    for (int i = 0; i < n; i++) a[i] += 1;\n"
+                   "#pragma omp for\n#pragma nounroll\n    for (int i = 0; i < n; i++) b[i] += a[i];\n  }\n}\n")
+    r = run_pgcc([src, "-fopenmp", "--emit=mlir", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("scf.parallel") == 3
+
+
+def test_shared_variable_of_a_region_reduced_by_a_later_parallel_loop(tmp):
+    # `s` lives in memory for the region; the `parallel for` that reduces it then runs as a region as well
+    src = tmp / "mixed.c"
+    src.write_text("#include <stdio.h>\nint main(void) {\n  double s = 0, a[300];\n"
+                   "  for (int i = 0; i < 300; i++) a[i] = i % 17;\n#pragma omp parallel\n  {\n"
+                   "#pragma omp single\n    s = 1;\n  }\n#pragma omp parallel for reduction(+:s)\n"
+                   "  for (int i = 0; i < 300; i++) s += a[i];\n  printf(\"%.1f\\n\", s);\n  return 0;\n}\n")
+    exe = tmp / "mixed"
+    r = run_pgcc([src, "-fopenmp", "-o", exe])
+    assert r.returncode == 0, r.stderr
+    ref = gcc_build(src, tmp / "mixed_gcc")
+    for n in THREADS:
+        assert run_exe(exe, threads=n).stdout == run_exe(ref, threads=n).stdout
+
+
+def test_polyhedral_stage_with_regions(tmp):
+    # -O3 schedules SCoPs; code a whole team runs is left alone (its demoted loop state would be shared)
+    src = OMP / "stencil_region.c"
+    exe = tmp / "st3"
+    r = run_pgcc([src, "-fopenmp", "-O3", "-o", exe, "-lm"])
+    assert r.returncode == 0, r.stderr
+    ref = gcc_build(src, tmp / "st_gcc")
+    for n in (1, 4):
+        assert run_exe(exe, threads=n).stdout == run_exe(ref, threads=n).stdout
+
+
+def test_python_api_general_region():
+    import numpy as np
+
+    import polygeist_py as pg
+    prog = pg.compile("double total(int n, double x[n]) {\n  double s = 0;\n#pragma omp parallel\n  {\n"
+                      "    double part = 0;\n#pragma omp for\n    for (int i = 0; i < n; i++) part += x[i];\n"
+                      "#pragma omp critical\n    s += part;\n  }\n  return s;\n}\n", clang_args=["-fopenmp"])
+    assert "omp.parallel" in prog.mlir and "omp.critical" in prog.mlir
+    x = np.arange(1000.0)
+    assert prog.total(1000, x) == float(x.sum())
+
+
+def test_differentiating_a_general_region_is_an_error(tmp):
+    path = tmp / "adr.c"
+    path.write_text("extern double __enzyme_autodiff(void *, ...);\ndouble f(const double *x, int n) {\n"
+                    "  double s = 0;\n#pragma omp parallel\n  {\n    double p = 0;\n#pragma omp for\n"
+                    "    for (int i = 0; i < n; i++) p += x[i] * x[i];\n#pragma omp critical\n    s += p;\n  }\n"
+                    "  return s;\n}\nvoid g(double *x, double *dx, int n) { __enzyme_autodiff((void *)f, x, dx, n); }\n")
+    r = run_pgcc(["-fopenmp", "-c", path, "-o", tmp / "a.o"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert f"{path}:5:3: error: unsupported construct: no reverse-mode derivative rule for 'omp.parallel'" in r.stderr
