@@ -746,6 +746,8 @@ def emit_sync(gen, stmt, d, rest) -> None:
         CompileError: unsupported clauses, exits from the construct, a `sections` body that is not a block.
     """
     _no_exit(stmt, d)
+    if stmt.kind == K.DECL_STMT:
+        raise O.unsupported(d.name, d.where, "its statement is a declaration (it must be a statement or a block)")
     allowed = {"single": ("nowait",), "sections": ("nowait",), "masked": ("filter",)}.get(d.name, ())
     for c in d.clauses:
         if c.name not in allowed:

@@ -68,5 +68,17 @@ int main(void) {
   printf("int max %d min %d and %d or %d xor %d\n", imax, imin, band, bor, bxor);
   printf("double max %.3f min %.3f half %.1f last %d key %d\n", dmax, dmin, half, last, lastkey);
   printf("above %d\n", count_above(&v, 500));
+  /* reductions on the parallel region itself and a product reduction */
+  int team = 10;
+  long fact = 1;
+  double tmax = -1.0;
+#pragma omp parallel reduction(+ : team) reduction(max : tmax)
+  {
+    team += omp_get_thread_num() + 1;
+    tmax = omp_get_thread_num() * 1.5;
+#pragma omp for reduction(* : fact)
+    for (int i = 1; i <= 15; i++) fact *= i;
+  }
+  printf("team %d tmax %.1f fact %ld\n", team, tmax, fact);
   return 0;
 }
