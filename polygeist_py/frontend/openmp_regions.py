@@ -4,11 +4,12 @@ A `#pragma omp parallel` region whose body is arbitrary code is an `omp.parallel
 the team runs; inside it (or in a function called from it: orphaned constructs) the walker emits
 
 - `#pragma omp for` -> `omp.wsloop` + `omp.loop_nest` (private, firstprivate, lastprivate, reduction with
-  + - * & | ^ max min on scalars and on arrays of fixed size, collapse, schedule, nowait); an orphaned loop
+  + - * & | ^ max min on scalars and on arrays of fixed size, collapse, schedule(kind[, chunk]) as the
+  wsloop's schedule, nowait); an orphaned loop
   outside any region runs on a team of one thread, i.e. sequentially, as with gcc;
 - `single` (`nowait`), `master`, `masked` (`filter(n)`), `critical` (named and unnamed), `sections` /
   `section` (`nowait`), `barrier`, `flush` -> omp.single, omp.master, omp.masked, omp.critical, omp.sections,
-  omp.barrier, omp.flush;
+  omp.barrier, omp.flush; `num_threads(n)` (a literal or an integer variable) on `parallel`;
 - `atomic` read (`v = x`), write (`x = e`), update and capture (`v = x op= e`, `v = x++`, `v = ++x`,
   `{v = x; x op= e;}`, `{x op= e; v = x;}`) on memory -> memref.atomic_rmw.
 
@@ -51,8 +52,8 @@ PARALLEL_CLAUSES = ("private", "firstprivate", "shared", "default", "num_threads
 
 
 def _state(gen) -> dict:
-    """This module's per-function state: the stack of enclosing general regions, the placeholders whose
-    reads are errors, the critical names declared in the module."""
+    """This module's per-function state: the stack of enclosing general regions, and the placeholders of
+    private variables (with their names and directives' positions) whose reads are errors."""
     st = gen.__dict__.get("_omp_regions")
     if st is None:
         st = gen.__dict__["_omp_regions"] = {"regions": [], "markers": []}
@@ -687,7 +688,9 @@ def emit_for(gen, stmt, d, clauses) -> None:
     privs = [(_private_copy(gen, k, v, "reduction", w, op), k, op, u) for k, v, op, u, w in reds]
     for k, v, w in last:
         _private_copy(gen, k, v, "private", w)
-    ws = omp.WsloopOp([], [], [], [], [], [], nowait=ir.UnitAttr.get() if nowait or privs else None)
+    kind, chunk = _schedule(gen, stmt, clauses)
+    ws = omp.WsloopOp([], [], [], [], [], [], nowait=ir.UnitAttr.get() if nowait or privs else None,
+                      schedule_kind=kind, schedule_chunk=chunk)
     with ir.InsertionPoint(ws.regions[0].blocks.append()):
         nest = omp.LoopNestOp([lo for lo, _, _, _ in bnds], [hi for _, hi, _, _ in bnds],
                               [s for _, _, s, _ in bnds])
@@ -732,6 +735,23 @@ def emit_for(gen, stmt, d, clauses) -> None:
         _combine_into(gen, shared[k], p, op, u)
     if privs and not nowait:
         omp.BarrierOp()
+
+
+def _schedule(gen, stmt, clauses):
+    """(schedule kind attribute or None, chunk size value or None) of a `schedule(kind[, chunk])` clause
+    (modifiers such as `monotonic:` are not supported)."""
+    c = next((c for c in clauses if c.name == "schedule"), None)
+    if c is None:
+        return None, None
+    args = [t for t, _ in c.args or []]
+    if not args or args[0] not in ("static", "dynamic", "guided", "auto", "runtime") or \
+            len(args) not in (1, 3) or len(args) == 3 and args[1] != ",":
+        raise O.unsupported("schedule", c.where, "expected schedule(static|dynamic|guided|auto|runtime[, chunk])")
+    kind = ir.Attribute.parse(f"#omp<schedulekind {args[0]}>")
+    if len(args) == 1:
+        return kind, None
+    chunk = O.Clause("chunk", c.args[2:], c.where)
+    return kind, _clause_value(gen, stmt, chunk)
 
 
 def _name(refs, key) -> str:
