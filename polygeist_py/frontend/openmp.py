@@ -279,16 +279,14 @@ def emit(gen, stmt, dirs: list) -> None:
 
 
 def simple_region(gen, stmt) -> bool:
-    """Whether a `parallel` region is made of `#pragma omp for` loops (without lastprivate) and declarations
-    without initializers only: parallel_region emits those as a sequence of `scf.parallel` loops."""
+    """Whether a `parallel` region is made of `#pragma omp for` loops and declarations without initializers
+    only: parallel_region emits those as a sequence of `scf.parallel` loops (unless a loop needs omp ops:
+    openmp_regions.needs_region)."""
     if stmt.kind != K.COMPOUND_STMT:
         return False
     inner = [s for s in children(stmt) if s.kind != K.NULL_STMT]
     loops = [s for s in inner if [x.name for x in gen.omp.get(s.hash, [])] == ["for"]]
     if not loops or any(s not in loops and s.kind != K.DECL_STMT for s in inner):
-        return False
-    if any(c.name == "lastprivate" or c.name == "reduction" and c.args and "[" in [t for t, _ in c.args]
-           for s in loops for c in gen.omp[s.hash][0].clauses):
         return False
     for s in inner:
         if s.kind == K.DECL_STMT and any(v.kind == K.VAR_DECL and var_decl_initializer(v) is not None

@@ -104,14 +104,20 @@ def general_parallel(gen, stmt, dirs) -> bool:
     if names[0] == "parallel sections":
         return True
     if names in (["parallel for"], ["parallel", "for"]):
-        # scf.parallel has no lastprivate, array reductions or constructs run by one thread at a time
-        return any(c.name == "lastprivate" or c.name == "reduction" and _array_items(gen, stmt, c)
-                   or c.name in ("private", "firstprivate", "reduction") and _memory_items(gen, stmt, c)
-                   for d in dirs for c in d.clauses) or \
-            any(ds[0].name in EXCLUSIVE and ds[0].name != "atomic" for _, ds in _directed(gen, stmt))
+        return needs_region(gen, stmt, dirs)
     if names == ["parallel"]:
-        return not O.simple_region(gen, stmt)
+        return not O.simple_region(gen, stmt) or any(
+            needs_region(gen, s, dirs + gen.omp[s.hash]) for s in children(stmt) if s.hash in gen.omp)
     return names[0] == "parallel"
+
+
+def needs_region(gen, loop, dirs) -> bool:
+    """Whether a worksharing loop needs omp ops: scf.parallel has no lastprivate, array reductions,
+    per-thread copies of variables in memory, or constructs that one thread at a time runs."""
+    return any(c.name == "lastprivate" or c.name == "reduction" and _array_items(gen, loop, c)
+               or c.name in ("private", "firstprivate", "reduction") and _memory_items(gen, loop, c)
+               for d in dirs for c in d.clauses) or \
+        any(ds[0].name in EXCLUSIVE and ds[0].name != "atomic" for _, ds in _directed(gen, loop))
 
 
 def _array_items(gen, stmt, clause) -> bool:
