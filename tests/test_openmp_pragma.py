@@ -105,9 +105,6 @@ ERRORS = [
     ("break", "void f(int n, double *a) {\n  #pragma omp parallel for\n"
               "  for (int i = 0; i < n; i++) { if (a[i] < 0) break; a[i] = 1; }\n}\n",
      "2:3: error: unsupported OpenMP construct 'break': a parallel loop cannot be left early"),
-    ("if_clause", "void f(int n, double *a) {\n  #pragma omp parallel for if(n > 100)\n"
-                  "  for (int i = 0; i < n; i++) a[i] = i;\n}\n",
-     "2:28: error: unsupported OpenMP construct 'if'"),
     ("shared_scalar_race", "void f(int n, double *a) {\n  double t;\n  #pragma omp parallel for\n"
                            "  for (int i = 0; i < n; i++) { t = a[i]; a[i] = t * 2; }\n}\n",
      "3:3: error: variable 't' is shared in the parallel loop and assigned in it (a data race)"),

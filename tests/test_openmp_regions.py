@@ -112,9 +112,11 @@ ERRORS = [
     ("critical_name", "void f(double *a) {\n  #pragma omp parallel\n  {\n    #pragma omp critical(1)\n"
                       "    a[0] += 1;\n  }\n}\n",
      "4:25: error: expected '(name)' after the OpenMP directive 'critical'"),
-    ("num_threads_expr", "void f(int n, double *a) {\n  #pragma omp parallel num_threads(n + 1)\n  {\n"
+    ("num_threads_call", "int g(int);\nvoid f(int n, double *a) {\n  #pragma omp parallel num_threads(g(n))\n  {\n"
                          "    a[0] = 1;\n  }\n}\n",
-     "2:24: error: unsupported OpenMP construct 'num_threads': the argument must be an integer literal"),
+     "3:36: error: unsupported OpenMP construct 'num_threads': 'g' is not an arithmetic variable in scope here"),
+    ("if_pointer", "void f(int n, double *a) {\n  #pragma omp parallel if(a)\n  {\n    a[0] = 1;\n  }\n}\n",
+     "2:27: error: unsupported OpenMP construct 'if': 'a' is not an arithmetic variable in scope here"),
 ]
 
 

@@ -9,7 +9,7 @@ the team runs; inside it (or in a function called from it: orphaned constructs) 
   outside any region runs on a team of one thread, i.e. sequentially, as with gcc;
 - `single` (`nowait`), `master`, `masked` (`filter(n)`), `critical` (named and unnamed), `sections` /
   `section` (`nowait`), `barrier`, `flush` -> omp.single, omp.master, omp.masked, omp.critical, omp.sections,
-  omp.barrier, omp.flush; `num_threads(n)` (a literal or an integer variable) on `parallel`;
+  omp.barrier, omp.flush; `num_threads(n)` and `if(cond)` on `parallel` (arguments: openmp_exprs);
 - `atomic` read (`v = x`), write (`x = e`), update and capture (`v = x op= e`, `v = x++`, `v = ++x`,
   `{v = x; x op= e;}`, `{x op= e; v = x;}`) on memory -> memref.atomic_rmw.
 
@@ -26,7 +26,8 @@ Data races are errors: a shared variable (declared outside the region and not pr
 in the region outside `critical`/`single`/`master`/`masked`/`section`/`atomic`, or in a worksharing loop
 without being listed in its private/lastprivate/reduction clauses. A private scalar that a worksharing loop
 assigns and that is read before an iteration assigns it, or after the loop, is an error too (its value would
-depend on the schedule). Unsupported: `if`, `copyin`, `copyprivate`, `ordered`, `linear`, tasks, `return`/
+depend on the schedule). Clause arguments are expressions of numbers and variables (openmp_exprs). Unsupported:
+`copyin`, `copyprivate`, `ordered`, `linear`, tasks, `return`/
 `goto`/`break` out of a construct.
 """
 
@@ -48,7 +49,7 @@ from .values import Binding, MemLV, MemVar, VarLV
 SYNC = ("single", "master", "masked", "critical", "sections")  # constructs that are one omp op with a region
 EXCLUSIVE = ("single", "master", "masked", "critical", "section", "sections", "atomic", "atomic read",
              "atomic write", "atomic capture")  # one thread at a time runs them: shared writes are no race
-PARALLEL_CLAUSES = ("private", "firstprivate", "shared", "default", "num_threads", "proc_bind")
+PARALLEL_CLAUSES = ("private", "firstprivate", "shared", "default", "num_threads", "proc_bind", "if")
 
 
 def _state(gen) -> dict:
@@ -103,6 +104,8 @@ def general_parallel(gen, stmt, dirs) -> bool:
     names = [d.name for d in dirs]
     if names[0] == "parallel sections":
         return True
+    if any(c.name == "if" for c in dirs[0].clauses):
+        return True  # (scf.parallel has no condition)
     if names in (["parallel for"], ["parallel", "for"]):
         return needs_region(gen, stmt, dirs)
     if names == ["parallel"]:
@@ -544,10 +547,13 @@ def emit_parallel(gen, stmt, dirs) -> None:
         for c in d.clauses:
             if c.name not in PARALLEL_CLAUSES + ("reduction",):
                 raise O.unsupported(c.name, c.where, "on 'parallel'")
-    nthreads = None
+    nthreads = cond = None
     for c in par_clauses:
         if c.name == "num_threads":
             nthreads = _clause_value(gen, stmt, c)
+        elif c.name == "if":  # false: a team of one thread
+            from .openmp_exprs import ClauseExpr
+            cond = ClauseExpr(gen, c).value("i1")
     refs = _refs(stmt)
     private = {decl_key(v) for c in par_clauses if c.name in ("private", "firstprivate", "reduction")
                for t, _ in _items(c) for v in refs.get(t, [])}
@@ -561,7 +567,7 @@ def emit_parallel(gen, stmt, dirs) -> None:
         _ensure_global(gen, v)
         if k not in gen.mem:
             raise O.unsupported("reduction", w, f"'{v.spelling}' is not assigned in the region")
-    par = omp.ParallelOp([], [], [], [], num_threads=nthreads)
+    par = omp.ParallelOp([], [], [], [], num_threads=nthreads, if_expr=cond)
     block = par.regions[0].blocks.append()
     saved_env, saved_mem, saved_struct, saved_loops = dict(gen.env), dict(gen.mem), dict(gen.struct_vars), gen.loops
     before = list(gen.entry.operations)
@@ -593,47 +599,12 @@ def emit_parallel(gen, stmt, dirs) -> None:
 
 
 def _clause_value(gen, stmt, c):
-    """The i32 value of a clause argument that is an integer literal or a variable name (num_threads, filter).
+    """The i32 value of a clause's argument (num_threads, filter, a schedule's chunk); see openmp_exprs.
 
     Raises:
-        CompileError: any other expression."""
-    args = [t for t, _ in c.args or []]
-    i32 = ir.IntegerType.get_signless(32)
-    if len(args) == 1 and args[0].isdigit():
-        return arith.constant(i32, int(args[0]))
-    if len(args) == 1 and re.match(r"[A-Za-z_]\w*$", args[0]):
-        for v in _visible(gen, args[0], c.where):
-            k = decl_key(v)
-            ty = canonical(v.type)
-            if CT.is_int(ty) and k in gen.env:
-                val = gen.env[k].value
-            elif CT.is_int(ty) and k in gen.mem:
-                val = gen.load(MemLV(gen.mem_ref(gen.mem[k]), [], ty))
-            else:
-                continue
-            w = ir.IntegerType(val.type).width
-            if w > 32:
-                val = arith.trunci(i32, val)
-            elif w < 32:
-                val = arith.extui(i32, val) if CT.is_unsigned(ty) else arith.extsi(i32, val)
-            return val
-    raise O.unsupported(c.name, c.where, "the argument must be an integer literal or an integer variable")
-
-
-def _visible(gen, name, where) -> list:
-    """Declarations named `name` in the function (parameters and locals declared before `where`), innermost
-    last first."""
-    body = gen.cursor
-    out = []
-
-    def visit(c):
-        if c.kind in (K.VAR_DECL, K.PARM_DECL) and c.spelling == name and c.location.line <= where[1]:
-            out.append(c)
-        for ch in c.get_children():
-            visit(ch)
-
-    visit(body)
-    return out[::-1]
+        CompileError: an argument outside the expressions openmp_exprs evaluates."""
+    from .openmp_exprs import ClauseExpr
+    return ClauseExpr(gen, c).value("i32")
 
 
 # ------------------------------------------------------------------------------------------ for
@@ -751,7 +722,7 @@ def _schedule(gen, stmt, clauses):
         return None, None
     args = [t for t, _ in c.args or []]
     if not args or args[0] not in ("static", "dynamic", "guided", "auto", "runtime") or \
-            len(args) not in (1, 3) or len(args) == 3 and args[1] != ",":
+            len(args) == 2 or len(args) > 2 and args[1] != ",":
         raise O.unsupported("schedule", c.where, "expected schedule(static|dynamic|guided|auto|runtime[, chunk])")
     kind = ir.Attribute.parse(f"#omp<schedulekind {args[0]}>")
     if len(args) == 1:

@@ -105,5 +105,16 @@ int main(void) {
     outer = omp_get_num_threads();
   }
   printf("nt %d tids %d masked1 %d outer %d in_parallel %d\n", nt, tids, masked_ran, outer, omp_in_parallel());
+  /* if and num_threads clauses with expressions */
+  int teams[3], want = 4;
+  double x = 0.25;
+  for (int k = 0; k < 3; k++) {
+#pragma omp parallel if(N * (k + 1) >= 2 * N && x < 0.5) num_threads(want / 2 + k % 2)
+    {
+#pragma omp single
+      teams[k] = omp_get_num_threads();
+    }
+  }
+  printf("teams %d %d %d\n", teams[0], teams[1], teams[2]);
   return 0;
 }
