@@ -80,13 +80,15 @@ def test_body_locals_are_per_iteration(tmp):
     assert r.stdout.index("memref.alloca()") > par  # allocated inside the parallel body
 
 
-def test_num_threads_is_ignored_with_a_warning(tmp):
+def test_num_threads_makes_an_omp_region(tmp):
+    # scf.parallel has no thread count: a loop with num_threads runs as omp.parallel(num_threads) + omp.wsloop
     src = tmp / "nt.c"
     src.write_text("void f(int n, double *a) {\n  #pragma omp parallel for num_threads(4)\n"
                    "  for (int i = 0; i < n; i++) a[i] = i;\n}\n")
-    r = run_pgcc(["-fopenmp", "-c", src, "-o", tmp / "nt.o"])
+    r = run_pgcc(["-fopenmp", src, "--emit=mlir", "-o", "-"])
     assert r.returncode == 0, r.stderr
-    assert f"{src}:2:28: warning: pgcc ignores 'num_threads'" in r.stderr
+    assert "warning" not in r.stderr and "scf.parallel" not in r.stdout
+    assert re.search(r"omp\.parallel num_threads\(%\w+ : i32\)", r.stdout) and "omp.wsloop" in r.stdout
 
 
 ERRORS = [

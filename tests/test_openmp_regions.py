@@ -85,7 +85,8 @@ ERRORS = [
     ("region_race", "void f(int n, double *a) {\n  double s = 0;\n  #pragma omp parallel\n  {\n"
                     "    s = a[0];\n  }\n  a[1] = s;\n}\n",
      "3:3: error: variable 's' is shared in the parallel region and assigned in it outside 'critical'"),
-    ("loop_race", "int g;\nvoid f(int n, double *a) {\n  #pragma omp parallel\n  {\n    a[0] = 0;\n    #pragma omp for\n"
+    ("loop_race", "int g;\nvoid f(int n, double *a) {\n  #pragma omp parallel\n  {\n    a[0] = 0;\n"
+                  "    #pragma omp for\n"
                   "    for (int i = 0; i < n; i++) g = i;\n  }\n}\n",
      "3:3: error: variable 'g' is shared in the parallel region and assigned in it"),
     ("orphaned_race", "int g;\nvoid f(int n) {\n  #pragma omp for\n  for (int i = 0; i < n; i++) g += i;\n}\n",
@@ -184,7 +185,8 @@ def test_differentiating_a_general_region_is_an_error(tmp):
     path.write_text("extern double __enzyme_autodiff(void *, ...);\ndouble f(const double *x, int n) {\n"
                     "  double s = 0;\n#pragma omp parallel\n  {\n    double p = 0;\n#pragma omp for\n"
                     "    for (int i = 0; i < n; i++) p += x[i] * x[i];\n#pragma omp critical\n    s += p;\n  }\n"
-                    "  return s;\n}\nvoid g(double *x, double *dx, int n) { __enzyme_autodiff((void *)f, x, dx, n); }\n")
+                    "  return s;\n}\n"
+                    "void g(double *x, double *dx, int n) { __enzyme_autodiff((void *)f, x, dx, n); }\n")
     r = run_pgcc(["-fopenmp", "-c", path, "-o", tmp / "a.o"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert f"{path}:5:3: error: unsupported construct: no reverse-mode derivative rule for 'omp.parallel'" in r.stderr

@@ -18,8 +18,8 @@ Simple forms (OpenMP 4.5, sections 2.5 `parallel`, 2.7.1 loop construct, 2.15 da
   indices are private and keep their value from before the loop. Loop hints (`#pragma GCC unroll`) between
   the directive and the loop are accepted.
 - `private(x)` / `firstprivate(x)` of scalar variables, `shared(...)`, `default(shared|none)`,
-  `schedule(...)` and `proc_bind(...)` (no effect on the results), `nowait`, `num_threads(n)` (ignored with a
-  warning: the thread count comes from OMP_NUM_THREADS), `reduction(op: x, ...)` of scalar variables with
+  `schedule(...)` and `proc_bind(...)` (no effect on the results), `nowait`, `reduction(op: x, ...)` of
+  scalar variables with
   op one of + - * max min & | ^; `#pragma omp atomic` updates in the loop.
 
 Each iteration gets its own copies of the private variables (the walker builds SSA per iteration), whereas
@@ -38,7 +38,6 @@ are left early, and shared scalars assigned in the loop (data races) are errors
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field
 
 from mlir import ir
@@ -46,7 +45,7 @@ from mlir.dialects import arith, memref, scf, ub
 
 from ..clang_ast import (K, canonical, children, file_contents, in_skipped_range, strip_implicit, unary_op,
                          var_decl_initializer)
-from ..errors import CompileError, render_diagnostic
+from ..errors import CompileError
 from . import c_types as CT
 from .scan import assigned_decls, contains, decl_key, exits
 from .values import Binding, MemLV
@@ -429,9 +428,6 @@ class ParallelLoop:
                 if not cl.args or len(cl.args) != 1 or not cl.args[0][0].isdigit() or int(cl.args[0][0]) < 1:
                     raise unsupported("collapse", cl.where, "the argument must be a positive integer literal")
                 collapse = int(cl.args[0][0])
-            elif cl.name == "num_threads":
-                print(render_diagnostic("warning", "pgcc ignores 'num_threads': the number of threads comes "
-                                        "from OMP_NUM_THREADS", *cl.where), file=sys.stderr)
         loops = self.loop_nest(collapse)
         body = loops[-1][1]["body"]
         ivs = {m["key"] for _, m in loops}

@@ -104,8 +104,8 @@ def general_parallel(gen, stmt, dirs) -> bool:
     names = [d.name for d in dirs]
     if names[0] == "parallel sections":
         return True
-    if any(c.name == "if" for c in dirs[0].clauses):
-        return True  # (scf.parallel has no condition)
+    if any(c.name in ("if", "num_threads") for c in dirs[0].clauses):
+        return True  # (scf.parallel has no condition or thread count)
     if names in (["parallel for"], ["parallel", "for"]):
         return needs_region(gen, stmt, dirs)
     if names == ["parallel"]:
@@ -340,8 +340,8 @@ def check_races(gen, node, region, private: set, where, allowed=frozenset()) -> 
                 visit(ch, allowed)
             return
         if names and names[0] in ("for", "parallel for"):
-            allowed = allowed | _keys(c, _listed(gen.omp[c.hash], ("private", "firstprivate", "lastprivate",
-                                                                   "reduction"))) | _loop_ivs(gen, c, gen.omp[c.hash][0])
+            listed = _listed(gen.omp[c.hash], ("private", "firstprivate", "lastprivate", "reduction"))
+            allowed = allowed | _keys(c, listed) | _loop_ivs(gen, c, gen.omp[c.hash][0])
         if names and names[0].startswith("parallel"):
             return  # a nested region: checked when it is emitted
         t = None
