@@ -190,3 +190,26 @@ def test_differentiating_a_general_region_is_an_error(tmp):
     r = run_pgcc(["-fopenmp", "-c", path, "-o", tmp / "a.o"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert f"{path}:5:3: error: unsupported construct: no reverse-mode derivative rule for 'omp.parallel'" in r.stderr
+
+
+def test_atomic_forms_written_as_assignments(tmp):
+    # `x = x op e`, `x = e op x` and a capture of one; `int += double` is not one read-modify-write: an error
+    src = tmp / "at.c"
+    src.write_text("#include <stdio.h>\nint h[4]; double d;\nint main(void) {\n  int cap = 0;\n"
+                   "#pragma omp parallel\n  {\n#pragma omp atomic\n    h[0] = h[0] + 2;\n"
+                   "#pragma omp atomic update\n    h[1] = 3 | h[1];\n#pragma omp atomic\n    d = d + 0.25;\n"
+                   "#pragma omp atomic capture\n    cap = h[2] = h[2] + 1;\n#pragma omp atomic\n    h[3] += cap > 0;\n  }\n"
+                   "  printf(\"%d %d %.2f %d %d\\n\", h[0], h[1], d, h[2], h[3]);\n  return 0;\n}\n")
+    exe = tmp / "at"
+    r = run_pgcc([src, "-fopenmp", "-o", exe])
+    assert r.returncode == 0, r.stderr
+    ref = gcc_build(src, tmp / "at_gcc")
+    for n in THREADS:
+        assert run_exe(exe, threads=n).stdout == run_exe(ref, threads=n).stdout
+    bad = tmp / "mixed.c"
+    bad.write_text("int h[4];\nvoid f(void) {\n#pragma omp parallel\n  {\n#pragma omp atomic\n    h[0] += 0.5;\n"
+                   "  }\n}\n")
+    r = run_pgcc([bad, "-fopenmp", "-c", "-o", tmp / "m.o"])
+    assert r.returncode == 1
+    assert r.stderr.startswith(f"{bad}:5:1: error: unsupported OpenMP construct 'atomic': an update of 'int' by a "
+                               "value of type 'double'"), r.stderr

@@ -327,7 +327,33 @@ def atomic_update(stmt):
         return (children(e)[0], op, children(e)[1]) if op is not None else None
     if e.kind == K.UNARY_OPERATOR and unary_op(e) in ("pre++", "pre--", "post++", "post--"):
         return children(e)[0], unary_op(e)[-2:], None
+    if e.kind == K.BINARY_OPERATOR and e.binary_operator.name == "Assign":  # `x = x op e`, `x = e op x`
+        x, rhs = children(e)
+        r = strip_implicit(rhs)
+        ops = {"Add": "+=", "Sub": "-=", "Mul": "*=", "And": "&=", "Or": "|=", "Xor": "^="}
+        if r.kind == K.BINARY_OPERATOR and r.binary_operator.name in ops:
+            a, b = children(r)
+            if _same_lvalue(a, x):
+                return x, ops[r.binary_operator.name], b
+            if _same_lvalue(b, x) and r.binary_operator.name != "Sub":
+                return x, ops[r.binary_operator.name], a
     return None
+
+
+def _same_lvalue(e, x) -> bool:
+    """Whether expression `e` is lvalue `x` read (spelled with the same tokens, of the same type)."""
+    return canonical(strip_implicit(e).type) == canonical(x.type) and \
+        [t.spelling for t in strip_implicit(e).get_tokens()] == [t.spelling for t in x.get_tokens()]
+
+
+def exact_update(target_ty, value_ty) -> bool:
+    """Whether `x op= e` may convert e to x's type first (what an atomic read-modify-write of x computes) and
+    get what C computes (x op e in the usual arithmetic conversions, then converted back): not when e is
+    floating and x an integer, or e a wider floating type than x."""
+    t, v = canonical(target_ty), canonical(value_ty)
+    if CT.is_int(t) and CT.is_float(v):
+        return False
+    return not (CT.is_float(t) and CT.is_float(v) and CT.size_of(v) > CT.size_of(t))
 
 
 def emit_atomic(gen, stmt, d: Directive):
@@ -357,6 +383,9 @@ def emit_atomic(gen, stmt, d: Directive):
     if value is None:
         v = gen.const_int(ty, 1) if CT.is_int(ty) else arith.constant(CT.scalar_type(ty), 1.0)
     else:
+        if not exact_update(ty, value.type):
+            raise unsupported("atomic", d.where, f"an update of '{target.type.spelling}' by a value of type "
+                                                 f"'{value.type.spelling}'")
         v = gen.convert(gen.rvalue(value), value.type, ty, value)
     is_f = CT.is_float(ty)
     if op in ("-=", "--"):

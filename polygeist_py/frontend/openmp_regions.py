@@ -901,6 +901,9 @@ def _capture(gen, v, upd_stmt, d, new: bool) -> None:
     if value is None:
         val = gen.const_int(ty, 1) if CT.is_int(ty) else arith.constant(CT.scalar_type(ty), 1.0)
     else:
+        if not O.exact_update(ty, value.type):
+            raise O.unsupported(d.name, d.where, f"an update of '{target.type.spelling}' by a value of type "
+                                                 f"'{value.type.spelling}'")
         val = gen.convert(gen.rvalue(value), value.type, ty, value)
     kind = {"+=": "add", "++": "add", "-=": "add", "--": "add", "&=": "and", "|=": "or", "^=": "xor"}.get(opname)
     if kind is None:
