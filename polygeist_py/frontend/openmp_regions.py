@@ -259,7 +259,8 @@ def memory_variables(gen, body) -> set:
         if names and (names[0] in SYNC or names[0] == "parallel sections"):
             out.update(assigned_decls([c]) - _declared_in(c))
         if names and ctx != "simple" and (names[0] == "for" or names[0] == "parallel for" and ctx == "general"):
-            out.update(_keys(c, _listed(dirs, ("reduction", "lastprivate"))))
+            out.update(_keys(c, _listed(dirs, ("reduction", "lastprivate"))) -
+                       _pointer_sections(gen, c, [cl for d in dirs for cl in d.clauses]))
             out.update(_carried(c, _loop_ivs(gen, c, dirs[0])))
         for ch in c.get_children():
             visit(ch, ctx)
@@ -500,14 +501,48 @@ def _reductions(gen, node, clauses, where) -> list:
         if op not in O.REDUCTION_OPS:
             raise O.unsupported(f"reduction({op or ''}:...)", c.where,
                                 "the operator must be one of " + " ".join(O.REDUCTION_OPS))
+        sections = _sections_of(c)
         for t, w in _items(c):
             for v in refs.get(t, []):
                 ty = canonical(v.type)
-                ety = CT.array_shape(ty).elem if CT.is_array(ty) else ty
+                if ty.kind == T.POINTER and t in sections:
+                    ety = canonical(CT.pointee(ty))
+                else:
+                    ety = CT.array_shape(ty).elem if CT.is_array(ty) else ty
                 if not CT.is_arith(ety) or op in ("&", "|", "^") and not CT.is_int(ety):
                     raise O.unsupported(f"reduction({op}:...)", w, f"on '{t}' of type '{v.type.spelling}'")
                 out.append((decl_key(v), v, op, CT.is_int(ety) and CT.is_unsigned(ety), w))
     return out
+
+
+def _sections_of(clause) -> dict:
+    """{name: (lower bound tokens, length tokens)} of the array sections `name[lo:len]` / `name[:len]` of a
+    clause's list."""
+    args = clause.args or []
+    out, i = {}, 0
+    while i < len(args):
+        if i + 1 < len(args) and args[i + 1][0] == "[" and re.match(r"[A-Za-z_]\w*$", args[i][0]):
+            depth, j, colon = 0, i + 1, None
+            while j < len(args):
+                depth += (args[j][0] == "[") - (args[j][0] == "]")
+                if args[j][0] == ":" and depth == 1 and colon is None:
+                    colon = j
+                if depth == 0:
+                    break
+                j += 1
+            if colon is not None:
+                out[args[i][0]] = (args[i + 2:colon], args[colon + 1:j])
+            i = j
+        i += 1
+    return out
+
+
+def _pointer_sections(gen, node, clauses) -> set:
+    """Keys of the pointer variables reduced over an array section (`reduction(+ : p[:n])`): they stay SSA
+    pointers; their private copies are heap buffers (emit_for)."""
+    refs = _refs(node)
+    return {decl_key(v) for c in clauses if c.name == "reduction" for t in _sections_of(c)
+            for v in refs.get(t, []) if canonical(v.type).kind == T.POINTER}
 
 
 def _check_markers(gen, upto=0) -> None:
@@ -639,6 +674,9 @@ def emit_for(gen, stmt, d, clauses) -> None:
                                                                                       "lastprivate", "reduction"))))
     refs = _refs(stmt)
     reds = _reductions(gen, stmt, clauses, d.where)
+    psec = _pointer_sections(gen, stmt, clauses)
+    heap = [r for r in reds if r[0] in psec]  # reduced over a section of what a pointer points to
+    reds = [r for r in reds if r[0] not in psec]
     for k, v, op, _, w in reds:
         _ensure_global(gen, v)
         if k not in gen.mem:
@@ -663,10 +701,11 @@ def emit_for(gen, stmt, d, clauses) -> None:
                     if decl_key(v) not in ivs:
                         _private_copy(gen, decl_key(v), v, c.name, w)
     privs = [(_private_copy(gen, k, v, "reduction", w, op), k, op, u) for k, v, op, u, w in reds]
+    heaps = [_section_copy(gen, k, v, op, u, w, clauses) for k, v, op, u, w in heap]
     for k, v, w in last:
         _private_copy(gen, k, v, "private", w)
     kind, chunk = _schedule(gen, stmt, clauses)
-    ws = omp.WsloopOp([], [], [], [], [], [], nowait=ir.UnitAttr.get() if nowait or privs else None,
+    ws = omp.WsloopOp([], [], [], [], [], [], nowait=ir.UnitAttr.get() if nowait or privs or heaps else None,
                       schedule_kind=kind, schedule_chunk=chunk)
     with ir.InsertionPoint(ws.regions[0].blocks.append()):
         nest = omp.LoopNestOp([lo for lo, _, _, _ in bnds], [hi for _, hi, _, _ in bnds],
@@ -710,7 +749,18 @@ def emit_for(gen, stmt, d, clauses) -> None:
         gen.env[k] = Binding(marker)
     for p, k, op, u in privs:
         _combine_into(gen, shared[k], p, op, u)
-    if privs and not nowait:
+    for shared_m, (priv, raw), lo, hi, op, u in heaps:
+        crit = omp.CriticalOp()
+        with ir.InsertionPoint(crit.regions[0].blocks.append()):
+            f = scf.ForOp(lo, hi, gen.const_index(1))
+            with ir.InsertionPoint(f.body):
+                i = [f.induction_variable]
+                a, b = memref.LoadOp(shared_m, i).result, memref.LoadOp(priv, i).result
+                memref.StoreOp(O.combine(op, a, b, u), shared_m, i)
+                scf.YieldOp([])
+            omp.TerminatorOp()
+        gen.mg.builtins.libc("free", None, [raw])
+    if (privs or heaps) and not nowait:
         omp.BarrierOp()
 
 
@@ -729,6 +779,43 @@ def _schedule(gen, stmt, clauses):
         return kind, None
     chunk = O.Clause("chunk", c.args[2:], c.where)
     return kind, _clause_value(gen, stmt, chunk)
+
+
+def _section_copy(gen, key, decl, op, unsigned, where, clauses):
+    """A thread's copy of the section `p[lo:len]` that pointer `p` points to, for a reduction: a malloc'ed
+    buffer of lo + len elements set to the operator's identity (the loop body indexes it as it indexes p), which
+    gen.env then binds to p. Returns (p's memref, (the copy, its raw pointer), lo, lo + len as index values, op,
+    unsigned).
+
+    Raises:
+        CompileError: a pointer that is not a memref of numbers, a section without a length."""
+    from .openmp_exprs import ClauseExpr
+    c = next(c for c in clauses if c.name == "reduction" and decl.spelling in _sections_of(c))
+    lo_t, len_t = _sections_of(c)[decl.spelling]
+    if key not in gen.env or not isinstance(gen.env[key].value.type, ir.MemRefType) or \
+            ir.MemRefType(gen.env[key].value.type).rank != 1 or not len_t:
+        raise O.unsupported("reduction", where, f"on the section of '{decl.spelling}' (a pointer to numbers, "
+                                                "with a length: p[lo:len])")
+    shared_m = gen.env[key].value
+    mt = ir.MemRefType(shared_m.type)
+
+    def index(toks, default):
+        if not toks:
+            return gen.const_index(default)
+        return arith.index_cast(ir.IndexType.get(), ClauseExpr(gen, c, toks).value("i32"))
+
+    lo, n = index(lo_t, 0), index(len_t, 0)
+    hi = arith.addi(lo, n)
+    i64 = ir.IntegerType.get_signless(64)
+    size = arith.muli(arith.index_cast(i64, hi), arith.constant(i64, CT.size_of(canonical(CT.pointee(decl.type)))))
+    raw = gen.mg.builtins.libc("malloc", CT.llvm_ptr(), [size])  # (the C library's, as the program's malloc)
+    priv = gen.from_ptr(raw, canonical(decl.type), [], None)
+    f = scf.ForOp(gen.const_index(0), hi, gen.const_index(1))
+    with ir.InsertionPoint(f.body):
+        memref.StoreOp(O.identity(op, mt.element_type, unsigned), priv, [f.induction_variable])
+        scf.YieldOp([])
+    gen.env[key] = Binding(priv, gen.env[key].form)
+    return shared_m, (priv, raw), lo, hi, op, unsigned
 
 
 def _name(refs, key) -> str:

@@ -3,6 +3,7 @@
    lastprivate, a private scalar passed by address, firstprivate structs, bounds read through pointers and
    loop hints between the directive and its loop. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <omp.h>
 
 #define N 10000
@@ -80,5 +81,23 @@ int main(void) {
     for (int i = 1; i <= 15; i++) fact *= i;
   }
   printf("team %d tmax %.1f fact %ld\n", team, tmax, fact);
+  /* reductions over sections of heap arrays, in a loop repeated inside a region */
+  double *w = malloc(B * sizeof(double));
+  long *top = calloc(B + 2, sizeof(long));
+  for (int b = 0; b < B; b++) w[b] = 1.0;
+#pragma omp parallel
+  for (int rep = 0; rep < 3; rep++) {
+#pragma omp for reduction(+ : w[:B]) reduction(max : top[2:B])
+    for (int i = 0; i < n; i++) {
+      w[keys[i] % B] += keys[i] * 0.5;
+      if (keys[i] > top[2 + keys[i] % B]) top[2 + keys[i] % B] = keys[i];
+    }
+  }
+  double ww = 0.0;
+  long tw = 0;
+  for (int b = 0; b < B; b++) { ww += w[b] * (b + 1); tw += top[b + 2] * (b + 1); }
+  printf("heap sections %.1f %ld %ld\n", ww, tw, top[0] + top[1]);
+  free(w);
+  free(top);
   return 0;
 }
