@@ -4,9 +4,9 @@ A `#pragma omp parallel` region whose body is arbitrary code is an `omp.parallel
 the team runs; inside it (or in a function called from it: orphaned constructs) the walker emits
 
 - `#pragma omp for` -> `omp.wsloop` + `omp.loop_nest` (private, firstprivate, lastprivate, reduction with
-  + - * & | ^ max min on scalars, arrays of fixed size and sections `p[lo:len]` through pointers, collapse, schedule(kind[, chunk]) as the
-  wsloop's schedule, nowait); an orphaned loop
-  outside any region runs on a team of one thread, i.e. sequentially, as with gcc;
+  + - * & | ^ max min on scalars, arrays of fixed size and sections `p[lo:len]` through pointers, collapse,
+  schedule(kind[, chunk]) as the wsloop's schedule, nowait); an orphaned loop outside any region runs on a
+  team of one thread, i.e. sequentially, as with gcc;
 - `single` (`nowait`), `master`, `masked` (`filter(n)`), `critical` (named and unnamed), `sections` /
   `section` (`nowait`), `barrier`, `flush` -> omp.single, omp.master, omp.masked, omp.critical, omp.sections,
   omp.barrier, omp.flush; `num_threads(n)` and `if(cond)` on `parallel` (arguments: openmp_exprs);
