@@ -575,9 +575,12 @@ def emit_parallel(gen, stmt, dirs) -> None:
     inner = list(dirs[1:])
     par_clauses = [c for c in d.clauses if c.name in PARALLEL_CLAUSES or c.name == "reduction"]
     if d.name in ("parallel for", "parallel sections"):  # the combined construct's clauses go to the inner one
-        par_clauses = [c for c in d.clauses if c.name in PARALLEL_CLAUSES]
+        # (a loop's private/firstprivate copies too, so that lastprivate copies out to the original variable)
+        own = ("shared", "default", "num_threads", "proc_bind", "if") if d.name == "parallel for" else \
+            PARALLEL_CLAUSES
+        par_clauses = [c for c in d.clauses if c.name in own]
         kind = d.name.split()[1]
-        inner = [O.Directive(kind, [c for c in d.clauses if c.name not in PARALLEL_CLAUSES], d.where, d.end)] + inner
+        inner = [O.Directive(kind, [c for c in d.clauses if c.name not in own], d.where, d.end)] + inner
     if d.name == "parallel":
         for c in d.clauses:
             if c.name not in PARALLEL_CLAUSES + ("reduction",):
@@ -702,8 +705,10 @@ def emit_for(gen, stmt, d, clauses) -> None:
                         _private_copy(gen, decl_key(v), v, c.name, w)
     privs = [(_private_copy(gen, k, v, "reduction", w, op), k, op, u) for k, v, op, u, w in reds]
     heaps = [_section_copy(gen, k, v, op, u, w, clauses) for k, v, op, u, w in heap]
+    first = _keys(stmt, _listed([O.Directive(d.name, clauses)], ("firstprivate",)))
     for k, v, w in last:
-        _private_copy(gen, k, v, "private", w)
+        if k not in first:  # (firstprivate and lastprivate: one copy, initialized and copied out)
+            _private_copy(gen, k, v, "private", w)
     kind, chunk = _schedule(gen, stmt, clauses)
     ws = omp.WsloopOp([], [], [], [], [], [], nowait=ir.UnitAttr.get() if nowait or privs or heaps else None,
                       schedule_kind=kind, schedule_chunk=chunk)

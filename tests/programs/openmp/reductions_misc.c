@@ -99,5 +99,11 @@ int main(void) {
   printf("heap sections %.1f %ld %ld\n", ww, tw, top[0] + top[1]);
   free(w);
   free(top);
+  /* firstprivate and lastprivate together: each thread counts on from 5; the thread that runs the last
+     iteration copies its count out (static schedule: the same chunks as gcc's) */
+  int cnt = 5;
+#pragma omp parallel for schedule(static) firstprivate(cnt) lastprivate(cnt)
+  for (int i = 0; i < 100; i++) cnt = cnt + 1;
+  printf("count %d\n", cnt);
   return 0;
 }
