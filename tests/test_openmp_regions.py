@@ -116,6 +116,9 @@ ERRORS = [
     ("num_threads_call", "int g(int);\nvoid f(int n, double *a) {\n  #pragma omp parallel num_threads(g(n))\n  {\n"
                          "    a[0] = 1;\n  }\n}\n",
      "3:36: error: unsupported OpenMP construct 'num_threads': 'g' is not an arithmetic variable in scope here"),
+    ("threadprivate", "int counter;\n#pragma omp threadprivate(counter)\nvoid f(void) {\n#pragma omp parallel\n"
+                      "  {\n#pragma omp atomic\n    counter++;\n  }\n}\n",
+     "2:1: error: unsupported OpenMP construct 'threadprivate'"),
     ("if_pointer", "void f(int n, double *a) {\n  #pragma omp parallel if(a)\n  {\n    a[0] = 1;\n  }\n}\n",
      "2:27: error: unsupported OpenMP construct 'if': 'a' is not an arithmetic variable in scope here"),
 ]
@@ -213,3 +216,14 @@ def test_atomic_forms_written_as_assignments(tmp):
     assert r.returncode == 1
     assert r.stderr.startswith(f"{bad}:5:1: error: unsupported OpenMP construct 'atomic': an update of 'int' by a "
                                "value of type 'double'"), r.stderr
+
+
+def test_declare_simd_at_file_scope_is_a_hint(tmp):
+    src = tmp / "ds.c"
+    src.write_text("#pragma omp declare simd\ndouble sq(double x) { return x * x; }\n"
+                   "int main(void) {\n  double s = 0;\n#pragma omp parallel for reduction(+:s)\n"
+                   "  for (int i = 0; i < 10; i++) s += sq(i);\n  return (int)s - 285;\n}\n")
+    exe = tmp / "ds"
+    r = run_pgcc([src, "-fopenmp", "-o", exe])
+    assert r.returncode == 0, r.stderr
+    assert run_exe(exe, threads=2).returncode == 0

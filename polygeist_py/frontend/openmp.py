@@ -107,6 +107,9 @@ def directives(tu, function) -> dict:
     Raises:
         CompileError: a directive that is not one of SUPPORTED_DIRECTIVES, or a malformed clause list.
     """
+    if not getattr(tu, "_omp_file_scope_checked", False):
+        tu._omp_file_scope_checked = True
+        check_file_scope(tu)
     toks = list(function.get_tokens())
     found = []
     for i in range(len(toks) - 2):
@@ -149,6 +152,39 @@ def directives(tu, function) -> dict:
             raise unsupported(d.name, d.where, "no statement follows the directive")
         attached.setdefault(nxt[2].hash, []).append(d)
     return attached
+
+
+FILE_SCOPE_HINTS = ("declare simd", "declare target", "end declare target", "declare variant")
+
+
+def check_file_scope(tu) -> None:
+    """Directives outside function bodies (`threadprivate`, `declare reduction`, ...) change what a program
+    means, so an unsupported one is an error rather than ignored; `declare simd`/`declare target` only concern
+    vector variants and offloading and are ignored.
+
+    Raises:
+        CompileError: ``unsupported OpenMP construct '<name>'`` at the directive."""
+    main = tu.cursor.spelling
+    bodies = [(c.extent.start.offset, c.extent.end.offset) for c in tu.cursor.get_children()
+              if c.location.file is not None and c.location.file.name == main and c.is_definition() and
+              c.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR)]
+    toks = list(tu.cursor.get_tokens())
+    text = None
+    for i in range(len(toks) - 2):
+        a, b, c = toks[i], toks[i + 1], toks[i + 2]
+        if a.spelling != "#" or b.spelling != "pragma" or c.spelling != "omp" or \
+                not a.location.line == b.location.line == c.location.line or in_skipped_range(tu, a.location):
+            continue
+        off = a.extent.start.offset
+        if a.location.file is None or a.location.file.name != main or any(s <= off < e for s, e in bodies):
+            continue
+        text = text if text is not None else file_contents(tu, a.location.file)
+        words = " ".join(t.spelling for t in toks[i + 3:i + 6] if t.location.line == a.location.line)
+        if words.startswith(FILE_SCOPE_HINTS):
+            continue
+        parse_directive(text, off, main)  # raises for anything but the statement directives
+        raise unsupported(words.split()[0] if words else "", (main, a.location.line, a.location.column),
+                          "outside a function")
 
 
 def parse_directive(text: bytes, start: int, filename: str) -> Directive:
