@@ -603,8 +603,8 @@ def emit_parallel(gen, stmt, dirs) -> None:
     reds = _reductions(gen, stmt, [c for c in par_clauses if c.name == "reduction"], d.where)
     for k, v, op, _, w in reds:
         _ensure_global(gen, v)
-        if k not in gen.mem:
-            raise O.unsupported("reduction", w, f"'{v.spelling}' is not assigned in the region")
+    # a variable the region does not assign stays an SSA value: its copies would stay the identity
+    reds = [r for r in reds if r[0] in gen.mem]
     par = omp.ParallelOp([], [], [], [], num_threads=nthreads, if_expr=cond)
     block = par.regions[0].blocks.append()
     saved_env, saved_mem, saved_struct, saved_loops = dict(gen.env), dict(gen.mem), dict(gen.struct_vars), gen.loops
