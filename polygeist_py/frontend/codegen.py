@@ -42,7 +42,7 @@ from mlir.dialects import func
 
 from ..clang_ast import K, T, canonical
 from . import c_types as CT
-from . import openmp, openmp_regions
+from . import openmp, openmp_regions, openmp_scan
 from . import records as R
 from .cuda_device import CudaDeviceGen
 from .cxx import CxxGen
@@ -107,7 +107,7 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
         self.addr_taken = address_taken(body)
         if getattr(self.mg.tu, "openmp", False):  # -fopenmp
             self.omp = openmp.directives(self.mg.tu, c)
-            self.addr_taken |= openmp_regions.memory_variables(self, body)  # assigned inside omp ops' regions
+            self.addr_taken |= openmp_scan.memory_variables(self, body)  # assigned inside omp ops' regions
         self.ret_type = canonical(c.result_type)
         with ir.InsertionPoint(self.entry), self.loc(c):
             args = list(self.entry.arguments)

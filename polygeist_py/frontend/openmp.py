@@ -277,7 +277,9 @@ def emit(gen, stmt, dirs: list) -> None:
     Raises:
         CompileError: unsupported constructs and data races (see the module docstring).
     """
+    from . import openmp_atomic as OA
     from . import openmp_regions as OR
+    from . import openmp_scan as OS
     while dirs and dirs[0].name in STANDALONE:
         OR.emit_standalone(gen, dirs[0])
         dirs = dirs[1:]
@@ -287,10 +289,10 @@ def emit(gen, stmt, dirs: list) -> None:
     if names == ["atomic"]:
         return emit_atomic(gen, stmt, dirs[0])
     if names[0] in ("atomic read", "atomic write", "atomic capture", "atomic compare"):
-        return OR.emit_atomic_form(gen, stmt, dirs[0])
-    if names[0] in ("parallel for", "parallel", "parallel sections") and OR.general_parallel(gen, stmt, dirs):
+        return OA.emit_atomic_form(gen, stmt, dirs[0])
+    if names[0] in ("parallel for", "parallel", "parallel sections") and OS.general_parallel(gen, stmt, dirs):
         return OR.emit_parallel(gen, stmt, dirs)
-    loop = OR.unwrap_hints(stmt)
+    loop = OS.unwrap_hints(stmt)
     if names == ["simd"]:
         if loop.kind != K.FOR_STMT:
             raise unsupported("simd", dirs[0].where, "the directive must precede a for loop")
@@ -301,12 +303,12 @@ def emit(gen, stmt, dirs: list) -> None:
     if names == ["parallel for"]:
         return ParallelLoop(gen, loop, dirs[0], dirs[0].clauses).emit()
     if names == ["parallel", "for"]:
-        return ParallelLoop(gen, OR.unwrap_hints(stmt), dirs[1], dirs[0].clauses + dirs[1].clauses).emit()
+        return ParallelLoop(gen, OS.unwrap_hints(stmt), dirs[1], dirs[0].clauses + dirs[1].clauses).emit()
     if names == ["parallel"] and simple_region(gen, stmt):
         return parallel_region(gen, stmt, dirs[0])
     if names[0] == "for":
         return OR.emit_for(gen, loop, dirs[0], dirs[0].clauses)
-    if names[0] in OR.SYNC:
+    if names[0] in OS.SYNC:
         return OR.emit_sync(gen, stmt, dirs[0], dirs[1:])
     if names[0] == "section":
         raise unsupported("section", dirs[0].where, "outside a 'sections' construct")
@@ -339,7 +341,7 @@ def parallel_region(gen, stmt, d: Directive) -> None:
     Raises:
         CompileError: errors of the loops.
     """
-    from . import openmp_regions as OR
+    from . import openmp_scan as OS
     inner = [s for s in children(stmt) if s.kind != K.NULL_STMT]
     declared = set()
     for s in inner:
@@ -349,7 +351,7 @@ def parallel_region(gen, stmt, d: Directive) -> None:
                 declared |= {decl_key(v) for v in children(s) if v.kind == K.VAR_DECL}
             else:
                 loop = gen.omp[s.hash][0]
-                ParallelLoop(gen, OR.unwrap_hints(s), loop, d.clauses + loop.clauses,
+                ParallelLoop(gen, OS.unwrap_hints(s), loop, d.clauses + loop.clauses,
                              thread_private=declared).emit()
 
 
@@ -569,7 +571,7 @@ class ParallelLoop:
                 inner = [s for s in children(body) if s.kind != K.NULL_STMT] if body.kind == K.COMPOUND_STMT \
                     else [body]
                 c = inner[0] if len(inner) == 1 else body
-                from .openmp_regions import unwrap_hints
+                from .openmp_scan import unwrap_hints
                 c = unwrap_hints(c)
         return out
 

@@ -11,44 +11,40 @@ the team runs; inside it (or in a function called from it: orphaned constructs) 
   `section` (`nowait`), `barrier`, `flush` -> omp.single, omp.master, omp.masked, omp.critical, omp.sections,
   omp.barrier, omp.flush; `num_threads(n)` and `if(cond)` on `parallel` (arguments: openmp_exprs);
 - `atomic` read (`v = x`), write (`x = e`), update and capture (`v = x op= e`, `v = x++`, `v = ++x`,
-  `{v = x; x op= e;}`, `{x op= e; v = x;}`) on memory -> memref.atomic_rmw.
+  `{v = x; x op= e;}`, `{x op= e; v = x;}`) on memory -> memref.atomic_rmw (openmp_atomic).
 
-Data sharing. Every thread runs the region's code with its own SSA values, so variables declared in the
-region and `private`/`firstprivate` ones are private for free. A variable that a construct region assigns
-and that is declared outside it cannot flow out of the omp op as an SSA value: ``memory_variables`` finds
-those before the function is emitted and the walker keeps them in memory (as it does address-taken
-variables); a shared one lives at the function entry, a thread's own one in an alloca that is moved into
-the `omp.parallel` region (one per thread). A reduction accumulates into a private copy (a per-thread alloca
-set to the operator's identity) that is combined into the shared variable in an `omp.critical` at the end
-of the construct, before its barrier.
+Data sharing. Every thread runs the region's code with its own SSA values, so variables declared in the region
+and `private`/`firstprivate` ones are private for free. A variable that a construct region assigns and that is
+declared outside it cannot flow out of the omp op as an SSA value: openmp_scan.memory_variables finds those
+before the function is emitted and the walker keeps them in memory (as it does address-taken variables); a
+shared one lives at the function entry, a thread's own one in an alloca that is moved into the `omp.parallel`
+region (one per thread). A reduction accumulates into a private copy (a per-thread alloca set to the operator's
+identity) that is combined into the shared variable in an `omp.critical` at the end of the construct, before its
+barrier.
 
-Data races are errors: a shared variable (declared outside the region and not private, or a global) assigned
-in the region outside `critical`/`single`/`master`/`masked`/`section`/`atomic`, or in a worksharing loop
-without being listed in its private/lastprivate/reduction clauses. A private scalar that a worksharing loop
-assigns and that is read before an iteration assigns it, or after the loop, is an error too (its value would
-depend on the schedule). Clause arguments are expressions of numbers and variables (openmp_exprs). Unsupported:
-`copyin`, `copyprivate`, `ordered`, `linear`, tasks, `return`/
-`goto`/`break` out of a construct.
+Data races are errors (openmp_scan.check_races): a shared variable (declared outside the region and not private,
+or a global) assigned in the region outside `critical`/`single`/`master`/`masked`/`section`/`atomic`, or in a
+worksharing loop without being listed in its private/lastprivate/reduction clauses. A private scalar that a
+worksharing loop assigns and that is read before an iteration assigns it, or after the loop, is an error too
+(its value would depend on the schedule). Clause arguments are expressions of numbers and variables
+(openmp_exprs). Unsupported: `copyin`, `copyprivate`, `ordered`, `linear`, tasks, `return`/ `goto`/`break` out
+of a construct.
 """
 
 from __future__ import annotations
-
-import re
 
 from mlir import ir
 from mlir.dialects import arith, memref, scf, ub
 from mlir.dialects import openmp as omp
 
-from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children
 from ..errors import CompileError
 from . import c_types as CT
 from . import openmp as O
-from .scan import assigned_decls, assigned_target, decl_key, exits
-from .values import Binding, MemLV, MemVar, VarLV
+from . import openmp_scan as S
+from .scan import assigned_decls, decl_key, exits
+from .values import Binding, MemVar
 
-SYNC = ("single", "master", "masked", "critical", "sections")  # constructs that are one omp op with a region
-EXCLUSIVE = ("single", "master", "masked", "critical", "section", "sections", "atomic", "atomic read",
-             "atomic write", "atomic capture")  # one thread at a time runs them: shared writes are no race
 PARALLEL_CLAUSES = ("private", "firstprivate", "shared", "default", "num_threads", "proc_bind", "if")
 
 
@@ -61,15 +57,6 @@ def _state(gen) -> dict:
     return st
 
 
-def unwrap_hints(stmt):
-    """The loop under `#pragma GCC unroll n` / `#pragma nounroll` / `#pragma clang loop ...` (clang's
-    AttributedStmt, which libclang shows as UNEXPOSED_STMT): hints that do not change the loop's meaning."""
-    while stmt is not None and stmt.kind == K.UNEXPOSED_STMT:
-        kids = children(stmt)
-        if len(kids) != 1 or not kids[0].kind.is_statement():
-            break
-        stmt = kids[0]
-    return stmt
 
 
 def visit_plain(gen, stmt) -> None:
@@ -97,317 +84,15 @@ def emit_standalone(gen, d) -> None:
         omp.FlushOp([])
 
 
-# ------------------------------------------------------------------------------------------- pre-scan
-def general_parallel(gen, stmt, dirs) -> bool:
-    """Whether a `parallel ...` construct is emitted as an omp.parallel region (else it is one of the simple
-    forms openmp.py makes `scf.parallel`)."""
-    names = [d.name for d in dirs]
-    if names[0] == "parallel sections":
-        return True
-    if any(c.name in ("if", "num_threads") for c in dirs[0].clauses):
-        return True  # (scf.parallel has no condition or thread count)
-    if names in (["parallel for"], ["parallel", "for"]):
-        return needs_region(gen, stmt, dirs)
-    if names == ["parallel"]:
-        return not O.simple_region(gen, stmt) or any(
-            needs_region(gen, s, dirs + gen.omp[s.hash]) for s in children(stmt) if s.hash in gen.omp)
-    return names[0] == "parallel"
-
-
-def needs_region(gen, loop, dirs) -> bool:
-    """Whether a worksharing loop needs omp ops: scf.parallel has no lastprivate, array reductions,
-    per-thread copies of variables in memory, or constructs that one thread at a time runs."""
-    return any(c.name == "lastprivate" or c.name == "reduction" and _array_items(gen, loop, c)
-               or c.name in ("private", "firstprivate", "reduction") and _memory_items(gen, loop, c)
-               for d in dirs for c in d.clauses) or \
-        any(ds[0].name in EXCLUSIVE and ds[0].name != "atomic" for _, ds in _directed(gen, loop))
-
-
-def _array_items(gen, stmt, clause) -> bool:
-    """Whether a reduction clause lists an array (`a`, `a[:n]`)."""
-    if any(t == "[" for t, _ in clause.args or []):
-        return True
-    refs = _refs(stmt)
-    for t, _ in clause.args or []:
-        for v in refs.get(t, []):
-            if CT.is_array(canonical(v.type)):
-                return True
-    return False
-
-
-def _memory_items(gen, stmt, clause) -> bool:
-    """Whether a clause lists a variable that lives in memory (a global, a static local, a struct, an array,
-    a scalar whose address is taken): scf.parallel's per-iteration SSA copies cannot privatize those."""
-    refs = _refs(stmt)
-    for t, _ in _items(clause):
-        for v in refs.get(t, []):
-            ty = canonical(v.type)
-            if _shared_decl(v, None, set()) or decl_key(v) in gen.addr_taken or ty.kind == T.RECORD or \
-                    CT.is_array(ty):
-                return True
-    return False
-
-
+# ------------------------------------------------------------------------------------------ private copies
 def _ensure_global(gen, decl) -> None:
     """Register a global variable the function has not used yet (the walker does it at the first use)."""
     k = decl_key(decl)
-    if k not in gen.mem and k not in gen.env and k not in gen.struct_vars and _shared_decl(decl, None, set()) \
+    if k not in gen.mem and k not in gen.env and k not in gen.struct_vars and S.shared_decl(decl, None, set()) \
             and decl.kind == K.VAR_DECL and decl.storage_class != decl.storage_class.STATIC:
         gen.mem[k] = gen.mg.global_var(decl)
 
 
-def _refs(node) -> dict:
-    """{name: [declarations of variables that `node` refers to by that name]}."""
-    out: dict = {}
-
-    def visit(c):
-        if c.kind == K.DECL_REF_EXPR and c.referenced is not None and c.referenced.kind in (K.VAR_DECL, K.PARM_DECL):
-            lst = out.setdefault(c.referenced.spelling, [])
-            if all(decl_key(v) != decl_key(c.referenced) for v in lst):
-                lst.append(c.referenced)
-        for ch in c.get_children():
-            visit(ch)
-
-    visit(node)
-    return out
-
-
-def _declared_in(node) -> set:
-    out = set()
-
-    def visit(c):
-        if c.kind == K.VAR_DECL and c.storage_class not in (c.storage_class.STATIC, c.storage_class.EXTERN):
-            out.add(decl_key(c))
-        for ch in c.get_children():
-            visit(ch)
-
-    visit(node)
-    return out
-
-
-def _items(clause) -> list:
-    """[(name, where)] of a clause's list (after `op:` for reduction; array sections `a[lo:len]` by name)."""
-    args = clause.args or []
-    if clause.name == "reduction":
-        colon = next((i for i, (t, _) in enumerate(args) if t == ":"), None)
-        args = args[colon + 1:] if colon is not None else []
-    out, depth = [], 0
-    for t, w in args:
-        depth += (t == "[") - (t == "]")
-        if depth == 0 and re.match(r"[A-Za-z_]\w*$", t) and (not out or out[-1][2]):
-            out.append([t, w, False])
-        if depth == 0 and t == "," and out:
-            out[-1][2] = True
-    return [(t, w) for t, w, _ in out]
-
-
-def _listed(dirs, names) -> set:
-    return {t for d in dirs for c in d.clauses if c.name in names for t, _ in _items(c)}
-
-
-def _keys(node, names) -> set:
-    refs = _refs(node)
-    return {decl_key(v) for n in names for v in refs.get(n, [])}
-
-
-def _loop_ivs(gen, stmt, d) -> set:
-    """Keys of the induction variables of a worksharing loop (and of its collapsed loops)."""
-    collapse = 1
-    for c in d.clauses:
-        if c.name == "collapse" and c.args and c.args[0][0].isdigit():
-            collapse = int(c.args[0][0])
-    out, c = set(), unwrap_hints(stmt)
-    for _ in range(collapse):
-        if c is None or c.kind != K.FOR_STMT:
-            break
-        init = children(c)[0]
-        if init.kind == K.DECL_STMT and children(init):
-            out.add(decl_key(children(init)[0]))
-        elif init.kind == K.BINARY_OPERATOR:
-            t = assigned_target(children(init)[0])
-            if t is not None:
-                out.add(decl_key(t))
-        body = children(c)[-1]
-        inner = [s for s in children(body) if s.kind != K.NULL_STMT] if body.kind == K.COMPOUND_STMT else [body]
-        c = unwrap_hints(inner[0]) if len(inner) == 1 else None
-    return out
-
-
-def memory_variables(gen, body) -> set:
-    """Keys of the variables that must live in memory because an omp op's region assigns them while they are
-    declared outside it (the walker then treats them as address-taken; see the module docstring): shared
-    variables assigned in a general parallel region, variables assigned inside single/master/masked/
-    critical/sections, the reduction and lastprivate variables of omp.wsloop loops."""
-    out = set()
-
-    def visit(c, ctx):  # ctx: None outside parallel regions, "general" or "simple" (openmp.simple_region)
-        dirs = [d for d in gen.omp.get(c.hash, []) if d.name not in O.STANDALONE]
-        names = [d.name for d in dirs]
-        if names and names[0].startswith("parallel"):
-            if general_parallel(gen, c, dirs):
-                ctx = "general"
-                private = _keys(c, _listed(dirs[:1], ("private", "firstprivate")))
-                ivs = set()
-                for s, ds in _directed(gen, c):
-                    if ds[0].name in ("for", "parallel for"):
-                        ivs |= _loop_ivs(gen, s, ds[0])
-                if names[0] == "parallel for":
-                    ivs |= _loop_ivs(gen, c, dirs[0])
-                out.update(assigned_decls([c]) - _declared_in(c) - private - ivs)
-            else:
-                ctx = "simple"
-        if names and (names[0] in SYNC or names[0] == "parallel sections"):
-            out.update(assigned_decls([c]) - _declared_in(c))
-        if names and ctx != "simple" and (names[0] == "for" or names[0] == "parallel for" and ctx == "general"):
-            out.update(_keys(c, _listed(dirs, ("reduction", "lastprivate"))) -
-                       _pointer_sections(gen, c, [cl for d in dirs for cl in d.clauses]))
-            out.update(_carried(c, _loop_ivs(gen, c, dirs[0])))
-        for ch in c.get_children():
-            visit(ch, ctx)
-
-    visit(body, None)
-    if out - gen.addr_taken:  # a list item now in memory may turn a simple parallel loop into a region
-        gen.addr_taken |= out
-        return out | memory_variables(gen, body)
-    return out
-
-
-def _carried(loop, ivs) -> set:
-    """Keys of the variables declared outside a worksharing loop that its body assigns, other than inner loop
-    counters (`for (j = 0; ...)`, assigned before any use in each iteration): a thread's later iterations see
-    what its earlier ones assigned (`local += ...`, then combined after the loop), so they live in memory."""
-    body = children(loop)[-1]
-    counters: dict = {}
-
-    def visit(c, inside):
-        if c.kind == K.FOR_STMT:
-            init = children(c)[0]
-            t = assigned_target(children(init)[0]) if init.kind == K.BINARY_OPERATOR and \
-                init.binary_operator.name == "Assign" else None
-            if t is not None:
-                inside = inside | {decl_key(t)}
-        if c.kind == K.DECL_REF_EXPR and c.referenced is not None:
-            k = decl_key(c.referenced)
-            counters[k] = counters.get(k, True) and k in inside
-        for ch in c.get_children():
-            visit(ch, inside)
-
-    visit(body, frozenset())
-    return {k for k in assigned_decls([body]) - _declared_in(body) - ivs if not counters.get(k, False)}
-
-
-def _directed(gen, node) -> list:
-    """[(statement, its directives)] of the statements inside `node` that have directives."""
-    out = []
-
-    def visit(c):
-        if c.hash in gen.omp and c is not node:
-            out.append((c, gen.omp[c.hash]))
-        for ch in c.get_children():
-            visit(ch)
-
-    visit(node)
-    return out
-
-
-# ------------------------------------------------------------------------------------------ data races
-def _shared_decl(decl, region, private: set) -> bool:
-    """Whether variable `decl` is shared by the threads of `region` (None: an orphaned construct)."""
-    if decl.kind == K.VAR_DECL and (decl.storage_class in (decl.storage_class.STATIC, decl.storage_class.EXTERN)
-                                    or decl.semantic_parent is None
-                                    or decl.semantic_parent.kind != K.FUNCTION_DECL):
-        return True  # a global or a static local: one object for all threads
-    if region is None or decl_key(decl) in private:
-        return False
-    s, e = region.extent.start.offset, region.extent.end.offset
-    return not s <= decl.extent.start.offset < e
-
-
-def check_races(gen, node, region, private: set, where, allowed=frozenset()) -> None:
-    """Raise for an assignment in `node` to a variable shared by the threads of `region` outside the
-    constructs that one thread at a time runs; `allowed` are the keys a worksharing loop's clauses privatize.
-
-    Raises:
-        CompileError: ``variable 'x' is shared in the parallel region and assigned in it (a data race)``.
-    """
-    tids = _thread_ids(node)
-
-    def visit(c, allowed):
-        names = [d.name for d in gen.omp.get(c.hash, []) if d.name not in O.STANDALONE] if c is not node else []
-        if names and names[0] in EXCLUSIVE:
-            return
-        if c.kind == K.IF_STMT and _one_thread(children(c)[0], tids):
-            for ch in children(c)[2:]:  # `if (tid == 0) x = ...;`: only the else branch runs in many threads
-                visit(ch, allowed)
-            return
-        if names and names[0] in ("for", "parallel for"):
-            listed = _listed(gen.omp[c.hash], ("private", "firstprivate", "lastprivate", "reduction"))
-            allowed = allowed | _keys(c, listed) | _loop_ivs(gen, c, gen.omp[c.hash][0])
-        if names and names[0].startswith("parallel"):
-            return  # a nested region: checked when it is emitted
-        t = None
-        if c.kind == K.BINARY_OPERATOR and c.binary_operator.name == "Assign" or \
-                c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
-            t = assigned_target(children(c)[0])
-        elif c.kind == K.UNARY_OPERATOR and unary_op(c) in ("pre++", "pre--", "post++", "post--"):
-            t = assigned_target(children(c)[0])
-        if t is not None and t.kind in (K.VAR_DECL, K.PARM_DECL) and decl_key(t) not in allowed and \
-                _shared_decl(t, region, private):
-            raise CompileError(f"variable '{t.spelling}' is shared in the parallel region and assigned in it "
-                               "outside 'critical', 'atomic', 'single', 'master' and 'sections' (a data race): "
-                               "make it private or protect the update", *where)
-        for ch in c.get_children():
-            visit(ch, allowed)
-
-    visit(node, allowed)
-
-
-def _is_thread_num(e) -> bool:
-    e = strip_implicit(e)
-    return e.kind == K.CALL_EXPR and e.spelling == "omp_get_thread_num" and not list(e.get_arguments())
-
-
-def _thread_ids(node) -> set:
-    """Keys of the variables of `node` initialized with omp_get_thread_num() and never assigned."""
-    out = set()
-
-    def visit(c):
-        if c.kind == K.VAR_DECL:
-            inits = [e for e in children(c) if e.kind.is_expression()]
-            if inits and _is_thread_num(inits[-1]):
-                out.add(decl_key(c))
-        for ch in c.get_children():
-            visit(ch)
-
-    visit(node)
-    return out - assigned_decls([node])
-
-
-def _one_thread(cond, tids) -> bool:
-    """Whether an if condition holds in one thread of a team at most: `tid == c` / `c == tid` with tid
-    omp_get_thread_num() or a variable initialized with it, and c an integer constant."""
-    from ..clang_ast import evaluate
-    e = strip_implicit(cond)
-    if e.kind != K.BINARY_OPERATOR or e.binary_operator.name != "EQ":
-        return False
-    a, b = children(e)
-
-    def tid(x):
-        x = strip_implicit(x)
-        return _is_thread_num(x) or x.kind == K.DECL_REF_EXPR and x.referenced is not None and \
-            decl_key(x.referenced) in tids
-
-    return tid(a) and isinstance(evaluate(b), int) or tid(b) and isinstance(evaluate(a), int)
-
-
-def _no_exit(stmt, d) -> None:
-    for kind, what in ((K.RETURN_STMT, "return"), (K.GOTO_STMT, "goto"), (K.BREAK_STMT, "break"),
-                       (K.CONTINUE_STMT, "continue")):
-        if exits(stmt, (kind,)):
-            raise O.unsupported(what, d.where, f"leaving the '{d.name}' construct")
-
-
-# ------------------------------------------------------------------------------------------ private copies
 def _private_copy(gen, key, decl, how: str, where, op=None):
     """Give the current thread its own copy of variable `key` (`how`: private, firstprivate, reduction with
     operator `op`), in place in gen.mem / gen.struct_vars / gen.env. Returns the private memref for memory
@@ -490,7 +175,7 @@ def _combine_into(gen, shared, private, op: str, unsigned: bool) -> None:
 
 def _reductions(gen, node, clauses, where) -> list:
     """[(key, decl, op, unsigned)] of the reduction clauses."""
-    refs = _refs(node)
+    refs = S.var_refs(node)
     out = []
     for c in clauses:
         if c.name != "reduction":
@@ -501,8 +186,8 @@ def _reductions(gen, node, clauses, where) -> list:
         if op not in O.REDUCTION_OPS:
             raise O.unsupported(f"reduction({op or ''}:...)", c.where,
                                 "the operator must be one of " + " ".join(O.REDUCTION_OPS))
-        sections = _sections_of(c)
-        for t, w in _items(c):
+        sections = S.sections_of(c)
+        for t, w in S.items(c):
             for v in refs.get(t, []):
                 ty = canonical(v.type)
                 if ty.kind == T.POINTER and t in sections:
@@ -515,34 +200,8 @@ def _reductions(gen, node, clauses, where) -> list:
     return out
 
 
-def _sections_of(clause) -> dict:
-    """{name: (lower bound tokens, length tokens)} of the array sections `name[lo:len]` / `name[:len]` of a
-    clause's list."""
-    args = clause.args or []
-    out, i = {}, 0
-    while i < len(args):
-        if i + 1 < len(args) and args[i + 1][0] == "[" and re.match(r"[A-Za-z_]\w*$", args[i][0]):
-            depth, j, colon = 0, i + 1, None
-            while j < len(args):
-                depth += (args[j][0] == "[") - (args[j][0] == "]")
-                if args[j][0] == ":" and depth == 1 and colon is None:
-                    colon = j
-                if depth == 0:
-                    break
-                j += 1
-            if colon is not None:
-                out[args[i][0]] = (args[i + 2:colon], args[colon + 1:j])
-            i = j
-        i += 1
-    return out
 
 
-def _pointer_sections(gen, node, clauses) -> set:
-    """Keys of the pointer variables reduced over an array section (`reduction(+ : p[:n])`): they stay SSA
-    pointers; their private copies are heap buffers (emit_for)."""
-    refs = _refs(node)
-    return {decl_key(v) for c in clauses if c.name == "reduction" for t in _sections_of(c)
-            for v in refs.get(t, []) if canonical(v.type).kind == T.POINTER}
 
 
 def _check_markers(gen, upto=0) -> None:
@@ -571,7 +230,7 @@ def emit_parallel(gen, stmt, dirs) -> None:
     """
     d = dirs[0]
     st = _state(gen)
-    _no_exit(stmt, d)
+    S.no_exit(stmt, d)
     inner = list(dirs[1:])
     par_clauses = [c for c in d.clauses if c.name in PARALLEL_CLAUSES or c.name == "reduction"]
     if d.name in ("parallel for", "parallel sections"):  # the combined construct's clauses go to the inner one
@@ -592,14 +251,14 @@ def emit_parallel(gen, stmt, dirs) -> None:
         elif c.name == "if":  # false: a team of one thread
             from .openmp_exprs import ClauseExpr
             cond = ClauseExpr(gen, c).value("i1")
-    refs = _refs(stmt)
+    refs = S.var_refs(stmt)
     private = {decl_key(v) for c in par_clauses if c.name in ("private", "firstprivate", "reduction")
-               for t, _ in _items(c) for v in refs.get(t, [])}
+               for t, _ in S.items(c) for v in refs.get(t, [])}
     allowed = set()
     if d.name == "parallel for":  # the loop's own clauses and indices
-        allowed = _loop_ivs(gen, stmt, d) | _keys(stmt, _listed([d], ("private", "firstprivate", "lastprivate",
+        allowed = S.loop_ivs(gen, stmt, d) | S.keys(stmt, S.listed([d], ("private", "firstprivate", "lastprivate",
                                                                       "reduction")))
-    check_races(gen, stmt, stmt, private, d.where, allowed)
+    S.check_races(gen, stmt, stmt, private, d.where, allowed)
     reds = _reductions(gen, stmt, [c for c in par_clauses if c.name == "reduction"], d.where)
     for k, v, op, _, w in reds:
         _ensure_global(gen, v)
@@ -617,7 +276,7 @@ def emit_parallel(gen, stmt, dirs) -> None:
             shared = {k: gen.mem_ref(gen.mem[k]) for k, *_ in reds}
             for c in par_clauses:
                 if c.name in ("private", "firstprivate"):
-                    for t, w in _items(c):
+                    for t, w in S.items(c):
                         for v in refs.get(t, []):
                             _private_copy(gen, decl_key(v), v, c.name, w)
             privs = [(_private_copy(gen, k, v, "reduction", w, op), k, op, u) for k, v, op, u, w in reds]
@@ -673,18 +332,18 @@ def emit_for(gen, stmt, d, clauses) -> None:
     body = loops[-1][1]["body"]
     ivs = {m["key"] for _, m in loops}
     if region is None:  # orphaned: only globals and static locals are shared
-        check_races(gen, stmt, None, set(), d.where, ivs | _keys(stmt, _listed([d], ("private", "firstprivate",
+        S.check_races(gen, stmt, None, set(), d.where, ivs | S.keys(stmt, S.listed([d], ("private", "firstprivate",
                                                                                       "lastprivate", "reduction"))))
-    refs = _refs(stmt)
+    refs = S.var_refs(stmt)
     reds = _reductions(gen, stmt, clauses, d.where)
-    psec = _pointer_sections(gen, stmt, clauses)
+    psec = S.pointer_sections(gen, stmt, clauses)
     heap = [r for r in reds if r[0] in psec]  # reduced over a section of what a pointer points to
     reds = [r for r in reds if r[0] not in psec]
     for k, v, op, _, w in reds:
         _ensure_global(gen, v)
         if k not in gen.mem:
             raise O.unsupported("reduction", w, f"on '{v.spelling}' here")
-    last = [(decl_key(v), v, w) for c in clauses if c.name == "lastprivate" for t, w in _items(c)
+    last = [(decl_key(v), v, w) for c in clauses if c.name == "lastprivate" for t, w in S.items(c)
             for v in refs.get(t, [])]
     for k, v, w in last:
         _ensure_global(gen, v)
@@ -699,13 +358,13 @@ def emit_for(gen, stmt, d, clauses) -> None:
     shared_last = {k: gen.mem_ref(gen.mem[k]) for k, _, _ in last}
     for c in clauses:
         if c.name in ("private", "firstprivate"):
-            for t, w in _items(c):
+            for t, w in S.items(c):
                 for v in refs.get(t, []):
                     if decl_key(v) not in ivs:
                         _private_copy(gen, decl_key(v), v, c.name, w)
     privs = [(_private_copy(gen, k, v, "reduction", w, op), k, op, u) for k, v, op, u, w in reds]
     heaps = [_section_copy(gen, k, v, op, u, w, clauses) for k, v, op, u, w in heap]
-    first = _keys(stmt, _listed([O.Directive(d.name, clauses)], ("firstprivate",)))
+    first = S.keys(stmt, S.listed([O.Directive(d.name, clauses)], ("firstprivate",)))
     for k, v, w in last:
         if k not in first:  # (firstprivate and lastprivate: one copy, initialized and copied out)
             _private_copy(gen, k, v, "private", w)
@@ -717,7 +376,7 @@ def emit_for(gen, stmt, d, clauses) -> None:
                               [s for _, _, s, _ in bnds])
     block = nest.regions[0].blocks.append(*[ir.IndexType.get()] * len(loops))
     assigned = assigned_decls([body])
-    local = _declared_in(body)
+    local = S.declared_in(body)
     cont = ("cont", next(gen.loop_ids)) if exits(body, (K.CONTINUE_STMT,)) else None
     gen.loops.append((None, cont))
     carried = [k for k in gen.env if k in assigned and k not in local and k not in ivs]
@@ -795,8 +454,8 @@ def _section_copy(gen, key, decl, op, unsigned, where, clauses):
     Raises:
         CompileError: a pointer that is not a memref of numbers, a section without a length."""
     from .openmp_exprs import ClauseExpr
-    c = next(c for c in clauses if c.name == "reduction" and decl.spelling in _sections_of(c))
-    lo_t, len_t = _sections_of(c)[decl.spelling]
+    c = next(c for c in clauses if c.name == "reduction" and decl.spelling in S.sections_of(c))
+    lo_t, len_t = S.sections_of(c)[decl.spelling]
     if key not in gen.env or not isinstance(gen.env[key].value.type, ir.MemRefType) or \
             ir.MemRefType(gen.env[key].value.type).rank != 1 or not len_t:
         raise O.unsupported("reduction", where, f"on the section of '{decl.spelling}' (a pointer to numbers, "
@@ -834,7 +493,7 @@ def emit_sync(gen, stmt, d, rest) -> None:
     Raises:
         CompileError: unsupported clauses, exits from the construct, a `sections` body that is not a block.
     """
-    _no_exit(stmt, d)
+    S.no_exit(stmt, d)
     if stmt.kind == K.DECL_STMT:
         raise O.unsupported(d.name, d.where, "its statement is a declaration (it must be a statement or a block)")
     allowed = {"single": ("nowait",), "sections": ("nowait",), "masked": ("filter",)}.get(d.name, ())
@@ -906,114 +565,3 @@ def _sections(gen, stmt, d, rest) -> None:
                     visit_plain(gen, s)
             omp.TerminatorOp()
         gen.env = saved_env
-
-
-# ------------------------------------------------------------------------------------------ atomic
-def emit_atomic_form(gen, stmt, d) -> None:
-    """`#pragma omp atomic read|write|capture` on memory: read as an atomic read-modify-write that keeps the value,
-    write as one that replaces it (memref.atomic_rmw: `or 0` / `add -0.0`, `assign`), capture as one that updates
-    it and hands back the old or new value.
-
-    Raises:
-        CompileError: another statement form, `atomic compare`, a target that is not in memory.
-    """
-    if d.name == "atomic compare":
-        raise O.unsupported("atomic compare", d.where)
-    e = strip_implicit(stmt)
-    if d.name == "atomic read":
-        v, x = _assignment(e)
-        if x is None:
-            raise O.unsupported(d.name, d.where, "the statement must be `v = x;`")
-        ty = canonical(x.type)  # x + -0.0 is x, x | 0 is x: the old value, read atomically
-        zero = arith.constant(CT.scalar_type(ty), -0.0) if CT.is_float(ty) else gen.const_int(ty, 0)
-        _assign(gen, v, _rmw(gen, x, d, "add" if CT.is_float(ty) else "or", zero), x.type)
-        return
-    if d.name == "atomic write":
-        x, val = _assignment(e)
-        if x is None:
-            raise O.unsupported(d.name, d.where, "the statement must be `x = expr;`")
-        ty = canonical(x.type)
-        new = gen.convert(gen.rvalue(val), val.type, ty, val)
-        _rmw(gen, x, d, "assign", new)
-        return
-    # capture: `v = x op= e`, `v = x++`, `v = ++x`, `{v = x; x op= e;}`, `{x op= e; v = x;}`
-    if e.kind == K.COMPOUND_STMT:
-        parts = [strip_implicit(s) for s in children(e) if s.kind != K.NULL_STMT]
-        if len(parts) == 2:
-            a, b = _assignment(parts[0]), _assignment(parts[1])
-            if a[0] is not None and O.atomic_update(parts[1]) is not None and _same(a[1], O.atomic_update(parts[1])[0]):
-                return _capture(gen, a[0], parts[1], d, new=False)
-            if b[0] is not None and O.atomic_update(parts[0]) is not None and _same(b[1], O.atomic_update(parts[0])[0]):
-                return _capture(gen, b[0], parts[0], d, new=True)
-    else:
-        v, upd = _assignment(e)
-        if v is not None and O.atomic_update(upd) is not None:
-            u = strip_implicit(upd)
-            new = not (u.kind == K.UNARY_OPERATOR and unary_op(u) in ("post++", "post--"))
-            return _capture(gen, v, upd, d, new=new)
-    raise O.unsupported(d.name, d.where, "the statement must be `v = x op= e`, `v = x++`, `v = ++x`, "
-                                         "`{v = x; x op= e;}` or `{x op= e; v = x;}`")
-
-
-def _assignment(e):
-    e = strip_implicit(e)
-    if e.kind == K.BINARY_OPERATOR and e.binary_operator.name == "Assign":
-        a, b = children(e)
-        return a, b
-    return None, None
-
-
-def _same(a, b) -> bool:
-    """Whether two lvalue expressions are spelled the same (the `x` of a capture block)."""
-    return [t.spelling for t in a.get_tokens()] == [t.spelling for t in b.get_tokens()]
-
-
-def _rmw(gen, x, d, kind: str, value):
-    """One memref.atomic_rmw of `kind` (an arith.AtomicRMWKind name without the i/f suffix: add, and, or, xor,
-    assign) with `value` on memory lvalue `x`; returns the old value. (memref.generic_atomic_rmw would take
-    any computation, but its lowering cannot split the blocks of structured loops around it.)
-
-    Raises:
-        CompileError: `x` not in memory, or not of an arithmetic type."""
-    lv = gen.lvalue(x)
-    if not isinstance(lv, MemLV):
-        raise O.unsupported(d.name, d.where, f"'{' '.join(t.spelling for t in x.get_tokens())}' is not "
-                                             "shared memory (an array element, a global or a shared variable)")
-    ty = canonical(x.type)
-    if not CT.is_arith(ty) or CT.is_bool(ty) or CT.is_float(ty) and kind in ("and", "or", "xor"):
-        raise O.unsupported(d.name, d.where, f"on '{x.type.spelling}'")
-    name = kind if kind == "assign" else kind + ("f" if CT.is_float(ty) else "i")
-    return memref.AtomicRMWOp(getattr(arith.AtomicRMWKind, name), value, lv.memref,
-                              gen.index_values(lv.indices)).result
-
-
-def _capture(gen, v, upd_stmt, d, new: bool) -> None:
-    target, opname, value = O.atomic_update(upd_stmt)
-    ty = canonical(target.type)
-    if value is None:
-        val = gen.const_int(ty, 1) if CT.is_int(ty) else arith.constant(CT.scalar_type(ty), 1.0)
-    else:
-        if not O.exact_update(ty, value.type):
-            raise O.unsupported(d.name, d.where, f"an update of '{target.type.spelling}' by a value of type "
-                                                 f"'{value.type.spelling}'")
-        val = gen.convert(gen.rvalue(value), value.type, ty, value)
-    kind = {"+=": "add", "++": "add", "-=": "add", "--": "add", "&=": "and", "|=": "or", "^=": "xor"}.get(opname)
-    if kind is None:
-        raise O.unsupported(d.name, d.where, f"a capture of '{opname}'")
-    if opname in ("-=", "--"):
-        val = arith.negf(val) if CT.is_float(ty) else arith.subi(gen.const_int(ty, 0), val)
-    old = _rmw(gen, target, d, kind, val)
-    if new:
-        f = CT.is_float(ty)
-        old = {"add": arith.addf if f else arith.addi, "and": arith.andi, "or": arith.ori, "xor": arith.xori}[kind](
-            old, val)
-    _assign(gen, v, old, target.type)
-
-
-def _assign(gen, v, value, from_type) -> None:
-    lv = gen.lvalue(v)
-    val = gen.convert(value, from_type, v.type, v)
-    if isinstance(lv, VarLV):
-        gen.env[lv.key] = Binding(val)
-    else:
-        gen.store(lv, val)
