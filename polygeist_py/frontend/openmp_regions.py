@@ -27,7 +27,7 @@ or a global) assigned in the region outside `critical`/`single`/`master`/`masked
 worksharing loop without being listed in its private/lastprivate/reduction clauses. A private scalar that a
 worksharing loop assigns and that is read before an iteration assigns it, or after the loop, is an error too
 (its value would depend on the schedule). Clause arguments are expressions of numbers and variables
-(openmp_exprs). Unsupported: `copyin`, `copyprivate`, `ordered`, `linear`, tasks, `return`/ `goto`/`break` out
+(openmp_exprs). Unsupported: `copyin`, `copyprivate`, `ordered`, `linear`, tasks, `return`/`goto`/`break` out
 of a construct.
 """
 
