@@ -101,9 +101,9 @@ ERRORS = [
      "2:3: error: unsupported OpenMP construct 'return': leaving the 'parallel' construct"),
     ("section_outside", "void f(double *a) {\n  #pragma omp section\n  a[0] = 1;\n}\n",
      "2:3: error: unsupported OpenMP construct 'section': outside a 'sections' construct"),
-    ("copyprivate", "void f(double *a) {\n  double x;\n  #pragma omp parallel private(x)\n  {\n"
-                    "    #pragma omp single copyprivate(x)\n    x = a[0];\n    a[1] = x;\n  }\n}\n",
-     "5:24: error: unsupported OpenMP construct 'copyprivate'"),
+    ("copyprivate_nowait", "void f(double *a) {\n  #pragma omp parallel\n  {\n    double x;\n"
+                           "    #pragma omp single copyprivate(x) nowait\n    x = a[0];\n    a[1] = x;\n  }\n}\n",
+     "5:24: error: unsupported OpenMP construct 'copyprivate': with 'nowait'"),
     ("atomic_compare", "void f(int *a, int v) {\n  #pragma omp parallel\n  {\n    #pragma omp atomic compare\n"
                        "    if (*a < v) *a = v;\n  }\n}\n",
      "4:5: error: unsupported OpenMP construct 'atomic compare'"),
@@ -201,7 +201,8 @@ def test_atomic_forms_written_as_assignments(tmp):
     src.write_text("#include <stdio.h>\nint h[4]; double d;\nint main(void) {\n  int cap = 0;\n"
                    "#pragma omp parallel\n  {\n#pragma omp atomic\n    h[0] = h[0] + 2;\n"
                    "#pragma omp atomic update\n    h[1] = 3 | h[1];\n#pragma omp atomic\n    d = d + 0.25;\n"
-                   "#pragma omp atomic capture\n    cap = h[2] = h[2] + 1;\n#pragma omp atomic\n    h[3] += cap > 0;\n  }\n"
+                   "#pragma omp atomic capture\n    cap = h[2] = h[2] + 1;\n#pragma omp atomic\n"
+                   "    h[3] += cap > 0;\n  }\n"
                    "  printf(\"%d %d %.2f %d %d\\n\", h[0], h[1], d, h[2], h[3]);\n  return 0;\n}\n")
     exe = tmp / "at"
     r = run_pgcc([src, "-fopenmp", "-o", exe])
@@ -227,3 +228,41 @@ def test_declare_simd_at_file_scope_is_a_hint(tmp):
     r = run_pgcc([src, "-fopenmp", "-o", exe])
     assert r.returncode == 0, r.stderr
     assert run_exe(exe, threads=2).returncode == 0
+
+
+def test_single_copyprivate_broadcasts(tmp):
+    # scalars, a struct and an array read by one thread reach every thread, in each round
+    src = tmp / "cp.c"
+    src.write_text("""#include <stdio.h>
+#include <omp.h>
+typedef struct { int n; double w; } cfg;
+static int input_value(int k) { return 40 + k; }
+int main(void) {
+  int sums[64] = {0}, total = 0;
+#pragma omp parallel
+  {
+    int n;
+    cfg c;
+    double buf[3];
+    for (int round = 0; round < 3; round++) {
+#pragma omp single copyprivate(n, c, buf)
+      {
+        n = input_value(round);
+        c.n = n * 2; c.w = 0.5 * round;
+        buf[0] = n; buf[1] = c.w; buf[2] = -1;
+      }
+      sums[omp_get_thread_num()] += n + c.n + (int)(buf[0] + buf[1] * 2 + buf[2]);
+    }
+  }
+  for (int i = 0; i < 64; i++) total += sums[i];
+  printf("%d %d\\n", total, total / omp_get_max_threads());
+  return 0;
+}
+""")
+    exe = tmp / "cp"
+    r = run_pgcc([src, "-fopenmp", "-o", exe])
+    assert r.returncode == 0, r.stderr
+    ref = gcc_build(src, tmp / "cp_gcc")
+    for n in THREADS:
+        got = run_exe(exe, threads=n).stdout
+        assert got == run_exe(ref, threads=n).stdout and got.split()[1] == "492"

@@ -63,7 +63,8 @@ SUPPORTED_DIRECTIVES = ("parallel for", "parallel", "for", "simd", "parallel for
 # clauses accepted on the supported directives; all others are unsupported constructs. safelen, simdlen and
 # aligned are vectorization hints: a loop that runs as written (LLVM's vectorizer decides) honours them.
 CLAUSES = {"private", "firstprivate", "shared", "default", "schedule", "num_threads", "reduction", "collapse",
-           "nowait", "proc_bind", "safelen", "simdlen", "aligned", "lastprivate", "filter", "if"}
+           "nowait", "proc_bind", "safelen", "simdlen", "aligned", "lastprivate", "filter", "if",
+           "copyprivate"}
 SIMD_HINTS = ("safelen", "simdlen", "aligned")
 ATOMIC_FORMS = ("read", "write", "capture", "compare")
 # `#pragma omp atomic` updates: compound assignment operator (or ++/--) -> reduction operator

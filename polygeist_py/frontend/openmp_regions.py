@@ -7,9 +7,10 @@ the team runs; inside it (or in a function called from it: orphaned constructs) 
   + - * & | ^ max min on scalars, arrays of fixed size and sections `p[lo:len]` through pointers, collapse,
   schedule(kind[, chunk]) as the wsloop's schedule, nowait); an orphaned loop outside any region runs on a
   team of one thread, i.e. sequentially, as with gcc;
-- `single` (`nowait`), `master`, `masked` (`filter(n)`), `critical` (named and unnamed), `sections` /
-  `section` (`nowait`), `barrier`, `flush` -> omp.single, omp.master, omp.masked, omp.critical, omp.sections,
-  omp.barrier, omp.flush; `num_threads(n)` and `if(cond)` on `parallel` (arguments: openmp_exprs);
+- `single` (`nowait`, `copyprivate` through a slot shared by the team), `master`, `masked` (`filter(n)`),
+  `critical` (named and unnamed), `sections` / `section` (`nowait`), `barrier`, `flush` -> omp.single,
+  omp.master, omp.masked, omp.critical, omp.sections, omp.barrier, omp.flush; `num_threads(n)` and `if(cond)`
+  on `parallel` (arguments: openmp_exprs);
 - `atomic` read (`v = x`), write (`x = e`), update and capture (`v = x op= e`, `v = x++`, `v = ++x`,
   `{v = x; x op= e;}`, `{x op= e; v = x;}`) on memory -> memref.atomic_rmw (openmp_atomic).
 
@@ -27,7 +28,7 @@ or a global) assigned in the region outside `critical`/`single`/`master`/`masked
 worksharing loop without being listed in its private/lastprivate/reduction clauses. A private scalar that a
 worksharing loop assigns and that is read before an iteration assigns it, or after the loop, is an error too
 (its value would depend on the schedule). Clause arguments are expressions of numbers and variables
-(openmp_exprs). Unsupported: `copyin`, `copyprivate`, `ordered`, `linear`, tasks, `return`/`goto`/`break` out
+(openmp_exprs). Unsupported: `copyin`, `ordered`, `linear`, tasks, `return`/`goto`/`break` out
 of a construct.
 """
 
@@ -291,7 +292,7 @@ def emit_parallel(gen, stmt, dirs) -> None:
         st["regions"].pop()
         gen.loops = saved_loops
     gen.env, gen.mem, gen.struct_vars = saved_env, saved_mem, saved_struct
-    O._privatize_allocas(gen, par, before)
+    O._privatize_allocas(gen, par, before + st.get("shared_slots", []))
     _check_markers(gen, marks)
 
 
@@ -496,11 +497,12 @@ def emit_sync(gen, stmt, d, rest) -> None:
     S.no_exit(stmt, d)
     if stmt.kind == K.DECL_STMT:
         raise O.unsupported(d.name, d.where, "its statement is a declaration (it must be a statement or a block)")
-    allowed = {"single": ("nowait",), "sections": ("nowait",), "masked": ("filter",)}.get(d.name, ())
+    allowed = {"single": ("nowait", "copyprivate"), "sections": ("nowait",), "masked": ("filter",)}.get(d.name, ())
     for c in d.clauses:
         if c.name not in allowed:
             raise O.unsupported(c.name, c.where, f"on '{d.name}'")
     nowait = ir.UnitAttr.get() if any(c.name == "nowait" for c in d.clauses) else None
+    copies = _copyprivate(gen, stmt, d, nowait)
     if d.name == "single":
         op = omp.SingleOp([], [], [], [], nowait=nowait)
     elif d.name == "master":
@@ -520,8 +522,50 @@ def emit_sync(gen, stmt, d, rest) -> None:
             O.emit(gen, stmt, rest)
         else:
             visit_plain(gen, stmt)
+        for src, slot, copy in copies:  # the executing thread's values to the shared slots
+            copy(slot, src)
         omp.TerminatorOp()
     gen.env, gen.mem, gen.struct_vars = saved_env, saved_mem, saved_struct
+    if copies:  # (after the single's barrier) every thread takes the values; the barrier frees the slots
+        for dst, slot, copy in copies:
+            copy(dst, slot)
+        omp.BarrierOp()
+
+
+def _copyprivate(gen, stmt, d, nowait) -> list:
+    """[(the variable's storage, a shared slot, copy(dst, src))] of a single's `copyprivate(x, ...)`: the
+    thread that runs the single stores its x into a slot at the function entry (kept out of the region: one
+    for the team), and after the single's barrier every thread loads it into its own x.
+
+    Raises:
+        CompileError: with `nowait`; an item that is not a thread's variable in memory."""
+    out = []
+    for c in d.clauses:
+        if c.name != "copyprivate":
+            continue
+        if nowait is not None:
+            raise O.unsupported("copyprivate", c.where, "with 'nowait'")
+        refs = S.var_refs(stmt)
+        for t, w in S.items(c):
+            from .openmp_exprs import visible
+            decls = refs.get(t) or visible(gen, t, w)[:1]
+            for v in decls:
+                k = decl_key(v)
+                ty = canonical(v.type)
+                if k in gen.struct_vars:
+                    size = CT.size_of(ty)
+                    slot = gen.byte_alloca(size, ty.get_align())
+                    out.append((gen.struct_vars[k], slot, lambda dst, src, n=size: gen.copy_bytes(dst, src, n)))
+                elif k in gen.mem and gen.mem[k].global_name is None and \
+                        ir.MemRefType(gen.mem[k].memref.type).has_static_shape:
+                    m = gen.mem[k].memref
+                    slot = gen.alloca_entry(ir.MemRefType(m.type))
+                    out.append((m, slot, lambda dst, src: memref.CopyOp(src, dst)))
+                else:
+                    raise O.unsupported("copyprivate", w, f"'{t}' is not a private variable assigned in the "
+                                                          "single construct")
+                _state(gen).setdefault("shared_slots", []).append(slot.owner)
+    return out
 
 
 def _critical_symbol(gen, name: str) -> str:
