@@ -98,9 +98,6 @@ ERRORS = [
      "3:3: error: unsupported OpenMP construct 'atomic': 's' is read outside its atomic updates in the loop"),
     ("task", "void f(double *a) {\n  #pragma omp task\n  a[0] = 1;\n}\n",
      "2:3: error: unsupported OpenMP construct 'task'"),
-    ("ordered", "void f(int n, double *a) {\n  #pragma omp parallel for ordered\n"
-                "  for (int i = 0; i < n; i++) a[i] = i;\n}\n",
-     "2:28: error: unsupported OpenMP construct 'ordered'"),
     ("noncanonical", "void f(int n, double *a) {\n  #pragma omp parallel for\n"
                      "  for (int i = 1; i < n; i *= 2) a[i] = i;\n}\n",
      "2:3: error: unsupported OpenMP construct 'parallel for': the loop is not in canonical form"),

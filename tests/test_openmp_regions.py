@@ -119,6 +119,9 @@ ERRORS = [
     ("threadprivate", "int counter;\n#pragma omp threadprivate(counter)\nvoid f(void) {\n#pragma omp parallel\n"
                       "  {\n#pragma omp atomic\n    counter++;\n  }\n}\n",
      "2:1: error: unsupported OpenMP construct 'threadprivate'"),
+    ("ordered_doacross", "void f(int n, double *a) {\n  #pragma omp parallel for ordered(1)\n"
+                         "  for (int i = 1; i < n; i++) a[i] += a[i - 1];\n}\n",
+     "2:28: error: unsupported OpenMP construct 'ordered(n)': doacross loops"),
     ("if_pointer", "void f(int n, double *a) {\n  #pragma omp parallel if(a)\n  {\n    a[0] = 1;\n  }\n}\n",
      "2:27: error: unsupported OpenMP construct 'if': 'a' is not an arithmetic variable in scope here"),
 ]
@@ -266,3 +269,20 @@ int main(void) {
     for n in THREADS:
         got = run_exe(exe, threads=n).stdout
         assert got == run_exe(ref, threads=n).stdout and got.split()[1] == "492"
+
+
+def test_ordered_regions_run_in_iteration_order(tmp):
+    src = tmp / "od.c"
+    src.write_text("#include <stdio.h>\nint main(void) {\n  int order[40], pos = 0;\n  double acc = 0;\n"
+                   "#pragma omp parallel for ordered schedule(dynamic, 3)\n  for (int i = 0; i < 40; i++) {\n"
+                   "    double v = i * 0.5;\n#pragma omp ordered\n    {\n      order[pos++] = i;\n"
+                   "      acc = acc * 0.5 + v;\n    }\n  }\n  int inorder = 1;\n"
+                   "  for (int i = 0; i < 40; i++) inorder &= order[i] == i;\n"
+                   "  printf(\"%d %d %.10f\\n\", inorder, pos, acc);\n  return 0;\n}\n")
+    exe = tmp / "od"
+    r = run_pgcc([src, "-fopenmp", "-o", exe])
+    assert r.returncode == 0, r.stderr
+    ref = gcc_build(src, tmp / "od_gcc")
+    for n in THREADS:
+        got = run_exe(exe, threads=n).stdout
+        assert got == run_exe(ref, threads=n).stdout and got.startswith("1 40 ")

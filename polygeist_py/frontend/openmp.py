@@ -29,7 +29,7 @@ result would depend on the schedule and it is rejected. A reduction variable sta
 operator's identity and the partial values are combined by `scf.reduce` with the value from before the loop
 (OpenMP reassociates the combination the same way).
 
-Unsupported directives and clauses (task, ordered, copyin, linear, ...), loops that are not canonical or
+Unsupported directives and clauses (task, ordered(n), copyin, linear, ...), loops that are not canonical or
 are left early, and shared scalars assigned in the loop (data races) are errors
 ``unsupported OpenMP construct '...'`` (or name the race), never translated approximately. Without
 ``-fopenmp`` the pragmas are ignored, as gcc does.
@@ -59,12 +59,12 @@ DIRECTIVE_WORDS = {"parallel", "for", "simd", "sections", "section", "single", "
                    "interop", "dispatch", "assume", "assumes", "nothing", "error"}
 SUPPORTED_DIRECTIVES = ("parallel for", "parallel", "for", "simd", "parallel for simd", "for simd", "atomic",
                         "atomic read", "atomic write", "atomic capture", "single", "master", "masked", "critical",
-                        "barrier", "flush", "sections", "section", "parallel sections")
+                        "barrier", "flush", "sections", "section", "parallel sections", "ordered")
 # clauses accepted on the supported directives; all others are unsupported constructs. safelen, simdlen and
 # aligned are vectorization hints: a loop that runs as written (LLVM's vectorizer decides) honours them.
 CLAUSES = {"private", "firstprivate", "shared", "default", "schedule", "num_threads", "reduction", "collapse",
            "nowait", "proc_bind", "safelen", "simdlen", "aligned", "lastprivate", "filter", "if",
-           "copyprivate"}
+           "copyprivate", "ordered"}
 SIMD_HINTS = ("safelen", "simdlen", "aligned")
 ATOMIC_FORMS = ("read", "write", "capture", "compare")
 # `#pragma omp atomic` updates: compound assignment operator (or ++/--) -> reduction operator

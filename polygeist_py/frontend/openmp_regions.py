@@ -8,8 +8,9 @@ the team runs; inside it (or in a function called from it: orphaned constructs) 
   schedule(kind[, chunk]) as the wsloop's schedule, nowait); an orphaned loop outside any region runs on a
   team of one thread, i.e. sequentially, as with gcc;
 - `single` (`nowait`, `copyprivate` through a slot shared by the team), `master`, `masked` (`filter(n)`),
-  `critical` (named and unnamed), `sections` / `section` (`nowait`), `barrier`, `flush` -> omp.single,
-  omp.master, omp.masked, omp.critical, omp.sections, omp.barrier, omp.flush; `num_threads(n)` and `if(cond)`
+  `critical` (named and unnamed), `sections` / `section` (`nowait`), `ordered` (in a loop with the `ordered`
+  clause), `barrier`, `flush` -> omp.single, omp.master, omp.masked, omp.critical, omp.sections,
+  omp.ordered.region, omp.barrier, omp.flush; `num_threads(n)` and `if(cond)`
   on `parallel` (arguments: openmp_exprs);
 - `atomic` read (`v = x`), write (`x = e`), update and capture (`v = x op= e`, `v = x++`, `v = ++x`,
   `{v = x; x op= e;}`, `{x op= e; v = x;}`) on memory -> memref.atomic_rmw (openmp_atomic).
@@ -28,7 +29,7 @@ or a global) assigned in the region outside `critical`/`single`/`master`/`masked
 worksharing loop without being listed in its private/lastprivate/reduction clauses. A private scalar that a
 worksharing loop assigns and that is read before an iteration assigns it, or after the loop, is an error too
 (its value would depend on the schedule). Clause arguments are expressions of numbers and variables
-(openmp_exprs). Unsupported: `copyin`, `ordered`, `linear`, tasks, `return`/`goto`/`break` out
+(openmp_exprs). Unsupported: `copyin`, `ordered(n)`, `linear`, tasks, `return`/`goto`/`break` out
 of a construct.
 """
 
@@ -319,8 +320,12 @@ def emit_for(gen, stmt, d, clauses) -> None:
     region = st["regions"][-1] if st["regions"] else None
     for c in clauses:
         if c.name not in ("private", "firstprivate", "lastprivate", "reduction", "schedule", "collapse",
-                          "nowait", "shared", "default", "proc_bind", "num_threads"):
+                          "nowait", "shared", "default", "proc_bind", "num_threads", "ordered"):
             raise O.unsupported(c.name, c.where, f"on '{d.name}'")
+        if c.name == "ordered" and c.args:
+            raise O.unsupported("ordered(n)", c.where, "doacross loops")
+    ordered = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0) if any(c.name == "ordered" for c in clauses) \
+        else None
     pl = O.ParallelLoop(gen, stmt, d, clauses)
     collapse = 1
     for c in clauses:
@@ -371,7 +376,7 @@ def emit_for(gen, stmt, d, clauses) -> None:
             _private_copy(gen, k, v, "private", w)
     kind, chunk = _schedule(gen, stmt, clauses)
     ws = omp.WsloopOp([], [], [], [], [], [], nowait=ir.UnitAttr.get() if nowait or privs or heaps else None,
-                      schedule_kind=kind, schedule_chunk=chunk)
+                      schedule_kind=kind, schedule_chunk=chunk, ordered=ordered)
     with ir.InsertionPoint(ws.regions[0].blocks.append()):
         nest = omp.LoopNestOp([lo for lo, _, _, _ in bnds], [hi for _, hi, _, _ in bnds],
                               [s for _, _, s, _ in bnds])
@@ -512,6 +517,8 @@ def emit_sync(gen, stmt, d, rest) -> None:
         op = omp.MaskedOp(filtered_thread_id=_clause_value(gen, stmt, filt) if filt else None)
     elif d.name == "critical":
         op = omp.CriticalOp(name=ir.FlatSymbolRefAttr.get(_critical_symbol(gen, d.arg)) if d.arg else None)
+    elif d.name == "ordered":  # in iteration order, in a loop with the ordered clause
+        op = omp.OrderedRegionOp()
     else:
         op = omp.SectionsOp([], [], [], [], nowait=nowait)
     saved_env, saved_mem, saved_struct = dict(gen.env), dict(gen.mem), dict(gen.struct_vars)

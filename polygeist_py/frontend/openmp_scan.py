@@ -18,8 +18,8 @@ from . import c_types as CT
 from . import openmp as O
 from .scan import assigned_decls, assigned_target, decl_key, exits
 
-SYNC = ("single", "master", "masked", "critical", "sections")  # constructs that are one omp op with a region
-EXCLUSIVE = ("single", "master", "masked", "critical", "section", "sections", "atomic", "atomic read",
+SYNC = ("single", "master", "masked", "critical", "sections", "ordered")  # constructs that are one omp op with a region
+EXCLUSIVE = ("single", "master", "masked", "critical", "section", "sections", "ordered", "atomic", "atomic read",
              "atomic write", "atomic capture")  # one thread at a time runs them: shared writes are no race
 
 
@@ -53,7 +53,7 @@ def general_parallel(gen, stmt, dirs) -> bool:
 def needs_region(gen, loop, dirs) -> bool:
     """Whether a worksharing loop needs omp ops: scf.parallel has no lastprivate, array reductions,
     per-thread copies of variables in memory, or constructs that one thread at a time runs."""
-    return any(c.name == "lastprivate" or c.name == "reduction" and array_items(gen, loop, c)
+    return any(c.name in ("lastprivate", "ordered") or c.name == "reduction" and array_items(gen, loop, c)
                or c.name in ("private", "firstprivate", "reduction") and memory_items(gen, loop, c)
                for d in dirs for c in d.clauses) or \
         any(ds[0].name in EXCLUSIVE and ds[0].name != "atomic" for _, ds in directed(gen, loop))
