@@ -257,20 +257,29 @@ def _rebuild_loop(loop, keep):
     return new
 
 
+# OpenMP ops whose region every thread of a team runs (their loops' state, demoted to allocas at the function
+# entry, would be shared by the threads), and ops whose region one thread at a time runs
+OMP_TEAM_OPS = ("omp.parallel", "omp.wsloop", "omp.loop_nest")
+OMP_ONE_THREAD_OPS = ("omp.single", "omp.master", "omp.masked", "omp.critical", "omp.section")
+
+
 def find_regions(func) -> list:
-    """Candidate SCoP regions anywhere in `func` (outermost first; a region's own blocks are not searched)."""
+    """Candidate SCoP regions anywhere in `func` (outermost first; a region's own blocks are not searched), not
+    in code that the threads of an OpenMP team run concurrently."""
     found = []
 
-    def search(op):
+    def search(op, team):
+        name = op.operation.name
+        team = (team or name in OMP_TEAM_OPS) and name not in OMP_ONE_THREAD_OPS
         for region in op.regions:
             for block in region.blocks:
-                runs = candidate_regions(block)
+                runs = [] if team else candidate_regions(block)
                 found.extend(runs)
                 inside = {o for r in runs for o in r}
                 for o in block.operations:
                     if o not in inside:
-                        search(o)
-    search(func)
+                        search(o, team)
+    search(func, False)
     return found
 
 

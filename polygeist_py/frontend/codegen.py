@@ -42,7 +42,7 @@ from mlir.dialects import func
 
 from ..clang_ast import K, T, canonical
 from . import c_types as CT
-from . import openmp
+from . import openmp, openmp_regions, openmp_scan
 from . import records as R
 from . import varargs
 from .cuda_device import CudaDeviceGen
@@ -114,6 +114,7 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
         self.addr_taken = address_taken(body)
         if getattr(self.mg.tu, "openmp", False):  # -fopenmp
             self.omp = openmp.directives(self.mg.tu, c)
+            self.addr_taken |= openmp_scan.memory_variables(self, body)  # assigned inside omp ops' regions
         self.ret_type = canonical(c.result_type)
         with ir.InsertionPoint(self.entry), self.loc(c):
             args = list(self.entry.arguments)
@@ -134,6 +135,7 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
             if c.kind == K.CONSTRUCTOR:  # member initializers before the body (cxx_classes)
                 self.init_members(c)
             self.visit(body)
+            openmp_regions.finish(self)
             if self.ret_type.kind == T.VOID:
                 func.ReturnOp([])
             elif self.sig.ret_kind == "sret":

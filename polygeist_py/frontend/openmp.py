@@ -1,20 +1,26 @@
-"""`#pragma omp parallel for` on C loops -> `scf.parallel` (reductions as `scf.reduce`), with ``-fopenmp``.
+"""`#pragma omp ...` directives with ``-fopenmp``: parsing, and the simple forms as `scf.parallel`.
 
-The lowering stage turns every `scf.parallel` into OpenMP (upstream convert-scf-to-openmp), as for CUDA
-kernels run with --cpuify, so this module only has to produce the parallel loop and prove that running the
-iterations independently is what the OpenMP program means.
+Directives are found in the function's tokens and attached to the statement that follows (a standalone
+`barrier` after the last statement of a block to the end of that block). The simple forms, a parallel loop and
+a region made only of worksharing loops, become `scf.parallel` (reductions as `scf.reduce`) here: the cleanup
+and polyhedral stages optimize those, and the lowering stage turns them into OpenMP (upstream
+convert-scf-to-openmp), as for CUDA kernels run with --cpuify. Everything else (general regions and the
+constructs inside them, orphaned constructs, lastprivate, memory list items) is the `omp` dialect, emitted by
+openmp_regions.py.
 
-Supported (OpenMP 4.5, sections 2.5 `parallel`, 2.7.1 loop construct, 2.15 data-sharing clauses):
+Simple forms (OpenMP 4.5, sections 2.5 `parallel`, 2.7.1 loop construct, 2.15 data-sharing clauses):
 
-- `#pragma omp parallel for [clauses]` before a `for` loop; `#pragma omp parallel` whose statement is a loop
-  under `#pragma omp for` (directly, or as the only statement of a block); `collapse(n)` over perfectly
+- `#pragma omp parallel for [clauses]` before a `for` loop; `#pragma omp parallel` whose statement is a block
+  of loops under `#pragma omp for` and declarations without initializers; `collapse(n)` over perfectly
   nested loops with bounds that do not depend on the outer loops' indices.
 - The loop in canonical form (`for (i = lb; i < ub; i += step)`, <=, >, >=, ++, --, -=; bounds invariant in
-  the loop); its index and the collapsed loops' indices are private and keep their value from before the loop.
+  the loop, evaluated once before it, so they may read memory: `i < s->n`); its index and the collapsed loops'
+  indices are private and keep their value from before the loop. Loop hints (`#pragma GCC unroll`) between
+  the directive and the loop are accepted.
 - `private(x)` / `firstprivate(x)` of scalar variables, `shared(...)`, `default(shared|none)`,
-  `schedule(...)` and `proc_bind(...)` (no effect on the results), `nowait`, `num_threads(n)` (ignored with a
-  warning: the thread count comes from OMP_NUM_THREADS), `reduction(op: x, ...)` of scalar variables with
-  op one of + - * max min & | ^.
+  `schedule(...)` and `proc_bind(...)` (no effect on the results), `nowait`, `reduction(op: x, ...)` of
+  scalar variables with
+  op one of + - * max min & | ^; `#pragma omp atomic` updates in the loop.
 
 Each iteration gets its own copies of the private variables (the walker builds SSA per iteration), whereas
 OpenMP gives one copy per thread, which a thread's later iterations may see. The two agree when no
@@ -23,17 +29,15 @@ result would depend on the schedule and it is rejected. A reduction variable sta
 operator's identity and the partial values are combined by `scf.reduce` with the value from before the loop
 (OpenMP reassociates the combination the same way).
 
-Everything else — other directives (critical, atomic, barrier, single, sections, task, simd, ...), other
-clauses (lastprivate, ordered, if, copyin, linear, ...), loops that are not canonical or are left early,
-shared scalars assigned in the loop (data races), private arrays — is an error
-``unsupported OpenMP construct '...'`` (or names the race), never translated approximately. Without
+Unsupported directives and clauses (task, ordered(n), copyin, linear, ...), loops that are not canonical or
+are left early, and shared scalars assigned in the loop (data races) are errors
+``unsupported OpenMP construct '...'`` (or name the race), never translated approximately. Without
 ``-fopenmp`` the pragmas are ignored, as gcc does.
 """
 
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field
 
 from mlir import ir
@@ -41,7 +45,7 @@ from mlir.dialects import arith, memref, scf, ub
 
 from ..clang_ast import (K, canonical, children, file_contents, in_skipped_range, strip_implicit, unary_op,
                          var_decl_initializer)
-from ..errors import CompileError, render_diagnostic
+from ..errors import CompileError
 from . import c_types as CT
 from .scan import assigned_decls, contains, decl_key, exits
 from .values import Binding, MemLV
@@ -53,18 +57,22 @@ DIRECTIVE_WORDS = {"parallel", "for", "simd", "sections", "section", "single", "
                    "cancellation", "point", "loop", "scan", "depobj", "requires", "workshare", "data", "enter",
                    "exit", "update", "end", "begin", "variant", "metadirective", "tile", "unroll", "scope",
                    "interop", "dispatch", "assume", "assumes", "nothing", "error"}
-SUPPORTED_DIRECTIVES = ("parallel for", "parallel", "for", "simd", "parallel for simd", "for simd", "atomic")
+SUPPORTED_DIRECTIVES = ("parallel for", "parallel", "for", "simd", "parallel for simd", "for simd", "atomic",
+                        "atomic read", "atomic write", "atomic capture", "single", "master", "masked", "critical",
+                        "barrier", "flush", "sections", "section", "parallel sections", "ordered")
 # clauses accepted on the supported directives; all others are unsupported constructs. safelen, simdlen and
 # aligned are vectorization hints: a loop that runs as written (LLVM's vectorizer decides) honours them.
 CLAUSES = {"private", "firstprivate", "shared", "default", "schedule", "num_threads", "reduction", "collapse",
-           "nowait", "proc_bind", "safelen", "simdlen", "aligned"}
+           "nowait", "proc_bind", "safelen", "simdlen", "aligned", "lastprivate", "filter", "if",
+           "copyprivate", "ordered"}
 SIMD_HINTS = ("safelen", "simdlen", "aligned")
-ATOMIC_FORMS_UNSUPPORTED = ("read", "write", "capture", "compare")
+ATOMIC_FORMS = ("read", "write", "capture", "compare")
 # `#pragma omp atomic` updates: compound assignment operator (or ++/--) -> reduction operator
 ATOMIC_UPDATES = {"+=": "+", "-=": "+", "*=": "*", "&=": "&", "|=": "|", "^=": "^", "++": "+", "--": "+"}
 COMPOUND_OPERATORS = {"AddAssign": "+=", "SubAssign": "-=", "MulAssign": "*=", "AndAssign": "&=", "OrAssign": "|=",
                       "XorAssign": "^="}
 REDUCTION_OPS = ("+", "-", "*", "max", "min", "&", "|", "^")
+STANDALONE = ("barrier", "flush")  # directives without a statement of their own
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\d\w*|&&|\|\||\S")
 
 
@@ -89,6 +97,7 @@ class Directive:
     clauses: list = field(default_factory=list)
     where: tuple = (None, 0, 0)
     end: int = 0
+    arg: str | None = None  # the name of a named `critical`
 
 
 # ---------------------------------------------------------------------------------------------- pragmas
@@ -99,6 +108,9 @@ def directives(tu, function) -> dict:
     Raises:
         CompileError: a directive that is not one of SUPPORTED_DIRECTIVES, or a malformed clause list.
     """
+    if not getattr(tu, "_omp_file_scope_checked", False):
+        tu._omp_file_scope_checked = True
+        check_file_scope(tu)
     toks = list(function.get_tokens())
     found = []
     for i in range(len(toks) - 2):
@@ -127,13 +139,53 @@ def directives(tu, function) -> dict:
     walk(body)
     stmts.sort(key=lambda s: (s[0], s[1]))
     attached: dict = {}
+    compounds = [s[2] for s in stmts if s[2].kind == K.COMPOUND_STMT]
     for d in out:
         nxt = next((s for s in stmts if s[0] >= d.end and s[2].location.file is not None and
                     s[2].location.file.name == d.where[0]), None)
+        if d.name in STANDALONE:  # `barrier` as the last statement of a block: run at the end of the block
+            inner = [c for c in compounds if c.extent.start.offset <= d.end < c.extent.end.offset]
+            inner = max(inner, key=lambda c: c.extent.start.offset, default=None)
+            if inner is not None and (nxt is None or nxt[0] >= inner.extent.end.offset):
+                attached.setdefault(("end", inner.hash), []).append(d)
+                continue
         if nxt is None:
             raise unsupported(d.name, d.where, "no statement follows the directive")
         attached.setdefault(nxt[2].hash, []).append(d)
     return attached
+
+
+FILE_SCOPE_HINTS = ("declare simd", "declare target", "end declare target", "declare variant")
+
+
+def check_file_scope(tu) -> None:
+    """Directives outside function bodies (`threadprivate`, `declare reduction`, ...) change what a program
+    means, so an unsupported one is an error rather than ignored; `declare simd`/`declare target` only concern
+    vector variants and offloading and are ignored.
+
+    Raises:
+        CompileError: ``unsupported OpenMP construct '<name>'`` at the directive."""
+    main = tu.cursor.spelling
+    bodies = [(c.extent.start.offset, c.extent.end.offset) for c in tu.cursor.get_children()
+              if c.location.file is not None and c.location.file.name == main and c.is_definition() and
+              c.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR)]
+    toks = list(tu.cursor.get_tokens())
+    text = None
+    for i in range(len(toks) - 2):
+        a, b, c = toks[i], toks[i + 1], toks[i + 2]
+        if a.spelling != "#" or b.spelling != "pragma" or c.spelling != "omp" or \
+                not a.location.line == b.location.line == c.location.line or in_skipped_range(tu, a.location):
+            continue
+        off = a.extent.start.offset
+        if a.location.file is None or a.location.file.name != main or any(s <= off < e for s, e in bodies):
+            continue
+        text = text if text is not None else file_contents(tu, a.location.file)
+        words = " ".join(t.spelling for t in toks[i + 3:i + 6] if t.location.line == a.location.line)
+        if words.startswith(FILE_SCOPE_HINTS):
+            continue
+        parse_directive(text, off, main)  # raises for anything but the statement directives
+        raise unsupported(words.split()[0] if words else "", (main, a.location.line, a.location.column),
+                          "outside a function")
 
 
 def parse_directive(text: bytes, start: int, filename: str) -> Directive:
@@ -173,11 +225,17 @@ def parse_directive(text: bytes, start: int, filename: str) -> Directive:
         words.append(toks.pop(0)[0])
     if words == ["atomic"] and toks and toks[0][0] in ("update", "seq_cst", "relaxed"):
         toks.pop(0)  # `atomic update` is `atomic`; the memory orders change nothing for one update
-    elif words == ["atomic"] and toks and toks[0][0] in ATOMIC_FORMS_UNSUPPORTED:
+    elif words == ["atomic"] and toks and toks[0][0] in ATOMIC_FORMS:
         words = ["atomic " + toks.pop(0)[0]]
     d = Directive(" ".join(words) or (toks[0][0] if toks else ""), [], where(0), end)
     if d.name not in SUPPORTED_DIRECTIVES:
         raise unsupported(d.name, d.where)
+    if d.name in ("critical", "flush") and toks and toks[0][0] == "(":  # `critical(name)`, `flush(list)`
+        close = next((j for j, (t, _) in enumerate(toks) if t == ")"), None)
+        if close is None or (d.name == "critical" and (close != 2 or not re.match(r"[A-Za-z_]\w*$", toks[1][0]))):
+            raise CompileError(f"expected '(name)' after the OpenMP directive '{d.name}'", *where(toks[0][1]))
+        d.arg = toks[1][0] if d.name == "critical" else None
+        toks = toks[close + 1:]
     i = 0
     while i < len(toks):
         name, off = toks[i]
@@ -214,50 +272,56 @@ def parse_directive(text: bytes, start: int, filename: str) -> Directive:
 # ---------------------------------------------------------------------------------------------- loops
 def emit(gen, stmt, dirs: list) -> None:
     """Emit statement `stmt` that has the OpenMP directives `dirs` attached (stmts.StmtGen.visit calls
-    this instead of visiting it).
+    this instead of visiting it). The simple forms (a parallel loop, a region of worksharing loops) are
+    `scf.parallel`; general regions and the constructs inside them are `omp` dialect ops (openmp_regions).
 
     Raises:
         CompileError: unsupported constructs and data races (see the module docstring).
     """
+    from . import openmp_atomic as OA
+    from . import openmp_regions as OR
+    from . import openmp_scan as OS
+    while dirs and dirs[0].name in STANDALONE:
+        OR.emit_standalone(gen, dirs[0])
+        dirs = dirs[1:]
+    if not dirs:
+        return OR.visit_plain(gen, stmt)
     names = [d.name for d in dirs]
     if names == ["atomic"]:
         return emit_atomic(gen, stmt, dirs[0])
+    if names[0] in ("atomic read", "atomic write", "atomic capture", "atomic compare"):
+        return OA.emit_atomic_form(gen, stmt, dirs[0])
+    if names[0] in ("parallel for", "parallel", "parallel sections") and OS.general_parallel(gen, stmt, dirs):
+        return OR.emit_parallel(gen, stmt, dirs)
+    loop = OS.unwrap_hints(stmt)
     if names == ["simd"]:
-        if stmt.kind != K.FOR_STMT:
+        if loop.kind != K.FOR_STMT:
             raise unsupported("simd", dirs[0].where, "the directive must precede a for loop")
         for c in dirs[0].clauses:
             if c.name not in ("private", "reduction", "collapse"):
                 raise unsupported(c.name, c.where, "on 'simd'")
-        attached = gen.omp.pop(stmt.hash)
-        try:
-            gen.visit(stmt)  # a reduction or private variable of a loop that runs in order: as written
-        finally:
-            gen.omp[stmt.hash] = attached
-        return None
+        return OR.visit_plain(gen, stmt)  # a reduction or private variable of a loop that runs in order
     if names == ["parallel for"]:
-        return ParallelLoop(gen, stmt, dirs[0], dirs[0].clauses).emit()
+        return ParallelLoop(gen, loop, dirs[0], dirs[0].clauses).emit()
     if names == ["parallel", "for"]:
-        return ParallelLoop(gen, stmt, dirs[1], dirs[0].clauses + dirs[1].clauses).emit()
-    if names == ["parallel"] and stmt.kind == K.COMPOUND_STMT and parallel_region(gen, stmt, dirs[0]):
-        return None
-    if names and names[0] == "parallel":
-        raise unsupported("parallel", dirs[0].where, "only a parallel region made of one loop under "
-                                                      "'#pragma omp for' is supported")
-    if names and names[0] == "for":
-        raise unsupported("for", dirs[0].where, "a loop construct outside a parallel region")
+        return ParallelLoop(gen, OS.unwrap_hints(stmt), dirs[1], dirs[0].clauses + dirs[1].clauses).emit()
+    if names == ["parallel"] and simple_region(gen, stmt):
+        return parallel_region(gen, stmt, dirs[0])
+    if names[0] == "for":
+        return OR.emit_for(gen, loop, dirs[0], dirs[0].clauses)
+    if names[0] in OS.SYNC:
+        return OR.emit_sync(gen, stmt, dirs[0], dirs[1:])
+    if names[0] == "section":
+        raise unsupported("section", dirs[0].where, "outside a 'sections' construct")
     raise unsupported(" ".join(names), dirs[0].where)
 
 
-def parallel_region(gen, stmt, d: Directive) -> bool:
-    """A `parallel` region made of `#pragma omp for` loops (and declarations of the variables they use, which
-    are private to each thread of the region): each loop is a parallel loop in turn, as the implicit barrier
-    at the end of each `for` orders them (also with `nowait`: each loop's iterations still finish before the
-    next loop, which is one of the executions `nowait` allows). Returns False for any other region (the
-    caller reports it).
-
-    Raises:
-        CompileError: errors of the loops.
-    """
+def simple_region(gen, stmt) -> bool:
+    """Whether a `parallel` region is made of `#pragma omp for` loops and declarations without initializers
+    only: parallel_region emits those as a sequence of `scf.parallel` loops (unless a loop needs omp ops:
+    openmp_regions.needs_region)."""
+    if stmt.kind != K.COMPOUND_STMT:
+        return False
     inner = [s for s in children(stmt) if s.kind != K.NULL_STMT]
     loops = [s for s in inner if [x.name for x in gen.omp.get(s.hash, [])] == ["for"]]
     if not loops or any(s not in loops and s.kind != K.DECL_STMT for s in inner):
@@ -265,7 +329,21 @@ def parallel_region(gen, stmt, d: Directive) -> bool:
     for s in inner:
         if s.kind == K.DECL_STMT and any(v.kind == K.VAR_DECL and var_decl_initializer(v) is not None
                                          for v in children(s)):
-            return False  # an initialized variable of each thread: not translated
+            return False  # an initialized variable of each thread: a general region
+    return True
+
+
+def parallel_region(gen, stmt, d: Directive) -> None:
+    """A `parallel` region made of `#pragma omp for` loops (and declarations of the variables they use, which
+    are private to each thread of the region; see simple_region): each loop is a parallel loop in turn, as the
+    implicit barrier at the end of each `for` orders them (also with `nowait`: each loop's iterations still
+    finish before the next loop, which is one of the executions `nowait` allows).
+
+    Raises:
+        CompileError: errors of the loops.
+    """
+    from . import openmp_scan as OS
+    inner = [s for s in children(stmt) if s.kind != K.NULL_STMT]
     declared = set()
     for s in inner:
         with gen.loc(s):
@@ -274,8 +352,8 @@ def parallel_region(gen, stmt, d: Directive) -> bool:
                 declared |= {decl_key(v) for v in children(s) if v.kind == K.VAR_DECL}
             else:
                 loop = gen.omp[s.hash][0]
-                ParallelLoop(gen, s, loop, d.clauses + loop.clauses, thread_private=declared).emit()
-    return True
+                ParallelLoop(gen, OS.unwrap_hints(s), loop, d.clauses + loop.clauses,
+                             thread_private=declared).emit()
 
 
 def atomic_update(stmt):
@@ -288,7 +366,33 @@ def atomic_update(stmt):
         return (children(e)[0], op, children(e)[1]) if op is not None else None
     if e.kind == K.UNARY_OPERATOR and unary_op(e) in ("pre++", "pre--", "post++", "post--"):
         return children(e)[0], unary_op(e)[-2:], None
+    if e.kind == K.BINARY_OPERATOR and e.binary_operator.name == "Assign":  # `x = x op e`, `x = e op x`
+        x, rhs = children(e)
+        r = strip_implicit(rhs)
+        ops = {"Add": "+=", "Sub": "-=", "Mul": "*=", "And": "&=", "Or": "|=", "Xor": "^="}
+        if r.kind == K.BINARY_OPERATOR and r.binary_operator.name in ops:
+            a, b = children(r)
+            if _same_lvalue(a, x):
+                return x, ops[r.binary_operator.name], b
+            if _same_lvalue(b, x) and r.binary_operator.name != "Sub":
+                return x, ops[r.binary_operator.name], a
     return None
+
+
+def _same_lvalue(e, x) -> bool:
+    """Whether expression `e` is lvalue `x` read (spelled with the same tokens, of the same type)."""
+    return canonical(strip_implicit(e).type) == canonical(x.type) and \
+        [t.spelling for t in strip_implicit(e).get_tokens()] == [t.spelling for t in x.get_tokens()]
+
+
+def exact_update(target_ty, value_ty) -> bool:
+    """Whether `x op= e` may convert e to x's type first (what an atomic read-modify-write of x computes) and
+    get what C computes (x op e in the usual arithmetic conversions, then converted back): not when e is
+    floating and x an integer, or e a wider floating type than x."""
+    t, v = canonical(target_ty), canonical(value_ty)
+    if CT.is_int(t) and CT.is_float(v):
+        return False
+    return not (CT.is_float(t) and CT.is_float(v) and CT.size_of(v) > CT.size_of(t))
 
 
 def emit_atomic(gen, stmt, d: Directive):
@@ -318,6 +422,9 @@ def emit_atomic(gen, stmt, d: Directive):
     if value is None:
         v = gen.const_int(ty, 1) if CT.is_int(ty) else arith.constant(CT.scalar_type(ty), 1.0)
     else:
+        if not exact_update(ty, value.type):
+            raise unsupported("atomic", d.where, f"an update of '{target.type.spelling}' by a value of type "
+                                                 f"'{value.type.spelling}'")
         v = gen.convert(gen.rvalue(value), value.type, ty, value)
     is_f = CT.is_float(ty)
     if op in ("-=", "--"):
@@ -389,9 +496,6 @@ class ParallelLoop:
                 if not cl.args or len(cl.args) != 1 or not cl.args[0][0].isdigit() or int(cl.args[0][0]) < 1:
                     raise unsupported("collapse", cl.where, "the argument must be a positive integer literal")
                 collapse = int(cl.args[0][0])
-            elif cl.name == "num_threads":
-                print(render_diagnostic("warning", "pgcc ignores 'num_threads': the number of threads comes "
-                                        "from OMP_NUM_THREADS", *cl.where), file=sys.stderr)
         loops = self.loop_nest(collapse)
         body = loops[-1][1]["body"]
         ivs = {m["key"] for _, m in loops}
@@ -458,7 +562,7 @@ class ParallelLoop:
                 raise unsupported("goto", d.where, "labels inside a parallel loop")
             m = gen.counted_loop(init, cond, inc, body)
             nodes = [lp for lp, _ in out] + [c]
-            if m is None or not gen.invariant(m["lb"], nodes) or not gen.invariant(m["bound"], nodes):
+            if m is None or not bound_invariant(gen, m["lb"], nodes) or not bound_invariant(gen, m["bound"], nodes):
                 raise unsupported(d.name, d.where, "the loop is not in canonical form `for (i = lb; i < ub; "
                                                    "i += step)` with bounds invariant in the loop" +
                                   (" nest (collapse)" if depth else ""))
@@ -468,6 +572,8 @@ class ParallelLoop:
                 inner = [s for s in children(body) if s.kind != K.NULL_STMT] if body.kind == K.COMPOUND_STMT \
                     else [body]
                 c = inner[0] if len(inner) == 1 else body
+                from .openmp_scan import unwrap_hints
+                c = unwrap_hints(c)
         return out
 
     def bounds(self, m):
@@ -615,6 +721,26 @@ class ParallelLoop:
                                f"race): declare it inside the loop or list it in a private, firstprivate or "
                                f"reduction clause", *self.d.where)
         return {"private": private, "reduction": reduction, "assigned": assigned, "names": names}
+
+
+def bound_invariant(gen, e, loop_nodes) -> bool:
+    """Whether a loop bound `e` may be evaluated once before the loop, as OpenMP does (2.6 canonical loop form:
+    the bounds are loop invariant): no variable assigned in the loop nest, no assignment or call in it. Unlike
+    a sequential loop's bound it may read memory (`i < s->n`, `i < *np`): the program may not change it."""
+    if gen.invariant(e, loop_nodes):
+        return True
+    assigned = assigned_decls(loop_nodes)
+
+    def ok(n):
+        if n.kind == K.DECL_REF_EXPR and n.referenced is not None and decl_key(n.referenced) in assigned:
+            return False
+        if n.kind in (K.CALL_EXPR, K.COMPOUND_ASSIGNMENT_OPERATOR) or n.kind == K.BINARY_OPERATOR and \
+                n.binary_operator.name == "Assign" or n.kind == K.UNARY_OPERATOR and unary_op(n) in (
+                    "pre++", "pre--", "post++", "post--"):
+            return False
+        return all(ok(ch) for ch in n.get_children())
+
+    return ok(e)
 
 
 def _atomic_statements(gen, body) -> list:

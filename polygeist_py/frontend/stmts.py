@@ -17,7 +17,7 @@ from mlir.dialects import affine, arith, scf
 from ..clang_ast import K, T, children, has_attr, strip_implicit
 from . import affine_forms as AF
 from . import c_types as CT
-from . import gotos, openmp, switch
+from . import gotos, openmp, openmp_regions, switch
 from .scan import assigned_decls, contains, exits
 from .values import RET, RETVAL, Binding, base_key
 
@@ -52,6 +52,8 @@ class StmtGen:
 
     def visit_COMPOUND_STMT(self, c):
         gotos.emit_compound(self, c)
+        if self.omp and ("end", c.hash) in self.omp:  # `#pragma omp barrier` after the last statement
+            openmp_regions.emit_trailing(self, c)
 
     def visit_NULL_STMT(self, c):
         pass

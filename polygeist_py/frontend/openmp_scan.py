@@ -1,0 +1,365 @@
+"""Pre-scans for OpenMP regions (openmp_regions): which `parallel` constructs are general regions, which
+variables must live in memory because an omp op's region assigns them, and the data races that are errors.
+
+A data race here is an assignment, in code the threads of a team run concurrently, to a variable they share:
+declared outside the region and not private, or a global or static local. Code that one thread at a time
+runs (critical, atomic, single, master, masked, sections, `if (omp_get_thread_num() == c)`) and the variables
+a worksharing loop's clauses privatize are exempt. Accesses through pointers and array elements are not
+checked (as gcc, pgcc cannot tell them apart from the disjoint accesses of well-formed loops).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
+from ..errors import CompileError
+from . import c_types as CT
+from . import openmp as O
+from .scan import assigned_decls, assigned_target, decl_key, exits
+
+SYNC = ("single", "master", "masked", "critical", "sections", "ordered")  # constructs that are one omp op with a region
+EXCLUSIVE = ("single", "master", "masked", "critical", "section", "sections", "ordered", "atomic", "atomic read",
+             "atomic write", "atomic capture")  # one thread at a time runs them: shared writes are no race
+
+
+def unwrap_hints(stmt):
+    """The loop under `#pragma GCC unroll n` / `#pragma nounroll` / `#pragma clang loop ...` (clang's
+    AttributedStmt, which libclang shows as UNEXPOSED_STMT): hints that do not change the loop's meaning."""
+    while stmt is not None and stmt.kind == K.UNEXPOSED_STMT:
+        kids = children(stmt)
+        if len(kids) != 1 or not kids[0].kind.is_statement():
+            break
+        stmt = kids[0]
+    return stmt
+
+
+def general_parallel(gen, stmt, dirs) -> bool:
+    """Whether a `parallel ...` construct is emitted as an omp.parallel region (else it is one of the simple
+    forms openmp.py makes `scf.parallel`)."""
+    names = [d.name for d in dirs]
+    if names[0] == "parallel sections":
+        return True
+    if any(c.name in ("if", "num_threads") for c in dirs[0].clauses):
+        return True  # (scf.parallel has no condition or thread count)
+    if names in (["parallel for"], ["parallel", "for"]):
+        return needs_region(gen, stmt, dirs)
+    if names == ["parallel"]:
+        return not O.simple_region(gen, stmt) or any(
+            needs_region(gen, s, dirs + gen.omp[s.hash]) for s in children(stmt) if s.hash in gen.omp)
+    return names[0] == "parallel"
+
+
+def needs_region(gen, loop, dirs) -> bool:
+    """Whether a worksharing loop needs omp ops: scf.parallel has no lastprivate, array reductions,
+    per-thread copies of variables in memory, or constructs that one thread at a time runs."""
+    return any(c.name in ("lastprivate", "ordered") or c.name == "reduction" and array_items(gen, loop, c)
+               or c.name in ("private", "firstprivate", "reduction") and memory_items(gen, loop, c)
+               for d in dirs for c in d.clauses) or \
+        any(ds[0].name in EXCLUSIVE and ds[0].name != "atomic" for _, ds in directed(gen, loop))
+
+
+def array_items(gen, stmt, clause) -> bool:
+    """Whether a reduction clause lists an array (`a`, `a[:n]`)."""
+    if any(t == "[" for t, _ in clause.args or []):
+        return True
+    refs = var_refs(stmt)
+    for t, _ in clause.args or []:
+        for v in refs.get(t, []):
+            if CT.is_array(canonical(v.type)):
+                return True
+    return False
+
+
+def memory_items(gen, stmt, clause) -> bool:
+    """Whether a clause lists a variable that lives in memory (a global, a static local, a struct, an array,
+    a scalar whose address is taken): scf.parallel's per-iteration SSA copies cannot privatize those."""
+    refs = var_refs(stmt)
+    for t, _ in items(clause):
+        for v in refs.get(t, []):
+            ty = canonical(v.type)
+            if shared_decl(v, None, set()) or decl_key(v) in gen.addr_taken or ty.kind == T.RECORD or \
+                    CT.is_array(ty):
+                return True
+    return False
+
+
+
+def var_refs(node) -> dict:
+    """{name: [declarations of variables that `node` refers to by that name]}."""
+    out: dict = {}
+
+    def visit(c):
+        if c.kind == K.DECL_REF_EXPR and c.referenced is not None and c.referenced.kind in (K.VAR_DECL, K.PARM_DECL):
+            lst = out.setdefault(c.referenced.spelling, [])
+            if all(decl_key(v) != decl_key(c.referenced) for v in lst):
+                lst.append(c.referenced)
+        for ch in c.get_children():
+            visit(ch)
+
+    visit(node)
+    return out
+
+
+def declared_in(node) -> set:
+    out = set()
+
+    def visit(c):
+        if c.kind == K.VAR_DECL and c.storage_class not in (c.storage_class.STATIC, c.storage_class.EXTERN):
+            out.add(decl_key(c))
+        for ch in c.get_children():
+            visit(ch)
+
+    visit(node)
+    return out
+
+
+def items(clause) -> list:
+    """[(name, where)] of a clause's list (after `op:` for reduction; array sections `a[lo:len]` by name)."""
+    args = clause.args or []
+    if clause.name == "reduction":
+        colon = next((i for i, (t, _) in enumerate(args) if t == ":"), None)
+        args = args[colon + 1:] if colon is not None else []
+    out, depth = [], 0
+    for t, w in args:
+        depth += (t == "[") - (t == "]")
+        if depth == 0 and re.match(r"[A-Za-z_]\w*$", t) and (not out or out[-1][2]):
+            out.append([t, w, False])
+        if depth == 0 and t == "," and out:
+            out[-1][2] = True
+    return [(t, w) for t, w, _ in out]
+
+
+def listed(dirs, names) -> set:
+    return {t for d in dirs for c in d.clauses if c.name in names for t, _ in items(c)}
+
+
+def keys(node, names) -> set:
+    refs = var_refs(node)
+    return {decl_key(v) for n in names for v in refs.get(n, [])}
+
+
+def loop_ivs(gen, stmt, d) -> set:
+    """Keys of the induction variables of a worksharing loop (and of its collapsed loops)."""
+    collapse = 1
+    for c in d.clauses:
+        if c.name == "collapse" and c.args and c.args[0][0].isdigit():
+            collapse = int(c.args[0][0])
+    out, c = set(), unwrap_hints(stmt)
+    for _ in range(collapse):
+        if c is None or c.kind != K.FOR_STMT:
+            break
+        init = children(c)[0]
+        if init.kind == K.DECL_STMT and children(init):
+            out.add(decl_key(children(init)[0]))
+        elif init.kind == K.BINARY_OPERATOR:
+            t = assigned_target(children(init)[0])
+            if t is not None:
+                out.add(decl_key(t))
+        body = children(c)[-1]
+        inner = [s for s in children(body) if s.kind != K.NULL_STMT] if body.kind == K.COMPOUND_STMT else [body]
+        c = unwrap_hints(inner[0]) if len(inner) == 1 else None
+    return out
+
+
+def memory_variables(gen, body) -> set:
+    """Keys of the variables that must live in memory because an omp op's region assigns them while they are
+    declared outside it (the walker then treats them as address-taken; see the module docstring): shared
+    variables assigned in a general parallel region, variables assigned inside single/master/masked/
+    critical/sections, the reduction and lastprivate variables of omp.wsloop loops."""
+    out = set()
+
+    def visit(c, ctx):  # ctx: None outside parallel regions, "general" or "simple" (openmp.simple_region)
+        dirs = [d for d in gen.omp.get(c.hash, []) if d.name not in O.STANDALONE]
+        names = [d.name for d in dirs]
+        if names and names[0].startswith("parallel"):
+            if general_parallel(gen, c, dirs):
+                ctx = "general"
+                private = keys(c, listed(dirs[:1], ("private", "firstprivate")))
+                ivs = set()
+                for s, ds in directed(gen, c):
+                    if ds[0].name in ("for", "parallel for"):
+                        ivs |= loop_ivs(gen, s, ds[0])
+                if names[0] == "parallel for":
+                    ivs |= loop_ivs(gen, c, dirs[0])
+                out.update(assigned_decls([c]) - declared_in(c) - private - ivs)
+            else:
+                ctx = "simple"
+        if names and (names[0] in SYNC or names[0] == "parallel sections"):
+            out.update(assigned_decls([c]) - declared_in(c))
+        if names and ctx != "simple" and (names[0] == "for" or names[0] == "parallel for" and ctx == "general"):
+            out.update(keys(c, listed(dirs, ("reduction", "lastprivate"))) -
+                       pointer_sections(gen, c, [cl for d in dirs for cl in d.clauses]))
+            out.update(carried(c, loop_ivs(gen, c, dirs[0])))
+        for ch in c.get_children():
+            visit(ch, ctx)
+
+    visit(body, None)
+    if out - gen.addr_taken:  # a list item now in memory may turn a simple parallel loop into a region
+        gen.addr_taken |= out
+        return out | memory_variables(gen, body)
+    return out
+
+
+def carried(loop, ivs) -> set:
+    """Keys of the variables declared outside a worksharing loop that its body assigns, other than inner loop
+    counters (`for (j = 0; ...)`, assigned before any use in each iteration): a thread's later iterations see
+    what its earlier ones assigned (`local += ...`, then combined after the loop), so they live in memory."""
+    body = children(loop)[-1]
+    counters: dict = {}
+
+    def visit(c, inside):
+        if c.kind == K.FOR_STMT:
+            init = children(c)[0]
+            t = assigned_target(children(init)[0]) if init.kind == K.BINARY_OPERATOR and \
+                init.binary_operator.name == "Assign" else None
+            if t is not None:
+                inside = inside | {decl_key(t)}
+        if c.kind == K.DECL_REF_EXPR and c.referenced is not None:
+            k = decl_key(c.referenced)
+            counters[k] = counters.get(k, True) and k in inside
+        for ch in c.get_children():
+            visit(ch, inside)
+
+    visit(body, frozenset())
+    return {k for k in assigned_decls([body]) - declared_in(body) - ivs if not counters.get(k, False)}
+
+
+def directed(gen, node) -> list:
+    """[(statement, its directives)] of the statements inside `node` that have directives."""
+    out = []
+
+    def visit(c):
+        if c.hash in gen.omp and c is not node:
+            out.append((c, gen.omp[c.hash]))
+        for ch in c.get_children():
+            visit(ch)
+
+    visit(node)
+    return out
+
+
+# ------------------------------------------------------------------------------------------ data races
+def shared_decl(decl, region, private: set) -> bool:
+    """Whether variable `decl` is shared by the threads of `region` (None: an orphaned construct)."""
+    if decl.kind == K.VAR_DECL and (decl.storage_class in (decl.storage_class.STATIC, decl.storage_class.EXTERN)
+                                    or decl.semantic_parent is None
+                                    or decl.semantic_parent.kind != K.FUNCTION_DECL):
+        return True  # a global or a static local: one object for all threads
+    if region is None or decl_key(decl) in private:
+        return False
+    s, e = region.extent.start.offset, region.extent.end.offset
+    return not s <= decl.extent.start.offset < e
+
+
+def check_races(gen, node, region, private: set, where, allowed=frozenset()) -> None:
+    """Raise for an assignment in `node` to a variable shared by the threads of `region` outside the
+    constructs that one thread at a time runs; `allowed` are the keys a worksharing loop's clauses privatize.
+
+    Raises:
+        CompileError: ``variable 'x' is shared in the parallel region and assigned in it (a data race)``.
+    """
+    tids = thread_ids(node)
+
+    def visit(c, allowed):
+        names = [d.name for d in gen.omp.get(c.hash, []) if d.name not in O.STANDALONE] if c is not node else []
+        if names and names[0] in EXCLUSIVE:
+            return
+        if c.kind == K.IF_STMT and one_thread(children(c)[0], tids):
+            for ch in children(c)[2:]:  # `if (tid == 0) x = ...;`: only the else branch runs in many threads
+                visit(ch, allowed)
+            return
+        if names and names[0] in ("for", "parallel for"):
+            privatized = listed(gen.omp[c.hash], ("private", "firstprivate", "lastprivate", "reduction"))
+            allowed = allowed | keys(c, privatized) | loop_ivs(gen, c, gen.omp[c.hash][0])
+        if names and names[0].startswith("parallel"):
+            return  # a nested region: checked when it is emitted
+        t = None
+        if c.kind == K.BINARY_OPERATOR and c.binary_operator.name == "Assign" or \
+                c.kind == K.COMPOUND_ASSIGNMENT_OPERATOR:
+            t = assigned_target(children(c)[0])
+        elif c.kind == K.UNARY_OPERATOR and unary_op(c) in ("pre++", "pre--", "post++", "post--"):
+            t = assigned_target(children(c)[0])
+        if t is not None and t.kind in (K.VAR_DECL, K.PARM_DECL) and decl_key(t) not in allowed and \
+                shared_decl(t, region, private):
+            raise CompileError(f"variable '{t.spelling}' is shared in the parallel region and assigned in it "
+                               "outside 'critical', 'atomic', 'single', 'master' and 'sections' (a data race): "
+                               "make it private or protect the update", *where)
+        for ch in c.get_children():
+            visit(ch, allowed)
+
+    visit(node, allowed)
+
+
+def is_thread_num(e) -> bool:
+    e = strip_implicit(e)
+    return e.kind == K.CALL_EXPR and e.spelling == "omp_get_thread_num" and not list(e.get_arguments())
+
+
+def thread_ids(node) -> set:
+    """Keys of the variables of `node` initialized with omp_get_thread_num() and never assigned."""
+    out = set()
+
+    def visit(c):
+        if c.kind == K.VAR_DECL:
+            inits = [e for e in children(c) if e.kind.is_expression()]
+            if inits and is_thread_num(inits[-1]):
+                out.add(decl_key(c))
+        for ch in c.get_children():
+            visit(ch)
+
+    visit(node)
+    return out - assigned_decls([node])
+
+
+def one_thread(cond, tids) -> bool:
+    """Whether an if condition holds in one thread of a team at most: `tid == c` / `c == tid` with tid
+    omp_get_thread_num() or a variable initialized with it, and c an integer constant."""
+    from ..clang_ast import evaluate
+    e = strip_implicit(cond)
+    if e.kind != K.BINARY_OPERATOR or e.binary_operator.name != "EQ":
+        return False
+    a, b = children(e)
+
+    def tid(x):
+        x = strip_implicit(x)
+        return is_thread_num(x) or x.kind == K.DECL_REF_EXPR and x.referenced is not None and \
+            decl_key(x.referenced) in tids
+
+    return tid(a) and isinstance(evaluate(b), int) or tid(b) and isinstance(evaluate(a), int)
+
+
+def no_exit(stmt, d) -> None:
+    for kind, what in ((K.RETURN_STMT, "return"), (K.GOTO_STMT, "goto"), (K.BREAK_STMT, "break"),
+                       (K.CONTINUE_STMT, "continue")):
+        if exits(stmt, (kind,)):
+            raise O.unsupported(what, d.where, f"leaving the '{d.name}' construct")
+
+def sections_of(clause) -> dict:
+    """{name: (lower bound tokens, length tokens)} of the array sections `name[lo:len]` / `name[:len]` of a
+    clause's list."""
+    args = clause.args or []
+    out, i = {}, 0
+    while i < len(args):
+        if i + 1 < len(args) and args[i + 1][0] == "[" and re.match(r"[A-Za-z_]\w*$", args[i][0]):
+            depth, j, colon = 0, i + 1, None
+            while j < len(args):
+                depth += (args[j][0] == "[") - (args[j][0] == "]")
+                if args[j][0] == ":" and depth == 1 and colon is None:
+                    colon = j
+                if depth == 0:
+                    break
+                j += 1
+            if colon is not None:
+                out[args[i][0]] = (args[i + 2:colon], args[colon + 1:j])
+            i = j
+        i += 1
+    return out
+
+
+def pointer_sections(gen, node, clauses) -> set:
+    """Keys of the pointer variables reduced over an array section (`reduction(+ : p[:n])`): they stay SSA
+    pointers; their private copies are heap buffers (emit_for)."""
+    refs = var_refs(node)
+    return {decl_key(v) for c in clauses if c.name == "reduction" for t in sections_of(c)
+            for v in refs.get(t, []) if canonical(v.type).kind == T.POINTER}
