@@ -22,9 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from mlir import ir
-from mlir.dialects import arith, scf
+from mlir.dialects import arith, llvm, scf
 
-from ..clang_ast import K, children
+from ..clang_ast import K, T, children
 from .values import Binding
 
 PREFIX = "goto"
@@ -135,9 +135,21 @@ def emit_compound(fg, c):
     names = [n for n, lp in _plans(fg).items() if lp.scope == c.hash and flag_key(n) not in fg.env]
     for n in names:
         fg.env[flag_key(n)] = Binding(fg.const_bool(False))
+    # a block of a loop body that declares a variable-length array frees it at its end, as C's scoping says
+    # (and gcc does): else every iteration would leave its array on the stack
+    sp = llvm.StackSaveOp(ir.Type.parse("!llvm.ptr")).result if fg.loops and declares_vla(c) else None
     fg.emit_stmts(children(c))
+    if sp is not None:
+        llvm.StackRestoreOp(sp)
     for n in names:
         fg.env.pop(flag_key(n), None)
+
+
+def declares_vla(block) -> bool:
+    """Whether compound statement `block` declares a variable-length array among its own statements."""
+    return any(s.kind == K.DECL_STMT and any(d.kind == K.VAR_DECL and d.type.get_canonical().kind == T.VARIABLEARRAY
+                                             for d in children(s))
+               for s in children(block))
 
 
 def entries(fg, s):
