@@ -127,7 +127,7 @@ def test_cuda_language_for_a_c_file(tmp):
 def test_version_and_help():
     r = run_pgcc(["--version"])
     assert r.returncode == 0 and r.stdout.startswith("pgcc (polygeist-py)")
-    assert run_pgcc(["--help"]).stdout.startswith("`pgcc`")
+    assert run_pgcc(["--help"]).stdout.startswith("Usage: pgcc")
 
 
 def test_internal_error_is_one_line(tmp, monkeypatch, capsys):
