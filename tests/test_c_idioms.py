@@ -19,7 +19,8 @@ ARGS = ("-v", "-q", "rest")
                                   "switch_gotos_nested.c", "global_addresses.c", "c11_idioms.c",
                                   "brace_elision_globals.c", "brace_elision_locals.c",
                                   "struct_initializers.c", "goto_into_loops.c",
-                                  "unprototyped_pointers.c", "attributes.c", "vla_in_loops.c"])
+                                  "unprototyped_pointers.c", "attributes.c", "vla_in_loops.c",
+                                  "function_parameters.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

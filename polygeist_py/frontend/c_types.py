@@ -196,7 +196,8 @@ def value_type(ty) -> ir.Type:
 def abi_type(ty) -> ir.Type:
     """MLIR type of a C value at a function boundary (C ABI: every pointer is !llvm.ptr)."""
     c = canonical(ty)
-    if c.kind in (T.POINTER, T.CONSTANTARRAY, T.INCOMPLETEARRAY, T.VARIABLEARRAY) or c.kind in REFERENCE_KINDS:
+    if c.kind in (T.POINTER, T.CONSTANTARRAY, T.INCOMPLETEARRAY, T.VARIABLEARRAY, T.FUNCTIONPROTO,
+                  T.FUNCTIONNOPROTO) or c.kind in REFERENCE_KINDS:  # (a parameter of function type: a pointer)
         return llvm_ptr()
     return value_type(c)
 

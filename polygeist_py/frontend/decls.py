@@ -44,6 +44,8 @@ class DeclGen:
                     self.define(key, ty, arg)
             elif CT.is_arith(ty):
                 self.define(key, ty, arg)
+            elif ty.kind in (T.FUNCTIONPROTO, T.FUNCTIONNOPROTO):  # `callback cb`: C adjusts it to a pointer
+                self.define(key, ty, arg)
             else:
                 raise self.unsupported(p, f"parameter of type '{p.type.spelling}'")
 

@@ -19,17 +19,10 @@ from . import int_semantics as IS
 from . import varargs
 from .builtins import UNKNOWN_PREFIXES
 from .llvm_memory import LABEL_ADDRESS
-from .scan import decl_key
+from .scan import decl_key, is_array_parameter
 from .values import WARP_SIZE, VarLV
 
 
-
-def is_array_parameter(e) -> bool:
-    """Whether `e` names a parameter declared as an array (`char *argv[]`, `double a[4]`): C adjusts its type to
-    a pointer, so `argv++` and `a += 2` are pointer arithmetic, but libclang reports the declared array type."""
-    e = strip_implicit(e)
-    r = e.referenced if e.kind == K.DECL_REF_EXPR else None
-    return r is not None and r.kind == K.PARM_DECL and CT.is_array(r.type)
 
 
 class ExprGen:
@@ -81,7 +74,8 @@ class ExprGen:
                     return arith.trunci(dt, v)
                 return v
             return arith.fptoui(dt, v) if CT.is_unsigned(dst) else arith.fptosi(dt, v)
-        if dst.kind == T.POINTER or CT.is_array(dst):  # (to an array parameter, whose type is a pointer)
+        if dst.kind in (T.POINTER, T.FUNCTIONPROTO, T.FUNCTIONNOPROTO) or CT.is_array(dst):
+            # (to an array or function parameter, whose type C adjusts to a pointer)
             if src.kind == T.NULLPTR:
                 return self.null_pointer(dst)
             if CT.is_int(src):
@@ -403,7 +397,8 @@ class ExprGen:
         if CT.is_float(operand_ty):
             pred = {"LT": "olt", "GT": "ogt", "LE": "ole", "GE": "oge", "EQ": "oeq", "NE": "une"}[op]
             return arith.cmpf(getattr(arith.CmpFPredicate, pred.upper()), va, vb)
-        if canonical(operand_ty).kind == T.POINTER or CT.is_array(operand_ty):  # (an array parameter)
+        if canonical(operand_ty).kind in (T.POINTER, T.FUNCTIONPROTO, T.FUNCTIONNOPROTO) or CT.is_array(operand_ty):
+            # (an array or function parameter is a pointer)
             if op not in ("EQ", "NE"):
                 return self.pointer_order(op, va, vb)
             pa, pb = self.to_ptr(va), self.to_ptr(vb)

@@ -270,50 +270,15 @@ def parse_directive(text: bytes, start: int, filename: str) -> Directive:
 
 
 # ---------------------------------------------------------------------------------------------- loops
-def emit(gen, stmt, dirs: list) -> None:
-    """Emit statement `stmt` that has the OpenMP directives `dirs` attached (stmts.StmtGen.visit calls
-    this instead of visiting it). The simple forms (a parallel loop, a region of worksharing loops) are
-    `scf.parallel`; general regions and the constructs inside them are `omp` dialect ops (openmp_regions).
-
-    Raises:
-        CompileError: unsupported constructs and data races (see the module docstring).
-    """
-    from . import openmp_atomic as OA
-    from . import openmp_regions as OR
-    from . import openmp_scan as OS
-    while dirs and dirs[0].name in STANDALONE:
-        OR.emit_standalone(gen, dirs[0])
-        dirs = dirs[1:]
-    if not dirs:
-        return OR.visit_plain(gen, stmt)
-    names = [d.name for d in dirs]
-    if names == ["atomic"]:
-        return emit_atomic(gen, stmt, dirs[0])
-    if names[0] in ("atomic read", "atomic write", "atomic capture", "atomic compare"):
-        return OA.emit_atomic_form(gen, stmt, dirs[0])
-    if names[0] in ("parallel for", "parallel", "parallel sections") and OS.general_parallel(gen, stmt, dirs):
-        return OR.emit_parallel(gen, stmt, dirs)
-    loop = OS.unwrap_hints(stmt)
-    if names == ["simd"]:
-        if loop.kind != K.FOR_STMT:
-            raise unsupported("simd", dirs[0].where, "the directive must precede a for loop")
-        for c in dirs[0].clauses:
-            if c.name not in ("private", "reduction", "collapse"):
-                raise unsupported(c.name, c.where, "on 'simd'")
-        return OR.visit_plain(gen, stmt)  # a reduction or private variable of a loop that runs in order
-    if names == ["parallel for"]:
-        return ParallelLoop(gen, loop, dirs[0], dirs[0].clauses).emit()
-    if names == ["parallel", "for"]:
-        return ParallelLoop(gen, OS.unwrap_hints(stmt), dirs[1], dirs[0].clauses + dirs[1].clauses).emit()
-    if names == ["parallel"] and simple_region(gen, stmt):
-        return parallel_region(gen, stmt, dirs[0])
-    if names[0] == "for":
-        return OR.emit_for(gen, loop, dirs[0], dirs[0].clauses)
-    if names[0] in OS.SYNC:
-        return OR.emit_sync(gen, stmt, dirs[0], dirs[1:])
-    if names[0] == "section":
-        raise unsupported("section", dirs[0].where, "outside a 'sections' construct")
-    raise unsupported(" ".join(names), dirs[0].where)
+def unwrap_hints(stmt):
+    """The loop under `#pragma GCC unroll n` / `#pragma nounroll` / `#pragma clang loop ...` (clang's
+    AttributedStmt, which libclang shows as UNEXPOSED_STMT): hints that do not change the loop's meaning."""
+    while stmt is not None and stmt.kind == K.UNEXPOSED_STMT:
+        kids = children(stmt)
+        if len(kids) != 1 or not kids[0].kind.is_statement():
+            break
+        stmt = kids[0]
+    return stmt
 
 
 def simple_region(gen, stmt) -> bool:
@@ -342,7 +307,6 @@ def parallel_region(gen, stmt, d: Directive) -> None:
     Raises:
         CompileError: errors of the loops.
     """
-    from . import openmp_scan as OS
     inner = [s for s in children(stmt) if s.kind != K.NULL_STMT]
     declared = set()
     for s in inner:
@@ -352,7 +316,7 @@ def parallel_region(gen, stmt, d: Directive) -> None:
                 declared |= {decl_key(v) for v in children(s) if v.kind == K.VAR_DECL}
             else:
                 loop = gen.omp[s.hash][0]
-                ParallelLoop(gen, OS.unwrap_hints(s), loop, d.clauses + loop.clauses,
+                ParallelLoop(gen, unwrap_hints(s), loop, d.clauses + loop.clauses,
                              thread_private=declared).emit()
 
 
@@ -572,7 +536,6 @@ class ParallelLoop:
                 inner = [s for s in children(body) if s.kind != K.NULL_STMT] if body.kind == K.COMPOUND_STMT \
                     else [body]
                 c = inner[0] if len(inner) == 1 else body
-                from .openmp_scan import unwrap_hints
                 c = unwrap_hints(c)
         return out
 

@@ -283,7 +283,7 @@ def emit_parallel(gen, stmt, dirs) -> None:
                             _private_copy(gen, decl_key(v), v, c.name, w)
             privs = [(_private_copy(gen, k, v, "reduction", w, op), k, op, u) for k, v, op, u, w in reds]
             if inner:
-                O.emit(gen, stmt, inner)
+                gen.emit_directives(stmt, inner)
             else:
                 visit_plain(gen, stmt)
             for p, k, op, u in privs:
@@ -526,7 +526,7 @@ def emit_sync(gen, stmt, d, rest) -> None:
         if d.name == "sections":
             _sections(gen, stmt, d, rest)
         elif rest:
-            O.emit(gen, stmt, rest)
+            gen.emit_directives(stmt, rest)
         else:
             visit_plain(gen, stmt)
         for src, slot, copy in copies:  # the executing thread's values to the shared slots
@@ -611,7 +611,7 @@ def _sections(gen, stmt, d, rest) -> None:
         with ir.InsertionPoint(sec.regions[0].blocks.append()):
             for s, ds in g:
                 if ds:
-                    O.emit(gen, s, ds)
+                    gen.emit_directives(s, ds)
                 else:
                     visit_plain(gen, s)
             omp.TerminatorOp()

@@ -23,17 +23,6 @@ EXCLUSIVE = ("single", "master", "masked", "critical", "section", "sections", "o
              "atomic write", "atomic capture")  # one thread at a time runs them: shared writes are no race
 
 
-def unwrap_hints(stmt):
-    """The loop under `#pragma GCC unroll n` / `#pragma nounroll` / `#pragma clang loop ...` (clang's
-    AttributedStmt, which libclang shows as UNEXPOSED_STMT): hints that do not change the loop's meaning."""
-    while stmt is not None and stmt.kind == K.UNEXPOSED_STMT:
-        kids = children(stmt)
-        if len(kids) != 1 or not kids[0].kind.is_statement():
-            break
-        stmt = kids[0]
-    return stmt
-
-
 def general_parallel(gen, stmt, dirs) -> bool:
     """Whether a `parallel ...` construct is emitted as an omp.parallel region (else it is one of the simple
     forms openmp.py makes `scf.parallel`)."""
@@ -145,7 +134,7 @@ def loop_ivs(gen, stmt, d) -> set:
     for c in d.clauses:
         if c.name == "collapse" and c.args and c.args[0][0].isdigit():
             collapse = int(c.args[0][0])
-    out, c = set(), unwrap_hints(stmt)
+    out, c = set(), O.unwrap_hints(stmt)
     for _ in range(collapse):
         if c is None or c.kind != K.FOR_STMT:
             break
@@ -158,7 +147,7 @@ def loop_ivs(gen, stmt, d) -> set:
                 out.add(decl_key(t))
         body = children(c)[-1]
         inner = [s for s in children(body) if s.kind != K.NULL_STMT] if body.kind == K.COMPOUND_STMT else [body]
-        c = unwrap_hints(inner[0]) if len(inner) == 1 else None
+        c = O.unwrap_hints(inner[0]) if len(inner) == 1 else None
     return out
 
 

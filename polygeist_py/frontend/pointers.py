@@ -15,7 +15,7 @@ from mlir.dialects import arith, llvm, memref
 from ..clang_ast import K, T, canonical, children, generic_choice, is_va_arg, string_literal, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import c_types as CT
-from .scan import decl_key
+from .scan import decl_key, is_array_parameter
 from .values import MemLV, VarLV, size_expressions
 
 
@@ -150,6 +150,9 @@ class PointerGen:
             it = canonical(inner.type)
             if k == K.CSTYLE_CAST_EXPR and self.has_vla_pointee(ty) and it.kind == T.POINTER:
                 return self.vla_pointer(inner, ty, size_expressions(e, exclude=inner), e)
+            if CT.is_array(it) and (is_array_parameter(inner) or strip_implicit(inner).kind in (
+                    K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR, K.CONDITIONAL_OPERATOR)):
+                return self.coerce_pointer(self.pointer(inner), ty)  # (`argv + 1`: a pointer libclang types as the array)
             if CT.is_array(it):
                 return self.decay(inner, ty)
             if it.kind == T.POINTER:
@@ -165,6 +168,8 @@ class PointerGen:
                     f = strip_implicit(children(f)[0])
                 if canonical(f.type).kind == T.POINTER:
                     return self.pointer(f)
+                if f.kind == K.DECL_REF_EXPR and f.referenced is not None and f.referenced.kind == K.PARM_DECL:
+                    return self.rvalue(f)  # a parameter of function type holds the pointer C adjusted it to
                 raise self.unsupported(e, "function designator")
             return self.rvalue(e)
         if k == K.UNARY_OPERATOR and unary_op(e) == "&":

@@ -8,6 +8,7 @@ return), which the walker models with flag variables.
 from __future__ import annotations
 
 from ..clang_ast import K, T, children, strip_implicit, unary_op
+from . import c_types as CT
 
 LOOPS = (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT)
 ASSIGN_OPS = ("=",)
@@ -206,3 +207,11 @@ def contains(node, kinds) -> bool:
     if hit is None:
         hit = _MEMO[key] = any(contains(ch, kinds) for ch in node.get_children())
     return hit
+
+
+def is_array_parameter(e) -> bool:
+    """Whether `e` names a parameter declared as an array (`char *argv[]`, `double a[4]`): C adjusts its type to
+    a pointer, so `argv++` and `a += 2` are pointer arithmetic, but libclang reports the declared array type."""
+    e = strip_implicit(e)
+    r = e.referenced if e.kind == K.DECL_REF_EXPR else None
+    return r is not None and r.kind == K.PARM_DECL and CT.is_array(r.type)

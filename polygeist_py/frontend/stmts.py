@@ -1,5 +1,5 @@
 """Statements: the visitor (one ``visit_<KIND>`` per statement kind), blocks, ``if``, ``return``, ``break``,
-``continue``, and the glue to ``switch`` (switch.py), ``goto`` (gotos.py) and OpenMP (openmp.py).
+``continue``, and the glue to ``switch`` (switch.py), ``goto`` (gotos.py) and OpenMP (openmp_dispatch.py).
 
 ``break``, ``continue``, ``return`` and ``goto`` inside structured code set flag variables (carried like any
 other variable); statements after one are guarded by ``scf.if`` on the flags (``emit_stmts``). An ``if`` is an
@@ -17,7 +17,7 @@ from mlir.dialects import affine, arith, scf
 from ..clang_ast import K, T, children, has_attr, strip_implicit
 from . import affine_forms as AF
 from . import c_types as CT
-from . import gotos, openmp, openmp_regions, switch
+from . import gotos, openmp_dispatch, openmp_regions, switch
 from .scan import assigned_decls, contains, exits
 from .values import RET, RETVAL, Binding, base_key
 
@@ -35,7 +35,7 @@ class StmtGen:
     def visit(self, c):
         if self.omp and c.hash in self.omp:
             with self.loc(c):
-                return openmp.emit(self, c, self.omp[c.hash])
+                return self.emit_directives(c, self.omp[c.hash])
         self.mg.depth += 1  # (statement nesting: pipeline.py canonicalizes deep nests bottom-up)
         self.mg.max_depth = max(self.mg.max_depth, self.mg.depth)
         try:
@@ -49,6 +49,10 @@ class StmtGen:
                 method(c)
         finally:
             self.mg.depth -= 1
+
+    def emit_directives(self, c, dirs):
+        """Statement `c` under its `#pragma omp` directives `dirs` (openmp_dispatch)."""
+        return openmp_dispatch.emit(self, c, dirs)
 
     def visit_COMPOUND_STMT(self, c):
         gotos.emit_compound(self, c)
