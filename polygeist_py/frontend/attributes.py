@@ -3,21 +3,26 @@ change what the program does, or an error naming it; none is silently ignored.
 
 Implemented: `constructor`/`destructor` (with a priority: llvm.mlir.global_ctors/dtors after the lowering,
 constructors.py), `weak` on functions (weak linkage), `aligned(N)` on variables (the global's or the stack
-slot's alignment), `used` on functions with external linkage (never dropped anyway), C11 `_Thread_local` /
+slot's alignment), `cleanup(f)` on locals (`f(&var)` when the block ends by any path: decls.py), `used` on functions with external linkage (never dropped anyway), C11 `_Thread_local` /
 `__thread` (module.py: thread-local LLVM globals). Layout attributes (`packed`, `aligned` on types and fields,
-`mode`) are clang's layout, which pgcc uses. Rejected with an error: `cleanup`, `section`, `alias`, `weakref`,
+`mode`) are clang's layout, which pgcc uses. Rejected with an error: `cleanup` on other than locals, `section`, `alias`, `weakref`,
 `ifunc`, `naked`, `transparent_union`, `weak` on variables, `used` on static functions, and any attribute this
 table does not know.
 
-libclang exposes most attributes as UNEXPOSED_ATTR cursors whose first token is the attribute's name (also when
-a macro spells it); the arguments are read from the tokens only where they are literal.
+libclang exposes most attributes as UNEXPOSED_ATTR cursors without their name or arguments: both are read from the
+source where the attribute is spelled (clang_getSpellingLocation: in a macro's definition when a macro writes it);
+numeric arguments only where they are literal (or a one-parameter macro's literal argument).
 """
 
 from __future__ import annotations
 
+import ctypes
+import functools
 import itertools
 import re
 from dataclasses import dataclass
+
+import clang.cindex as ci
 
 from ..clang_ast import K
 from ..errors import error_at
@@ -34,7 +39,7 @@ nodiscard maybe_unused likely unlikely carries_dependency no_unique_address disa
 no_profile_instrument_function patchable_function_entry zero_call_used_regs noplt no_reorder symver
 availability diagnose_if enable_if overloadable internal_linkage annotate launch_bounds maxntid minctasm
 """.split())
-REJECTED = {"cleanup": "a function called at the end of the variable's scope",
+REJECTED = {"cleanup": "a function called at the end of the variable's scope",  # (locals: implemented)
             "section": "placement in a named section",
             "alias": "a second name for a definition", "weakref": "a weak reference", "ifunc": "an indirect function",
             "naked": "a function without prologue", "transparent_union": "a calling convention",
@@ -51,25 +56,54 @@ class DeclAttributes:
     destructor: int | None = None
     weak: bool = False
     align: int | None = None
+    cleanup: object = None  # the FUNCTION_DECL that `cleanup(f)` names: f(&var) runs when the block ends
 
 
-def _name(attr) -> str:
-    tok = next(iter(attr.get_tokens()), None)
-    name = tok.spelling if tok is not None else attr.spelling
-    return name[2:-2] if name.startswith("__") and name.endswith("__") and len(name) > 4 else name
+_lib = ci.conf.lib
+_lib.clang_getSpellingLocation.argtypes = [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),
+                                           ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
+                                           ctypes.POINTER(ctypes.c_uint)]
+_lib.clang_getFileName.argtypes = [ctypes.c_void_p]
+_lib.clang_getFileName.restype = ci._CXString
+_SPELLED = re.compile(r"\s*(\w+)\s*(?:\(([^()]*(?:\([^()]*\)[^()]*)*)\))?")
 
 
-def _literal_argument(attr):
-    """The integer written as the attribute's argument (`aligned(64)`, `constructor(101)`, or through a macro
-    whose one parameter is the argument: `#define ALIGNED(n) __attribute__((aligned(n)))` used as `ALIGNED(64)`);
-    None when absent; raises ValueError when it is not a literal (an expression, another macro)."""
-    toks = [t.spelling for t in attr.get_tokens()]
-    if len(toks) < 2 or toks[1] != "(":
+@functools.lru_cache(maxsize=64)
+def _file_text(name: str) -> str:
+    with open(name, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def _spelled(attr):
+    """(name, argument text or None) of an attribute as written where it is spelled (in a macro's definition when
+    a macro writes it, which libclang's tokens do not show): e.g. ('aligned', '64'), ('cleanup', 'free_buf')."""
+    f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    _lib.clang_getSpellingLocation(attr.extent.start, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col),
+                                   ctypes.byref(off))
+    if not f.value:
+        return "", None
+    try:
+        text = _file_text(ci._CXString.from_result(_lib.clang_getFileName(f.value)))
+    except OSError:
+        return "", None
+    m = _SPELLED.match(text, off.value)
+    if m is None:
+        return "", None
+    name = m.group(1)
+    name = name[2:-2] if name.startswith("__") and name.endswith("__") and len(name) > 4 else name
+    return name, (m.group(2).strip() if m.group(2) is not None else None)
+
+
+def _literal_argument(attr, args):
+    """The integer written as the attribute's argument `args` (`aligned(64)`, `constructor(101)`, or through a
+    macro whose one parameter is the argument: `#define ALIGNED(n) __attribute__((aligned(n)))` used as
+    `ALIGNED(64)`); None when absent; raises ValueError when it is not a literal (an expression, another macro)."""
+    if args is None:
         return None
-    if len(toks) >= 4 and toks[3] == ")" and toks[2].isdigit():
-        return int(toks[2])
-    if len(toks) >= 4 and toks[3] == ")" and toks[2].isidentifier():
-        n = _macro_use_argument(attr, toks[2])
+    if args.isdigit():
+        return int(args)
+    if args.isidentifier():
+        n = _macro_use_argument(attr, args)
         if n is not None:
             return n
     raise ValueError("not a literal")
@@ -96,6 +130,18 @@ def _macro_use_argument(attr, param: str):
     return None
 
 
+def _named_function(attr, args, what):
+    """The FUNCTION_DECL named by the attribute's argument `args` (`cleanup(free_buffer)`).
+
+    Raises:
+        CompileError: no such function in the translation unit."""
+    if args is not None and args.isidentifier():
+        for c in attr.translation_unit.cursor.get_children():
+            if c.kind == K.FUNCTION_DECL and c.spelling == args:
+                return c.get_definition() or c
+    raise error_at(attr, f"unsupported construct: {what} naming a function pgcc cannot find")
+
+
 def declaration_attributes(decl, kind: str) -> DeclAttributes:
     """The attributes of FUNCTION_DECL or VAR_DECL `decl`; `kind`: 'function', 'global' or 'local'.
 
@@ -111,19 +157,21 @@ def declaration_attributes(decl, kind: str) -> DeclAttributes:
             continue
         if (a.extent.start.line, a.extent.start.column) == (decl.location.line, decl.location.column):
             continue  # an attribute clang adds itself (`format` on a redeclared printf) sits on the name
-        name = _name(a)
+        name, args = _spelled(a)
         if name.startswith("enzyme"):  # Enzyme's attributes: frontend/enzyme.py
             continue
         what = f"__attribute__(({name})) on '{decl.spelling}'"
         try:
             if name in ("constructor", "destructor") and kind == "function":
-                prio = _literal_argument(a)
+                prio = _literal_argument(a, args)
                 setattr(out, name, DEFAULT_PRIORITY if prio is None else prio)
             elif name == "weak" and kind == "function":
                 out.weak = True
             elif name in ("aligned", "alignas", "_Alignas") and kind in ("global", "local"):
-                n = _literal_argument(a)
+                n = _literal_argument(a, args)
                 out.align = max(out.align or 1, n if n is not None else 16)  # (no argument: the largest, 16)
+            elif name == "cleanup" and kind == "local":
+                out.cleanup = _named_function(a, args, what)
             elif name == "used" and kind == "function" and decl.linkage.name != "INTERNAL":
                 pass
             elif name == "used":

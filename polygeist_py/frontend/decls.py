@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from mlir import ir
-from mlir.dialects import arith, llvm, memref
+from mlir.dialects import arith, func, llvm, memref
 
 from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, string_initializer, strip_implicit,
                          var_decl_initializer)
@@ -92,13 +92,45 @@ class DeclGen:
     def visit_DECL_STMT(self, c):
         for d in children(c):
             if d.kind == K.VAR_DECL:
+                cleanup = attributes.declaration_attributes(d, "local").cleanup
+                if cleanup is not None:
+                    self.addr_taken.add(decl_key(d))  # (its address goes to the cleanup function)
                 self.declare_local(d)
+                if cleanup is not None:
+                    self.arm_cleanup(d, cleanup)
             elif d.kind in (K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.CLASS_DECL, K.UNION_DECL):
                 self.mg.check_record(d)
             elif d.kind in (K.STATIC_ASSERT, K.FUNCTION_DECL):  # (clang has checked it; a block-scope prototype)
                 pass
             else:
                 raise self.unsupported(d)
+
+    def arm_cleanup(self, d, fn):
+        """`T v __attribute__((cleanup(fn)))` declared here: `fn(&v)` runs when the enclosing block ends, by any
+        path (its end, return, break, goto: the walker's flags always reach the block's end), if the declaration
+        ran; a byte at the function entry records that (reset after the call, for loops)."""
+        i8, i64 = ir.IntegerType.get_signless(8), ir.IntegerType.get_signless(64)
+        with ir.InsertionPoint.at_block_begin(self.entry), ir.Location.unknown():
+            n = llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, 1)).result
+            armed = llvm.AllocaOp(CT.llvm_ptr(), n, i8, alignment=1).result
+            llvm.StoreOp(llvm.ConstantOp(i8, ir.IntegerAttr.get(i8, 0)).result, armed)
+        llvm.StoreOp(llvm.ConstantOp(i8, ir.IntegerAttr.get(i8, 1)).result, armed)
+        self.block_cleanups[-1].append((d, fn, armed))
+
+    def run_cleanups(self, cleanups):
+        """At a block's end: the armed cleanups of its variables, last declared first."""
+        i8 = ir.IntegerType.get_signless(8)
+        for d, fn, armed in reversed(cleanups):
+            flag = llvm.LoadOp(i8, armed).result
+            on = arith.cmpi(arith.CmpIPredicate.ne, flag, arith.constant(i8, 0))
+            address = self.lvalue_address(self.lvalue_of_decl(d, d), d)
+
+            def call(fn=fn, address=address, armed=armed):
+                name = self.mg.declare(fn)
+                func.CallOp([], ir.FlatSymbolRefAttr.get(name), [address])
+                llvm.StoreOp(arith.constant(i8, 0), armed)
+            with self.loc(d):
+                self.emit_if(on, call, None, [])
 
     def declare_local(self, d):
         ty = canonical(d.type)

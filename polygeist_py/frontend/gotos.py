@@ -138,7 +138,9 @@ def emit_compound(fg, c):
     # a block of a loop body that declares a variable-length array frees it at its end, as C's scoping says
     # (and gcc does): else every iteration would leave its array on the stack
     sp = llvm.StackSaveOp(ir.Type.parse("!llvm.ptr")).result if fg.loops and declares_vla(c) else None
+    fg.block_cleanups.append([])  # `cleanup(f)` variables declared in this block (decls.arm_cleanup)
     fg.emit_stmts(children(c))
+    fg.run_cleanups(fg.block_cleanups.pop())
     if sp is not None:
         llvm.StackRestoreOp(sp)
     for n in names:

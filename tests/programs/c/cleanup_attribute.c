@@ -1,0 +1,31 @@
+/* __attribute__((cleanup(f))): f(&var) when the block ends by its end, return, continue, break or goto, last
+   declared first, only for declarations that ran. */
+#include <stdio.h>
+#include <stdlib.h>
+static int log_[32], nlog;
+static void note(int *p) { log_[nlog++] = *p; }
+static void release(char **p) { log_[nlog++] = (*p)[0]; free(*p); }
+static int f(int k) {
+    int a __attribute__((cleanup(note))) = 1;
+    for (int i = 0; i < 3; i++) {
+        int b __attribute__((cleanup(note))) = 10 + i;
+        if (i == k) return 100 + i;
+        if (i == 1) continue;
+        {
+            char *buf __attribute__((cleanup(release))) = malloc(4);
+            buf[0] = 'A' + i;
+            if (k == 7) break;
+        }
+    }
+    if (k < 0) goto out;
+    a = 2;
+out:
+    return a;
+}
+int main(void) {
+    int r1 = f(1), r2 = f(7), r3 = f(-1), r4 = f(9);
+    printf("%d %d %d %d |", r1, r2, r3, r4);
+    for (int i = 0; i < nlog; i++) printf(" %d", log_[i]);
+    printf("\n");
+    return 0;
+}
