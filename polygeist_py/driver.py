@@ -19,6 +19,12 @@ from dataclasses import dataclass, field
 
 from .errors import CompileError, InternalError
 
+# gcc's questions about the toolchain (libtool's "dynamic linker characteristics", configure scripts): pgcc links
+# through the system's cc, so cc's answers are pgcc's
+LINKER_QUERIES = ("-print-search-dirs", "-print-multi-os-directory", "-print-multi-directory", "-print-multiarch",
+                  "-print-prog-name=", "-print-file-name=", "-print-libgcc-file-name", "-dumpmachine",
+                  "-print-multi-lib", "-print-sysroot")
+
 EMIT_STAGES = ("mlir", "cleanup", "cpuify", "ad", "scop", "polyhedral", "llvm-dialect", "llvm")
 
 HELP = """Usage: pgcc [options] inputs...    (a gcc-compatible driver; nvcc's flags too under --cpuify)
@@ -37,6 +43,7 @@ Compiling (as gcc):
                          -fpack-struct are errors; other -f/-m/-g flags do not change the program and are accepted
   -w  -Wall ...  -Werror  -Werror=X  -Wno-error=X   warnings as gcc (the parser's diagnostics)
   -v  --version  -dumpversion  --help
+  -print-search-dirs -print-file-name=F -print-prog-name=P -dumpmachine ...   answered by the system's cc (the linker)
 
 CUDA on the CPU:
   --cpuify               kernel launches become OpenMP loop nests over blocks and threads
@@ -528,6 +535,12 @@ def run(argv: list[str]) -> int:
     from .backend import link
     from .clang_ast import language_of
 
+    query = next((a for a in argv if a.startswith(LINKER_QUERIES)), None)
+    if query is not None:  # libtool and configure ask where libraries live: pgcc links with the system's cc
+        import subprocess
+
+        from .toolchain import linker
+        return subprocess.run([linker(), query]).returncode
     o = parse_args(argv)
     for w in o.warnings:
         print(w, file=sys.stderr)

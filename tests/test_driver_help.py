@@ -32,3 +32,11 @@ def test_v_with_inputs_compiles(tmp):
     r = run_pgcc(["-v", tmp / "a.c", "-o", tmp / "a"])
     assert r.returncode == 0 and "pgcc (polygeist-py)" in r.stderr
     assert run_exe(tmp / "a").returncode == 3
+
+
+def test_toolchain_queries_are_answered_like_the_linker():
+    import subprocess
+    for query in ("-print-multi-os-directory", "-dumpmachine", "-print-file-name=libc.so"):
+        want = subprocess.run(["cc", query], capture_output=True, text=True)
+        got = run_pgcc([query])
+        assert got.returncode == want.returncode == 0 and got.stdout == want.stdout and got.stdout.strip()
