@@ -20,7 +20,8 @@ ARGS = ("-v", "-q", "rest")
                                   "brace_elision_globals.c", "brace_elision_locals.c",
                                   "struct_initializers.c", "goto_into_loops.c",
                                   "unprototyped_pointers.c", "attributes.c", "vla_in_loops.c",
-                                  "function_parameters.c", "cleanup_attribute.c"])
+                                  "function_parameters.c", "cleanup_attribute.c",
+                                  "constant_choice_tables.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

@@ -654,6 +654,7 @@ def const_image(ty, init):
     def put_scalar(off, t, e):
         t = canonical(t)
         if t.kind == T.POINTER:
+            e = constant_branch(e)
             if is_null_constant(e):
                 return
             ptrs.append((off, e))
@@ -862,7 +863,7 @@ def global_address(mg, e):
 
     Raises:
         CompileError: any other pointer initializer."""
-    s = strip_implicit(e)
+    s = strip_implicit(constant_branch(e))
     while s.kind == K.CSTYLE_CAST_EXPR:
         s = strip_implicit(children(s)[-1])
     if s.kind == K.STRING_LITERAL:
@@ -878,6 +879,20 @@ def global_address(mg, e):
             step = CT.size_of(CT.pointee(a.type)) * (n if s.binary_operator.name == "Add" else -n)
             return const_gep(global_address(mg, a), step)
     return constant_lvalue_address(mg, s, e)
+
+
+def constant_branch(e):
+    """`c ? a : b` with a constant condition (`HAS_FEATURE ? test_f : NULL` in a static table) -> the chosen
+    operand, repeatedly; any other expression as it is."""
+    s = strip_implicit(e)
+    while s.kind == K.CONDITIONAL_OPERATOR:
+        cond, a, b = children(s)
+        c = evaluate(cond)
+        if not isinstance(c, (int, float)):
+            break
+        e = a if c else b
+        s = strip_implicit(e)
+    return e
 
 
 def compound_literal_global(mg, lit):
