@@ -36,6 +36,13 @@ CONFIG_CALLS = ("cudaConfigureCall", "__cudaPushCallConfiguration")
 INTEGER_KINDS = (T.INT, T.UINT, T.LONG, T.ULONG, T.LONGLONG, T.ULONGLONG, T.SHORT, T.USHORT)
 STUB_PREFIX = "__pgcc_stub_"
 DEVICE_VAR_ATTRS = (K.CUDADEVICE_ATTR, K.CUDACONSTANT_ATTR, K.CUDASHARED_ATTR)
+# header name prefixes of the CUDA toolkit's libraries, which need the toolkit (and a GPU): a program including
+# one is an error naming the library rather than a missing header
+TOOLKIT_LIBRARIES = (("thrust/", "thrust"), ("cub/", "cub"), ("cublas", "cuBLAS"), ("cufft", "cuFFT"),
+                     ("curand", "cuRAND"), ("cusparse", "cuSPARSE"), ("cusolver", "cuSOLVER"), ("cudnn", "cuDNN"),
+                     ("nccl", "NCCL"), ("npp", "NPP"), ("nvrtc", "NVRTC"), ("nvToolsExt", "NVTX"), ("nvtx3/", "NVTX"),
+                     ("cuda/", "libcu++ (cuda/std)"), ("cutlass/", "CUTLASS"), ("cute/", "CUTLASS"),
+                     ("cusparseLt", "cuSPARSELt"), ("cutensor", "cuTENSOR"), ("nvjpeg", "nvJPEG"))
 MAX_SPECIALIZATIONS = 4  # branches of a stub (each a copy of the kernel) beside the generic launch
 
 
@@ -68,6 +75,21 @@ class Kernel:
     def shared(self) -> bool:
         return self.cursor.get_num_template_arguments() > 0
 
+    @property
+    def internal(self) -> bool:
+        """A `static` kernel: internal linkage, as nvcc gives it (its stub is made a local symbol of the file's
+        object once the host object's call of it is bound, host_compiler.join_objects)."""
+        return self.cursor.storage_class == self.cursor.storage_class.STATIC
+
+
+def toolkit_library(header: str) -> str | None:
+    """The CUDA toolkit library that header name `header` (as written in `#include <...>`) belongs to
+    (`thrust/device_vector.h` -> 'thrust', `cublas_v2.h` -> 'cuBLAS'), else None."""
+    for prefix, name in TOOLKIT_LIBRARIES:
+        if header.startswith(prefix):
+            return name
+    return None
+
 
 def is_launch(c) -> bool:
     """Whether CALL_EXPR `c` is a launch `k<<<...>>>(...)` (clang shows the configuration as a call child)."""
@@ -93,6 +115,25 @@ def variable_symbol(d) -> str:
     if name.startswith("_ZL") and name.endswith(f"{len(d.spelling)}{d.spelling}"):
         return d.spelling  # a static variable of the global namespace
     return re.sub(rf"L(?={len(d.spelling)}{re.escape(d.spelling)}E$)", "", name)
+
+
+def internal_symbols(tu, path: str, kernels_: list) -> tuple:
+    """The symbols of file `path` that C++ gives internal linkage but that the host and device objects share, so
+    the host side drops `static` (host_source): the stubs of `static` kernels and the `static` device variables
+    defined in the file. host_compiler.join_objects makes them local to the file's object, as nvcc keeps them."""
+    out = [k.symbol for k in kernels_ if k.internal]
+
+    def visit(cursors):
+        for c in cursors:
+            if not _in_file(c, path):
+                continue
+            if c.kind == K.NAMESPACE:
+                visit(c.get_children())
+            elif c.kind == K.VAR_DECL and is_device_variable(c) and c.storage_class == c.storage_class.STATIC:
+                out.append(variable_symbol(c))
+
+    visit(tu.cursor.get_children())
+    return tuple(dict.fromkeys(out))
 
 
 def is_device_only(c) -> bool:

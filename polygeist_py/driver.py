@@ -384,8 +384,8 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
     from .host_compiler import compile_host, join_objects
 
     launches = cuda_split.find_launches(tu, path)
-    stub_text, stubs = cuda_split.device_stubs(
-        cuda_split.kernels(tu, path, cuda_split.instantiated_launches(tu, path)))
+    kernels = cuda_split.kernels(tu, path, cuda_split.instantiated_launches(tu, path))
+    stub_text, stubs = cuda_split.device_stubs(kernels)
     with open(path, "rb") as f:
         text = f.read()
     host_text = cuda_split.host_source(tu, path, text, launches)
@@ -398,7 +398,7 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
                             extra=tuple(o.host_flags))
     out = obj_name if o.compile_only else os.path.join(workdir, stem + ".o")
     check_output_dir(out)
-    return join_objects([device_obj, host_obj], out)
+    return join_objects([device_obj, host_obj], out, cuda_split.internal_symbols(tu, path, kernels))
 
 
 def check_output_dir(out: str) -> None:

@@ -178,3 +178,34 @@ def test_runtime_hints_and_unsupported_runtime_calls(tmp):
     r = run_pgcc([bad, "--cpuify", "-o", tmp / "app2"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "l.cu:4:3: error: 'cudaLaunchKernel' is unavailable: unsupported construct: cudaLaunchKernel" in r.stderr
+
+
+def test_static_kernels_of_the_same_name_in_two_files(tmp):
+    """`static` kernels, `__device__` functions and `__device__` variables of the same names in two separately
+    compiled files have internal linkage, as with nvcc: each file's launches run its own, and the link succeeds."""
+    objs = []
+    for name in ("static_norms", "static_main"):
+        objs.append(tmp / f"{name}.o")
+        r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-c", "-o", objs[-1]])
+        assert r.returncode == 0, r.stderr
+    assert symbols(objs[0])["_Z10accumulatePKfPfi"] == "t"  # a local symbol of the file's object
+    r = run_pgcc([*objs, "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2, 4):
+        got = run_exe(tmp / "app", threads=threads)
+        assert got.returncode == 0 and got.stdout.endswith("PASS\n"), (threads, got.stdout)
+
+
+@pytest.mark.parametrize("header,library", [("thrust/device_vector.h", "thrust"), ("cub/cub.cuh", "cub"),
+                                            ("cublas_v2.h", "cuBLAS"), ("cufft.h", "cuFFT"),
+                                            ("curand_kernel.h", "cuRAND")])
+def test_toolkit_libraries_are_a_clear_error(tmp, header, library):
+    """Including a library of the CUDA toolkit is an error naming the library at the #include, in a .cu file
+    (pgcc's parse) and in a .cpp file (the host compiler's), never a missing-header or link error."""
+    for suffix in (".cu", ".cpp"):
+        src = tmp / f"lib{suffix}"
+        src.write_text(f"#include <vector>\n#include <{header}>\nint main() {{ return 0; }}\n")
+        r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+        assert r.returncode == 1 and "Traceback" not in r.stderr
+        assert f"lib{suffix}:2:10: error: CUDA library not supported: {library} (needs the CUDA toolkit; " \
+               f"'{header}')" in r.stderr, r.stderr
