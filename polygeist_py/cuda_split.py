@@ -225,6 +225,10 @@ def kernels(tu, path: str, launches: list) -> list:
         k = call.referenced
         if k is None or k.kind != K.FUNCTION_DECL:
             raise error_at(call, "unsupported construct: launch through a function pointer")
+        for a in call.get_arguments():
+            if canonical(a.type).get_declaration().spelling.startswith("(lambda at "):
+                raise error_at(a, "unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda); "
+                                  "pass a struct with an operator() instead")
         if k.get_definition() is None:
             continue  # defined in another file, whose device object has the stub
         kern = add(k)

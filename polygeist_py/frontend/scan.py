@@ -118,6 +118,10 @@ def address_taken(body) -> set:
             out.add(decl_key(t.referenced))
 
     def visit(c):
+        if c.kind == K.LAMBDA_EXPR and any(t.spelling == "&" for t in _capture_tokens(c)):
+            for ch in c.walk_preorder():  # captured by reference: the closure holds their addresses
+                if ch.kind == K.DECL_REF_EXPR:
+                    bound(ch)
         if c.kind == K.CALL_EXPR:
             for a in reference_arguments(c):
                 bound(a)
@@ -140,6 +144,16 @@ def address_taken(body) -> set:
     return out
 
 
+def _capture_tokens(lam) -> list:
+    """The tokens of LAMBDA_EXPR `lam`'s capture list (`[&, n]` -> '&', ',', 'n')."""
+    out = []
+    for t in list(lam.get_tokens())[1:]:
+        if t.spelling == "]":
+            break
+        out.append(t)
+    return out
+
+
 def exits(node, kinds) -> bool:
     """Whether `node` contains a statement of `kinds` (BREAK_STMT binds to the nearest loop or switch,
     CONTINUE_STMT to the nearest loop, so those nested inside `node` hide them; RETURN_STMT is never hidden)."""
@@ -152,6 +166,8 @@ def exits(node, kinds) -> bool:
         if c.kind in kinds and c.kind not in hidden:
             found = True
             return
+        if c.kind == K.LAMBDA_EXPR:
+            return  # the body of another function
         if c.kind in LOOPS:
             hidden = hidden | {K.BREAK_STMT, K.CONTINUE_STMT}
         elif c.kind == K.SWITCH_STMT:
