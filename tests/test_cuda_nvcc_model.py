@@ -21,7 +21,7 @@ SPLIT = PROGRAMS / "cuda_split"
                                   "reduce_functor_float4", "brace_returns", "sync_count",
                                   "host_template_launches", "struct_arg_rounds", "struct_arg_rounds_byval",
                                   "ldg_clock", "device_cxx", "namespaces_linkage",
-                                  "cooperative_block"])
+                                  "cooperative_block", "nbody_vec3_lambdas"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
@@ -209,3 +209,16 @@ def test_toolkit_libraries_are_a_clear_error(tmp, header, library):
         assert r.returncode == 1 and "Traceback" not in r.stderr
         assert f"lib{suffix}:2:10: error: CUDA library not supported: {library} (needs the CUDA toolkit; " \
                f"'{header}')" in r.stderr, r.stderr
+
+
+def test_lambda_passed_to_a_kernel_is_a_clear_error(tmp):
+    """A `__device__` lambda passed to a templated kernel from host code (nvcc's --extended-lambda): the host
+    compiler builds its closure, which pgcc's device side cannot name; a clear error at the argument."""
+    src = tmp / "x.cu"
+    src.write_text("template <typename F> __global__ void map(float *y, F f) { y[threadIdx.x] = f(threadIdx.x); }\n"
+                   "int main() {\n  float *y, a = 3; cudaMalloc(&y, 256);\n"
+                   "  map<<<1, 64>>>(y, [=] __device__ (int i) { return a * i; });\n  return 0;\n}\n")
+    r = run_pgcc([src, "--cpuify", "--extended-lambda", "-o", tmp / "app"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "x.cu:4:21: error: unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda)" \
+        in r.stderr, r.stderr

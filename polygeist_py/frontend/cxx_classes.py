@@ -333,11 +333,11 @@ class CxxClassGen:
         constructor, in-class member initializers, or a member that needs construction."""
         d = canonical(ty).get_declaration()
         d = d.get_definition() or d
-        for c in children(d):
-            if c.kind == K.CONSTRUCTOR and _user_provided(c):
-                return True
-            if c.kind == K.FIELD_DECL and (in_class_initializer(c) is not None or
-                                           canonical(c.type).kind == T.RECORD and self.needs_construction(c.type)):
+        if any(c.kind == K.CONSTRUCTOR and _user_provided(c) for c in R.record_members(d)):
+            return True
+        for c in canonical(ty).get_fields():  # (a class template's instantiated members)
+            if in_class_initializer(c) is not None or \
+                    canonical(c.type).kind == T.RECORD and self.needs_construction(c.type):
                 return True
         return False
 
@@ -349,6 +349,9 @@ class CxxClassGen:
         d = ty.get_declaration()
         d = d.get_definition() or d
         ctor = next((c for c in children(d) if c.kind == K.CONSTRUCTOR and c.is_default_constructor()), None)
+        if ctor is None and any(c.kind == K.CONSTRUCTOR and c.is_default_constructor() and _user_provided(c)
+                                for c in R.record_members(d)):  # a class template's: not instantiated here
+            raise unsupported_cxx(cursor, "default construction of a class template specialization here")
         if ctor is not None and _user_provided(ctor):
             self.call_member(ctor, [], ptr, cursor)
         else:
