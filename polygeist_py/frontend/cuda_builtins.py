@@ -120,7 +120,8 @@ class CudaBuiltins:
             "__syncwarp": self.barrier,
             **{name: self.bits_as for name in ("__int_as_float", "__float_as_int", "__uint_as_float",
                                                "__float_as_uint", "__longlong_as_double", "__double_as_longlong",
-                                               "__hiloint2double", "__double2hiint", "__double2loint")},
+                                               "__hiloint2double", "__double2hiint", "__double2loint",
+                                               "__pgcc_float_as_uint", "__pgcc_uint_as_float")},  # (cuda_fp16.h)
             "__threadfence": self.fence, "__threadfence_block": self.fence, "__threadfence_system": self.fence,
             "tex1Dfetch": self.tex_fetch, "cudaBindTexture": self.bind_texture, "cudaUnbindTexture": self.bind_texture,
             **{name: self.reject(what) for name, what in UNSUPPORTED_TEXTURE.items()},

@@ -48,7 +48,8 @@ def unsupported_cxx(cursor, what: str):
 # ---------------------------------------------------------------- checks
 def check_record(d, templates=False):
     """Reject what pgcc does not translate in a class/struct/union definition (or a template); with
-    `templates` (device code, where each specialization is a function of its own) member templates are fine.
+    `templates` (device code, where each specialization is a function of its own, named by its mangled name)
+    member templates and conversion operators are fine.
 
     Raises:
         CompileError: ``unsupported C++ construct '<what>'`` for a template, inheritance, a virtual
@@ -76,7 +77,7 @@ def check_method(m, templates=False):
     if not templates and m.semantic_parent is not None and m.semantic_parent.kind in (K.CLASS_TEMPLATE,
                                                                     K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
         raise unsupported_cxx(m, "template")
-    if m.kind == K.CONVERSION_FUNCTION:
+    if m.kind == K.CONVERSION_FUNCTION and not templates:  # (device code calls them: method_call)
         raise unsupported_cxx(m, "conversion operator")
     if m.is_virtual_method() or m.is_pure_virtual_method():
         raise unsupported_cxx(m, "virtual function")
@@ -126,7 +127,7 @@ def check_used_record(ty, use, templates=False):
 # ---------------------------------------------------------------- names and signatures
 def has_this(c) -> bool:
     """Whether function cursor `c` takes an object (`this`): non-static member functions and constructors."""
-    return c.kind in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR) and not c.is_static_method()
+    return c.kind in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION) and not c.is_static_method()
 
 
 def with_this(sig: R.Signature) -> R.Signature:
