@@ -278,4 +278,26 @@ def is_default_construction(init, ty) -> bool:
     s = strip_implicit(init)
     if not (s.kind == K.CALL_EXPR and s.referenced is not None and s.referenced.kind == K.CONSTRUCTOR):
         return False
-    return not list(s.get_arguments()) and is_trivial_record(CT.array_shape(ty).elem)
+    if list(s.get_arguments()):
+        return False
+    return is_trivial_record(CT.array_shape(ty).elem) or trivially_default_constructed(CT.array_shape(ty).elem)
+
+
+def trivially_default_constructed(ty) -> bool:
+    """Whether default construction of record type `ty` runs no code although the class has constructors or
+    methods: its default constructor is implicit or `= default` (`__half() = default;`) and no member has a
+    default member initializer or needs construction itself."""
+    from .cxx_classes import in_class_initializer
+
+    ty = canonical(ty)
+    if ty.kind != T.RECORD:
+        return True
+    for c in record_members(record_decl(ty)):
+        if c.kind == K.CONSTRUCTOR and c.is_default_constructor() and not c.is_default_method():
+            return False
+    for f in ty.get_fields():
+        ft = CT.array_shape(canonical(f.type)).elem
+        if in_class_initializer(f) is not None or ft.kind == T.RECORD and not (
+                is_trivial_record(ft) or trivially_default_constructed(ft)):
+            return False
+    return True

@@ -54,12 +54,17 @@ __global__ void dot(const __half *a, const __half *b, float *partial, unsigned i
   }
 }
 
-// bits of halves and floats: sign flips through __float_as_uint/__uint_as_float, __half_as_ushort
+// bits of halves and floats: sign flips through __float_as_uint/__uint_as_float, __half_as_ushort; the halves
+// staged in shared memory and read back in reverse order within the block
 __global__ void bits(const __half *a, unsigned short *hb, float *neg, int n) {
+  __shared__ __half stage[kThreads];
   int i = blockIdx.x * blockDim.x + threadIdx.x;
+  stage[threadIdx.x] = i < n ? a[i] : __float2half(0.0f);
+  __syncthreads();
   if (i >= n) return;
-  hb[i] = __half_as_ushort(-a[i]);
-  float f = a[i];  // the conversion operator
+  __half mine = stage[threadIdx.x];
+  hb[i] = __half_as_ushort(-mine);
+  float f = stage[blockDim.x - 1 - threadIdx.x];  // the conversion operator
   neg[i] = __uint_as_float(__float_as_uint(f) ^ 0x80000000u) + __int_as_float(__float_as_int(1.0f));
 }
 
@@ -121,11 +126,11 @@ int main() {
                                         __bfloat162float(by[i]));
     unsigned short g, w, gb, wbb;
     memcpy(&g, &ry[i], 2); memcpy(&w, &want, 2); memcpy(&gb, &rby[i], 2); memcpy(&wbb, &wb, 2);
-    float fa = __half2float(a[i]);
+    float fa = __half2float(a[i]), fr = __half2float(a[i - i % kThreads + kThreads - 1 - i % kThreads]);
     unsigned short wneg;
     __half na = __float2half(-fa);
     memcpy(&wneg, &na, 2);
-    ok = g == w && gb == wbb && rhb[i] == wneg && rneg[i] == -fa + 1.0f;
+    ok = g == w && gb == wbb && rhb[i] == wneg && rneg[i] == -fr + 1.0f;
     if (!ok) printf("mismatch at %d: %04x %04x %04x %04x %04x %04x\n", i, g, w, gb, wbb, rhb[i], wneg);
   }
   double sum = 0;
