@@ -77,9 +77,10 @@ class Kernel:
 
     @property
     def internal(self) -> bool:
-        """A `static` kernel: internal linkage, as nvcc gives it (its stub is made a local symbol of the file's
-        object once the host object's call of it is bound, host_compiler.join_objects)."""
-        return self.cursor.storage_class == self.cursor.storage_class.STATIC
+        """A `static` kernel or one in an anonymous namespace: internal linkage, as nvcc gives it (its stub is
+        made a local symbol of the file's object once the host object's call of it is bound,
+        host_compiler.join_objects)."""
+        return self.cursor.storage_class == self.cursor.storage_class.STATIC or _in_anonymous_namespace(self.cursor)
 
 
 def toolkit_library(header: str) -> str | None:
@@ -102,7 +103,8 @@ def host_symbol(kernel) -> str:
     ``--cuda-host-only`` clang mangles a kernel as its host stub (`_Z22__device_stub__kPf`); the declaration the
     host compiler sees is the plain function (`_Z1kPf`)."""
     name = kernel.mangled_name or kernel.spelling
-    name = re.sub(r"(\d+)__device_stub__", lambda m: str(int(m.group(1)) - len("__device_stub__")), name)
+    sp = kernel.spelling  # (the source name's length prefix: `_GLOBAL__N_1` before it ends in a digit too)
+    name = name.replace(f"{len(sp) + len('__device_stub__')}__device_stub__{sp}", f"{len(sp)}{sp}", 1)
     # a static kernel mangles with internal linkage (_ZL...); its host declaration loses `static` (host_source)
     return "_Z" + name[3:] if name.startswith("_ZL") else name
 
@@ -129,11 +131,21 @@ def internal_symbols(tu, path: str, kernels_: list) -> tuple:
                 continue
             if c.kind == K.NAMESPACE:
                 visit(c.get_children())
-            elif c.kind == K.VAR_DECL and is_device_variable(c) and c.storage_class == c.storage_class.STATIC:
+            elif c.kind == K.VAR_DECL and is_device_variable(c) and (c.storage_class == c.storage_class.STATIC or
+                                                                      _in_anonymous_namespace(c)):
                 out.append(variable_symbol(c))
 
     visit(tu.cursor.get_children())
     return tuple(dict.fromkeys(out))
+
+
+def _in_anonymous_namespace(c) -> bool:
+    p = c.semantic_parent
+    while p is not None and p.kind == K.NAMESPACE:
+        if not p.spelling:
+            return True
+        p = p.semantic_parent
+    return False
 
 
 def is_device_only(c) -> bool:
@@ -396,7 +408,8 @@ def _extern_variable(c, text: bytes):
 def _qualified(c) -> str:
     parts, p = [c.spelling], c.semantic_parent
     while p is not None and p.kind == K.NAMESPACE:
-        parts.append(p.spelling)
+        if p.spelling:  # (an anonymous namespace's members are found through its enclosing namespace)
+            parts.append(p.spelling)
         p = p.semantic_parent
     return "::" + "::".join(reversed(parts))
 

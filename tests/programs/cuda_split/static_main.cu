@@ -1,18 +1,20 @@
-// The other file of static_norms.cu: a `static` kernel `accumulate`, a `static __device__` function `term` and a
-// `static __device__` variable `weight` of its own, which must not be confused with static_norms.cu's at link.
+// The other file of static_norms.cu: a kernel `accumulate`, a `__device__` function `term` and a `__device__`
+// variable `weight` of its own in an anonymous namespace, which must not be confused with static_norms.cu's.
 #include <random>
 #include <vector>
 #include "check.h"
 
 float twice_sum_of_squares(const std::vector<float> &x);
 
-static __device__ float weight = 0.5f;
-static __device__ float term(float v) { return weight * fabsf(v); }
+namespace {  // internal linkage as `static` gives it
+__device__ float weight = 0.5f;
+__device__ float term(float v) { return weight * fabsf(v); }
 
-static __global__ void accumulate(const float *x, float *out, int n) {
+__global__ void accumulate(const float *x, float *out, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) atomicAdd(out, term(x[i]));
 }
+}  // namespace
 
 int main() {
   const int n = 1000;
