@@ -276,6 +276,12 @@ def lambda_captures(lam) -> list:
             v.storage_class not in (v.storage_class.STATIC, v.storage_class.EXTERN)
 
     def visit(c):
+        r = c.referenced if c.kind == K.DECL_REF_EXPR else None
+        if r is not None and r.kind == K.VAR_DECL and r.semantic_parent is not None and \
+                r.semantic_parent.kind in FUNCTION_KINDS and not (start <= r.location.offset < end) and \
+                (r.storage_class == r.storage_class.STATIC or any(a.kind == K.CUDASHARED_ATTR for a in children(r))):
+            raise unsupported_cxx(c, f"lambda using the static or __shared__ variable '{r.spelling}' of its "
+                                     "enclosing function")
         if c.kind == K.DECL_REF_EXPR and c.referenced is not None and \
                 c.referenced.kind in (K.VAR_DECL, K.PARM_DECL) and outer_local(c.referenced):
             key = c.referenced.hash
