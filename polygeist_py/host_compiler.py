@@ -52,8 +52,9 @@ def compile_host(text: str | None, path: str, out: str, workdir: str, *, opt_lev
     std = [a for a in user_args if a.startswith("-std=") and "++" in a] or ["-std=c++17"]
     flags = [a for a in user_args if not a.startswith("-std=")]
     cmd = [host_cxx(compiler), *std, f"-O{opt_level}", "-fPIC", *flags, *extra]
-    if text is None:
-        cmd += ["-x", "c++", path, "-c", "-o", out]
+    if text is None:  # nvcc gives a .cpp file the toolkit's include directory (its host declarations)
+        cmd += ["-D__PGCC_HOST_PASS__=1", "-D__PGCC_CXX_FILE__=1", "-isystem", cuda_include_dir(),
+                "-x", "c++", path, "-c", "-o", out]
     else:
         src = os.path.join(workdir, os.path.basename(path) + ".host.cpp")
         with open(src, "w", encoding="utf-8", errors="surrogateescape") as f:

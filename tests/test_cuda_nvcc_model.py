@@ -222,3 +222,29 @@ def test_lambda_passed_to_a_kernel_is_a_clear_error(tmp):
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "x.cu:4:21: error: unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda)" \
         in r.stderr, r.stderr
+
+
+def test_cpp_file_with_the_cuda_runtime_and_half_types(tmp):
+    """A .cpp file goes to the host compiler with pgcc's CUDA headers on its include path, as nvcc gives it the
+    toolkit's: it calls the runtime API and fills __half arrays (the layout device code reads) for a kernel
+    wrapper defined in a .cu file; __CUDACC__ is not defined there, as with nvcc."""
+    (tmp / "k.cu").write_text(
+        "#include <cuda_fp16.h>\n"
+        "__global__ void twice(__half *x, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  if (i < n) x[i] = x[i] * __float2half(2.0f);\n}\n"
+        "void launch_twice(__half *x, int n) { twice<<<(n + 63) / 64, 64>>>(x, n); }\n")
+    (tmp / "main.cpp").write_text(
+        "#include <cstdio>\n#include <vector>\n#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n"
+        "#ifdef __CUDACC__\n#error not CUDA\n#endif\n"
+        "void launch_twice(__half *x, int n);\n"
+        "int main() {\n  const int n = 100;\n  std::vector<__half> h(n);\n"
+        "  for (int i = 0; i < n; i++) h[i] = __float2half(i * 0.25f);\n"
+        "  __half *d; cudaMalloc(&d, n * sizeof(__half));\n"
+        "  cudaMemcpy(d, h.data(), n * sizeof(__half), cudaMemcpyHostToDevice);\n  launch_twice(d, n);\n"
+        "  cudaMemcpy(h.data(), d, n * sizeof(__half), cudaMemcpyDeviceToHost);\n  bool ok = true;\n"
+        "  for (int i = 0; i < n; i++) ok = ok && __half2float(h[i]) == i * 0.5f;\n"
+        '  printf("%s\\n", ok ? "PASS" : "FAIL");\n  return !ok;\n}\n')
+    r = run_pgcc([tmp / "k.cu", tmp / "main.cpp", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "app", threads=2)
+    assert (got.returncode, got.stdout) == (0, "PASS\n")
