@@ -269,3 +269,27 @@ def test_cpp_file_with_the_cuda_runtime_and_half_types(tmp):
     assert r.returncode == 0, r.stderr
     got = run_exe(tmp / "app", threads=2)
     assert (got.returncode, got.stdout) == (0, "PASS\n")
+
+
+def test_half_warp_reduction_struct_live_across_shuffles(tmp):
+    """A __half (a struct in memory) reduced with __shfl_down_sync in a loop: each thread's object lives across
+    the shuffles' barriers, so each thread needs its own (gpu_to_cpu/alloca_hoisting.privatize_kept_allocas; left
+    in the serial thread loop, LLVM's vectorizer gave 8 threads one object and the sum was wrong)."""
+    src = tmp / "w.cu"
+    src.write_text(
+        "#include <cstdio>\n#include <cuda_fp16.h>\n"
+        "__global__ void k(const __half *x, __half *y) {\n  __half v = x[threadIdx.x];\n"
+        "  for (int o = 16; o > 0; o /= 2) v = v + __shfl_down_sync(0xffffffff, v, o);\n"
+        "  if (threadIdx.x % 32 == 0) y[threadIdx.x / 32] = v;\n}\n"
+        "int main(int argc, char **argv) {\n  __half h[64];\n"
+        "  for (int i = 0; i < 64; i++) h[i] = __float2half(i % 4 + i / 32);\n"
+        "  __half *x, *y; cudaMalloc(&x, 128); cudaMalloc(&y, 8);\n"
+        "  cudaMemcpy(x, h, 128, cudaMemcpyHostToDevice);\n  k<<<1, 64>>>(x, y);\n"
+        "  k<<<1, 63 + argc>>>(x, y + 2);  // a block shape known only at run time (the same 64)\n"
+        "  __half r[4]; cudaMemcpy(r, y, 8, cudaMemcpyDeviceToHost);\n"
+        '  printf("%g %g %g %g\\n", __half2float(r[0]), __half2float(r[1]), __half2float(r[2]), __half2float(r[3]));\n  return 0;\n}\n')
+    r = run_pgcc([src, "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 4):
+        got = run_exe(tmp / "app", threads=threads)
+        assert got.stdout == "48 80 48 80\n", (threads, got.stdout)

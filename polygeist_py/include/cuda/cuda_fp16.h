@@ -117,7 +117,11 @@ struct __nv_bfloat16_raw { unsigned short x; };
   static inline __host__ __device__ T hcos(T a) { return T(cosf((float)a)); }                           \
   static inline __host__ __device__ T hfloor(T a) { return T(floorf((float)a)); }                        \
   static inline __host__ __device__ T hceil(T a) { return T(ceilf((float)a)); }                          \
-  static inline __host__ __device__ T hrcp(T a) { return T(1.0f / (float)a); }
+  static inline __host__ __device__ T hrcp(T a) { return T(1.0f / (float)a); }                           \
+  static inline __device__ T __shfl_sync(unsigned m, T v, int l, int w = 32) { return T(__shfl_sync(m, (float)v, l, w)); } \
+  static inline __device__ T __shfl_up_sync(unsigned m, T v, unsigned d, int w = 32) { return T(__shfl_up_sync(m, (float)v, d, w)); } \
+  static inline __device__ T __shfl_down_sync(unsigned m, T v, unsigned d, int w = 32) { return T(__shfl_down_sync(m, (float)v, d, w)); } \
+  static inline __device__ T __shfl_xor_sync(unsigned m, T v, int l, int w = 32) { return T(__shfl_xor_sync(m, (float)v, l, w)); }
 
 /* a pair of T (T2: x low, y high), operations lane by lane */
 #define PGCC_HALF2_TYPE(T2, T)                                                                           \
@@ -144,7 +148,10 @@ struct __nv_bfloat16_raw { unsigned short x; };
   static inline __host__ __device__ T2 h2sqrt(T2 a) { return T2(hsqrt(a.x), hsqrt(a.y)); }               \
   static inline __host__ __device__ float __low2float(T2 a) { return (float)a.x; }                       \
   static inline __host__ __device__ float __high2float(T2 a) { return (float)a.y; }                      \
-  static inline __host__ __device__ T2 __lowhigh2highlow(T2 a) { return T2(a.y, a.x); }
+  static inline __host__ __device__ T2 __lowhigh2highlow(T2 a) { return T2(a.y, a.x); }                  \
+  static inline __device__ T2 __shfl_sync(unsigned m, T2 v, int l, int w = 32) { return T2(__shfl_sync(m, v.x, l, w), __shfl_sync(m, v.y, l, w)); } \
+  static inline __device__ T2 __shfl_down_sync(unsigned m, T2 v, unsigned d, int w = 32) { return T2(__shfl_down_sync(m, v.x, d, w), __shfl_down_sync(m, v.y, d, w)); } \
+  static inline __device__ T2 __shfl_xor_sync(unsigned m, T2 v, int l, int w = 32) { return T2(__shfl_xor_sync(m, v.x, l, w), __shfl_xor_sync(m, v.y, l, w)); }
 
 PGCC_HALF_TYPE(__half, __half_raw, __pgcc_f2h_bits, __pgcc_h2f_bits)
 PGCC_HALF2_TYPE(__half2, __half)
