@@ -17,6 +17,7 @@ registers (clang allocates every local in the entry block for the same reason).
 from __future__ import annotations
 
 from mlir import ir
+from mlir.dialects import llvm
 
 from .ir_nav import collect, defined_inside
 from .launch_to_loops import is_block_loop
@@ -50,6 +51,77 @@ def hoist_allocas_to_blocks(module: ir.Module) -> int:
             op.move_before(top)
             moved += 1
     return moved
+
+
+def privatize_kept_allocas(module: ir.Module) -> int:
+    """Give each thread its own slot of a per-block array for the fixed-size `llvm.alloca`s of a thread loop
+    whose address is kept (a struct local live across a barrier, whose address barrier elimination passes
+    through a per-thread pointer cache); runs before serialize_threads.py, on the thread loops
+    (`scf.parallel {pgcc.threads}`).
+
+    Left inside the serialized thread loop, such an alloca is a new stack object per iteration only until LLVM's
+    loop vectorizer treats it as uniform: one object for 8 threads (a warp reduction of a `__half` went wrong
+    that way). Raw bytes `memref<dz x dy x dx x n x i8>` allocated at the top of the block loop (as the
+    per-thread caches are) give thread (tz, ty, tx) the address of its own n bytes.
+
+    Returns:
+        The number of allocas privatized.
+    """
+    from mlir.dialects import arith, memref
+
+    from .ir_nav import enclosing, loop_bounds
+    from .launch_to_loops import is_thread_loop
+
+    done = 0
+    i8, i64, index = ir.IntegerType.get_signless(8), ir.IntegerType.get_signless(64), ir.IndexType.get()
+    for threads in collect(module.operation, is_thread_loop):
+        blocks = enclosing(threads, is_block_loop)
+        if blocks is None:
+            continue
+        lbs, ubs, steps = loop_bounds(threads)
+        if not all(_constant_value(v) == 0 for v in lbs) or not all(_constant_value(v) == 1 for v in steps) or \
+                any(defined_inside(v, blocks) and not _constant(v) for v in ubs):
+            continue
+        for op in collect(threads, lambda o: o.name == "llvm.alloca"):
+            if enclosing(op, is_thread_loop) != threads or _accessed_only(op.results[0]):
+                continue
+            count = _constant_value(op.operands[0])
+            if count is None or ir.TypeAttr(op.attributes["elem_type"]).value != i8:
+                continue  # (pgcc's struct objects are bytes)
+            align = ir.IntegerAttr(op.attributes["alignment"]).value if "alignment" in op.attributes else 16
+            first = list(blocks.regions[0].blocks[0].operations)[0]
+            with op.location, ir.InsertionPoint(first):
+                sizes = [_top_value(v, blocks) for v in reversed(ubs)]
+                buf = memref.AllocaOp(ir.MemRefType.get([ir.ShapedType.get_dynamic_size()] * len(sizes) + [count],
+                                                        i8), sizes, [], alignment=max(align, 16)).result
+            with op.location, ir.InsertionPoint(op):
+                base = memref.ExtractAlignedPointerAsIndexOp(buf).result
+                args = list(threads.regions[0].blocks[0].arguments)  # (tx, ty, tz)
+                linear = args[-1]
+                for d in range(len(args) - 2, -1, -1):
+                    linear = arith.addi(arith.muli(linear, ubs[d]), args[d])
+                addr = arith.addi(base, arith.muli(linear, arith.constant(index, count)))
+                ptr = llvm.IntToPtrOp(op.results[0].type, arith.index_cast(i64, addr)).result
+            op.results[0].replace_all_uses_with(ptr)
+            op.erase()
+            done += 1
+    return done
+
+
+def _constant_value(v):
+    """The integer value of constant `v` (arith/llvm constant), else None."""
+    if isinstance(v.owner, ir.Block) or v.owner.name not in CONSTANTS:
+        return None
+    attr = v.owner.attributes["value"]
+    return ir.IntegerAttr(attr).value if isinstance(attr, ir.IntegerAttr) else None
+
+
+def _top_value(v, blocks):
+    """Thread-loop bound `v` usable at the top of block loop `blocks` (the insertion point): a constant defined
+    inside the block loop is cloned there; other bounds are defined outside it."""
+    if _constant(v) and defined_inside(v, blocks):
+        return v.owner.clone().results[0]
+    return v
 
 
 # uses through which an address is only dereferenced (or offset and then dereferenced); any other use (a store

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 
 import clang.cindex as ci
 
@@ -322,7 +323,8 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
             errors += 1
         elif not is_user_warning(d):
             continue
-        diags.append(_diag_tuple(d, path, user_args))
+        diag = _diag_tuple(d, path, user_args)
+        diags.append(_toolkit_library(diag) if language in ("cuda", "c++") else diag)
         diags += [_diag_tuple(n, path) for n in d.children if n.severity == ci.Diagnostic.Note]
     if errors:
         raise Diagnostics(diags, truncated)
@@ -333,6 +335,18 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
 
 _SEVERITY = {ci.Diagnostic.Note: "note", ci.Diagnostic.Warning: "warning", ci.Diagnostic.Error: "error",
              ci.Diagnostic.Fatal: "error"}
+
+
+def _toolkit_library(diag: tuple) -> tuple:
+    """A missing-header error for a library of the CUDA toolkit (thrust, cub, cuBLAS, ...; cuda_split.
+    TOOLKIT_LIBRARIES) restated as the construct pgcc does not support; other diagnostics unchanged."""
+    from .cuda_split import toolkit_library
+
+    m = re.fullmatch(r"'(.+)' file not found", diag[1])
+    lib = toolkit_library(m.group(1)) if m else None
+    if lib is None:
+        return diag
+    return (diag[0], f"CUDA library not supported: {lib} (needs the CUDA toolkit; '{m.group(1)}')", *diag[2:])
 
 
 def _diag_tuple(d, path: str, user_args=()) -> tuple:

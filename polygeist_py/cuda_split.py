@@ -36,6 +36,13 @@ CONFIG_CALLS = ("cudaConfigureCall", "__cudaPushCallConfiguration")
 INTEGER_KINDS = (T.INT, T.UINT, T.LONG, T.ULONG, T.LONGLONG, T.ULONGLONG, T.SHORT, T.USHORT)
 STUB_PREFIX = "__pgcc_stub_"
 DEVICE_VAR_ATTRS = (K.CUDADEVICE_ATTR, K.CUDACONSTANT_ATTR, K.CUDASHARED_ATTR)
+# header name prefixes of the CUDA toolkit's libraries, which need the toolkit (and a GPU): a program including
+# one is an error naming the library rather than a missing header
+TOOLKIT_LIBRARIES = (("thrust/", "thrust"), ("cub/", "cub"), ("cublas", "cuBLAS"), ("cufft", "cuFFT"),
+                     ("curand", "cuRAND"), ("cusparse", "cuSPARSE"), ("cusolver", "cuSOLVER"), ("cudnn", "cuDNN"),
+                     ("nccl", "NCCL"), ("npp", "NPP"), ("nvrtc", "NVRTC"), ("nvToolsExt", "NVTX"), ("nvtx3/", "NVTX"),
+                     ("cuda/", "libcu++ (cuda/std)"), ("cutlass/", "CUTLASS"), ("cute/", "CUTLASS"),
+                     ("cusparseLt", "cuSPARSELt"), ("cutensor", "cuTENSOR"), ("nvjpeg", "nvJPEG"))
 MAX_SPECIALIZATIONS = 4  # branches of a stub (each a copy of the kernel) beside the generic launch
 
 
@@ -68,6 +75,22 @@ class Kernel:
     def shared(self) -> bool:
         return self.cursor.get_num_template_arguments() > 0
 
+    @property
+    def internal(self) -> bool:
+        """A `static` kernel or one in an anonymous namespace: internal linkage, as nvcc gives it (its stub is
+        made a local symbol of the file's object once the host object's call of it is bound,
+        host_compiler.join_objects)."""
+        return self.cursor.storage_class == self.cursor.storage_class.STATIC or _in_anonymous_namespace(self.cursor)
+
+
+def toolkit_library(header: str) -> str | None:
+    """The CUDA toolkit library that header name `header` (as written in `#include <...>`) belongs to
+    (`thrust/device_vector.h` -> 'thrust', `cublas_v2.h` -> 'cuBLAS'), else None."""
+    for prefix, name in TOOLKIT_LIBRARIES:
+        if header.startswith(prefix):
+            return name
+    return None
+
 
 def is_launch(c) -> bool:
     """Whether CALL_EXPR `c` is a launch `k<<<...>>>(...)` (clang shows the configuration as a call child)."""
@@ -80,7 +103,8 @@ def host_symbol(kernel) -> str:
     ``--cuda-host-only`` clang mangles a kernel as its host stub (`_Z22__device_stub__kPf`); the declaration the
     host compiler sees is the plain function (`_Z1kPf`)."""
     name = kernel.mangled_name or kernel.spelling
-    name = re.sub(r"(\d+)__device_stub__", lambda m: str(int(m.group(1)) - len("__device_stub__")), name)
+    sp = kernel.spelling  # (the source name's length prefix: `_GLOBAL__N_1` before it ends in a digit too)
+    name = name.replace(f"{len(sp) + len('__device_stub__')}__device_stub__{sp}", f"{len(sp)}{sp}", 1)
     # a static kernel mangles with internal linkage (_ZL...); its host declaration loses `static` (host_source)
     return "_Z" + name[3:] if name.startswith("_ZL") else name
 
@@ -93,6 +117,35 @@ def variable_symbol(d) -> str:
     if name.startswith("_ZL") and name.endswith(f"{len(d.spelling)}{d.spelling}"):
         return d.spelling  # a static variable of the global namespace
     return re.sub(rf"L(?={len(d.spelling)}{re.escape(d.spelling)}E$)", "", name)
+
+
+def internal_symbols(tu, path: str, kernels_: list) -> tuple:
+    """The symbols of file `path` that C++ gives internal linkage but that the host and device objects share, so
+    the host side drops `static` (host_source): the stubs of `static` kernels and the `static` device variables
+    defined in the file. host_compiler.join_objects makes them local to the file's object, as nvcc keeps them."""
+    out = [k.symbol for k in kernels_ if k.internal]
+
+    def visit(cursors):
+        for c in cursors:
+            if not _in_file(c, path):
+                continue
+            if c.kind == K.NAMESPACE:
+                visit(c.get_children())
+            elif c.kind == K.VAR_DECL and is_device_variable(c) and (c.storage_class == c.storage_class.STATIC or
+                                                                      _in_anonymous_namespace(c)):
+                out.append(variable_symbol(c))
+
+    visit(tu.cursor.get_children())
+    return tuple(dict.fromkeys(out))
+
+
+def _in_anonymous_namespace(c) -> bool:
+    p = c.semantic_parent
+    while p is not None and p.kind == K.NAMESPACE:
+        if not p.spelling:
+            return True
+        p = p.semantic_parent
+    return False
 
 
 def is_device_only(c) -> bool:
@@ -184,6 +237,10 @@ def kernels(tu, path: str, launches: list) -> list:
         k = call.referenced
         if k is None or k.kind != K.FUNCTION_DECL:
             raise error_at(call, "unsupported construct: launch through a function pointer")
+        for a in call.get_arguments():
+            if canonical(a.type).get_declaration().spelling.startswith("(lambda at "):
+                raise error_at(a, "unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda); "
+                                  "pass a struct with an operator() instead")
         if k.get_definition() is None:
             continue  # defined in another file, whose device object has the stub
         kern = add(k)
@@ -347,11 +404,116 @@ def _extern_variable(c, text: bytes):
     return edits
 
 
+# ---------------------------------------------------------------- extended lambdas
+def _launched_lambda(arg):
+    """The LAMBDA_EXPR whose closure launch argument `arg` passes: the lambda written there, or the initializer
+    of the local variable it names (`auto f = [=] __device__ (int i) {...}; k<<<g, b>>>(f)`); else None."""
+    for c in arg.walk_preorder():  # (through the closure's copy constructor and implicit casts)
+        if c.kind == K.LAMBDA_EXPR:
+            return c
+        if c.kind == K.DECL_REF_EXPR and c.referenced is not None and c.referenced.kind == K.VAR_DECL:
+            init = var_decl_initializer(c.referenced)
+            return _launched_lambda(init) if init is not None else None
+        if c.kind not in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CALL_EXPR):
+            return None
+    return None
+
+
+def extended_lambdas(tu, path: str, text: bytes) -> bytes | None:
+    """nvcc's `--extended-lambda`: the source text of .cu file `path` (its bytes `text`) with each lambda that a
+    launch passes to a kernel template turned into a named class, or None when there is none.
+
+    The closure type of a lambda has no name outside its function, so neither the host compiler's declaration
+    of the kernel's specialization nor pgcc's stub could name it. Each such lambda becomes a class at file scope,
+    `struct __pgcc_lambda_<file hash>_<n> { captured members in clang's order; __host__ __device__ auto
+    operator()(params) const { body } };`, written on the line where the enclosing function starts (so no line
+    moves), and the lambda expression becomes `__pgcc_lambda_..._n{captured variables}`: the same layout, the
+    same call, and a name both halves mangle alike (unique per file, since a kernel template's stubs are weak).
+
+    Raises:
+        CompileError: a lambda inside a function template, capturing by reference or `this`, with `auto`
+            parameters, using a constant of its function without capturing it, or capturing a value of an
+            unnamed type.
+    """
+    import hashlib
+
+    from .frontend.cxx_classes import lambda_captures
+
+    lambdas = {}
+    for call in find_launches(tu, path):
+        for a in call.get_arguments():
+            lam = _launched_lambda(a)
+            if lam is not None and _in_file(lam, path):
+                lambdas.setdefault(lam.extent.start.offset, lam)
+    if not lambdas:
+        return None
+    tag = hashlib.sha256(path.encode() + text).hexdigest()[:10]
+    tops = [d for d in tu.cursor.get_children() if _in_file(d, path)]
+    edits = []  # (offset, end, replacement)
+
+    def fail(c, what):
+        return error_at(c, f"unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda) {what}")
+
+    for n, (start, lam) in enumerate(sorted(lambdas.items())):
+        top = next((d for d in tops if d.extent.start.offset <= start < d.extent.end.offset), None)
+        if top is None or top.kind != K.FUNCTION_DECL or top.get_num_template_arguments() > 0:
+            raise fail(lam, "inside a template or outside a function")
+        caps = lambda_captures(lam)
+        if any(c.by_ref for c in caps):
+            raise fail(lam, "capturing by reference (device code cannot reach host variables)")
+        body = next(c for c in children(lam) if c.kind == K.COMPOUND_STMT)
+        toks = list(lam.get_tokens())
+        opened = next(i for i, t in enumerate(toks) if t.spelling == "(")
+        depth, closed = 0, None
+        for i in range(opened, len(toks)):
+            depth += {"(": 1, ")": -1}.get(toks[i].spelling, 0)
+            if depth == 0:
+                closed = i
+                break
+        head = [t.spelling for t in toks if t.extent.start.offset < body.extent.start.offset]
+        if closed is None or "]" not in head[:opened]:
+            raise fail(lam, "written in a form pgcc does not read")
+        params = text[toks[opened].extent.end.offset:toks[closed].extent.start.offset].decode()
+        if "auto" in params.split():
+            raise fail(lam, "with 'auto' parameters")
+        trailing = head[closed + 1:]
+        const = "" if "mutable" in trailing else "const"
+        ret = " ".join(trailing[trailing.index("->"):]) if "->" in trailing else ""
+        captured = {c.var.hash for c in caps}
+        for c in body.walk_preorder():
+            r = c.referenced if c.kind == K.DECL_REF_EXPR else None
+            if r is not None and r.kind in (K.VAR_DECL, K.PARM_DECL) and r.hash not in captured and \
+                    r.semantic_parent is not None and r.semantic_parent.kind == K.FUNCTION_DECL and \
+                    r.semantic_parent == top and not (start <= r.location.offset < lam.extent.end.offset):
+                raise fail(c, f"using '{r.spelling}' of its function without capturing it")
+        members = []
+        for c in caps:
+            spelled = canonical(c.ftype).spelling
+            if "(lambda" in spelled or "(unnamed" in spelled or "(anonymous" in spelled:
+                raise fail(lam, f"capturing '{c.var.spelling}' of an unnamed type")
+            members.append(f"{spelled} {c.var.spelling};")
+        name = f"__pgcc_lambda_{tag}_{n}"
+        code = " ".join(t.spelling for t in body.get_tokens() if t.kind.name != "COMMENT")  # (one line)
+        edits.append((top.extent.start.offset, top.extent.start.offset,
+                      f"struct {name} {{ {' '.join(members)} __host__ __device__ auto operator()({' '.join(params.split())}) "
+                      f"{const} {ret} {code} }}; ".encode()))
+        names = ", ".join(c.var.spelling for c in caps)
+        lines = text.count(b"\n", lam.extent.start.offset, lam.extent.end.offset)
+        edits.append((lam.extent.start.offset, lam.extent.end.offset, f"{name}{{{names}}}".encode() + b"\n" * lines))
+    out, at = [], 0
+    for s_, e_, new in sorted(edits, key=lambda x: (x[0], x[1])):
+        out += [text[at:s_], new]
+        at = e_
+    out.append(text[at:])
+    return b"".join(out)
+
+
 # ---------------------------------------------------------------- device side
 def _qualified(c) -> str:
     parts, p = [c.spelling], c.semantic_parent
     while p is not None and p.kind == K.NAMESPACE:
-        parts.append(p.spelling)
+        if p.spelling:  # (an anonymous namespace's members are found through its enclosing namespace)
+            parts.append(p.spelling)
         p = p.semantic_parent
     return "::" + "::".join(reversed(parts))
 

@@ -444,11 +444,15 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
     from .clang_ast import parse
     from .host_compiler import compile_host, join_objects
 
-    launches = cuda_split.find_launches(tu, path)
-    stub_text, stubs = cuda_split.device_stubs(
-        cuda_split.kernels(tu, path, cuda_split.instantiated_launches(tu, path)))
     with open(path, "rb") as f:
         text = f.read()
+    named = cuda_split.extended_lambdas(tu, path, text)  # lambdas passed to kernels become named classes
+    if named is not None:
+        text = named
+        tu = parse(path, o.clang_args, text.decode("utf-8", errors="surrogateescape"), "cuda")
+    launches = cuda_split.find_launches(tu, path)
+    kernels = cuda_split.kernels(tu, path, cuda_split.instantiated_launches(tu, path))
+    stub_text, stubs = cuda_split.device_stubs(kernels)
     host_text = cuda_split.host_source(tu, path, text, launches)
     device_tu = parse(path, o.clang_args, text.decode("utf-8", errors="surrogateescape") + stub_text, "cuda")
     device_obj = lower_to_object(device_tu, path, o, workdir, obj_name, stem + ".device", device_stubs=stubs)
@@ -459,7 +463,7 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
                             extra=tuple(o.host_flags))
     out = obj_name if o.compile_only else os.path.join(workdir, stem + ".o")
     check_output_dir(out)
-    return join_objects([device_obj, host_obj], out)
+    return join_objects([device_obj, host_obj], out, cuda_split.internal_symbols(tu, path, kernels))
 
 
 def check_output_dir(out: str) -> None:

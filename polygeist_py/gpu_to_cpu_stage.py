@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from mlir import ir
 
-from .gpu_to_cpu.alloca_hoisting import hoist_allocas_to_blocks
+from .gpu_to_cpu.alloca_hoisting import hoist_allocas_to_blocks, privatize_kept_allocas
 from .gpu_to_cpu.barrier_elimination import eliminate_barriers
 from .gpu_to_cpu.grid_stride_prefetch import prefetch_grid_stride_loops
 from .gpu_to_cpu.guard_narrowing import narrow_guarded_thread_loops
@@ -29,6 +29,7 @@ def run_cpuify(module: ir.Module) -> None:
     narrow_guarded_thread_loops(module)  # the thread loops the interchange made inside strided loops
     prefetch_grid_stride_loops(module)
     version_interior_blocks(module)
+    privatize_kept_allocas(module)
     serialize_thread_loops(module)
     privatize_shared_atomics(module)
     hoist_allocas_to_blocks(module)

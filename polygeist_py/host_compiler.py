@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -51,8 +52,9 @@ def compile_host(text: str | None, path: str, out: str, workdir: str, *, opt_lev
     std = [a for a in user_args if a.startswith("-std=") and "++" in a] or ["-std=c++17"]
     flags = [a for a in user_args if not a.startswith("-std=")]
     cmd = [host_cxx(compiler), *std, f"-O{opt_level}", "-fPIC", *flags, *extra]
-    if text is None:
-        cmd += ["-x", "c++", path, "-c", "-o", out]
+    if text is None:  # nvcc gives a .cpp file the toolkit's include directory (its host declarations)
+        cmd += ["-D__PGCC_HOST_PASS__=1", "-D__PGCC_CXX_FILE__=1", "-isystem", cuda_include_dir(),
+                "-x", "c++", path, "-c", "-o", out]
     else:
         src = os.path.join(workdir, os.path.basename(path) + ".host.cpp")
         with open(src, "w", encoding="utf-8", errors="surrogateescape") as f:
@@ -62,8 +64,22 @@ def compile_host(text: str | None, path: str, out: str, workdir: str, *, opt_lev
                 "-isystem", cuda_include_dir(), "-include", "cuda_runtime.h", "-x", "c++", src, "-c", "-o", out]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
-        raise HostCompilerError(r.stderr.strip())
+        raise HostCompilerError(_toolkit_library_message(r.stderr.strip()))
     return out
+
+
+def _toolkit_library_message(stderr: str) -> str:
+    """The host compiler's messages, with gcc's missing-header error for a library of the CUDA toolkit
+    (cuda_split.TOOLKIT_LIBRARIES) restated as the library pgcc does not support."""
+    from .cuda_split import toolkit_library
+
+    def restate(m):
+        lib = toolkit_library(m.group(2))
+        if lib is None:
+            return m.group(0)
+        return f"{m.group(1)}error: CUDA library not supported: {lib} (needs the CUDA toolkit; '{m.group(2)}')"
+
+    return re.sub(r"^(.*?: )fatal error: (\S+): No such file or directory$", restate, stderr, flags=re.M)
 
 
 def runtime_archive() -> str:
@@ -97,16 +113,24 @@ def runtime_archive() -> str:
     return out
 
 
-def join_objects(objects: list, out: str) -> str:
+def join_objects(objects: list, out: str, local: tuple = ()) -> str:
     """One relocatable object from several (`ld -r` through the C driver), as `nvcc -c` gives one object per
-    .cu file.
+    .cu file. The symbols `local` (the stubs of `static` kernels, which the host object calls by name) become
+    local symbols of the joined object, so that two files may each have a static kernel of the same name.
 
     Raises:
-        InternalError: the link failed.
+        InternalError: the link or objcopy failed (or no objcopy is installed when `local` is not empty).
     """
     r = subprocess.run([linker(), "-r", "-nostdlib", *objects, "-o", out], capture_output=True, text=True)
     if r.returncode != 0:
         raise InternalError(f"joining the device and host objects failed: {r.stderr.strip()[:2000]}")
+    if local:
+        tool = shutil.which("objcopy") or shutil.which("llvm-objcopy")
+        if tool is None:
+            raise InternalError("objcopy is needed for static kernels (install binutils)")
+        r = subprocess.run([tool, *(f"--localize-symbol={s}" for s in local), out], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise InternalError(f"objcopy failed on '{out}': {r.stderr.strip()[:2000]}")
     return out
 
 

@@ -21,7 +21,7 @@ SPLIT = PROGRAMS / "cuda_split"
                                   "reduce_functor_float4", "brace_returns", "sync_count",
                                   "host_template_launches", "struct_arg_rounds", "struct_arg_rounds_byval",
                                   "ldg_clock", "device_cxx", "namespaces_linkage",
-                                  "cooperative_block"])
+                                  "cooperative_block", "nbody_vec3_lambdas", "half_dot_tiles", "tile_shuffles"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
@@ -178,3 +178,118 @@ def test_runtime_hints_and_unsupported_runtime_calls(tmp):
     r = run_pgcc([bad, "--cpuify", "-o", tmp / "app2"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "l.cu:4:3: error: 'cudaLaunchKernel' is unavailable: unsupported construct: cudaLaunchKernel" in r.stderr
+
+
+def test_static_kernels_of_the_same_name_in_two_files(tmp):
+    """`static` kernels, `__device__` functions and `__device__` variables of the same names in two separately
+    compiled files have internal linkage, as with nvcc: each file's launches run its own, and the link succeeds."""
+    objs = []
+    for name in ("static_norms", "static_main"):
+        objs.append(tmp / f"{name}.o")
+        r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-c", "-o", objs[-1]])
+        assert r.returncode == 0, r.stderr
+    assert symbols(objs[0])["_Z10accumulatePKfPfi"] == "t"  # a local symbol of the file's object
+    r = run_pgcc([*objs, "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2, 4):
+        got = run_exe(tmp / "app", threads=threads)
+        assert got.returncode == 0 and got.stdout.endswith("PASS\n"), (threads, got.stdout)
+
+
+@pytest.mark.parametrize("header,library", [("thrust/device_vector.h", "thrust"), ("cub/cub.cuh", "cub"),
+                                            ("cublas_v2.h", "cuBLAS"), ("cufft.h", "cuFFT"),
+                                            ("curand_kernel.h", "cuRAND")])
+def test_toolkit_libraries_are_a_clear_error(tmp, header, library):
+    """Including a library of the CUDA toolkit is an error naming the library at the #include, in a .cu file
+    (pgcc's parse) and in a .cpp file (the host compiler's), never a missing-header or link error."""
+    for suffix in (".cu", ".cpp"):
+        src = tmp / f"lib{suffix}"
+        src.write_text(f"#include <vector>\n#include <{header}>\nint main() {{ return 0; }}\n")
+        r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+        assert r.returncode == 1 and "Traceback" not in r.stderr
+        assert f"lib{suffix}:2:10: error: CUDA library not supported: {library} (needs the CUDA toolkit; " \
+               f"'{header}')" in r.stderr, r.stderr
+
+
+def test_lambdas_passed_to_kernels_extended_lambda(tmp):
+    """nvcc's --extended-lambda: `__device__` and `__host__ __device__` lambdas passed to kernel templates, written
+    in the launch or held in a variable, with by-copy captures of numbers, pointers and structs, a trailing
+    return type and comments; the lambda becomes a named class both halves agree on. A by-reference capture
+    (host memory) is a clear error at the lambda."""
+    src = tmp / "x.cu"
+    src.write_text(
+        "#include <cstdio>\n#include <vector>\nstruct Params { float scale; int offset; };\n"
+        "template <typename F> __global__ void map(float *y, int n, F f) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = f(i);\n}\n"
+        "template <typename F> __global__ void update(float *y, int n, F f) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) f(y[i], i);\n}\n"
+        "float run(float *d, int n, Params p) {\n"
+        "  auto g = [=] __host__ __device__ (int i) -> float {\n    // scaled index\n"
+        "    return p.scale * i + p.offset;\n  };\n"
+        "  map<<<(n + 63) / 64, 64>>>(d, n, g);\n  return g(2);\n}\n"
+        "int main() {\n  const int n = 200;\n  float *d; cudaMalloc(&d, n * 4);\n  Params p{0.5f, 3};\n"
+        "  float on_host = run(d, n, p), bias = 1.0f;\n"
+        "  update<<<(n + 63) / 64, 64>>>(d, n, [=] __device__ (float &v, int i) { v = v * 2 + bias; });\n"
+        "  std::vector<float> h(n);\n  cudaMemcpy(h.data(), d, n * 4, cudaMemcpyDeviceToHost);\n"
+        "  bool ok = on_host == 4;\n  for (int i = 0; i < n; i++) ok = ok && h[i] == (0.5f * i + 3) * 2 + 1;\n"
+        '  printf("%s\\n", ok ? "PASS" : "FAIL");\n  return !ok;\n}\n')
+    r = run_pgcc([src, "--cpuify", "--extended-lambda", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2, 4):
+        got = run_exe(tmp / "app", threads=threads)
+        assert (got.returncode, got.stdout) == (0, "PASS\n"), threads
+    src.write_text(src.read_text().replace("[=] __device__ (float &v", "[&] __device__ (float &v"))
+    r = run_pgcc([src, "--cpuify", "--extended-lambda", "-o", tmp / "app"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "x.cu:25:39: error: unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda) " \
+           "capturing by reference" in r.stderr, r.stderr
+
+
+def test_cpp_file_with_the_cuda_runtime_and_half_types(tmp):
+    """A .cpp file goes to the host compiler with pgcc's CUDA headers on its include path, as nvcc gives it the
+    toolkit's: it calls the runtime API and fills __half arrays (the layout device code reads) for a kernel
+    wrapper defined in a .cu file; __CUDACC__ is not defined there, as with nvcc."""
+    (tmp / "k.cu").write_text(
+        "#include <cuda_fp16.h>\n"
+        "__global__ void twice(__half *x, int n) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  if (i < n) x[i] = x[i] * __float2half(2.0f);\n}\n"
+        "void launch_twice(__half *x, int n) { twice<<<(n + 63) / 64, 64>>>(x, n); }\n")
+    (tmp / "main.cpp").write_text(
+        "#include <cstdio>\n#include <vector>\n#include <cuda_runtime.h>\n#include <cuda_fp16.h>\n"
+        "#ifdef __CUDACC__\n#error not CUDA\n#endif\n"
+        "void launch_twice(__half *x, int n);\n"
+        "int main() {\n  const int n = 100;\n  std::vector<__half> h(n);\n"
+        "  for (int i = 0; i < n; i++) h[i] = __float2half(i * 0.25f);\n"
+        "  __half *d; cudaMalloc(&d, n * sizeof(__half));\n"
+        "  cudaMemcpy(d, h.data(), n * sizeof(__half), cudaMemcpyHostToDevice);\n  launch_twice(d, n);\n"
+        "  cudaMemcpy(h.data(), d, n * sizeof(__half), cudaMemcpyDeviceToHost);\n  bool ok = true;\n"
+        "  for (int i = 0; i < n; i++) ok = ok && __half2float(h[i]) == i * 0.5f;\n"
+        '  printf("%s\\n", ok ? "PASS" : "FAIL");\n  return !ok;\n}\n')
+    r = run_pgcc([tmp / "k.cu", tmp / "main.cpp", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "app", threads=2)
+    assert (got.returncode, got.stdout) == (0, "PASS\n")
+
+
+def test_half_warp_reduction_struct_live_across_shuffles(tmp):
+    """A __half (a struct in memory) reduced with __shfl_down_sync in a loop: each thread's object lives across
+    the shuffles' barriers, so each thread needs its own (gpu_to_cpu/alloca_hoisting.privatize_kept_allocas; left
+    in the serial thread loop, LLVM's vectorizer gave 8 threads one object and the sum was wrong)."""
+    src = tmp / "w.cu"
+    src.write_text(
+        "#include <cstdio>\n#include <cuda_fp16.h>\n"
+        "__global__ void k(const __half *x, __half *y) {\n  __half v = x[threadIdx.x];\n"
+        "  for (int o = 16; o > 0; o /= 2) v = v + __shfl_down_sync(0xffffffff, v, o);\n"
+        "  if (threadIdx.x % 32 == 0) y[threadIdx.x / 32] = v;\n}\n"
+        "int main(int argc, char **argv) {\n  __half h[64];\n"
+        "  for (int i = 0; i < 64; i++) h[i] = __float2half(i % 4 + i / 32);\n"
+        "  __half *x, *y; cudaMalloc(&x, 128); cudaMalloc(&y, 8);\n"
+        "  cudaMemcpy(x, h, 128, cudaMemcpyHostToDevice);\n  k<<<1, 64>>>(x, y);\n"
+        "  k<<<1, 63 + argc>>>(x, y + 2);  // a block shape known only at run time (the same 64)\n"
+        "  __half r[4]; cudaMemcpy(r, y, 8, cudaMemcpyDeviceToHost);\n"
+        '  printf("%g %g %g %g\\n", __half2float(r[0]), __half2float(r[1]), __half2float(r[2]), __half2float(r[3]));\n  return 0;\n}\n')
+    r = run_pgcc([src, "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 4):
+        got = run_exe(tmp / "app", threads=threads)
+        assert got.stdout == "48 80 48 80\n", (threads, got.stdout)

@@ -406,6 +406,9 @@ class Builtins(CudaBuiltins):
         if callee.spelling in STD_CLASSIFY and parent is not None and parent.kind == K.NAMESPACE and \
                 parent.spelling == "std":
             return classify
+        if callee.get_definition() is not None and callee.type.kind == T.FUNCTIONPROTO and any(
+                canonical(t).kind == T.RECORD for t in [callee.result_type, *callee.type.argument_types()]):
+            return None  # an overload defined in C++ for a class (cuda_fp16.h's __shfl_sync of __half)
         return self.lookup(callee.spelling)
 
     def lookup(self, name):

@@ -44,7 +44,8 @@ class Calls:
                     record_decl(args[0].type) == record_decl(call.type):
                 return fg.record_value(args[0])  # a C struct's implicit copy/move constructor: the bytes
             return fg.constructed_temporary(call)  # a C++ object (cxx_classes)
-        if callee.kind == K.CXX_METHOD:  # obj.f(), p->f(), C::g(), member operators (cxx_classes)
+        if callee.kind == K.CXX_METHOD or callee.kind == K.CONVERSION_FUNCTION and self.mg.device_stubs is not None:
+            # obj.f(), p->f(), C::g(), member operators, and in device code conversion operators (cxx_classes)
             return fg.method_call(call)
         if callee.kind not in (K.FUNCTION_DECL,):
             raise error_at(call, f"unsupported construct: call of {callee.kind.name.lower()}")

@@ -47,7 +47,7 @@ from . import records as R
 from . import varargs
 from .cuda_device import CudaDeviceGen
 from .cxx import CxxGen
-from .cxx_classes import CxxClassGen
+from .cxx_classes import CxxClassGen, is_lambda_class
 from .decls import DeclGen
 from .exprs import ExprGen
 from .gen_base import GenBase
@@ -135,6 +135,8 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
             self.env[RET] = Binding(self.const_bool(False))
             if c.kind == K.CONSTRUCTOR:  # member initializers before the body (cxx_classes)
                 self.init_members(c)
+            elif c.kind == K.CXX_METHOD and is_lambda_class(c.semantic_parent):  # its captures (cxx_classes)
+                self.bind_captures(c)
             self.visit(body)
             openmp_regions.finish(self)
             if self.ret_type.kind == T.VOID:

@@ -118,6 +118,11 @@ class CudaBuiltins:
             "__ffs": self.bit_count, "__ffsll": self.bit_count, "__mul24": self.mul24, "__umul24": self.mul24,
             "__ballot_sync": self.vote, "__any_sync": self.vote, "__all_sync": self.vote,
             "__syncwarp": self.barrier,
+            **{name: self.bits_as for name in ("__int_as_float", "__float_as_int", "__uint_as_float",
+                                               "__float_as_uint", "__longlong_as_double", "__double_as_longlong",
+                                               "__hiloint2double", "__double2hiint", "__double2loint",
+                                               "__pgcc_float_as_uint", "__pgcc_uint_as_float")},  # (cuda_fp16.h)
+            "__threadfence": self.fence, "__threadfence_block": self.fence, "__threadfence_system": self.fence,
             "tex1Dfetch": self.tex_fetch, "cudaBindTexture": self.bind_texture, "cudaUnbindTexture": self.bind_texture,
             **{name: self.reject(what) for name, what in UNSUPPORTED_TEXTURE.items()},
         }
@@ -299,6 +304,27 @@ class CudaBuiltins:
             zero = fg.const_int(x.type, 0)
             r = arith.select(arith.cmpi(arith.CmpIPredicate.eq, x, zero), zero, arith.addi(tz, fg.const_int(x.type, 1)))
         return fg.convert(r, args[0].type, canonical(call.type), call)
+
+    def bits_as(self, fg, call, args):
+        """__int_as_float and its kin: the operand's bits reinterpreted (arith.bitcast); __hiloint2double joins
+        two 32-bit halves into a double, __double2hiint/__double2loint take one half of one."""
+        name = call.spelling
+        i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+        if name == "__hiloint2double":
+            hi, lo = (arith.extui(i64, fg.convert(fg.rvalue(a), a.type, canonical(a.type), a)) for a in args[:2])
+            return arith.bitcast(ir.F64Type.get(), arith.ori(arith.shli(hi, fg.const_int(i64, 32)), lo))
+        x = fg.convert(fg.rvalue(args[0]), args[0].type, canonical(call.referenced.type.argument_types()[0]), args[0])
+        if name in ("__double2hiint", "__double2loint"):
+            bits = arith.bitcast(i64, x)
+            if name == "__double2hiint":
+                bits = arith.shrui(bits, fg.const_int(i64, 32))
+            return arith.trunci(i32, bits)
+        return arith.bitcast(CT.scalar_type(canonical(call.type)), x)
+
+    def fence(self, fg, call, args):
+        """__threadfence{,_block,_system}: a sequentially consistent fence (llvm.fence)."""
+        llvm.FenceOp(llvm.AtomicOrdering.seq_cst)
+        return None
 
     def mul24(self, fg, call, args):
         """__mul24/__umul24: the product of the low 24 bits of each operand (sign- or zero-extended)."""

@@ -56,6 +56,10 @@ def _is_glvalue(e) -> bool:
         return unary_op(e) in ("*", "pre++", "pre--")
     if k in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR):
         return k == K.COMPOUND_ASSIGNMENT_OPERATOR or e.binary_operator.name == "Assign"
+    if k == K.CONDITIONAL_OPERATOR:  # `c ? x : y` of two lvalues of one type is an lvalue
+        ch = children(e)
+        return len(ch) == 3 and _is_glvalue(ch[1]) and _is_glvalue(ch[2]) and \
+            canonical(ch[1].type).spelling == canonical(ch[2].type).spelling
     if k == K.CALL_EXPR:
         r = e.referenced
         return r is not None and r.kind in (K.FUNCTION_DECL, K.CXX_METHOD) and CT.is_reference(r.result_type)
@@ -201,6 +205,10 @@ class CxxGen:
             s = e
             while s.kind in (K.PAREN_EXPR, K.UNEXPOSED_EXPR) and len(children(s)) == 1:
                 s = children(s)[0]
+            if s.kind == K.CONDITIONAL_OPERATOR:  # the address of the object the taken arm designates
+                cond, a, b = children(s)
+                return self.emit_if(self.condition(cond), lambda: self.reference_to(a, ty),
+                                    lambda: self.reference_to(b, ty), [a, b], result_type=CT.llvm_ptr())
             if CT.is_array(ty):
                 lv = self.lvalue(s)
                 return self.to_ptr(lv.memref if isinstance(lv, MemLV) else self.load(lv))

@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 
 from mlir import ir
-from mlir.dialects import func
+from mlir.dialects import func, llvm
 
 from ..clang_ast import K, T, canonical, children, strip_implicit
 from ..errors import CompileError, error_at
@@ -46,8 +46,10 @@ def unsupported_cxx(cursor, what: str):
 
 
 # ---------------------------------------------------------------- checks
-def check_record(d):
-    """Reject what pgcc does not translate in a class/struct/union definition (or a template).
+def check_record(d, templates=False):
+    """Reject what pgcc does not translate in a class/struct/union definition (or a template); with
+    `templates` (device code, where each specialization is a function of its own, named by its mangled name)
+    member templates and conversion operators are fine.
 
     Raises:
         CompileError: ``unsupported C++ construct '<what>'`` for a template, inheritance, a virtual
@@ -60,22 +62,22 @@ def check_record(d):
     for c in children(d):
         if c.kind == K.CXX_BASE_SPECIFIER:
             raise unsupported_cxx(c, "inheritance")
-        if c.kind in (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE):
+        if c.kind in (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE) and not templates:
             raise unsupported_cxx(c, "template")
         if c.kind in RECORD_KINDS:
-            check_record(c)
+            check_record(c, templates)
         elif c.kind in METHOD_KINDS:
-            check_method(c)
+            check_method(c, templates)
         elif c.kind == K.FIELD_DECL and CT.is_reference(c.type):
             raise unsupported_cxx(c, "reference member")
 
 
-def check_method(m):
+def check_method(m, templates=False):
     """Reject a member function pgcc does not translate (see check_record)."""
-    if m.semantic_parent is not None and m.semantic_parent.kind in (K.CLASS_TEMPLATE,
+    if not templates and m.semantic_parent is not None and m.semantic_parent.kind in (K.CLASS_TEMPLATE,
                                                                     K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
         raise unsupported_cxx(m, "template")
-    if m.kind == K.CONVERSION_FUNCTION:
+    if m.kind == K.CONVERSION_FUNCTION and not templates:  # (device code calls them: method_call)
         raise unsupported_cxx(m, "conversion operator")
     if m.is_virtual_method() or m.is_pure_virtual_method():
         raise unsupported_cxx(m, "virtual function")
@@ -103,19 +105,21 @@ def check_callee(callee, call, templates=False):
             what = scope if scope else f"std::{callee.spelling}"
             raise unsupported_cxx(call, f"the C++ standard library ({what})")
         d = d.semantic_parent
+    if templates:  # device code: every specialization is its own function, named by its mangled name
+        return
     parent = callee.semantic_parent
-    if callee.get_num_template_arguments() > 0 and not (templates and callee.kind == K.FUNCTION_DECL) or \
+    if callee.get_num_template_arguments() > 0 or \
             parent is not None and parent.kind in RECORD_KINDS and parent.type.get_num_template_arguments() > 0:
         raise unsupported_cxx(call, "template")  # (members of class templates: libclang shows their pattern)
 
 
-def check_used_record(ty, use):
+def check_used_record(ty, use, templates=False):
     """check_record for the class of an object being built or used at `use` (a class from a header is not
     checked where it is defined), reported at the use."""
     d = canonical(ty).get_declaration()
     d = d.get_definition() or d
     try:
-        check_record(d)
+        check_record(d, templates)
     except CompileError as err:
         raise error_at(use, err.message) from None
 
@@ -123,7 +127,7 @@ def check_used_record(ty, use):
 # ---------------------------------------------------------------- names and signatures
 def has_this(c) -> bool:
     """Whether function cursor `c` takes an object (`this`): non-static member functions and constructors."""
-    return c.kind in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR) and not c.is_static_method()
+    return c.kind in (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION) and not c.is_static_method()
 
 
 def with_this(sig: R.Signature) -> R.Signature:
@@ -189,6 +193,144 @@ def in_class_initializer(f):
     return None
 
 
+# ---------------------------------------------------------------- lambdas
+@dataclasses.dataclass(frozen=True)
+class Capture:
+    """One capture of a lambda: the captured variable's declaration, a DECL_REF_EXPR naming it in the lambda
+    (None for an explicit capture the body never uses), the closure's field for it (its byte offset and
+    type), and whether it is captured by reference (the field holds the variable's address)."""
+    var: object
+    use: object
+    offset: int
+    ftype: object
+    by_ref: bool
+
+
+FUNCTION_KINDS = (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.FUNCTION_TEMPLATE)
+
+
+def is_lambda_class(d) -> bool:
+    """Whether record declaration `d` is a lambda's closure type (clang names it `(lambda at file:line:col)`)."""
+    return d is not None and d.kind == K.CLASS_DECL and d.spelling.startswith("(lambda at ")
+
+
+def _capture_list(lam):
+    """The capture list of LAMBDA_EXPR `lam`: (default '&', '=' or None, [(name, by reference)] of its explicit
+    captures in order).
+
+    Raises:
+        CompileError: `this`/`*this` captures, init captures (`[n = expr]`), pack captures."""
+    toks = [t.spelling for t in lam.get_tokens()]
+    depth, items, cur = 0, [], []
+    for t in toks[1:]:
+        if t in ("[", "(", "{", "<"):
+            depth += 1
+        elif t in (")", "}", ">") or t == "]" and depth > 0:
+            depth -= 1
+        elif t == "]":
+            break
+        if t == "," and depth == 0:
+            items.append(cur)
+            cur = []
+        else:
+            cur.append(t)
+    if cur:
+        items.append(cur)
+    default, explicit = None, []
+    for item in items:
+        if item in (["&"], ["="]):
+            default = item[0]
+        elif item in (["this"], ["*", "this"]):
+            raise unsupported_cxx(lam, "lambda capturing 'this'")
+        elif len(item) == 1 or len(item) == 2 and item[0] == "&":
+            explicit.append((item[-1], item[0] == "&"))
+        else:
+            raise unsupported_cxx(lam, "lambda init capture or pack capture")
+    return default, explicit
+
+
+def _is_constant_use(ref) -> bool:
+    """Whether DECL_REF_EXPR `ref` names a constant a lambda need not capture (`const int n = 4;`)."""
+    from ..clang_ast import evaluate
+
+    ty = canonical(ref.referenced.type)
+    return ty.is_const_qualified() and CT.is_arith(ty) and evaluate(ref) is not None
+
+
+def lambda_captures(lam) -> list:
+    """The captures of LAMBDA_EXPR `lam` in the order of its closure type's fields (clang's order: the explicit
+    captures as listed, then the implicit ones in order of first use in the body), as Capture records.
+
+    Raises:
+        CompileError: a capture pgcc does not translate (_capture_list), or a closure whose fields do not match
+            the captures found (reported, never guessed)."""
+    default, explicit = _capture_list(lam)
+    start, end = lam.extent.start.offset, lam.extent.end.offset
+    uses, order = {}, []
+
+    def outer_local(v):
+        p = v.semantic_parent
+        inside = v.location.file is not None and lam.location.file is not None and \
+            v.location.file.name == lam.location.file.name and start <= v.location.offset < end
+        return p is not None and p.kind in FUNCTION_KINDS and not inside and \
+            v.storage_class not in (v.storage_class.STATIC, v.storage_class.EXTERN)
+
+    def visit(c):
+        r = c.referenced if c.kind == K.DECL_REF_EXPR else None
+        if r is not None and r.kind == K.VAR_DECL and r.semantic_parent is not None and \
+                r.semantic_parent.kind in FUNCTION_KINDS and not (start <= r.location.offset < end) and \
+                (r.storage_class == r.storage_class.STATIC or any(a.kind == K.CUDASHARED_ATTR for a in children(r))):
+            raise unsupported_cxx(c, f"lambda using the static or __shared__ variable '{r.spelling}' of its "
+                                     "enclosing function")
+        if c.kind == K.DECL_REF_EXPR and c.referenced is not None and \
+                c.referenced.kind in (K.VAR_DECL, K.PARM_DECL) and outer_local(c.referenced):
+            key = c.referenced.hash
+            if key not in uses:
+                uses[key] = c
+                order.append(c)
+            elif _is_constant_use(uses[key]) and not _is_constant_use(c):
+                uses[key] = c
+        for ch in c.get_children():
+            visit(ch)
+
+    body = [ch for ch in children(lam) if ch.kind == K.COMPOUND_STMT]
+    for b in body:
+        visit(b)
+    named = {}
+    for ch in children(lam):
+        if ch.kind == K.VARIABLE_REF and ch.referenced is not None:
+            named.setdefault(ch.spelling, ch.referenced)
+    cands = []  # (var, use, by reference, optional)
+    explicit_names = {n for n, _ in explicit}
+    for name, by_ref in explicit:
+        var = named.get(name)
+        if var is None:
+            raise unsupported_cxx(lam, f"lambda capture '{name}'")
+        use = next((u for u in uses.values() if u.referenced.hash == var.hash), None)
+        cands.append((var, use, by_ref, False))
+    if default is not None:
+        for use in order:
+            var = use.referenced
+            if var.spelling in explicit_names:
+                continue
+            cands.append((var, uses[var.hash], default == "&", _is_constant_use(uses[var.hash])))
+    fields = list(canonical(lam.type).get_fields())
+    if len(cands) != len(fields):
+        cands = [c for c in cands if not c[3]]  # constants used only as values are not captured
+    out = []
+    if len(cands) == len(fields):
+        for (var, use, by_ref, _), f in zip(cands, fields):
+            ft = canonical(f.type)
+            want = canonical(CT.unreferenced(var.type)).get_canonical()
+            got = canonical(CT.unreferenced(ft)) if CT.is_reference(ft) else ft
+            if CT.is_reference(ft) != by_ref or got.spelling.replace("const ", "") != want.spelling.replace("const ", ""):
+                break
+            out.append(Capture(var, use, R.field_location(f)[0], ft, by_ref))
+    if len(out) != len(fields):
+        raise unsupported_cxx(lam, "lambda whose captures pgcc cannot match to its closure type")
+    return out
+
+
 class CxxClassGen:
     """Mixin for FunctionGen: C++ objects (construction, member initializers), member function calls, ``this``."""
 
@@ -198,11 +340,11 @@ class CxxClassGen:
         constructor, in-class member initializers, or a member that needs construction."""
         d = canonical(ty).get_declaration()
         d = d.get_definition() or d
-        for c in children(d):
-            if c.kind == K.CONSTRUCTOR and _user_provided(c):
-                return True
-            if c.kind == K.FIELD_DECL and (in_class_initializer(c) is not None or
-                                           canonical(c.type).kind == T.RECORD and self.needs_construction(c.type)):
+        if any(c.kind == K.CONSTRUCTOR and _user_provided(c) for c in R.record_members(d)):
+            return True
+        for c in canonical(ty).get_fields():  # (a class template's instantiated members)
+            if in_class_initializer(c) is not None or \
+                    canonical(c.type).kind == T.RECORD and self.needs_construction(c.type):
                 return True
         return False
 
@@ -214,6 +356,9 @@ class CxxClassGen:
         d = ty.get_declaration()
         d = d.get_definition() or d
         ctor = next((c for c in children(d) if c.kind == K.CONSTRUCTOR and c.is_default_constructor()), None)
+        if ctor is None and any(c.kind == K.CONSTRUCTOR and c.is_default_constructor() and _user_provided(c)
+                                for c in R.record_members(d)):  # a class template's: not instantiated here
+            raise unsupported_cxx(cursor, "default construction of a class template specialization here")
         if ctor is not None and _user_provided(ctor):
             self.call_member(ctor, [], ptr, cursor)
         else:
@@ -226,7 +371,7 @@ class CxxClassGen:
         ty = canonical(call.type)
         args = list(call.get_arguments())
         check_callee(ctor, call, templates=self.mg.device_stubs is not None)
-        check_used_record(ty, call)
+        check_used_record(ty, call, self.mg.device_stubs is not None)
         if not _user_provided(ctor):
             if ctor.is_copy_constructor() or ctor.is_move_constructor():  # member-wise copy of the bytes
                 self.copy_bytes(ptr, self.record_value(args[0]), CT.size_of(ty))
@@ -295,9 +440,10 @@ class CxxClassGen:
     def method_call(self, call):
         """``obj.f(x)``, ``p->f(x)``, ``f(x)`` inside a method, ``a + b`` with a member operator, ``C::g(x)``."""
         callee = call.referenced
-        check_callee(callee, call, templates=self.mg.device_stubs is not None)
-        check_used_record(callee.semantic_parent.type, call)
-        check_method(callee)
+        device = self.mg.device_stubs is not None
+        check_callee(callee, call, templates=device)
+        check_used_record(callee.semantic_parent.type, call, device)
+        check_method(callee, device)
         args = list(call.get_arguments())
         if callee.is_static_method():
             return self.call_member(callee, args, None, call)
@@ -315,6 +461,48 @@ class CxxClassGen:
             self.copy_bytes(this, self.record_value(args[0]), CT.size_of(ty))
             return this
         return self.call_member(callee, args, this, call)
+
+
+    # ---------------------------------------------------------------- lambdas
+    def expr_LAMBDA_EXPR(self, e):
+        """A lambda: its closure object, a new temporary holding each capture in the field clang lays out for it
+        (a copy of the variable, or its address for a capture by reference); its address. Calls of the lambda
+        are calls of its `operator()` (method_call), whose body reads the captures through `this`
+        (bind_captures)."""
+        ty = canonical(e.type)
+        caps = lambda_captures(e)
+        self.mg.__dict__.setdefault("lambdas", {})[ty.get_declaration().hash] = caps
+        tmp = self.byte_alloca(CT.size_of(ty), ty.get_align())
+        self.zero_bytes(tmp, CT.size_of(ty))
+        for cap in caps:
+            slot = self.at_offset(tmp, cap.offset)
+            if cap.use is None:
+                continue  # captured but never used: nothing reads the field
+            with self.loc(cap.use):
+                if cap.by_ref:
+                    self.store_scalar(slot, cap.ftype, self.address(cap.use))
+                elif CT.is_array(cap.ftype):
+                    self.copy_bytes(slot, self.address(cap.use), CT.size_of(cap.ftype))
+                else:
+                    self.store_llvm(slot, cap.ftype, self.convert(self.rvalue(cap.use), cap.use.type, cap.ftype,
+                                                                  cap.use))
+        return tmp
+
+
+    def bind_captures(self, method):
+        """At the entry of a lambda's `operator()` `method`: each captured variable names its copy in the closure
+        (`this`), or the object whose address the closure holds.
+
+        Raises:
+            CompileError: the lambda's closure was never built in this unit (a lambda from host code)."""
+        caps = getattr(self.mg, "lambdas", {}).get(method.semantic_parent.hash)
+        if caps is None:
+            raise unsupported_cxx(method, "lambda created in host code and called in device code")
+        for cap in caps:
+            slot = self.at_offset(self.this_ptr, cap.offset)
+            target = CT.unreferenced(cap.var.type)
+            ptr = llvm.LoadOp(CT.llvm_ptr(), slot).result if cap.by_ref else slot
+            self.bind_reference(cap.var.hash, target, ptr, method)
 
 
     def expr_CXX_THIS_EXPR(self, e):

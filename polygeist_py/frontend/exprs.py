@@ -230,6 +230,10 @@ class ExprGen:
 
     def expr_DECL_REF_EXPR(self, e):
         r = e.referenced
+        sub = children(e)
+        if r is None and len(sub) == 1 and sub[0].kind.is_expression():
+            # a non-type template parameter in an instantiated body (SubstNonTypeTemplateParmExpr): its value
+            return self.convert(self.rvalue(sub[0]), sub[0].type, e.type, e)
         if r is None:
             raise self.unsupported(e, f"reference to '{e.spelling}'")
         if r.kind == K.ENUM_CONSTANT_DECL:

@@ -252,10 +252,24 @@ def attrs_array(sig: Signature, extra=None):
     return ir.ArrayAttr.get([ir.DictAttr.get(a) for a in attrs])
 
 
+def record_members(d) -> list:
+    """The member declarations of record definition `d`. An implicit instantiation of a class template shows
+    none in libclang: its template's (the pattern's constructors and methods; fields come from the type)."""
+    ch = list(d.get_children())
+    if not ch and d.specialized_template is not None:
+        return list(d.specialized_template.get_children())
+    return ch
+
+
 def is_trivial_record(ty) -> bool:
-    """A C-style struct in C++ (.cu) code: no user-written constructors or methods, so copies are byte copies."""
+    """A C-style struct in C++ (.cu) code: no user-written constructors or methods and no default member
+    initializers (`float s = 0;`), so default construction runs no code and copies are byte copies."""
+    from .cxx_classes import in_class_initializer
+
     d = record_decl(ty)
-    return not any(c.kind in (K.CONSTRUCTOR, K.CXX_METHOD, K.DESTRUCTOR) for c in d.get_children())
+    if any(c.kind in (K.CONSTRUCTOR, K.CXX_METHOD, K.DESTRUCTOR) for c in record_members(d)):
+        return False
+    return not any(in_class_initializer(f) is not None for f in canonical(ty).get_fields())
 
 
 def is_default_construction(init, ty) -> bool:
@@ -264,4 +278,26 @@ def is_default_construction(init, ty) -> bool:
     s = strip_implicit(init)
     if not (s.kind == K.CALL_EXPR and s.referenced is not None and s.referenced.kind == K.CONSTRUCTOR):
         return False
-    return not list(s.get_arguments()) and is_trivial_record(CT.array_shape(ty).elem)
+    if list(s.get_arguments()):
+        return False
+    return is_trivial_record(CT.array_shape(ty).elem) or trivially_default_constructed(CT.array_shape(ty).elem)
+
+
+def trivially_default_constructed(ty) -> bool:
+    """Whether default construction of record type `ty` runs no code although the class has constructors or
+    methods: its default constructor is implicit or `= default` (`__half() = default;`) and no member has a
+    default member initializer or needs construction itself."""
+    from .cxx_classes import in_class_initializer
+
+    ty = canonical(ty)
+    if ty.kind != T.RECORD:
+        return True
+    for c in record_members(record_decl(ty)):
+        if c.kind == K.CONSTRUCTOR and c.is_default_constructor() and not c.is_default_method():
+            return False
+    for f in ty.get_fields():
+        ft = CT.array_shape(canonical(f.type)).elem
+        if in_class_initializer(f) is not None or ft.kind == T.RECORD and not (
+                is_trivial_record(ft) or trivially_default_constructed(ft)):
+            return False
+    return True

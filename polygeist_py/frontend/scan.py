@@ -151,6 +151,10 @@ def address_taken(body) -> set:
             out.add(decl_key(t.referenced))
 
     def visit(c):
+        if c.kind == K.LAMBDA_EXPR and any(t.spelling == "&" for t in _capture_tokens(c)):
+            for ch in c.walk_preorder():  # captured by reference: the closure holds their addresses
+                if ch.kind == K.DECL_REF_EXPR:
+                    bound(ch)
         if c.kind == K.CALL_EXPR:
             for a in reference_arguments(c):
                 bound(a)
@@ -173,6 +177,16 @@ def address_taken(body) -> set:
     return out
 
 
+def _capture_tokens(lam) -> list:
+    """The tokens of LAMBDA_EXPR `lam`'s capture list (`[&, n]` -> '&', ',', 'n')."""
+    out = []
+    for t in list(lam.get_tokens())[1:]:
+        if t.spelling == "]":
+            break
+        out.append(t)
+    return out
+
+
 def exits(node, kinds) -> bool:
     """Whether `node` contains a statement of `kinds` (BREAK_STMT binds to the nearest loop or switch,
     CONTINUE_STMT to the nearest loop, so those nested inside `node` hide them; RETURN_STMT is never hidden)."""
@@ -182,6 +196,8 @@ def exits(node, kinds) -> bool:
 def _exits(c, kinds, hidden) -> bool:
     if c.kind in kinds and c.kind not in hidden:
         return True
+    if c.kind == K.LAMBDA_EXPR:
+        return False  # the body of another function
     if not c.kind.is_statement():
         return any(_exits(ch, kinds, hidden) for ch in c.get_children())
     key = _memo_key(c, "exits", kinds, hidden)

@@ -1,6 +1,7 @@
-/* polygeist-py: the thread-block part of CUDA's cooperative groups. A thread_block is the block of the calling
-   thread (its sync() is __syncthreads()); grid-wide groups and tiled partitions are declared so that programs
-   parse, and using them is an error naming them. */
+/* polygeist-py: CUDA's cooperative groups within a block. A thread_block is the block of the calling thread
+   (its sync() is __syncthreads()); tiled_partition<N> gives warp tiles whose shuffles are pgcc's warp
+   shuffles; grid-wide synchronization and run-time tile sizes are declared so that programs parse, and using
+   them is an error naming them. cg::reduce is in cooperative_groups/reduce.h. */
 #ifndef PGCC_COOPERATIVE_GROUPS_H
 #define PGCC_COOPERATIVE_GROUPS_H
 #include "cuda_runtime.h"
@@ -39,10 +40,44 @@ struct grid_group {
 };
 static inline __device__ grid_group this_grid() { return grid_group(); }
 
-template <unsigned int Size> struct thread_block_tile {};
+/* A tile of Size consecutive threads (by linear thread index, as CUDA forms warps) of a block: Size is a power
+   of two up to 32, so a tile lies within one warp and its exchanges are pgcc's warp shuffles with width Size. */
+template <unsigned int Size, class Parent = void> struct thread_block_tile {
+  static_assert(Size > 0 && Size <= 32 && (Size & (Size - 1)) == 0,
+                "pgcc: thread_block_tile<Size> needs a power of two Size up to 32");
+  __device__ unsigned int block_rank_() const {
+    return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  }
+  __device__ unsigned int thread_rank() const { return block_rank_() % Size; }
+  __device__ unsigned int size() const { return Size; }
+  __device__ unsigned int num_threads() const { return Size; }
+  __device__ unsigned int meta_group_rank() const { return block_rank_() / Size; }
+  __device__ unsigned int meta_group_size() const {
+    return (blockDim.x * blockDim.y * blockDim.z + Size - 1) / Size;
+  }
+  __device__ void sync() const { __syncwarp(); }
+  template <class T> __device__ T shfl(T v, int src) const { return __shfl_sync(0xffffffffu, v, src, Size); }
+  template <class T> __device__ T shfl_down(T v, unsigned int d) const { return __shfl_down_sync(0xffffffffu, v, d, Size); }
+  template <class T> __device__ T shfl_up(T v, unsigned int d) const { return __shfl_up_sync(0xffffffffu, v, d, Size); }
+  template <class T> __device__ T shfl_xor(T v, unsigned int m) const { return __shfl_xor_sync(0xffffffffu, v, m, Size); }
+  __device__ int any(int p) const {
+    return (__ballot_sync(0xffffffffu, p) >> (block_rank_() % 32 / Size * Size) & tile_mask_()) != 0;
+  }
+  __device__ int all(int p) const {
+    return (__ballot_sync(0xffffffffu, p) >> (block_rank_() % 32 / Size * Size) & tile_mask_()) == tile_mask_();
+  }
+  __device__ unsigned int ballot(int p) const {
+    return __ballot_sync(0xffffffffu, p) >> (block_rank_() % 32 / Size * Size) & tile_mask_();
+  }
+  __device__ unsigned int tile_mask_() const { return Size == 32 ? 0xffffffffu : (1u << Size) - 1u; }
+};
 template <unsigned int Size, class Parent>
-PGCC_CG_UNSUPPORTED("tiled_partition (thread block tiles)")
-__device__ thread_block_tile<Size> tiled_partition(const Parent &parent);
+__device__ thread_block_tile<Size> tiled_partition(const Parent &) { return thread_block_tile<Size>(); }
+template <unsigned int Size, class Parent> __device__ void sync(const thread_block_tile<Size, Parent> &g) { g.sync(); }
+/* the run-time form tiled_partition(block, n) gives a thread_group of dynamic size */
+struct thread_group {};
+PGCC_CG_UNSUPPORTED("tiled_partition(group, n) with a run-time tile size (use tiled_partition<N>)")
+__device__ thread_group tiled_partition(const thread_block &parent, unsigned int tilesz);
 }  // namespace cooperative_groups
 #undef PGCC_CG_UNSUPPORTED
 #endif

@@ -31,7 +31,9 @@
 #define __align__(n) __attribute__((aligned(n)))
 #define __grid_constant__
 #define CUDART_VERSION 12000
+#ifndef __PGCC_CXX_FILE__ /* (a .cpp file including this header is not CUDA: nvcc does not define it there) */
 #define __CUDACC__ 1
+#endif
 
 struct uint3 { unsigned int x, y, z; };
 typedef struct uint3 uint3;

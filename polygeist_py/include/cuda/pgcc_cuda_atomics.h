@@ -23,6 +23,15 @@ __device__ int __popc(unsigned int x); __device__ int __popcll(unsigned long lon
 __device__ int __clz(int x); __device__ int __clzll(long long int x);
 __device__ int __ffs(int x); __device__ int __ffsll(long long int x);
 __device__ int __mul24(int x, int y); __device__ unsigned int __umul24(unsigned int x, unsigned int y);
+/* reinterpretations of a value's bits (bit casts) */
+__device__ float __int_as_float(int x); __device__ int __float_as_int(float x);
+__device__ float __uint_as_float(unsigned int x); __device__ unsigned int __float_as_uint(float x);
+__device__ double __longlong_as_double(long long int x); __device__ long long int __double_as_longlong(double x);
+__device__ double __hiloint2double(int hi, int lo);
+__device__ int __double2hiint(double x); __device__ int __double2loint(double x);
+/* memory fences: a full fence on the CPU (all blocks' threads share one memory) */
+__device__ void __threadfence(void); __device__ void __threadfence_block(void);
+__device__ void __threadfence_system(void);
 /* read-only cache loads are plain loads on the CPU */
 template <class T> __device__ T __ldg(const T *p);
 /* the device clock: the host's processor clock (pgcc's runtime library) */
