@@ -173,26 +173,6 @@ def _user_provided(ctor) -> bool:
     return not ctor.is_default_method()
 
 
-def in_class_initializer(f):
-    """The default member initializer of FIELD_DECL `f` (`int n = 3;`, `double a[2] = {1, 2};`), else None
-    (array sizes are expression children too: the initializer is the one after a top-level `=` or `{`)."""
-    exprs = [c for c in children(f) if c.kind.is_expression()]
-    if not exprs:
-        return None
-    depth, seen_name = 0, False
-    for t in f.get_tokens():
-        s = t.spelling
-        if s == f.spelling and depth == 0:
-            seen_name = True
-        elif s in ("[", "("):
-            depth += 1
-        elif s in ("]", ")"):
-            depth -= 1
-        elif seen_name and depth == 0 and s in ("=", "{"):
-            return exprs[-1]
-    return None
-
-
 # ---------------------------------------------------------------- lambdas
 @dataclasses.dataclass(frozen=True)
 class Capture:
@@ -343,7 +323,7 @@ class CxxClassGen:
         if any(c.kind == K.CONSTRUCTOR and _user_provided(c) for c in R.record_members(d)):
             return True
         for c in canonical(ty).get_fields():  # (a class template's instantiated members)
-            if in_class_initializer(c) is not None or \
+            if R.in_class_initializer(c) is not None or \
                     canonical(c.type).kind == T.RECORD and self.needs_construction(c.type):
                 return True
         return False
@@ -399,7 +379,7 @@ class CxxClassGen:
         for f in canonical(ty).get_fields():
             init = explicit.get(f.hash)
             if init is None:
-                init = in_class_initializer(f)
+                init = R.in_class_initializer(f)
             off, bf = R.field_location(f)
             fptr = self.at_offset(ptr, off)
             ft = canonical(f.type)

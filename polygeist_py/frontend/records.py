@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 
-from ..clang_ast import K, T, canonical, record_decl, strip_implicit
+from ..clang_ast import K, T, canonical, children, record_decl, strip_implicit
 from . import c_types as CT
 
 INT_REGS, SSE_REGS = 6, 8
@@ -264,7 +264,6 @@ def record_members(d) -> list:
 def is_trivial_record(ty) -> bool:
     """A C-style struct in C++ (.cu) code: no user-written constructors or methods and no default member
     initializers (`float s = 0;`), so default construction runs no code and copies are byte copies."""
-    from .cxx_classes import in_class_initializer
 
     d = record_decl(ty)
     if any(c.kind in (K.CONSTRUCTOR, K.CXX_METHOD, K.DESTRUCTOR) for c in record_members(d)):
@@ -287,7 +286,6 @@ def trivially_default_constructed(ty) -> bool:
     """Whether default construction of record type `ty` runs no code although the class has constructors or
     methods: its default constructor is implicit or `= default` (`__half() = default;`) and no member has a
     default member initializer or needs construction itself."""
-    from .cxx_classes import in_class_initializer
 
     ty = canonical(ty)
     if ty.kind != T.RECORD:
@@ -301,3 +299,23 @@ def trivially_default_constructed(ty) -> bool:
                 is_trivial_record(ft) or trivially_default_constructed(ft)):
             return False
     return True
+
+
+def in_class_initializer(f):
+    """The default member initializer of FIELD_DECL `f` (`int n = 3;`, `double a[2] = {1, 2};`), else None
+    (array sizes are expression children too: the initializer is the one after a top-level `=` or `{`)."""
+    exprs = [c for c in children(f) if c.kind.is_expression()]
+    if not exprs:
+        return None
+    depth, seen_name = 0, False
+    for t in f.get_tokens():
+        s = t.spelling
+        if s == f.spelling and depth == 0:
+            seen_name = True
+        elif s in ("[", "("):
+            depth += 1
+        elif s in ("]", ")"):
+            depth -= 1
+        elif seen_name and depth == 0 and s in ("=", "{"):
+            return exprs[-1]
+    return None
