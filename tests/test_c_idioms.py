@@ -21,7 +21,7 @@ ARGS = ("-v", "-q", "rest")
                                   "struct_initializers.c", "goto_into_loops.c",
                                   "unprototyped_pointers.c", "attributes.c", "vla_in_loops.c",
                                   "function_parameters.c", "cleanup_attribute.c",
-                                  "constant_choice_tables.c", "int128.c"])
+                                  "constant_choice_tables.c", "int128.c", "nested_case_labels.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

@@ -67,6 +67,12 @@ def plan(body) -> dict:
             labels[c.spelling] = path
         elif c.kind == K.GOTO_STMT:
             gotos.setdefault(target(c), []).append(path)
+        elif c.kind in CASE_KINDS and is_nested_case(path):
+            # a case label inside a statement of the switch body (a state machine's `case S: ...` in a loop): a
+            # label that the switch's dispatch jumps to from the top of its body
+            body = next(i for i in range(len(path) - 1, -1, -1) if path[i - 1].kind == K.SWITCH_STMT)
+            labels[case_label(c)] = path
+            gotos.setdefault(case_label(c), []).append(path[:body + 1] + [None])
         for ch in c.get_children():
             if ch.kind.is_statement():
                 walk(ch, path)
@@ -91,7 +97,14 @@ def plan(body) -> dict:
                 if node.hash != lp.entry:
                     lp.route.add(node.hash)
                 continue
-            if node.kind not in ROUTE_KINDS:
+            if node.kind == K.SWITCH_STMT and nxt == children(node)[-1]:  # entered at the label's case (switch.py)
+                if node.hash != lp.entry:
+                    lp.route.add(node.hash)
+                continue
+            if node.kind in CASE_KINDS and lpath[lpath.index(node) - 1].kind in (K.COMPOUND_STMT, K.SWITCH_STMT):
+                lp.route.add(node.hash)  # (the case labels of the segment on the way)
+                continue
+            if node.kind not in ROUTE_KINDS and not (in_switch and node.kind in CASE_KINDS):
                 what = {K.SWITCH_STMT: "a switch body"}.get(node.kind, "a loop body")
                 lp.error = f"goto is not supported here: jump into {what} (label '{name}')"
                 break
@@ -112,11 +125,46 @@ def loop_body(loop):
     return ch[0] if loop.kind == K.DO_STMT else ch[-1]
 
 
+def entering_switch(fg, switch) -> dict:
+    """{flag key: hashes of the statements on its way} of the live labels inside the body of SWITCH_STMT
+    `switch` that a goto from outside it seeks: the segment on the way is entered without the dispatch."""
+    return {flag_key(n): lp.route for n, lp in _plans(fg).items() if flag_key(n) in fg.env and not lp.in_switch
+            and (switch.hash in lp.route or lp.entry == switch.hash)}
+
+
 def entering(fg, loop) -> list:
     """Flag keys of the live labels inside the body of `loop` that a goto from outside it steers to: the loop
     starts at its body while one is set, without its initialization or test."""
-    return [flag_key(n) for n, lp in _plans(fg).items() if flag_key(n) in fg.env and not lp.in_switch
+    return [flag_key(n) for n, lp in _plans(fg).items() if flag_key(n) in fg.env
             and (loop.hash in lp.route or lp.entry == loop.hash)]
+
+
+def case_label(case) -> str:
+    """The label name of a case label nested inside a statement of its switch body (plan)."""
+    return f"case@{case.hash}"
+
+
+def is_nested_case(path) -> bool:
+    """Whether the CASE_STMT/DEFAULT_STMT at the end of `path` (statements from the function body) sits inside
+    a statement of its switch's body, not in the chain of labels at the top level of the body."""
+    i = len(path) - 1
+    while i > 0 and path[i - 1].kind in CASE_KINDS:
+        i -= 1
+    parent = path[i - 1] if i > 0 else None
+    if parent is None:
+        return False
+    if parent.kind == K.SWITCH_STMT:
+        return False
+    return not (parent.kind == K.COMPOUND_STMT and i > 1 and path[i - 2].kind == K.SWITCH_STMT)
+
+
+def emit_case_label(fg, c):
+    """A case label nested in a statement of its switch body reached: clear its flag, then its statement."""
+    key = flag_key(case_label(c))
+    if key not in fg.env:
+        raise fg.unsupported(c, "case label outside the top level of a switch body")
+    fg.env[key] = Binding(fg.const_bool(False))
+    fg.visit(children(c)[-1])
 
 
 def target(goto) -> str:

@@ -141,7 +141,8 @@ class StmtGen:
         for n in nodes:
             if exits(n, (K.RETURN_STMT,)):
                 flags |= {RET, RETVAL}
-            if exits(n, (K.GOTO_STMT,)) or contains(n, (K.LABEL_STMT,)):  # a goto sets a flag, a label clears it
+            if exits(n, (K.GOTO_STMT,)) or contains(n, (K.LABEL_STMT, K.CASE_STMT, K.DEFAULT_STMT)):
+                # a goto sets a flag, a label (or a case label nested in a statement: gotos.plan) clears it
                 flags |= {k for k in self.env if gotos.is_flag(k)}
         if self.loops:
             brk, cont = self.loops[-1]
@@ -282,6 +283,6 @@ class StmtGen:
         switch.emit_switch(self, c)
 
     def visit_CASE_STMT(self, c):
-        raise self.unsupported(c, "case label outside the top level of a switch body")
+        gotos.emit_case_label(self, c)
 
     visit_DEFAULT_STMT = visit_CASE_STMT

@@ -11,8 +11,9 @@ A goto from inside the switch to a label in a segment (`default: dflt: ...`, or 
 that segment: the segments become one loop that repeats while the label's flag is set (gotos.py), the flag
 skips every segment but the label's, and entering it sets `matched` so that fall-through goes on from there.
 
-Labels nested inside other statements of the body (Duff's device), and declarations directly in the body
-(their scope spans segments), are rejected with an error naming the construct.
+A case label nested inside a statement of the body (a state machine's `case S:` inside a loop, Duff's device)
+is a label that the dispatch jumps to: its flag starts set when the value matches it. Declarations directly in
+the body (their scope spans segments) are rejected with an error naming the construct.
 """
 
 from __future__ import annotations
@@ -40,37 +41,39 @@ def segments(fg, body):
     for s in stmts:
         labels = []
         while s.kind in LABELS:
-            ch = children(s)
-            if s.kind == K.CASE_STMT:
-                if len(ch) != 2:
-                    raise fg.unsupported(s, "case range in a switch")
-                v = evaluate(ch[0])
-                if not isinstance(v, int):
-                    raise fg.unsupported(s, "case label that is not an integer constant")
-                labels.append(v)
-            else:
-                labels.append("default")
-            s = ch[-1]
+            labels.append(case_value(fg, s) if s.kind == K.CASE_STMT else "default")
+            s = children(s)[-1]
         if s.kind == K.DECL_STMT:
             raise fg.unsupported(s, "declaration directly inside a switch body (put it in braces)")
-        nested = find_nested_label(s)
-        if nested is not None:
-            raise fg.unsupported(nested, "case or default label inside a nested statement of a switch")
         out.append((labels, s))
     return out
 
 
-def find_nested_label(node):
-    """A case/default label inside `node` that belongs to the enclosing switch (not to a nested switch)."""
+def nested_labels(node) -> list:
+    """The case/default labels inside statement `node` that belong to the enclosing switch (not to a nested
+    switch): the switch's dispatch enters them as gotos (gotos.plan)."""
+    out = []
     if node.kind == K.SWITCH_STMT:
-        return None
+        return out
     if node.kind in LABELS:
-        return node
+        out.append(node)
     for ch in node.get_children():
-        hit = find_nested_label(ch)
-        if hit is not None:
-            return hit
-    return None
+        out += nested_labels(ch)
+    return out
+
+
+def case_value(fg, case):
+    """The integer constant of CASE_STMT `case`.
+
+    Raises:
+        CompileError: a GNU case range or a label that is not an integer constant."""
+    ch = children(case)
+    if len(ch) != 2:
+        raise fg.unsupported(case, "case range in a switch")
+    v = evaluate(ch[0])
+    if not isinstance(v, int):
+        raise fg.unsupported(case, "case label that is not an integer constant")
+    return v
 
 
 def emit_switch(fg, c):
@@ -84,12 +87,17 @@ def emit_switch(fg, c):
         raise fg.unsupported(c, "switch with an initializer or a declaration in its condition")
     cond, body = ch
     segs = segments(fg, body)
-    x = fg.rvalue(cond)  # clang has promoted it already
+    seeking = gotos.entering_switch(fg, c)  # gotos from outside to labels in the body
+    if seeking and not fg.pure(cond):
+        raise fg.unsupported(c, "goto into a switch body whose controlling expression has side effects")
+    x = fg.rvalue(cond)  # clang has promoted it already (unused when a goto enters the body)
     ct = canonical(cond.type)
     if not CT.is_int(ct):
         raise fg.unsupported(cond, f"switch on a value of type '{cond.type.spelling}'")
     width = ir.IntegerType(x.type).width
-    consts = [v for labels, _ in segs for v in labels if v != "default"]
+    inner = [lab for _, s in segs for lab in nested_labels(s)]  # entered by the dispatch as gotos
+    consts = [v for labels, _ in segs for v in labels if v != "default"] + \
+        [case_value(fg, lab) for lab in inner if lab.kind == K.CASE_STMT]
 
     def hit(labels):
         h = None
@@ -112,6 +120,9 @@ def emit_switch(fg, c):
     jumps = gotos.switch_labels(fg, c)  # labels of segments that gotos in this switch enter
     for n in jumps:
         fg.env[gotos.flag_key(n)] = _binding(fg.const_bool(False))
+    for lab in inner:  # the dispatch: a nested case label matching the value is a goto to it
+        v = case_value(fg, lab) if lab.kind == K.CASE_STMT else "default"
+        fg.env[gotos.flag_key(gotos.case_label(lab))] = _binding(hit([v]))
 
     def emit_segments():
         for labels, stmt in segs:
@@ -119,7 +130,8 @@ def emit_switch(fg, c):
                 fg.env[matched] = _binding(arith.ori(fg.env[matched].value, hit(labels)))
             if stmt.kind == K.NULL_STMT:
                 continue
-            entered = tuple(gotos.flag_key(n) for n, entry in jumps.items() if entry == stmt.hash)
+            entered = tuple(gotos.flag_key(n) for n, entry in jumps.items() if entry == stmt.hash) + \
+                tuple(k for k, route in seeking.items() if stmt.hash in route)
             for k in entered:  # a goto enters here: as if this segment's case matched
                 fg.env[matched] = _binding(arith.ori(fg.env[matched].value, fg.env[k].value))
             go = fg.env[matched].value
