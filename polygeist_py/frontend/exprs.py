@@ -383,8 +383,8 @@ class ExprGen:
             return self.logical(op, a, b, e)
         ty = canonical(e.type)
         at, bt = canonical(a.type), canonical(b.type)
-        if op in ("Add", "Sub") and (at.kind == T.POINTER or bt.kind == T.POINTER or is_array_parameter(a) or
-                                     is_array_parameter(b)):
+        if op in ("Add", "Sub") and (at.kind == T.POINTER or bt.kind == T.POINTER or CT.is_array(at) or
+                                     CT.is_array(bt)):  # (an array operand is a pointer: `argv + n + 1`)
             return self.pointer_arith(e, op, a, b)
         va, vb = self.rvalue(a), self.rvalue(b)
         if op in ("LT", "GT", "LE", "GE", "EQ", "NE"):

@@ -25,6 +25,7 @@ static long span(int a[], int b[]) { return b - a; }
 static int third(int a[]) { int *q = a + 2; return *q + *(a + 1) + (a + 3)[0]; }
 static void count_down(double a[], int n) { double *end = a + n; while (a < end) *a++ = n--; }
 static const char *pick(const char *names[], int k) { names += k; return *names; }
+static void drop(char *args[], int n, int at) { memmove(args + at, args + at + 1, (n - at - 1) * sizeof(char *)); }
 static int rows(int m[][3], int n) { int s = 0; for (; n > 0; n--, m++) s += m[0][0] * m[0][2]; return s; }
 
 int main(int argc, char *argv[]) {
@@ -41,6 +42,8 @@ int main(int argc, char *argv[]) {
     }
     printf("%d %.1f %d %d %d %d\n", lengths(words, 3), sum4(d), is_null(NULL), is_null(v), first_or(NULL, &w),
            first_or(v, &w));
+    drop(words, 3, 0);
+    printf("%s %s\n", words[0], words[1]);
     count_down(d, 3);
     printf("%ld %d %.0f %.0f %.0f %s %d %s\n", span(v, v + 4), third(v), d[0], d[1], d[2], pick(names, 2),
            rows(m, 2), argc ? *argv : "-");
