@@ -65,6 +65,7 @@ _lib.clang_getSpellingLocation.argtypes = [ci.SourceLocation, ctypes.POINTER(cty
                                            ctypes.POINTER(ctypes.c_uint)]
 _lib.clang_getFileName.argtypes = [ctypes.c_void_p]
 _lib.clang_getFileName.restype = ci._CXString
+_MACRO_USE = re.compile(r"(\w+)\s*\(\s*(\d+)\s*\)")
 _SPELLED = re.compile(r"\s*(\w+)\s*(?:\(([^()]*(?:\([^()]*\)[^()]*)*)\))?")
 
 
@@ -116,11 +117,10 @@ def _macro_use_argument(attr, param: str):
     if loc.file is None:
         return None
     try:
-        with open(loc.file.name, encoding="utf-8", errors="replace") as f:
-            line = f.readlines()[loc.line - 1]
-    except (OSError, IndexError):
+        text = _file_text(loc.file.name)  # (read once per file: _spelled reads the same files)
+    except OSError:
         return None
-    use = re.match(r"(\w+)\s*\(\s*(\d+)\s*\)", line[loc.column - 1:])
+    use = _MACRO_USE.match(text, loc.offset)
     if use is None:
         return None
     for c in attr.translation_unit.cursor.get_children():  # the macro's definition: `M ( param )`
