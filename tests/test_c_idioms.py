@@ -38,7 +38,7 @@ def test_spot_values(tmp):
     assert out[2] == "77 -8 34359738375"
     assert out[4] == "a=1;b=2.5;xyz (13)"
     out = run_exe(build_pgcc(C / "array_parameters.c", tmp / "app2", extra=("-O0",)), args=ARGS).stdout
-    assert out.splitlines()[:2] == ["option -v", "option -q"] and out.rstrip().endswith(" rest")
+    assert out.splitlines()[:3] == ["option -v", "option -q", "1 7 9"] and out.rstrip().endswith(" rest")
     # global arrays with elided braces (a row-by-row fill that was once filled by the top-level index)
     out = run_exe(build_pgcc(C / "brace_elision_globals.c", tmp / "app3", extra=("-O2",))).stdout.splitlines()
     assert out[0] == "2 4 6 3" and out[1] == "2 3 4 5 0" and out[2] == "1 0 7 8 9"

@@ -22,7 +22,7 @@ from . import big_init
 from . import c_types as CT
 from . import enzyme
 from . import records as R
-from .scan import decl_key
+from .scan import decl_key, parameter_type
 from .values import Binding, MemLV, MemVar, VarLV, dynamic_sizes, has_designator, size_expressions
 
 
@@ -37,15 +37,17 @@ class DeclGen:
             if CT.is_reference(ty):  # a C++ reference: the address of the caller's object (cxx)
                 self.bind_reference(key, CT.unreferenced(ty), arg, p)
             elif ty.kind == T.POINTER or CT.is_array(ty):
+                # (an array parameter whose address is taken lives in memory as the pointer C makes it)
+                held = canonical(parameter_type(p)) if key in self.addr_taken else ty
                 if CT.pointee_is_memref(ty):
                     sizes = self.vla_sizes(size_expressions(p), ty, p)
-                    self.define(key, ty, self.from_ptr(arg, ty, sizes, p))
+                    self.define(key, held, self.from_ptr(arg, ty, sizes, p), cursor=p)
                 else:
-                    self.define(key, ty, arg)
+                    self.define(key, held, arg, cursor=p)
             elif CT.is_arith(ty):
-                self.define(key, ty, arg)
+                self.define(key, ty, arg, cursor=p)
             elif ty.kind in (T.FUNCTIONPROTO, T.FUNCTIONNOPROTO):  # `callback cb`: C adjusts it to a pointer
-                self.define(key, ty, arg)
+                self.define(key, ty, arg, cursor=p)
             else:
                 raise self.unsupported(p, f"parameter of type '{p.type.spelling}'")
 
@@ -62,8 +64,9 @@ class DeclGen:
         return self.to_ptr(v) if canonical(ty).kind == T.POINTER else v
 
     # ---------------------------------------------------------------- variables
-    def define(self, key, ty, value, form=None):
-        """Bind a new variable: SSA unless its address is taken (then a 0-d memref; pointers are stored raw)."""
+    def define(self, key, ty, value, form=None, cursor=None):
+        """Bind a new variable: SSA unless its address is taken (then a 0-d memref; pointers are stored raw).
+        `cursor`, its declaration, places an error."""
         if key in self.addr_taken:
             if CT.is_arith(ty):
                 m = self.alloca_entry(ir.MemRefType.get([], CT.memory_type(ty)), key=key)
@@ -72,7 +75,8 @@ class DeclGen:
                 self.store_scalar(self.struct_vars[key], ty, value)
                 return
             else:
-                raise CompileError(f"unsupported construct: address of a variable of type '{ty.spelling}'")
+                what = f"address of a variable of type '{ty.spelling}'"
+                raise self.unsupported(cursor, what) if cursor is not None else CompileError(f"unsupported construct: {what}")
             self.mem[key] = MemVar(m, ty)
             self.store(MemLV(m, [], canonical(ty)), value)
         else:
@@ -197,7 +201,7 @@ class DeclGen:
             raise self.unsupported(d, f"variable of type '{d.type.spelling}'")
         init = inits[-1] if inits else None
         if self.has_vla_pointee(ty):
-            self.define(key, ty, self.vla_pointer(init, ty, size_expressions(d, exclude=init), d))
+            self.define(key, ty, self.vla_pointer(init, ty, size_expressions(d, exclude=init), d), cursor=d)
             return
         if init is not None:
             value, form = self.rvalue_form(init)
@@ -206,7 +210,7 @@ class DeclGen:
                 form = None
         else:
             value, form = self.zero(ty), None
-        self.define(key, ty, value, form)
+        self.define(key, ty, value, form, cursor=d)
 
     def enzyme_struct_init(self, init):
         call = strip_implicit(init)

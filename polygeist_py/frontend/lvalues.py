@@ -14,7 +14,7 @@ from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
 from ..errors import CompileError
 from . import affine_forms as AF
 from . import c_types as CT
-from .scan import decl_key
+from .scan import decl_key, parameter_type
 from .values import GPU_IDS, Binding, MemLV, MemVar, VarLV
 
 
@@ -30,7 +30,7 @@ class LValueGen:
         if k == K.DECL_REF_EXPR:
             r = e.referenced
             key = decl_key(r)
-            rt = CT.unreferenced(r.type)  # (a reference variable: the object it names)
+            rt = CT.unreferenced(parameter_type(r) if r.kind == K.PARM_DECL else r.type)  # (a reference: its object)
             if key in self.struct_vars:
                 return ("llvm", self.struct_vars[key], rt, None)
             if key in self.mem:

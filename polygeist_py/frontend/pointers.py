@@ -150,7 +150,7 @@ class PointerGen:
             it = canonical(inner.type)
             if k == K.CSTYLE_CAST_EXPR and self.has_vla_pointee(ty) and it.kind == T.POINTER:
                 return self.vla_pointer(inner, ty, size_expressions(e, exclude=inner), e)
-            if CT.is_array(it) and (is_array_parameter(inner) or pointer_valued(strip_implicit(inner))):
+            if is_array_parameter(inner):
                 return self.coerce_pointer(self.pointer(inner), ty)  # (`argv + 1`: a pointer libclang types as the array)
             if CT.is_array(it):
                 return self.decay(inner, ty)
@@ -276,11 +276,3 @@ class PointerGen:
         if op == "Sub":
             k = arith.subi(self.const_index(0), k)
         return self.offset_pointer(pv, k, canonical(e.type))
-
-
-def pointer_valued(e) -> bool:
-    """Whether expression `e`, which libclang types as an array, is pointer arithmetic on an array parameter
-    (`argv + 1`, `argv++`, `p = argv`): a pointer, not an array object that decays."""
-    if e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.CONDITIONAL_OPERATOR):
-        return True
-    return e.kind == K.UNARY_OPERATOR and unary_op(e) in ("pre++", "pre--", "post++", "post--")

@@ -225,9 +225,43 @@ def contains(node, kinds) -> bool:
     return hit
 
 
+def parameter_type(p):
+    """The type of parameter declaration `p` after C's adjustment (C11 6.7.6.3p7: `char *argv[]` is `char **`).
+
+    libclang reports a parameter's declared type (clang's DecayedType shows its original array type); the
+    canonical prototype of the enclosing function holds the adjusted one. A K&R definition has no prototype:
+    its declared type is returned."""
+    t = p.type
+    if not CT.is_array(t):
+        return t
+    fn = p.semantic_parent
+    params = [c for c in children(fn) if c.kind == K.PARM_DECL] if fn is not None else []
+    proto = fn.type.get_canonical() if fn is not None else None
+    if proto is None or proto.kind != T.FUNCTIONPROTO or p not in params:
+        return t
+    return list(proto.argument_types())[params.index(p)]
+
+
+def adjusted_type(e):
+    """The canonical type of expression `e` as C gives it. libclang types an array parameter, and pointer
+    arithmetic on it (`argv + 1`, `argv++`, `p = argv`, `c ? argv : q`), with the parameter's declared array
+    type; these are pointers. Every other expression keeps its canonical type."""
+    ty = e.type.get_canonical()
+    if ty.kind not in CT.ARRAY_KINDS:
+        return ty
+    s = strip_implicit(e)
+    if s.kind == K.DECL_REF_EXPR:
+        r = s.referenced
+        return parameter_type(r).get_canonical() if r is not None and r.kind == K.PARM_DECL else ty
+    if s.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.CONDITIONAL_OPERATOR) or \
+            s.kind == K.UNARY_OPERATOR and unary_op(s) in ("pre++", "pre--", "post++", "post--"):
+        for operand in children(s):
+            at = adjusted_type(operand)
+            if at.kind == T.POINTER:
+                return at
+    return ty
+
+
 def is_array_parameter(e) -> bool:
-    """Whether `e` names a parameter declared as an array (`char *argv[]`, `double a[4]`): C adjusts its type to
-    a pointer, so `argv++` and `a += 2` are pointer arithmetic, but libclang reports the declared array type."""
-    e = strip_implicit(e)
-    r = e.referenced if e.kind == K.DECL_REF_EXPR else None
-    return r is not None and r.kind == K.PARM_DECL and CT.is_array(r.type)
+    """Whether `e`, which libclang types as an array, is a pointer in C (see `adjusted_type`)."""
+    return CT.is_array(e.type) and adjusted_type(e).kind == T.POINTER

@@ -26,6 +26,10 @@ static int third(int a[]) { int *q = a + 2; return *q + *(a + 1) + (a + 3)[0]; }
 static void count_down(double a[], int n) { double *end = a + n; while (a < end) *a++ = n--; }
 static const char *pick(const char *names[], int k) { names += k; return *names; }
 static void drop(char *args[], int n, int at) { memmove(args + at, args + at + 1, (n - at - 1) * sizeof(char *)); }
+/* The address of an array parameter is the address of a pointer (lzo's `&argv` to an option parser). */
+static int shift_args(int *pargc, char ***pargv) { (*pargv)++; return --*pargc; }
+static int through_address(int a[4]) { int **pa = &a; int s = a[1] + (*pa)[2]; (*pa)++; return s + a[0]; }
+static double row_through_address(double m[3][2]) { double (**pm)[2] = &m; (*pm)++; return m[1][1] + (*pm)[0][0]; }
 static int rows(int m[][3], int n) { int s = 0; for (; n > 0; n--, m++) s += m[0][0] * m[0][2]; return s; }
 
 int main(int argc, char *argv[]) {
@@ -33,13 +37,16 @@ int main(int argc, char *argv[]) {
     const char *names[] = {"x", "yy", "zzz"};
     double d[4] = {1, 2, 3, 4.5};
     int v[5] = {1, 2, 3, 4, 5}, w = 42, m[2][3] = {{1, 2, 3}, {4, 5, 6}};
-    argv++;
-    argc--;
+    char **given = argv;
+    int left = shift_args(&argc, &argv);
+    double g[3][2] = {{1, 2}, {3, 4}, {5, 6}};
+    int shifted = left == argc && argv == given + 1;
     while (argc > 0 && argv[0][0] == '-') {
         printf("option %s\n", *argv);
         argv++;
         argc--;
     }
+    printf("%d %d %.0f\n", shifted, through_address(v), row_through_address(g));
     printf("%d %.1f %d %d %d %d\n", lengths(words, 3), sum4(d), is_null(NULL), is_null(v), first_or(NULL, &w),
            first_or(v, &w));
     drop(words, 3, 0);
