@@ -84,6 +84,10 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
         for c in calls:
             inline_call(c, funcs[c.attributes["callee"].value])
     PassManager.parse(OPTIMIZE).run(copy)
+    for op in all_ops(copy):  # (activity knows f16..f64 only: a long double would be silently inactive)
+        if any(str(v.type) == "f80" for v in [*op.results, *op.operands]):
+            raise error_at_op(op, f"unsupported construct: long double arithmetic in '{name}', which is "
+                                  "differentiated (derivatives are computed for float and double)")
     direct_allocator_calls(copy, module)
     posix_memalign_as_aligned_alloc(copy, module)
     if count_constant_while_loops(copy):  # (tree loops of CUDA reductions: reversed without a taped count)

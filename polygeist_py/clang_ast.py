@@ -8,6 +8,7 @@ glibc's math.h; unary operator kinds and literal values need ``clang_getCursorUn
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import re
 
@@ -143,6 +144,34 @@ def evaluate(cursor):
         return None
     finally:
         _lib.clang_EvalResult_dispose(res)
+
+
+_lib.clang_getSpellingLocation.argtypes = [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),
+                                           ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
+                                           ctypes.POINTER(ctypes.c_uint)]
+_lib.clang_getFileName.argtypes = [ctypes.c_void_p]
+_lib.clang_getFileName.restype = ci._CXString
+
+
+@functools.lru_cache(maxsize=64)
+def file_text(name: str) -> str:
+    """The text of source file `name` (cached: many lookups read the same header). Raises OSError."""
+    with open(name, encoding="utf-8", errors="replace") as f:
+        return f.read()
+
+
+def spelled_at(location):
+    """(file text, byte offset) where `location` is spelled: inside a macro's definition when a macro expansion
+    produced it (libclang's tokens show only the expansion). None for built-in and command-line macros."""
+    f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    _lib.clang_getSpellingLocation(location, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col),
+                                   ctypes.byref(off))
+    if not f.value:
+        return None
+    try:
+        return file_text(ci._CXString.from_result(_lib.clang_getFileName(f.value))), off.value
+    except OSError:
+        return None
 
 
 def string_literal(cursor) -> str:

@@ -10,13 +10,18 @@ emits `getelementptr inbounds` for C subscripts.
 
 The flags are an MLIR property that the Python bindings neither read nor write (`noWrapFlags` is not an
 attribute), so the module goes once through its generic textual form, where properties are spelled out.
+MLIR prints an f80 (long double) constant in decimal but parses decimals through a double: such constants are
+respelled as their exact bit patterns before the text is parsed again.
 """
 
 from __future__ import annotations
 
 import re
+from fractions import Fraction
 
 from mlir import ir
+
+from .frontend import x87
 
 NUW = 4  # LLVM::GEPNoWrapFlags: inbounds = 1 | nusw = 2, nuw = 4
 _FLAGS = re.compile(r"(\"llvm\.getelementptr\"\([^)]*\) <\{[^}]*?noWrapFlags = )(\d+)( : i32)")
@@ -41,4 +46,21 @@ def drop_unsigned_wrap_flags(module: ir.Module) -> ir.Module:
     text = _FLAGS.sub(clear, text)
     if not changed[0]:
         return module
-    return ir.Module.parse(text, module.context)
+    return ir.Module.parse(exact_f80_constants(text), module.context)
+
+
+_DECIMAL = r"[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?"
+_F80_SCALAR = re.compile(rf"(?<![\w.])({_DECIMAL}) : f80\b")
+_F80_DENSE = re.compile(r"dense<([^<>\"]*)> : (tensor|vector)<([\dx]*)f80>")  # (not a "0x..." blob: exact)
+
+
+def exact_f80_constants(text: str) -> str:
+    """MLIR `text` with every decimal f80 constant (scalar or in a dense attribute) spelled as its 80-bit
+    pattern (`0x3FFBCCCCCCCCCCCCCCCD`), which the parser reads exactly."""
+    def bits(number: str) -> str:
+        value = x87.x87_bits(Fraction(number)) | (1 << 79 if number.startswith("-") else 0)  # (keeps -0.0)
+        return f"0x{value:020X}"
+
+    text = _F80_SCALAR.sub(lambda m: f"{bits(m.group(1))} : f80", text)
+    return _F80_DENSE.sub(lambda m: "dense<" + re.sub(rf"(?<![\w.]){_DECIMAL}", lambda n: bits(n.group(0)), m.group(1))
+                          + f"> : {m.group(2)}<{m.group(3)}f80>", text)

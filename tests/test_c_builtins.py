@@ -76,15 +76,6 @@ def test_unknown_builtin_is_a_clear_error(body, name, tmp):
     assert "internal compiler error" not in r.stderr and "undefined reference" not in r.stderr
 
 
-def test_long_double_builtin_is_a_clear_error(tmp):
-    (tmp / "l.c").write_text("double f(double x) { return (double)__builtin_sqrtl(x); }\n"
-                             "int main(void) { return 0; }\n")
-    r = run_pgcc([tmp / "l.c", "-o", tmp / "l"])
-    assert r.returncode == 1
-    assert re.search(r"l\.c:1:\d+: error: unsupported builtin '__builtin_sqrtl': long double is not supported",
-                     r.stderr), r.stderr
-
-
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
 def test_type_generic_builtins_in_cxx(tmp):
     """In C++ the classification builtins are called directly (libstdc++'s std::isinf is

@@ -21,7 +21,8 @@ ARGS = ("-v", "-q", "rest")
                                   "struct_initializers.c", "goto_into_loops.c",
                                   "unprototyped_pointers.c", "attributes.c", "vla_in_loops.c",
                                   "function_parameters.c", "cleanup_attribute.c",
-                                  "constant_choice_tables.c", "int128.c", "nested_case_labels.c"])
+                                  "constant_choice_tables.c", "int128.c", "nested_case_labels.c",
+                                  "long_double.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -154,3 +155,43 @@ def test_attributes_that_change_meaning_are_implemented_or_errors(code, message,
     r = run_pgcc(["-O2", src, "-o", tmp / "attr"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "attr.c:" in r.stderr and message in r.stderr, r.stderr
+
+
+def test_long_double_literals_round_like_gcc(tmp):
+    """300 random decimal and hexadecimal long double literals (clang evaluates them only in double; pgcc rounds
+    their text once): the stored bits equal gcc's."""
+    import random
+    rng = random.Random(18)
+    lits = []
+    for _ in range(300):
+        if rng.random() < 0.2:
+            lits.append(f"0x{rng.getrandbits(60):x}.{rng.getrandbits(8):x}p{rng.randint(-16440, 16380)}L")
+        else:
+            digits = "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 30)))
+            lits.append(f"{digits[0]}.{digits[1:]}e{rng.randint(-4940, 4930)}L")
+    src = tmp / "lits.c"
+    src.write_text("#include <stdio.h>\n#include <string.h>\nstatic const long double g[] = {" + ", ".join(lits) +
+                   "};\nint main(void) {\n  long double l[] = {" + ", ".join(lits) + "};\n"
+                   "  for (unsigned i = 0; i < sizeof g / sizeof g[0]; i++) {\n"
+                   "    unsigned char a[16], b[16]; memcpy(a, &g[i], 16); memcpy(b, &l[i], 16);\n"
+                   "    for (int k = 9; k >= 0; k--) printf(\"%02x\", a[k]);\n"
+                   "    printf(\" %d\\n\", memcmp(a, b, 10) == 0);\n  }\n  return 0;\n}\n")
+    ref = run_exe(build_gcc(src, tmp / "ref", extra=("-w",))).stdout
+    got = run_exe(build_pgcc(src, tmp / "app", extra=("-w",))).stdout
+    assert len(ref.splitlines()) == 300 and got == ref
+
+
+@pytest.mark.parametrize("code,message", [
+    ("typedef struct { long double v; } box;\nbox make(void) { box b = {1}; return b; }",
+     "record 'box' holding a long double passed or returned by value"),
+    ("extern double __enzyme_autodiff(void *, ...);\n"
+     "double f(double x) { long double y = x; return (double)(y * y); }\n"
+     "double g(void) { return __enzyme_autodiff((void *)f, 2.0); }",
+     "long double arithmetic in 'f', which is differentiated"),
+])
+def test_long_double_forms_without_support_are_errors(code, message, tmp):
+    src = tmp / "ld.c"
+    src.write_text(code + "\nint main(void) { return 0; }\n")
+    r = run_pgcc(["-O2", "-c", src, "-o", tmp / "ld.o"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "ld.c:" in r.stderr and message in r.stderr

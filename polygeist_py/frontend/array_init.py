@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 
-from ..clang_ast import K, children, evaluate, string_literal, strip_implicit
+from ..clang_ast import K, T, children, evaluate, string_literal, strip_implicit
 from ..errors import error_at
+from . import x87
 from .llvm_memory import Designated, array_position, cursor_of, designator_of
 
 
@@ -22,7 +23,7 @@ def flatten(init, shape: list, vals) -> None:
     Raises:
         CompileError: a value that is not a constant, excess elements, or a field designator."""
     def put(at, e):
-        vals[at] = e if isinstance(e, int) else _constant(e)
+        vals[at] = e if isinstance(e, int) else constant_value(e)
 
     walk(init, shape, put)
 
@@ -86,7 +87,11 @@ def _fill(items, pos, shape, depth, base, put, elided):
     return pos
 
 
-def _constant(e):
+def constant_value(e):
+    """The value of constant expression `e` in a global's initializer: int, float, or an exact Fraction for a
+    long double. Raises CompileError when it is not constant."""
+    if e.type.get_canonical().kind == T.LONGDOUBLE:  # (clang evaluates in double: the literal's own text)
+        return x87.exact_constant(e, evaluate, error_at)
     v = evaluate(e)
     if isinstance(v, (int, float)):
         return v

@@ -16,15 +16,11 @@ numeric arguments only where they are literal (or a one-parameter macro's litera
 
 from __future__ import annotations
 
-import ctypes
-import functools
 import itertools
 import re
 from dataclasses import dataclass
 
-import clang.cindex as ci
-
-from ..clang_ast import K
+from ..clang_ast import K, file_text, spelled_at
 from ..errors import error_at
 
 # attributes that only inform the optimizer or the diagnostics: no meaning for pgcc's code
@@ -59,35 +55,18 @@ class DeclAttributes:
     cleanup: object = None  # the FUNCTION_DECL that `cleanup(f)` names: f(&var) runs when the block ends
 
 
-_lib = ci.conf.lib
-_lib.clang_getSpellingLocation.argtypes = [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),
-                                           ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
-                                           ctypes.POINTER(ctypes.c_uint)]
-_lib.clang_getFileName.argtypes = [ctypes.c_void_p]
-_lib.clang_getFileName.restype = ci._CXString
 _MACRO_USE = re.compile(r"(\w+)\s*\(\s*(\d+)\s*\)")
 _SPELLED = re.compile(r"\s*(\w+)\s*(?:\(([^()]*(?:\([^()]*\)[^()]*)*)\))?")
-
-
-@functools.lru_cache(maxsize=64)
-def _file_text(name: str) -> str:
-    with open(name, encoding="utf-8", errors="replace") as f:
-        return f.read()
 
 
 def _spelled(attr):
     """(name, argument text or None) of an attribute as written where it is spelled (in a macro's definition when
     a macro writes it, which libclang's tokens do not show): e.g. ('aligned', '64'), ('cleanup', 'free_buf')."""
-    f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
-    _lib.clang_getSpellingLocation(attr.extent.start, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col),
-                                   ctypes.byref(off))
-    if not f.value:
+    where = spelled_at(attr.extent.start)
+    if where is None:
         return "", None
-    try:
-        text = _file_text(ci._CXString.from_result(_lib.clang_getFileName(f.value)))
-    except OSError:
-        return "", None
-    m = _SPELLED.match(text, off.value)
+    text, off = where
+    m = _SPELLED.match(text, off)
     if m is None:
         return "", None
     name = m.group(1)
@@ -117,7 +96,7 @@ def _macro_use_argument(attr, param: str):
     if loc.file is None:
         return None
     try:
-        text = _file_text(loc.file.name)  # (read once per file: _spelled reads the same files)
+        text = file_text(loc.file.name)  # (read once per file: _spelled reads the same files)
     except OSError:
         return None
     use = _MACRO_USE.match(text, loc.offset)

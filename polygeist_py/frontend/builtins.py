@@ -7,6 +7,8 @@ CUDA runtime API and device intrinsics are the entries of cuda_builtins.CudaBuil
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from mlir import ir
 from mlir.dialects import arith, func, llvm
 
@@ -18,6 +20,7 @@ from . import int_semantics as IS
 from .cuda_builtins import CudaBuiltins
 from .scan import decl_key, out_param_var
 from . import varargs
+from . import x87
 from .values import MemLV
 
 BUILTIN = "__builtin_"
@@ -51,26 +54,19 @@ def math_name(name: str):
 # function, as gcc emits when it does not expand the builtin; any other `__builtin_*`, `__sync_*` or
 # `__atomic_*` name is an error naming it (never an undefined symbol at link time).
 
-# C library functions gcc knows as `__builtin_<name>` (libm in double/float forms, string.h, stdlib, stdio);
-# the `...l` long double forms are errors (pgcc has no long double)
+# C library functions gcc knows as `__builtin_<name>` (libm in double/float/long double forms, string.h, stdlib,
+# stdio)
 LIBM = ("acos asin atan atan2 cos sin tan cosh sinh tanh acosh asinh atanh exp exp2 expm1 frexp ldexp log log10 "
         "log1p log2 logb ilogb modf scalbn scalbln cbrt fabs hypot pow sqrt erf erfc lgamma tgamma ceil floor "
         "nearbyint rint lrint llrint round lround llround trunc fmod remainder remquo copysign nan nextafter "
         "nexttoward fdim fmax fmin fma exp10 sincos").split()
-LIBRARY = set(LIBM) | {n + "f" for n in LIBM} | set(
+LIBRARY = set(LIBM) | {n + "f" for n in LIBM} | {n + "l" for n in LIBM} | set(
     ("memcpy memmove memset memcmp memchr strlen strcmp strncmp strcpy strncpy strcat strncat strchr strrchr "
      "strstr strdup strndup strspn strcspn strpbrk bzero bcmp index rindex malloc calloc realloc free abort exit "
      "_exit puts putchar fputs fputc fwrite printf fprintf sprintf snprintf vprintf vfprintf vsprintf "
      "vsnprintf scanf fscanf sscanf isalnum isalpha isdigit isspace isupper islower isxdigit isprint "
      "ispunct iscntrl isgraph toupper tolower").split())
 UNKNOWN_PREFIXES = (BUILTIN, "__sync_", "__atomic_", "__c11_atomic_")
-
-
-def long_double_check(call, args):
-    """Raise the error for a builtin used on or returning a long double (pgcc has no long double)."""
-    for t in [call.type] + [a.type for a in args]:
-        if canonical(t).kind == T.LONGDOUBLE:
-            raise error_at(call, f"unsupported builtin '{call.spelling}': long double is not supported")
 
 
 def result(fg, call, v):
@@ -93,8 +89,18 @@ def float_operand(fg, call, arg):
 
 
 def fconst(t, v):
-    """A floating-point constant of MLIR type `t`."""
-    return arith.constant(t, v)
+    """A floating-point constant of MLIR type `t` (f32, f64 or f80) holding Python float `v`."""
+    return arith.ConstantOp(t, ir.FloatAttr.get(t, v)).result
+
+
+def fwidth(t) -> int:
+    """The width in bits of floating-point MLIR type `t` (f80 has no Python class of its own)."""
+    return ir.FloatType(t).width
+
+
+# per float width: the smallest positive normal number (2^-126, 2^-1022, 2^-16382) and a quiet NaN's bits
+SMALLEST_NORMAL = {32: 2.0 ** -126, 64: 2.0 ** -1022}
+QUIET_NAN = {32: (0x7FC00000, 22), 64: (0x7FF8000000000000, 51), 80: (0x7FFFC000000000000000, 62)}
 
 
 def fp_constant(fg, call, args):
@@ -111,8 +117,9 @@ def fp_constant(fg, call, args):
         payload = int(s, 0) if s else 0
     except ValueError:
         return library_call(fg, call, args)
-    width = t.width
-    bits = (0x7FF8000000000000 | payload & ((1 << 51) - 1)) if width == 64 else (0x7FC00000 | payload & ((1 << 22) - 1))
+    width = fwidth(t)
+    quiet, payload_bits = QUIET_NAN[width]
+    bits = quiet | payload & ((1 << payload_bits) - 1)
     return arith.bitcast(t, fg.const_int(ir.IntegerType.get_signless(width), fg.signed_bits(bits, width)))
 
 
@@ -123,7 +130,8 @@ def classify(fg, call, args):
     x, t = float_operand(fg, call, args[-1])
     absx = ir.Operation.create("math.absf", [t], [x]).result
     inf = fconst(t, float("inf"))
-    smallest = fconst(t, 2.2250738585072014e-308 if t.width == 64 else 1.1754943508222875e-38)
+    width = fwidth(t)
+    smallest = x87.constant(Fraction(1, 2 ** 16382)) if width == 80 else fconst(t, SMALLEST_NORMAL[width])
     cmp = arith.cmpf
     P = arith.CmpFPredicate
     if name == "isnan":
@@ -138,12 +146,13 @@ def classify(fg, call, args):
         return result(fg, call, arith.andi(cmp(P.OLT, absx, smallest), cmp(P.ONE, x, fconst(t, 0.0))))
     if name == "iszero":
         return result(fg, call, cmp(P.OEQ, x, fconst(t, 0.0)))
-    it = ir.IntegerType.get_signless(t.width)
+    it = ir.IntegerType.get_signless(width)
     bits = arith.bitcast(it, x)
     if name.startswith("signbit"):
-        if t.width == 32:
+        if width == 32:
             return result(fg, call, arith.andi(bits, fg.const_int(it, -(1 << 31))))
-        return result(fg, call, arith.shrui(bits, fg.const_int(it, 63)))
+        top = arith.shrui(bits, fg.const_int(it, width - 1))  # (gcc: 1 for double and long double)
+        return result(fg, call, top if width == 64 else arith.trunci(ir.IntegerType.get_signless(32), top))
     i32 = ir.IntegerType.get_signless(32)
     if name == "isinf_sign":  # -1, 0 or 1
         neg = arith.cmpi(arith.CmpIPredicate.slt, bits, fg.const_int(it, 0))
@@ -355,9 +364,9 @@ def unsupported(fg, call, args):
 ITYPE = {1: IS.IntType(T.BOOL, 1), 8: IS.IntType(T.UCHAR, 1), 16: IS.IntType(T.USHORT, 2), 32: IS.UINT, 64: IS.ULONG}
 
 GNU_BUILTINS = {
-    **{BUILTIN + n: fp_constant for n in ("inf", "inff", "huge_val", "huge_valf", "nan", "nanf")},
+    **{BUILTIN + n + s: fp_constant for n in ("inf", "huge_val", "nan") for s in ("", "f", "l")},
     **{BUILTIN + n: classify for n in ("isnan", "isinf", "isinf_sign", "isfinite", "isnormal", "issubnormal",
-                                       "iszero", "signbit", "signbitf", "fpclassify")},
+                                       "iszero", "signbit", "signbitf", "signbitl", "fpclassify")},
     **{BUILTIN + n: fp_compare for n in COMPARISONS},
     **{BUILTIN + n: hint for n in ("expect", "expect_with_probability", "assume_aligned", "assume",
                                    "unreachable", "prefetch")},
@@ -430,9 +439,7 @@ class Builtins(CudaBuiltins):
             handler = unsupported
         else:
             return None
-        if plain is None:
-            return handler
-        return lambda fg, call, args: long_double_check(call, args) or handler(fg, call, args)
+        return handler
 
     def ret_int(self, fg, call, v=0):
         ty = canonical(call.type)

@@ -23,7 +23,7 @@ INT_BITS = {T.BOOL: 1, T.CHAR_S: 8, T.SCHAR: 8, T.CHAR_U: 8, T.UCHAR: 8, T.SHORT
             T.INT: 32, T.UINT: 32, T.LONG: 64, T.ULONG: 64, T.LONGLONG: 64, T.ULONGLONG: 64, T.ENUM: 32,
             T.INT128: 128, T.UINT128: 128}  # (__int128: two registers across calls, as LLVM passes i128)
 UNSIGNED = {T.BOOL, T.CHAR_U, T.UCHAR, T.USHORT, T.UINT, T.ULONG, T.ULONGLONG, T.UINT128}
-FLOAT_BITS = {T.FLOAT: 32, T.DOUBLE: 64}
+FLOAT_BITS = {T.FLOAT: 32, T.DOUBLE: 64, T.LONGDOUBLE: 80}  # (long double: x87 extended, f80 / x86_fp80)
 ARRAY_KINDS = {T.CONSTANTARRAY, T.VARIABLEARRAY, T.INCOMPLETEARRAY, T.DEPENDENTSIZEDARRAY}
 REFERENCE_KINDS = {T.LVALUEREFERENCE, T.RVALUEREFERENCE}
 
@@ -86,6 +86,8 @@ def scalar_type(ty) -> ir.Type:
         return ir.F32Type.get()
     if c.kind == T.DOUBLE:
         return ir.F64Type.get()
+    if c.kind == T.LONGDOUBLE:  # x86-64: 80-bit x87 extended precision in a 16-byte slot (LLVM's x86_fp80)
+        return ir.Type.parse("f80")
     raise UnsupportedType(f"type '{ty.spelling}'")
 
 
@@ -204,9 +206,12 @@ def abi_type(ty) -> ir.Type:
 
 
 def byte_width(t: ir.Type) -> int:
-    """Bytes of one element of MLIR scalar type `t` (f64 -> 8, i32 -> 4, !llvm.ptr -> 8)."""
+    """Bytes of one element of MLIR scalar type `t` (f64 -> 8, i32 -> 4, !llvm.ptr -> 8, f80 -> 16: LLVM's
+    allocation size of x86_fp80, the stride of its arrays)."""
     if t == llvm_ptr():
         return 8
+    if str(t) == "f80":
+        return 16
     return max(int(str(t)[1:]) // 8, 1)
 
 

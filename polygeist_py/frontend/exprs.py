@@ -15,6 +15,7 @@ from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_
 from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
+from . import x87
 from . import int_semantics as IS
 from . import varargs
 from .builtins import UNKNOWN_PREFIXES
@@ -66,7 +67,8 @@ class ExprGen:
                     if CT.is_unsigned(src) or v.type.width == 1:
                         return arith.uitofp(dt, v)
                     return arith.sitofp(dt, v)
-                return arith.extf(dt, v) if dt.width > v.type.width else arith.truncf(dt, v)
+                wider = ir.FloatType(dt).width > ir.FloatType(v.type).width  # (f80 has no Python type of its own)
+                return arith.extf(dt, v) if wider else arith.truncf(dt, v)
             if isinstance(v.type, ir.IntegerType):
                 if dt.width > v.type.width:
                     return arith.extui(dt, v) if (CT.is_unsigned(src) or v.type.width == 1) else arith.extsi(dt, v)
@@ -129,6 +131,11 @@ class ExprGen:
         return llvm.ZeroOp(CT.llvm_ptr()).result
 
     def expr_FLOATING_LITERAL(self, e):
+        if canonical(e.type).kind == T.LONGDOUBLE:  # (clang evaluates in double: round the text once)
+            v = x87.literal(e)
+            if v is None:
+                raise self.unsupported(e, "long double literal from a built-in macro")
+            return x87.constant(v)
         return arith.constant(CT.scalar_type(e.type), float(evaluate(e)))
 
     def expr_PAREN_EXPR(self, e):

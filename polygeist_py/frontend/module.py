@@ -8,7 +8,7 @@ from clang.cindex import LanguageKind, LinkageKind
 from mlir import ir
 from mlir.dialects import llvm, memref
 
-from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, in_main_file, string_initializer,
+from ..clang_ast import (K, T, canonical, children, has_attr, in_main_file, string_initializer,
                          var_decl_initializer)
 from .. import constructors, pipeline
 from ..errors import CompileError, error_at
@@ -19,6 +19,7 @@ from . import c_types as CT
 from . import cxx_classes
 from . import enzyme
 from . import records as R
+from . import x87
 from .calls import Calls
 from .codegen import FunctionGen
 from .cuda_builtins import is_texture
@@ -300,10 +301,7 @@ class ModuleGen:
         elif init.kind == K.INIT_LIST_EXPR:
             array_init.flatten(init, shape, vals)
         else:
-            v = evaluate(init)
-            if v is None:
-                raise error_at(init, "unsupported construct: non-constant global initializer")
-            vals[0] = v
+            vals[0] = array_init.constant_value(init)
 
     def initializer(self, d, ty, mtype, init):
         large = big_init.global_initializer(self, d, mtype, init)  # None unless more than LARGE elements
@@ -317,7 +315,9 @@ class ModuleGen:
         if CT.is_bool(CT.array_shape(ty).elem):  # C converts to bool: any non-zero value is 1
             vals = [int(v != 0) for v in vals]
         is_f = isinstance(elem, (ir.F32Type, ir.F64Type))
-        if is_f:
+        if str(elem) == "f80":
+            attrs = [x87.attribute(v) for v in vals]
+        elif is_f:
             attrs = [ir.FloatAttr.get(elem, float(v)) for v in vals]
         else:
             # C converts to the element type modulo 2^width; the attribute wants the signed bit pattern
@@ -478,6 +478,8 @@ CACHE_LINE = 64
 
 def _definition_alignment(mtype) -> int | None:
     mt = ir.MemRefType(mtype)
+    if str(mt.element_type) == "f80":  # (long double: 16-byte aligned in the x86-64 ABI, as gcc places it)
+        return max(16, _definition_alignment(ir.MemRefType.get(mt.shape, ir.F64Type.get())) or 16)
     if mt.rank == 0 or not mt.has_static_shape:
         return None
     width = mt.element_type.width if hasattr(mt.element_type, "width") else 0

@@ -115,6 +115,8 @@ def scalars(ty, base=0):
         for i in range(c.element_count):
             out += scalars(c.element_type, base + i * esz)
         return out
+    if c.kind == T.LONGDOUBLE:
+        return [(base, "x87", 16)]
     if CT.is_float(c):
         return [(base, "float", CT.size_of(c))]
     if CT.is_int(c) or c.kind == T.POINTER:
@@ -133,6 +135,8 @@ def classify(ty):
     for off, kind, size in scalars(ty):
         if off % size:  # a packed record's unaligned field: gcc passes the object in memory
             return None
+        if kind == "x87":  # X87/X87UP: such a record goes in memory as an argument but in st0 as a result
+            raise CT.UnsupportedType(f"record '{ty.spelling}' holding a long double passed or returned by value")
         i = off // 8
         seen[i] = True
         if kind == "int":

@@ -15,15 +15,16 @@ pointer and double arguments (clang expands it inline instead; the result is the
 `va_end` is `llvm.intr.vaend` and `va_copy` `llvm.intr.vacopy`. A `va_list` passed on (`vsnprintf(buf, n, fmt,
 ap)`) is the address of the caller's list, as in C.
 
-Not supported (each a clear error): struct parameters or results of a variadic definition, `va_arg` of a struct,
-of `long double` or of a type that the default argument promotions change (`char`, `short`, `float`: undefined
+`va_arg` of a `long double` reads the overflow area directly (LLVM does not lower it).
+Not supported (each a clear error): struct parameters or results of a variadic definition, `va_arg` of a struct
+or of a type that the default argument promotions change (`char`, `short`, `float`: undefined
 in C), variadic C++ member functions.
 """
 
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import func, llvm
+from mlir.dialects import arith, func, llvm
 
 from ..clang_ast import T, canonical, children
 from ..errors import error_at
@@ -101,9 +102,11 @@ def va_arg(fg, e):
     """`va_arg(ap, T)`: LLVM's `va_arg` of the lowered scalar type T, converted to T's MLIR value type.
 
     Raises:
-        CompileError: T is a struct, long double, or a type the default argument promotions change."""
+        CompileError: T is a struct or a type the default argument promotions change."""
     ty = canonical(e.type)
-    if ty.kind in (T.RECORD, T.LONGDOUBLE) or CT.is_array(ty):
+    if ty.kind == T.LONGDOUBLE:
+        return _va_arg_long_double(_list_address(fg, next(c for c in children(e) if not c.kind.is_reference())))
+    if ty.kind == T.RECORD or CT.is_array(ty):
         raise error_at(e, f"unsupported construct: va_arg of type '{e.type.spelling}'")
     if ty.kind == T.FLOAT or CT.is_int(ty) and ty.get_size() < 4:
         raise error_at(e, f"va_arg of type '{e.type.spelling}', which the default argument promotions change "
@@ -113,3 +116,16 @@ def va_arg(fg, e):
         raw = llvm.VaArgOp(CT.llvm_ptr(), ap).result
         return fg.from_ptr(raw, ty, None, e) if CT.pointee_is_memref(ty) else raw
     return llvm.VaArgOp(CT.scalar_type(ty), ap).result  # int, long, double...: the same in memory and registers
+
+
+def _va_arg_long_double(ap):
+    """`va_arg(ap, long double)`, which LLVM's x86-64 backend does not lower: a long double (class X87) is
+    always in the overflow area, 16-byte aligned and 16 bytes long (System V x86-64 ABI, 3.5.7), so read it
+    at overflow_arg_area (the list's third field, offset 8) rounded up to 16 and advance the field past it."""
+    i64 = ir.IntegerType.get_signless(64)
+    field = llvm.IntToPtrOp(CT.llvm_ptr(), arith.addi(llvm.PtrToIntOp(i64, ap).result, arith.constant(i64, 8))).result
+    area = llvm.PtrToIntOp(i64, llvm.LoadOp(CT.llvm_ptr(), field).result).result
+    at = arith.andi(arith.addi(area, arith.constant(i64, 15)), arith.constant(i64, -16))
+    value = llvm.LoadOp(ir.Type.parse("f80"), llvm.IntToPtrOp(CT.llvm_ptr(), at).result, alignment=16).result
+    llvm.StoreOp(llvm.IntToPtrOp(CT.llvm_ptr(), arith.addi(at, arith.constant(i64, 16))).result, field)
+    return value
