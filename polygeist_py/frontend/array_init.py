@@ -12,6 +12,7 @@ import math
 
 from ..clang_ast import K, T, children, evaluate, string_literal, strip_implicit
 from ..errors import error_at
+from . import gotos
 from . import x87
 from .llvm_memory import Designated, array_position, cursor_of, designator_of
 
@@ -95,4 +96,11 @@ def constant_value(e):
     v = evaluate(e)
     if isinstance(v, (int, float)):
         return v
+    s = strip_implicit(e)
+    while s.kind == K.CSTYLE_CAST_EXPR:
+        s = strip_implicit(children(s)[-1])
+    if s.kind == K.BINARY_OPERATOR and s.binary_operator.name == "Sub":  # `&&b - &&a`: GNU label offsets
+        a, b = (strip_implicit(x) for x in children(s))
+        if a.kind == b.kind == K.ADDR_LABEL_EXPR:
+            return gotos.address(children(a)[0]) - gotos.address(children(b)[0])
     raise error_at(e, "unsupported construct: non-constant global initializer")

@@ -15,11 +15,11 @@ from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_
 from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
+from . import gotos
 from . import x87
 from . import int_semantics as IS
 from . import varargs
 from .builtins import UNKNOWN_PREFIXES
-from .llvm_memory import LABEL_ADDRESS
 from .scan import decl_key, is_array_parameter
 from .values import WARP_SIZE, VarLV
 
@@ -289,7 +289,7 @@ class ExprGen:
         return self.rvalue(generic_choice(e))
 
     def expr_ADDR_LABEL_EXPR(self, e):
-        raise error_at(e, LABEL_ADDRESS)
+        return gotos.label_address(children(e)[0])
 
     def expr_CSTYLE_CAST_EXPR(self, e):
         return self.cast(children(e)[-1], e.type, e)

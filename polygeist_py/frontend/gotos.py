@@ -15,6 +15,11 @@ its body, without its test (and a `for` loop's initialization: loops.py). A jump
 `switch` into another case (`default: dflt: ...`, `intcase: ...`, a label inside a case's block) makes the
 segments of that switch one loop that repeats while the flag is set (switch.py), and the segment's statement
 is the label's entry; a jump into a switch body from outside it is rejected with an error naming it.
+
+GNU labels as values: `&&L` is the label's address, a small non-null integer as a pointer (`address`), and a
+computed goto `goto *p` may reach every label whose address the function takes: it sets each such label's flag
+to `p == &&L` (the plan counts it as a goto to each of them). Label addresses compare and index tables as in gcc;
+jumping to the address of a label of another function is undefined in GNU C, as it is here.
 """
 
 from __future__ import annotations
@@ -55,11 +60,12 @@ class LabelPlan:
     branch: dict = field(default_factory=dict)
     error: str | None = None
     in_switch: bool = False  # the label is in a segment of switch `scope` (switch.py), its gotos all in the switch
+    address: int | None = None  # `&&name` is taken: its value (address), and computed gotos may reach it
 
 
 def plan(body) -> dict:
     """LabelPlans of the labels in function body `body`, by name."""
-    labels, gotos = {}, {}
+    labels, gotos, computed = {}, {}, []
 
     def walk(c, path):
         path = path + [c]
@@ -67,6 +73,8 @@ def plan(body) -> dict:
             labels[c.spelling] = path
         elif c.kind == K.GOTO_STMT:
             gotos.setdefault(target(c), []).append(path)
+        elif c.kind == K.INDIRECT_GOTO_STMT:
+            computed.append(path)
         elif c.kind in CASE_KINDS and is_nested_case(path):
             # a case label inside a statement of the switch body (a state machine's `case S: ...` in a loop): a
             # label that the switch's dispatch jumps to from the top of its body
@@ -78,6 +86,10 @@ def plan(body) -> dict:
                 walk(ch, path)
 
     walk(body, [])
+    taken = {ch.spelling: address(ch) for e in body.walk_preorder() if e.kind == K.ADDR_LABEL_EXPR
+             for ch in e.get_children() if ch.kind == K.LABEL_REF}
+    for name in taken:
+        gotos.setdefault(name, []).extend(computed)
     out = {}
     for name, lpath in labels.items():
         paths = [lpath] + gotos.get(name, [])
@@ -115,8 +127,16 @@ def plan(body) -> dict:
                 lp.route.add(node.hash)
         if lp.error is None and way[0].hash != lpath[-1].hash:
             lp.route.add(lpath[-1].hash)
+        lp.address = taken.get(name)
         out[name] = lp
     return out
+
+
+def address(label_ref) -> int:
+    """The value of `&&L` for LABEL_REF `label_ref`: 1 + the byte offset of label L's statement in its file, the
+    same in every function and static initializer that names L, and never null. (plan checks that two labels of
+    one function, e.g. written by one macro expansion, do not share it.)"""
+    return 1 + label_ref.referenced.extent.start.offset
 
 
 def loop_body(loop):
@@ -228,6 +248,32 @@ def emit_goto(fg, c):
     if flag_key(name) not in fg.env:
         raise fg.error(c, f"goto is not supported here (label '{name}')")
     fg.env[flag_key(name)] = Binding(fg.const_bool(True))
+
+
+def emit_computed_goto(fg, c):
+    """`goto *p`: set the flag of each label whose address the function takes to `p == &&L`.
+
+    Raises:
+        CompileError: two labels share an address, or a label cannot be reached in structured control flow.
+        (clang rejects a computed goto in a function that takes no label's address.)"""
+    targets = [lp for lp in _plans(fg).values() if lp.address is not None]
+    if len({lp.address for lp in targets}) < len(targets):
+        raise fg.error(c, "unsupported construct: computed goto to labels written by one macro expansion")
+    i64 = ir.IntegerType.get_signless(64)
+    p = llvm.PtrToIntOp(i64, fg.raw_pointer(children(c)[0])).result
+    for lp in targets:
+        if lp.error:
+            raise fg.error(c, lp.error)
+        if flag_key(lp.name) not in fg.env:
+            raise fg.error(c, f"goto is not supported here (label '{lp.name}')")
+        fg.env[flag_key(lp.name)] = Binding(arith.cmpi(arith.CmpIPredicate.eq, p, arith.constant(i64, lp.address)))
+
+
+def label_address(label_ref):
+    """`&&L` (LABEL_REF `label_ref`) as an !llvm.ptr at the insertion point (also in a global's initializer)."""
+    i64 = ir.IntegerType.get_signless(64)
+    return llvm.IntToPtrOp(ir.Type.parse("!llvm.ptr"),
+                           llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, address(label_ref))).result).result
 
 
 def emit_label(fg, c):

@@ -18,6 +18,7 @@ from ..clang_ast import K, T, canonical, children, evaluate, string_initializer,
 from ..errors import error_at
 from . import attributes
 from . import c_types as CT
+from . import gotos
 from . import records as R
 from .records import is_default_construction
 from .scan import decl_key
@@ -615,9 +616,6 @@ def member_object(e):
 # ---------------------------------------------------------------- globals kept as raw bytes
 
 
-LABEL_ADDRESS = "unsupported construct: address of a label (GNU labels as values and computed goto)"
-
-
 def function_pointer(mg, decl):
     """!llvm.ptr to function `decl`, at the insertion point: func.constant, then the cast that lowering to LLVM
     cancels; a variadic function (an llvm.func: frontend/varargs.py) by llvm.mlir.addressof."""
@@ -939,6 +937,6 @@ def constant_lvalue_address(mg, s, e):
         b = strip_implicit(base)
         if isinstance(n, int) and CT.is_array(b.type):
             return const_gep(constant_lvalue_address(mg, b, e), n * CT.size_of(s.type))
-    if s.kind == K.ADDR_LABEL_EXPR:
-        raise error_at(e, LABEL_ADDRESS)
+    if s.kind == K.ADDR_LABEL_EXPR:  # (a dispatch table `static void *ops[] = {&&add, ...}`)
+        return gotos.label_address(children(s)[0])
     raise error_at(e, "unsupported construct: this address in a global initializer")

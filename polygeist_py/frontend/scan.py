@@ -189,8 +189,12 @@ def _capture_tokens(lam) -> list:
 
 def exits(node, kinds) -> bool:
     """Whether `node` contains a statement of `kinds` (BREAK_STMT binds to the nearest loop or switch,
-    CONTINUE_STMT to the nearest loop, so those nested inside `node` hide them; RETURN_STMT is never hidden)."""
-    return _exits(node, frozenset(kinds), frozenset())
+    CONTINUE_STMT to the nearest loop, so those nested inside `node` hide them; RETURN_STMT is never hidden).
+    A computed goto (`goto *p`) is a GOTO_STMT here."""
+    kinds = frozenset(kinds)
+    if K.GOTO_STMT in kinds:
+        kinds |= {K.INDIRECT_GOTO_STMT}
+    return _exits(node, kinds, frozenset())
 
 
 def _exits(c, kinds, hidden) -> bool:

@@ -192,6 +192,24 @@ class StmtGen:
             self.env[k] = Binding(r)
         return outs
 
+    def emit_index_switch(self, index, cases, bodies, default_body, nodes):
+        """scf.index_switch on `index` (an index Value): value cases[i] (ints) runs bodies[i](), any other value
+        default_body() (None: nothing); the variables the bodies assign are its results, as in emit_if. It
+        lowers to one LLVM `switch`, which LLVM compiles in time linear in the number of cases (a chain of
+        compares is not)."""
+        keys = self.carried(nodes)
+        op = scf.IndexSwitchOp([self.env[k].value.type for k in keys], index, cases)
+        saved = dict(self.env)
+        for block, fn in [(op.default_block, default_body)] + list(zip(op.case_blocks, bodies)):
+            self.env = dict(saved)
+            with ir.InsertionPoint(block):
+                if fn is not None:
+                    fn()
+                scf.YieldOp([self.env[k].value for k in keys])
+        self.env = saved
+        for k, r in zip(keys, op.results):
+            self.env[k] = Binding(r)
+
     def visit_IF_STMT(self, c):
         ch = children(c)
         cond, then = ch[0], ch[1]
@@ -277,7 +295,7 @@ class StmtGen:
         gotos.emit_goto(self, c)
 
     def visit_INDIRECT_GOTO_STMT(self, c):
-        raise self.error(c, "unsupported construct: computed goto (GNU labels as values)")
+        gotos.emit_computed_goto(self, c)
 
     def visit_SWITCH_STMT(self, c):
         switch.emit_switch(self, c)

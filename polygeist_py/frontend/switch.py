@@ -11,6 +11,11 @@ A goto from inside the switch to a label in a segment (`default: dflt: ...`, or 
 that segment: the segments become one loop that repeats while the label's flag is set (gotos.py), the flag
 skips every segment but the label's, and entering it sets `matched` so that fall-through goes on from there.
 
+A switch whose arms (a labelled statement and the unlabelled ones after it) each end in `break`, `return` or
+`continue`, except the last, has no fall-through: it becomes an `scf.index_switch` with one region per arm (and
+a first `scf.index_switch` mapping case values to arms when an arm has several labels), which LLVM compiles as a
+`switch` in linear time; the flag form above is for the rest.
+
 A case label nested inside a statement of the body (a state machine's `case S:` inside a loop, Duff's device)
 is a label that the dispatch jumps to: its flag starts set when the value matches it. Declarations directly in
 the body (their scope spans segments) are rejected with an error naming the construct.
@@ -19,7 +24,7 @@ the body (their scope spans segments) are rejected with an error naming the cons
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith
+from mlir.dialects import arith, scf
 
 from ..clang_ast import K, canonical, children, evaluate
 from . import c_types as CT
@@ -114,6 +119,17 @@ def emit_switch(fg, c):
     lid = next(fg.loop_ids)
     matched, brk = ("switch.matched", lid), ("switch.brk", lid)
     outer_cont = fg.loops[-1][1] if fg.loops else None
+    parts = arms(segs)
+    # (scf.index_switch lowers to a `switch` on the value truncated to 32 bits: wider values take the flag form)
+    if width <= 32 and not seeking and not inner and not gotos.switch_labels(fg, c) and without_fall_through(parts):
+        fg.env[brk] = _binding(fg.const_bool(False))
+        fg.loops.append((brk, outer_cont))
+        try:
+            switch_on_arms(fg, x, width, parts)
+        finally:
+            fg.loops.pop()
+        del fg.env[brk]
+        return
     fg.env[matched] = _binding(fg.const_bool(False))
     fg.env[brk] = _binding(fg.const_bool(False))
     fg.loops.append((brk, outer_cont))
@@ -152,6 +168,54 @@ def emit_switch(fg, c):
             fg.env.pop(gotos.flag_key(n), None)
     del fg.env[matched]
     del fg.env[brk]
+
+
+def arms(segs) -> list:
+    """[(labels, [stmt...])]: each labelled segment with the unlabelled ones that follow it."""
+    out = []
+    for labels, stmt in segs:
+        if labels or not out:
+            out.append((list(labels), [stmt]))
+        else:
+            out[-1][1].append(stmt)
+    return out
+
+
+def _ends_in_jump(stmt) -> bool:
+    while stmt.kind == K.COMPOUND_STMT and children(stmt):
+        stmt = children(stmt)[-1]
+    return stmt.kind in (K.BREAK_STMT, K.RETURN_STMT, K.CONTINUE_STMT)
+
+
+def without_fall_through(parts) -> bool:
+    """Whether control never falls from one arm into the next: every arm but the last ends in a jump (and the
+    body starts with a label: statements before the first one are unreachable except through gotos)."""
+    return bool(parts) and bool(parts[0][0]) and all(_ends_in_jump(stmts[-1]) for _, stmts in parts[:-1])
+
+
+def switch_on_arms(fg, x, width, parts):
+    """Emit a switch without fall-through on value `x` (an integer of `width` bits) as scf.index_switch over its
+    arms `parts` (see arms)."""
+    index = arith.index_cast(ir.IndexType.get(), x)
+    default = next((i for i, (labels, _) in enumerate(parts) if "default" in labels), None)
+    nodes = [s for _, stmts in parts for s in stmts]
+
+    def body(stmts):
+        return lambda: fg.emit_stmts(stmts)
+
+    if all(len(labels) == 1 for labels, _ in parts):  # one label per arm: switch on the value itself
+        arm = [(wrap(labels[0], width), i) for i, (labels, _) in enumerate(parts) if i != default]
+    else:  # several: the value selects its arm's number first (LLVM makes that a lookup table)
+        arm_of = [(wrap(v, width), i) for i, (labels, _) in enumerate(parts) for v in labels if v != "default"]
+        none = -1 if default is None else default
+        selected = scf.IndexSwitchOp([ir.IndexType.get()], index, [v for v, _ in arm_of])
+        for block, i in [(selected.default_block, none)] + [(b, i) for b, (_, i) in zip(selected.case_blocks, arm_of)]:
+            with ir.InsertionPoint(block):
+                scf.YieldOp([fg.const_index(i)])
+        index = selected.results[0]
+        arm = [(i, i) for i in range(len(parts)) if i != default]
+    fg.emit_index_switch(index, [v for v, _ in arm], [body(parts[i][1]) for _, i in arm],
+                         body(parts[default][1]) if default is not None else None, nodes)
 
 
 def wrap(v: int, width: int) -> int:
