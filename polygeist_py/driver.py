@@ -134,6 +134,7 @@ class Options:
     cuda_host: str = "c++"              # --cuda-host=c++ (nvcc's model) | pgcc (pgcc compiles host code too)
     host_flags: list = field(default_factory=list)   # -Xcompiler a,b: options for the host compiler
     device_link: bool = False           # nvcc -dlink: nothing to link on the device side (an empty object)
+    time_report: bool = False           # --time-report / -ftime-report: per-stage wall and CPU times on stderr
 
 
 
@@ -271,6 +272,8 @@ def parse_args(argv: list[str]) -> Options:
                 raise CompileError(f"unknown --emit stage '{o.emit}' (expected one of {', '.join(EMIT_STAGES)})")
         elif a == "--debug":
             o.debug = True
+        elif a in ("--time-report", "-ftime-report"):
+            o.time_report = True
         elif a == "-fopenmp":
             o.clang_args.append(a)  # defines _OPENMP, as with gcc
         elif a == "-pthread":
@@ -346,6 +349,24 @@ def polyhedral_options(o: Options):
     return PolyhedralOptions(schedule=sched, user_schedules=user, only_model=o.emit == "scop")
 
 
+def lazy_polyhedral_options(o: Options):
+    """None when the polyhedral stage is off, else a function returning polyhedral_options(o) (the stage calls it
+    only for modules with affine loops: isl is imported only then). A --schedule file is read at once, so that
+    its errors are reported whatever the program.
+
+    Raises:
+        CompileError: an unreadable or malformed --schedule file.
+    """
+    on = o.polyhedral if o.polyhedral is not None else (o.opt_level >= 3 or o.emit == "scop")
+    if not on:
+        return None
+    if o.schedule_file:
+        from .time_report import phase
+        with phase("imports (polyhedral: isl)"):
+            return polyhedral_options(o)
+    return lambda: polyhedral_options(o)
+
+
 def compile_source(path: str, o: Options, workdir: str, source: str | None = None, language: str | None = None):
     """One .c/.cu file through every stage. Returns the object path (or None when only emitting text).
 
@@ -353,12 +374,15 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
         CompileError: errors in the program (every parse error of the file), unsupported constructs;
             InternalError from a stage.
     """
-    from .clang_ast import dependencies, language_of, parse, warnings
+    from .time_report import phase
+    with phase("imports (libclang)"):
+        from .clang_ast import dependencies, language_of, parse, warnings
 
     if o.cpuify and o.cuda_host == "c++" and (language or language_of(path)) == "c++" and source is None \
             and not (o.emit or o.assembly):
         return compile_cxx_file(path, o, workdir)  # nvcc hands .cpp files to the host compiler
-    tu = parse(path, o.clang_args, source, language)
+    with phase("parse (libclang)", "frontend"):
+        tu = parse(path, o.clang_args, source, language)
     if not o.no_warnings:
         shown = warnings(tu, path)
         for w in shown:
@@ -404,20 +428,23 @@ def device_opt_level(o: Options) -> int:
 def lower_to_object(tu, path: str, o: Options, workdir: str, obj_name: str, stem: str, device_stubs=None):
     """A parsed unit through the stages, LLVM and llc; returns the object path (None when only emitting text).
     `device_stubs`: nvcc's model, the device side of a .cu file (cuda_split.py)."""
-    from mlir import ir
+    from .time_report import phase
+    with phase("imports (MLIR)"):
+        from mlir import ir
 
-    from .backend import compile_llvm_ir, translate_to_llvm_ir
-    from .stages import STAGES, run_stages
+        from .backend import compile_llvm_ir, translate_to_llvm_ir
+        from .stages import STAGES, run_stages
 
     level = device_opt_level(o) if is_cuda_unit(tu) else o.opt_level
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = False
         module = run_stages(tu, path, cpuify=o.cpuify, on_stage=lambda stage, m: emit_here(o, stage, m),
-                            polyhedral=polyhedral_options(o), on_scops=lambda reports: emit_scops(o, reports),
+                            polyhedral=lazy_polyhedral_options(o), on_scops=lambda reports: emit_scops(o, reports),
                             device_stubs=device_stubs)
         if o.emit in STAGES or o.emit == "scop":
             return None
-        ll = translate_to_llvm_ir(module)
+        with phase("LLVM IR translation", "back end"):
+            ll = translate_to_llvm_ir(module)
     if o.emit == "llvm":
         write_text(o, ll)
         return None
@@ -454,16 +481,20 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
     kernels = cuda_split.kernels(tu, path, cuda_split.instantiated_launches(tu, path))
     stub_text, stubs = cuda_split.device_stubs(kernels)
     host_text = cuda_split.host_source(tu, path, text, launches)
-    device_tu = parse(path, o.clang_args, text.decode("utf-8", errors="surrogateescape") + stub_text, "cuda")
+    from .time_report import phase
+    with phase("parse (libclang)", "frontend"):
+        device_tu = parse(path, o.clang_args, text.decode("utf-8", errors="surrogateescape") + stub_text, "cuda")
     device_obj = lower_to_object(device_tu, path, o, workdir, obj_name, stem + ".device", device_stubs=stubs)
     if device_obj is None:
         return None
-    host_obj = compile_host(host_text, path, os.path.join(workdir, stem + ".host.o"), workdir,
-                            opt_level=o.opt_level, user_args=o.clang_args, compiler=o.host_compiler,
-                            extra=tuple(o.host_flags))
+    with phase("host C++ compiler (c++)", "subprocesses"):
+        host_obj = compile_host(host_text, path, os.path.join(workdir, stem + ".host.o"), workdir,
+                                opt_level=o.opt_level, user_args=o.clang_args, compiler=o.host_compiler,
+                                extra=tuple(o.host_flags))
     out = obj_name if o.compile_only else os.path.join(workdir, stem + ".o")
     check_output_dir(out)
-    return join_objects([device_obj, host_obj], out, cuda_split.internal_symbols(tu, path, kernels))
+    with phase("join objects (ld -r)", "subprocesses"):
+        return join_objects([device_obj, host_obj], out, cuda_split.internal_symbols(tu, path, kernels))
 
 
 def check_output_dir(out: str) -> None:
@@ -536,9 +567,6 @@ def run(argv: list[str]) -> int:
         CompileError: the first problem found (bad flags, unreadable inputs, errors in a source: every source
             is still compiled and its errors printed before the failure is raised), LinkError.
     """
-    from .backend import link
-    from .clang_ast import language_of
-
     query = next((a for a in argv if a.startswith(LINKER_QUERIES)), None)
     if query is not None:  # libtool and configure ask where libraries live: pgcc links with the system's cc
         import subprocess
@@ -546,6 +574,23 @@ def run(argv: list[str]) -> int:
         from .toolchain import linker
         return subprocess.run([linker(), query]).returncode
     o = parse_args(argv)
+    if o.time_report and o.info is None:
+        from . import time_report
+        report = time_report.start()
+        try:
+            return _run_parsed(o)
+        finally:
+            time_report.stop()
+            time_report.print_report(report, time_report.process_start_wall())
+    return _run_parsed(o)
+
+
+def _run_parsed(o: Options) -> int:
+    """run() after the command line is parsed (see run)."""
+    from .time_report import phase
+    with phase("imports (libclang)"):
+        from .clang_ast import language_of
+
     for w in o.warnings:
         print(w, file=sys.stderr)
     if o.verbose and o.info is None:
@@ -608,8 +653,11 @@ def run(argv: list[str]) -> int:
             return 1
         if stops:
             return 0
-        from .host_compiler import runtime_archive
-        link(objects + [runtime_archive()], o.output or "a.out", o.lib_dirs, o.libs, o.link_extra)
+        with phase("imports (MLIR)"):
+            from .backend import link
+            from .host_compiler import runtime_archive
+        with phase("link (cc)", "subprocesses"):
+            link(objects + [runtime_archive()], o.output or "a.out", o.lib_dirs, o.libs, o.link_extra)
     return 0
 
 
