@@ -61,6 +61,7 @@ Polyhedral scheduling (affine loop nests, isl; on by default at -O3):
 Inspecting:
   -S --emit=STAGE        print the module after STAGE: mlir cleanup cpuify ad scop polyhedral llvm-dialect llvm
   --debug                Python tracebacks of internal errors
+  --time-report          wall and CPU time of each stage and subprocess on stderr (also -ftime-report)
 
 Automatic differentiation needs no flag: __enzyme_autodiff / __enzyme_fwddiff calls in the source (Enzyme's API).
 Unknown options are ignored with a warning."""
