@@ -63,6 +63,10 @@ Inspecting:
   --debug                Python tracebacks of internal errors
   --time-report          wall and CPU time of each stage and subprocess on stderr (also -ftime-report)
 
+Compile cache (objects reused as ccache does; opt-in):
+  --cache / --no-cache   use it (also when PGCC_CACHE_DIR is set) / not for this command
+                         PGCC_CACHE_DIR (default ~/.cache/pgcc), PGCC_CACHE_SIZE (default 1G: 500M, 2G, ...)
+
 Automatic differentiation needs no flag: __enzyme_autodiff / __enzyme_fwddiff calls in the source (Enzyme's API).
 Unknown options are ignored with a warning."""
 IGNORED_PREFIXES = ("-W", "-f", "-m", "-g", "-pedantic", "-pipe", "-ansi", "-w", "-save-temps", "--param")
@@ -136,6 +140,7 @@ class Options:
     host_flags: list = field(default_factory=list)   # -Xcompiler a,b: options for the host compiler
     device_link: bool = False           # nvcc -dlink: nothing to link on the device side (an empty object)
     time_report: bool = False           # --time-report / -ftime-report: per-stage wall and CPU times on stderr
+    cache: bool | None = None           # --cache / --no-cache; None: on when PGCC_CACHE_DIR is set (compile_cache.py)
 
 
 
@@ -275,6 +280,8 @@ def parse_args(argv: list[str]) -> Options:
             o.debug = True
         elif a in ("--time-report", "-ftime-report"):
             o.time_report = True
+        elif a in ("--cache", "--no-cache"):
+            o.cache = a == "--cache"
         elif a == "-fopenmp":
             o.clang_args.append(a)  # defines _OPENMP, as with gcc
         elif a == "-pthread":
@@ -392,11 +399,63 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
     obj_name = o.output if (o.compile_only and o.output) else stem + ".o"
     if o.deps:
         write_dependencies(o, path, obj_name, dependencies(tu, system=o.deps == "MD"))
+    global _included
+    if _included is not None:  # the compile cache records what the unit included (compile_cached)
+        _included = (dependencies(tu, system=True), dependencies(tu, system=False))
     from . import cuda_split
     if o.cpuify and o.cuda_host == "c++" and (language or ("cuda" if path.endswith(".cu") else None)) == "cuda" \
             and source is None and cuda_split.applies(tu, path):
         return compile_cuda_split(tu, path, o, workdir, obj_name, stem)
     return lower_to_object(tu, path, o, workdir, obj_name, stem)
+
+
+# Set to RECORDING by compile_cached while it compiles a source; compile_source replaces it with the files the
+# unit included: (all, user headers only).
+RECORDING = "recording"
+_included = None
+
+
+def compile_cached(path: str, o: Options, workdir: str, language: str | None, cache):
+    """compile_source through the compile cache `cache` (a compile_cache.Cache, or None: no cache). A hit copies
+    the stored object where compile_source would write it, prints the diagnostics stored with it and writes the
+    -MD/-MMD file; a miss compiles and stores the object. Returns the object path (None when only emitting text).
+
+    Raises:
+        CompileError: as compile_source (failed compilations are never stored).
+    """
+    from .time_report import phase
+
+    global _included
+    with phase("compile cache"):
+        key = cache.first_key(path, o, language) if cache is not None and not o.emit else None
+        hit = cache.lookup(key) if key is not None else None
+    if key is None:
+        return compile_source(path, o, workdir, language=language)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    obj_name = o.output if (o.compile_only and o.output) else stem + ".o"
+    if hit is not None:
+        import shutil
+
+        target = obj_name if o.compile_only else os.path.join(workdir, stem + ".o")
+        check_output_dir(target)
+        with phase("compile cache"):
+            shutil.copyfile(hit["object"], target)
+        sys.stderr.write(hit["stderr"])
+        if o.deps:
+            write_dependencies(o, path, obj_name, hit["headers"] if o.deps == "MD" else hit["user_headers"])
+        return target
+    from .compile_cache import Tee
+
+    tee, saved = Tee(sys.stderr), sys.stderr
+    _included, sys.stderr = RECORDING, tee
+    try:
+        obj = compile_source(path, o, workdir, language=language)
+    finally:
+        sys.stderr, included, _included = saved, _included, None
+    if obj and isinstance(included, tuple):
+        with phase("compile cache"):
+            cache.store(key, obj, tee.text(), *included)
+    return obj
 
 
 def compile_cxx_file(path: str, o: Options, workdir: str) -> str:
@@ -622,6 +681,8 @@ def _run_parsed(o: Options) -> int:
     if stops and len(sources) < len(o.inputs):
         print("pgcc: warning: linker input files unused because linking not done", file=sys.stderr)
     failed = 0
+    from .compile_cache import for_options
+    cache = for_options(o)
     with tempfile.TemporaryDirectory(prefix="pgcc-") as work:
         objects = []
         for p, lang in zip(o.inputs, langs):
@@ -630,7 +691,7 @@ def _run_parsed(o: Options) -> int:
                 continue
             try:
                 try:
-                    obj = compile_source(p, o, work, language=lang)
+                    obj = compile_cached(p, o, work, lang, cache)
                 finally:
                     check_callbacks(p)  # a failed callback explains whatever went wrong after it
             except CompileError as e:
