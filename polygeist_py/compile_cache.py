@@ -37,8 +37,7 @@ ENV_VARS = ("CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH"
 VOLATILE_MACROS = (b"__DATE__", b"__TIME__", b"__TIMESTAMP__")
 # Options fields that change neither the object nor what is printed while it is compiled
 IGNORED_FIELDS = ("inputs", "languages", "output", "warnings", "info", "verbose", "debug", "time_report",
-                  "lib_dirs", "libs", "link_extra", "deps", "dep_file", "dep_targets", "dep_phony", "cache",
-                  "remarks")
+                  "lib_dirs", "libs", "link_extra", "deps", "dep_file", "dep_targets", "dep_phony", "cache")
 
 
 def _hash(data: bytes) -> str:

@@ -63,6 +63,12 @@ Inspecting:
   --debug                Python tracebacks of internal errors
   --time-report          wall and CPU time of each stage and subprocess on stderr (also -ftime-report)
 
+Remarks (clang's form, on stderr: file:line:col: remark: ... [-Rpass=STAGE]; stages: polyhedral, cpuify):
+  -Rpass=REGEX           what the stages matching REGEX did (SCoPs scheduled, loops parallel/tiled, barriers)
+  -Rpass-missed=REGEX    what they did not do, and why (loop nest not a SCoP, dependence keeping a loop serial)
+  -Rpass-analysis=REGEX  the facts behind it (statements, parameters, dependences of each SCoP)
+  -fopt-info[-optimized|-missed|-note|-all][-loop|-omp]   gcc's spelling of the same
+
 Compile cache (objects reused as ccache does; opt-in):
   --cache / --no-cache   use it (also when PGCC_CACHE_DIR is set) / not for this command
                          PGCC_CACHE_DIR (default ~/.cache/pgcc), PGCC_CACHE_SIZE (default 1G: 500M, 2G, ...)
@@ -141,6 +147,7 @@ class Options:
     device_link: bool = False           # nvcc -dlink: nothing to link on the device side (an empty object)
     time_report: bool = False           # --time-report / -ftime-report: per-stage wall and CPU times on stderr
     cache: bool | None = None           # --cache / --no-cache; None: on when PGCC_CACHE_DIR is set (compile_cache.py)
+    remarks: dict = field(default_factory=dict)   # -Rpass*=REGEX, -fopt-info: {kind: regex text} (remarks.py)
 
 
 
@@ -282,6 +289,17 @@ def parse_args(argv: list[str]) -> Options:
             o.time_report = True
         elif a in ("--cache", "--no-cache"):
             o.cache = a == "--cache"
+        elif a.startswith(("-Rpass=", "-Rpass-missed=", "-Rpass-analysis=")):
+            flag, regex = a.split("=", 1)
+            from .remarks import compile_pattern
+            compile_pattern(flag, regex)  # an invalid one is an error now
+            o.remarks[{"-Rpass": "pass", "-Rpass-missed": "missed", "-Rpass-analysis": "analysis"}[flag]] = regex
+        elif a.startswith("-fopt-info"):
+            from .remarks import from_opt_info
+            o.remarks.update(from_opt_info(a))
+        elif a.startswith("-R"):  # as clang: a warning
+            o.warnings.append(f"pgcc: warning: unknown remark option '{a}' (pgcc knows -Rpass=, -Rpass-missed=, "
+                              "-Rpass-analysis=)")
         elif a == "-fopenmp":
             o.clang_args.append(a)  # defines _OPENMP, as with gcc
         elif a == "-pthread":
@@ -683,6 +701,9 @@ def _run_parsed(o: Options) -> int:
     failed = 0
     from .compile_cache import for_options
     cache = for_options(o)
+    from . import remarks
+    remarks.set_active(remarks.Remarks({k: remarks.compile_pattern(k, v) for k, v in o.remarks.items()})
+                       if o.remarks else None)
     with tempfile.TemporaryDirectory(prefix="pgcc-") as work:
         objects = []
         for p, lang in zip(o.inputs, langs):

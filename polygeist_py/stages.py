@@ -57,8 +57,13 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
                                "pgcc has no GPU back end")
         with phase("imports (cpuify)"):
             from .gpu_to_cpu_stage import run_cpuify
+        from .remarks import active, cpuify_survey
+        remarks = active("cpuify")
+        done = cpuify_survey(module) if remarks is not None else []
         with phase("cpuify", "cpuify"):
             run_cpuify(module)
+        for kind, loc, message in done:
+            remarks.emit(kind, "cpuify", loc, message)
         pipeline.run(module, pipeline.CLEANUP, "cleanup after cpuify")
     if stop("cpuify"):
         return module
@@ -78,6 +83,11 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
         # memref.load/store with affine indices (rank-0 globals such as `alpha`) become affine ops, so that
         # they do not end a SCoP (upstream pass)
         pipeline.run(module, "builtin.module(func.func(affine-raise-from-memref))", "raising to affine")
+        from .remarks import active
+        remarks = active("polyhedral")
+        if remarks is not None:
+            from .affine import remarks as polyhedral_remarks
+            missed = polyhedral_remarks.survey(module)
         if has_op(module, lambda n: n in AFFINE_SCOP_OPS):
             with phase("imports (polyhedral: isl)"):
                 from .affine import transform
@@ -88,6 +98,8 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
             pipeline.verify(module, "the polyhedral stage")
         else:  # no candidate region (affine/scop.py: candidate_regions): the stage would leave the module as it is
             reports = []
+        if remarks is not None:
+            polyhedral_remarks.report(remarks, reports, missed)
         pipeline.run(module, pipeline.CLEANUP, "cleanup after the polyhedral stage")
         if on_scops is not None and on_scops(reports):
             return module
