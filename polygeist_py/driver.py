@@ -386,7 +386,7 @@ def lazy_polyhedral_options(o: Options):
     on = o.polyhedral if o.polyhedral is not None else (o.opt_level >= 3 or o.emit == "scop")
     if not on:
         return None
-    if o.schedule_file:
+    if o.schedule_file or o.emit == "scop":
         from .time_report import phase
         with phase("imports (polyhedral: isl)"):
             return polyhedral_options(o)
@@ -517,7 +517,7 @@ def lower_to_object(tu, path: str, o: Options, workdir: str, obj_name: str, stem
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = False
         module = run_stages(tu, path, cpuify=o.cpuify, on_stage=lambda stage, m: emit_here(o, stage, m),
-                            polyhedral=lazy_polyhedral_options(o), on_scops=lambda reports: emit_scops(o, reports),
+                            polyhedral=lazy_polyhedral_options(o), on_scops=lambda reports, missed: emit_scops(o, reports, missed),
                             device_stubs=device_stubs)
         if o.emit in STAGES or o.emit == "scop":
             return None
@@ -604,12 +604,14 @@ def write_dependencies(o: Options, path: str, obj_name: str, headers: list[str])
         f.write(text)
 
 
-def emit_scops(o: Options, reports) -> bool:
+def emit_scops(o: Options, reports, not_modelled=()) -> bool:
+    """With --emit=scop: write the polyhedral stage's reports (and the loop nests it did not model) as JSON and
+    return True (stop); else False."""
     if o.emit != "scop":
         return False
     from .affine.describe import describe
 
-    write_text(o, describe(reports))
+    write_text(o, describe(reports, not_modelled))
     return True
 
 

@@ -19,7 +19,8 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     LLVM dialect. ``on_stage(name, module)`` is called after each of :data:`STAGES`; returning True stops there.
     ``polyhedral`` (an affine.transform.PolyhedralOptions, a function of no arguments returning one, called only
     when the module has affine ops, so that isl is imported only then; or None to skip) schedules the SCoPs;
-    ``on_scops(reports)`` receives its per-SCoP reports. ``device_stubs`` (nvcc's model, cuda_split.py) translates
+    ``on_scops(reports, not_modelled)`` receives its per-SCoP reports and, when only modelling
+    (``polyhedral.only_model``), the loop nests that no SCoP contains (affine/remarks.py: survey). ``device_stubs`` (nvcc's model, cuda_split.py) translates
     only the device side of a .cu file. Returns the module (LLVM dialect unless stopped early).
 
     Raises:
@@ -85,7 +86,8 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
         pipeline.run(module, "builtin.module(func.func(affine-raise-from-memref))", "raising to affine")
         from .remarks import active
         remarks = active("polyhedral")
-        if remarks is not None:
+        missed = []
+        if remarks is not None or getattr(polyhedral, "only_model", False):  # remarks or --emit=scop
             from .affine import remarks as polyhedral_remarks
             missed = polyhedral_remarks.survey(module)
         if has_op(module, lambda n: n in AFFINE_SCOP_OPS):
@@ -101,7 +103,7 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
         if remarks is not None:
             polyhedral_remarks.report(remarks, reports, missed)
         pipeline.run(module, pipeline.CLEANUP, "cleanup after the polyhedral stage")
-        if on_scops is not None and on_scops(reports):
+        if on_scops is not None and on_scops(reports, missed):
             return module
     if stop("polyhedral"):
         return module

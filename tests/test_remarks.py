@@ -122,3 +122,16 @@ def test_unknown_remark_flag_warns(tmp):
     (tmp / "e.c").write_text("int main(void) { return 0; }\n")
     r = run_pgcc(["-Rfoo", tmp / "e.c", "-o", tmp / "e"])
     assert r.returncode == 0 and "warning: unknown remark option '-Rfoo'" in r.stderr
+
+
+def test_emit_scop_lists_the_loop_nests_it_did_not_model(tmp):
+    import json
+    (tmp / "k.c").write_text(OTHERS)
+    r = run_pgcc(["--emit=scop", tmp / "k.c", "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert [s["name"] for s in doc["scops"]] == ["prefix.scop0"]
+    missed = {int(m["location"].split(":")[-2]): m for m in doc["not_modelled"]}
+    assert set(missed) == {4, 13, 17}
+    assert "A[idx[i]]" in missed[13]["reason"] and missed[13]["at"].endswith(":14:5")
+    assert "call to 'note'" in missed[17]["reason"]
