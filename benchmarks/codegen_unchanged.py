@@ -44,10 +44,11 @@ def main() -> int:
     ap.add_argument("dir")
     ap.add_argument("--pgcc", default=str(Path(sys.executable).parent / "pgcc"))
     ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--only", default="", help="only the inputs whose name starts with this (polybench_, c_, cuda_)")
     a = ap.parse_args()
     d = Path(a.dir)
     d.mkdir(parents=True, exist_ok=True)
-    todo = cases()
+    todo = [c for c in cases() if c[0].startswith(a.only)]
     with ThreadPoolExecutor(a.j) as pool:
         texts = list(pool.map(lambda c: emit(a.pgcc, c[1]), todo))
     bad = 0

@@ -46,10 +46,12 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     if stop("cleanup"):
         return module
     if has_op(module, lambda n: n == "gpu.launch"):
-        with phase("imports (AD)"):
-            from .ad import differentiate
-        with phase("automatic differentiation", "AD"):
-            differentiated = cpuify and differentiate(module, device_code_only=True)
+        differentiated = False
+        if cpuify and has_enzyme_calls(module):
+            with phase("imports (AD)"):
+                from .ad import differentiate
+            with phase("automatic differentiation", "AD"):
+                differentiated = differentiate(module, device_code_only=True)
         if differentiated:  # __enzyme_autodiff inside kernels
             pipeline.verify(module, "automatic differentiation of device code")
             pipeline.run(module, pipeline.CLEANUP, "cleanup after automatic differentiation")
