@@ -44,6 +44,10 @@ def scop_dict(report) -> dict:
     return out
 
 
-def describe(reports) -> str:
-    """JSON text {"scops": [...]} for the stage's reports."""
-    return json.dumps({"scops": [scop_dict(r) for r in reports]}, indent=2) + "\n"
+def describe(reports, not_modelled=()) -> str:
+    """JSON text {"scops": [...], "not_modelled": [...]} for the stage's reports and the loop nests it did not
+    model (affine/remarks.py: survey's (location, reason, location of the construct) triples)."""
+    doc = {"scops": [scop_dict(r) for r in reports]}
+    doc["not_modelled"] = [{"location": loc, "reason": reason, **({"at": at} if at else {})}
+                           for loc, reason, at in not_modelled]
+    return json.dumps(doc, indent=2) + "\n"

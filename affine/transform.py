@@ -21,7 +21,7 @@ from mlir import ir
 from . import (cell_folding, codegen, dependences, index_set_splitting, isl_model, jam_marks, legality,
                noalias_arguments, original_schedule, profitability, retiming, scalar_expansion, scalar_promotion,
                scheduler, triangular_jam)
-from .scop import NotAScop, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
+from .scop import NotAScop, source_location, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
 
 
 @dataclass
@@ -36,6 +36,7 @@ class ScopReport:
     schedule: object = None
     region: list | None = None  # the region's top-level ops
     folded: bool = False  # a scalar was folded into an array element in it (cell_folding.py)
+    location: str = ""  # file:line:col of the region's first op (for remarks: code generation erases the ops)
 
 
 @dataclass
@@ -82,14 +83,16 @@ def model_scops(module: ir.Module) -> list:
         fname = ir.StringAttr(func.attributes["sym_name"]).value
         for k, (region, folded) in enumerate(scops_of(func)):
             name = f"{fname}.scop{k}"
+            location = source_location(region[0]) if region else ""
             try:
                 model = isl_model.build(extract_scop(func, region, name))
             except NotAScop as e:
-                reports.append(ScopReport(name, fname, "kept", str(e), region=region, folded=folded))
+                reports.append(ScopReport(name, fname, "kept", str(e), region=region, folded=folded,
+                                          location=location))
                 _registers_back(reports[-1], modelled=False)
                 continue
             reports.append(ScopReport(name, fname, "modelled", model=model, deps=dependences.compute(model),
-                                      region=model.scop.ops, folded=folded))
+                                      region=model.scop.ops, folded=folded, location=location))
     return reports
 
 

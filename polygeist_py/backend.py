@@ -81,10 +81,13 @@ def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "ob
     # Copy loops stay loops: with the arrays of a SCoP marked noalias (affine/noalias_arguments.py), loop-idiom
     # recognition pulled durbin's copy y[i] = z[i] out of the loop it was fused into (retiming.py) as a memcpy,
     # which then ran beside the dot-product chain instead of in its shadow (2.07 ms against 1.87).
-    _run([llvm_tool("opt"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-hoist-runtime-checks=false",
-          "-disable-loop-idiom-memcpy", ll, "-o", bc], "opt")
-    _run([llvm_tool("llc"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-relocation-model=pic",
-          f"-fp-contract={fp_contract}", f"-filetype={kind}", bc, "-o", out_path], "llc")
+    from .time_report import phase
+    with phase("opt", "subprocesses"):
+        _run([llvm_tool("opt"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-hoist-runtime-checks=false",
+              "-disable-loop-idiom-memcpy", ll, "-o", bc], "opt")
+    with phase("llc", "subprocesses"):
+        _run([llvm_tool("llc"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-relocation-model=pic",
+              f"-fp-contract={fp_contract}", f"-filetype={kind}", bc, "-o", out_path], "llc")
 
 
 def link(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> None:

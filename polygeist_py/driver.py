@@ -61,6 +61,17 @@ Polyhedral scheduling (affine loop nests, isl; on by default at -O3):
 Inspecting:
   -S --emit=STAGE        print the module after STAGE: mlir cleanup cpuify ad scop polyhedral llvm-dialect llvm
   --debug                Python tracebacks of internal errors
+  --time-report          wall and CPU time of each stage and subprocess on stderr (also -ftime-report)
+
+Remarks (clang's form, on stderr: file:line:col: remark: ... [-Rpass=STAGE]; stages: polyhedral, cpuify):
+  -Rpass=REGEX           what the stages matching REGEX did (SCoPs scheduled, loops parallel/tiled, barriers)
+  -Rpass-missed=REGEX    what they did not do, and why (loop nest not a SCoP, dependence keeping a loop serial)
+  -Rpass-analysis=REGEX  the facts behind it (statements, parameters, dependences of each SCoP)
+  -fopt-info[-optimized|-missed|-note|-all][-loop|-omp]   gcc's spelling of the same
+
+Compile cache (objects reused as ccache does; opt-in):
+  --cache / --no-cache   use it (also when PGCC_CACHE_DIR is set) / not for this command
+                         PGCC_CACHE_DIR (default ~/.cache/pgcc), PGCC_CACHE_SIZE (default 1G: 500M, 2G, ...)
 
 Automatic differentiation needs no flag: __enzyme_autodiff / __enzyme_fwddiff calls in the source (Enzyme's API).
 Unknown options are ignored with a warning."""
@@ -134,6 +145,9 @@ class Options:
     cuda_host: str = "c++"              # --cuda-host=c++ (nvcc's model) | pgcc (pgcc compiles host code too)
     host_flags: list = field(default_factory=list)   # -Xcompiler a,b: options for the host compiler
     device_link: bool = False           # nvcc -dlink: nothing to link on the device side (an empty object)
+    time_report: bool = False           # --time-report / -ftime-report: per-stage wall and CPU times on stderr
+    cache: bool | None = None           # --cache / --no-cache; None: on when PGCC_CACHE_DIR is set (compile_cache.py)
+    remarks: dict = field(default_factory=dict)   # -Rpass*=REGEX, -fopt-info: {kind: regex text} (remarks.py)
 
 
 
@@ -271,6 +285,21 @@ def parse_args(argv: list[str]) -> Options:
                 raise CompileError(f"unknown --emit stage '{o.emit}' (expected one of {', '.join(EMIT_STAGES)})")
         elif a == "--debug":
             o.debug = True
+        elif a in ("--time-report", "-ftime-report"):
+            o.time_report = True
+        elif a in ("--cache", "--no-cache"):
+            o.cache = a == "--cache"
+        elif a.startswith(("-Rpass=", "-Rpass-missed=", "-Rpass-analysis=")):
+            flag, regex = a.split("=", 1)
+            from .remarks import compile_pattern
+            compile_pattern(flag, regex)  # an invalid one is an error now
+            o.remarks[{"-Rpass": "pass", "-Rpass-missed": "missed", "-Rpass-analysis": "analysis"}[flag]] = regex
+        elif a.startswith("-fopt-info"):
+            from .remarks import from_opt_info
+            o.remarks.update(from_opt_info(a))
+        elif a.startswith("-R"):  # as clang: a warning
+            o.warnings.append(f"pgcc: warning: unknown remark option '{a}' (pgcc knows -Rpass=, -Rpass-missed=, "
+                              "-Rpass-analysis=)")
         elif a == "-fopenmp":
             o.clang_args.append(a)  # defines _OPENMP, as with gcc
         elif a == "-pthread":
@@ -346,6 +375,24 @@ def polyhedral_options(o: Options):
     return PolyhedralOptions(schedule=sched, user_schedules=user, only_model=o.emit == "scop")
 
 
+def lazy_polyhedral_options(o: Options):
+    """None when the polyhedral stage is off, else a function returning polyhedral_options(o) (the stage calls it
+    only for modules with affine loops: isl is imported only then). A --schedule file is read at once, so that
+    its errors are reported whatever the program.
+
+    Raises:
+        CompileError: an unreadable or malformed --schedule file.
+    """
+    on = o.polyhedral if o.polyhedral is not None else (o.opt_level >= 3 or o.emit == "scop")
+    if not on:
+        return None
+    if o.schedule_file or o.emit == "scop":
+        from .time_report import phase
+        with phase("imports (polyhedral: isl)"):
+            return polyhedral_options(o)
+    return lambda: polyhedral_options(o)
+
+
 def compile_source(path: str, o: Options, workdir: str, source: str | None = None, language: str | None = None):
     """One .c/.cu file through every stage. Returns the object path (or None when only emitting text).
 
@@ -353,12 +400,15 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
         CompileError: errors in the program (every parse error of the file), unsupported constructs;
             InternalError from a stage.
     """
-    from .clang_ast import dependencies, language_of, parse, warnings
+    from .time_report import phase
+    with phase("imports (libclang)"):
+        from .clang_ast import dependencies, language_of, parse, warnings
 
     if o.cpuify and o.cuda_host == "c++" and (language or language_of(path)) == "c++" and source is None \
             and not (o.emit or o.assembly):
         return compile_cxx_file(path, o, workdir)  # nvcc hands .cpp files to the host compiler
-    tu = parse(path, o.clang_args, source, language)
+    with phase("parse (libclang)", "frontend"):
+        tu = parse(path, o.clang_args, source, language)
     if not o.no_warnings:
         shown = warnings(tu, path)
         for w in shown:
@@ -367,11 +417,63 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
     obj_name = o.output if (o.compile_only and o.output) else stem + ".o"
     if o.deps:
         write_dependencies(o, path, obj_name, dependencies(tu, system=o.deps == "MD"))
+    global _included
+    if _included is not None:  # the compile cache records what the unit included (compile_cached)
+        _included = (dependencies(tu, system=True), dependencies(tu, system=False))
     from . import cuda_split
     if o.cpuify and o.cuda_host == "c++" and (language or ("cuda" if path.endswith(".cu") else None)) == "cuda" \
             and source is None and cuda_split.applies(tu, path):
         return compile_cuda_split(tu, path, o, workdir, obj_name, stem)
     return lower_to_object(tu, path, o, workdir, obj_name, stem)
+
+
+# Set to RECORDING by compile_cached while it compiles a source; compile_source replaces it with the files the
+# unit included: (all, user headers only).
+RECORDING = "recording"
+_included = None
+
+
+def compile_cached(path: str, o: Options, workdir: str, language: str | None, cache):
+    """compile_source through the compile cache `cache` (a compile_cache.Cache, or None: no cache). A hit copies
+    the stored object where compile_source would write it, prints the diagnostics stored with it and writes the
+    -MD/-MMD file; a miss compiles and stores the object. Returns the object path (None when only emitting text).
+
+    Raises:
+        CompileError: as compile_source (failed compilations are never stored).
+    """
+    from .time_report import phase
+
+    global _included
+    with phase("compile cache"):
+        key = cache.first_key(path, o, language) if cache is not None and not o.emit else None
+        hit = cache.lookup(key) if key is not None else None
+    if key is None:
+        return compile_source(path, o, workdir, language=language)
+    stem = os.path.splitext(os.path.basename(path))[0]
+    obj_name = o.output if (o.compile_only and o.output) else stem + ".o"
+    if hit is not None:
+        import shutil
+
+        target = obj_name if o.compile_only else os.path.join(workdir, stem + ".o")
+        check_output_dir(target)
+        with phase("compile cache"):
+            shutil.copyfile(hit["object"], target)
+        sys.stderr.write(hit["stderr"])
+        if o.deps:
+            write_dependencies(o, path, obj_name, hit["headers"] if o.deps == "MD" else hit["user_headers"])
+        return target
+    from .compile_cache import Tee
+
+    tee, saved = Tee(sys.stderr), sys.stderr
+    _included, sys.stderr = RECORDING, tee
+    try:
+        obj = compile_source(path, o, workdir, language=language)
+    finally:
+        sys.stderr, included, _included = saved, _included, None
+    if obj and isinstance(included, tuple):
+        with phase("compile cache"):
+            cache.store(key, obj, tee.text(), *included)
+    return obj
 
 
 def compile_cxx_file(path: str, o: Options, workdir: str) -> str:
@@ -404,20 +506,23 @@ def device_opt_level(o: Options) -> int:
 def lower_to_object(tu, path: str, o: Options, workdir: str, obj_name: str, stem: str, device_stubs=None):
     """A parsed unit through the stages, LLVM and llc; returns the object path (None when only emitting text).
     `device_stubs`: nvcc's model, the device side of a .cu file (cuda_split.py)."""
-    from mlir import ir
+    from .time_report import phase
+    with phase("imports (MLIR)"):
+        from mlir import ir
 
-    from .backend import compile_llvm_ir, translate_to_llvm_ir
-    from .stages import STAGES, run_stages
+        from .backend import compile_llvm_ir, translate_to_llvm_ir
+        from .stages import STAGES, run_stages
 
     level = device_opt_level(o) if is_cuda_unit(tu) else o.opt_level
     with ir.Context() as ctx:
         ctx.allow_unregistered_dialects = False
         module = run_stages(tu, path, cpuify=o.cpuify, on_stage=lambda stage, m: emit_here(o, stage, m),
-                            polyhedral=polyhedral_options(o), on_scops=lambda reports: emit_scops(o, reports),
+                            polyhedral=lazy_polyhedral_options(o), on_scops=lambda reports, missed: emit_scops(o, reports, missed),
                             device_stubs=device_stubs)
         if o.emit in STAGES or o.emit == "scop":
             return None
-        ll = translate_to_llvm_ir(module)
+        with phase("LLVM IR translation", "back end"):
+            ll = translate_to_llvm_ir(module)
     if o.emit == "llvm":
         write_text(o, ll)
         return None
@@ -454,16 +559,20 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
     kernels = cuda_split.kernels(tu, path, cuda_split.instantiated_launches(tu, path))
     stub_text, stubs = cuda_split.device_stubs(kernels)
     host_text = cuda_split.host_source(tu, path, text, launches)
-    device_tu = parse(path, o.clang_args, text.decode("utf-8", errors="surrogateescape") + stub_text, "cuda")
+    from .time_report import phase
+    with phase("parse (libclang)", "frontend"):
+        device_tu = parse(path, o.clang_args, text.decode("utf-8", errors="surrogateescape") + stub_text, "cuda")
     device_obj = lower_to_object(device_tu, path, o, workdir, obj_name, stem + ".device", device_stubs=stubs)
     if device_obj is None:
         return None
-    host_obj = compile_host(host_text, path, os.path.join(workdir, stem + ".host.o"), workdir,
-                            opt_level=o.opt_level, user_args=o.clang_args, compiler=o.host_compiler,
-                            extra=tuple(o.host_flags))
+    with phase("host C++ compiler (c++)", "subprocesses"):
+        host_obj = compile_host(host_text, path, os.path.join(workdir, stem + ".host.o"), workdir,
+                                opt_level=o.opt_level, user_args=o.clang_args, compiler=o.host_compiler,
+                                extra=tuple(o.host_flags))
     out = obj_name if o.compile_only else os.path.join(workdir, stem + ".o")
     check_output_dir(out)
-    return join_objects([device_obj, host_obj], out, cuda_split.internal_symbols(tu, path, kernels))
+    with phase("join objects (ld -r)", "subprocesses"):
+        return join_objects([device_obj, host_obj], out, cuda_split.internal_symbols(tu, path, kernels))
 
 
 def check_output_dir(out: str) -> None:
@@ -495,12 +604,14 @@ def write_dependencies(o: Options, path: str, obj_name: str, headers: list[str])
         f.write(text)
 
 
-def emit_scops(o: Options, reports) -> bool:
+def emit_scops(o: Options, reports, not_modelled=()) -> bool:
+    """With --emit=scop: write the polyhedral stage's reports (and the loop nests it did not model) as JSON and
+    return True (stop); else False."""
     if o.emit != "scop":
         return False
     from .affine.describe import describe
 
-    write_text(o, describe(reports))
+    write_text(o, describe(reports, not_modelled))
     return True
 
 
@@ -536,9 +647,6 @@ def run(argv: list[str]) -> int:
         CompileError: the first problem found (bad flags, unreadable inputs, errors in a source: every source
             is still compiled and its errors printed before the failure is raised), LinkError.
     """
-    from .backend import link
-    from .clang_ast import language_of
-
     query = next((a for a in argv if a.startswith(LINKER_QUERIES)), None)
     if query is not None:  # libtool and configure ask where libraries live: pgcc links with the system's cc
         import subprocess
@@ -546,6 +654,23 @@ def run(argv: list[str]) -> int:
         from .toolchain import linker
         return subprocess.run([linker(), query]).returncode
     o = parse_args(argv)
+    if o.time_report and o.info is None:
+        from . import time_report
+        report = time_report.start()
+        try:
+            return _run_parsed(o)
+        finally:
+            time_report.stop()
+            time_report.print_report(report, time_report.process_start_wall())
+    return _run_parsed(o)
+
+
+def _run_parsed(o: Options) -> int:
+    """run() after the command line is parsed (see run)."""
+    from .time_report import phase
+    with phase("imports (libclang)"):
+        from .clang_ast import language_of
+
     for w in o.warnings:
         print(w, file=sys.stderr)
     if o.verbose and o.info is None:
@@ -576,6 +701,11 @@ def run(argv: list[str]) -> int:
     if stops and len(sources) < len(o.inputs):
         print("pgcc: warning: linker input files unused because linking not done", file=sys.stderr)
     failed = 0
+    from .compile_cache import for_options
+    cache = for_options(o)
+    from . import remarks
+    remarks.set_active(remarks.Remarks({k: remarks.compile_pattern(k, v) for k, v in o.remarks.items()})
+                       if o.remarks else None)
     with tempfile.TemporaryDirectory(prefix="pgcc-") as work:
         objects = []
         for p, lang in zip(o.inputs, langs):
@@ -584,7 +714,7 @@ def run(argv: list[str]) -> int:
                 continue
             try:
                 try:
-                    obj = compile_source(p, o, work, language=lang)
+                    obj = compile_cached(p, o, work, lang, cache)
                 finally:
                     check_callbacks(p)  # a failed callback explains whatever went wrong after it
             except CompileError as e:
@@ -608,8 +738,11 @@ def run(argv: list[str]) -> int:
             return 1
         if stops:
             return 0
-        from .host_compiler import runtime_archive
-        link(objects + [runtime_archive()], o.output or "a.out", o.lib_dirs, o.libs, o.link_extra)
+        with phase("imports (MLIR)"):
+            from .backend import link
+            from .host_compiler import runtime_archive
+        with phase("link (cc)", "subprocesses"):
+            link(objects + [runtime_archive()], o.output or "a.out", o.lib_dirs, o.libs, o.link_extra)
     return 0
 
 

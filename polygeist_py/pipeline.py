@@ -43,14 +43,23 @@ def run(module: ir.Module, pipeline: str, stage: str) -> None:
     if DEEP_ATTR in module.operation.attributes:
         pipeline = pipeline.replace("canonicalize,", "canonicalize{top-down=false},").replace(
             "canonicalize)", "canonicalize{top-down=false})")
+    from .time_report import phase
     try:
-        PassManager.parse(pipeline).run(module.operation)
+        with phase(stage, "MLIR passes"):
+            PassManager.parse(pipeline).run(module.operation)
     except Exception as e:  # MLIRError carries the diagnostics
         raise InternalError(f"{stage} failed: {e}") from e
 
 
 def verify(module: ir.Module, stage: str) -> None:
+    """Verify `module` after `stage` (a phrase naming it).
+
+    Raises:
+        InternalError: the module does not verify.
+    """
+    from .time_report import phase
     try:
-        module.operation.verify()
+        with phase("verifier", "MLIR passes"):
+            module.operation.verify()
     except Exception as e:
         raise InternalError(f"the module does not verify after {stage}: {e}") from e

@@ -7,6 +7,9 @@ from __future__ import annotations
 from .errors import CompileError
 
 STAGES = ("mlir", "cleanup", "cpuify", "ad", "polyhedral", "llvm-dialect")
+# The ops that candidate SCoP regions are made of (affine/scop.py: LOOP, IF, STORE): without any, the polyhedral
+# stage finds no region and changes nothing, and isl need not be imported.
+AFFINE_SCOP_OPS = ("affine.for", "affine.if", "affine.store")
 
 
 def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, on_scops=None, device_stubs=None):
@@ -14,8 +17,10 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
 
     frontend -> verify -> cleanup -> (cpuify + cleanup when CUDA launches are present) -> lowering to the
     LLVM dialect. ``on_stage(name, module)`` is called after each of :data:`STAGES`; returning True stops there.
-    ``polyhedral`` (an affine.transform.PolyhedralOptions, or None to skip) schedules the SCoPs;
-    ``on_scops(reports)`` receives its per-SCoP reports. ``device_stubs`` (nvcc's model, cuda_split.py) translates
+    ``polyhedral`` (an affine.transform.PolyhedralOptions, a function of no arguments returning one, called only
+    when the module has affine ops, so that isl is imported only then; or None to skip) schedules the SCoPs;
+    ``on_scops(reports, not_modelled)`` receives its per-SCoP reports and, when only modelling
+    (``polyhedral.only_model``), the loop nests that no SCoP contains (affine/remarks.py: survey). ``device_stubs`` (nvcc's model, cuda_split.py) translates
     only the device side of a .cu file. Returns the module (LLVM dialect unless stopped early).
 
     Raises:
@@ -23,13 +28,15 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
             InternalError from a pass.
     """
     from . import pipeline
-    from .frontend.module import generate
-    from .gpu_to_cpu_stage import run_cpuify
+    from .time_report import phase
+    with phase("imports (frontend)"):
+        from .frontend.module import generate
 
     def stop(stage):
         return bool(on_stage and on_stage(stage, module))
 
-    module = generate(tu, path, device_stubs)
+    with phase("walk / codegen", "frontend"):
+        module = generate(tu, path, device_stubs)
     pipeline.verify(module, "the frontend")
     from .constant_bounds import check as check_constant_bounds
     check_constant_bounds(module)  # before folding: MLIR asserts on a constant out-of-range global index
@@ -39,36 +46,77 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     if stop("cleanup"):
         return module
     if has_op(module, lambda n: n == "gpu.launch"):
-        from .ad import differentiate
-        if cpuify and differentiate(module, device_code_only=True):  # __enzyme_autodiff inside kernels
+        differentiated = False
+        if cpuify and has_enzyme_calls(module):
+            with phase("imports (AD)"):
+                from .ad import differentiate
+            with phase("automatic differentiation", "AD"):
+                differentiated = differentiate(module, device_code_only=True)
+        if differentiated:  # __enzyme_autodiff inside kernels
             pipeline.verify(module, "automatic differentiation of device code")
             pipeline.run(module, pipeline.CLEANUP, "cleanup after automatic differentiation")
         if not cpuify:
             raise CompileError(f"{path}: CUDA kernel launches need --cpuify (cpuify=True in the Python API); "
                                "pgcc has no GPU back end")
-        run_cpuify(module)
+        with phase("imports (cpuify)"):
+            from .gpu_to_cpu_stage import run_cpuify
+        from .remarks import active, cpuify_survey
+        remarks = active("cpuify")
+        done = cpuify_survey(module) if remarks is not None else []
+        with phase("cpuify", "cpuify"):
+            run_cpuify(module)
+        for kind, loc, message in done:
+            remarks.emit(kind, "cpuify", loc, message)
         pipeline.run(module, pipeline.CLEANUP, "cleanup after cpuify")
     if stop("cpuify"):
         return module
-    from .ad import differentiate  # __enzyme_autodiff / __enzyme_fwddiff calls -> derivative functions
-    if differentiate(module):
+    if has_enzyme_calls(module):  # __enzyme_autodiff / __enzyme_fwddiff calls -> derivative functions
+        with phase("imports (AD)"):
+            from .ad import differentiate
+        with phase("automatic differentiation", "AD"):
+            differentiated = differentiate(module)
+    else:
+        differentiated = False
+    if differentiated:
         pipeline.verify(module, "automatic differentiation")
         pipeline.run(module, pipeline.CLEANUP, "cleanup after automatic differentiation")
     if stop("ad"):
         return module
     if polyhedral is not None:
-        from .affine import transform
-
         # memref.load/store with affine indices (rank-0 globals such as `alpha`) become affine ops, so that
         # they do not end a SCoP (upstream pass)
         pipeline.run(module, "builtin.module(func.func(affine-raise-from-memref))", "raising to affine")
-        reports = transform.run(module, polyhedral)
-        pipeline.verify(module, "the polyhedral stage")
+        from .remarks import active
+        remarks = active("polyhedral")
+        missed = []
+        if remarks is not None or getattr(polyhedral, "only_model", False):  # remarks or --emit=scop
+            from .affine import remarks as polyhedral_remarks
+            missed = polyhedral_remarks.survey(module)
+        if has_op(module, lambda n: n in AFFINE_SCOP_OPS):
+            with phase("imports (polyhedral: isl)"):
+                from .affine import transform
+                if callable(polyhedral):
+                    polyhedral = polyhedral()
+            with phase("SCoPs, isl scheduling, codegen", "polyhedral"):
+                reports = transform.run(module, polyhedral)
+            pipeline.verify(module, "the polyhedral stage")
+        else:  # no candidate region (affine/scop.py: candidate_regions): the stage would leave the module as it is
+            reports = []
+        if remarks is not None:
+            polyhedral_remarks.report(remarks, reports, missed)
         pipeline.run(module, pipeline.CLEANUP, "cleanup after the polyhedral stage")
-        if on_scops is not None and on_scops(reports):
+        if on_scops is not None and on_scops(reports, missed):
             return module
     if stop("polyhedral"):
         return module
+    with phase("lowering rewrites (Python)", "lowering"):
+        module = _lower(module, pipeline)
+    stop("llvm-dialect")
+    return module
+
+
+def _lower(module, pipeline):
+    """The lowering tail of run_stages: returns the module in the LLVM dialect (a new module)."""
     from .bool_memory import widen_i1_memrefs
     widen_i1_memrefs(module)  # compiler-made buffers of booleans: one byte each (the lowering needs >= 8 bits)
     from .c_abi_calls import copy_abi_attributes_to_calls
@@ -78,11 +126,29 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     balance_triangular_loops(module)
     pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
     from .signed_offsets import drop_unsigned_wrap_flags
-    module = drop_unsigned_wrap_flags(module)  # C pointers index backwards (p[-1]); memref GEPs assume they do not
+    module2 = drop_unsigned_wrap_flags(module)  # C pointers index backwards (p[-1]); memref GEPs assume they do not
     from .constructors import emit_global_ctors
-    emit_global_ctors(module)  # __attribute__((constructor/destructor)): llvm.global_ctors/dtors
-    stop("llvm-dialect")
-    return module
+    emit_global_ctors(module2)  # __attribute__((constructor/destructor)): llvm.global_ctors/dtors
+    return module2
+
+
+def has_enzyme_calls(module) -> bool:
+    """Whether `module` holds a call that the frontend marked as an Enzyme call (what ad.differentiate rewrites);
+    checked here so that the AD modules are imported only for programs that use them."""
+    from mlir import ir
+
+    from .frontend.enzyme import FN_ATTR
+
+    found = []
+
+    def visit(op):
+        if op.name == "func.call" and FN_ATTR in op.attributes:
+            found.append(op)
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
+    return bool(found)
 
 
 def has_op(module, pred) -> bool:
