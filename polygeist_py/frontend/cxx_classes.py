@@ -18,6 +18,13 @@ layout (docs/memory_model.md). What C++ adds is translated as plain functions:
 - Destructors must be trivial or empty (nothing runs at scope end); virtual functions, inheritance,
   templates, reference members, conversion operators and delegating constructors are errors naming the
   construct (``unsupported C++ construct 'virtual function'``).
+- In device code (nvcc's model), non-virtual inheritance works: a base-class subobject lies at the offset
+  clang's layout gives it (``Type.get_bases``, ``Cursor.get_base_offsetof``: the Itanium layout the host
+  compiler uses too), so a derived-to-base conversion of an object, reference or pointer adds that offset
+  (base-to-derived ``static_cast`` subtracts it; a null pointer stays null), members and methods of a base
+  named inside a derived class's method are reached through ``this`` plus the offset, and a constructor
+  initializes its bases (its base initializers, else their default construction) before its members.
+  Virtual functions (also those of a base) and virtual base classes stay errors naming them.
 
 `check_record` is called for every record and template defined in the main file; the methods of the mixin
 class CxxClassGen at the end are FunctionGen's (codegen.py), as CxxGen's in cxx.py are.
@@ -38,6 +45,7 @@ from .llvm_memory import member_object
 
 METHOD_KINDS = (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION)
 RECORD_KINDS = (K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL)
+OBJECT_CASTS = (K.UNEXPOSED_EXPR, K.CXX_STATIC_CAST_EXPR, K.CSTYLE_CAST_EXPR)
 
 
 def unsupported_cxx(cursor, what: str):
@@ -52,8 +60,9 @@ def check_record(d, templates=False):
     member templates and conversion operators are fine.
 
     Raises:
-        CompileError: ``unsupported C++ construct '<what>'`` for a template, inheritance, a virtual
-            function, a destructor with a body, a reference member, a conversion operator, a nested template.
+        CompileError: ``unsupported C++ construct '<what>'`` for a template, inheritance (outside device code),
+            a virtual base class, a virtual function (of the class or of a base), a destructor with a body, a
+            reference member, a conversion operator, a nested template.
     """
     if d.kind in (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
         raise unsupported_cxx(d, "template")
@@ -61,7 +70,17 @@ def check_record(d, templates=False):
         return
     for c in children(d):
         if c.kind == K.CXX_BASE_SPECIFIER:
-            raise unsupported_cxx(c, "inheritance")
+            if not templates:
+                raise unsupported_cxx(c, "inheritance")
+            if c.is_virtual_base():
+                raise error_at(c, f"unsupported C++ construct 'virtual base class' ('{c.type.spelling}')")
+    if templates:  # device code: the bases' methods are the derived class's too (virtual ones included)
+        for b in canonical(d.type).get_bases():
+            base = canonical(b.type).get_declaration()
+            check_record(base.get_definition() or base, templates)
+    for c in children(d):
+        if c.kind == K.CXX_BASE_SPECIFIER:
+            continue
         if c.kind in (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE) and not templates:
             raise unsupported_cxx(c, "template")
         if c.kind in RECORD_KINDS:
@@ -79,15 +98,20 @@ def check_method(m, templates=False):
         raise unsupported_cxx(m, "template")
     if m.kind == K.CONVERSION_FUNCTION and not templates:  # (device code calls them: method_call)
         raise unsupported_cxx(m, "conversion operator")
+    if (m.is_virtual_method() or m.is_pure_virtual_method()) and templates:  # device code: named
+        raise error_at(m, f"unsupported C++ construct 'virtual function' ('{_scope(m.semantic_parent)}::"
+                          f"{m.spelling}': pgcc has no virtual dispatch)")
     if m.is_virtual_method() or m.is_pure_virtual_method():
         raise unsupported_cxx(m, "virtual function")
     if m.kind == K.DESTRUCTOR:
         body = next((c for c in children(m) if c.kind == K.COMPOUND_STMT), None)
         if body is not None and children(body):
             raise unsupported_cxx(m, "destructor with a body")
-    ch = children(m)  # `P() : P(0) {}`: a type named in the initializer list (`Grid::Grid(...)` names its
-    if m.kind == K.CONSTRUCTOR and any(a.kind == K.TYPE_REF and b.kind.is_expression() for a, b in zip(ch, ch[1:])):
-        raise unsupported_cxx(m, "delegating constructor")  # class first, followed by the parameters)
+    ch = children(m)  # `P() : P(0) {}`: its own class named in the initializer list (`Grid::Grid(...)` names
+    if m.kind == K.CONSTRUCTOR and any(a.kind == K.TYPE_REF and b.kind.is_expression() and  # its class first,
+                                       _same_class(a.type, m.semantic_parent.type)  # then the parameters;
+                                       for a, b in zip(ch, ch[1:])):  # a base class: a base initializer)
+        raise unsupported_cxx(m, "delegating constructor")
 
 
 def check_callee(callee, call, templates=False):
@@ -122,6 +146,58 @@ def check_used_record(ty, use, templates=False):
         check_record(d, templates)
     except CompileError as err:
         raise error_at(use, err.message) from None
+
+
+# ---------------------------------------------------------------- base classes
+def _same_class(a, b) -> bool:
+    """Whether types `a` and `b` (cv-qualifiers ignored) are the same class."""
+    a, b = canonical(a), canonical(b)
+    return a.kind == T.RECORD and b.kind == T.RECORD and a.get_declaration() == b.get_declaration()
+
+
+def record_bases(ty, use=None) -> list:
+    """The direct base classes of record type `ty`: (canonical base type, byte offset in `ty`) in declaration
+    order, from clang's layout (also for class template specializations, whose declarations libclang shows
+    without children).
+
+    Raises:
+        CompileError: a virtual base class (reported at `use`), whose offset is only known at run time."""
+    ty = canonical(ty)
+    if ty.kind != T.RECORD:
+        return []
+    d = ty.get_declaration()
+    out = []
+    for b in ty.get_bases():
+        if b.is_virtual_base():
+            raise error_at(use if use is not None else b,
+                           f"unsupported C++ construct 'virtual base class' ('{b.type.spelling}')")
+        out.append((canonical(b.type), b.get_base_offsetof(d) // 8))
+    return out
+
+
+def base_offset(derived, base, use=None):
+    """Byte offset of the `base` subobject in an object of class `derived` (0 for the same class), through
+    any chain of base classes; None when `base` is not a base of `derived`."""
+    if _same_class(derived, base):
+        return 0
+    for bt, off in record_bases(derived, use):
+        sub = base_offset(bt, base, use)
+        if sub is not None:
+            return off + sub
+    return None
+
+
+def class_conversion(from_ty, to_ty, use=None):
+    """The byte offset a conversion between related classes adds to an object's address: the base's offset for
+    derived to base, its negation for base to derived (static_cast); None for the same or unrelated types."""
+    from_ty, to_ty = canonical(from_ty), canonical(to_ty)
+    if from_ty.kind != T.RECORD or to_ty.kind != T.RECORD or _same_class(from_ty, to_ty):
+        return None
+    up = base_offset(from_ty, to_ty, use)
+    if up is not None:
+        return up
+    down = base_offset(to_ty, from_ty, use)
+    return -down if down is not None else None
 
 
 # ---------------------------------------------------------------- names and signatures
@@ -322,6 +398,8 @@ class CxxClassGen:
         d = d.get_definition() or d
         if any(c.kind == K.CONSTRUCTOR and _user_provided(c) for c in R.record_members(d)):
             return True
+        if any(self.needs_construction(bt) for bt, _ in record_bases(ty)):
+            return True
         for c in canonical(ty).get_fields():  # (a class template's instantiated members)
             if R.in_class_initializer(c) is not None or \
                     canonical(c.type).kind == T.RECORD and self.needs_construction(c.type):
@@ -375,7 +453,16 @@ class CxxClassGen:
     def init_fields(self, ptr, ty, explicit):
         """Initialize the members of the object of type `ty` at `ptr` (already zeroed) in declaration order:
         `explicit` maps a FIELD_DECL's hash to its member-initializer expression; other members get their in-class
-        initializer, or their default constructor."""
+        initializer, or their default constructor. Base classes come first (device code), each from its base
+        initializer in `explicit` (keyed by ("base", the class declaration's hash)) or default-constructed."""
+        for bt, off in record_bases(ty):
+            init = explicit.get(("base", bt.get_declaration().hash))
+            bptr = self.at_offset(ptr, off)
+            if init is not None:
+                with self.loc(init):
+                    self.init_object(bptr, bt, init)
+            elif self.needs_construction(bt):
+                self.default_construct(bptr, bt, bt.get_declaration())
         for f in canonical(ty).get_fields():
             init = explicit.get(f.hash)
             if init is None:
@@ -400,6 +487,9 @@ class CxxClassGen:
         for i, c in enumerate(ch):
             if c.kind == K.MEMBER_REF and c.referenced is not None and i + 1 < len(ch):
                 explicit[c.referenced.hash] = ch[i + 1]
+            elif c.kind == K.TYPE_REF and i + 1 < len(ch) and ch[i + 1].kind.is_expression() and \
+                    canonical(c.type).kind == T.RECORD:  # a base initializer `: Shape(s)`
+                explicit[("base", canonical(c.type).get_declaration().hash)] = ch[i + 1]
         self.init_fields(self.this_ptr, canonical(ctor.semantic_parent.type), explicit)
 
 
@@ -436,12 +526,71 @@ class CxxClassGen:
             if ref.kind != K.MEMBER_REF_EXPR:
                 raise self.unsupported(call, "call of a member function through this expression")
             this = self.member_base(member_object(ref))
+            if member_object(ref) is None:  # `f(x)` in a method of a class derived from f's
+                this = self.at_offset(this, self.implicit_this_offset(callee, call))
         if callee.spelling == "operator=" and not _user_provided(callee):  # implicit copy assignment: the bytes
             ty = canonical(callee.semantic_parent.type)
             self.copy_bytes(this, self.record_value(args[0]), CT.size_of(ty))
             return this
         return self.call_member(callee, args, this, call)
 
+
+    # ---------------------------------------------------------------- base classes
+    def address(self, e):
+        """LLVMMemory.address, through derived-to-base conversions of objects (implicit, or a static_cast to a
+        base or derived class reference): the base's offset is added (subtracted)."""
+        ch = children(e)
+        if ch and e.kind in OBJECT_CASTS and (e.kind != K.UNEXPOSED_EXPR or len(ch) == 1):
+            off = class_conversion(ch[-1].type, e.type, e)
+            if off is not None:
+                return self.at_offset(self.address(ch[-1]), off)
+        return super().address(e)
+
+    def convert_object(self, v, from_ty, to_ty, e):
+        """The address of the `to_ty` object that the `from_ty` object at `v` converts to (exprs.cast): its base
+        subobject for a derived-to-base conversion (slicing copies then read from there), else `v`."""
+        off = class_conversion(from_ty, to_ty, e)
+        return v if off is None else self.at_offset(v, off)
+
+    def convert_class_pointer(self, p, from_ty, to_ty, e):
+        """Pointer `p` of type `from_ty` converted to pointer type `to_ty` (pointers.py): between related
+        classes the base's offset is added (derived to base) or subtracted (static_cast to a derived class),
+        and a null pointer stays null."""
+        from_p, to_p = canonical(from_ty), canonical(to_ty)
+        if from_p.kind != T.POINTER or to_p.kind != T.POINTER:
+            return p
+        off = class_conversion(from_p.get_pointee(), to_p.get_pointee(), e)
+        if not off:
+            return p
+        raw = self.to_ptr(p)
+        null = llvm.ZeroOp(CT.llvm_ptr()).result
+        is_null = llvm.ICmpOp(llvm.ICmpPredicate.eq, raw, null).result
+        return llvm.SelectOp(is_null, null, self.at_offset(raw, off)).result
+
+    def implicit_this_offset(self, member, use) -> int:
+        """Byte offset from `this` of the current method to the subobject of the class declaring `member`
+        (a field or method named without `this->`; 0 unless it belongs to a base class)."""
+        owner, here = member.semantic_parent, self.cursor.semantic_parent
+        if owner is None or here is None or owner.kind not in RECORD_KINDS or here.kind not in RECORD_KINDS:
+            return 0
+        return class_conversion(here.type, owner.type, use) or 0
+
+    def member_offset(self, e):
+        """LLVMMemory.member_offset; a member of a base class named without `this->` in a derived class's
+        method lies at the base's offset from `this`."""
+        off, bf = super().member_offset(e)
+        if member_object(e) is None and e.referenced is not None and getattr(self, "this_ptr", None) is not None:
+            off += self.implicit_this_offset(e.referenced, e)
+        return off, bf
+
+    def init_aggregate(self, ptr, ty, items, pos, elided=False):
+        """LLVMMemory.init_aggregate; an aggregate with base classes (C++17) takes its bases' initializers
+        first."""
+        if R.is_record(ty):
+            for bt, off in record_bases(ty):
+                if pos < len(items):
+                    pos = self.init_slot(self.at_offset(ptr, off), bt, items, pos)
+        return super().init_aggregate(ptr, ty, items, pos, elided)
 
     # ---------------------------------------------------------------- lambdas
     def expr_LAMBDA_EXPR(self, e):

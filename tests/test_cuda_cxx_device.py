@@ -1,0 +1,60 @@
+"""C++ in device code beyond the programs of tests/programs/cuda_split: inheritance (frontend/cxx_classes.py),
+lambdas capturing `this` and init captures, and the constructs that stay clear errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import run_exe, run_pgcc
+
+
+def build_and_run(tmp, text, threads=(1, 2)):
+    src = tmp / "k.cu"
+    src.write_text(text)
+    r = run_pgcc([src, "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    outs = {run_exe(tmp / "app", threads=t).stdout for t in threads}
+    assert len(outs) == 1, outs
+    return outs.pop()
+
+
+def test_aggregate_with_a_base_class(tmp):
+    """C++17 aggregate initialization of a derived struct: the base's initializer comes first."""
+    out = build_and_run(tmp, "#include <cstdio>\nstruct A { int a; float f; };\nstruct B : A { int b; };\n"
+                             "__global__ void k(int *x) {\n  B q = {{x[0], 2.5f}, x[1]};\n  B r{};\n"
+                             "  x[2] = q.a + q.b + (int)(2 * q.f) + r.a + r.b;\n}\n"
+                             "int main() {\n  int *x; cudaMallocManaged(&x, 12); x[0] = 3; x[1] = 40;\n"
+                             "  k<<<1, 1>>>(x); cudaDeviceSynchronize(); printf(\"%d\\n\", x[2]);\n}\n")
+    assert out == "48\n"
+
+
+def test_base_class_default_construction_and_shadowed_fields(tmp):
+    """A derived class without constructors default-constructs its base (in-class initializers); a field of
+    the derived class shadowing the base's is a different object (`Base::v` names the base's)."""
+    out = build_and_run(tmp, "#include <cstdio>\nstruct Base { int v = 5; int w = 1; };\n"
+                             "struct Mid : Base { int v = 7; __device__ int both() const { return v * 10 + "
+                             "Base::v; } };\n"
+                             "struct Top : Mid { __device__ int sum() const { return both() + w + Mid::v; } };\n"
+                             "__global__ void k(int *x) { Top t; x[threadIdx.x] = t.sum() + threadIdx.x; }\n"
+                             "int main() {\n  int *x; cudaMallocManaged(&x, 64); k<<<1, 16>>>(x);\n"
+                             "  cudaDeviceSynchronize(); printf(\"%d %d\\n\", x[0], x[15]);\n}\n")
+    assert out == "83 98\n"
+
+
+@pytest.mark.parametrize("text,line,col,message", [
+    ("struct Shape {\n  float s;\n  __device__ virtual float area() const { return s; }\n};\n"
+     "struct Sq : Shape { __device__ float area() const override { return s * s; } };\n"
+     "__global__ void k(float *x) { Sq q; q.s = x[0]; x[1] = q.area(); }\n"
+     "int main() { float *x; cudaMalloc(&x, 8); k<<<1, 1>>>(x); }\n",
+     6, 56, "unsupported C++ construct 'virtual function' ('Shape::area': pgcc has no virtual dispatch)"),
+    ("struct A { int a; };\nstruct B : virtual A { int b; };\n"
+     "__global__ void k(int *x) { B q; q.a = x[0]; x[1] = q.a; }\n"
+     "int main() { int *x; cudaMalloc(&x, 8); k<<<1, 1>>>(x); }\n",
+     3, 34, "unsupported C++ construct 'virtual base class' ('A')"),
+])
+def test_unsupported_class_constructs_are_errors(tmp, text, line, col, message):
+    src = tmp / "e.cu"
+    src.write_text(text)
+    r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert f"e.cu:{line}:{col}: error: {message}" in r.stderr, r.stderr
