@@ -58,3 +58,22 @@ def test_unsupported_class_constructs_are_errors(tmp, text, line, col, message):
     r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert f"e.cu:{line}:{col}: error: {message}" in r.stderr, r.stderr
+
+
+def test_lambda_capturing_this_in_a_loop_and_pack_capture_error(tmp):
+    """A lambda capturing `this` whose closure is rebuilt in a loop writes through the enclosing object; a pack
+    capture stays an error naming it."""
+    out = build_and_run(tmp, "#include <cstdio>\nstruct Acc {\n  int total = 0;\n"
+                             "  __device__ void add(int n) { for (int k = 1; k <= n; k++) { auto f = [this, k]() "
+                             "{ total += k; }; f(); } }\n};\n"
+                             "__global__ void k(int *x) { Acc a; a.add(threadIdx.x); x[threadIdx.x] = a.total; }\n"
+                             "int main() {\n  int *x; cudaMallocManaged(&x, 64); k<<<1, 16>>>(x);\n"
+                             "  cudaDeviceSynchronize(); printf(\"%d %d\\n\", x[1], x[15]);\n}\n")
+    assert out == "1 120\n"
+    src = tmp / "p.cu"
+    src.write_text("template <typename... T> __device__ int sum(T... v) { auto f = [v...]() { return (v + ...); };"
+                   " return f(); }\n__global__ void k(int *x) { x[0] = sum(1, 2, 3); }\n"
+                   "int main() { int *x; cudaMalloc(&x, 4); k<<<1, 1>>>(x); }\n")
+    r = run_pgcc([src, "--cpuify", "-o", tmp / "app2"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "p.cu:1:64: error: unsupported C++ construct 'lambda pack capture'" in r.stderr, r.stderr

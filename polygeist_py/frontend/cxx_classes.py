@@ -254,15 +254,20 @@ def _user_provided(ctor) -> bool:
 class Capture:
     """One capture of a lambda: the captured variable's declaration, a DECL_REF_EXPR naming it in the lambda
     (None for an explicit capture the body never uses), the closure's field for it (its byte offset and
-    type), and whether it is captured by reference (the field holds the variable's address)."""
+    type), and whether it is captured by reference (the field holds the variable's address). `kind` is "var",
+    "this" (the field holds the enclosing object's address), "*this" (a copy of the object) or "init" (an init
+    capture `[n = expr]` / `[&r = x]`: `var` is the capture's own VAR_DECL, `init` its initializer)."""
     var: object
     use: object
     offset: int
     ftype: object
     by_ref: bool
+    kind: str = "var"
+    init: object = None
 
 
 FUNCTION_KINDS = (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.FUNCTION_TEMPLATE)
+THIS = object()  # the implicit capture of `this` in lambda_captures' order of first uses
 
 
 def is_lambda_class(d) -> bool:
@@ -271,11 +276,11 @@ def is_lambda_class(d) -> bool:
 
 
 def _capture_list(lam):
-    """The capture list of LAMBDA_EXPR `lam`: (default '&', '=' or None, [(name, by reference)] of its explicit
-    captures in order).
+    """The capture list of LAMBDA_EXPR `lam`: (default '&', '=' or None, [(kind, name, by reference)] of its
+    explicit captures in order; kind "var", "this", "*this" or "init" (`[n = expr]`, `[&r = x]`, `[n{expr}]`)).
 
     Raises:
-        CompileError: `this`/`*this` captures, init captures (`[n = expr]`), pack captures."""
+        CompileError: pack captures (`[args...]`)."""
     toks = [t.spelling for t in lam.get_tokens()]
     depth, items, cur = 0, [], []
     for t in toks[1:]:
@@ -296,12 +301,21 @@ def _capture_list(lam):
     for item in items:
         if item in (["&"], ["="]):
             default = item[0]
-        elif item in (["this"], ["*", "this"]):
-            raise unsupported_cxx(lam, "lambda capturing 'this'")
+        elif item == ["this"]:
+            explicit.append(("this", "this", False))
+        elif item == ["*", "this"]:
+            explicit.append(("*this", "this", False))
+        elif "..." in item:
+            raise unsupported_cxx(lam, "lambda pack capture")
         elif len(item) == 1 or len(item) == 2 and item[0] == "&":
-            explicit.append((item[-1], item[0] == "&"))
+            explicit.append(("var", item[-1], item[0] == "&"))
         else:
-            raise unsupported_cxx(lam, "lambda init capture or pack capture")
+            by_ref = item[0] == "&"
+            name = item[1] if by_ref else item[0]
+            nxt = item[2] if by_ref else item[1]
+            if nxt not in ("=", "{", "("):
+                raise unsupported_cxx(lam, "lambda capture '" + " ".join(item) + "'")
+            explicit.append(("init", name, by_ref))
     return default, explicit
 
 
@@ -323,6 +337,7 @@ def lambda_captures(lam) -> list:
     default, explicit = _capture_list(lam)
     start, end = lam.extent.start.offset, lam.extent.end.offset
     uses, order = {}, []
+    this_use = []  # the first use of the enclosing object (`this`, or a member named without `this->`)
 
     def outer_local(v):
         p = v.semantic_parent
@@ -346,6 +361,12 @@ def lambda_captures(lam) -> list:
                 order.append(c)
             elif _is_constant_use(uses[key]) and not _is_constant_use(c):
                 uses[key] = c
+        if not this_use and (c.kind == K.CXX_THIS_EXPR or c.kind == K.MEMBER_REF_EXPR and
+                             member_object(c) is None and c.referenced is not None and
+                             c.referenced.kind in (K.FIELD_DECL, K.CXX_METHOD, K.CONVERSION_FUNCTION) and
+                             not (c.referenced.kind != K.FIELD_DECL and c.referenced.is_static_method())):
+            this_use.append(c)
+            order.append(THIS)
         for ch in c.get_children():
             visit(ch)
 
@@ -356,32 +377,48 @@ def lambda_captures(lam) -> list:
     for ch in children(lam):
         if ch.kind == K.VARIABLE_REF and ch.referenced is not None:
             named.setdefault(ch.spelling, ch.referenced)
-    cands = []  # (var, use, by reference, optional)
-    explicit_names = {n for n, _ in explicit}
-    for name, by_ref in explicit:
+    cands = []  # (var, use, by reference, optional, kind)
+    explicit_names = {n for _, n, _ in explicit}
+    for kind, name, by_ref in explicit:
+        if kind in ("this", "*this"):
+            cands.append((None, None, False, False, kind))
+            continue
         var = named.get(name)
         if var is None:
             raise unsupported_cxx(lam, f"lambda capture '{name}'")
         use = next((u for u in uses.values() if u.referenced.hash == var.hash), None)
-        cands.append((var, use, by_ref, False))
+        cands.append((var, use, by_ref, False, kind))
     if default is not None:
         for use in order:
+            if use is THIS:
+                if "this" not in explicit_names:
+                    cands.append((None, None, False, False, "this"))
+                continue
             var = use.referenced
             if var.spelling in explicit_names:
                 continue
-            cands.append((var, uses[var.hash], default == "&", _is_constant_use(uses[var.hash])))
+            cands.append((var, uses[var.hash], default == "&", _is_constant_use(uses[var.hash]), "var"))
     fields = list(canonical(lam.type).get_fields())
     if len(cands) != len(fields):
         cands = [c for c in cands if not c[3]]  # constants used only as values are not captured
     out = []
     if len(cands) == len(fields):
-        for (var, use, by_ref, _), f in zip(cands, fields):
+        for (var, use, by_ref, _, kind), f in zip(cands, fields):
             ft = canonical(f.type)
+            if kind in ("this", "*this"):
+                obj = canonical(ft.get_pointee()) if kind == "this" else ft
+                if (ft.kind == T.POINTER) != (kind == "this") or obj.kind != T.RECORD:
+                    break
+                out.append(Capture(None, None, R.field_location(f)[0], ft, False, kind))
+                continue
+            init = next((c for c in children(var) if c.kind.is_expression()), None) if kind == "init" else None
+            if kind == "init" and init is None:
+                break
             want = canonical(CT.unreferenced(var.type)).get_canonical()
             got = canonical(CT.unreferenced(ft)) if CT.is_reference(ft) else ft
             if CT.is_reference(ft) != by_ref or got.spelling.replace("const ", "") != want.spelling.replace("const ", ""):
                 break
-            out.append(Capture(var, use, R.field_location(f)[0], ft, by_ref))
+            out.append(Capture(var, use, R.field_location(f)[0], ft, by_ref, kind, init))
     if len(out) != len(fields):
         raise unsupported_cxx(lam, "lambda whose captures pgcc cannot match to its closure type")
     return out
@@ -571,9 +608,18 @@ class CxxClassGen:
         """Byte offset from `this` of the current method to the subobject of the class declaring `member`
         (a field or method named without `this->`; 0 unless it belongs to a base class)."""
         owner, here = member.semantic_parent, self.cursor.semantic_parent
+        if getattr(self, "captured_class", None) is not None:  # in a lambda: the enclosing object's class
+            here = self.captured_class.get_declaration()
         if owner is None or here is None or owner.kind not in RECORD_KINDS or here.kind not in RECORD_KINDS:
             return 0
         return class_conversion(here.type, owner.type, use) or 0
+
+    def member_base(self, base):
+        """LLVMMemory.member_base; a member named without `this->` in a lambda capturing `this` (or `*this`)
+        belongs to the enclosing object."""
+        if base is None and getattr(self, "captured_this", None) is not None:
+            return self.captured_this
+        return super().member_base(base)
 
     def member_offset(self, e):
         """LLVMMemory.member_offset; a member of a base class named without `this->` in a derived class's
@@ -605,6 +651,21 @@ class CxxClassGen:
         self.zero_bytes(tmp, CT.size_of(ty))
         for cap in caps:
             slot = self.at_offset(tmp, cap.offset)
+            if cap.kind in ("this", "*this"):
+                with self.loc(e):
+                    obj = self.expr_CXX_THIS_EXPR(e)
+                    if cap.kind == "this":
+                        llvm.StoreOp(obj, slot)
+                    else:
+                        self.copy_bytes(slot, obj, CT.size_of(cap.ftype))
+                continue
+            if cap.kind == "init":
+                with self.loc(cap.init):
+                    if cap.by_ref:
+                        llvm.StoreOp(self.to_ptr(self.address(cap.init)), slot)
+                    else:
+                        self.init_object(slot, cap.ftype, cap.init)
+                continue
             if cap.use is None:
                 continue  # captured but never used: nothing reads the field
             with self.loc(cap.use):
@@ -629,13 +690,23 @@ class CxxClassGen:
             raise unsupported_cxx(method, "lambda created in host code and called in device code")
         for cap in caps:
             slot = self.at_offset(self.this_ptr, cap.offset)
+            if cap.kind == "this":  # `this` in the body is the enclosing object, whose address the field holds
+                self.captured_this = llvm.LoadOp(CT.llvm_ptr(), slot).result
+                self.captured_class = canonical(cap.ftype.get_pointee())
+                continue
+            if cap.kind == "*this":  # ... or the closure's copy of it
+                self.captured_this, self.captured_class = slot, canonical(cap.ftype)
+                continue
             target = CT.unreferenced(cap.var.type)
             ptr = llvm.LoadOp(CT.llvm_ptr(), slot).result if cap.by_ref else slot
             self.bind_reference(cap.var.hash, target, ptr, method)
 
 
     def expr_CXX_THIS_EXPR(self, e):
-        """``this``: the object's address, the method's last argument."""
+        """``this``: the object's address, the method's last argument (in a lambda capturing `this` or `*this`:
+        the enclosing object, or the closure's copy of it)."""
+        if getattr(self, "captured_this", None) is not None:
+            return self.captured_this
         if getattr(self, "this_ptr", None) is None:
             raise self.unsupported(e, "'this' outside a member function")
         return self.this_ptr
