@@ -77,3 +77,40 @@ def test_lambda_capturing_this_in_a_loop_and_pack_capture_error(tmp):
     r = run_pgcc([src, "--cpuify", "-o", tmp / "app2"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "p.cu:1:64: error: unsupported C++ construct 'lambda pack capture'" in r.stderr, r.stderr
+
+
+def test_device_printf_assert_and_occupancy_queries(tmp):
+    """printf and assert in device code (declared __host__ __device__ as nvcc's headers do), and the occupancy
+    API (a core holds 2048 threads)."""
+    src = tmp / "k.cu"
+    src.write_text("#include <cassert>\n#include <cstdio>\n"
+                   "__global__ void k(int n) {\n  assert(n < 100);\n  if (threadIdx.x == 0) printf(\"block %d n %d\\n\", "
+                   "blockIdx.x, n);\n}\n"
+                   "int main(int argc, char **argv) {\n  int grid = 0, block = 0, per_sm = 0;\n"
+                   "  cudaOccupancyMaxPotentialBlockSize(&grid, &block, k);\n"
+                   "  cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, 256, 0);\n"
+                   "  k<<<2, 8>>>(argc > 1 ? 500 : 5);\n  cudaDeviceSynchronize();\n"
+                   "  printf(\"%d %d %d\\n\", block, per_sm, grid > 0);\n  return 0;\n}\n")
+    r = run_pgcc([src, "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "app", threads=2)
+    assert got.returncode == 0 and sorted(got.stdout.splitlines()) == ["1024 8 1", "block 0 n 5", "block 1 n 5"]
+    bad = run_exe(tmp / "app", threads=2, args=["x"])
+    assert bad.returncode != 0 and "Assertion `n < 100' failed" in bad.stderr
+
+
+def test_grid_sync_and_cooperative_launch_are_errors(tmp):
+    """Grid-wide synchronization is not supported yet: a clear error naming it, never a silent race."""
+    src = tmp / "g.cu"
+    src.write_text("#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n"
+                   "__global__ void k(float *x, int n) {\n  cg::grid_group grid = cg::this_grid();\n"
+                   "  int i = grid.thread_rank();\n  if (i < n) x[i] = i;\n  grid.sync();\n"
+                   "  if (i < n) x[i] += x[(i + 1) % n];\n}\n"
+                   "int main() {\n  int n = 256; float *x; cudaMalloc(&x, n * 4);\n  void *args[] = {&x, &n};\n"
+                   "  cudaLaunchCooperativeKernel((void *)k, dim3(2), dim3(128), args);\n}\n")
+    r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "g.cu:7:8: error: 'sync' is unavailable: unsupported construct: grid_group::sync (grid-wide " \
+           "synchronization)" in r.stderr, r.stderr
+    assert "g.cu:13:3: error: 'cudaLaunchCooperativeKernel' is unavailable: unsupported construct: " \
+           "cudaLaunchCooperativeKernel" in r.stderr
