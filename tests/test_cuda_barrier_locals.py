@@ -53,3 +53,17 @@ def test_local_used_between_barriers_only_is_not_privatized(tmp):
     r = run_pgcc([src, "--cpuify", "-O2", "-S", "--emit=cpuify", "-o", "-"])
     assert r.returncode == 0, r.stderr
     assert "memref.view" not in r.stdout and "memref<3xf32>" in r.stdout
+
+
+def test_local_array_written_before_and_read_after_a_barrier(tmp):
+    """(Was an error case of test_errors.py: a local array live across __syncthreads().)"""
+    src = tmp / "k.cu"
+    src.write_text("#include <cstdio>\n__global__ void k(float *a) {\n  float loc[4];\n"
+                   "  for (int j = 0; j < 4; j++) loc[j] = j + threadIdx.x;\n  __syncthreads();\n"
+                   "  a[threadIdx.x] = loc[threadIdx.x % 4];\n}\n"
+                   "int main() {\n  float *a; cudaMallocManaged(&a, 32 * sizeof(float)); k<<<1, 32>>>(a);\n"
+                   "  cudaDeviceSynchronize();\n  printf(\"%g %g\\n\", a[5], a[31]);\n  return 0;\n}\n")
+    r = run_pgcc([src, "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2, 4):
+        assert run_exe(tmp / "app", threads=threads).stdout == "6 34\n"
