@@ -11,6 +11,7 @@ from .gpu_to_cpu.grid_stride_prefetch import prefetch_grid_stride_loops
 from .gpu_to_cpu.guard_narrowing import narrow_guarded_thread_loops
 from .gpu_to_cpu.interior_versioning import version_interior_blocks
 from .gpu_to_cpu.launch_to_loops import launches_to_loops
+from .gpu_to_cpu.per_thread_allocas import privatize_allocas_across_barriers
 from .gpu_to_cpu.serialize_threads import serialize_thread_loops
 from .gpu_to_cpu.shared_atomics import privatize_shared_atomics
 from .gpu_to_cpu.thread_loop_interchange import interchange_strided_loops
@@ -23,6 +24,7 @@ def run_cpuify(module: ir.Module) -> None:
         CompileError: non-uniform barriers and other GPU constructs that have no CPU translation.
     """
     launches_to_loops(module)
+    privatize_allocas_across_barriers(module)
     eliminate_barriers(module)
     narrow_guarded_thread_loops(module)
     interchange_strided_loops(module)

@@ -21,7 +21,9 @@ SPLIT = PROGRAMS / "cuda_split"
                                   "reduce_functor_float4", "brace_returns", "sync_count",
                                   "host_template_launches", "struct_arg_rounds", "struct_arg_rounds_byval",
                                   "ldg_clock", "device_cxx", "namespaces_linkage",
-                                  "cooperative_block", "nbody_vec3_lambdas", "half_dot_tiles", "tile_shuffles"])
+                                  "cooperative_block", "nbody_vec3_lambdas", "half_dot_tiles", "tile_shuffles",
+                                  "locals_across_barriers", "inheritance_shapes",
+                                  "lambdas_this_init", "runtime_tiles"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr

@@ -18,10 +18,6 @@ CASES = {
                         "int main() { k<<<1, 32>>>(0); return 0; }\n",
                         r"divergent_if\.cu:2:3: error: unsupported construct: __syncthreads\(\) or a warp intrinsic inside a condition that "
                         r"differs between the threads"),
-    "local_array.cu": ("__global__ void k(float *a) {\n  float loc[4];\n  for (int j = 0; j < 4; j++) loc[j] = j;\n"
-                       "  __syncthreads();\n  a[threadIdx.x] = loc[threadIdx.x % 4];\n}\n"
-                       "int main() { k<<<1, 32>>>(0); return 0; }\n",
-                       r"local_array\.cu:2:3: error: unsupported construct: a per-thread value of type 'memref<4xf32>'"),
     "divergent_loop.cu": ("__global__ void k(float *a) {\n  for (int i = 0; i < threadIdx.x; i++) {\n"
                           "    a[i] = 1;\n    __syncthreads();\n  }\n}\nint main() { k<<<1, 32>>>(0); return 0; }\n",
                           r"divergent_loop\.cu:2:3: error: unsupported construct: __syncthreads\(\) or a warp intrinsic inside a loop or "

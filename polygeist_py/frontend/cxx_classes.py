@@ -18,6 +18,13 @@ layout (docs/memory_model.md). What C++ adds is translated as plain functions:
 - Destructors must be trivial or empty (nothing runs at scope end); virtual functions, inheritance,
   templates, reference members, conversion operators and delegating constructors are errors naming the
   construct (``unsupported C++ construct 'virtual function'``).
+- In device code (nvcc's model), non-virtual inheritance works: a base-class subobject lies at the offset
+  clang's layout gives it (``Type.get_bases``, ``Cursor.get_base_offsetof``: the Itanium layout the host
+  compiler uses too), so a derived-to-base conversion of an object, reference or pointer adds that offset
+  (base-to-derived ``static_cast`` subtracts it; a null pointer stays null), members and methods of a base
+  named inside a derived class's method are reached through ``this`` plus the offset, and a constructor
+  initializes its bases (its base initializers, else their default construction) before its members.
+  Virtual functions (also those of a base) and virtual base classes stay errors naming them.
 
 `check_record` is called for every record and template defined in the main file; the methods of the mixin
 class CxxClassGen at the end are FunctionGen's (codegen.py), as CxxGen's in cxx.py are.
@@ -38,6 +45,7 @@ from .llvm_memory import member_object
 
 METHOD_KINDS = (K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION)
 RECORD_KINDS = (K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL)
+OBJECT_CASTS = (K.UNEXPOSED_EXPR, K.CXX_STATIC_CAST_EXPR, K.CSTYLE_CAST_EXPR)
 
 
 def unsupported_cxx(cursor, what: str):
@@ -52,8 +60,9 @@ def check_record(d, templates=False):
     member templates and conversion operators are fine.
 
     Raises:
-        CompileError: ``unsupported C++ construct '<what>'`` for a template, inheritance, a virtual
-            function, a destructor with a body, a reference member, a conversion operator, a nested template.
+        CompileError: ``unsupported C++ construct '<what>'`` for a template, inheritance (outside device code),
+            a virtual base class, a virtual function (of the class or of a base), a destructor with a body, a
+            reference member, a conversion operator, a nested template.
     """
     if d.kind in (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
         raise unsupported_cxx(d, "template")
@@ -61,7 +70,17 @@ def check_record(d, templates=False):
         return
     for c in children(d):
         if c.kind == K.CXX_BASE_SPECIFIER:
-            raise unsupported_cxx(c, "inheritance")
+            if not templates:
+                raise unsupported_cxx(c, "inheritance")
+            if c.is_virtual_base():
+                raise error_at(c, f"unsupported C++ construct 'virtual base class' ('{c.type.spelling}')")
+    if templates:  # device code: the bases' methods are the derived class's too (virtual ones included)
+        for b in canonical(d.type).get_bases():
+            base = canonical(b.type).get_declaration()
+            check_record(base.get_definition() or base, templates)
+    for c in children(d):
+        if c.kind == K.CXX_BASE_SPECIFIER:
+            continue
         if c.kind in (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE) and not templates:
             raise unsupported_cxx(c, "template")
         if c.kind in RECORD_KINDS:
@@ -79,15 +98,20 @@ def check_method(m, templates=False):
         raise unsupported_cxx(m, "template")
     if m.kind == K.CONVERSION_FUNCTION and not templates:  # (device code calls them: method_call)
         raise unsupported_cxx(m, "conversion operator")
+    if (m.is_virtual_method() or m.is_pure_virtual_method()) and templates:  # device code: named
+        raise error_at(m, f"unsupported C++ construct 'virtual function' ('{_scope(m.semantic_parent)}::"
+                          f"{m.spelling}': pgcc has no virtual dispatch)")
     if m.is_virtual_method() or m.is_pure_virtual_method():
         raise unsupported_cxx(m, "virtual function")
     if m.kind == K.DESTRUCTOR:
         body = next((c for c in children(m) if c.kind == K.COMPOUND_STMT), None)
         if body is not None and children(body):
             raise unsupported_cxx(m, "destructor with a body")
-    ch = children(m)  # `P() : P(0) {}`: a type named in the initializer list (`Grid::Grid(...)` names its
-    if m.kind == K.CONSTRUCTOR and any(a.kind == K.TYPE_REF and b.kind.is_expression() for a, b in zip(ch, ch[1:])):
-        raise unsupported_cxx(m, "delegating constructor")  # class first, followed by the parameters)
+    ch = children(m)  # `P() : P(0) {}`: its own class named in the initializer list (`Grid::Grid(...)` names
+    if m.kind == K.CONSTRUCTOR and any(a.kind == K.TYPE_REF and b.kind.is_expression() and  # its class first,
+                                       _same_class(a.type, m.semantic_parent.type)  # then the parameters;
+                                       for a, b in zip(ch, ch[1:])):  # a base class: a base initializer)
+        raise unsupported_cxx(m, "delegating constructor")
 
 
 def check_callee(callee, call, templates=False):
@@ -122,6 +146,58 @@ def check_used_record(ty, use, templates=False):
         check_record(d, templates)
     except CompileError as err:
         raise error_at(use, err.message) from None
+
+
+# ---------------------------------------------------------------- base classes
+def _same_class(a, b) -> bool:
+    """Whether types `a` and `b` (cv-qualifiers ignored) are the same class."""
+    a, b = canonical(a), canonical(b)
+    return a.kind == T.RECORD and b.kind == T.RECORD and a.get_declaration() == b.get_declaration()
+
+
+def record_bases(ty, use=None) -> list:
+    """The direct base classes of record type `ty`: (canonical base type, byte offset in `ty`) in declaration
+    order, from clang's layout (also for class template specializations, whose declarations libclang shows
+    without children).
+
+    Raises:
+        CompileError: a virtual base class (reported at `use`), whose offset is only known at run time."""
+    ty = canonical(ty)
+    if ty.kind != T.RECORD:
+        return []
+    d = ty.get_declaration()
+    out = []
+    for b in ty.get_bases():
+        if b.is_virtual_base():
+            raise error_at(use if use is not None else b,
+                           f"unsupported C++ construct 'virtual base class' ('{b.type.spelling}')")
+        out.append((canonical(b.type), b.get_base_offsetof(d) // 8))
+    return out
+
+
+def base_offset(derived, base, use=None):
+    """Byte offset of the `base` subobject in an object of class `derived` (0 for the same class), through
+    any chain of base classes; None when `base` is not a base of `derived`."""
+    if _same_class(derived, base):
+        return 0
+    for bt, off in record_bases(derived, use):
+        sub = base_offset(bt, base, use)
+        if sub is not None:
+            return off + sub
+    return None
+
+
+def class_conversion(from_ty, to_ty, use=None):
+    """The byte offset a conversion between related classes adds to an object's address: the base's offset for
+    derived to base, its negation for base to derived (static_cast); None for the same or unrelated types."""
+    from_ty, to_ty = canonical(from_ty), canonical(to_ty)
+    if from_ty.kind != T.RECORD or to_ty.kind != T.RECORD or _same_class(from_ty, to_ty):
+        return None
+    up = base_offset(from_ty, to_ty, use)
+    if up is not None:
+        return up
+    down = base_offset(to_ty, from_ty, use)
+    return -down if down is not None else None
 
 
 # ---------------------------------------------------------------- names and signatures
@@ -178,15 +254,20 @@ def _user_provided(ctor) -> bool:
 class Capture:
     """One capture of a lambda: the captured variable's declaration, a DECL_REF_EXPR naming it in the lambda
     (None for an explicit capture the body never uses), the closure's field for it (its byte offset and
-    type), and whether it is captured by reference (the field holds the variable's address)."""
+    type), and whether it is captured by reference (the field holds the variable's address). `kind` is "var",
+    "this" (the field holds the enclosing object's address), "*this" (a copy of the object) or "init" (an init
+    capture `[n = expr]` / `[&r = x]`: `var` is the capture's own VAR_DECL, `init` its initializer)."""
     var: object
     use: object
     offset: int
     ftype: object
     by_ref: bool
+    kind: str = "var"
+    init: object = None
 
 
 FUNCTION_KINDS = (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.FUNCTION_TEMPLATE)
+THIS = object()  # the implicit capture of `this` in lambda_captures' order of first uses
 
 
 def is_lambda_class(d) -> bool:
@@ -195,11 +276,11 @@ def is_lambda_class(d) -> bool:
 
 
 def _capture_list(lam):
-    """The capture list of LAMBDA_EXPR `lam`: (default '&', '=' or None, [(name, by reference)] of its explicit
-    captures in order).
+    """The capture list of LAMBDA_EXPR `lam`: (default '&', '=' or None, [(kind, name, by reference)] of its
+    explicit captures in order; kind "var", "this", "*this" or "init" (`[n = expr]`, `[&r = x]`, `[n{expr}]`)).
 
     Raises:
-        CompileError: `this`/`*this` captures, init captures (`[n = expr]`), pack captures."""
+        CompileError: pack captures (`[args...]`)."""
     toks = [t.spelling for t in lam.get_tokens()]
     depth, items, cur = 0, [], []
     for t in toks[1:]:
@@ -220,12 +301,21 @@ def _capture_list(lam):
     for item in items:
         if item in (["&"], ["="]):
             default = item[0]
-        elif item in (["this"], ["*", "this"]):
-            raise unsupported_cxx(lam, "lambda capturing 'this'")
+        elif item == ["this"]:
+            explicit.append(("this", "this", False))
+        elif item == ["*", "this"]:
+            explicit.append(("*this", "this", False))
+        elif "..." in item:
+            raise unsupported_cxx(lam, "lambda pack capture")
         elif len(item) == 1 or len(item) == 2 and item[0] == "&":
-            explicit.append((item[-1], item[0] == "&"))
+            explicit.append(("var", item[-1], item[0] == "&"))
         else:
-            raise unsupported_cxx(lam, "lambda init capture or pack capture")
+            by_ref = item[0] == "&"
+            name = item[1] if by_ref else item[0]
+            nxt = item[2] if by_ref else item[1]
+            if nxt not in ("=", "{", "("):
+                raise unsupported_cxx(lam, "lambda capture '" + " ".join(item) + "'")
+            explicit.append(("init", name, by_ref))
     return default, explicit
 
 
@@ -247,6 +337,7 @@ def lambda_captures(lam) -> list:
     default, explicit = _capture_list(lam)
     start, end = lam.extent.start.offset, lam.extent.end.offset
     uses, order = {}, []
+    this_use = []  # the first use of the enclosing object (`this`, or a member named without `this->`)
 
     def outer_local(v):
         p = v.semantic_parent
@@ -270,6 +361,12 @@ def lambda_captures(lam) -> list:
                 order.append(c)
             elif _is_constant_use(uses[key]) and not _is_constant_use(c):
                 uses[key] = c
+        if not this_use and (c.kind == K.CXX_THIS_EXPR or c.kind == K.MEMBER_REF_EXPR and
+                             member_object(c) is None and c.referenced is not None and
+                             c.referenced.kind in (K.FIELD_DECL, K.CXX_METHOD, K.CONVERSION_FUNCTION) and
+                             not (c.referenced.kind != K.FIELD_DECL and c.referenced.is_static_method())):
+            this_use.append(c)
+            order.append(THIS)
         for ch in c.get_children():
             visit(ch)
 
@@ -280,32 +377,48 @@ def lambda_captures(lam) -> list:
     for ch in children(lam):
         if ch.kind == K.VARIABLE_REF and ch.referenced is not None:
             named.setdefault(ch.spelling, ch.referenced)
-    cands = []  # (var, use, by reference, optional)
-    explicit_names = {n for n, _ in explicit}
-    for name, by_ref in explicit:
+    cands = []  # (var, use, by reference, optional, kind)
+    explicit_names = {n for _, n, _ in explicit}
+    for kind, name, by_ref in explicit:
+        if kind in ("this", "*this"):
+            cands.append((None, None, False, False, kind))
+            continue
         var = named.get(name)
         if var is None:
             raise unsupported_cxx(lam, f"lambda capture '{name}'")
         use = next((u for u in uses.values() if u.referenced.hash == var.hash), None)
-        cands.append((var, use, by_ref, False))
+        cands.append((var, use, by_ref, False, kind))
     if default is not None:
         for use in order:
+            if use is THIS:
+                if "this" not in explicit_names:
+                    cands.append((None, None, False, False, "this"))
+                continue
             var = use.referenced
             if var.spelling in explicit_names:
                 continue
-            cands.append((var, uses[var.hash], default == "&", _is_constant_use(uses[var.hash])))
+            cands.append((var, uses[var.hash], default == "&", _is_constant_use(uses[var.hash]), "var"))
     fields = list(canonical(lam.type).get_fields())
     if len(cands) != len(fields):
         cands = [c for c in cands if not c[3]]  # constants used only as values are not captured
     out = []
     if len(cands) == len(fields):
-        for (var, use, by_ref, _), f in zip(cands, fields):
+        for (var, use, by_ref, _, kind), f in zip(cands, fields):
             ft = canonical(f.type)
+            if kind in ("this", "*this"):
+                obj = canonical(ft.get_pointee()) if kind == "this" else ft
+                if (ft.kind == T.POINTER) != (kind == "this") or obj.kind != T.RECORD:
+                    break
+                out.append(Capture(None, None, R.field_location(f)[0], ft, False, kind))
+                continue
+            init = next((c for c in children(var) if c.kind.is_expression()), None) if kind == "init" else None
+            if kind == "init" and init is None:
+                break
             want = canonical(CT.unreferenced(var.type)).get_canonical()
             got = canonical(CT.unreferenced(ft)) if CT.is_reference(ft) else ft
             if CT.is_reference(ft) != by_ref or got.spelling.replace("const ", "") != want.spelling.replace("const ", ""):
                 break
-            out.append(Capture(var, use, R.field_location(f)[0], ft, by_ref))
+            out.append(Capture(var, use, R.field_location(f)[0], ft, by_ref, kind, init))
     if len(out) != len(fields):
         raise unsupported_cxx(lam, "lambda whose captures pgcc cannot match to its closure type")
     return out
@@ -321,6 +434,8 @@ class CxxClassGen:
         d = canonical(ty).get_declaration()
         d = d.get_definition() or d
         if any(c.kind == K.CONSTRUCTOR and _user_provided(c) for c in R.record_members(d)):
+            return True
+        if any(self.needs_construction(bt) for bt, _ in record_bases(ty)):
             return True
         for c in canonical(ty).get_fields():  # (a class template's instantiated members)
             if R.in_class_initializer(c) is not None or \
@@ -375,7 +490,16 @@ class CxxClassGen:
     def init_fields(self, ptr, ty, explicit):
         """Initialize the members of the object of type `ty` at `ptr` (already zeroed) in declaration order:
         `explicit` maps a FIELD_DECL's hash to its member-initializer expression; other members get their in-class
-        initializer, or their default constructor."""
+        initializer, or their default constructor. Base classes come first (device code), each from its base
+        initializer in `explicit` (keyed by ("base", the class declaration's hash)) or default-constructed."""
+        for bt, off in record_bases(ty):
+            init = explicit.get(("base", bt.get_declaration().hash))
+            bptr = self.at_offset(ptr, off)
+            if init is not None:
+                with self.loc(init):
+                    self.init_object(bptr, bt, init)
+            elif self.needs_construction(bt):
+                self.default_construct(bptr, bt, bt.get_declaration())
         for f in canonical(ty).get_fields():
             init = explicit.get(f.hash)
             if init is None:
@@ -400,6 +524,9 @@ class CxxClassGen:
         for i, c in enumerate(ch):
             if c.kind == K.MEMBER_REF and c.referenced is not None and i + 1 < len(ch):
                 explicit[c.referenced.hash] = ch[i + 1]
+            elif c.kind == K.TYPE_REF and i + 1 < len(ch) and ch[i + 1].kind.is_expression() and \
+                    canonical(c.type).kind == T.RECORD:  # a base initializer `: Shape(s)`
+                explicit[("base", canonical(c.type).get_declaration().hash)] = ch[i + 1]
         self.init_fields(self.this_ptr, canonical(ctor.semantic_parent.type), explicit)
 
 
@@ -436,12 +563,80 @@ class CxxClassGen:
             if ref.kind != K.MEMBER_REF_EXPR:
                 raise self.unsupported(call, "call of a member function through this expression")
             this = self.member_base(member_object(ref))
+            if member_object(ref) is None:  # `f(x)` in a method of a class derived from f's
+                this = self.at_offset(this, self.implicit_this_offset(callee, call))
         if callee.spelling == "operator=" and not _user_provided(callee):  # implicit copy assignment: the bytes
             ty = canonical(callee.semantic_parent.type)
             self.copy_bytes(this, self.record_value(args[0]), CT.size_of(ty))
             return this
         return self.call_member(callee, args, this, call)
 
+
+    # ---------------------------------------------------------------- base classes
+    def address(self, e):
+        """LLVMMemory.address, through derived-to-base conversions of objects (implicit, or a static_cast to a
+        base or derived class reference): the base's offset is added (subtracted)."""
+        ch = children(e)
+        if ch and e.kind in OBJECT_CASTS and (e.kind != K.UNEXPOSED_EXPR or len(ch) == 1):
+            off = class_conversion(ch[-1].type, e.type, e)
+            if off is not None:
+                return self.at_offset(self.address(ch[-1]), off)
+        return super().address(e)
+
+    def convert_object(self, v, from_ty, to_ty, e):
+        """The address of the `to_ty` object that the `from_ty` object at `v` converts to (exprs.cast): its base
+        subobject for a derived-to-base conversion (slicing copies then read from there), else `v`."""
+        off = class_conversion(from_ty, to_ty, e)
+        return v if off is None else self.at_offset(v, off)
+
+    def convert_class_pointer(self, p, from_ty, to_ty, e):
+        """Pointer `p` of type `from_ty` converted to pointer type `to_ty` (pointers.py): between related
+        classes the base's offset is added (derived to base) or subtracted (static_cast to a derived class),
+        and a null pointer stays null."""
+        from_p, to_p = canonical(from_ty), canonical(to_ty)
+        if from_p.kind != T.POINTER or to_p.kind != T.POINTER:
+            return p
+        off = class_conversion(from_p.get_pointee(), to_p.get_pointee(), e)
+        if not off:
+            return p
+        raw = self.to_ptr(p)
+        null = llvm.ZeroOp(CT.llvm_ptr()).result
+        is_null = llvm.ICmpOp(llvm.ICmpPredicate.eq, raw, null).result
+        return llvm.SelectOp(is_null, null, self.at_offset(raw, off)).result
+
+    def implicit_this_offset(self, member, use) -> int:
+        """Byte offset from `this` of the current method to the subobject of the class declaring `member`
+        (a field or method named without `this->`; 0 unless it belongs to a base class)."""
+        owner, here = member.semantic_parent, self.cursor.semantic_parent
+        if getattr(self, "captured_class", None) is not None:  # in a lambda: the enclosing object's class
+            here = self.captured_class.get_declaration()
+        if owner is None or here is None or owner.kind not in RECORD_KINDS or here.kind not in RECORD_KINDS:
+            return 0
+        return class_conversion(here.type, owner.type, use) or 0
+
+    def member_base(self, base):
+        """LLVMMemory.member_base; a member named without `this->` in a lambda capturing `this` (or `*this`)
+        belongs to the enclosing object."""
+        if base is None and getattr(self, "captured_this", None) is not None:
+            return self.captured_this
+        return super().member_base(base)
+
+    def member_offset(self, e):
+        """LLVMMemory.member_offset; a member of a base class named without `this->` in a derived class's
+        method lies at the base's offset from `this`."""
+        off, bf = super().member_offset(e)
+        if member_object(e) is None and e.referenced is not None and getattr(self, "this_ptr", None) is not None:
+            off += self.implicit_this_offset(e.referenced, e)
+        return off, bf
+
+    def init_aggregate(self, ptr, ty, items, pos, elided=False):
+        """LLVMMemory.init_aggregate; an aggregate with base classes (C++17) takes its bases' initializers
+        first."""
+        if R.is_record(ty):
+            for bt, off in record_bases(ty):
+                if pos < len(items):
+                    pos = self.init_slot(self.at_offset(ptr, off), bt, items, pos)
+        return super().init_aggregate(ptr, ty, items, pos, elided)
 
     # ---------------------------------------------------------------- lambdas
     def expr_LAMBDA_EXPR(self, e):
@@ -456,6 +651,21 @@ class CxxClassGen:
         self.zero_bytes(tmp, CT.size_of(ty))
         for cap in caps:
             slot = self.at_offset(tmp, cap.offset)
+            if cap.kind in ("this", "*this"):
+                with self.loc(e):
+                    obj = self.expr_CXX_THIS_EXPR(e)
+                    if cap.kind == "this":
+                        llvm.StoreOp(obj, slot)
+                    else:
+                        self.copy_bytes(slot, obj, CT.size_of(cap.ftype))
+                continue
+            if cap.kind == "init":
+                with self.loc(cap.init):
+                    if cap.by_ref:
+                        llvm.StoreOp(self.to_ptr(self.address(cap.init)), slot)
+                    else:
+                        self.init_object(slot, cap.ftype, cap.init)
+                continue
             if cap.use is None:
                 continue  # captured but never used: nothing reads the field
             with self.loc(cap.use):
@@ -480,13 +690,23 @@ class CxxClassGen:
             raise unsupported_cxx(method, "lambda created in host code and called in device code")
         for cap in caps:
             slot = self.at_offset(self.this_ptr, cap.offset)
+            if cap.kind == "this":  # `this` in the body is the enclosing object, whose address the field holds
+                self.captured_this = llvm.LoadOp(CT.llvm_ptr(), slot).result
+                self.captured_class = canonical(cap.ftype.get_pointee())
+                continue
+            if cap.kind == "*this":  # ... or the closure's copy of it
+                self.captured_this, self.captured_class = slot, canonical(cap.ftype)
+                continue
             target = CT.unreferenced(cap.var.type)
             ptr = llvm.LoadOp(CT.llvm_ptr(), slot).result if cap.by_ref else slot
             self.bind_reference(cap.var.hash, target, ptr, method)
 
 
     def expr_CXX_THIS_EXPR(self, e):
-        """``this``: the object's address, the method's last argument."""
+        """``this``: the object's address, the method's last argument (in a lambda capturing `this` or `*this`:
+        the enclosing object, or the closure's copy of it)."""
+        if getattr(self, "captured_this", None) is not None:
+            return self.captured_this
         if getattr(self, "this_ptr", None) is None:
             raise self.unsupported(e, "'this' outside a member function")
         return self.this_ptr

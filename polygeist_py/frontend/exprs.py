@@ -314,7 +314,9 @@ class ExprGen:
                 return self.mg.builtins.allocate(self, si, to_c)
             return self.pointer(e)
         v = self.rvalue(inner)
-        if to_c.kind == T.RECORD and from_c.kind == T.RECORD or CT.is_array(to_c) and is_array_parameter(inner):
+        if to_c.kind == T.RECORD and from_c.kind == T.RECORD:
+            return self.convert_object(v, from_c, to_c, e)  # (a derived class's base subobject: cxx_classes)
+        if CT.is_array(to_c) and is_array_parameter(inner):
             return v  # (an array parameter's value is its pointer)
         return self.convert(v, from_c, to_c, inner)
 

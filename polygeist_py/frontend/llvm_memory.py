@@ -608,9 +608,9 @@ class LLVMMemory:
 
 def member_object(e):
     """The object expression of MEMBER_REF_EXPR `e` (`s` of `s.f`, `p` of `p->f`); None for a member named
-    inside a C++ method without `this->` (libclang shows no implicit `this`)."""
-    ch = children(e)
-    return ch[0] if ch else None
+    inside a C++ method without `this->` (libclang shows no implicit `this`); a qualifier (`Base::f()`, a
+    TYPE_REF or TEMPLATE_REF child) is not the object."""
+    return next((c for c in children(e) if c.kind.is_expression()), None)
 
 
 # ---------------------------------------------------------------- globals kept as raw bytes

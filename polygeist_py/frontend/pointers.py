@@ -158,7 +158,7 @@ class PointerGen:
                 si = strip_implicit(inner)
                 if si.kind == K.CALL_EXPR and self.mg.builtins.is_allocator(si) and CT.pointee_is_memref(ty):
                     return self.mg.builtins.allocate(self, si, ty)
-                return self.coerce_pointer(self.pointer(inner), ty)
+                return self.coerce_pointer(self.convert_class_pointer(self.pointer(inner), it, ty, e), ty)
             if CT.is_int(it):
                 return self.convert(self.rvalue(inner), it, ty, inner)
             if it.kind in (T.FUNCTIONPROTO, T.FUNCTIONNOPROTO):  # `*fp` or `(fp)` designating a function

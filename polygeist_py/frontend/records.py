@@ -101,6 +101,8 @@ def scalars(ty, base=0):
     c = canonical(ty)
     if c.kind == T.RECORD:
         out = []
+        for b in c.get_bases():  # C++ base-class subobjects (device code), first
+            out += scalars(b.type, base + b.get_base_offsetof(c.get_declaration()) // 8)
         for f in c.get_fields():
             off, bf = field_location(f)
             if bf is not None:
@@ -272,6 +274,8 @@ def is_trivial_record(ty) -> bool:
     d = record_decl(ty)
     if any(c.kind in (K.CONSTRUCTOR, K.CXX_METHOD, K.DESTRUCTOR) for c in record_members(d)):
         return False
+    if any(not is_trivial_record(b.type) for b in canonical(ty).get_bases()):
+        return False
     return not any(in_class_initializer(f) is not None for f in canonical(ty).get_fields())
 
 
@@ -297,6 +301,8 @@ def trivially_default_constructed(ty) -> bool:
     for c in record_members(record_decl(ty)):
         if c.kind == K.CONSTRUCTOR and c.is_default_constructor() and not c.is_default_method():
             return False
+    if any(not trivially_default_constructed(b.type) for b in ty.get_bases()):
+        return False
     for f in ty.get_fields():
         ft = CT.array_shape(canonical(f.type)).elem
         if in_class_initializer(f) is not None or ft.kind == T.RECORD and not (

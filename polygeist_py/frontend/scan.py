@@ -7,7 +7,7 @@ return), which the walker models with flag variables.
 
 from __future__ import annotations
 
-from ..clang_ast import K, T, children, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
 from . import c_types as CT
 
 LOOPS = (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT)
@@ -155,6 +155,10 @@ def address_taken(body) -> set:
             for ch in c.walk_preorder():  # captured by reference: the closure holds their addresses
                 if ch.kind == K.DECL_REF_EXPR:
                     bound(ch)
+                elif ch.kind == K.VARIABLE_REF and ch.referenced is not None and \
+                        ch.referenced.kind == K.VAR_DECL and canonical(ch.referenced.type).kind == T.LVALUEREFERENCE:
+                    for init in ch.referenced.get_children():  # an init capture by reference `[&r = x]`
+                        bound(init)
         if c.kind == K.CALL_EXPR:
             for a in reference_arguments(c):
                 bound(a)

@@ -1,10 +1,13 @@
 /* polygeist-py: CUDA's cooperative groups within a block. A thread_block is the block of the calling thread
    (its sync() is __syncthreads()); tiled_partition<N> gives warp tiles whose shuffles are pgcc's warp
-   shuffles; grid-wide synchronization and run-time tile sizes are declared so that programs parse, and using
-   them is an error naming them. cg::reduce is in cooperative_groups/reduce.h. */
+   shuffles; tiled_partition(block, n) with a run-time n gives a thread_group (rank, size, sync); grid-wide
+   synchronization is declared so that programs parse, and using it is an error naming it. cg::reduce is in
+   cooperative_groups/reduce.h. */
 #ifndef PGCC_COOPERATIVE_GROUPS_H
 #define PGCC_COOPERATIVE_GROUPS_H
 #include "cuda_runtime.h"
+#include <assert.h>
+#include <stdio.h>
 
 #ifdef __PGCC_HOST_PASS__
 #define PGCC_CG_UNSUPPORTED(what)
@@ -74,10 +77,33 @@ template <unsigned int Size, class Parent = void> struct thread_block_tile {
 template <unsigned int Size, class Parent>
 __device__ thread_block_tile<Size> tiled_partition(const Parent &) { return thread_block_tile<Size>(); }
 template <unsigned int Size, class Parent> __device__ void sync(const thread_block_tile<Size, Parent> &g) { g.sync(); }
-/* the run-time form tiled_partition(block, n) gives a thread_group of dynamic size */
-struct thread_group {};
-PGCC_CG_UNSUPPORTED("tiled_partition(group, n) with a run-time tile size (use tiled_partition<N>)")
-__device__ thread_group tiled_partition(const thread_block &parent, unsigned int tilesz);
+/* The run-time form tiled_partition(block, n) gives a thread_group of n consecutive threads; n must be a power
+   of two up to 32 (the group lies in a warp, its sync() is a warp barrier): another n stops the program with
+   a message, as CUDA reports an invalid tile size. */
+struct thread_group {
+  unsigned int size_;
+  __device__ unsigned int block_rank_() const {
+    return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  }
+  __device__ unsigned int thread_rank() const { return block_rank_() % size_; }
+  __device__ unsigned int size() const { return size_; }
+  __device__ unsigned int num_threads() const { return size_; }
+  __device__ unsigned int meta_group_rank() const { return block_rank_() / size_; }
+  __device__ unsigned int meta_group_size() const {
+    return (blockDim.x * blockDim.y * blockDim.z + size_ - 1) / size_;
+  }
+  __device__ void sync() const { __syncwarp(); }
+};
+static inline __device__ thread_group tiled_partition(const thread_block &parent, unsigned int tilesz) {
+  if (tilesz == 0 || tilesz > 32 || (tilesz & (tilesz - 1)) != 0) {
+    printf("pgcc: tiled_partition(block, %u): the tile size must be a power of two up to 32\n", tilesz);
+    assert(0 && "pgcc: tiled_partition(block, n) needs n a power of two up to 32");
+  }
+  thread_group g;
+  g.size_ = tilesz;
+  return g;
+}
+static inline __device__ void sync(const thread_group &g) { g.sync(); }
 }  // namespace cooperative_groups
 #undef PGCC_CG_UNSUPPORTED
 #endif

@@ -3,6 +3,14 @@
    nothing here is compiled for a GPU. */
 #ifndef PGCC_CUDA_RUNTIME_H
 #define PGCC_CUDA_RUNTIME_H
+#if defined(__clang__) && defined(__CUDA__) && !defined(__PGCC_HOST_PASS__)
+/* device-side printf and assert, as nvcc's headers declare them __host__ __device__: the C library's
+   declarations are made host-and-device here, before any user header includes them */
+#pragma clang force_cuda_host_device begin
+#include <stdio.h>
+#include <assert.h>
+#pragma clang force_cuda_host_device end
+#endif
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>
@@ -273,6 +281,26 @@ static inline cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr
   case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
   default: return cudaErrorInvalidValue;
   }
+  return cudaSuccess;
+}
+/* occupancy: a CPU core stands for a multiprocessor holding maxThreadsPerMultiProcessor (2048) threads; every
+   kernel may use blocks of up to 1024 threads */
+template <class T> static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, T func,
+    int blockSize, size_t dynamicSMemSize = 0) {
+  *numBlocks = blockSize > 0 && blockSize <= 1024 ? 2048 / blockSize : 0;
+  return blockSize > 0 && blockSize <= 1024 ? cudaSuccess : cudaErrorInvalidValue;
+}
+template <class T> static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+    T func, int blockSize, size_t dynamicSMemSize, unsigned int flags) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, func, blockSize, dynamicSMemSize);
+}
+template <class T> static inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGridSize, int *blockSize,
+    T func, size_t dynamicSMemSize = 0, int blockSizeLimit = 0) {
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, 0);
+  int bs = blockSizeLimit > 0 && blockSizeLimit < 1024 ? blockSizeLimit : 1024;
+  *blockSize = bs;
+  *minGridSize = p.multiProcessorCount * (2048 / bs);
   return cudaSuccess;
 }
 /* one device: no peers */
