@@ -14,6 +14,8 @@ module into a call of a synthesized derivative function. Modules, one job each:
     forward.py    forward mode: the derivative function, tangents and shadows of values
     rules_forward.py  forward-mode rule per op name (FORWARD_RULES)
     reverse.py    reverse mode: forward sweep, reverse sweep, scopes, primal values and shadows in the reverse
+    joined_shadows.py  reverse mode: shadows of pointers loops and branches join (swapped buffers, list heads,
+                  buffers realloc moves), kept in forward-sweep cells and cached per iteration
     rules_reverse.py  reverse-mode rule per op name (REVERSE_RULES); adjoints carried through reversed regions
     raw_memory.py struct fields, struct copies, pointers stored into memory, bytes moved through integers:
                   shadows of raw bytes (llvm.alloca/load/store/memmove), the fields of copied records

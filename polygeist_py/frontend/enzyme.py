@@ -146,7 +146,8 @@ def emit(fg, call, args, struct_ptr=None):
         if p >= len(params):
             raise error_at(a, f"too many arguments to {name}: '{fn.spelling}' has {len(params)} parameters")
         pt = params[p]
-        if pt.kind == T.POINTER or CT.is_array(pt):
+        if pt.kind in (T.POINTER, T.LVALUEREFERENCE, T.RVALUEREFERENCE) or CT.is_array(pt):
+            # (a C++ reference parameter is an address: the caller passes `&x`, and `&dx` after it, as for Enzyme)
             kind = kind or "dup"
             if kind == "active":
                 raise error_at(a, f"enzyme_out on pointer parameter {p + 1} of '{fn.spelling}': "
