@@ -174,13 +174,33 @@ def like(mt, address, model):
     return rebuild(mt, address, parts[1], parts[2:2 + rank], parts[2 + rank:])
 
 
+def _is_null(v) -> bool:
+    """Whether pointer `v` is a null pointer (also as a memref built over one)."""
+    from .activity import PLUMBING
+    work, seen = [v], set()
+    while work:
+        x = work.pop()
+        if x in seen:
+            continue
+        seen.add(x)
+        o = x.owner
+        if isinstance(o, ir.Block):
+            return False
+        if o.name in ("llvm.mlir.zero", "llvm.mlir.null", "llvm.mlir.undef", "llvm.mlir.constant",
+                      "arith.constant"):
+            continue
+        if o.name not in PLUMBING:
+            return False
+        work.extend(o.operands)
+    return True
+
+
 def _incoming_shadow(rev, v, at):
     """The forward-sweep shadow address (i64) of pointer `v` flowing into a slot, at the insertion point."""
     from .raw_memory import fshadow
     if rev.act.is_varied(v):
         return _address(fshadow(rev, v))
-    o = v.owner
-    if not isinstance(o, ir.Block) and o.name in ("llvm.mlir.zero", "llvm.mlir.null"):
+    if _is_null(v):  # (an empty list, `buf = NULL` before realloc grows it: the shadow is null too)
         return arith.constant(_i64(), 0)
     raise error_at_op(at, "unsupported construct: reverse mode through a loop or branch that joins a "
                           "differentiated pointer with one that has no shadow")

@@ -1,9 +1,9 @@
 /* Pointers that loops and branches join, in reverse mode (and forward mode where it reads the same): two
    malloc'd buffers swapped every time step, a malloc'd buffer and a local array swapped, three buffers
    rotated, a buffer grown with realloc inside the loop that fills it, realloc inside a while loop behind a
-   branch, a linked list whose nodes are malloc'd in one loop and linked to the node of the previous iteration,
-   then walked by a while loop, a list appended at its tail, a list reversed in place, two argument
-   pointers swapped.
+   branch, realloc growing a buffer from NULL, a linked list whose nodes are malloc'd in one loop and linked
+   to the node of the previous iteration, then walked by a while loop, a list appended at its tail, a list
+   reversed in place, two argument pointers swapped.
    Gradients and tangents against central finite differences. Prints "label derivative reference"; exits 1 when
    one is outside tolerance. */
 #include <math.h>
@@ -114,6 +114,28 @@ double grow_while(const double *x, int n) {
   double r = buf[len] + buf[len - 2];
   free(buf);
   return r;
+}
+
+/* realloc growing a buffer from NULL behind a data-dependent branch; a pointer a branch chooses between two
+   buffers */
+double from_null(const double *x, int n) {
+  double *buf = NULL;
+  int len = 0;
+  for (int i = 0; i < n; i++) {
+    if (x[i] > 0.55) {
+      buf = realloc(buf, (len + 1) * sizeof(double));
+      buf[len++] = exp(x[i]);
+    }
+  }
+  double *a = malloc(sizeof(double) * n), *b = malloc(sizeof(double) * n);
+  for (int i = 0; i < n; i++) { a[i] = x[i] * 2; b[i] = sin(x[i]); }
+  double *p = len > 2 ? a : b;
+  double s = 0;
+  for (int i = 0; i < len; i++) s += buf[i] * buf[(i + 1) % len] * p[i];
+  free(buf);
+  free(a);
+  free(b);
+  return s;
 }
 
 typedef struct node { double v; const double *p; struct node *next; } node;
@@ -238,6 +260,7 @@ int main(void) {
   GRADIENT_CHECKS("rot3_rev", rotate3);
   GRADIENT_CHECKS("append_rev", appended);
   GRADIENT_CHECKS("grow_rev", grow_while);
+  GRADIENT_CHECKS("null_rev", from_null);
   GRADIENT_CHECKS("list_rev", list_sum);
   GRADIENT_CHECKS("tail_rev", list_tail);
   GRADIENT_CHECKS("lrev_rev", list_reverse);
