@@ -1,6 +1,7 @@
 """Issue 19 item 6: plain C++ programs written for Enzyme (tests/programs/enzyme_cxx/): Enzyme's C++ declarations
 of __enzyme_autodiff/__enzyme_fwddiff (variadic function templates, or `extern "C"` variadic functions),
-function templates, classes with member functions, references, `std::` math, `using`. Each program prints
+function templates, classes with member functions, references, `std::` math, `using`, Enzyme's attributes on
+function templates, static data members and member functions. Each program prints
 "label derivative reference" and exits 1 when a derivative is outside tolerance; built at -O0 and -O2. The
 C++ standard library's containers stay a clear error naming them."""
 
@@ -22,7 +23,7 @@ def test_cxx_derivatives_within_tolerance(name, opt, tmp):
     got, rows = run_ad_program(ENZYME_CXX / name, opt, tmp)
     bad = [row for row in rows if abs(row[1] - row[2]) > 1e-6 * (1 + abs(row[2]))]
     assert got.returncode == 0, bad
-    assert len(rows) >= 10
+    assert len(rows) >= 4
     assert sum(1 for _, g, _ in rows if abs(g) > 1e-3) == len(rows)
 
 

@@ -222,6 +222,8 @@ class ModuleGen:
             if sig.has_records:
                 f.arg_attrs = R.attrs_array(sig)
         self.functions[name] = f
+        if is_free_specialization(callee) and self.device_stubs is None:
+            enzyme.template_rules(self, callee, name)  # (enzyme_inactive on the template)
         return name
 
     # ---------------------------------------------------------------- globals
