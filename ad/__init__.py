@@ -5,6 +5,7 @@ module into a call of a synthesized derivative function. Modules, one job each:
 
     api_calls.py  the stage: finds the calls, memoizes derivative functions per (function, mode, activity)
     prepare.py    the primal copy: callees inlined, re-optimized before differentiation
+    openmp_serial.py  omp.parallel regions of the primal copy run with a team of one (omp for, critical, ...)
     counted_loops.py  while loops with a constant trip count (tree loops of CUDA reductions) -> counted loops
     activity.py   which values carry derivatives
     allocators.py which calls allocate/release memory (malloc, calloc, aligned_alloc, __enzyme_allocation_like)

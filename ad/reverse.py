@@ -541,6 +541,11 @@ class Reverse:
                     rule = scalar_rule
                 elif op.name in PLUMBING or inactive_result(self.act, op):
                     rule = no_adjoint
+                elif op.name == "omp.parallel":  # (what ad/openmp_serial.py cannot run with a team of one)
+                    raise error_at_op(op, "unsupported construct: reverse mode through an OpenMP parallel region "
+                                          "whose work depends on its team (a call of the OpenMP runtime such as "
+                                          "omp_get_thread_num, tasks, sections, atomics, private or reduction "
+                                          "clauses inside the region)")
                 else:
                     raise error_at_op(op, f"unsupported construct: no reverse-mode derivative rule for '{op.name}'")
             with op.location:
