@@ -609,6 +609,8 @@ def fshadow(rev, v):
         return rev.raw_shadows[v]
     o = v.owner
     joined = getattr(rev, "joined", {})
+    if v in getattr(rev, "joined_errors", {}):  # (its slot has no shadow: why, at the slot)
+        raise rev.joined_errors[v]
     if v in joined:  # (a pointer slot of a loop or branch: ad/joined_shadows.py)
         return joined[v]
     if isinstance(o, ir.Block) or o.operation.name in ("scf.for", "scf.while", "scf.if"):
