@@ -94,9 +94,10 @@ class Forward:
     def tangent_or_zero(self, v):
         """The tangent of `v`, a 0 constant when it has none."""
         t = self.tmap.get(v)
-        if t is None and not is_float(v.type) and not isinstance(v.owner, ir.Block) and \
-                v.owner.name in ("llvm.mlir.zero", "llvm.mlir.null"):
-            return self.p(v)  # (the shadow of a null pointer: a list's empty head)
+        if t is None and not is_float(v.type):
+            from .joined_shadows import is_null
+            if is_null(v):
+                return self.p(v)  # (the shadow of a null pointer: a list's empty head, `buf = NULL` before realloc)
         if t is None and not is_float(v.type):
             owner = v.owner.owner if isinstance(v.owner, ir.Block) else v.owner
             raise error_at_op(owner, "unsupported construct: a differentiated pointer mixed with one that has no "

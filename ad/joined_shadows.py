@@ -174,7 +174,7 @@ def like(mt, address, model):
     return rebuild(mt, address, parts[1], parts[2:2 + rank], parts[2 + rank:])
 
 
-def _is_null(v) -> bool:
+def is_null(v) -> bool:
     """Whether pointer `v` is a null pointer (also as a memref built over one)."""
     from .activity import PLUMBING
     work, seen = [v], set()
@@ -200,7 +200,7 @@ def _incoming_shadow(rev, v, at):
     from .raw_memory import fshadow
     if rev.act.is_varied(v):
         return _address(fshadow(rev, v))
-    if _is_null(v):  # (an empty list, `buf = NULL` before realloc grows it: the shadow is null too)
+    if is_null(v):  # (an empty list, `buf = NULL` before realloc grows it: the shadow is null too)
         return arith.constant(_i64(), 0)
     raise error_at_op(at, "unsupported construct: reverse mode through a loop or branch that joins a "
                           "differentiated pointer with one that has no shadow")

@@ -1,5 +1,5 @@
 /* Pointers that loops and branches join, in reverse mode (and forward mode where it reads the same): two
-   malloc'd buffers swapped every time step, a malloc'd buffer and a local array swapped, three buffers
+   malloc'd buffers swapped every time step, two grids swapped, a malloc'd buffer and a local array swapped, three buffers
    rotated, a buffer grown with realloc inside the loop that fills it, realloc inside a while loop behind a
    branch, realloc growing a buffer from NULL, a linked list whose nodes are malloc'd in one loop and linked
    to the node of the previous iteration, then walked by a while loop, a list appended at its tail, a list
@@ -138,6 +138,31 @@ double from_null(const double *x, int n) {
   return s;
 }
 
+/* heat diffusion on a grid, the two grids (pointers to rows) swapped every time step */
+#define M 5
+double heat2d(const double *x, int n) {
+  double (*u)[M] = malloc(sizeof(double[M][M])), (*v)[M] = malloc(sizeof(double[M][M]));
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < M; j++) {
+      u[i][j] = x[i % n] * x[(j + 2) % n];
+      v[i][j] = 0;
+    }
+  for (int t = 0; t < 3; t++) {
+    for (int i = 1; i < M - 1; i++)
+      for (int j = 1; j < M - 1; j++)
+        v[i][j] = 0.2 * (u[i][j] + u[i - 1][j] + u[i + 1][j] + u[i][j - 1] + sin(u[i][j + 1]));
+    double (*w)[M] = u;
+    u = v;
+    v = w;
+  }
+  double s = 0;
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < M; j++) s += u[i][j] * (i + 2 * j);
+  free(u);
+  free(v);
+  return s;
+}
+
 typedef struct node { double v; const double *p; struct node *next; } node;
 
 /* a stack of nodes, each linked to the node malloc'd in the previous iteration, walked and freed by a while
@@ -270,7 +295,12 @@ int main(void) {
     check("swap_args_a", 0, da, 2 * 2 * a);  /* s = 2a^2 + 4b^2 */
     check("swap_args_b", 1, db, 2 * 4 * b);
   }
+  GRADIENT_CHECKS("heat_rev", heat2d);
   TANGENT_CHECKS("rot3_fwd", rotate3);
   TANGENT_CHECKS("list_fwd", list_sum);
+  TANGENT_CHECKS("tail_fwd", list_tail);
+  TANGENT_CHECKS("null_fwd", from_null);
+  TANGENT_CHECKS("lrev_fwd", list_reverse);
+  TANGENT_CHECKS("heat_fwd", heat2d);
   return failures ? 1 : 0;
 }

@@ -82,8 +82,9 @@ double pairs(const double *x, int n) {
         mine += exp(-(x[i] - x[j]) * (x[i] - x[j])) * x[j];
     #pragma omp critical
     e += mine;
+    #pragma omp barrier
     #pragma omp master
-    e += x[0] * x[1];
+    e += x[0] * x[1];  /* (after the barrier: every critical update is done) */
   }
   return e;
 }
