@@ -1,9 +1,9 @@
 /* Pointers that loops and branches join, in reverse mode (and forward mode where it reads the same): two
-   malloc'd buffers swapped every time step, two grids swapped, a malloc'd buffer and a local array swapped, three buffers
-   rotated, a buffer grown with realloc inside the loop that fills it, realloc inside a while loop behind a
-   branch, realloc growing a buffer from NULL, a linked list whose nodes are malloc'd in one loop and linked
-   to the node of the previous iteration, then walked by a while loop, a list appended at its tail, a list
-   reversed in place, two argument pointers swapped.
+   malloc'd buffers swapped every time step, two grids swapped, a malloc'd buffer and a local array swapped,
+   three buffers rotated, a buffer grown with realloc inside the loop that fills it, realloc inside a while
+   loop behind a branch, realloc growing a buffer from NULL, a linked list whose nodes are malloc'd in one loop
+   and linked to the node of the previous iteration, then walked by a while loop, a list appended at its
+   tail, a list reversed in place, two argument pointers swapped.
    Gradients and tangents against central finite differences. Prints "label derivative reference"; exits 1 when
    one is outside tolerance. */
 #include <math.h>
