@@ -5,6 +5,7 @@ module into a call of a synthesized derivative function. Modules, one job each:
 
     api_calls.py  the stage: finds the calls, memoizes derivative functions per (function, mode, activity)
     prepare.py    the primal copy: callees inlined, re-optimized before differentiation
+    openmp_serial.py  omp.parallel regions of the primal copy run with a team of one (omp for, critical, ...)
     counted_loops.py  while loops with a constant trip count (tree loops of CUDA reductions) -> counted loops
     activity.py   which values carry derivatives
     allocators.py which calls allocate/release memory (malloc, calloc, aligned_alloc, __enzyme_allocation_like)
@@ -14,6 +15,8 @@ module into a call of a synthesized derivative function. Modules, one job each:
     forward.py    forward mode: the derivative function, tangents and shadows of values
     rules_forward.py  forward-mode rule per op name (FORWARD_RULES)
     reverse.py    reverse mode: forward sweep, reverse sweep, scopes, primal values and shadows in the reverse
+    joined_shadows.py  reverse mode: shadows of pointers loops and branches join (swapped buffers, list heads,
+                  buffers realloc moves), kept in forward-sweep cells and cached per iteration
     rules_reverse.py  reverse-mode rule per op name (REVERSE_RULES); adjoints carried through reversed regions
     raw_memory.py struct fields, struct copies, pointers stored into memory, bytes moved through integers:
                   shadows of raw bytes (llvm.alloca/load/store/memmove), the fields of copied records

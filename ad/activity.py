@@ -90,10 +90,11 @@ def store_parts(op):
     return op.operands[0], op.operands[1]
 
 
-def allocations_of(v, unknown=None):
+def allocations_of(v, unknown=None, local=False):
     """The allocator calls (MALLOCS, realloc) pointer `v` may come from, through plumbing, loop-carried values
-    (their initial and yielded values) and scf.if results; the other sources (null constants aside) are left
-    out, and appended to list `unknown` when given."""
+    (their initial and yielded values) and scf.if results; with `local`, local arrays (memref.alloca/alloc,
+    llvm.alloca) too; the other sources (null constants aside) are left out, and appended to list `unknown`
+    when given."""
     out, work, seen = [], [v], set()
     while work:
         v = work.pop()
@@ -108,10 +109,18 @@ def allocations_of(v, unknown=None):
                 n = len(loop.results)
                 work.append(list(loop.operands)[len(loop.operands) - n + idx - 1])
                 work.append(list(list(owner.operations)[-1].operands)[idx - 1])
+            elif loop is not None and loop.name == "scf.while":
+                before, after = loop.regions[0].blocks[0], loop.regions[1].blocks[0]
+                if owner == before:  # (the initial value, the value the `do` region yields)
+                    work += [list(loop.operands)[idx], list(list(after.operations)[-1].operands)[idx]]
+                else:  # (the value scf.condition passes)
+                    work.append(list(list(before.operations)[-1].operands)[1 + idx])
             elif unknown is not None and is_pointer_like(v.type):
                 unknown.append(v)
             continue
-        if owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS | {"realloc"}:
+        if local and owner.name in ALLOCS | RAW_ALLOCS:
+            out.append(owner)
+        elif owner.name == "func.call" and owner.attributes["callee"].value in MALLOCS | {"realloc"}:
             out.append(owner)
             if owner.attributes["callee"].value == "realloc":
                 work.append(owner.operands[0])
@@ -120,6 +129,9 @@ def allocations_of(v, unknown=None):
             for region in owner.regions:
                 if len(region.blocks):
                     work.append(list(list(region.blocks[0].operations)[-1].operands)[k])
+        elif owner.name == "scf.while":
+            k = list(owner.results).index(v)
+            work.append(list(list(owner.regions[0].blocks[0].operations)[-1].operands)[1 + k])
         elif owner.name in ("scf.for", "affine.for"):
             k = list(owner.results).index(v)
             body = owner.regions[0].blocks[0]
@@ -292,7 +304,7 @@ class Activity:
                 alloc = root_alloc(mem)
                 if alloc is not None:
                     return self._mark([alloc.results[0]])
-                allocs = allocations_of(mem)  # (memory carried by a loop: the allocations it may come from)
+                allocs = allocations_of(mem, local=True)  # (memory carried by a loop: the allocations it may come from)
                 if allocs:
                     return self._mark([a.results[0] for a in allocs])
                 _check_known_memory(op, mem)
@@ -322,7 +334,7 @@ class Activity:
                 alloc = root_alloc(mem)
                 if alloc is not None:
                     return self._mark([alloc.results[0]])
-                allocs = allocations_of(mem)  # (memory carried by a loop: the allocations it may come from)
+                allocs = allocations_of(mem, local=True)  # (memory carried by a loop: the allocations it may come from)
                 if allocs:
                     return self._mark([a.results[0] for a in allocs])
                 _check_known_memory(op, mem)
@@ -407,7 +419,7 @@ class Activity:
                     changed |= self._mark([args[j], op.results[j]])
                     if is_pointer_like(inits[j].type) and inits[j] not in V:
                         # (buffers swapped by the loop: the initial one needs its shadow too)
-                        changed |= self._mark([a.results[0] for a in allocations_of(inits[j])])
+                        changed |= self._mark([a.results[0] for a in allocations_of(inits[j], local=True)])
         elif name == "scf.if":
             for region in op.regions:
                 if len(region.blocks):

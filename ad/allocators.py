@@ -66,7 +66,21 @@ def release_like_allocation(alloc_callee, alloc_args, shadow):
     called with the allocation's arguments at its indices (-1: the shadow)."""
     from mlir.dialects import func
     if alloc_callee not in CUSTOM_ALLOCATORS:
+        _declare_free(shadow.type)
         func.CallOp([], ir.FlatSymbolRefAttr.get("free"), [shadow])
         return
     _, dealloc, indices = CUSTOM_ALLOCATORS[alloc_callee]
     func.CallOp([], ir.FlatSymbolRefAttr.get(dealloc), [shadow if i == -1 else alloc_args[i] for i in indices])
+
+
+def _declare_free(ptr_type) -> None:
+    """Declare `free` in the module of the insertion point when the program never named it (a C++ unit that
+    only mallocs, as Enzyme's customglob test)."""
+    from mlir.dialects import func
+    op = ir.InsertionPoint.current.block.owner
+    while op.parent is not None:
+        op = op.parent
+    if "free" in ir.SymbolTable(op):
+        return
+    with ir.InsertionPoint(op.regions[0].blocks[0]), ir.Location.unknown():
+        func.FuncOp("free", ir.FunctionType.get([ptr_type], []), visibility="private")

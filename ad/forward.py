@@ -95,6 +95,10 @@ class Forward:
         """The tangent of `v`, a 0 constant when it has none."""
         t = self.tmap.get(v)
         if t is None and not is_float(v.type):
+            from .joined_shadows import is_null
+            if is_null(v):
+                return self.p(v)  # (the shadow of a null pointer: a list's empty head, `buf = NULL` before realloc)
+        if t is None and not is_float(v.type):
             owner = v.owner.owner if isinstance(v.owner, ir.Block) else v.owner
             raise error_at_op(owner, "unsupported construct: a differentiated pointer mixed with one that has no "
                                      "shadow (pass it with enzyme_dup)")

@@ -83,6 +83,9 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
             break
         for c in calls:
             inline_call(c, funcs[c.attributes["callee"].value])
+    if any(o.operation.name == "omp.parallel" for o in all_ops(copy)):  # (a team of one: openmp_serial.py)
+        from .openmp_serial import serialize_parallel_regions
+        serialize_parallel_regions(copy)
     PassManager.parse(OPTIMIZE).run(copy)
     for op in all_ops(copy):  # (activity knows f16..f64 only: a long double would be silently inactive)
         if any(str(v.type) == "f80" for v in [*op.results, *op.operands]):

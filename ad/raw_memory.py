@@ -608,9 +608,21 @@ def fshadow(rev, v):
     if v in rev.raw_shadows:
         return rev.raw_shadows[v]
     o = v.owner
-    if isinstance(o, ir.Block):
-        raise error_at_op(o.owner, "unsupported construct: a differentiated pointer carried through a loop or "
-                                   "branch and stored into memory in reverse mode")
+    joined = getattr(rev, "joined", {})
+    if v in getattr(rev, "joined_errors", {}):  # (its slot has no shadow: why, at the slot)
+        raise rev.joined_errors[v]
+    if v in joined:  # (a pointer slot of a loop or branch: ad/joined_shadows.py)
+        return joined[v]
+    if isinstance(o, ir.Block) or o.operation.name in ("scf.for", "scf.while", "scf.if"):
+        owner = o.owner if isinstance(o, ir.Block) else o
+        if getattr(rev, "joined_setup", None) is not None and owner.name in ("scf.for", "scf.while", "scf.if") \
+                and owner.operation not in rev.joined_setup:
+            from .joined_shadows import setup
+            setup(rev, owner)
+            if v in rev.joined:
+                return rev.joined[v]
+        raise error_at_op(owner, "unsupported construct: a differentiated pointer carried through a loop or "
+                                 "branch and stored into memory in reverse mode")
     if o.operation.name == "memref.alloca" and "pgcc.shared" in o.attributes:
         raise error_at_op(o, "unsupported construct: reverse mode storing a pointer to differentiated __shared__ "
                              "memory into memory, or passing it to a function with a custom rule")
@@ -630,6 +642,9 @@ def fshadow(rev, v):
         return new.results[list(o.results).index(v)]
     if v in rev.loop_shadows:
         return rev.loop_shadows[v]
+    if o.operation.name == "func.call" and o.attributes["callee"].value == "realloc" and o in rev.fops:
+        from .joined_shadows import forward_realloc_shadow
+        return forward_realloc_shadow(rev, o)
     if o.operation.name == "func.call" and o.attributes["callee"].value in MALLOCS and \
             o.operation.block != rev.primal.regions[0].blocks[0] and o in rev.fops:
         # malloc'd inside a loop or branch: the shadow made next to it in the forward sweep too; the reverse

@@ -85,11 +85,10 @@ class Reverse:
                 unknown = []
                 sources = allocations_of(o.operands[0], unknown)
                 custom = [a for a in sources if a.attributes["callee"].value in CUSTOM_ALLOCATORS]
-                if o.operation.block != primal.regions[0].blocks[0] or unknown or custom:
+                if unknown or custom:
                     raise error_at_op(o, "unsupported construct: reverse mode through realloc of differentiated "
-                                         "memory inside a loop or branch, or of memory this function did not "
-                                         "allocate with malloc, calloc or aligned_alloc (forward mode "
-                                         "differentiates the loop form)")
+                                         "memory this function did not allocate with malloc, calloc or "
+                                         "aligned_alloc")
         self.vmap = {}      # primal value -> forward-sweep value
         self.fops = {}      # primal op -> forward-sweep op
         self.tmap = {}      # primal pointer argument -> shadow argument
@@ -101,6 +100,10 @@ class Reverse:
         self.reversed_loops = []  # scf.for loops the reverse sweep emitted for primal scf.for loops
         self.ancestors = {}
         self.block_finals = []  # emitted before the return: frees of extern __shared__ shadows (gpu_block.py)
+        # pointer slots of loops and branches, reallocs (ad/joined_shadows.py)
+        self.joined, self.joined_bits, self.joined_errors, self.fwd_reallocs = {}, {}, {}, {}
+        self.joined_setup = set()
+        self.fixed_anchors = {}  # primal block -> its caches anchor, fixed before slot loads went in front
 
     def signature(self):
         """The derivative's type (see the class docstring)."""
@@ -142,13 +145,18 @@ class Reverse:
         copy_noalias(self.primal, entry, f, pairs)
         seeds = list(entry.arguments)[k:]
         ret = terminator(pentry)
+        self.entry = entry
         with ir.InsertionPoint(entry):
             # forward sweep: the primal code, op for op
             for op in body_ops(pentry):
                 with op.location:
                     self.clone_tree(op)
                     forward_sweep_shadows(self, op)
+            # shadows of pointers that loops and branches join, and of reallocs (ad/joined_shadows.py)
+            from .joined_shadows import prepare
+            prepare(self)
             self.caches = Caches(self, entry)
+            self.caches.anchors.update(self.fixed_anchors)
             self.planner = Planner(self, self.caches.recompute)
             with self.primal.location:
                 sentinel = arith.constant(ir.IndexType.get(), 0).owner
@@ -259,6 +267,9 @@ class Reverse:
         owner = v.owner
         if isinstance(owner, ir.Block) and isinstance(v.type, ir.MemRefType):
             val = self.carried_memref(v, scope, shadow=False)
+        elif isinstance(owner, ir.Block) and str(v.type) == "!llvm.ptr":
+            from .joined_shadows import cached_pointer
+            val = cached_pointer(self, v, scope)
         elif isinstance(owner, ir.Block):
             val = self.caches.load(v, scope)
         elif v not in self.planner.stored(scope.block) and self.planner.recomputable(owner):
@@ -270,6 +281,9 @@ class Reverse:
             for r, nr in zip(owner.results, new.results):
                 scope.memo[r] = nr
             return scope.memo[v]
+        elif isinstance(v.type, ir.MemRefType) or str(v.type) == "!llvm.ptr":
+            from .joined_shadows import cached_pointer
+            val = cached_pointer(self, v, scope)
         else:
             val = self.caches.load(v, scope)
         scope.memo[v] = val
@@ -293,6 +307,11 @@ class Reverse:
                 raise error_at_op(owner, "unsupported construct: reverse mode through a pointer read from memory "
                                          f"that may be written again later (by {what})")
         scope = self.scope_of(self.def_block(v)) if not self.is_top(v) else self.top_scope()
+        if v in self.joined or v in self.joined_errors:  # (a slot of a loop or branch: ad/joined_shadows.py)
+            if v not in scope.smemo:
+                from .joined_shadows import reverse_shadow
+                scope.smemo[v] = reverse_shadow(self, v, scope)
+            return scope.smemo[v]
         if v in self.loop_shadows and v not in scope.smemo:  # (raw_memory.fshadow: kept per iteration)
             from mlir.dialects import llvm
             block, fsh, i64 = self.def_block(v), self.loop_shadows[v], ir.IntegerType.get_signless(64)
@@ -302,8 +321,9 @@ class Reverse:
             with ir.InsertionPoint(scope.sentinel), owner.location:
                 sh = llvm.IntToPtrOp(v.type, got).result
             scope.smemo[v] = sh
-            self.shadow_frees(owner, lambda: release_like_allocation(
-                owner.attributes["callee"].value, [self.rv(o) for o in owner.operands], sh))
+            if owner.attributes["callee"].value != "realloc":  # (realloc: joined_shadows.realloc_back)
+                self.shadow_frees(owner, lambda: release_like_allocation(
+                    owner.attributes["callee"].value, [self.rv(o) for o in owner.operands], sh))
         got = scope.smemo.get(v)
         if got is None and isinstance(owner, ir.Block) and isinstance(v.type, ir.MemRefType):
             got = scope.smemo[v] = self.carried_memref(v, scope, shadow=True)
@@ -443,8 +463,11 @@ class Reverse:
         # the yielded pointer derives from the initial buffer or from this same carried pointer only
         if init is None or not all(memory_root(y) <= roots | own for y in yields) \
                 or not self.is_top(init):
-            raise error_at_op(loop, "unsupported construct: reverse mode through a loop that carries a pointer "
-                                    "which may move to another buffer")
+            if shadow:  # (a slot's shadow: ad/joined_shadows.py)
+                raise error_at_op(loop, "unsupported construct: reverse mode through a loop that carries a "
+                                        "pointer which may move to another buffer")
+            from .joined_shadows import cached_pointer
+            return cached_pointer(self, v, scope)
         mt = ir.MemRefType(v.type)
         fv = self.vmap[v]
         key = ("carried-memref", v)
@@ -518,6 +541,11 @@ class Reverse:
                     rule = scalar_rule
                 elif op.name in PLUMBING or inactive_result(self.act, op):
                     rule = no_adjoint
+                elif op.name == "omp.parallel":  # (what ad/openmp_serial.py cannot run with a team of one)
+                    raise error_at_op(op, "unsupported construct: reverse mode through an OpenMP parallel region "
+                                          "whose work depends on its team (a call of the OpenMP runtime such as "
+                                          "omp_get_thread_num, tasks, sections, atomics, private or reduction "
+                                          "clauses inside the region)")
                 else:
                     raise error_at_op(op, f"unsupported construct: no reverse-mode derivative rule for '{op.name}'")
             with op.location:
@@ -529,6 +557,10 @@ class Reverse:
         if emit is not None:
             with op.location:
                 emit()
+        if op in self.fwd_reallocs:
+            from .joined_shadows import realloc_back
+            with op.location:
+                realloc_back(self, op)
 
     # ------------------------------------------------------------------ nested scopes
     def enter(self, block, sentinel, loop=None, rev_index=None):

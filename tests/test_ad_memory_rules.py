@@ -41,12 +41,12 @@ def test_plain_c_modf_and_vla_sizeof_match_gcc(tmp):
 
 PREFIX = "#include <stdlib.h>\n#include <string.h>\nextern double __enzyme_autodiff(void *, ...);\n"
 ERRORS = [
-    # reverse mode through realloc inside a loop (forward mode and the top level: realloc.c)
-    ("double f(double *x, int n) { double *t = malloc(8); int cap = 1;\n"
-     "  for (int i = 0; i < n; i++) { if (i == cap) { cap *= 2; t = realloc(t, cap * 8); } t[i] = x[i] * x[i]; }\n"
-     "  double r = t[n - 1]; free(t); return r; }\n"
+    # reverse mode through realloc of an array of pointers (floats: joined_pointers.c, realloc.c)
+    ("double f(double *x, int n) { double **t = malloc(8); int cap = 1;\n"
+     "  for (int i = 0; i < n; i++) { if (i == cap) { cap *= 2; t = realloc(t, cap * 8); } t[i] = x + i; }\n"
+     "  double r = t[n - 1][0] * t[0][0]; free(t); return r; }\n"
      "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx, 3); }\n", 5,
-     "reverse mode through realloc of differentiated memory inside a loop"),
+     "reverse mode through realloc of memory that is not an array of floating-point numbers"),
     # forward mode through realloc of memory the caller allocated: its shadow's size is unknown
     ("double f(double *x, int n) { x = realloc(x, 2 * n * sizeof(double)); x[n] = x[0] * x[0]; return x[n]; }\n"
      "extern double __enzyme_fwddiff(void *, ...);\n"
@@ -58,11 +58,13 @@ ERRORS = [
      "  double r = t[0]; free(t); return r; }\n"
      "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }\n", 5,
      "a call through a function pointer pgcc cannot resolve"),
-    # reverse mode through malloc'd buffers swapped each time step (forward mode: realloc.c)
-    ("double f(double *x, int n) { double *a = malloc(8 * n), *b = malloc(8 * n); for (int i = 0; i < n; i++)\n"
+    # a buffer swapped with a global array, which has no shadow (malloc'd and local buffers: joined_pointers.c)
+    ("double work[16];\n"
+     "double f(double *x, int n) { double *a = malloc(8 * n), *b = work; for (int i = 0; i < n; i++)\n"
      "  a[i] = x[i]; for (int t = 0; t < 3; t++) { for (int i = 0; i < n; i++) b[i] = a[i] * a[i];\n"
-     "  double *s = a; a = b; b = s; } double r = a[0]; free(a); free(b); return r; }\n"
-     "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx, 3); }\n", 5, "swapped"),
+     "  double *s = a; a = b; b = s; } double r = a[0]; free(a == work ? b : a); return r; }\n"
+     "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx, 3); }\n", 6,
+     "joins a differentiated pointer with one that has no shadow"),
     # a VLA of structs with a run-time inner dimension
     ("typedef struct { double v; } S;\nint h(int n) { S grid[n][n]; grid[0][0].v = 1; return (int)grid[0][0].v; }\n",
      5, "run-time inner dimension"),

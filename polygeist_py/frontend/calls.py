@@ -59,7 +59,9 @@ class Calls:
         if handler is not None:
             return handler(fg, call, args)
         if callee.get_num_template_arguments() > 0 or "operator" in callee.spelling:  # C++ (cxx_classes)
-            check_callee(callee, call, templates=self.mg.device_stubs is not None)
+            # (host code too: a free function template's specialization is a function of its own, named by its
+            # mangled name; the standard library stays an error)
+            check_callee(callee, call, templates=self.mg.device_stubs is not None or callee.kind == K.FUNCTION_DECL)
         return self.user_call(fg, call, callee, args)
 
     def user_call(self, fg, call, callee, args, name=None):

@@ -146,7 +146,8 @@ def emit(fg, call, args, struct_ptr=None):
         if p >= len(params):
             raise error_at(a, f"too many arguments to {name}: '{fn.spelling}' has {len(params)} parameters")
         pt = params[p]
-        if pt.kind == T.POINTER or CT.is_array(pt):
+        if pt.kind in (T.POINTER, T.LVALUEREFERENCE, T.RVALUEREFERENCE) or CT.is_array(pt):
+            # (a C++ reference parameter is an address: the caller passes `&x`, and `&dx` after it, as for Enzyme)
             kind = kind or "dup"
             if kind == "active":
                 raise error_at(a, f"enzyme_out on pointer parameter {p + 1} of '{fn.spelling}': "
@@ -378,10 +379,20 @@ def scan_attributes(mg):
         d = work.pop()
         if d.location.file is None or d.location.is_in_system_header:
             continue
-        if d.kind in (K.LINKAGE_SPEC, K.NAMESPACE):
+        if d.kind in (K.LINKAGE_SPEC, K.NAMESPACE, K.STRUCT_DECL, K.CLASS_DECL):  # (C++: static members too)
             work.extend(d.get_children())
             continue
-        if d.kind not in (K.FUNCTION_DECL, K.VAR_DECL):
+        if d.kind == K.FUNCTION_TEMPLATE and d.semantic_parent.kind not in (K.CLASS_TEMPLATE, K.STRUCT_DECL,
+                                                                             K.CLASS_DECL):
+            # (its specializations get the rules when they are declared: template_rules)
+            for attr, arg, tok in _enzyme_attributes(d):
+                seen.add((tok.location.line, tok.location.column))
+                if attr not in ATTRIBUTES or (attr == "enzyme_function_like" and arg is None):
+                    raise _error_at_location(tok.extent.start, f"unsupported construct: attribute '{attr}' on a "
+                                                               "function template")
+                mg.__dict__.setdefault("enzyme_template_rules", {}).setdefault(d.hash, []).append((attr, arg))
+            continue
+        if d.kind not in (K.FUNCTION_DECL, K.VAR_DECL, K.CXX_METHOD):
             continue
         decls.append(d)
         for attr, arg, tok in _enzyme_attributes(d):
@@ -391,12 +402,12 @@ def scan_attributes(mg):
                 raise _error_at_location(where, f"unsupported construct: attribute '{attr}' (pgcc implements "
                                                 "enzyme_inactive and enzyme_function_like)")
             if attr == "enzyme_inactive":
-                if d.kind == K.FUNCTION_DECL:
+                if d.kind != K.VAR_DECL:
                     _add_rule(mg, "inactive", mg.declare(d.get_definition() or d))
                 else:
-                    _add_rule(mg, "inactive_global", d.spelling)
+                    _add_rule(mg, "inactive_global", _global_symbol(d))
             else:
-                if d.kind != K.FUNCTION_DECL or arg is None:
+                if d.kind == K.VAR_DECL or arg is None:
                     raise _error_at_location(where, "enzyme_function_like needs a function and the name of a math "
                                                     "function: __attribute__((enzyme_function_like(\"log1p\")))")
                 _add_rule(mg, "function_like", mg.declare(d.get_definition() or d), arg)
@@ -409,14 +420,34 @@ def scan_attributes(mg):
                       and (d.extent.start.line, d.extent.start.column) <= (loc.line, loc.column)
                       <= (d.extent.end.line, d.extent.end.column)), None)
             if m.group(1) == "enzyme_inactive" and d is not None:
-                if d.kind == K.FUNCTION_DECL:
+                if d.kind != K.VAR_DECL:
                     _add_rule(mg, "inactive", mg.declare(d.get_definition() or d))
                 else:
-                    _add_rule(mg, "inactive_global", d.spelling)
+                    _add_rule(mg, "inactive_global", _global_symbol(d))
                 continue
             raise _error_at_location(loc, f"unsupported construct: attribute '{m.group(1)}' where pgcc cannot "
                                           "read it (through a macro, or on a declaration other than a function "
                                           "or a global variable); write it on the declaration itself")
+
+
+def _global_symbol(d) -> str:
+    """The symbol of global variable `d` (a C++ static data member: `Class::name`, as module.global_var)."""
+    from . import cxx_classes
+    if d.semantic_parent is not None and d.semantic_parent.kind in cxx_classes.RECORD_KINDS:
+        return cxx_classes.member_symbol(d)
+    return d.spelling
+
+
+def template_rules(mg, spec, name) -> None:
+    """Enzyme attributes written on a free function template apply to its specialization `spec` (symbol
+    `name`), declared now."""
+    scan_attributes(mg)
+    t = spec.specialized_template
+    for attr, arg in getattr(mg, "enzyme_template_rules", {}).get(t.hash if t is not None else None, []):
+        if attr == "enzyme_inactive":
+            _add_rule(mg, "inactive", name)
+        else:
+            _add_rule(mg, "function_like", name, arg)
 
 
 def _error_at_location(loc, message):

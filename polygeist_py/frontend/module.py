@@ -104,6 +104,8 @@ class ModuleGen:
             cxx_classes.check_method(d)
             if d.is_definition():
                 self.define_function(d)
+        elif d.kind == K.FUNCTION_TEMPLATE and d.semantic_parent.kind != K.CLASS_TEMPLATE:
+            pass  # (a free function template: each specialization called is defined under its mangled name)
         elif d.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL, K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE):
             self.check_record(d)
         elif d.kind == K.FUNCTION_DECL and d.is_definition():
@@ -117,7 +119,8 @@ class ModuleGen:
         elif d.kind in (K.FUNCTION_DECL, K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.UNEXPOSED_DECL,
                         K.FUNCTION_TEMPLATE, K.USING_DIRECTIVE, K.NAMESPACE, K.INCLUSION_DIRECTIVE,
                         K.MACRO_DEFINITION, K.MACRO_INSTANTIATION, K.UNION_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE,
-                        K.STATIC_ASSERT):  # (clang has checked a static assertion)
+                        K.STATIC_ASSERT,  # (clang has checked a static assertion)
+                        K.TYPE_ALIAS_DECL, K.USING_DECLARATION, K.NAMESPACE_ALIAS):  # (`using T = double;`)
             pass
         else:
             raise error_at(d, f"unsupported construct: top-level {d.kind.name.lower().replace('_', ' ')}")
@@ -156,6 +159,8 @@ class ModuleGen:
             # device code: specializations and overloads by their mangled names; a kernel's own name is its stub's
             symbol = host_symbol(c) if c.mangled_name else c.spelling
             return "__pgcc_kernel." + symbol if has_attr(c, K.CUDAGLOBAL_ATTR) else symbol
+        if is_free_specialization(c) and c.mangled_name:
+            return c.mangled_name  # (a function template's specialization: one symbol each, as g++ names it)
         first = self.named.setdefault(c.spelling, c.canonical)
         if first != c.canonical:  # two C++ functions of one name: a symbol for each is not supported
             raise error_at(c, f"unsupported C++ construct 'overloaded function' ('{c.spelling}')")
@@ -167,7 +172,7 @@ class ModuleGen:
         (nvcc's model) everything but the stubs: the host compiler defines the host versions."""
         if self.device_stubs is not None:
             return c.spelling not in self.device_stubs
-        return cxx_classes.is_inline_method(c)
+        return cxx_classes.is_inline_method(c) or is_free_specialization(c)  # (other units instantiate their own)
 
     def check_record(self, d):
         """Reject the C++ of a class/struct definition pgcc does not translate (cxx_classes.check_record)."""
@@ -218,6 +223,8 @@ class ModuleGen:
             if sig.has_records:
                 f.arg_attrs = R.attrs_array(sig)
         self.functions[name] = f
+        if is_free_specialization(callee) and self.device_stubs is None:
+            enzyme.template_rules(self, callee, name)  # (enzyme_inactive on the template)
         return name
 
     # ---------------------------------------------------------------- globals
@@ -452,6 +459,12 @@ def is_tentative(d) -> bool:
     """A file-scope `int x;` with no definition in the unit: C makes it a zero-initialized definition."""
     return (d.storage_class in (d.storage_class.NONE, d.storage_class.STATIC) and d.get_definition() is None
             and d.semantic_parent is not None and d.semantic_parent.kind == K.TRANSLATION_UNIT)
+
+
+def is_free_specialization(c) -> bool:
+    """Whether function cursor `c` is a specialization of a free function template (`square<double>`, the
+    cursor a call references: its children are the instantiated body)."""
+    return c.kind == K.FUNCTION_DECL and c.get_num_template_arguments() > 0
 
 
 def generate(tu, filename: str, device_stubs: dict | None = None) -> ir.Module:

@@ -1,0 +1,46 @@
+"""AD through `#pragma omp parallel` regions holding several constructs (`omp for` loops, `critical`, `single`,
+`master`, barriers): the derivative runs the region with a team of one thread (ad/openmp_serial.py), the
+primal stays parallel. tests/programs/openmp/ad_regions.c prints "label derivative reference" and exits 1 when a
+derivative is outside tolerance; built at -O0 and -O2, run at 1 and 2 threads. A region whose work depends on
+its team is a clear error."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import PROGRAMS, rows_of, run_exe, run_pgcc
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_parallel_region_derivatives(opt, tmp):
+    exe = tmp / "ar"
+    r = run_pgcc([PROGRAMS / "openmp" / "ad_regions.c", opt, "-fopenmp", "-o", exe, "-lm"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2):
+        got = run_exe(exe, threads=threads)
+        rows = rows_of(got.stdout)
+        bad = [row for row in rows if abs(row[1] - row[2]) > 1e-5 * (1 + abs(row[2]))]
+        assert got.returncode == 0, (threads, bad)
+        assert {lab.rsplit("_", 1)[0] for lab, _, _ in rows} == {"crit", "crit_dot", "critf", "single", "master",
+                                                                  "master_dot"}
+        assert all(abs(g) > 1e-3 for _, g, _ in rows)
+
+
+ERRORS = [
+    # the work of each thread depends on its number
+    ("#include <omp.h>\nextern double __enzyme_autodiff(void *, ...);\n"
+     "double f(const double *x, int n) {\n  double s = 0;\n  #pragma omp parallel\n  {\n"
+     "    int t = omp_get_thread_num();\n    #pragma omp for reduction(+:s)\n"
+     "    for (int i = 0; i < n; i++) s += x[i] * x[i] * (t + 1);\n  }\n  return s;\n}\n"
+     "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx, 3); }\n", 6, "omp_get_thread_num"),
+]
+
+
+@pytest.mark.parametrize("src,line,msg", ERRORS)
+def test_team_dependent_region_is_a_clear_error(src, line, msg, tmp):
+    p = tmp / "e.c"
+    p.write_text(src)
+    r = run_pgcc([p, "-fopenmp", "-c", "-o", tmp / "e.o"])
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and "internal compiler error" not in r.stderr, r.stderr
+    assert f"e.c:{line}:" in r.stderr and "error:" in r.stderr and msg in r.stderr, r.stderr
