@@ -143,6 +143,13 @@ def counts_lua(out: str, rc: int):
     return (int(m.group(1)), int(m.group(1)) + int(m.group(2))) if m else None
 
 
+def counts_libogg(out: str, rc: int):
+    """libogg's test_bitwise / test_framing end each case with 'ok.'; a failure prints 'failed' or 'FAIL'."""
+    ok = len(re.findall(r"ok\.\s*$", out, re.M))
+    bad = len(re.findall(r"failed|FAIL", out))
+    return (ok, ok + bad) if ok + bad else None
+
+
 def counts_lzlib(out: str, rc: int):
     """lzlib's testsuite/check.sh closes with 'tests completed successfully.' or 'N tests failed.'."""
     if re.search(r"tests completed successfully", out):
@@ -442,7 +449,8 @@ RECIPES: list[Recipe] = [
     Recipe(
         name="libogg", source="deb:libogg",
         build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared", "make -j{jobs}"],
-        test=["make check"], test_counts=counts_automake,
+        test=["make check"], test_counts=counts_libogg,
+        checks={"self-test output": "cd src && ./test_bitwise && ./test_framing"},
         notes="configure + make check (bitwise and framing self-tests)"),
     Recipe(
         name="lzlib", source="deb:lzlib",
