@@ -143,6 +143,28 @@ def counts_lua(out: str, rc: int):
     return (int(m.group(1)), int(m.group(1)) + int(m.group(2))) if m else None
 
 
+def counts_libogg(out: str, rc: int):
+    """libogg's test_bitwise / test_framing end each case with 'ok.'; a failure prints 'failed' or 'FAIL'."""
+    ok = len(re.findall(r"ok\.\s*$", out, re.M))
+    bad = len(re.findall(r"failed|FAIL", out))
+    return (ok, ok + bad) if ok + bad else None
+
+
+def counts_lzlib(out: str, rc: int):
+    """lzlib's testsuite/check.sh closes with 'tests completed successfully.' or 'N tests failed.'."""
+    if re.search(r"tests completed successfully", out):
+        return (1, 1)
+    m = re.search(r"(\d+) tests? failed", out)
+    return (0, 1) if m else None
+
+
+def counts_popt(out: str, rc: int):
+    """popt's tests/testit.sh prints 'PASS name' or 'FAIL name' per test."""
+    ok = len(re.findall(r"^PASS:? (?!testit)", out, re.M))
+    bad = len(re.findall(r"^FAIL:? (?!testit)", out, re.M))
+    return (ok, ok + bad) if ok + bad else None
+
+
 def cjson_build(ctx: Ctx) -> list[str]:
     """cJSON with cmake (static library, tests and cJSON_Utils on), or a plain compile of cJSON.c, cJSON_Utils.c
     and its Unity tests when cmake is not installed."""
@@ -423,6 +445,49 @@ RECIPES: list[Recipe] = [
         test=["make check CC={cc} CFLAGS={cflags}"],
         checks=compress_checks("programs/lz4 -c", ("-1", "-9", "--fast=3"), "programs/lz4 -dc"),
         notes="make check: test-lz4-essentials"),
+    # second batch: small plain-C libraries with their own test suites
+    Recipe(
+        name="libogg", source="deb:libogg",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared", "make -j{jobs}"],
+        test=["make check"], test_counts=counts_libogg,
+        checks={"self-test output": "cd src && ./test_bitwise && ./test_framing"},
+        notes="configure + make check (bitwise and framing self-tests)"),
+    Recipe(
+        name="lzlib", source="deb:lzlib",
+        build=["./configure CC={cc} CFLAGS={cflags}", "make -j{jobs}"],
+        test=["make check"], test_counts=counts_lzlib,
+        checks={**compress_checks("./minilzip -c", ("-0", "-3", "-9"), "./minilzip -dc"),
+                "bbexample": "for f in {inputs}/*; do ./bbexample $f && echo ok $(basename $f); done"},
+        notes="hand-written configure; make check: testsuite/check.sh"),
+    Recipe(
+        name="libmd", source="deb:libmd",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared", "make -j{jobs}"],
+        test=["make check"], test_counts=counts_automake,
+        notes="message digests (MD2/4/5, RIPEMD160, SHA1/2); configure + make check"),
+    Recipe(
+        name="popt", source="deb:popt",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared --disable-nls", "make -j{jobs}"],
+        test=["make check || st=1; cat tests/testit.sh.log; exit ${{st:-0}}"], test_counts=counts_popt,
+        notes="option parsing; make check: tests/testit.sh"),
+    Recipe(
+        name="libdeflate", source="deb:libdeflate",
+        build=["make -j{jobs} CC={cc} CFLAGS={cflags} libdeflate.a gzip gunzip test_programs"],
+        test=["make check CC={cc} CFLAGS={cflags}"],
+        checks={**compress_checks("./gzip -c", ("-1", "-6", "-12"), "./gunzip -c"),
+                "checksums": "./test_checksums"},
+        notes="plain Makefile; make check: scripts/check.sh (x86 SIMD paths chosen at run time)"),
+    Recipe(
+        name="cmark", source="deb:cmark",
+        build=cmake_build("-DCMARK_TESTS=ON -DCMARK_SHARED=OFF -DCMARK_STATIC=ON"),
+        test=["cd build && ctest -j {jobs}"], test_counts=counts_ctest,
+        checks={f"render {fmt}": "for f in README.md changelog.txt test/spec.txt; do build/src/cmark --to %s $f; "
+                                 "done | sha256sum" % fmt for fmt in ("html", "xml", "man", "latex", "commonmark")},
+        notes="CommonMark; cmake + ctest (api_test, spec tests run by python3)"),
+    Recipe(
+        name="libsamplerate", source="deb:libsamplerate",
+        build=cmake_build("-DBUILD_TESTING=ON -DBUILD_SHARED_LIBS=OFF -DLIBSAMPLERATE_EXAMPLES=OFF"),
+        test=["cd build && ctest -j {jobs}"], test_counts=counts_ctest,
+        notes="floating-point resampling; cmake + ctest"),
 ]
 
 
