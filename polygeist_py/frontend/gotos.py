@@ -86,8 +86,9 @@ def plan(body) -> dict:
                 walk(ch, path)
 
     walk(body, [])
+    # (the whole-body scan for `&&L` only where a computed goto needs its targets: not on every function)
     taken = {ch.spelling: address(ch) for e in body.walk_preorder() if e.kind == K.ADDR_LABEL_EXPR
-             for ch in e.get_children() if ch.kind == K.LABEL_REF}
+             for ch in e.get_children() if ch.kind == K.LABEL_REF} if computed else {}
     for name in taken:
         gotos.setdefault(name, []).extend(computed)
     out = {}
@@ -134,8 +135,8 @@ def plan(body) -> dict:
 
 def address(label_ref) -> int:
     """The value of `&&L` for LABEL_REF `label_ref`: 1 + the byte offset of label L's statement in its file, the
-    same in every function and static initializer that names L, and never null. (plan checks that two labels of
-    one function, e.g. written by one macro expansion, do not share it.)"""
+    same in every function and static initializer that names L, and never null. (emit_computed_goto checks that
+    two labels of one function, e.g. written by one macro expansion, do not share it.)"""
     return 1 + label_ref.referenced.extent.start.offset
 
 
