@@ -23,7 +23,7 @@ ARGS = ("-v", "-q", "rest")
                                   "unprototyped_pointers.c", "attributes.c", "vla_in_loops.c",
                                   "function_parameters.c", "cleanup_attribute.c",
                                   "constant_choice_tables.c", "int128.c", "nested_case_labels.c",
-                                  "long_double.c", "switch_arms.c", "computed_goto.c"])
+                                  "long_double.c", "switch_arms.c", "computed_goto.c", "symbol_aliases.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -143,7 +143,12 @@ def test_generic_selection_that_libclang_cannot_resolve_is_an_error(tmp):
 @pytest.mark.parametrize("code,message", [
     ("int f(void) { return 1; }\n__attribute__((section(\".data.mine\"))) int g = 2;",
      "__attribute__((section)) on 'g' (placement in a named section)"),
-    ("int f(void) { return 1; }\nint h(void) __attribute__((alias(\"f\")));", "__attribute__((alias)) on 'h'"),
+    ("int f(void) { return 1; }\nint h(void) __attribute__((alias(\"g\")));",
+     "'h' aliased to undefined symbol 'g'"),
+    ("int f(void) { return 1; }\nint x = 1;\nextern int y __attribute__((alias(\"x\")));",
+     "__attribute__((alias)) on 'y'"),
+    ("#define IN(n) int n(void) __attribute__((section(\".text.mine\")))\nIN(f);\nint f(void) { return 1; }",
+     "__attribute__((section)) on 'f'"),  # (a macro that spells the name and the attribute)
     ("int f(void) { return 1; }\n__attribute__((weak)) int w = 1;", "__attribute__((weak)) on 'w' on a global"),
     ("#define AL(n) __attribute__((aligned(2 * n)))\nint f(void) { return 1; }\nint v AL(8) = 1;",
      "__attribute__((aligned)) on 'v' with an argument pgcc cannot read"),
@@ -154,6 +159,19 @@ def test_attributes_that_change_meaning_are_implemented_or_errors(code, message,
     r = run_pgcc(["-O2", src, "-o", tmp / "attr"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "attr.c:" in r.stderr and message in r.stderr, r.stderr
+
+
+def test_weak_alias_gives_way_to_a_definition_in_another_file(tmp):
+    """A weak alias is what the program calls unless another object defines the name (as with gcc)."""
+    strong = tmp / "strong.c"
+    strong.write_text("unsigned mix_weak(unsigned h, unsigned c) { return h + c; }\n")
+    src = C / "symbol_aliases.c"
+    ref = run_exe(build_gcc(src, tmp / "ref", extra=("-w", str(strong)))).stdout
+    r = run_pgcc(["-O2", src, strong, "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "app").stdout
+    alone = run_exe(build_gcc(src, tmp / "alone", extra=("-w",))).stdout
+    assert got == ref and got != alone
 
 
 def test_long_double_literals_round_like_gcc(tmp):

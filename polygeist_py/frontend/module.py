@@ -10,7 +10,7 @@ from mlir.dialects import llvm, memref
 
 from ..clang_ast import (K, T, canonical, children, has_attr, in_main_file, string_initializer,
                          var_decl_initializer)
-from .. import constructors, pipeline
+from .. import aliases, constructors, pipeline
 from ..errors import CompileError, error_at
 from . import array_init
 from . import attributes
@@ -57,6 +57,7 @@ class ModuleGen:
         self.named: dict = {}  # function name -> its declaration (C++ overloads are rejected: func_name)
         self.depth = self.max_depth = 0  # statement nesting while walking, and its maximum
         self.startup: dict = {}  # 'constructor'/'destructor' -> [(function symbol, priority)]
+        self.aliases: dict = {}  # alias symbol -> (target symbol, weak)
 
     def generate(self) -> ir.Module:
         clear_memo()
@@ -79,6 +80,8 @@ class ModuleGen:
             self.define_function(self.pending.pop())
         if self.startup:
             constructors.record(self.module, self.startup)
+        if self.aliases:
+            aliases.record(self.module, self.aliases)
         if self.max_depth > pipeline.DEEP_NESTING:
             self.module.operation.attributes[pipeline.DEEP_ATTR] = ir.UnitAttr.get()
         if self.device_stubs is not None:
@@ -111,10 +114,13 @@ class ModuleGen:
         elif d.kind == K.FUNCTION_DECL and d.is_definition():
             self.define_function(d)
         elif d.kind == K.FUNCTION_DECL:
-            attributes.declaration_attributes(d, "function")  # (an alias or ifunc declaration is an error)
+            attrs = attributes.declaration_attributes(d, "function")  # (an ifunc declaration is an error)
+            if attrs.alias is not None:  # another name of a definition in this file: aliases.py
+                self.aliases[self.func_name(d)] = (attrs.alias, attrs.weak)
         elif d.kind == K.VAR_DECL and enzyme.registration_kind(d.spelling):
             enzyme.register(self, d)  # __enzyme_register_gradient_f = {...}, __enzyme_inactivefn = f
         elif d.kind == K.VAR_DECL:
+            attributes.declaration_attributes(d, "global")  # (each declaration's: uses reach only the first)
             self.global_var(d)
         elif d.kind in (K.FUNCTION_DECL, K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.UNEXPOSED_DECL,
                         K.FUNCTION_TEMPLATE, K.USING_DIRECTIVE, K.NAMESPACE, K.INCLUSION_DIRECTIVE,
@@ -187,18 +193,19 @@ class ModuleGen:
         Raises:
             CompileError: a parameter or result type that cannot cross a function boundary."""
         params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
+        ft = canonical(c.type)  # (a prototype written `__typeof(f) g;` is a typeof type)
         try:
             types = [p.type for p in params]
             # a K&R definition `float h(x) float x; {...}`: clang gives it the prototype of the promoted types
             # (`float (double)`), which callers pass; a float or _Bool parameter would need a conversion on entry
-            proto = list(c.type.argument_types()) if c.type.kind == T.FUNCTIONPROTO else []
+            proto = list(ft.argument_types()) if ft.kind == T.FUNCTIONPROTO else []
             for p, a in zip(params, proto if len(proto) == len(params) else []):
                 if canonical(p.type).kind in (T.FLOAT, T.BOOL) and canonical(a).kind != canonical(p.type).kind:
                     raise error_at(p, f"unsupported construct: parameter '{p.spelling}' of type "
                                       f"'{p.type.spelling}' in the K&R definition of '{c.spelling}'")
-            if not params and c.type.kind == T.FUNCTIONPROTO:
-                types = list(c.type.argument_types())
-            variadic = c.type.kind == T.FUNCTIONPROTO and c.type.is_function_variadic()
+            if not params and ft.kind == T.FUNCTIONPROTO:
+                types = list(ft.argument_types())
+            variadic = ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic()
             sig = R.signature(types, c.result_type, variadic)
             return cxx_classes.with_this(sig) if cxx_classes.has_this(c) else sig
         except CT.UnsupportedType as e:
