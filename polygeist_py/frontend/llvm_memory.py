@@ -876,6 +876,11 @@ def global_address(mg, e):
         if canonical(a.type).kind == T.POINTER and isinstance(n, int):
             step = CT.size_of(CT.pointee(a.type)) * (n if s.binary_operator.name == "Add" else -n)
             return const_gep(global_address(mg, a), step)
+    if CT.is_int(s.type):  # `(char *)-1`, `(void *)0x1000`: an address given as a number
+        n = evaluate(s)
+        if isinstance(n, int):
+            value = llvm.ConstantOp(I64(), ir.IntegerAttr.get(I64(), (n + (1 << 63)) % (1 << 64) - (1 << 63)))
+            return llvm.IntToPtrOp(CT.llvm_ptr(), value.result).result
     return constant_lvalue_address(mg, s, e)
 
 
