@@ -23,7 +23,8 @@ ARGS = ("-v", "-q", "rest")
                                   "unprototyped_pointers.c", "attributes.c", "vla_in_loops.c",
                                   "function_parameters.c", "cleanup_attribute.c",
                                   "constant_choice_tables.c", "int128.c", "nested_case_labels.c",
-                                  "long_double.c", "switch_arms.c", "computed_goto.c", "symbol_aliases.c"])
+                                  "long_double.c", "switch_arms.c", "computed_goto.c", "symbol_aliases.c",
+                                  "label_dispatch.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
