@@ -70,6 +70,8 @@ def _spelled(attr):
     if where is None:
         return "", None
     text, off = where
+    while off > 0 and (text[off - 1].isalnum() or text[off - 1] == "_"):
+        off -= 1  # (a macro's `__alias__(#symbol)`: clang's location may fall inside the name)
     m = _SPELLED.match(text, off)
     if m is None:
         return "", None

@@ -8,6 +8,8 @@
 #define export_alias_(name, aliasname) \
   extern __typeof(name) aliasname __attribute__((weak, alias(#name)));
 
+#define strong_alias(alias, symbol) extern __typeof(symbol) alias __attribute__((__alias__(#symbol)))
+
 struct span { double lo, hi, step; long count; };
 
 static double span_width(struct span s) { return (s.hi - s.lo) * s.count + s.step; }
@@ -26,6 +28,7 @@ extern long weighted_total(int n, ...) __attribute__((alias("total")));
 unsigned mix(unsigned h, unsigned c) { return (h ^ c) * 16777619u; }
 unsigned mix_byte(unsigned h, unsigned c) __attribute__((alias("mix")));
 export_alias(mix, mix_weak)
+strong_alias(mix_again, mix);
 
 int main(void) {
   struct span s = {1.25, 4.5, 0.5, 3};
@@ -35,6 +38,6 @@ int main(void) {
   for (const char *p = "aliases"; *p; p++) h = (p[0] & 1) ? mix_byte(h, (unsigned char)*p) : mix_weak(h, *p);
   printf("%.4f %.4f\n", width_of(s), w(s));
   printf("%ld %ld\n", weighted_total(3, 10L, -4L, 7L), weighted_total(0));
-  printf("%u %u %d\n", h, m(1u, 2u), m == mix);
+  printf("%u %u %d %u\n", h, m(1u, 2u), m == mix, mix_again(3u, 4u));
   return 0;
 }
