@@ -3,7 +3,7 @@ functions (va_start/va_arg/va_end/va_copy, a va_list passed on to vsnprintf, cal
 parameters declared as arrays used as the pointers they are (`argv++`), gotos between the cases of a switch,
 addresses and compound literals in file-scope initializers, C's initializer rules for global arrays (brace
 elision, designators), C11 idioms, GNU attributes that change meaning (constructors, weak, aligned, thread-local
-storage, cleanup), GNU labels as values and computed gotos, long double; ambiguous `_Generic` selections and
+storage, cleanup), GNU labels as values and computed gotos, long double, symbol aliases, GNU extended asm; ambiguous `_Generic` selections and
 unsupported attributes are clear errors."""
 
 import subprocess
@@ -24,7 +24,7 @@ ARGS = ("-v", "-q", "rest")
                                   "function_parameters.c", "cleanup_attribute.c",
                                   "constant_choice_tables.c", "int128.c", "nested_case_labels.c",
                                   "long_double.c", "switch_arms.c", "computed_goto.c", "symbol_aliases.c",
-                                  "label_dispatch.c"])
+                                  "label_dispatch.c", "inline_asm.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -160,6 +160,22 @@ def test_attributes_that_change_meaning_are_implemented_or_errors(code, message,
     r = run_pgcc(["-O2", src, "-o", tmp / "attr"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "attr.c:" in r.stderr and message in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("code,message", [
+    ("int main(void) { int x = 1; __asm__(\"incl %0\" : \"+m\"(x)); return x; }",
+     "asm.c:1:29: error: unsupported construct: asm memory operand (constraint '+m')"),
+    ("int main(void) { asm goto(\"jmp %l0\" :::: out); return 0; out: return 1; }", "asm.c:1:18: error: "
+     "unsupported construct: asm goto"),
+    ("int main(void) { long x = 1; __asm__(\"imulq $1099511628211, %0\" : \"+r\"(x)); return (int)x; }",
+     "error: the assembler rejects an asm statement: invalid operand for instruction"),
+])
+def test_asm_that_pgcc_cannot_compile_is_an_error(code, message, tmp):
+    src = tmp / "asm.c"
+    src.write_text(code + "\n")
+    r = run_pgcc(["-O2", src, "-o", tmp / "asm"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr and "internal" not in r.stderr
+    assert message in r.stderr, r.stderr
 
 
 def test_weak_alias_gives_way_to_a_definition_in_another_file(tmp):

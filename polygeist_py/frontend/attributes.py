@@ -127,6 +127,12 @@ def _named_function(attr, args, what):
     raise error_at(attr, f"unsupported construct: {what} naming a function pgcc cannot find")
 
 
+def asm_label(decl):
+    """The symbol that `decl` names with an asm label (`int f(void) __asm__("g");`, glibc's __REDIRECT), or
+    None."""
+    return next((a.spelling for a in decl.get_children() if a.kind == K.ASM_LABEL_ATTR and a.spelling), None)
+
+
 _ALIAS = re.compile(r'__attribute__\(\(alias\("([^"]*)"\)\)\)')
 
 

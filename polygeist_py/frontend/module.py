@@ -18,6 +18,7 @@ from . import big_init
 from . import c_types as CT
 from . import cxx_classes
 from . import enzyme
+from . import inline_asm
 from . import records as R
 from . import x87
 from .calls import Calls
@@ -58,6 +59,7 @@ class ModuleGen:
         self.depth = self.max_depth = 0  # statement nesting while walking, and its maximum
         self.startup: dict = {}  # 'constructor'/'destructor' -> [(function symbol, priority)]
         self.aliases: dict = {}  # alias symbol -> (target symbol, weak)
+        self.module_asm: list = []  # the text of file-scope asm statements, in order
 
     def generate(self) -> ir.Module:
         clear_memo()
@@ -82,6 +84,9 @@ class ModuleGen:
             constructors.record(self.module, self.startup)
         if self.aliases:
             aliases.record(self.module, self.aliases)
+        if self.module_asm:  # (LLVM's `module asm` lines)
+            self.module.operation.attributes["llvm.module_asm"] = ir.ArrayAttr.get(
+                [ir.StringAttr.get(line) for text in self.module_asm for line in text.split("\n")])
         if self.max_depth > pipeline.DEEP_NESTING:
             self.module.operation.attributes[pipeline.DEEP_ATTR] = ir.UnitAttr.get()
         if self.device_stubs is not None:
@@ -119,6 +124,8 @@ class ModuleGen:
                 self.aliases[self.func_name(d)] = (attrs.alias, attrs.weak)
         elif d.kind == K.VAR_DECL and enzyme.registration_kind(d.spelling):
             enzyme.register(self, d)  # __enzyme_register_gradient_f = {...}, __enzyme_inactivefn = f
+        elif d.kind == K.UNEXPOSED_DECL and inline_asm.file_scope_asm(d) is not None:
+            self.module_asm.append(inline_asm.file_scope_asm(d))  # `__asm__(".symver ...")`: module asm
         elif d.kind == K.VAR_DECL:
             attributes.declaration_attributes(d, "global")  # (each declaration's: uses reach only the first)
             self.global_var(d)
@@ -170,7 +177,7 @@ class ModuleGen:
         first = self.named.setdefault(c.spelling, c.canonical)
         if first != c.canonical:  # two C++ functions of one name: a symbol for each is not supported
             raise error_at(c, f"unsupported C++ construct 'overloaded function' ('{c.spelling}')")
-        return c.spelling
+        return attributes.asm_label(c) or c.spelling
 
     def is_internal(self, c) -> bool:
         """Whether function definition `c` gets internal linkage besides `static` ones: C++ member functions
@@ -244,7 +251,14 @@ class ModuleGen:
         if has_attr(d, K.CUDASHARED_ATTR):
             raise error_at(d, "unsupported construct: __shared__ memory (CUDA shared memory is not supported yet)")
         # __constant__ and __device__ globals are ordinary globals on the CPU (cudaMemcpyToSymbol copies into them)
-        name = d.spelling
+        name = attributes.asm_label(d) or d.spelling
+        if name != d.spelling:  # another declaration may name the same symbol (`extern int v __asm__("w");`)
+            same = next((mv for k, mv in self.globals.items() if mv.global_name == name), None)
+            if same is not None:
+                if canonical(same.ctype).spelling != ty.spelling:
+                    raise error_at(d, f"unsupported construct: asm label '{name}' on variables of different types")
+                self.globals[key] = same
+                return same
         if self.device_stubs is not None and is_device_variable(d):
             name = variable_symbol(d)  # the host compiler's name for it (`app::counter`: _ZN3app7counterE)
         if d.semantic_parent is not None and d.semantic_parent.kind in cxx_classes.RECORD_KINDS:

@@ -17,7 +17,7 @@ from mlir.dialects import affine, arith, scf
 from ..clang_ast import K, T, children, has_attr, strip_implicit
 from . import affine_forms as AF
 from . import c_types as CT
-from . import gotos, openmp_dispatch, openmp_regions, switch
+from . import gotos, inline_asm, openmp_dispatch, openmp_regions, switch
 from .scan import assigned_decls, contains, exits
 from .values import RET, RETVAL, Binding, base_key
 
@@ -298,6 +298,9 @@ class StmtGen:
 
     def visit_INDIRECT_GOTO_STMT(self, c):
         gotos.emit_computed_goto(self, c)
+
+    def visit_ASM_STMT(self, c):
+        inline_asm.emit_asm(self, c)
 
     def visit_SWITCH_STMT(self, c):
         switch.emit_switch(self, c)

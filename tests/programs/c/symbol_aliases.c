@@ -1,6 +1,7 @@
 /* Another name for a definition, as C libraries spell it: __attribute__((alias)) written directly and through
    glibc-style macros (`alias(#name)`, with `__typeof` for the prototype), weak and strong, on static and external
-   functions, with records by value, variadic functions and the alias's address taken. */
+   functions, with records by value, variadic functions and the alias's address taken; asm labels on functions and
+   variables. */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -30,6 +31,13 @@ unsigned mix_byte(unsigned h, unsigned c) __attribute__((alias("mix")));
 export_alias(mix, mix_weak)
 strong_alias(mix_again, mix);
 
+/* asm labels: a declaration names the symbol it stands for */
+int scaled(int x) __asm__("scaled_impl");
+int scaled(int x) { return x * 7; }
+extern int scaled_again(int) __asm__("scaled_impl");
+int tally __asm__("tally_store") = 5;
+extern int tally_view __asm__("tally_store");
+
 int main(void) {
   struct span s = {1.25, 4.5, 0.5, 3};
   double (*w)(struct span) = width_of;
@@ -39,5 +47,7 @@ int main(void) {
   printf("%.4f %.4f\n", width_of(s), w(s));
   printf("%ld %ld\n", weighted_total(3, 10L, -4L, 7L), weighted_total(0));
   printf("%u %u %d %u\n", h, m(1u, 2u), m == mix, mix_again(3u, 4u));
+  tally_view += scaled(3);
+  printf("%d %d %d\n", scaled_again(2), tally, tally_view);
   return 0;
 }
