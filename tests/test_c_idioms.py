@@ -163,8 +163,8 @@ def test_attributes_that_change_meaning_are_implemented_or_errors(code, message,
 
 
 @pytest.mark.parametrize("code,message", [
-    ("int main(void) { int x = 1; __asm__(\"incl %0\" : \"+m\"(x)); return x; }",
-     "asm.c:1:29: error: unsupported construct: asm memory operand (constraint '+m')"),
+    ("int main(void) { int x = 1; __asm__(\"incl %0\" : \"+o\"(x)); return x; }",
+     "asm.c:1:29: error: unsupported construct: asm operand with constraint '+o' (offsettable or autoincrement"),
     ("int main(void) { asm goto(\"jmp %l0\" :::: out); return 0; out: return 1; }", "asm.c:1:18: error: "
      "unsupported construct: asm goto"),
     ("int main(void) { long x = 1; __asm__(\"imulq $1099511628211, %0\" : \"+r\"(x)); return (int)x; }",

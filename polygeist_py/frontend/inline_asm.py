@@ -6,12 +6,16 @@ clang/lib/Basic/Targets/X86.cpp):
 - register constraints pass through (`r`, `q`, `x`, immediates `i`/`n`/`I`..`N`, matching digits), the one-register
   letters become explicit registers (`a` -> `{ax}`, `S` -> `{si}`...), `+` splits into an output and an input tied
   to it; the outputs are the op's results, stored into their lvalues after it;
+- a memory operand (`m`, `=m`, `+m`) passes its lvalue's address (`*m` with the element type, as clang does); a
+  variable the walker keeps in a register goes through a stack slot;
 - clobbers become `~{reg}`, with the flags that x86 asm always clobbers (`~{dirflag},~{fpsr},~{flags}`);
-- an asm without outputs, or `volatile`, has side effects (gcc's rule).
+- an asm without outputs, or `volatile`, has side effects (gcc's rule); so has one with memory operands or a
+  "memory" clobber, since MLIR takes an inline_asm without side effects to touch no memory.
 
 libclang exposes an asm statement (ASM_STMT) only as its operand expressions; the template, constraints and
 clobbers are read from clang's printing of the enclosing function, where macros are expanded. Rejected with an
-error: `asm goto`, memory operands (`m`, `o`, `V`, `<`, `>`) and constraints pgcc does not know. File-scope
+error: `asm goto`, offsettable and autoincrement memory (`o`, `V`, `<`, `>`) and constraints pgcc does not know.
+Where a constraint allows a register or memory (`rm`, `g`), pgcc takes the register. File-scope
 asm (`__asm__(".symver ...")`) becomes LLVM's module asm.
 """
 
@@ -27,11 +31,12 @@ from mlir.dialects import llvm
 
 from ..clang_ast import K, T, canonical, children
 from . import c_types as CT
+from .values import VarLV
 
 REGISTER_LETTERS = {"a": "{ax}", "b": "{bx}", "c": "{cx}", "d": "{dx}", "S": "{si}", "D": "{di}",
                     "t": "{st}", "u": "{st(1)}"}
 PLAIN_LETTERS = set("rqQRxYiInNJKLMegAXlfyZsE") | set("0123456789")  # (LLVM's x86 letters, same meaning as gcc's)
-MEMORY_LETTERS = set("moV<>p")
+MEMORY_LETTERS = set("oV<>")
 X86_CLOBBERS = "~{dirflag},~{fpsr},~{flags}"
 
 
@@ -150,19 +155,28 @@ def specs(fg) -> dict:
     return cached
 
 
+def is_memory(code: str) -> bool:
+    """Whether gcc constraint `code` is a memory operand (`m`, `=m`, `+m`)."""
+    return code.lstrip("=+&%") == "m"
+
+
 def llvm_constraint(fg, c, code: str, output: bool) -> str:
     """LLVM's spelling of gcc constraint `code` (modifiers `=`, `+`, `&`, `%` included) of an operand of ASM_STMT `c`.
 
     Raises:
-        CompileError: a memory operand or a constraint pgcc does not know."""
+        CompileError: a constraint pgcc does not know (see the module's docstring)."""
     body = code.lstrip("=+&%")
     prefix = ("=" if output else "") + ("&" if "&" in code else "")
+    if body == "m":
+        return prefix + "*m"
     if not body:
         raise fg.unsupported(c, f"asm operand with constraint '{code}'")
     alternatives = []
     for letter in body:
+        if letter == "m":
+            continue  # (`rm`, `mr`: with another alternative, the register one, as for `g`)
         if letter in MEMORY_LETTERS:
-            raise fg.unsupported(c, f"asm memory operand (constraint '{code}')")
+            raise fg.unsupported(c, f"asm operand with constraint '{code}' (offsettable or autoincrement memory)")
         if letter in REGISTER_LETTERS:
             alternatives.append(REGISTER_LETTERS[letter])
         elif letter == "g":
@@ -220,18 +234,33 @@ def emit_asm(fg, c):
     outs, ins = exprs[:len(spec.outputs)], exprs[len(spec.outputs):]
     if len(ins) != len(spec.inputs):
         raise fg.unsupported(c, "asm statement that pgcc cannot read")
-    constraints, operands, tied, result_types = [], [], [], []
+    # LLVM's operands: the addresses of memory outputs, the inputs, then the inputs tied to in-out outputs
+    out_codes, mem_outs, in_codes, operands, elem, tied, result_types, stores = [], [], [], [], [], [], [], []
     for k, ((_, code), e) in enumerate(zip(spec.outputs, outs)):
-        constraints.append(llvm_constraint(fg, c, code, output=True))
+        out_codes.append(llvm_constraint(fg, c, code, output=True))
+        if is_memory(code):
+            ptr, ty, store_back = _memory_operand(fg, c, e)
+            mem_outs.append((ptr, ty))
+            stores.append(store_back)
+            if "+" in code:  # (read too: an input at the same address)
+                tied.append(("*m", ptr, ty))
+            continue
         result_types.append(_operand_type(fg, c, e))
+        stores.append(e)
         if "+" in code:
-            tied.append((str(k), _operand_value(fg, e)))
+            tied.append((str(k), _operand_value(fg, e), None))
     for (_, code), e in zip(spec.inputs, ins):
-        constraints.append(llvm_constraint(fg, c, code, output=False))
-        operands.append(_operand_value(fg, e))
-    for k, v in tied:
-        constraints.append(k)
-        operands.append(v)
+        in_codes.append(llvm_constraint(fg, c, code, output=False))
+        if is_memory(code):
+            ptr, ty, _ = _memory_operand(fg, c, e)
+            operands.append(ptr)
+            elem.append(ty)
+        else:
+            operands.append(_operand_value(fg, e))
+            elem.append(None)
+    operands = [p for p, _ in mem_outs] + operands + [v for _, v, _ in tied]
+    elem = [t for _, t in mem_outs] + elem + [t for _, _, t in tied]
+    constraints = out_codes + in_codes + [code for code, _, _ in tied]
     for name in spec.clobbers:
         reg = name.lstrip("%")
         if reg not in ("cc", "flags", "dirflag", "fpsr"):
@@ -239,12 +268,42 @@ def emit_asm(fg, c):
     text = ",".join(constraints + [X86_CLOBBERS])
     res = None if not result_types else result_types[0] if len(result_types) == 1 else \
         llvm.StructType.get_literal(result_types)
-    side_effects = spec.volatile or not spec.outputs
+    # (MLIR treats an inline_asm without side effects as pure: memory operands and a "memory" clobber need them)
+    side_effects = spec.volatile or not spec.outputs or any(t is not None for t in elem) or "memory" in spec.clobbers
+    attrs = None
+    if any(t is not None for t in elem):
+        dicts = [ir.DictAttr.get({} if t is None else {"elementtype": ir.TypeAttr.get(t)}) for t in elem]
+        if res is None:  # (the translation to LLVM IR counts the result's attributes first when there is none)
+            dicts.insert(0, ir.DictAttr.get({}))
+        attrs = ir.ArrayAttr.get(dicts)
     op = llvm.InlineAsmOp(res, operands, llvm_template(fg, c, spec), text,
-                          has_side_effects=True if side_effects else None)  # (AT&T syntax: the default)
-    for k, e in enumerate(outs):
+                          has_side_effects=True if side_effects else None,  # (AT&T syntax: the default)
+                          operand_attrs=attrs)
+    k = 0
+    for target in stores:
+        if callable(target):  # a memory output kept in a register by the walker: load it back
+            target()
+            continue
         v = op.result if len(result_types) == 1 else llvm.ExtractValueOp(result_types[k], op.result, [k]).result
+        _store(fg, target, v)
+        k += 1
+
+
+def _memory_operand(fg, c, e):
+    """(!llvm.ptr address, element type, store-back function) of memory operand `e`: its lvalue's address, or a
+    stack slot holding a variable that the walker keeps in a register (store-back copies the slot into it)."""
+    ty = canonical(e.type)
+    elem = _operand_type(fg, c, e)
+    lv = fg.lvalue(e)
+    if not isinstance(lv, VarLV):
+        return fg.address(e), elem, lambda: None
+    slot = fg.byte_alloca(CT.size_of(ty), ty.get_align())
+    fg.store_llvm(slot, ty, _operand_value(fg, e))
+
+    def store_back():
+        v = llvm.LoadOp(elem, slot).result
         _store(fg, e, v)
+    return slot, elem, store_back
 
 
 def _operand_type(fg, c, e) -> ir.Type:

@@ -1,5 +1,5 @@
 /* GNU extended asm as x86-64 C code writes it: cpuid behind a macro, in-out operands, named operands and
-   operand modifiers, matching constraints, SSE registers, `%%` registers, memory clobbers, asm in a loop
+   operand modifiers, matching constraints, memory operands, SSE registers, `%%` registers, memory clobbers, asm in a loop
    that updates a variable, asm without outputs, and file-scope asm. */
 #include <stdint.h>
 #include <stdio.h>
@@ -38,6 +38,13 @@ static double sse_add(double a, double b) {
   return a;
 }
 
+struct counter { long pad; int value; };
+
+static int fetch_add(struct counter *c, int d) {
+  __asm__ __volatile__("lock; xaddl %0, %1" : "+r"(d), "+m"(c->value) :: "memory");
+  return d;
+}
+
 int main(void) {
   uint32_t a, b, c, d;
   CPUID(0, a, b, c, d);
@@ -57,6 +64,13 @@ int main(void) {
     if (h & 1) __asm__ __volatile__("" ::: "memory");
   }
   __asm__ __volatile__("pause");
+  struct counter ctr = {0, 10};
+  int old = fetch_add(&ctr, 5), local = 3, copy, arr[4] = {1, 2, 3, 4};
+  __asm__("incl %0" : "+m"(local));
+  __asm__("addl %1, %0" : "+rm"(local) : "g"(2));
+  __asm__("movl %1, %0" : "=r"(copy) : "m"(local));
+  __asm__("addl $100, %0" : "=m"(arr[2]) : "m"(arr[2]));
+  printf("%d %d %d %d %d\n", old, ctr.value, local, copy, arr[2]);
   printf("%016llx %d\n", (unsigned long long)h, asm_answer);
   return 0;
 }
