@@ -221,9 +221,10 @@ class LLVMMemory:
         self.store_scalar(ptr, ty, v)
 
     def store_scalar(self, ptr, ty, v):
+        """Store scalar `v` of C type `ty` at !llvm.ptr `ptr` (volatile when `ty` is)."""
         if canonical(ty).kind == T.POINTER:
             v = self.to_ptr(v)
-        llvm.StoreOp(v, ptr)
+        llvm.StoreOp(v, ptr, volatile_=True if canonical(ty).is_volatile_qualified() else None)
 
     def designator(self, item):
         """See `designator_of`; errors are CompileErrors at the item."""
@@ -423,10 +424,11 @@ class LLVMMemory:
         ety = canonical(ety)
         if R.is_record(ety) or CT.is_array(ety):
             return p
+        vol = True if ety.is_volatile_qualified() else None
         if ety.kind == T.POINTER:
-            v = llvm.LoadOp(CT.llvm_ptr(), p).result
+            v = llvm.LoadOp(CT.llvm_ptr(), p, volatile_=vol).result
             return self.from_ptr(v, ety, None, None) if CT.pointee_is_memref(ety) else v
-        return llvm.LoadOp(CT.scalar_type(ety), p).result
+        return llvm.LoadOp(CT.scalar_type(ety), p, volatile_=vol).result
 
     def store_llvm(self, p, ety, v):
         ety = canonical(ety)

@@ -30,6 +30,9 @@ from .values import MemVar
 from ..cuda_split import host_symbol, is_device_variable, variable_symbol
 
 
+RETURNS_TWICE = frozenset({"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", "savectx", "vfork", "getcontext"})
+
+
 class ModuleGen:
     """Builds one MLIR module from a libclang TranslationUnit.
 
@@ -234,6 +237,8 @@ class ModuleGen:
             f = func.FuncOp(name, sig.ftype, visibility="private")
             if weak and defn is None:  # `extern int f(void) __attribute__((weak));`: null when not linked in
                 f.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<extern_weak>")
+            if name in RETURNS_TWICE:  # (setjmp: LLVM must know that the call returns again, as clang tells it)
+                f.attributes["passthrough"] = ir.ArrayAttr.get([ir.StringAttr.get("returns_twice")])
             if sig.has_records:
                 f.arg_attrs = R.attrs_array(sig)
         self.functions[name] = f
