@@ -139,7 +139,8 @@ class LLVMMemory:
             return False
         if decl_key(r) in self.struct_vars:
             return True
-        return r.kind == K.VAR_DECL and decl_key(r.canonical) in self.mg.addressed_globals
+        return r.kind == K.VAR_DECL and (decl_key(r.canonical) in self.mg.addressed_globals
+                                         or R.is_byte_object(r.type) and CT.is_array(r.type))  # (volatile)
 
     def byte_local(self, d, ty, init):
         """Storage for a local struct/union/array-of-non-numeric variable, initialized as C says."""
