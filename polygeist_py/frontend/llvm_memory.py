@@ -505,9 +505,13 @@ class LLVMMemory:
         return None
 
     # ------------------------------------------------------------ aggregates at calls
-    def pack_args(self, sig, args, call):
-        """MLIR arguments for C arguments `args` under lowered signature `sig` (variadic tail: scalars only)."""
+    def pack_args(self, sig, args, call, byval=None):
+        """MLIR arguments for C arguments `args` under lowered signature `sig`. In the variadic tail a struct or
+        union goes where a named argument would (System V x86-64, 3.5.7: that is where va_arg looks for it):
+        in registers as its eightbytes, or in memory as a `byval` copy, whose argument attributes are added to
+        dict `byval` (position -> attributes; None: the call cannot carry them, an error)."""
         out = []
+        ints, sses = sig.free_registers
         for i, a in enumerate(args):
             if i < len(sig.params):
                 p = sig.params[i]
@@ -526,8 +530,30 @@ class LLVMMemory:
             at = canonical(a.type)
             if at.kind == T.POINTER or CT.is_array(at) or at.kind == T.FUNCTIONPROTO:
                 out.append(self.raw_pointer(a))
+                ints = max(ints - 1, 0)
             elif CT.is_arith(at):
                 out.append(self.rvalue(a))
+                if CT.is_float(at) and at.kind != T.LONGDOUBLE:
+                    sses = max(sses - 1, 0)
+                elif at.kind != T.LONGDOUBLE:  # (an __int128 takes two registers or none)
+                    need = 2 if CT.size_of(at) == 16 else 1
+                    ints = ints - need if need <= ints else ints
+            elif at.kind == T.RECORD:
+                try:
+                    classes = R.classify(at)
+                except CT.UnsupportedType as err:
+                    raise self.unsupported(a, str(err)) from None
+                ni, ns = (classes.count("int"), classes.count("sse")) if classes else (0, 0)
+                if classes is not None and ni <= ints and ns <= sses:
+                    out += self.record_pieces(self.record_value(a), at, classes)
+                    ints, sses = ints - ni, sses - ns
+                elif byval is not None:  # in memory: a copy in the argument area, as for a named argument
+                    byval[len(out)] = {"llvm.byval": ir.TypeAttr.get(R.bytes_type(at)), "llvm.align":
+                                       ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(at.get_align(), 8))}
+                    out.append(self.record_value(a))
+                else:
+                    raise self.unsupported(a, f"passing a '{a.type.spelling}' in memory to a variadic function "
+                                              "called through a pointer")
             else:
                 raise self.unsupported(a, f"passing a '{a.type.spelling}' to a variadic function")
         return out
@@ -557,10 +583,10 @@ class LLVMMemory:
             s = llvm.InsertValueOp(s, v, [i]).result
         return s
 
-    def call_lowered(self, sig, args, call, emit):
+    def call_lowered(self, sig, args, call, emit, byval=None):
         """Emit a call under `sig`: `emit(mlir_args, result_types)` makes the op; returns the C result (for a
-        record: the address of a temporary holding it)."""
-        vals = self.pack_args(sig, args, call)
+        record: the address of a temporary holding it). `byval`: see pack_args."""
+        vals = self.pack_args(sig, args, call, byval)
         if sig.ret_kind == "sret":
             tmp = self.byte_alloca(CT.size_of(sig.ret_ctype), max(8, sig.ret_ctype.get_align()))
             emit([tmp] + vals, list(sig.ftype.results))

@@ -180,6 +180,7 @@ class Signature:
     arg_attrs: list
     variadic: bool = False
     has_this: bool = False  # a C++ method: the object's address is the last MLIR argument (cxx_classes)
+    free_registers: tuple = (INT_REGS, SSE_REGS)  # (integer, SSE) argument registers the fixed ones leave
 
     @property
     def has_records(self) -> bool:
@@ -247,7 +248,8 @@ def signature(param_types, result_type, variadic=False) -> Signature:
         params.append(ParamABI("scalar", c, [t], first))
         ins.append(t)
         attrs.append({})
-    return Signature(ir.FunctionType.get(ins, outs), params, ret_kind, rt, ret_classes, attrs, variadic)
+    return Signature(ir.FunctionType.get(ins, outs), params, ret_kind, rt, ret_classes, attrs, variadic,
+                     free_registers=(max(ints, 0), max(sses, 0)))
 
 
 def attrs_array(sig: Signature, extra=None):
