@@ -54,11 +54,13 @@ TIME_FIELDS = ("times", "median_s", "min_s", "noise", "compile_s", "worker", "re
 @dataclass(frozen=True)
 class Kernel:
     """A C program to sweep: `path`, `defines` ((name, value) pairs, e.g. problem sizes), `name` (default: the
-    file's stem), `args` passed to the program when it runs."""
+    file's stem), `args` passed to the program when it runs, `flags` further pgcc flags of every build (-I,
+    -std=, ...)."""
     path: str
     defines: tuple = ()
     name: str = ""
     args: tuple = ()
+    flags: tuple = ()
 
     def __post_init__(self):
         object.__setattr__(self, "path", os.path.abspath(str(self.path)))
@@ -203,7 +205,7 @@ def _env(threads: int) -> dict:
 
 def _compile(src: str, kernel: Kernel, flags: list, out: str, timeout: float) -> tuple:
     """(status, message, seconds) of one pgcc build."""
-    cmd = [_pgcc(), *flags, f"-I{os.path.dirname(kernel.path)}", src, "-o", out]
+    cmd = [_pgcc(), *flags, *kernel.flags, f"-I{os.path.dirname(kernel.path)}", src, "-o", out]
     t0 = time.perf_counter()
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -275,15 +277,20 @@ def reference(kernel: Kernel, source: str, defines: tuple, cfg: SweepConfig) -> 
     """Compile the untransformed program (`opt --no-polyhedral`), run it once for its output and time it.
 
     Returns {"status", "output", "times", "message"}; runs on a worker."""
-    src = _source_file(kernel, source)
-    exe = os.path.join(_workdir(), f"{kernel.name}-{os.getpid()}-{_digest((kernel, defines, 'ref'))}.ref")
-    status, msg, _ = _compile(src, kernel, [cfg.opt, "--no-polyhedral", *_define_flags(defines)], exe,
-                              cfg.compile_timeout)
-    if status != OK:
-        return {"status": status, "output": None, "times": [], "message": "reference: " + msg}
-    status, out = _run(exe, kernel, cfg)
-    if status != OK:
-        return {"status": status, "output": None, "times": [], "message": "reference: " + out}
+    cache_key = ("reference", kernel, defines, cfg.opt, cfg.threads, hashlib.sha256(source.encode()).hexdigest())
+    if cache_key in _EXE_CACHE and os.path.exists(_EXE_CACHE[cache_key][0]):
+        exe, out = _EXE_CACHE[cache_key]  # this worker built and ran it already (successive halving's rungs)
+    else:
+        src = _source_file(kernel, source)
+        exe = os.path.join(_workdir(), f"{kernel.name}-{_digest(cache_key)}.ref")
+        status, msg, _ = _compile(src, kernel, [cfg.opt, "--no-polyhedral", *_define_flags(defines)], exe,
+                                  cfg.compile_timeout)
+        if status != OK:
+            return {"status": status, "output": None, "times": [], "message": "reference: " + msg}
+        status, out = _run(exe, kernel, cfg)
+        if status != OK:
+            return {"status": status, "output": None, "times": [], "message": "reference: " + out}
+        _EXE_CACHE[cache_key] = (exe, out)
     status, times, msg = _time(exe, kernel, cfg, cfg.reps)
     return {"status": OK, "output": out, "times": times, "message": msg}
 
@@ -301,7 +308,7 @@ def check_user_schedules(kernel: Kernel, src: str, variant: Variant) -> str:
     from .experiments import load
     docs = json.loads(variant.schedules)
     exp = load(src, defines=dict(kernel.defines + variant.defines),
-               include_dirs=[os.path.dirname(kernel.path)])
+               include_dirs=[os.path.dirname(kernel.path)], clang_args=list(kernel.flags))
     try:
         for name, entry in docs.items():
             view = exp.scop(name)
@@ -628,14 +635,35 @@ def _accepts_n_workers(client) -> bool:
 
 
 def _progress(futures, client):
-    """Dask's text progress bar for `futures`, drawn from a background thread (the main thread journals)."""
+    """Dask's text progress bar for `futures` on stderr (stdout may be the compiler's output), drawn from a
+    background thread (the main thread journals results); without a terminal, a line per quarter done."""
     import threading
 
     from distributed.diagnostics.progressbar import TextProgressBar
+    from distributed.utils import format_time
+
+    class StderrBar(TextProgressBar):
+        quarter = -1
+
+        def _draw_bar(self, remaining, all, **kwargs):
+            frac = (1 - remaining / all) if all else 1.0
+            line = f"[{'#' * int(self.width * frac):<{self.width}}] | {int(100 * frac)}% Completed | " \
+                   f"{format_time(self.elapsed)}"
+            if sys.stderr.isatty():
+                sys.stderr.write("\r" + line)
+            elif int(4 * frac) > self.quarter:
+                self.quarter = int(4 * frac)
+                sys.stderr.write(f"sweep: {line}\n")
+            sys.stderr.flush()
+
+        def _draw_stop(self, **kwargs):
+            if sys.stderr.isatty():
+                sys.stderr.write("\33[2K\r")
+                sys.stderr.flush()
 
     def draw():
         try:
-            TextProgressBar(futures, scheduler=client.scheduler.address, width=30)
+            StderrBar(futures, scheduler=client.scheduler.address, width=30)
         except Exception:  # the bar is a convenience: never let it break a sweep
             pass
     t = threading.Thread(target=draw, daemon=True, name="pgcc-sweep-progress")
