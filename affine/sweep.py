@@ -606,24 +606,37 @@ def _sweep_dask(todo, sources, cfg, scheduler, n_workers, progress, record) -> N
                               key=f"variant-{k.name}-{_digest((key, time.time()))}", **res)
             futures[f] = (key, k, v)
         bar = _progress(list(futures), client) if progress else None
+        died = []
         for f in as_completed(list(futures)):
             key, k, v = futures[f]
             try:
-                row = f.result()
-            except Exception as e:  # KilledWorker (the task kept killing workers), CancelledError, ...
-                row = {"kernel": k.name, "variant": v.key, **v.params(), "threads": cfg.threads,
-                       "reps": cfg.reps, "status": WORKER_DIED, "message": f"{type(e).__name__}: {e}"[:500],
-                       "times": [], "median_s": None, "min_s": None, "noise": None, "compile_s": None,
-                       "worker": None, "reference_median_s": None, "reference_noise": None}
-            record(key, row)
+                record(key, f.result())
+            except Exception as e:  # KilledWorker (the task's workers died), CancelledError, ...
+                died.append((key, k, v, e))
         if bar is not None:
             bar.join(timeout=5)
+        # Tasks that were on a worker when it died count as suspects, the innocent as well as the one that killed
+        # it: each gets a second chance alone, so that only the culprit is reported.
+        for key, k, v, e in died:
+            f = client.submit(run_variant, k, sources[k], v, ref_values[(k, v.defines)], cfg, pure=False,
+                              key=f"retry-{k.name}-{_digest((key, time.time()))}", **res)
+            try:
+                record(key, f.result())
+            except Exception as e2:
+                record(key, _died_row(k, v, cfg, e2))
     finally:
         if owned:
             cluster = getattr(client, "cluster", None)
             client.close()
             if cluster is not None:
                 cluster.close()
+
+
+def _died_row(k: Kernel, v: Variant, cfg: SweepConfig, e: Exception) -> dict:
+    return {"kernel": k.name, "variant": v.key, **v.params(), "threads": cfg.threads, "reps": cfg.reps,
+            "status": WORKER_DIED, "message": f"{type(e).__name__}: {e}"[:500], "times": [], "median_s": None,
+            "min_s": None, "noise": None, "compile_s": None, "worker": None, "reference_median_s": None,
+            "reference_noise": None}
 
 
 def _accepts_n_workers(client) -> bool:
