@@ -507,8 +507,9 @@ def make_client(scheduler=None, n_workers: int | None = None):
         return scheduler, False
     if isinstance(scheduler, str):
         return Client(scheduler), True
+    import logging
     cluster = LocalCluster(n_workers=n_workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                           resources={TIMING_RESOURCE: 1}, dashboard_address=None)
+                           resources={TIMING_RESOURCE: 1}, dashboard_address=None, silence_logs=logging.ERROR)
     return Client(cluster), True
 
 
@@ -605,7 +606,10 @@ def _sweep_dask(todo, sources, cfg, scheduler, n_workers, progress, record) -> N
             f = client.submit(run_variant, k, sources[k], v, ref_values[(k, v.defines)], cfg, pure=False,
                               key=f"variant-{k.name}-{_digest((key, time.time()))}", **res)
             futures[f] = (key, k, v)
-        bar = _progress(list(futures), client) if progress else None
+        try:
+            bar = _progress(list(futures), client) if progress else None
+        except Exception:  # a convenience: never let it break a sweep (Dask's progress bar API changed)
+            bar = None
         died = []
         for f in as_completed(list(futures)):
             key, k, v = futures[f]
@@ -652,8 +656,8 @@ def _progress(futures, client):
     background thread (the main thread journals results); without a terminal, a line per quarter done."""
     import threading
 
+    from dask.utils import format_time
     from distributed.diagnostics.progressbar import TextProgressBar
-    from distributed.utils import format_time
 
     class StderrBar(TextProgressBar):
         quarter = -1

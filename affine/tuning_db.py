@@ -225,4 +225,10 @@ def options_for(path: str, o, language: str | None, workdir: str):
     texts = scop_texts(path, o.clang_args)
     hits = [(name, weight, db.get(text)) for name, text, weight in texts]
     entry = choose([h for h in hits if h[2] is not None], file_key(texts))
-    return o if entry is None else apply_entry(o, entry, workdir)
+    if entry is None:
+        return o
+    if getattr(o, "verbose", False):
+        import sys
+        print(f"pgcc: tuning database {db.path}: {path}: {entry['variant_key']} (tuned for {entry['scop']}, "
+              f"{entry.get('speedup') or 1:.2f}x the default schedule)", file=sys.stderr)
+    return apply_entry(o, entry, workdir)
