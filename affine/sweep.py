@@ -21,10 +21,15 @@ workers `--resources pgcc-timing=1 --nthreads 1` to keep one timing job per work
 the tasks (their directory is added as -I for headers, which must then exist on the workers at the same path).
 
 Fault tolerance: every subprocess (compile, run) has a timeout, so a hung variant is reported "timeout";
-a worker that dies is replaced by the cluster and its task retried by Dask's scheduler (allowed-failures);
-a task that keeps killing workers is reported "worker-died". Results are appended to a journal (JSON lines)
-as they arrive; a sweep started again with the same journal skips what is recorded there (resume), except
-"worker-died" rows, which are retried.
+a worker that dies is replaced by the cluster (its nanny) and its tasks retried by Dask's scheduler
+(distributed.scheduler.allowed-failures); a task that fails that way is run once more alone after the others
+(tasks that merely shared the dying worker then pass), and reported "worker-died" if it kills a worker again.
+Results are appended to a journal (JSON lines, flushed and fsynced per row) as they arrive, so nothing measured
+is lost; a sweep started again with the same journal skips what is recorded there (resume), except
+"worker-died" rows, which run again.
+
+Worker processes start by spawning, so a script that calls sweep() must guard its top level with
+`if __name__ == "__main__":`, as for any Dask LocalCluster.
 """
 
 from __future__ import annotations
@@ -55,12 +60,15 @@ TIME_FIELDS = ("times", "median_s", "min_s", "noise", "compile_s", "worker", "re
 class Kernel:
     """A C program to sweep: `path`, `defines` ((name, value) pairs, e.g. problem sizes), `name` (default: the
     file's stem), `args` passed to the program when it runs, `flags` further pgcc flags of every build (-I,
-    -std=, ...)."""
+    -std=, ...), `timer`: a regular expression whose first group is the seconds the program measured itself
+    (e.g. r"kernel-seconds ([0-9.e-]+)"); lines matching it are left out of the output check. Without a
+    timer, a run's time is the wall-clock time of the whole process."""
     path: str
     defines: tuple = ()
     name: str = ""
     args: tuple = ()
     flags: tuple = ()
+    timer: str = ""
 
     def __post_init__(self):
         object.__setattr__(self, "path", os.path.abspath(str(self.path)))
@@ -227,6 +235,8 @@ def _run(exe: str, kernel: Kernel, cfg: SweepConfig):
         return TIMEOUT, f"run exceeded {cfg.run_timeout} s"
     if r.returncode != 0:
         return RUN_ERROR, f"exit status {r.returncode}: {r.stderr.strip()[-500:]}"
+    if kernel.timer:  # the program's own time differs between runs: not part of its output
+        return OK, "".join(line for line in r.stdout.splitlines(True) if not re.search(kernel.timer, line))
     return OK, r.stdout
 
 
@@ -236,13 +246,20 @@ def _time(exe: str, kernel: Kernel, cfg: SweepConfig, reps: int):
     for _ in range(reps):
         t0 = time.perf_counter()
         try:
-            r = subprocess.run([exe, *kernel.args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               env=_env(cfg.threads), timeout=cfg.run_timeout)
+            r = subprocess.run([exe, *kernel.args], stdout=subprocess.PIPE if kernel.timer else subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env=_env(cfg.threads), timeout=cfg.run_timeout,
+                               text=True)
         except subprocess.TimeoutExpired:
             return TIMEOUT, times, f"run exceeded {cfg.run_timeout} s"
         if r.returncode != 0:
             return RUN_ERROR, times, f"exit status {r.returncode}"
-        times.append(time.perf_counter() - t0)
+        dt = time.perf_counter() - t0
+        if kernel.timer:
+            m = re.search(kernel.timer, r.stdout)
+            if not m:
+                return RUN_ERROR, times, f"no line matching the timer {kernel.timer!r}"
+            dt = float(m.group(1))
+        times.append(dt)
     return OK, times, ""
 
 
