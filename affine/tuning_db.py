@@ -201,7 +201,7 @@ def options_for(path: str, o, language: str | None, workdir: str):
     database has nothing for this machine and pgcc version.
 
     Raises:
-        CompileError: the program does not compile (reported as for any compile).
+        CompileError: --autotune with a schedule flag of the command line.
     """
     if language not in (None, "c") or not path.endswith(".c"):
         return o
@@ -222,7 +222,11 @@ def options_for(path: str, o, language: str | None, workdir: str):
             o = dataclasses.replace(o, polyhedral=True)
     if not db.has_entries_here():
         return o
-    texts = scop_texts(path, o.clang_args)
+    from polygeist_py.errors import CompileError
+    try:
+        texts = scop_texts(path, o.clang_args)
+    except CompileError:  # the compile itself reports the program's errors, all of them, as usual
+        return o
     hits = [(name, weight, db.get(text)) for name, text, weight in texts]
     entry = choose([h for h in hits if h[2] is not None], file_key(texts))
     if entry is None:
