@@ -1,5 +1,8 @@
 """Schedule and tile-size sweeps: compile, check and time many variants of many kernels, on Dask or serially.
 
+Command line: `python -m polygeist_py.affine.sweep gemm.c -DNI=500 --tile-sizes default 16,16,16 --parallel on off
+--csv out.csv` (see --help).
+
 A sweep is the cross product of kernels (C programs that print their results) and variants (the polyhedral
 stage's choices: tile sizes per band member, fusion policy, parallel loops on/off, unroll-and-jam on/off, user
 schedules per SCoP, and macro definitions such as problem sizes). For every pair it
@@ -703,3 +706,52 @@ def _progress(futures, client):
     t = threading.Thread(target=draw, daemon=True, name="pgcc-sweep-progress")
     t.start()
     return t
+
+
+def main(argv=None) -> int:
+    """`python -m polygeist_py.affine.sweep KERNEL.c... [options]`: a sweep from the command line (see --help)."""
+    import argparse
+    ap = argparse.ArgumentParser(prog="python -m polygeist_py.affine.sweep",
+                                 description="Compile, check and time schedule variants of C kernels on Dask.")
+    ap.add_argument("kernels", nargs="+", help="C programs that print their results")
+    ap.add_argument("-D", dest="defines", action="append", default=[], help="macro of every build (N=1000)")
+    ap.add_argument("--tile-sizes", nargs="*", default=["default"],
+                    help="tile size lists (32,32,32), 'default' or 'none'")
+    ap.add_argument("--fusion", nargs="*", default=["smart"], choices=["max", "smart", "none"])
+    ap.add_argument("--parallel", nargs="*", default=["on"], choices=["on", "off"])
+    ap.add_argument("--unroll-jam", nargs="*", default=["on"], choices=["on", "off"])
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--run-timeout", type=float, default=60.0, help="seconds")
+    ap.add_argument("--rtol", type=float, default=0.0)
+    ap.add_argument("--scheduler", help="tcp://host:port of a Dask scheduler (default: a LocalCluster)")
+    ap.add_argument("--workers", type=int, help="LocalCluster workers (default: one per core)")
+    ap.add_argument("--serial", action="store_true", help="no Dask: one variant at a time in this process")
+    ap.add_argument("--journal", help="JSON-lines results file; rows already in it are not run again")
+    ap.add_argument("--csv")
+    ap.add_argument("--json")
+    ap.add_argument("--plot", help="PNG of time against tile sizes (needs matplotlib)")
+    a = ap.parse_args(argv)
+    tiles = [None if t == "default" else () if t == "none" else tuple(int(x) for x in t.split(","))
+             for t in a.tile_sizes]
+    space = grid(tile_sizes=tiles, fusion=[None if f == "smart" else f for f in a.fusion],
+                 parallel=[p == "on" for p in a.parallel], unroll_jam=[u == "on" for u in a.unroll_jam])
+    kernels = [Kernel(k, defines=a.defines) for k in a.kernels]
+    res = sweep(kernels, space, config=SweepConfig(reps=a.reps, threads=a.threads, run_timeout=a.run_timeout,
+                                                   rtol=a.rtol),
+                scheduler=a.scheduler, n_workers=a.workers, serial=a.serial, journal=a.journal)
+    for r in res.rows:
+        med = f"{r['median_s']:.6f} s  noise {r['noise']}" if r["median_s"] is not None else r["message"][:80]
+        print(f"{r['kernel']:16s} {r['variant']:48s} {r['status']:12s} {med}")
+    print(f"{len(res.rows)} variants in {res.wall_s:.1f} s; machine noise {res.machine_noise()}")
+    if a.csv:
+        res.to_csv(a.csv)
+    if a.json:
+        res.to_json(a.json)
+    if a.plot:
+        res.plot(a.plot)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
