@@ -131,3 +131,14 @@ def test_wrong_output_is_rejected(tmp):
     assert sw.same_output("x 1.0000001\n", "x 1.0\n", rtol=1e-6)
     assert not sw.same_output("x 1.0000001\n", "x 1.0\n")
     assert not sw.same_output("x 1.1\n", "x 1.0\n", rtol=1e-6)
+
+
+def test_plot_of_time_against_tile_sizes(tmp):
+    pytest.importorskip("matplotlib")
+    row = {"kernel": "k", "variant": "default", **sw.Variant().params(), "status": sw.OK, "times": [1.0, 1.2],
+           "median_s": 1.1, "min_s": 1.0, "reference_median_s": 1.5}
+    rows = [row, dict(row, variant="--tile-sizes=8,8,8", tile_sizes="8x8x8", median_s=0.9, min_s=0.8,
+                      times=[0.8, 0.95])]
+    assert (tmp / "p.png").exists() is False
+    sw.Sweep(rows).plot(str(tmp / "p.png"))
+    assert (tmp / "p.png").read_bytes()[:4] == b"\x89PNG"
