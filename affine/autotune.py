@@ -8,11 +8,12 @@ more repetitions, and so on until two remain; the last rung always holds the def
 replaces it only when its median is at least `min_gain` (3 %) lower at that rung's repetitions.
 
 Why it beats random sampling at equal budget (budget = timed runs): on a shared, noisy machine a variant must
-be timed several times to be ranked reliably; random search spends the same repetitions on every sampled
-variant, so for B runs and r repetitions it sees B / r variants. Successive halving sees about B / log2(n)
-variants at one run each and spends the extra repetitions only on the variants still in contention, where
-ranking needs them: more of the space is explored and the final decision rests on more repetitions
-(benchmarks/autotune.py compares both at the same budget). It needs no library and no model of the space,
+be timed several times to be ranked reliably. Random sampling spends the same r repetitions on every sampled
+variant (B / r variants for B runs): few repetitions rank the good variants on noise, many leave most of the
+budget on bad ones. Successive halving times n = B / log2(n) variants once (8 for B = 24, as random sampling
+with r = 3) and spends the further runs only on the variants still in contention: its two finalists are timed
+n / 2 times each, so the decision between the best candidates rests on several times the repetitions at the
+same cost, and a slow variant costs one run (benchmarks/autotune.py compares both at the same budget). It needs no library and no model of the space,
 which mixes categorical choices (fusion policy, on/off switches) with tile sizes on a log scale, where a
 Bayesian optimizer's surrogate would need many samples before it helps.
 
@@ -237,7 +238,7 @@ def autotune(path, budget: int = DEFAULT_BUDGET, *, defines=(), flags=(), space=
 def autotune_for_driver(path: str, o, db, budget) -> TuneResult:
     """`pgcc --autotune[=BUDGET]` for one C file: tune it (OMP_NUM_THREADS threads, default all cores; on the
     cluster of --scheduler=, else a LocalCluster, else serially when dask.distributed is missing) and store the
-    result in `db`; a one-line summary goes to stderr."""
+    result in TuningDB `db` (None: store nothing); a one-line summary goes to stderr."""
     budget = DEFAULT_BUDGET if budget is True else int(budget)
     threads = int(os.environ.get("OMP_NUM_THREADS") or os.cpu_count() or 1)
     try:
@@ -255,11 +256,12 @@ def autotune_for_driver(path: str, o, db, budget) -> TuneResult:
         print(f"pgcc: warning: {path}: autotuning found no variant that runs and prints what the untransformed "
               f"program prints ({_failures(result)}); nothing stored", file=sys.stderr)
         return result
-    store(result, db)
+    if db is not None:
+        store(result, db)
     sp = result.speedup
     print(f"pgcc: autotuned {path}: {result.best.key} ({result.best_median_s:.4g} s"
           + (f", {sp:.2f}x the default schedule" if sp else "") + f"; {result.evaluated} variants, "
-          f"{result.runs} timed runs) -> {db.path}", file=sys.stderr)
+          f"{result.runs} timed runs)" + (f" -> {db.path}" if db is not None else ""), file=sys.stderr)
     return result
 
 

@@ -206,7 +206,7 @@ def options_for(path: str, o, language: str | None, workdir: str):
     if language not in (None, "c") or not path.endswith(".c"):
         return o
     autotune = getattr(o, "autotune", None)
-    if getattr(o, "no_tuning_db", False) or not (_polyhedral_on(o) or autotune):
+    if not autotune and (getattr(o, "no_tuning_db", False) or not _polyhedral_on(o)):
         return o
     if _explicit_schedule_flags(o):
         if autotune:
@@ -217,9 +217,14 @@ def options_for(path: str, o, language: str | None, workdir: str):
     db = TuningDB(getattr(o, "tuning_db", None))
     if autotune:
         from . import autotune as at
-        at.autotune_for_driver(path, o, db, budget=autotune)
+        result = at.autotune_for_driver(path, o, None if o.no_tuning_db else db, budget=autotune)
         if not _polyhedral_on(o):
             o = dataclasses.replace(o, polyhedral=True)
+        if o.no_tuning_db:  # compile with what the search found, store nothing
+            if result.best is None:
+                return o
+            return apply_entry(o, {"variant_flags": result.best.flags(), "schedules": result.best.schedules},
+                               workdir)
     if not db.has_entries_here():
         return o
     from polygeist_py.errors import CompileError

@@ -60,7 +60,8 @@ Polyhedral scheduling (affine loop nests, isl; on by default at -O3):
   --autotune[=BUDGET]    search schedule variants by measurement first (successive halving, BUDGET timed runs,
                          default 24; needs a main that prints results) and store the best in the tuning database
   --tuning-db=PATH       the tuning database (default $PGCC_TUNING_DB or ~/.cache/pgcc/tuning-db.json): -O3
-                         compiles use the variant stored for their SCoPs     --no-tuning-db  neither read nor write it
+                         compiles use the variant stored for their SCoPs
+  --no-tuning-db         neither read nor write it (with --autotune: compile with what it found, store nothing)
   --scheduler ADDR       Dask scheduler (tcp://host:port) for --autotune (default: a local cluster)
 
 Inspecting:
@@ -388,7 +389,7 @@ def _budget(text: str) -> int:
 def tuned_options(path: str, o: Options, language: str | None, workdir: str) -> Options:
     """Options for compiling `path` after --autotune and with the tuning database's variant for its SCoPs
     (affine/tuning_db.options_for); `o` itself when neither can apply (checked without importing isl)."""
-    if o.no_tuning_db or (o.autotune is None and not (o.polyhedral if o.polyhedral is not None
+    if o.autotune is None and (o.no_tuning_db or not (o.polyhedral if o.polyhedral is not None
                                                       else o.opt_level >= 3)):
         return o
     if o.autotune is None:
