@@ -4,7 +4,8 @@ Strategy: successive halving (Jamieson & Talwalkar, "Non-stochastic Best Arm Ide
 Optimization", AISTATS 2016; the inner loop of Hyperband, Li et al., JMLR 2018), with the number of timed
 repetitions as the resource. n variants (pgcc's default schedule always among them, the others sampled from the
 space with a fixed seed) are compiled and timed once; the faster 1/eta (eta = 2) are timed again with eta times
-more repetitions, and so on until two remain; the last rung always holds the default schedule, and a variant
+more repetitions, and so on until two remain; the last rung always holds the default schedule (in the place of
+the slower finalist when it was dropped before, so that the budget is kept exactly), and a variant
 replaces it only when its median is at least `min_gain` (3 %) lower at that rung's repetitions.
 
 Why it beats random sampling at equal budget (budget = timed runs): on a shared, noisy machine a variant must
@@ -23,6 +24,7 @@ than the untransformed program (wrong-output) are dropped at the rung where they
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import sys
@@ -100,6 +102,29 @@ def successive_halving(kernel, candidates=None, budget: int = DEFAULT_BUDGET, *,
 
     Algorithm: Jamieson & Talwalkar 2016 (see the module's docstring).
     """
+    with _one_cluster(sweep_args) as sweep_args:
+        return _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain, sweep_args)
+
+
+@contextlib.contextmanager
+def _one_cluster(sweep_args: dict):
+    """sweep_args with one Dask client for every rung (a LocalCluster started here when none is given, so that
+    the workers keep their compiled variants from rung to rung), closed at the end."""
+    if sweep_args.get("serial") or not isinstance(sweep_args.get("scheduler"), (str, type(None))):
+        yield sweep_args
+        return
+    client, owned = sw.make_client(sweep_args.get("scheduler"), sweep_args.get("n_workers"))
+    try:
+        yield dict(sweep_args, scheduler=client)
+    finally:
+        if owned:
+            cluster = getattr(client, "cluster", None)
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain, sweep_args) -> TuneResult:
     kernel = kernel if isinstance(kernel, Kernel) else Kernel(kernel)
     candidates = list(candidates or default_space())
     cfg = config or SweepConfig()
@@ -112,7 +137,8 @@ def successive_halving(kernel, candidates=None, budget: int = DEFAULT_BUDGET, *,
     for i, (_, reps) in enumerate(rungs):
         last = i == len(rungs) - 1
         if last and default not in pool:
-            pool.append(default)  # the incumbent: the decision is always against pgcc's default schedule
+            # the incumbent takes the last finalist's place: the decision is always against pgcc's default
+            pool = pool[:-1] + [default] if len(pool) > 1 else pool + [default]
         res = sw.sweep([kernel], pool, config=_with_reps(cfg, reps), **sweep_args)
         result.rungs.append(res)
         result.runs += reps * len(pool)
