@@ -6,7 +6,9 @@ repetitions as the resource. n variants (pgcc's default schedule always among th
 space with a fixed seed) are compiled and timed once; the faster 1/eta (eta = 2) are timed again with eta times
 more repetitions, and so on until two remain; the last rung always holds the default schedule (in the place of
 the slower finalist when it was dropped before, so that the budget is kept exactly), and a variant
-replaces it only when its median is at least `min_gain` (3 %) lower at that rung's repetitions.
+replaces it only when it is at least `min_gain` (3 %) faster over all its runs, at the minimum and at the median.
+Variants are ranked by their fastest run so far, over every rung (interference from other processes on a shared
+machine only ever adds time, so the minimum is the estimate of a variant's own time that noise disturbs least).
 
 Why it beats random sampling at equal budget (budget = timed runs): on a shared, noisy machine a variant must
 be timed several times to be ranked reliably. Random sampling spends the same r repetitions on every sampled
@@ -27,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import statistics
 import sys
 from dataclasses import dataclass, field
 
@@ -70,7 +73,7 @@ def plan(budget: int, eta: int = 2) -> list:
 @dataclass
 class TuneResult:
     """What a search found for one kernel: the `best` variant (the default when nothing beats it), its median
-    and the default schedule's at the last rung (seconds), `speedup` (default / best), the `rungs` (one Sweep
+    and the default schedule's over all their runs (seconds), `speedup` (default / best), the `rungs` (one Sweep
     each), `runs` (timed runs spent) and `evaluated` (distinct variants timed)."""
     kernel: Kernel
     best: Variant | None
@@ -133,7 +136,7 @@ def _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain,
     pool = [default] + random.Random(seed).sample([c for c in candidates if c != default],
                                                   min(rungs[0][0] - 1, len(candidates) - (default in candidates)))
     result = TuneResult(kernel, None, None, None)
-    seen = set()
+    seen, times = set(), {}  # times: every run of a variant, over the rungs
     for i, (_, reps) in enumerate(rungs):
         last = i == len(rungs) - 1
         if last and default not in pool:
@@ -144,20 +147,29 @@ def _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain,
         result.runs += reps * len(pool)
         seen.update(pool)
         rows = {r["variant"]: r for r in res.ok(kernel.name) if r["median_s"] is not None}
-        ranked = sorted((v for v in pool if v.key in rows), key=lambda v: rows[v.key]["median_s"])
+        for v in pool:
+            if v.key in rows:
+                times.setdefault(v.key, []).extend(rows[v.key]["times"])
+        # a variant that failed at this rung (a timeout, a dead worker) is out, whatever it did before
+        ranked = sorted((v for v in pool if v.key in rows), key=lambda v: min(times[v.key]))
         if last or len(ranked) <= 1:
             d = rows.get(default.key)
             win = ranked[0] if ranked else None
-            if win is not None and d is not None and win != default and \
-                    rows[win.key]["median_s"] > d["median_s"] * (1 - min_gain):
+            if win is not None and d is not None and win != default and not _clearly_faster(
+                    times[win.key], times[default.key], min_gain):
                 win = default
             result.best = win
-            result.best_median_s = rows[win.key]["median_s"] if win else None
-            result.default_median_s = d["median_s"] if d else None
+            result.best_median_s = statistics.median(times[win.key]) if win else None
+            result.default_median_s = statistics.median(times[default.key]) if d else None
             break
         pool = ranked[:max(1, len(pool) // eta)]
     result.evaluated = len(seen)
     return result
+
+
+def _clearly_faster(a: list, b: list, min_gain: float) -> bool:
+    """Whether runs `a` beat runs `b` by min_gain both at their minimum and at their median."""
+    return min(a) < min(b) * (1 - min_gain) and statistics.median(a) < statistics.median(b) * (1 - min_gain)
 
 
 def random_search(kernel, candidates=None, budget: int = DEFAULT_BUDGET, *, reps: int = 3,
