@@ -6,11 +6,14 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# the tests compile with pgcc's own schedules: never with what a developer's tuning database holds (issue 21)
+os.environ["PGCC_TUNING_DB"] = os.path.join(tempfile.mkdtemp(prefix="pgcc-tests-"), "tuning-db.json")
 PROGRAMS = ROOT / "tests" / "programs"
 
 
