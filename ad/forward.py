@@ -36,7 +36,8 @@ class Forward:
         self.primal = primal
         self.active = active
         self.return_primal = return_primal
-        self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive)
+        self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive,
+                            session.inactive_globals)
         self.vmap = {}
         self.tmap = {}
         self.block_finals = []  # emitted before the return: frees of extern __shared__ tangents (gpu_block.py)
@@ -134,7 +135,7 @@ class Forward:
                 if op not in self.act.touched:
                     self.clone(op)
                     continue
-                rule = FORWARD_RULES.get(op.name)
+                rule = FORWARD_RULES.get(op.operation.name)
                 if rule is None and inactive_result(self.act, op):
                     rule = Forward.clone
                 if rule is None:

@@ -417,7 +417,10 @@ def fwd_store_rule(fw, op):
         sv = shadow_of_stored_pointer(op, val, fw.t(val) if fw.act.is_varied(val) else None, fw.p(val))
     elif move_source(op) is not None:  # bytes moved through an integer: the shadow's bytes move too
         sv = fw.t(val) if fw.t(val) is not None else arith.constant(val.type, 0)
+    elif fw.act.is_varied(val):  # a pointer kept as an integer ((uintptr_t)x): its shadow, as an integer
+        sv = fw.t(val)
     else:
+        check_unshadowed_address(op, val)
         sv = fw.p(val)
     st = op.clone()
     st.operands[0] = sv
@@ -442,6 +445,30 @@ def shadow_of_stored_pointer(op, val, shadow, primal):
         return primal  # a function pointer (calls through it are not differentiated)
     raise error_at_op(op, "unsupported construct: storing a pointer that has no shadow (an enzyme_const argument "
                           "or a global) into memory that holds differentiated values")
+
+
+def check_unshadowed_address(op, val):
+    """An integer `val` stored by `op` into shadowed memory without a shadow of its own: when it is the address of
+    memory (ptrtoint of a pointer without a shadow), the error shadow_of_stored_pointer gives; a plain integer,
+    or the address of constant data, is copied as it is.
+
+    Raises:
+        CompileError: the integer is the address of memory that has no shadow."""
+    work, seen = [val], set()
+    while work:
+        v = work.pop()
+        o = v.owner
+        if v in seen or isinstance(o, ir.Block):
+            continue
+        seen.add(v)
+        if o.operation.name in ("llvm.ptrtoint", "memref.extract_aligned_pointer_as_index"):
+            if not _points_to_constants(o.operands[0]):
+                raise error_at_op(op, "unsupported construct: storing the address of memory that has no shadow "
+                                      "(an enzyme_const argument or a global), as an integer, into memory that "
+                                      "holds differentiated values")
+            continue
+        if o.operation.name in PLUMBING:
+            work.extend(o.operands)
 
 
 def _points_to_constants(v) -> bool:
@@ -509,6 +536,17 @@ def forward_sweep_shadows(rev, top):
         elif name == "llvm.store" and not is_pointer_like(o.operands[0].type):
             if not rev.act.is_varied(o.operands[1]):
                 continue
+            if isinstance(o.operands[0].type, ir.IntegerType):
+                val = o.operands[0]
+                if rev.act.is_varied(val):  # a pointer kept as an integer: its shadow at the same place
+                    with ir.InsertionPoint.after(rev.fops[o]), o.location:
+                        sv, sm = fshadow(rev, val), fshadow(rev, o.operands[1])
+                        st = rev.fops[o].clone()
+                        st.operands[0] = sv
+                        st.operands[1] = sm
+                    continue
+                if move_source(o) is None:
+                    check_unshadowed_address(o, val)
             fields = move_copy(rev, o)
             if fields:
                 load = move_source(o)

@@ -78,7 +78,8 @@ class Reverse:
         # device code: every thread of the block reaches the derivative's end (an Enzyme call at a kernel's top level)
         self.uniform_reach = len(extra) > 3 and extra[3]
         self.deferred = {}  # (root, access) -> per-thread adjoint rows summed at the end (gpu_block.py)
-        self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive)
+        self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive,
+                            session.inactive_globals)
         for o in self.act.ops:
             if o.name == "func.call" and o.attributes["callee"].value == "realloc" and self.act.is_varied(o.results[0]):
                 from .activity import allocations_of
@@ -353,6 +354,11 @@ class Reverse:
             if v not in top.smemo:
                 top.smemo[v] = shared_shadow(self, owner, top)
             return top.smemo[v]
+        if owner.operation.name == "memref.get_global":  # (a mutable global holding varied values: ad/shadow_globals.py)
+            from .shadow_globals import shadow_of_get_global
+            with ir.InsertionPoint(scope.sentinel), owner.location:
+                scope.smemo[v] = shadow_of_get_global(owner)
+            return scope.smemo[v]
         if owner.name in ALLOCS:
             sizes = [self.rv(o) for o in owner.operands]
             with ir.InsertionPoint(scope.sentinel), owner.location:
@@ -535,7 +541,9 @@ class Reverse:
             if op not in self.act.touched:
                 self.after_reverse(op)
                 continue
-            rule = REVERSE_RULES.get(op.name)
+            rule = REVERSE_RULES.get(op.operation.name)
+            if rule is None and op.operation.name == "memref.get_global":
+                rule = no_adjoint  # (its shadow global is read on demand: Reverse.shadow)
             if rule is None:
                 if op.name in P.PARTIALS:
                     rule = scalar_rule

@@ -99,6 +99,14 @@ def alloc_rule(fw, op):
         fw.tmap[op.results[0]] = shadow_alloc(op, fw.vmap)
 
 
+def get_global_rule(fw, op):
+    """memref.get_global of a mutable global holding varied values: its shadow global (ad/shadow_globals.py)."""
+    fw.clone(op)
+    if fw.act.is_varied(op.results[0]):
+        from .shadow_globals import shadow_of_get_global
+        fw.tmap[op.results[0]] = shadow_of_get_global(op)
+
+
 def dealloc_rule(fw, op):
     """memref.dealloc: the shadow is freed too."""
     fw.clone(op)
@@ -501,6 +509,7 @@ FORWARD_RULES = {
     **{n: store_rule for n in STORES},
     **{n: alloc_rule for n in ALLOCS},
     "memref.dealloc": dealloc_rule,
+    "memref.get_global": get_global_rule,
     **{n: loop_rule for n in LOOPS},
     "scf.if": if_rule,
     "affine.if": if_rule,
