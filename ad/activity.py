@@ -340,6 +340,10 @@ class Activity:
                 alloc = root_alloc(mem)
                 if alloc is not None:
                     return self._mark([alloc.results[0]])
+                if self._shadow_global(mem):
+                    return True
+            if mem in V and is_float(op.results[0].type):  # (`#pragma omp atomic read/capture`: the old value)
+                return self._mark([op.results[0]])
             return False
         if name in COPIES:  # copying differentiated memory (struct copies too): the destination gets a shadow
             dst, src = op.operands[0], op.operands[1]

@@ -12,9 +12,10 @@ extern int enzyme_dup, enzyme_const;
 
 #define APPROX_EQ(label, i, got, want, tol)                                              \
   do {                                                                                  \
-    printf("%s_%d %.12g %.12g\n", label, i, (double)(got), (double)(want));            \
+    double got_ = (got), want_ = (want);                                                \
+    printf("%s_%d %.12g %.12g\n", label, i, got_, want_);                               \
     fflush(stdout);                                                                     \
-    if (!(fabs((got) - (want)) <= (tol) * (1 + fabs(want)))) abort();                  \
+    if (!(fabs(got_ - want_) <= (tol) * (1 + fabs(want_)))) abort();                    \
   } while (0)
 
 #define N 5

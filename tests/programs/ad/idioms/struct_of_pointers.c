@@ -11,9 +11,10 @@ extern int enzyme_dup, enzyme_const;
 
 #define APPROX_EQ(label, i, got, want)                                                   \
   do {                                                                                  \
-    printf("%s_%d %.12g %.12g\n", label, i, (double)(got), (double)(want));            \
+    double got_ = (got), want_ = (want);                                                \
+    printf("%s_%d %.12g %.12g\n", label, i, got_, want_);                               \
     fflush(stdout);                                                                     \
-    if (!(fabs((got) - (want)) <= 1e-7 * (1 + fabs(want)))) abort();                   \
+    if (!(fabs(got_ - want_) <= 1e-7 * (1 + fabs(want_)))) abort();                     \
   } while (0)
 
 typedef struct {
