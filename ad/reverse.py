@@ -103,6 +103,7 @@ class Reverse:
         self.block_finals = []  # emitted before the return: frees of extern __shared__ shadows (gpu_block.py)
         # pointer slots of loops and branches, reallocs (ad/joined_shadows.py)
         self.joined, self.joined_bits, self.joined_errors, self.fwd_reallocs = {}, {}, {}, {}
+        self.realloc_kinds = {}  # (realloc call -> joined_shadows.realloc_elements)
         self.joined_setup = set()
         self.fixed_anchors = {}  # primal block -> its caches anchor, fixed before slot loads went in front
 
@@ -403,15 +404,16 @@ class Reverse:
         shadow (its first min(n, usable size of p's shadow) bytes: beyond p's own size nothing reads them) and
         it is freed.
 
+        Memory holding no floats gets its shadow in the forward sweep instead (joined_shadows.prepare).
+
         Raises:
-            CompileError: q is not used as an array of floats (pointers would need their shadows moved in the
-                forward sweep)."""
+            CompileError: q holds records mixing floats with pointers or integers."""
         from mlir.dialects import llvm, scf
         from .cache import memref_of
         elem = _float_elements(v)
         if elem is None:
-            raise error_at_op(owner, "unsupported construct: reverse mode through realloc of memory that is not "
-                                     "an array of floating-point numbers")
+            raise error_at_op(owner, "unsupported construct: reverse mode through realloc of records that mix "
+                                     "floating-point fields with pointers or integers")
         ptr = v.type
         n = self.rv(owner.operands[1])
         with ir.InsertionPoint(scope.sentinel), owner.location:
