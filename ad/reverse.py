@@ -73,6 +73,7 @@ class Reverse:
         self.primal = primal
         self.active = active
         self.entry_mode = extra[0] == "entry"
+        self.split = extra[0] == "split"  # (Enzyme's split mode: ad/split_mode.py cuts the result in two)
         # device code: parameters whose pointer and shadow are the same in every thread (ad/gpu_block.py)
         self.uniform_params = set(extra[2]) if len(extra) > 2 else set()
         # device code: every thread of the block reaches the derivative's end (an Enzyme call at a kernel's top level)
@@ -162,6 +163,8 @@ class Reverse:
             self.planner = Planner(self, self.caches.recompute)
             with self.primal.location:
                 sentinel = arith.constant(ir.IndexType.get(), 0).owner
+            # (the primal's results as the forward sweep computes them: split mode returns them)
+            self.primal_results = [self.vmap.get(v, v) for v in ret.operands]
             top = Scope(pentry, None, sentinel)
             self.scope = top
             with ret.location:
@@ -180,8 +183,10 @@ class Reverse:
                 for fin in self.block_finals:  # (extern __shared__ shadows: ad/gpu_block.py)
                     fin()
                 func.ReturnOp(outs)
-        for st in [sentinel] + self.sentinels:
+        for st in ([] if self.split else [sentinel]) + self.sentinels:
             st.erase()
+        if self.split:  # (where the forward sweep ends: ad/split_mode.py)
+            sentinel.attributes["pgcc.split"] = ir.UnitAttr.get()
         if self.session.device:  # (counters and cache pointers live across barriers: kept per thread)
             from .gpu_block import keep_slots_per_thread
             keep_slots_per_thread(f)
