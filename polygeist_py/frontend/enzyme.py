@@ -1,4 +1,5 @@
-"""Enzyme's source API in C and CUDA: ``__enzyme_autodiff(fn, args...)`` and ``__enzyme_fwddiff(fn, args...)``.
+"""Enzyme's source API in C and CUDA: ``__enzyme_autodiff(fn, args...)``, ``__enzyme_fwddiff(fn, args...)`` and the
+split mode's ``__enzyme_augmentfwd`` / ``__enzyme_reverse``.
 
 Every function whose name begins with ``__enzyme_autodiff`` (reverse mode) or ``__enzyme_fwddiff`` (forward mode)
 is such a call, whatever prototype the program declared for it. The markers ``enzyme_dup``, ``enzyme_dupnoneed``,
@@ -16,6 +17,11 @@ result types, carrying the attributes the AD stage (polygeist_py.ad.api_calls) r
 Operands per parameter: const -> primal; dup/dupnoneed -> primal, shadow; active -> primal (reverse mode) or
 primal, tangent (forward mode). Result: forward mode the tangent of f's result; reverse mode the gradient of
 the one active scalar (none: no result). Semantics follow Enzyme's documentation (Moses & Churavy, NeurIPS'20).
+
+Split mode (``pgcc.enzyme_mode`` "augment" / "split_reverse", ad/split_mode.py): ``__enzyme_augmentfwd(fn,
+args...)`` takes reverse mode's operands and returns the tape (a pointer; with a struct of a pointer and a float
+as its result, also f's result); ``__enzyme_reverse(fn, args..., [adjoint of f's floating result], tape)`` takes
+them followed by the seed and the tape and returns what ``__enzyme_autodiff`` returns.
 """
 
 from __future__ import annotations
@@ -66,7 +72,8 @@ def unsupported_function(name: str):
 
 
 def mode_of(name: str):
-    """'forward' / 'reverse' for a name beginning with __enzyme_fwddiff / __enzyme_autodiff, else None."""
+    """'forward' / 'reverse' / 'augment' / 'split_reverse' for a name beginning with __enzyme_fwddiff /
+    __enzyme_autodiff / __enzyme_augmentfwd / __enzyme_reverse, else None."""
     for prefix, mode in PREFIXES.items():
         if name.startswith(prefix):
             return mode
@@ -191,15 +198,15 @@ def emit(fg, call, args, struct_ptr=None):
         acts.append(kind)
         i += 1
         p += 1
-    if p != len(params):
-        raise error_at(call, f"too few arguments to {name}: '{fn.spelling}' has {len(params)} parameters")
     if split == "split_reverse":
-        if len(args) - i != tail:
+        if len(args) - i != tail or p != len(params):
             raise error_at(call, f"{name} takes the arguments of '{fn.spelling}', "
                                  f"{'the adjoint of its result, ' if tail == 2 else ''}then the tape")
         if tail == 2:
             operands.append(fg.convert(fg.rvalue(args[i]), args[i].type, fret, args[i]))
         operands.append(fg.raw_pointer(args[-1]))
+    if p != len(params):
+        raise error_at(call, f"too few arguments to {name}: '{fn.spelling}' has {len(params)} parameters")
 
     call_ty = canonical(call.type)
     if split == "augment":
