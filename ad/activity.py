@@ -186,52 +186,63 @@ def _integer_arithmetic_on_loaded(v, varied, depth=8) -> bool:
     return False
 
 
+class Worklist:
+    """A visit-once worklist (the traversal that value and op walks of the AD stage share): iterating yields each
+    item pushed (the start items, then those given to `push`) once, last pushed first; items are hashable MLIR
+    values or ops.
+
+    Example: ``w = Worklist([v]); for x in w: w.push(x.owner.operands)``."""
+
+    def __init__(self, start):
+        self.work = list(start)
+        self.seen = set()
+
+    def __iter__(self):
+        while self.work:
+            x = self.work.pop()
+            if x in self.seen:
+                continue
+            self.seen.add(x)
+            yield x
+
+    def push(self, items) -> None:
+        self.work.extend(items)
+
+
 def pointer_integer(v) -> bool:
     """Whether integer `v` is used as an address: it reaches an llvm.inttoptr through integer plumbing (`(double
     *)(h.addr + 8)`, Enzyme's pointers kept in integer fields or variables)."""
     if not isinstance(v.type, ir.IntegerType):
         return False
-    work, seen = [v], set()
-    while work:
-        x = work.pop()
-        if x in seen:
-            continue
-        seen.add(x)
+    work = Worklist([v])
+    for x in work:
         for use in x.uses:
             user = use.owner
             if user.name == "llvm.inttoptr":
                 return True
             if user.name in PLUMBING and user.name != "llvm.ptrtoint":
-                work.extend(r for r in user.results if isinstance(r.type, (ir.IntegerType, ir.IndexType)))
+                work.push(r for r in user.results if isinstance(r.type, (ir.IntegerType, ir.IndexType)))
     return False
 
 
 def element_type_of(ptr):
     """The element type of the memref a raw pointer (!llvm.ptr from a memref's aligned pointer) comes from, or
     None."""
-    work, seen = [ptr], set()
-    while work:
-        v = work.pop()
-        if v in seen:
-            continue
-        seen.add(v)
+    work = Worklist([ptr])
+    for v in work:
         if isinstance(v.type, ir.MemRefType):
             return ir.MemRefType(v.type).element_type
         owner = v.owner
         if not isinstance(owner, ir.Block) and owner.name in PLUMBING:
-            work.extend(owner.operands)
+            work.push(owner.operands)
     return None
 
 
 def root_alloc(v):
     """The allocation (memref.alloca/alloc, llvm.alloca, or a call of malloc/calloc) a memref or pointer value is
     a view of, through plumbing ops, or None."""
-    work, seen = [v], set()
-    while work:
-        v = work.pop()
-        if v in seen:
-            continue
-        seen.add(v)
+    work = Worklist([v])
+    for v in work:
         owner = v.owner
         if isinstance(owner, ir.Block):
             continue
@@ -240,7 +251,7 @@ def root_alloc(v):
                                                 owner.attributes["callee"].value.startswith(DYNAMIC_SHARED))):
             return owner
         if owner.name in PLUMBING:
-            work.extend(owner.operands)
+            work.push(owner.operands)
     return None
 
 

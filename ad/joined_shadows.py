@@ -177,13 +177,9 @@ def like(mt, address, model):
 
 def is_null(v) -> bool:
     """Whether pointer `v` is a null pointer (also as a memref built over one)."""
-    from .activity import PLUMBING
-    work, seen = [v], set()
-    while work:
-        x = work.pop()
-        if x in seen:
-            continue
-        seen.add(x)
+    from .activity import PLUMBING, Worklist
+    work = Worklist([v])
+    for x in work:
         o = x.owner
         if isinstance(o, ir.Block):
             return False
@@ -192,7 +188,7 @@ def is_null(v) -> bool:
             continue
         if o.name not in PLUMBING:
             return False
-        work.extend(o.operands)
+        work.push(o.operands)
     return True
 
 
@@ -279,13 +275,9 @@ def realloc_elements(v):
     from it (views, offsets, the loop and branch slots it flows into): ("float", type) for an array of one
     floating-point type, ("bytes", None) when nothing in it is read or written as a float (pointers, integers:
     no adjoints), None for records mixing floats with other fields."""
-    from .activity import is_float
-    types, work, seen = set(), [v], set()
-    while work:
-        x = work.pop()
-        if x in seen:
-            continue
-        seen.add(x)
+    from .activity import Worklist, is_float
+    types, work = set(), Worklist([v])
+    for x in work:
         if isinstance(x.type, ir.MemRefType):
             types.add(ir.MemRefType(x.type).element_type)
         for u in x.uses:
@@ -294,7 +286,7 @@ def realloc_elements(v):
                 types.add(o.results[0].type)
             elif o.operation.name == "llvm.store" and u.operand_number == 1:
                 types.add(o.operands[0].type)
-        work += _slot_users(x)
+        work.push(_slot_users(x))
     floats = {t for t in types if is_float(t)}
     if not floats:
         return ("bytes", None)

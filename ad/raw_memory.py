@@ -454,13 +454,12 @@ def check_unshadowed_address(op, val):
 
     Raises:
         CompileError: the integer is the address of memory that has no shadow."""
-    work, seen = [val], set()
-    while work:
-        v = work.pop()
+    from .activity import Worklist
+    work = Worklist([val])
+    for v in work:
         o = v.owner
-        if v in seen or isinstance(o, ir.Block):
+        if isinstance(o, ir.Block):
             continue
-        seen.add(v)
         if o.operation.name in ("llvm.ptrtoint", "memref.extract_aligned_pointer_as_index"):
             if not _points_to_constants(o.operands[0]):
                 raise error_at_op(op, "unsupported construct: storing the address of memory that has no shadow "
@@ -468,7 +467,7 @@ def check_unshadowed_address(op, val):
                                       "holds differentiated values")
             continue
         if o.operation.name in PLUMBING:
-            work.extend(o.operands)
+            work.push(o.operands)
 
 
 def _points_to_constants(v) -> bool:

@@ -606,18 +606,14 @@ class Reverse:
 def _float_elements(v):
     """The float element type of the memref views pointer `v` is used through (None: none, several, or not
     floats)."""
-    from .activity import PLUMBING, is_float
-    types, work, seen = set(), [v], set()
-    while work:
-        x = work.pop()
-        if x in seen:
-            continue
-        seen.add(x)
+    from .activity import PLUMBING, Worklist, is_float
+    types, work = set(), Worklist([v])
+    for x in work:
         for u in x.uses:
             o = u.owner
             for r in o.results:
                 if isinstance(r.type, ir.MemRefType):
                     types.add(ir.MemRefType(r.type).element_type)
                 elif o.name in PLUMBING:
-                    work.append(r)
+                    work.push([r])
     return next(iter(types)) if len(types) == 1 and is_float(next(iter(types))) else None

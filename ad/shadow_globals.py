@@ -16,7 +16,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import memref
 
-from .activity import PLUMBING
+from .activity import PLUMBING, Worklist
 
 SUFFIX = ".shadow"
 
@@ -24,13 +24,9 @@ SUFFIX = ".shadow"
 def global_root(v):
     """The ``memref.get_global`` op of a mutable memref.global that memref `v` is (a view of), through plumbing;
     None when `v` comes from anything else or the global is constant."""
-    work, seen = [v], set()
+    work = Worklist([v])
     found = None
-    while work:
-        x = work.pop()
-        if x in seen:
-            continue
-        seen.add(x)
+    for x in work:
         o = x.owner
         if isinstance(o, ir.Block):
             return None
@@ -42,7 +38,7 @@ def global_root(v):
                 return None
             found = o
         elif o.operation.name in PLUMBING:
-            work.extend(x for x in o.operands if isinstance(x.type, ir.MemRefType))
+            work.push(y for y in o.operands if isinstance(y.type, ir.MemRefType))
         else:
             return None
     return found
