@@ -344,6 +344,13 @@ class Activity:
                 if allocs:
                     return self._mark([a.results[0] for a in allocs])
                 _check_known_memory(op, mem)
+            if mem in V and val not in V and is_pointer_like(val.type):
+                # a pointer to memory of this function stored where differentiated pointers live (a lambda's
+                # closure capturing a local by reference): that memory gets a shadow, whose pointer the shadow
+                # memory holds
+                alloc = root_alloc(val)
+                if alloc is not None:
+                    return self._mark([alloc.results[0]])
             return False
         if name == "memref.atomic_rmw":  # an atomic add of a varied value: the memory gets a shadow
             val, mem = op.operands[0], op.operands[1]
