@@ -48,18 +48,46 @@ def _top(op, block):
 
 
 def _slot_bytes(t):
-    """Bytes a tape slot for a value of type `t` takes (8 per scalar leaf), or None when unsupported."""
-    if isinstance(t, (ir.IntegerType, ir.IndexType)) or isinstance(t, (ir.F16Type, ir.BF16Type, ir.F32Type,
-                                                                         ir.F64Type)):
-        return 8
+    """Bytes a tape slot for a value of type `t` takes: 8 per scalar (16 for wider ones), an LLVM aggregate the sum
+    over its leaves (an upper bound of its size: no leaf is aligned beyond its own size); None when unsupported."""
+    if isinstance(t, (ir.IntegerType, ir.IndexType, ir.F16Type, ir.BF16Type, ir.F32Type, ir.F64Type)):
+        return 16 if isinstance(t, ir.IntegerType) and ir.IntegerType(t).width > 64 else 8
     text = str(t)
     if text == "!llvm.ptr":
         return 8
     if text.startswith(("!llvm.struct", "!llvm.array")):
-        leaves = text.count("i64") + text.count("ptr") + text.count("f64") + text.count("i32") + \
-            text.count("f32") + text.count("i8") + text.count("i16") + text.count("i1")
-        return 8 * max(leaves, 1) * 2
+        return _aggregate_bytes(text[len("!llvm."):])
     return None
+
+
+def _aggregate_bytes(text):
+    """Upper bound of the size of LLVM type `text` (MLIR syntax without the dialect prefix: ``struct<(ptr, i64,
+    array<2 x i64>)>``, ``array<4 x f64>``, ``ptr``, ``i32``...)."""
+    import re
+    text = text.strip()
+    if text.startswith("array<"):
+        n, _, elem = text[len("array<"):-1].partition(" x ")
+        return int(n) * _aggregate_bytes(elem)
+    if text.startswith("struct<"):
+        body = text[text.index("(") + 1:text.rindex(")")]
+        parts, depth, cur = [], 0, ""
+        for ch in body:
+            if ch in "<(":
+                depth += 1
+            elif ch in ">)":
+                depth -= 1
+            if ch == "," and depth == 0:
+                parts.append(cur)
+                cur = ""
+            else:
+                cur += ch
+        if cur.strip():
+            parts.append(cur)
+        return sum(_aggregate_bytes(x) for x in parts)
+    m = re.fullmatch(r"[if](\d+)", text)
+    if m:
+        return 16 if int(m.group(1)) > 64 else 8
+    return 8  # (ptr, bf16)
 
 
 def _at(tape, off):
