@@ -81,6 +81,9 @@ class Forward:
                 for fin in self.block_finals:
                     fin()
                 func.ReturnOp(outs)
+        if not self.return_primal:  # (called from __enzyme_fwddiff)
+            from .shadow_globals import zero_shadow_globals
+            zero_shadow_globals(self.session, f)
         return f
 
     # ------------------------------------------------------------------ helpers for rules

@@ -185,6 +185,9 @@ class Reverse:
                 func.ReturnOp(outs)
         for st in ([] if self.split else [sentinel]) + self.sentinels:
             st.erase()
+        if self.entry_mode or self.split:
+            from .shadow_globals import zero_shadow_globals
+            zero_shadow_globals(self.session, f)
         if self.split:  # (where the forward sweep ends: ad/split_mode.py)
             sentinel.attributes["pgcc.split"] = ir.UnitAttr.get()
         if self.session.device:  # (counters and cache pointers live across barriers: kept per thread)

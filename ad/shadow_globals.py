@@ -6,8 +6,10 @@ scratch array carrying intermediates between two loops, an accumulator written b
 another) gets a twin ``memref.global private @<name>.shadow`` of the same type, zero-initialized. The shadow of
 ``memref.get_global @g`` is ``memref.get_global @g.shadow``, in both modes: forward mode stores tangents into it
 wherever the primal stores values; reverse mode adds adjoints where the primal reads and moves them out (and
-resets them to 0) where the primal writes, so a global written before it is read in one call leaves its shadow
-zero again. Globals marked ``__attribute__((enzyme_inactive))`` get none (active values stored there are
+resets them to 0) where the primal writes. The derivative called from ``__enzyme_autodiff`` / ``__enzyme_fwddiff``
+zeroes the shadow globals it (or a derivative it calls) uses when it starts: the values a global holds on entry
+are constants of the call, so a derivative never depends on an earlier call (where Enzyme's shadow globals keep
+their contents between calls). Globals marked ``__attribute__((enzyme_inactive))`` get none (active values stored there are
 dropped, api_calls.Session.in_inactive_global).
 """
 
@@ -80,3 +82,40 @@ def shadow_of_get_global(get_global):
             memref.GlobalOp(name, ir.TypeAttr.get(t), sym_visibility="private",
                             initial_value=ir.DenseElementsAttr.get_splat(shape, zero))
     return memref.GetGlobalOp(t, name).result
+
+
+def zero_shadow_globals(session, f) -> None:
+    """At the start of entry derivative `f` (func.func): zero every shadow global that `f` or a function it calls
+    (transitively, among the session's functions) reads (module docstring).
+
+    Raises:
+        CompileError: a shadow global in CUDA device code (threads would zero it while others use it)."""
+    from polygeist_py.errors import error_at_op
+    from .activity import all_ops
+    from .emit import fill_zero
+    names, seen, work = {}, set(), [f]
+    while work:
+        g = work.pop()
+        if g.operation in seen:
+            continue
+        seen.add(g.operation)
+        for o in all_ops(g):
+            kind = o.operation.name
+            if kind == "memref.get_global" and global_name(o).endswith(SUFFIX):
+                names.setdefault(global_name(o), o)
+            elif kind == "func.call":
+                callee = session.funcs.get(ir.FlatSymbolRefAttr(o.attributes["callee"]).value)
+                if callee is not None and len(callee.regions[0].blocks):
+                    work.append(callee)
+    if not names:
+        return
+    if session.device:
+        raise error_at_op(next(iter(names.values())), "unsupported construct: a global array holding "
+                                                      "differentiated values in CUDA device code")
+    entry = f.regions[0].blocks[0]
+    with ir.InsertionPoint.at_block_begin(entry), f.location:
+        anchor = memref.GetGlobalOp(next(iter(names.values())).results[0].type, next(iter(names))).operation
+    with ir.InsertionPoint(anchor), f.location:
+        for name, o in sorted(names.items()):
+            fill_zero(memref.GetGlobalOp(o.results[0].type, name).result)
+    anchor.erase()

@@ -1,7 +1,7 @@
 /* Global arrays in differentiated code: a global scratch array that carries active intermediates between two
-   loops (Enzyme gives it a shadow), a constant global table of weights that stays inactive, and a global
-   accumulator array written by one call and read by another. Reverse and forward mode against hand-derived
-   values. Prints "label derivative reference"; aborts on a wrong derivative. */
+   loops (Enzyme gives it a shadow), a constant global table of weights that stays inactive, a global array
+   written by one helper and read by another, and an accumulator that persists between calls (the derivative
+   never depends on earlier calls). Reverse and forward mode against hand-derived values. Prints "label derivative reference"; aborts on a wrong derivative. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +44,13 @@ double two_calls(const double *x) {
   return collect(x);
 }
 
+/* an accumulator that persists between calls: its value on entry is a constant of each call */
+double total[1];
+double accumulate(double x) {
+  total[0] += x * x;
+  return total[0] * x;
+}
+
 int main(void) {
   double x[N] = {0.3, -0.8, 1.1, 0.5, -0.2}, dx[N] = {0};
   __enzyme_autodiff((void *)through_scratch, x, dx);
@@ -64,6 +71,13 @@ int main(void) {
   for (int i = 0; i < N; i++) {
     double w = exp(x[N - 1 - i]) + exp(x[i]) * x[N - 1 - i];
     APPROX_EQ("two_calls", i, dy[i], w);
+  }
+  /* d/dx [(t0 + x^2) x] = t0 + 3 x^2 on every call, whatever earlier calls left in the shadow */
+  for (int k = 0; k < 3; k++) {
+    double t0 = total[0], xk = 0.5 + k;
+    APPROX_EQ("accumulate_rev", k, __enzyme_autodiff((void *)accumulate, xk), t0 + 3 * xk * xk);
+    t0 = total[0];
+    APPROX_EQ("accumulate_fwd", k, __enzyme_fwddiff((void *)accumulate, xk, 1.0), t0 + 3 * xk * xk);
   }
   return 0;
 }
