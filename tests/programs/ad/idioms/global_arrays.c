@@ -1,7 +1,8 @@
 /* Global arrays in differentiated code: a global scratch array that carries active intermediates between two
    loops (Enzyme gives it a shadow), a constant global table of weights that stays inactive, a global array
    written by one helper and read by another, and an accumulator that persists between calls (the derivative
-   never depends on earlier calls). Reverse and forward mode against hand-derived values. Prints "label derivative reference"; aborts on a wrong derivative. */
+   never depends on earlier calls). Reverse and forward mode against hand-derived values. Prints "label
+   derivative reference"; aborts on a wrong derivative. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
