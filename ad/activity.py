@@ -255,6 +255,22 @@ def root_alloc(v):
     return None
 
 
+def pointer_table(mem):
+    """The allocation (root_alloc) of the memory that pointer `mem` was loaded from (`rows[i][j] = v` with `rows` a
+    local or malloc'd array of pointers: the table), through plumbing; None otherwise. A varied value stored
+    through such a pointer gives the table a shadow, so that the pointers read from it have theirs."""
+    work = Worklist([mem])
+    for v in work:
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            continue
+        if owner.name == "llvm.load":
+            return root_alloc(owner.operands[0])
+        if owner.name in PLUMBING:
+            work.push(owner.operands)
+    return None
+
+
 class Activity:
     """Varied values of `func_op` given which entry arguments are active.
 
@@ -343,6 +359,9 @@ class Activity:
                 allocs = allocations_of(mem, local=True)  # (memory carried by a loop: the allocations it may come from)
                 if allocs:
                     return self._mark([a.results[0] for a in allocs])
+                table = pointer_table(mem)
+                if table is not None:
+                    return self._mark([table.results[0]])
                 _check_known_memory(op, mem)
             if mem in V and val not in V and is_pointer_like(val.type):
                 # a pointer to memory of this function stored where differentiated pointers live (a lambda's
@@ -386,6 +405,9 @@ class Activity:
                 allocs = allocations_of(mem, local=True)  # (memory carried by a loop: the allocations it may come from)
                 if allocs:
                     return self._mark([a.results[0] for a in allocs])
+                table = pointer_table(mem)
+                if table is not None:
+                    return self._mark([table.results[0]])
                 _check_known_memory(op, mem)
             return False
         if name in LOOPS or name in ("scf.while", "scf.if", "scf.parallel", "scf.execute_region"):
