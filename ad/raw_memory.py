@@ -499,6 +499,9 @@ def fwd_store_rule(fw, op):
         sv = fw.t(val) if fw.t(val) is not None else arith.constant(val.type, 0)
     elif fw.act.is_varied(val):  # a pointer kept as an integer ((uintptr_t)x): its shadow, as an integer
         sv = fw.t(val)
+        if sv is None:
+            raise error_at_op(op, "unsupported construct: storing an integer computed from a differentiated "
+                                  "address into memory that holds differentiated values")
     else:
         check_unshadowed_address(op, val)
         sv = fw.p(val)
