@@ -24,9 +24,16 @@ def _as_ifs(op) -> None:
     arg = op.operands[0]
     types = [r.type for r in op.results]
     regions = list(op.regions)  # (the default region first, then one per case)
-    with ir.InsertionPoint(op), op.location:
-        outer = _chain(arg, cases, regions[1:], regions[0], types)
-    for old, new in zip(op.results, outer.results):
+    if not cases:  # (only a default arm: its ops in place of the switch)
+        block = regions[0].blocks[0]
+        ops = list(block.operations)
+        for o in ops[:-1]:
+            o.operation.move_before(op.operation)
+        news = list(ops[-1].operands)
+    else:
+        with ir.InsertionPoint(op), op.location:
+            news = list(_chain(arg, cases, regions[1:], regions[0], types).results)
+    for old, new in zip(op.results, news):
         old.replace_all_uses_with(new)
     op.operation.erase()
 
@@ -34,8 +41,6 @@ def _as_ifs(op) -> None:
 def _chain(arg, cases, arms, default, types):
     """scf.if (arg == cases[0]) arms[0] else (the chain of the rest, or the default arm), at the insertion
     point."""
-    if not cases:
-        raise AssertionError("a switch chain without cases")
     cond = arith.cmpi(arith.CmpIPredicate.eq, arg, arith.constant(ir.IndexType.get(), cases[0]))
     top = scf.IfOp(cond, types, has_else=True)
     _move_block(arms[0].blocks[0], top.then_block)

@@ -81,6 +81,21 @@ double f8(double *x) {
   for (int i = 0; i < 3; i++) s += use(ps[i]) * (i + 1);
   return s;
 }
+/* a switch with only a default arm, then one whose arms add, multiply or subtract */
+double switched(double x, int k) {
+  double r = 0;
+  switch (k) {
+    default: r = x * x;
+  }
+  switch (k) {
+    case 1: r *= x; break;
+    case 2: r += x; break;
+    case 7: r -= 3 * x; break;
+    default: break;
+  }
+  return r;
+}
+
 /* reverse mode against central differences, forward mode against reverse mode */
 #define CHECK(f)                                                                         \
   do {                                                                                  \
@@ -106,5 +121,9 @@ int main(void) {
   CHECK(f6);
   CHECK(f7);
   CHECK(f8);
+  for (int k = 0; k < 8; k++) {
+    double x = 1.5, want = k == 1 ? 3 * x * x : k == 2 ? 2 * x + 1 : k == 7 ? 2 * x - 3 : 2 * x;
+    APPROX_EQ("switched", k, __enzyme_autodiff((void *)switched, x, k) + 1.0, want + 1.0);
+  }
   return 0;
 }
