@@ -30,6 +30,15 @@ def build_pgcc(src, out, extra=()):
     return out
 
 
+def compile_error(src, code, flags=("-O2",)) -> str:
+    """Write C `code` to path `src`, compile it with pgcc, check that it fails as a user error should (exit 1, no
+    traceback, no internal compiler error) and return the diagnostics."""
+    src.write_text(code)
+    r = run_pgcc([*flags, src, "-o", src.with_suffix(".out")])
+    assert r.returncode == 1 and "Traceback" not in r.stderr and "internal compiler error" not in r.stderr, r.stderr
+    return r.stderr
+
+
 def build_gcc(src, out, extra=()):
     r = subprocess.run(["gcc", "-O0", "-ffp-contract=off", "-std=gnu11", str(src), "-o", str(out), *extra, "-lm"],
                        capture_output=True, text=True)

@@ -139,7 +139,8 @@ class LLVMMemory:
             return False
         if decl_key(r) in self.struct_vars:
             return True
-        return r.kind == K.VAR_DECL and decl_key(r.canonical) in self.mg.addressed_globals
+        return r.kind == K.VAR_DECL and (decl_key(r.canonical) in self.mg.addressed_globals
+                                         or R.is_byte_object(r.type) and CT.is_array(r.type))  # (volatile)
 
     def byte_local(self, d, ty, init):
         """Storage for a local struct/union/array-of-non-numeric variable, initialized as C says."""
@@ -221,9 +222,10 @@ class LLVMMemory:
         self.store_scalar(ptr, ty, v)
 
     def store_scalar(self, ptr, ty, v):
+        """Store scalar `v` of C type `ty` at !llvm.ptr `ptr` (volatile when `ty` is)."""
         if canonical(ty).kind == T.POINTER:
             v = self.to_ptr(v)
-        llvm.StoreOp(v, ptr)
+        llvm.StoreOp(v, ptr, volatile_=True if canonical(ty).is_volatile_qualified() else None)
 
     def designator(self, item):
         """See `designator_of`; errors are CompileErrors at the item."""
@@ -423,10 +425,11 @@ class LLVMMemory:
         ety = canonical(ety)
         if R.is_record(ety) or CT.is_array(ety):
             return p
+        vol = True if ety.is_volatile_qualified() else None
         if ety.kind == T.POINTER:
-            v = llvm.LoadOp(CT.llvm_ptr(), p).result
+            v = llvm.LoadOp(CT.llvm_ptr(), p, volatile_=vol).result
             return self.from_ptr(v, ety, None, None) if CT.pointee_is_memref(ety) else v
-        return llvm.LoadOp(CT.scalar_type(ety), p).result
+        return llvm.LoadOp(CT.scalar_type(ety), p, volatile_=vol).result
 
     def store_llvm(self, p, ety, v):
         ety = canonical(ety)
@@ -876,6 +879,11 @@ def global_address(mg, e):
         if canonical(a.type).kind == T.POINTER and isinstance(n, int):
             step = CT.size_of(CT.pointee(a.type)) * (n if s.binary_operator.name == "Add" else -n)
             return const_gep(global_address(mg, a), step)
+    if CT.is_int(s.type):  # `(char *)-1`, `(void *)0x1000`: an address given as a number
+        n = evaluate(s)
+        if isinstance(n, int):
+            value = llvm.ConstantOp(I64(), ir.IntegerAttr.get(I64(), (n + (1 << 63)) % (1 << 64) - (1 << 63)))
+            return llvm.IntToPtrOp(CT.llvm_ptr(), value.result).result
     return constant_lvalue_address(mg, s, e)
 
 

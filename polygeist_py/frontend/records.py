@@ -26,12 +26,14 @@ def is_record(ty) -> bool:
 
 def is_byte_object(ty) -> bool:
     """Whether a C object of type `ty` is kept as raw bytes behind an !llvm.ptr rather than in a memref: structs,
-    unions and arrays whose elements are not arithmetic (arrays of structs, of pointers)."""
+    unions, arrays whose elements are not arithmetic (arrays of structs, of pointers), and volatile objects
+    (their loads and stores are LLVM's volatile ones, which memrefs and SSA values cannot be)."""
     c = canonical(ty)
-    if c.kind == T.RECORD:
+    if c.kind == T.RECORD or c.is_volatile_qualified():
         return True
     if CT.is_array(c):
-        return not CT.is_arith(CT.array_shape(c).elem)
+        elem = CT.array_shape(c).elem
+        return not CT.is_arith(elem) or canonical(elem).is_volatile_qualified()
     return False
 
 
