@@ -1,7 +1,8 @@
 /* Control flow and memory forms together: `continue` and a return from a nested loop, a switch (scf.index_switch)
    with fabs/fmax arms, a pointer walk whose exit depends on the data, addresses kept as integers in malloc'd
    records, a static local array used as scratch (a global: it gets a shadow), and an array of records of doubles
-   whose elements are swapped and passed by value to a helper. Reverse mode against central differences, forward
+   whose elements are swapped and passed by value to a helper, rows malloc'd in a loop into a table of pointers
+   (forward mode), switches. Reverse mode against central differences, forward
    mode against reverse mode (dot-product test). Prints "label derivative reference"; aborts on a wrong
    derivative. */
 #include <math.h>
@@ -81,6 +82,22 @@ double f8(double *x) {
   for (int i = 0; i < 3; i++) s += use(ps[i]) * (i + 1);
   return s;
 }
+/* rows malloc'd in a loop and kept in a malloc'd table, written through the pointers read back from it (forward
+   mode; reverse mode is an error: tests/test_ad_idioms.py) */
+double rows_table(double *x) {
+  double **rows = malloc(3 * sizeof(double *));
+  for (int i = 0; i < 3; i++) {
+    rows[i] = malloc(2 * sizeof(double));
+    rows[i][0] = x[2 * i] * x[2 * i + 1];
+    rows[i][1] = sin(x[i]);
+  }
+  double s = 0;
+  for (int i = 0; i < 3; i++) s += rows[i][0] * rows[(i + 1) % 3][1];
+  for (int i = 0; i < 3; i++) free(rows[i]);
+  free(rows);
+  return s;
+}
+
 /* a switch with only a default arm, then one whose arms add, multiply or subtract */
 double switched(double x, int k) {
   double r = 0;
@@ -121,6 +138,12 @@ int main(void) {
   CHECK(f6);
   CHECK(f7);
   CHECK(f8);
+  {
+    double x[N] = {0.3, -0.5, 1.2, 0.8, 1.5, 0.4}, v[N] = {1, 0.5, -1, 2, 0.25, -0.5}, xp[N], xm[N];
+    for (int i = 0; i < N; i++) xp[i] = x[i] + 1e-6 * v[i], xm[i] = x[i] - 1e-6 * v[i];
+    APPROX_EQ("rows_table_fwd", 0, __enzyme_fwddiff((void *)rows_table, x, v),
+              (rows_table(xp) - rows_table(xm)) / 2e-6);
+  }
   for (int k = 0; k < 8; k++) {
     double x = 1.5, want = k == 1 ? 3 * x * x : k == 2 ? 2 * x + 1 : k == 7 ? 2 * x - 3 : 2 * x;
     APPROX_EQ("switched", k, __enzyme_autodiff((void *)switched, x, k) + 1.0, want + 1.0);
