@@ -25,7 +25,8 @@ ARGS = ("-v", "-q", "rest")
                                   "constant_choice_tables.c", "int128.c", "nested_case_labels.c",
                                   "long_double.c", "switch_arms.c", "computed_goto.c", "symbol_aliases.c",
                                   "label_dispatch.c", "inline_asm.c", "gnu_atomics.c",
-                                  "volatile_objects.c", "variadic_records.c"])
+                                  "volatile_objects.c", "variadic_records.c",
+                                  "goto_into_blocks.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

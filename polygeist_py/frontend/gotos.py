@@ -434,7 +434,10 @@ def emit_labeled(fg, entry, rest, names, route=()):
     # labels later in the block (`a: ...; continue; b: ...;`) are inside this loop too: a goto to one of them
     # enters the loop, skips the entry and reaches its own label through the rest
     later = {r.hash for r in rest}
-    inner = tuple(flag_key(n) for n, lp in _plans(fg).items() if flag_key(n) in fg.env and lp.entry in later)
+    # (also a label of an outer block whose way passes through the rest: `{ L2: {...} L3: ... }` with L3's gotos
+    # outside the braces; skipping this loop would skip L3, and its flag would stay set)
+    inner = tuple(flag_key(n) for n, lp in _plans(fg).items() if flag_key(n) in fg.env
+                  and (lp.entry in later or later & lp.route))
     entering = keys + tuple(flag_key(n) for n in route)
     others = fg.not_exited(exclude=entering + inner)
     if others is None:
