@@ -132,6 +132,7 @@ def memory_roots(v, limit: int = 256) -> set:
         if isinstance(owner, ir.Block):
             roots.add(v)
             continue
+        owner = owner.operation
         name = owner.name
         if name in PLUMBING:
             if name in ("arith.select", "llvm.select"):
@@ -161,15 +162,16 @@ def root_kind(r, entry_args) -> str:
         return "unknown"
     if isinstance(r.owner, ir.Block):
         return "arg" if r in entry_args else "unknown"
-    if r.owner.name in LOCAL_ALLOCS or r.owner.name in HEAP_ALLOCS:
+    name = r.owner.operation.name
+    if name in LOCAL_ALLOCS or name in HEAP_ALLOCS:
         return "local"
-    if r.owner.name in GLOBAL_ADDRESSES:
+    if name in GLOBAL_ADDRESSES:
         return "global"
     return "unknown"
 
 
 def global_name(r) -> str | None:
-    a = r.owner.attributes
+    a = r.owner.operation.attributes
     for key in ("name", "global_name"):
         if key in a:
             return ir.FlatSymbolRefAttr(a[key]).value
@@ -230,6 +232,7 @@ class EffectAnalysis:
 
     def callee_effects(self, call) -> Effects:
         """Effects of call op `call` as the callee's summary (operand positions for ARGS)."""
+        call = call.operation
         if call.name == "func.call":
             name = ir.FlatSymbolRefAttr(call.attributes["callee"]).value
             return self.summary.get(name, known_external(name))
@@ -268,7 +271,7 @@ class EffectAnalysis:
 
         def note(addr, is_write):
             for r in memory_roots(addr):
-                if r is not None and not isinstance(r.owner, ir.Block) and r.owner.name in LOCAL_ALLOCS | HEAP_ALLOCS \
+                if r is not None and not isinstance(r.owner, ir.Block) and r.owner.operation.name in LOCAL_ALLOCS | HEAP_ALLOCS \
                         and _inside_op(r.owner, op) and not _escapes(r):
                     continue
                 (acc.write_roots if is_write else acc.read_roots).add(r)
@@ -353,7 +356,7 @@ def _escapes(alloc_result, limit: int = 512) -> bool:
             continue
         seen.add(v)
         for use in v.uses:
-            user = use.owner
+            user = use.owner.operation
             name = user.name
             n = use.operand_number
             if name in READS and READS[name] == n or name in WRITES and WRITES[name] == n or \
@@ -373,8 +376,8 @@ def _all_nested(op, include_self=False):
         for region in o.regions:
             for block in region.blocks:
                 for inner in block.operations:
-                    out.append(inner)
-                    rec(inner)
+                    out.append(inner.operation)
+                    rec(inner.operation)
     rec(op)
     return out
 

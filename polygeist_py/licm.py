@@ -45,6 +45,7 @@ LOOPS = ("scf.for", "affine.for", "scf.while", "scf.parallel", "affine.parallel"
 # region ops moved as a whole when they only read memory (a call inlined into them, a reduction loop)
 REGION_CANDIDATES = ("scf.for", "affine.for", "scf.if", "affine.if")
 MAX_ROUNDS = 16
+SPECULATED = "pgcc.first_iteration"  # an scf.if whose branch _hoist_from_first_iteration copied before its loop
 
 
 def hoist_invariant_code(module) -> int:
@@ -71,13 +72,14 @@ def _has_candidates(module) -> bool:
     found = []
 
     def visit(op):
+        op = op.operation
         if op.name == "func.call" or op.name in REGION_CANDIDATES:
             p = op.parent
-            while p is not None and p.name != "func.func":
-                if p.name in LOOPS:
+            while p is not None and p.operation.name != "func.func":
+                if p.operation.name in LOOPS:
                     found.append(op)
                     return ir.WalkResult.INTERRUPT
-                p = p.parent
+                p = p.operation.parent
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
@@ -133,8 +135,9 @@ def _one_round(f, analysis) -> int:
     loops = []
 
     def visit(op):
+        op = op.operation
         if op.name in LOOPS:
-            loops.append(op)
+            loops.append(op.operation)
         return ir.WalkResult.ADVANCE
 
     f.operation.walk(visit, ir.WalkOrder.POST_ORDER)  # innermost loops first
@@ -151,19 +154,26 @@ def _hoist_from(loop, info, analysis) -> int:
     block = region.blocks[0]
     loop_acc = None
     moved = 0
-    for op in list(block.operations):
+    for op in [o.operation for o in block.operations]:
         if not _surely_returns_before(op, analysis):
             break  # (later ops might not run at all)
         if not _candidate(op, analysis):
             continue
+        first_iteration = False
         if not _invariant(op, loop):
-            continue
+            if not (op.name == "scf.if" and loop.name in ("scf.for", "scf.parallel") and SPECULATED not in
+                    op.attributes and _runs_once(loop) is not False and _invariant_branch(op, loop)):
+                continue
+            first_iteration = True  # the branch is invariant, its condition is not
         acc = analysis.accesses(op)
         if acc.writes:
             continue
         if loop_acc is None:
             loop_acc = analysis.accesses(loop, include_self=False)
         if _conflicts(loop_acc, acc, info):
+            continue
+        if first_iteration:
+            moved += _hoist_from_first_iteration(op, loop)
             continue
         if loop.name == "scf.while":
             guard = None  # (the condition region runs at least once)
@@ -196,8 +206,8 @@ def _nested(op):
     for region in op.regions:
         for block in region.blocks:
             for inner in block.operations:
-                yield inner
-                yield from _nested(inner)
+                yield inner.operation
+                yield from _nested(inner.operation)
 
 
 def _invariant(op, loop) -> bool:
@@ -210,6 +220,135 @@ def _invariant(op, loop) -> bool:
             if _defined_inside(v, loop) and not _defined_inside(v, op):
                 return False
     return True
+
+
+def _invariant_branch(op, loop) -> bool:
+    """For ``scf.if`` `op` with results in `loop`'s body: its then-branch uses only values defined outside
+    `loop` (or inside the branch), and it has no else-branch ops but its yield of values defined outside `loop`
+    (the guards that _move_guarded builds, and `if (tid < n) x = f(in)` forms)."""
+    if len(op.regions[1].blocks) == 0:
+        return False
+    else_ops = list(op.regions[1].blocks[0].operations)
+    if len(else_ops) != 1 or any(_defined_inside(v, loop) for v in else_ops[0].operands):
+        return False
+    for inner in _nested_region(op.regions[0]):
+        for v in inner.operands:
+            if _defined_inside(v, loop) and not _defined_inside(v, op):
+                return False
+    return _condition_slice(op, loop) is not None
+
+
+def _nested_region(region):
+    for block in region.blocks:
+        for inner in block.operations:
+            yield inner.operation
+            yield from _nested(inner.operation)
+
+
+def _condition_slice(op, loop):
+    """The ops of `loop`'s body (in order) that compute `op`'s condition from the induction variables and
+    values defined outside `loop`, all of them pure and without regions; None when there is another source."""
+    from .effects import PURE_OPS, PURE_PREFIXES
+    body = loop.regions[0].blocks[0]
+    ivs = list(body.arguments)[:len(_lower_bounds(loop))]
+    need, work = set(), [op.operands[0]]
+    while work:
+        v = work.pop()
+        if not _defined_inside(v, loop):
+            continue
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            if v not in ivs:
+                return None
+            continue
+        owner = owner.operation
+        if owner.parent is None or owner.parent.operation != loop.operation or len(owner.regions) or not (
+                owner.name.startswith(PURE_PREFIXES) or owner.name in PURE_OPS) or owner.name.endswith("alloca"):
+            return None
+        if owner not in need:
+            need.add(owner)
+            work.extend(owner.operands)
+    return [o.operation for o in body.operations if o.operation in need]
+
+
+def _lower_bounds(loop):
+    n = 1 if loop.name == "scf.for" else len(loop.regions[0].blocks[0].arguments)
+    return list(loop.operands)[:n]
+
+
+def _hoist_from_first_iteration(op, loop) -> int:
+    """Speculation on the first iteration: ``%r = scf.if %c(iv) {B} else {yield z}`` in `loop`'s body, with B
+    invariant, becomes
+
+        %c0 = %c(first iteration)       // (the slice computing %c, cloned with the ivs := lower bounds)
+        %p = scf.if (loop runs && %c0) {B} else {zeros}
+        loop { %r = scf.if %c(iv) { scf.if %c0 {yield %p} else {B} } else {yield z} }
+
+    B runs before the loop only when the loop's first iteration runs it (same operands, same memory: the
+    caller checked that the loop writes nothing B reads); other iterations use %p whenever %c0 holds. A
+    cpuified kernel's per-thread guard `tid < n` computed per block thus leaves the block loop: once per
+    launch. Returns 1."""
+    from mlir.dialects import arith, scf
+
+    slice_ops = _condition_slice(op, loop)
+    body = loop.regions[0].blocks[0]
+    lbs = _lower_bounds(loop)
+    mapping = {iv: lb for iv, lb in zip(list(body.arguments)[:len(lbs)], lbs)}
+    runs = _runs_once(loop)
+    with ir.InsertionPoint(loop), op.location:
+        for o in slice_ops:
+            c = o.clone(ip=ir.InsertionPoint(loop))
+            for i, v in enumerate(c.operands):
+                if v in mapping:
+                    c.operands[i] = mapping[v]
+            for old, new in zip(o.results, c.results):
+                mapping[old] = new
+        c0 = mapping[op.operands[0]]
+        cond = c0 if runs is None else arith.andi(runs(), c0)
+        types = [r.type for r in op.results]
+        pre = scf.IfOp(cond, types, has_else=True)
+    then_block = op.regions[0].blocks[0]
+    then_ops = [o.operation for o in then_block.operations]
+    # the speculated copy of B
+    inner_map = {}
+    for o in then_ops:
+        c = o.clone(ip=ir.InsertionPoint(pre.then_block))
+        _remap_nested(c, inner_map)
+        for old, new in zip(o.results, c.results):
+            inner_map[old] = new
+    with ir.InsertionPoint(pre.else_block), op.location:
+        scf.YieldOp([_zero(t) for t in types])
+    # B inside the loop, behind %c0
+    with ir.InsertionPoint.at_block_begin(then_block), op.location:
+        sel = scf.IfOp(c0, types, has_else=True)
+        with ir.InsertionPoint(sel.then_block):
+            scf.YieldOp(list(pre.results))
+    _move_ops_to(then_ops, sel.else_block)
+    with ir.InsertionPoint(then_block), op.location:
+        scf.YieldOp(list(sel.results))
+    op.attributes[SPECULATED] = ir.UnitAttr.get()
+    return 1
+
+
+def _move_ops_to(ops, block):
+    """Move `ops` (in order) to the end of `block`."""
+    with ir.InsertionPoint(block), ir.Location.unknown():
+        anchor = ir.Operation.create("arith.constant", [ir.IndexType.get()],
+                                     attributes={"value": ir.IntegerAttr.get(ir.IndexType.get(), 0)})
+    for o in ops:
+        o.move_before(anchor)
+    anchor.erase()
+
+
+def _remap_nested(op, mapping) -> None:
+    """Replace, in cloned `op` and the ops nested in it, operands that `mapping` maps."""
+    for i, v in enumerate(op.operands):
+        if v in mapping:
+            op.operands[i] = mapping[v]
+    for inner in _nested(op):
+        for i, v in enumerate(inner.operands):
+            if v in mapping:
+                inner.operands[i] = mapping[v]
 
 
 def _defined_inside(v, op) -> bool:
@@ -257,7 +396,7 @@ def _conflicts(loop_acc, acc, info) -> bool:
 # ---------------------------------------------------------------- guards
 def _const_index(v):
     owner = v.owner
-    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+    if isinstance(owner, ir.Block) or owner.operation.name != "arith.constant":
         return None
     try:
         return ir.IntegerAttr(owner.attributes["value"]).value
@@ -271,6 +410,7 @@ def _runs_once(loop):
     before the loop)."""
     from mlir.dialects import arith
 
+    loop = loop.operation
     name = loop.name
     if name in ("scf.for", "scf.parallel"):
         n = 1 if name == "scf.for" else len(loop.regions[0].blocks[0].arguments)
