@@ -180,7 +180,9 @@ def global_name(r) -> str | None:
 
 # ---------------------------------------------------------------- summaries
 def _functions(module) -> dict:
-    return {f.attributes["sym_name"].value: f for f in module.body.operations if f.operation.name == "func.func"}
+    """name -> func.func of `module` (an ir.Module or a builtin.module op)."""
+    body = module.body if isinstance(module, ir.Module) else module.regions[0].blocks[0]
+    return {f.attributes["sym_name"].value: f for f in body.operations if f.operation.name == "func.func"}
 
 
 def _is_defined(f) -> bool:

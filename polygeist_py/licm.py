@@ -68,6 +68,22 @@ def hoist_invariant_code(module) -> int:
     return moved
 
 
+def hoist_in_function(f, module=None, keep=frozenset()) -> int:
+    """`hoist_invariant_code` on func.func `f` alone (`module`: the module holding it, default its parent),
+    leaving calls of the functions named in `keep` where they are (ad/prepare.py: functions with custom
+    derivative rules). Returns how many ops moved."""
+    if module is None:
+        module = f.operation.parent
+    analysis = EffectAnalysis(module)
+    moved = 0
+    for _ in range(MAX_ROUNDS):
+        n = _one_round(f, analysis, keep)
+        moved += n
+        if n == 0:
+            break
+    return moved
+
+
 def _has_candidates(module) -> bool:
     found = []
 
@@ -130,7 +146,7 @@ class _Func:
         return True
 
 
-def _one_round(f, analysis) -> int:
+def _one_round(f, analysis, keep=frozenset()) -> int:
     info = _Func(f)
     loops = []
 
@@ -143,11 +159,11 @@ def _one_round(f, analysis) -> int:
     f.operation.walk(visit, ir.WalkOrder.POST_ORDER)  # innermost loops first
     moved = 0
     for loop in loops:
-        moved += _hoist_from(loop, info, analysis)
+        moved += _hoist_from(loop, info, analysis, keep)
     return moved
 
 
-def _hoist_from(loop, info, analysis) -> int:
+def _hoist_from(loop, info, analysis, keep=frozenset()) -> int:
     region = loop.regions[0]
     if len(region.blocks) != 1:
         return 0
@@ -157,7 +173,9 @@ def _hoist_from(loop, info, analysis) -> int:
     for op in [o.operation for o in block.operations]:
         if not _surely_returns_before(op, analysis):
             break  # (later ops might not run at all)
-        if not _candidate(op, analysis):
+        if not _candidate(op, analysis) or keep and any(
+                o.name == "func.call" and ir.FlatSymbolRefAttr(o.attributes["callee"]).value in keep
+                for o in [op, *_nested(op)]):
             continue
         first_iteration = False
         if not _invariant(op, loop):
@@ -196,9 +214,12 @@ def _candidate(op, analysis) -> bool:
     if name == "func.call":
         return analysis.callee_effects(op).writes == NONE
     if name in REGION_CANDIDATES:
-        # worth a move only when upstream's LICM would not do it: something inside reads memory or calls
-        return any(o.name not in STRUCTURE and o.name not in PURE_OPS and not o.name.startswith(PURE_PREFIXES)
-                   for o in _nested(op))
+        # worth a move when it repeats work (a loop or a call inside; a loop itself) that upstream's LICM would
+        # not move (something inside reads memory); a branch around a single load stays
+        inner = [op, *_nested(op)]
+        return any(o.name in LOOPS or o.name == "func.call" for o in inner) and any(
+            o.name not in STRUCTURE and o.name not in PURE_OPS and not o.name.startswith(PURE_PREFIXES)
+            for o in inner[1:])
     return False
 
 
