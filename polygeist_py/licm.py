@@ -45,6 +45,7 @@ LOOPS = ("scf.for", "affine.for", "scf.while", "scf.parallel", "affine.parallel"
 # region ops moved as a whole when they only read memory (a call inlined into them, a reduction loop)
 REGION_CANDIDATES = ("scf.for", "affine.for", "scf.if", "affine.if")
 MAX_ROUNDS = 16
+CONSTANTS = ("arith.constant", "llvm.mlir.zero", "llvm.mlir.undef", "ub.poison")
 SPECULATED = "pgcc.first_iteration"  # an scf.if whose branch _hoist_from_first_iteration copied before its loop
 
 
@@ -159,8 +160,82 @@ def _one_round(f, analysis, keep=frozenset()) -> int:
     f.operation.walk(visit, ir.WalkOrder.POST_ORDER)  # innermost loops first
     moved = 0
     for loop in loops:
+        moved += _split_from_branches(loop, info, analysis, keep)
         moved += _hoist_from(loop, info, analysis, keep)
     return moved
+
+
+def _split_from_branches(loop, info, analysis, keep) -> int:
+    """Give each loop-invariant read-only candidate X in the then-branch of an ``scf.if %c`` of `loop`'s body
+    a branch of its own, before that if: ``%r = scf.if %c {X} else {zeros}`` (X runs exactly when it ran
+    before: the ops before it in the branch surely return and write nothing X reads). Done only when the new
+    branch can then leave `loop` (its condition is invariant, or computed from the induction variables:
+    _hoist_from_first_iteration); `if (i < n) out[i] = in[i] / mag(in, n)`. Returns how many ops moved."""
+    region = loop.regions[0]
+    if len(region.blocks) != 1:
+        return 0
+    moved = 0
+    for g in [o.operation for o in region.blocks[0].operations]:
+        if g.name != "scf.if" or len(g.regions[0].blocks) != 1:
+            continue
+        c = g.operands[0]
+        if _defined_inside(c, loop) and not (loop.name in ("scf.for", "scf.parallel") and
+                                              _condition_slice(g, loop) is not None):
+            continue
+        before = []
+        for x in [o.operation for o in g.regions[0].blocks[0].operations]:
+            if not _surely_returns_before(x, analysis):
+                break
+            if _candidate(x, analysis) and not _calls_kept(x, keep):
+                feed = _pure_feed(x, g, loop)
+                acc = analysis.accesses(x)
+                if feed is not None and not acc.writes and not any(
+                        _conflicts(analysis.accesses(b), acc, info) for b in before):
+                    _move_guarded(x, g, lambda: c, feed)
+                    moved += 1
+                    continue
+            before.append(x)
+    return moved
+
+
+def _pure_feed(x, g, loop):
+    """The ops of `g`'s then-block before `x` (in order) that compute, by pure ops without regions, values `x`
+    uses; None unless every other value `x` or they use is defined outside `loop` (then `x` with this feed is
+    loop-invariant: address casts of an argument, an index cast of `n`)."""
+    block_ops = []
+    for o in g.regions[0].blocks[0].operations:
+        if o.operation == x:
+            break
+        block_ops.append(o.operation)
+    need, work = set(), []
+
+    def uses(op):
+        vals = list(op.operands)
+        for inner in _nested(op):
+            vals += [v for v in inner.operands if not _defined_inside(v, op)]
+        return vals
+
+    work = uses(x)
+    while work:
+        v = work.pop()
+        if not _defined_inside(v, loop):
+            continue
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            return None
+        owner = owner.operation
+        if owner not in block_ops or len(owner.regions) or not (
+                owner.name.startswith(PURE_PREFIXES) or owner.name in PURE_OPS) or owner.name.endswith("alloca"):
+            return None
+        if owner not in need:
+            need.add(owner)
+            work.extend(owner.operands)
+    return [o for o in block_ops if o in need]
+
+
+def _calls_kept(op, keep) -> bool:
+    return bool(keep) and any(o.name == "func.call" and ir.FlatSymbolRefAttr(o.attributes["callee"]).value in keep
+                              for o in [op, *_nested(op)])
 
 
 def _hoist_from(loop, info, analysis, keep=frozenset()) -> int:
@@ -173,14 +248,13 @@ def _hoist_from(loop, info, analysis, keep=frozenset()) -> int:
     for op in [o.operation for o in block.operations]:
         if not _surely_returns_before(op, analysis):
             break  # (later ops might not run at all)
-        if not _candidate(op, analysis) or keep and any(
-                o.name == "func.call" and ir.FlatSymbolRefAttr(o.attributes["callee"]).value in keep
-                for o in [op, *_nested(op)]):
+        if not _candidate(op, analysis) or _calls_kept(op, keep):
             continue
         first_iteration = False
         if not _invariant(op, loop):
             if not (op.name == "scf.if" and loop.name in ("scf.for", "scf.parallel") and SPECULATED not in
-                    op.attributes and _runs_once(loop) is not False and _invariant_branch(op, loop)):
+                    op.attributes and not _speculated(op, loop) and _runs_once(loop) is not False and
+                    _invariant_branch(op, loop)):
                 continue
             first_iteration = True  # the branch is invariant, its condition is not
         acc = analysis.accesses(op)
@@ -245,18 +319,30 @@ def _invariant(op, loop) -> bool:
 
 def _invariant_branch(op, loop) -> bool:
     """For ``scf.if`` `op` with results in `loop`'s body: its then-branch uses only values defined outside
-    `loop` (or inside the branch), and it has no else-branch ops but its yield of values defined outside `loop`
+    `loop` (or inside the branch), and its else-branch has only constants and a yield of values defined outside `loop`
     (the guards that _move_guarded builds, and `if (tid < n) x = f(in)` forms)."""
     if len(op.regions[1].blocks) == 0:
         return False
-    else_ops = list(op.regions[1].blocks[0].operations)
-    if len(else_ops) != 1 or any(_defined_inside(v, loop) for v in else_ops[0].operands):
+    else_ops = [o.operation for o in op.regions[1].blocks[0].operations]
+    if any(o.name not in CONSTANTS for o in else_ops[:-1]) or any(
+            _defined_inside(v, loop) and not _defined_inside(v, op) for v in else_ops[-1].operands):
         return False
     for inner in _nested_region(op.regions[0]):
         for v in inner.operands:
             if _defined_inside(v, loop) and not _defined_inside(v, op):
                 return False
     return _condition_slice(op, loop) is not None
+
+
+def _speculated(op, loop) -> bool:
+    """Whether scf.if `op` is the form _hoist_from_first_iteration leaves (its SPECULATED mark may be gone
+    after canonicalization): its then-branch starts with ``scf.if %c0 {yield %p} else {...}``, %c0 and %p
+    defined outside `loop`."""
+    first = [o.operation for o in op.regions[0].blocks[0].operations][0]
+    if first.name != "scf.if" or _defined_inside(first.operands[0], loop) or len(first.regions[1].blocks) == 0:
+        return False
+    then_ops = [o.operation for o in first.regions[0].blocks[0].operations]
+    return len(then_ops) == 1 and not any(_defined_inside(v, loop) for v in then_ops[0].operands)
 
 
 def _nested_region(region):
@@ -515,9 +601,10 @@ def _affine_runs_once(groups):
     return build
 
 
-def _move_guarded(op, loop, cond) -> None:
+def _move_guarded(op, loop, cond, feed=()) -> None:
     """Move `op` before `loop` under ``scf.if (cond)``; its results outside are the if's results, zeros
-    when the loop does not run (never read then: every use is inside the loop)."""
+    when the loop does not run (never read then: every use is inside the loop). The pure ops `feed` that compute
+    its operands are copied along (they stay too: other ops may use them)."""
     from mlir.dialects import arith, scf
 
     with ir.InsertionPoint(loop), op.location:
@@ -525,7 +612,15 @@ def _move_guarded(op, loop, cond) -> None:
         guard = scf.IfOp(cond(), types, has_else=True)
         with ir.InsertionPoint(guard.then_block):
             y = scf.YieldOp(list(op.results))
+        mapping = {}
+        for o in feed:
+            c = o.clone(ip=ir.InsertionPoint(y))
+            _remap_nested(c, mapping)
+            for old, new in zip(o.results, c.results):
+                mapping[old] = new
         op.move_before(y)
+        if mapping:
+            _remap_nested(op, mapping)
         with ir.InsertionPoint(guard.else_block):
             scf.YieldOp([_zero(t) for t in types])
     for old, new in zip(op.results, guard.results):

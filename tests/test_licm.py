@@ -36,6 +36,11 @@ void norm_omp(double *restrict out, const double *in, int n) {
 void norm_rec(double *restrict out, const double *in, int n) {
   for (int i = 0; i < n; i++) out[i] = in[i] / rsum(in, n);
 }
+/* a call under a condition of the induction variable: a branch of its own, then first-iteration speculation */
+void norm_some(double *restrict out, const double *in, int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) if ((i & 1) == 0) out[i] = in[i] / mag(in, n); else out[i] = 0;
+}
 /* negative: the loop writes what mag reads */
 void norm_writes_in(double *restrict out, double *in, int n) {
   for (int i = 0; i < n; i++) { out[i] = in[i] / mag(in, n); in[i] = 1.0; }
@@ -76,6 +81,8 @@ int main(void) {
   norm_seq(out, in, N); for (int i = 0; i < N; i++) s += out[i] * (i + 1);
   norm_omp(out, in, N); for (int i = 0; i < N; i++) s += out[i] * (i + 2);
   norm_rec(out, in, N); for (int i = 0; i < N; i++) s += out[i] * (i + 3);
+  norm_some(out, in, N); for (int i = 0; i < N; i++) s += out[i] * (i + 4);
+  norm_some(out, (const double *)0, 0);
   norm_counted(out, in, N); for (int i = 0; i < N; i++) s += out[i];
   norm_alias(out, in, N); for (int i = 0; i < N; i++) s += out[i] * 3;
   norm_seq(out, (const double *)0, 0);   /* zero trips with a NULL input: mag is never called */
@@ -127,7 +134,7 @@ def test_invariant_calls_leave_sequential_and_openmp_loops(tmp):
         ctx.allow_unregistered_dialects = True
         _, fs = _functions(_cleanup(tmp, PROGRAM, "-fopenmp"))
         assert any(op.name == "scf.parallel" for op in fs["norm_omp"].regions[0].blocks[0].operations)
-        for name, callee in (("norm_seq", "mag"), ("norm_omp", "mag"), ("norm_rec", "rsum"),
+        for name, callee in (("norm_seq", "mag"), ("norm_omp", "mag"), ("norm_rec", "rsum"), ("norm_some", "mag"),
                              ("stencil", "weight"), ("upcase", "strlen")):
             assert _calls_in_loops(fs[name], callee) and not any(_calls_in_loops(fs[name], callee)), name
         for name, callee in (("norm_writes_in", "mag"), ("norm_counted", "mag_counted"), ("norm_alias", "mag")):
