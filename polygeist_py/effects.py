@@ -273,9 +273,10 @@ class EffectAnalysis:
 
         def note(addr, is_write):
             for r in memory_roots(addr):
-                if r is not None and not isinstance(r.owner, ir.Block) and r.owner.operation.name in LOCAL_ALLOCS | HEAP_ALLOCS \
-                        and _inside_op(r.owner, op) and not _escapes(r):
-                    continue
+                if r is not None and not isinstance(r.owner, ir.Block) and \
+                        r.owner.operation.name in LOCAL_ALLOCS | HEAP_ALLOCS and _inside_op(r.owner, op) and \
+                        not _escapes(r):
+                    continue  # (an allocation of the op's own)
                 (acc.write_roots if is_write else acc.read_roots).add(r)
 
         for o in _all_nested(op, include_self=include_self):

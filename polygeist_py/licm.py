@@ -22,6 +22,15 @@ Guarantees. An op X directly in the body block of loop L moves to just before L 
 Then the value X computed is the same in every iteration (same operands, same memory), so computing it once
 before L is equivalent.
 
+Conditional X. When X (with conditions 1-3, given the pure ops of the branch that compute its operands) sits in
+the then-branch of ``scf.if %c`` in L's body, after ops that surely return and write nothing X reads, it first
+gets a branch of its own before that if, ``%r = scf.if %c {X} else {zeros}`` (same condition: X runs exactly
+when it ran). When %c depends on L's induction variables through pure ops (``if (i < n)``, a thread guard),
+such a branch leaves an `scf.for`/`scf.parallel` by speculation on the first iteration: the branch is computed
+before L when L's first iteration would compute it (%c at the lower bounds), and inside L each iteration uses
+that value when the first iteration's %c held, and computes X itself only otherwise (the fallback for a first
+iteration that skips X). No call runs that the original program would not have run.
+
 Parallel loops (Tapir's rule, Schardl, Moses, Leiserson, PPoPP'17): moving code from a parallel loop's body
 to before the loop, or after its end, serializes that code with respect to all iterations, which is always
 valid when conditions 1-5 hold (the memory X reads is written by no iteration, so there is no race to preserve
@@ -38,8 +47,7 @@ from __future__ import annotations
 
 from mlir import ir
 
-from .effects import ANY, HEAP_ALLOCS, LOCAL_ALLOCS, NONE, PURE_OPS, PURE_PREFIXES, STRUCTURE, EffectAnalysis, \
-    _escapes, global_name, root_kind
+from .effects import NONE, PURE_OPS, PURE_PREFIXES, STRUCTURE, EffectAnalysis, _escapes, global_name, root_kind
 
 LOOPS = ("scf.for", "affine.for", "scf.while", "scf.parallel", "affine.parallel")
 # region ops moved as a whole when they only read memory (a call inlined into them, a reduction loop)
@@ -175,6 +183,7 @@ def _split_from_branches(loop, info, analysis, keep) -> int:
     if len(region.blocks) != 1:
         return 0
     moved = 0
+    loop_acc = None
     for g in [o.operation for o in region.blocks[0].operations]:
         if g.name != "scf.if" or len(g.regions[0].blocks) != 1:
             continue
@@ -189,7 +198,9 @@ def _split_from_branches(loop, info, analysis, keep) -> int:
             if _candidate(x, analysis) and not _calls_kept(x, keep):
                 feed = _pure_feed(x, g, loop)
                 acc = analysis.accesses(x)
-                if feed is not None and not acc.writes and not any(
+                if loop_acc is None:
+                    loop_acc = analysis.accesses(loop, include_self=False)
+                if feed is not None and not acc.writes and not _conflicts(loop_acc, acc, info) and not any(
                         _conflicts(analysis.accesses(b), acc, info) for b in before):
                     _move_guarded(x, g, lambda: c, feed)
                     moved += 1
@@ -355,7 +366,6 @@ def _nested_region(region):
 def _condition_slice(op, loop):
     """The ops of `loop`'s body (in order) that compute `op`'s condition from the induction variables and
     values defined outside `loop`, all of them pure and without regions; None when there is another source."""
-    from .effects import PURE_OPS, PURE_PREFIXES
     body = loop.regions[0].blocks[0]
     ivs = list(body.arguments)[:len(_lower_bounds(loop))]
     need, work = set(), [op.operands[0]]
@@ -584,8 +594,6 @@ def _affine_runs_once(groups):
     def build():
         c = None
         for lb, lops, ub, uops in groups:
-            if lb.n_dims or ub.n_dims:
-                pass
             lo = _apply_each(lb, lops, arith.maxsi)
             hi = _apply_each(ub, uops, arith.minsi)
             t = arith.cmpi(arith.CmpIPredicate.slt, lo, hi)

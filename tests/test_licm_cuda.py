@@ -130,7 +130,8 @@ def test_norm_kernel_prints_what_the_c_reference_prints(tmp, guard):
     src = tmp / "k.cu"
     src.write_text(KERNEL.replace("if (i < n)", f"if ({guard})"))
     ref = tmp / "ref.c"
-    ref.write_text(REFERENCE.replace("for (int i = 0; i < n; i++) out[i]", f"for (int i = 0; i < n; i++) if ({guard}) out[i]"))
+    ref.write_text(REFERENCE.replace("for (int i = 0; i < n; i++) out[i]",
+                                     f"for (int i = 0; i < n; i++) if ({guard}) out[i]"))
     want = run_exe(build_gcc(ref, tmp / "ref")).stdout
     r = run_pgcc([src, *FLAGS, "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
