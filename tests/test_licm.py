@@ -74,6 +74,11 @@ void scale_rows(double *restrict m, int rows, int cols) {
     for (int c = 0; c < cols; c++) m[r * cols + c] *= lookup(r);
 }
 
+/* sqrt of an invariant (a math op: upstream's LICM moves it) beside a read-only call */
+void shift(double *restrict y, const double *x, double a, int n) {
+  for (int i = 0; i < n; i++) y[i] = x[i] * sqrt(a) + mag(x, 2);
+}
+
 int main(void) {
   enum { N = 9 };
   double in[N], out[N], s = 0;
@@ -89,6 +94,7 @@ int main(void) {
   norm_omp(out, (const double *)0, 0);
   stencil(out, in, N); for (int i = 1; i < N - 1; i++) s += out[i];
   norm_writes_in(out, in, N); for (int i = 0; i < N; i++) s += out[i] + in[i];
+  shift(out, in, 2.0, N); for (int i = 0; i < N; i++) s += out[i];
   double m[12]; for (int i = 0; i < 12; i++) m[i] = i;
   scale_rows(m, 3, 4); for (int i = 0; i < 12; i++) s += m[i];
   char o[16]; int k = upcase(o, "hello");
@@ -135,10 +141,12 @@ def test_invariant_calls_leave_sequential_and_openmp_loops(tmp):
         _, fs = _functions(_cleanup(tmp, PROGRAM, "-fopenmp"))
         assert any(op.name == "scf.parallel" for op in fs["norm_omp"].regions[0].blocks[0].operations)
         for name, callee in (("norm_seq", "mag"), ("norm_omp", "mag"), ("norm_rec", "rsum"), ("norm_some", "mag"),
-                             ("stencil", "weight"), ("upcase", "strlen")):
+                             ("stencil", "weight"), ("upcase", "strlen"), ("shift", "mag")):
             assert _calls_in_loops(fs[name], callee) and not any(_calls_in_loops(fs[name], callee)), name
         for name, callee in (("norm_writes_in", "mag"), ("norm_counted", "mag_counted"), ("norm_alias", "mag")):
             assert _calls_in_loops(fs[name], callee) == [True], name
+        assert "math.sqrt" in str(fs["shift"]) and not any(
+            "math.sqrt" in str(o) for o in fs["shift"].regions[0].blocks[0].operations if o.name in LOOPS)
         # invariant in the inner loop only: out of it, still in the outer one
         assert _calls_in_loops(fs["scale_rows"], "lookup") == [True]
         outer = [o for o in fs["scale_rows"].regions[0].blocks[0].operations if o.name in LOOPS]
