@@ -251,7 +251,6 @@ def inline_call(call, callee) -> None:
 
 
 # ---------------------------------------------------------------------- loop-invariant read-only calls
-LOOP_OPS = ("affine.for", "scf.for", "scf.while", "scf.parallel", "affine.parallel")
 WRITES = ("affine.store", "memref.store", "llvm.store", "memref.atomic_rmw", "memref.generic_atomic_rmw",
           "llvm.call", "llvm.intr.memcpy", "llvm.intr.memmove", "llvm.intr.memset", "memref.copy")
 
@@ -303,119 +302,11 @@ def memory_root(v):
 
 
 def hoist_readonly_calls(f, funcs, rec) -> None:
-    """Move calls of read-only functions with loop-invariant arguments out of loops that write no memory the
-    callee may read: the loop-invariant code motion LLVM performs on `readonly` calls (and what turns Enzyme's
-    O(n^2) normalization example into an O(n) gradient). Memory written in the loop must be a `restrict`
-    (llvm.noalias) argument or a local allocation that the call's pointer arguments do not come from."""
-    readonly = readonly_functions(funcs, rec)
-    entry = f.regions[0].blocks[0]
-    arg_attrs = f.attributes["arg_attrs"] if "arg_attrs" in f.attributes else None
-    noalias = set()
-    if arg_attrs is not None:
-        for i, d in enumerate(ir.ArrayAttr(arg_attrs)):
-            if "llvm.noalias" in ir.DictAttr(d):
-                noalias.add(entry.arguments[i])
-    for call in [c for c in all_ops(f) if c.name == "func.call" and c.attributes["callee"].value in readonly]:
-        while True:
-            loop = call.operation.parent
-            while loop is not None and loop.name not in LOOP_OPS and loop.name != "func.func":
-                loop = loop.parent
-            if loop is None or loop.name == "func.func":
-                break
-            if any(_inside(v, loop) for v in call.operands):
-                break
-            read_roots = set()
-            for v in call.operands:
-                if isinstance(v.type, ir.MemRefType) or str(v.type).startswith("!llvm.ptr"):
-                    read_roots |= memory_root(v)
-            safe = True
-            for op in all_ops(loop):
-                if op.name == "func.call" and op.attributes["callee"].value not in readonly:
-                    safe = False
-                elif op.name in WRITES:
-                    if op.name not in ("affine.store", "memref.store"):
-                        safe = False
-                    else:
-                        for r in memory_root(op.operands[1]):
-                            local = not isinstance(r.owner, ir.Block) and r.owner.name in ("memref.alloca",
-                                                                                           "memref.alloc")
-                            if not (r in noalias or local) or r in read_roots:
-                                safe = False
-                if not safe:
-                    break
-            if not safe:
-                break
-            cond = _runs_once(loop)
-            if cond is None:
-                break
-            _hoist_guarded(call, loop, cond)
-
-
-def _runs_once(loop):
-    """A builder of the i1 "the loop runs at least once" before `loop` (scf.for, scf.parallel, single-result
-    affine.for bounds), or None when that is not known before the loop (scf.while)."""
-    from mlir.dialects import arith
-
-    if loop.name in ("scf.for", "scf.parallel"):
-        n = 1 if loop.name == "scf.for" else len(loop.regions[0].blocks[0].arguments)
-        ops = list(loop.operands)
-
-        def build():
-            c = None
-            for d in range(n):
-                t = arith.cmpi(arith.CmpIPredicate.slt, ops[d], ops[n + d])
-                c = t if c is None else arith.andi(c, t)
-            return c
-        return build
-    if loop.name == "affine.for":
-        lb_map = ir.AffineMapAttr(loop.attributes["lowerBoundMap"]).value
-        ub_map = ir.AffineMapAttr(loop.attributes["upperBoundMap"]).value
-        if len(lb_map.results) != 1 or len(ub_map.results) != 1:
-            return None
-        seg = list(ir.DenseI32ArrayAttr(loop.attributes["operandSegmentSizes"]))
-        ops = list(loop.operands)
-        lb_ops, ub_ops = ops[:seg[0]], ops[seg[0]:seg[0] + seg[1]]
-
-        def build():
-            from mlir.dialects import affine
-            lb = affine.AffineApplyOp(lb_map, lb_ops).result
-            ub = affine.AffineApplyOp(ub_map, ub_ops).result
-            return arith.cmpi(arith.CmpIPredicate.slt, lb, ub)
-        return build
-    return None
-
-
-def _hoist_guarded(call, loop, cond) -> None:
-    """Move read-only `call` before `loop` under ``if (the loop runs)``: no speculative call when it does not
-    (the callee might read memory that is only valid when the loop runs)."""
-    from mlir.dialects import arith, scf
-
-    with ir.InsertionPoint(loop), call.location:
-        types = [r.type for r in call.results]
-        guard = scf.IfOp(cond(), types, has_else=True)
-        with ir.InsertionPoint(guard.then_block):
-            scf.YieldOp([])
-        call.operation.move_before(list(guard.then_block.operations)[0])
-        then_yield = list(guard.then_block.operations)[-1]
-        then_yield.erase()
-        with ir.InsertionPoint(guard.then_block):
-            scf.YieldOp(list(call.results))
-        with ir.InsertionPoint(guard.else_block):
-            zeros = [arith.constant(t, 0.0) if isinstance(t, (ir.F32Type, ir.F64Type)) else
-                     ir.Operation.create("ub.poison", [t], []).result for t in types]
-            scf.YieldOp(zeros)
-    for old, new in zip(call.results, guard.results):
-        for use in list(old.uses):
-            if use.owner.operation != list(guard.then_block.operations)[-1].operation:
-                use.owner.operands[use.operand_number] = new
-
-
-def _inside(v, op) -> bool:
-    owner = v.owner
-    o = owner.owner if isinstance(owner, ir.Block) else owner
-    o = o.operation
-    while o is not None:
-        if o == op:
-            return True
-        o = o.parent
-    return False
+    """Move calls of read-only functions with loop-invariant arguments out of the loops of `f` that write no
+    memory the callee may read: the loop-invariant code motion LLVM performs on `readonly` calls (and what turns
+    Enzyme's O(n^2) normalization example into an O(n) gradient). The pass is the cleanup pipeline's
+    (polygeist_py/licm.py: effects through calls, `restrict` arguments and distinct allocations, a guard when the
+    loop may not run); here it runs again on the primal copy, leaving the calls of functions in `rec` where they
+    are (recursive ones and those with custom derivative rules: they keep a call of their own)."""
+    from polygeist_py.licm import hoist_in_function
+    hoist_in_function(f, keep=frozenset(rec))

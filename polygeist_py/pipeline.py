@@ -1,6 +1,8 @@
 """Pass pipelines between the stages of the data flow (see shared/DESIGN.md), upstream passes throughout.
 
-cleanup:  canonicalize, cse, loop-invariant code motion, affine scalar replacement on the frontend's output.
+cleanup:  canonicalize, cse, loop-invariant code motion, affine scalar replacement on the frontend's output;
+          then (`cleanup`) licm.py moves read-only calls and loop nests that upstream's LICM cannot move out of
+          loops (parallel ones too), and the passes run again when something moved.
           (Not affine-loop-invariant-code-motion: it hoists ops out of nested scf.if regions and breaks
           dominance, e.g. on an if/else-if chain inside an affine.for.)
 to_openmp: affine -> scf, scf.parallel -> omp (then omp_schedule.py may pick a loop's schedule).
@@ -20,6 +22,7 @@ from .errors import CompileError, InternalError  # noqa: F401  (InternalError is
 CLEANUP = ("builtin.module(canonicalize,cse,"
            "loop-invariant-code-motion,func.func(affine-scalrep),canonicalize,cse,canonicalize)")
 
+LICM_ROUNDS = 4  # rounds of licm.py + CLEANUP: one per loop level a guarded op leaves
 TO_OPENMP = "builtin.module(lower-affine,convert-scf-to-openmp)"
 LOWER = ("builtin.module(canonicalize,lower-affine,expand-strided-metadata,"
          "finalize-memref-to-llvm,convert-scf-to-cf,convert-math-to-libm,convert-math-to-llvm,"
@@ -49,6 +52,25 @@ def run(module: ir.Module, pipeline: str, stage: str) -> None:
             PassManager.parse(pipeline).run(module.operation)
     except Exception as e:  # MLIRError carries the diagnostics
         raise InternalError(f"{stage} failed: {e}") from e
+
+
+def cleanup(module: ir.Module, stage: str) -> None:
+    """The CLEANUP pipeline, then loop-invariant code motion of read-only calls and loop nests (licm.py); when
+    something moved, CLEANUP again (what depends on a moved value may now be invariant too).
+
+    Raises:
+        InternalError: a pass or the verifier failed (naming `stage`).
+    """
+    run(module, CLEANUP, stage)
+    from .licm import hoist_invariant_code
+    from .time_report import phase
+    for _ in range(LICM_ROUNDS):  # (a guard's test is computed in the loop it leaves: upstream LICM hoists it)
+        with phase("loop-invariant calls (licm.py)", "MLIR passes"):
+            moved = hoist_invariant_code(module)
+        if not moved:
+            break
+        verify(module, f"invariant code motion ({stage})")
+        run(module, CLEANUP, stage)
 
 
 def verify(module: ir.Module, stage: str) -> None:

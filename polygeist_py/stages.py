@@ -38,11 +38,13 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     with phase("walk / codegen", "frontend"):
         module = generate(tu, path, device_stubs)
     pipeline.verify(module, "the frontend")
+    from .effects import annotate_declared
+    annotate_declared(module, tu)  # __attribute__((pure/const)) of called functions, for licm.py (effects.py)
     from .constant_bounds import check as check_constant_bounds
     check_constant_bounds(module)  # before folding: MLIR asserts on a constant out-of-range global index
     if stop("mlir"):
         return module
-    pipeline.run(module, pipeline.CLEANUP, "cleanup")
+    pipeline.cleanup(module, "cleanup")
     if stop("cleanup"):
         return module
     if has_op(module, lambda n: n == "gpu.launch"):
@@ -54,7 +56,7 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
                 differentiated = differentiate(module, device_code_only=True)
         if differentiated:  # __enzyme_autodiff inside kernels
             pipeline.verify(module, "automatic differentiation of device code")
-            pipeline.run(module, pipeline.CLEANUP, "cleanup after automatic differentiation")
+            pipeline.cleanup(module, "cleanup after automatic differentiation")
         if not cpuify:
             raise CompileError(f"{path}: CUDA kernel launches need --cpuify (cpuify=True in the Python API); "
                                "pgcc has no GPU back end")
@@ -67,7 +69,7 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
             run_cpuify(module)
         for kind, loc, message in done:
             remarks.emit(kind, "cpuify", loc, message)
-        pipeline.run(module, pipeline.CLEANUP, "cleanup after cpuify")
+        pipeline.cleanup(module, "cleanup after cpuify")
     if stop("cpuify"):
         return module
     if has_enzyme_calls(module):  # __enzyme_autodiff / __enzyme_fwddiff calls -> derivative functions
@@ -79,7 +81,7 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
         differentiated = False
     if differentiated:
         pipeline.verify(module, "automatic differentiation")
-        pipeline.run(module, pipeline.CLEANUP, "cleanup after automatic differentiation")
+        pipeline.cleanup(module, "cleanup after automatic differentiation")
     if stop("ad"):
         return module
     if polyhedral is not None:
@@ -104,7 +106,7 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
             reports = []
         if remarks is not None:
             polyhedral_remarks.report(remarks, reports, missed)
-        pipeline.run(module, pipeline.CLEANUP, "cleanup after the polyhedral stage")
+        pipeline.cleanup(module, "cleanup after the polyhedral stage")
         if on_scops is not None and on_scops(reports, missed):
             return module
     if stop("polyhedral"):
