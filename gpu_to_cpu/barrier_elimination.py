@@ -31,6 +31,7 @@ from mlir.dialects import arith, llvm, memref, scf
 
 from polygeist_py.errors import error_at_op
 from polygeist_py.frontend.calls import WARP_SYNC
+from polygeist_py.frontend.cuda_builtins import ACTIVE_LANE, WARP_PUBLISH
 from polygeist_py.frontend.stmts import WRITTEN_IF
 from polygeist_py.max_flow import min_cut_source_side
 
@@ -107,8 +108,28 @@ def _reads_constant(op, p=None) -> bool:
     struct argument passed by value (`cfg.rounds`: a private copy that the launch only reads)."""
     name = op.operation.name
     if name in ("memref.load", "affine.load"):
-        return _is_constant_global(op.operands[0])
+        return _is_constant_global(op.operands[0]) or p is not None and _shared_unwritten_in(op.operands[0], p)
     return name == "llvm.load" and p is not None and _read_only_copy(op.operands[0], p)
+
+
+def _shared_unwritten_in(m, p) -> bool:
+    """Whether memref `m` is a `__shared__` allocation of the block that no op of thread loop `p` writes and
+    whose memref does not escape (used by loads and stores only): a flag a thread set before the last
+    barrier (`if (am_last)`, `while (s_changed)`) then holds the same value for every thread throughout `p`."""
+    alloc = m.owner
+    if isinstance(alloc, ir.Block) or alloc.operation.name != "memref.alloca" or "pgcc.shared" not in alloc.attributes \
+            or is_nested_in(alloc, p):
+        return False
+    for use in m.uses:
+        kind = use.owner.operation.name
+        if kind in ("memref.load", "affine.load"):
+            continue
+        if kind in ("memref.store", "affine.store") and use.owner.operands[1] == m and use.owner.operands[0] != m:
+            if is_nested_in(use.owner, p):
+                return False
+            continue
+        return False
+    return True
 
 
 def _read_only_copy(ptr, p) -> bool:
@@ -614,13 +635,13 @@ def _predicate_ops(ops, c) -> None:
     run = []
     for op in ops + [None]:
         if op is not None and op.name != "gpu.barrier" and not _has_barrier(op) and not (
-                is_pure(op) and op.name not in TRAPPING):
+                is_pure(op) and op.name not in TRAPPING) and WARP_PUBLISH not in op.attributes:
             run.append(op)
             continue
         if run:
             _guard_run(run, c)
             run = []
-        if op is None or op.name == "gpu.barrier" or not _has_barrier(op):
+        if op is None or op.name == "gpu.barrier" or not _has_barrier(op):  # (a warp exchange's store: unguarded)
             continue
         if op.name == "scf.while" and not all(is_pure(o) for o in body_ops(op, 0)):
             raise error_at_op(op, "unsupported construct: a loop condition with side effects around a warp "
@@ -652,6 +673,20 @@ def _guard_run(run, c) -> None:
         for use in list(r.uses):
             if not within(use.owner, guard):
                 use.owner.operands[use.operand_number] = new
+
+
+def resolve_active_lanes(module: ir.Module) -> None:
+    """Replace each call @__pgcc_active_lane() left after barrier elimination by true (the lane reaches the warp
+    intrinsic that made it; where a per-thread condition guards it, predication made it false in the lanes
+    that do not: cuda_builtins.WARP_PUBLISH) and drop its declaration."""
+    for call in collect(module.operation, lambda o: o.name == "func.call"
+                        and ir.FlatSymbolRefAttr(o.attributes["callee"]).value == ACTIVE_LANE):
+        with call.location, ir.InsertionPoint(call):
+            call.results[0].replace_all_uses_with(arith.constant(ir.IntegerType.get_signless(1), 1))
+        call.erase()
+    for op in list(module.body.operations):
+        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == ACTIVE_LANE:
+            op.operation.erase()
 
 
 def _used_in(v, scope) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from mlir import ir
 
 from .gpu_to_cpu.alloca_hoisting import hoist_allocas_to_blocks, privatize_kept_allocas
-from .gpu_to_cpu.barrier_elimination import eliminate_barriers
+from .gpu_to_cpu.barrier_elimination import eliminate_barriers, resolve_active_lanes
 from .gpu_to_cpu.grid_stride_prefetch import prefetch_grid_stride_loops
 from .gpu_to_cpu.guard_narrowing import narrow_guarded_thread_loops
 from .gpu_to_cpu.interior_versioning import version_interior_blocks
@@ -26,6 +26,7 @@ def run_cpuify(module: ir.Module) -> None:
     launches_to_loops(module)
     privatize_allocas_across_barriers(module)
     eliminate_barriers(module)
+    resolve_active_lanes(module)
     narrow_guarded_thread_loops(module)
     interchange_strided_loops(module)
     narrow_guarded_thread_loops(module)  # the thread loops the interchange made inside strided loops

@@ -39,6 +39,15 @@ def warp_barrier():
     gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
 
 
+# A lane's contribution to a warp exchange is stored even where a per-thread condition around the exchange is
+# false (barrier_elimination._predicate_guard leaves such stores unguarded): what an inactive lane publishes is
+# never read as its value, and votes publish `p && active`, where the call @__pgcc_active_lane() is true in the
+# lanes that reach the vote. Predication guards that call like any other, so inactive lanes see false there;
+# after barrier elimination every call left is true (barrier_elimination.resolve_active_lanes).
+WARP_PUBLISH = "pgcc.warp_publish"
+ACTIVE_LANE = "__pgcc_active_lane"
+
+
 SHUFFLES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync")
 
 
@@ -116,7 +125,7 @@ class CudaBuiltins:
             **{name: self.shuffle for name in SHUFFLES},
             "__popc": self.bit_count, "__popcll": self.bit_count, "__clz": self.bit_count, "__clzll": self.bit_count,
             "__ffs": self.bit_count, "__ffsll": self.bit_count, "__mul24": self.mul24, "__umul24": self.mul24,
-            "__ballot_sync": self.vote, "__any_sync": self.vote, "__all_sync": self.vote,
+            "__ballot_sync": self.vote, "__any_sync": self.vote, "__all_sync": self.vote, "__activemask": self.vote,
             "__syncwarp": self.barrier,
             **{name: self.bits_as for name in ("__int_as_float", "__float_as_int", "__uint_as_float",
                                                "__float_as_uint", "__longlong_as_double", "__double_as_longlong",
@@ -148,10 +157,12 @@ class CudaBuiltins:
             lv = MemLV(fg.rvalue(args[0]), [AF.const(0)], ty)  # *p
         else:
             raise error_at(call, f"unsupported construct: {name} through '{args[0].type.spelling}'")
+        vals = [fg.convert(fg.rvalue(a), a.type, ty, a) for a in args[1:]]
+        if isinstance(lv, tuple) and lv[0] == "llvm" and lv[3] is None:  # a struct field: `&st->sum`
+            return self.llvm_atomic(call, name, ty, lv[1], vals)
         if not isinstance(lv, MemLV):
             raise error_at(call, f"unsupported construct: {name} on a scalar variable")
         idx = fg.index_values(lv.indices)
-        vals = [fg.convert(fg.rvalue(a), a.type, ty, a) for a in args[1:]]
         kinds = ATOMICS[name]
         if kinds is not None:
             kind = kinds[0] if CT.is_float(ty) else kinds[2] if CT.is_unsigned(ty) else kinds[1]
@@ -176,6 +187,24 @@ class CudaBuiltins:
                 new = arith.select(wrap, vals[0], arith.subi(old, one))
             memref.AtomicYieldOp(new)
         return op.result
+
+    @staticmethod
+    def llvm_atomic(call, name, ty, ptr, vals):
+        """A CUDA atomic on an object in raw memory (a struct field, `&st->sum`): llvm.atomicrmw, or
+        llvm.cmpxchg for atomicCAS (sequentially consistent, as every pgcc atomic). Returns the old value."""
+        seq = llvm.AtomicOrdering.seq_cst
+        if name == "atomicCAS":
+            pair = llvm.cmpxchg(ptr, vals[0], vals[1], seq, seq)
+            return llvm.extractvalue(CT.scalar_type(ty), pair, [0])
+        ops = {"atomicAdd": ("fadd", "add", "add"), "atomicSub": (None, "sub", "sub"),
+               "atomicExch": ("xchg",) * 3, "atomicMax": (None, "max", "umax"), "atomicMin": (None, "min", "umin"),
+               "atomicAnd": (None, "_and", "_and"), "atomicOr": (None, "_or", "_or"),
+               "atomicXor": (None, "_xor", "_xor"), "atomicInc": (None, "uinc_wrap", "uinc_wrap"),
+               "atomicDec": (None, "udec_wrap", "udec_wrap")}[name]
+        kind = ops[0] if CT.is_float(ty) else ops[2] if CT.is_unsigned(ty) else ops[1]
+        if kind is None:
+            raise error_at(call, f"unsupported construct: {name} on '{ty.spelling}'")
+        return llvm.atomicrmw(getattr(llvm.AtomicBinOp, kind), ptr, vals[0], seq)
 
     # Warp intrinsics exchange values between the 32 consecutive threads of a warp. Here each is a round trip
     # through a per-block buffer: every thread writes its value at its linear thread index, a barrier, every
@@ -232,7 +261,8 @@ class CudaBuiltins:
         tid = arith.addi(ids["threadIdx", "x"], arith.muli(ids["blockDim", "x"], arith.addi(
             ids["threadIdx", "y"], arith.muli(ids["blockDim", "y"], ids["threadIdx", "z"]))))
         nthreads = arith.muli(ids["blockDim", "x"], arith.muli(ids["blockDim", "y"], ids["blockDim", "z"]))
-        memref.StoreOp(v, buf, [arith.index_castui(ir.IndexType.get(), tid)])
+        store = memref.StoreOp(v, buf, [arith.index_castui(ir.IndexType.get(), tid)])
+        store.attributes[WARP_PUBLISH] = ir.UnitAttr.get()
         return buf, tid, nthreads
 
     def read_only_load(self, fg, call, args):
@@ -269,9 +299,12 @@ class CudaBuiltins:
         return res  # int, as CUDA declares all three
 
     def vote(self, fg, call, args):
-        """__ballot_sync(mask, p): bit i set when lane i's p is non-zero; __any_sync/__all_sync from it."""
+        """__ballot_sync(mask, p): bit i set when lane i's p is non-zero and lane i takes part (reaches the vote);
+        __any_sync/__all_sync from it; __activemask() is the ballot of the lanes taking part."""
         i32 = ir.IntegerType.get_signless(32)
-        p = fg.to_bool(fg.rvalue(args[1]), canonical(args[1].type))
+        p = fg.to_bool(fg.rvalue(args[1]), canonical(args[1].type)) if args else None
+        active = self.libc(ACTIVE_LANE, ir.IntegerType.get_signless(1), [])
+        p = active if p is None else arith.andi(p, active)
         tid, read = self.warp_exchange(fg, arith.extui(i32, p))
         base = arith.subi(tid, arith.remui(tid, fg.const_int(i32, 32)))
         bits, lanes = fg.const_int(i32, 0), fg.const_int(i32, 0)
@@ -281,9 +314,9 @@ class CudaBuiltins:
             bits = arith.ori(bits, arith.shli(arith.andi(value, present), fg.const_int(i32, lane)))
             lanes = arith.ori(lanes, arith.shli(present, fg.const_int(i32, lane)))
         warp_barrier()
-        mask = arith.andi(fg.rvalue(args[0]), lanes)
+        mask = arith.andi(fg.rvalue(args[0]), lanes) if args else lanes
         bits = arith.andi(bits, mask)
-        if call.spelling == "__ballot_sync":
+        if call.spelling in ("__ballot_sync", "__activemask"):
             return bits
         zero = fg.const_int(i32, 0)
         res = (arith.cmpi(arith.CmpIPredicate.ne, bits, zero) if call.spelling == "__any_sync"

@@ -15,5 +15,6 @@ PGCC_SHUFFLES(float) PGCC_SHUFFLES(double)
 __device__ unsigned int __ballot_sync(unsigned int mask, int predicate);
 __device__ int __any_sync(unsigned int mask, int predicate);
 __device__ int __all_sync(unsigned int mask, int predicate);
+__device__ unsigned int __activemask(void);
 __device__ void __syncwarp(unsigned int mask = 0xffffffff);
 #endif
