@@ -134,6 +134,9 @@ class CudaBuiltins:
             "__threadfence": self.fence, "__threadfence_block": self.fence, "__threadfence_system": self.fence,
             "tex1Dfetch": self.tex_fetch, "cudaBindTexture": self.bind_texture, "cudaUnbindTexture": self.bind_texture,
             **{name: self.reject(what) for name, what in UNSUPPORTED_TEXTURE.items()},
+            **{name: self.reject(f"{name} in host code that pgcc compiles (--cuda-host=pgcc, __enzyme_* calls, "
+                                 "texture references); launch with <<<...>>>")
+               for name in ("cudaLaunchKernel", "cudaLaunchCooperativeKernel")},
         }
 
     # ---------------------------------------------------------------- helpers
