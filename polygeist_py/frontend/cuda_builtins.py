@@ -45,6 +45,10 @@ def warp_barrier():
 # lanes that reach the vote. Predication guards that call like any other, so inactive lanes see false there;
 # after barrier elimination every call left is true (barrier_elimination.resolve_active_lanes).
 WARP_PUBLISH = "pgcc.warp_publish"
+# An op whose results are the same in every thread of a block by construction (the count of
+# __syncthreads_count/_and/_or): barrier elimination's uniformity analysis takes them as uniform, so that
+# `while (__syncthreads_or(found))` may hold barriers.
+BLOCK_UNIFORM = "pgcc.block_uniform"
 ACTIVE_LANE = "__pgcc_active_lane"
 
 
@@ -291,6 +295,7 @@ class CudaBuiltins:
         with ir.InsertionPoint(loop.body):
             acc = arith.addi(loop.inner_iter_args[0], memref.LoadOp(buf, [loop.induction_variable]).result)
             scf.YieldOp([acc])
+        loop.attributes[BLOCK_UNIFORM] = ir.UnitAttr.get()  # every thread sums the same buffer between barriers
         gpu.BarrierOp()
         count = loop.results[0]
         if call.spelling == "__syncthreads_count":
