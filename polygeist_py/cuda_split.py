@@ -594,6 +594,22 @@ def _qualified(c) -> str:
     return "::" + "::".join(reversed(parts))
 
 
+def _integral_argument(k, i) -> str:
+    """Template argument `i` (a value) of specialization `k` as C++ text: libclang gives a `bool` true as -1
+    (a 1-bit value sign-extended), so the template's parameter type decides: `true`/`false` for bool, the
+    unsigned value for unsigned types, a cast for enums (`static_cast<Scale>(1)`), else the signed value."""
+    params = [p for p in (k.specialized_template.get_children() if k.specialized_template is not None else [])
+              if p.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER, K.TEMPLATE_TEMPLATE_PARAMETER)]
+    ty = canonical(params[i].type) if i < len(params) and params[i].kind == K.TEMPLATE_NON_TYPE_PARAMETER else None
+    if ty is not None and ty.kind == T.BOOL:
+        return "true" if k.get_template_argument_unsigned_value(i) else "false"
+    if ty is not None and ty.kind in (T.UINT, T.ULONG, T.ULONGLONG, T.USHORT, T.UCHAR, T.CHAR_U):
+        return f"{k.get_template_argument_unsigned_value(i)}u"
+    if ty is not None and ty.kind == T.ENUM:
+        return f"static_cast<{ty.spelling}>({k.get_template_argument_value(i)})"
+    return str(k.get_template_argument_value(i))
+
+
 def _template_args(k) -> str:
     n = k.get_num_template_arguments()
     if n <= 0:
@@ -603,7 +619,9 @@ def _template_args(k) -> str:
         kind = k.get_template_argument_kind(i).name
         if kind == "TYPE":
             args.append(k.get_template_argument_type(i).spelling)
-        elif kind in ("INTEGRAL", "DECLARATION", "NULLPTR"):
+        elif kind == "INTEGRAL":
+            args.append(_integral_argument(k, i))
+        elif kind in ("DECLARATION", "NULLPTR"):
             args.append(str(k.get_template_argument_value(i)))
         else:
             raise error_at(k, f"unsupported construct: template argument of kind {kind.lower()} of a kernel")

@@ -125,7 +125,7 @@ class CudaBuiltins:
             "__syncthreads": self.barrier, "__ldg": self.read_only_load,
             "__syncthreads_count": self.barrier_count, "__syncthreads_and": self.barrier_count,
             "__syncthreads_or": self.barrier_count,
-            **{name: self.atomic for name in ATOMICS},
+            **{name + scope: self.atomic for name in ATOMICS for scope in ("", "_block", "_system")},
             **{name: self.shuffle for name in SHUFFLES},
             "__popc": self.bit_count, "__popcll": self.bit_count, "__clz": self.bit_count, "__clzll": self.bit_count,
             "__ffs": self.bit_count, "__ffsll": self.bit_count, "__mul24": self.mul24, "__umul24": self.mul24,
@@ -155,7 +155,7 @@ class CudaBuiltins:
     def atomic(self, fg, call, args):
         """CUDA atomics on the element a pointer designates: real CPU atomics (memref.atomic_rmw or
         memref.generic_atomic_rmw, which lower to atomicrmw / a cmpxchg loop). Returns the old value."""
-        name = call.spelling
+        name = call.spelling.removesuffix("_block").removesuffix("_system")  # scopes: all one CPU memory
         ty = canonical(call.type)
         target = strip_implicit(args[0])
         if target.kind == K.UNARY_OPERATOR and children(target) and unary_op(target) == "&":
