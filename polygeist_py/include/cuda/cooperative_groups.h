@@ -117,5 +117,47 @@ static inline __device__ thread_group tiled_partition(const thread_block &parent
   return g;
 }
 static inline __device__ void sync(const thread_group &g) { g.sync(); }
+
+/* The threads of a warp that reach coalesced_threads() together (__activemask(), which pgcc computes also
+   under a condition that differs between the lanes of a warp); ranks are by lane among them. */
+struct coalesced_group {
+  unsigned int mask_;
+  __device__ unsigned int lane_() const {
+    return ((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) % 32;
+  }
+  __device__ unsigned int lane_of_(unsigned int rank) const {  // the lane of the rank-th member
+    unsigned int lane = 0;
+    for (unsigned int l = 0, seen = 0; l < 32; l++)
+      if (mask_ >> l & 1u) {
+        if (seen == rank) lane = l;
+        seen++;
+      }
+    return lane;
+  }
+  __device__ unsigned int size() const { return __popc(mask_); }
+  __device__ unsigned int num_threads() const { return size(); }
+  __device__ unsigned int thread_rank() const { return __popc(mask_ & ((1u << lane_()) - 1u)); }
+  __device__ unsigned int meta_group_rank() const { return 0; }
+  __device__ unsigned int meta_group_size() const { return 1; }
+  __device__ void sync() const { __syncwarp(mask_); }
+  template <class T> __device__ T shfl(T v, unsigned int rank) const { return __shfl_sync(mask_, v, lane_of_(rank)); }
+  __device__ unsigned int ballot(int p) const {  // bit i: the member of rank i
+    unsigned int all = __ballot_sync(mask_, p), out = 0;
+    for (unsigned int l = 0, r = 0; l < 32; l++)
+      if (mask_ >> l & 1u) {
+        out |= (all >> l & 1u) << r;
+        r++;
+      }
+    return out;
+  }
+  __device__ int any(int p) const { return (__ballot_sync(mask_, p) & mask_) != 0; }
+  __device__ int all(int p) const { return (__ballot_sync(mask_, p) & mask_) == mask_; }
+};
+static inline __device__ coalesced_group coalesced_threads() {
+  coalesced_group g;
+  g.mask_ = __activemask();
+  return g;
+}
+static inline __device__ void sync(const coalesced_group &g) { g.sync(); }
 }  // namespace cooperative_groups
 #endif

@@ -1,6 +1,8 @@
 // Stream compaction with warp-aggregated atomics: __activemask, __ballot_sync, __popc, __ffs, __shfl_sync,
-// a grid-stride loop, and std::copy_if as the reference (the output order is checked as a multiset).
+// a grid-stride loop; the same with cooperative groups' coalesced_threads() (the CUDA samples' atomicAggInc);
+// std::copy_if as the reference (the output order is checked as a multiset).
 #include <algorithm>
+#include <cooperative_groups.h>
 #include <cstdio>
 #include <random>
 #include <vector>
@@ -28,6 +30,23 @@ __global__ void compact_positive(const int *in, int n, int *out, int *count) {
       out[slot] = v;
     }
     if (lane_id() == 0 && take == 0 && i < n) atomicAdd(count + 1, 1);  // warps that found nothing
+  }
+}
+
+namespace cg = cooperative_groups;
+
+__device__ int atomic_agg_inc(int *counter) {
+  cg::coalesced_group g = cg::coalesced_threads();
+  int prev = 0;
+  if (g.thread_rank() == 0) prev = atomicAdd(counter, (int)g.size());
+  return g.shfl(prev, 0) + (int)g.thread_rank();
+}
+
+__global__ void compact_odd(const int *in, int n, int *out, int *count) {
+  for (int base = blockIdx.x * blockDim.x; base < n; base += gridDim.x * blockDim.x) {
+    int i = base + threadIdx.x;
+    int v = i < n ? in[i] : 0;
+    if (v & 1) out[atomic_agg_inc(count)] = v;
   }
 }
 
@@ -61,7 +80,18 @@ int main() {
   std::sort(got.begin(), got.end());
   std::sort(want.begin(), want.end());
   bool ok = got == want && count[1] == empty_warps;
-  printf("kept %d of %d, %d empty warps\n%s\n", count[0], n, count[1], ok ? "PASS" : "FAIL");
+  printf("kept %d of %d, %d empty warps\n", count[0], n, count[1]);
+  CHECK_CUDA(cudaMemset(d_count, 0, 2 * sizeof(int)));
+  compact_odd<<<17, 96>>>(d_in, n, d_out, d_count);
+  CHECK_CUDA(cudaMemcpy(count, d_count, sizeof count, cudaMemcpyDeviceToHost));
+  std::vector<int> odd(count[0]), want_odd;
+  CHECK_CUDA(cudaMemcpy(odd.data(), d_out, count[0] * sizeof(int), cudaMemcpyDeviceToHost));
+  std::copy_if(h.begin(), h.end(), std::back_inserter(want_odd), [](int v) { return v & 1; });
+  std::sort(odd.begin(), odd.end());
+  std::sort(want_odd.begin(), want_odd.end());
+  ok = ok && odd == want_odd;
+  printf("odd: kept %d\n", count[0]);
+  printf("%s\n", ok ? "PASS" : "FAIL");
   CHECK_CUDA(cudaFree(d_in)); CHECK_CUDA(cudaFree(d_out)); CHECK_CUDA(cudaFree(d_count));
   return ok ? 0 : 1;
 }
