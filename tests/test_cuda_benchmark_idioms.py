@@ -1,9 +1,10 @@
 """CUDA programs in the style of modern self-checking benchmark collections (tests/programs/cuda/), each built
 with `pgcc --cpuify` and run at 1, 2 and 4 OpenMP threads: every one prints PASS only when its device results
 equal its own CPU reference. They cover grid synchronization with cooperative launches, device-side malloc/free,
-warp-aggregated atomics (__activemask under a per-thread condition), the last-block pattern (__threadfence and a
+warp-aggregated atomics (__activemask and coalesced_threads() under a per-thread condition), the last-block pattern (__threadfence and a
 __shared__ flag), atomics on every type (CAS loops, struct fields), __syncthreads_or loops, dynamic shared memory
-per type, float4 GEMM tiles, streams and events, bitonic sorting and CUDA's math intrinsics."""
+per type, float4 GEMM tiles, streams and events, bitonic sorting, CUDA's math intrinsics, __half arithmetic and
+kernel templates on bool, unsigned and enum values with `if constexpr`."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ CUDA = PROGRAMS / "cuda"
 @pytest.mark.parametrize("name", ["grid_sync_cooperative", "device_malloc_buckets", "warp_aggregated_compaction",
                                   "threadfence_last_block", "atomics_cas_types", "bfs_syncthreads_or",
                                   "bitonic_sort_shared", "dynamic_smem_generic", "sgemm_tiled_vec4",
-                                  "scan_streams_events", "math_intrinsics"])
+                                  "scan_streams_events", "math_intrinsics", "half_layernorm",
+                                  "histogram_policies"])
 def test_program_passes_against_its_cpu_reference(tmp, name):
     r = run_pgcc([CUDA / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
