@@ -58,16 +58,22 @@ SHUFFLES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_syn
 MAX_BLOCK = 1024  # CUDA's limit on threads per block: the size of a warp exchange buffer
 
 
-# texture API forms pgcc does not translate (only 1-D textures on linear memory are)
+# texture API forms pgcc does not translate: of legacy texture references only 1-D ones on linear memory are; texture
+# objects (cudaTextureObject_t, pgcc_cuda_texture.h) work in host code the host compiler compiles (nvcc's model)
+_OBJECTS = "; texture objects (cudaTextureObject_t) and CUDA arrays work when the host compiler compiles host code"
 UNSUPPORTED_TEXTURE = {
-    "tex1D": "tex1D() reads a texture bound to a CUDA array (cudaArray); bind linear memory with "
-             "cudaBindTexture and read it with tex1Dfetch",
-    "tex2D": "2-D textures (tex2D); only 1-D textures bound to linear memory (tex1Dfetch) are supported",
-    "tex3D": "3-D textures (tex3D); only 1-D textures bound to linear memory (tex1Dfetch) are supported",
-    "cudaBindTexture2D": "2-D textures (cudaBindTexture2D); only 1-D textures bound to linear memory are supported",
-    "cudaBindTextureToArray": "textures bound to CUDA arrays (cudaBindTextureToArray, cudaArray)",
-    "cudaMallocArray": "CUDA arrays (cudaMallocArray, cudaArray)",
-    "cudaFreeArray": "CUDA arrays (cudaFreeArray, cudaArray)",
+    "tex1D": "tex1D() of a texture reference bound to a CUDA array; bind linear memory with cudaBindTexture and "
+             "read it with tex1Dfetch" + _OBJECTS,
+    "tex2D": "2-D texture references (tex2D of a texture<>); only 1-D ones bound to linear memory (tex1Dfetch) are "
+             "supported" + _OBJECTS,
+    "tex3D": "3-D textures (tex3D)",
+    "cudaBindTexture2D": "2-D texture references (cudaBindTexture2D)" + _OBJECTS,
+    "cudaBindTextureToArray": "texture references bound to CUDA arrays (cudaBindTextureToArray, cudaArray)" + _OBJECTS,
+    **{name: f"CUDA arrays ({name}, cudaArray) in host code that pgcc compiles" + _OBJECTS
+       for name in ("cudaMallocArray", "cudaFreeArray", "cudaMemcpy2DToArray", "cudaMemcpyToArray",
+                    "cudaMemcpy2DFromArray")},
+    **{name: f"texture objects ({name}) in host code that pgcc compiles (texture references, __enzyme_* calls "
+             "or --cuda-host=pgcc)" for name in ("cudaCreateTextureObject", "cudaDestroyTextureObject")},
     "cudaCreateChannelDesc": "cudaCreateChannelDesc() other than as the initializer of a cudaChannelFormatDesc "
                              "variable",
 }
