@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from .clang_ast import K, T, canonical, children, evaluate, has_attr, strip_implicit, unary_op, var_decl_initializer
 from .errors import error_at
+from .frontend.records import is_default_construction
 
 CONFIG_CALLS = ("cudaConfigureCall", "__cudaPushCallConfiguration")
 INTEGER_KINDS = (T.INT, T.UINT, T.LONG, T.ULONG, T.LONGLONG, T.ULONGLONG, T.SHORT, T.USHORT)
@@ -473,7 +474,7 @@ def _extern_variable(c, text: bytes):
         edits[0] = _static_keyword(c, text)
         edits[0] = (edits[0][0], edits[0][1], b"extern")
     init = var_decl_initializer(c)
-    if init is not None:
+    if init is not None and not is_default_construction(init, c.type):  # (`float2 v[4];` has none written)
         eq = text.rfind(b"=", s, init.extent.start.offset)
         cut = eq if eq >= 0 else init.extent.start.offset  # `T v{...}`: the braces go
         edits.append((cut, max(e, init.extent.end.offset), b""))

@@ -145,8 +145,9 @@ class CudaBuiltins:
             "tex1Dfetch": self.tex_fetch, "cudaBindTexture": self.bind_texture, "cudaUnbindTexture": self.bind_texture,
             **{name: self.reject(what) for name, what in UNSUPPORTED_TEXTURE.items()},
             **{name: self.reject(f"{name} in host code that pgcc compiles (--cuda-host=pgcc, __enzyme_* calls, "
-                                 "texture references); launch with <<<...>>>")
-               for name in ("cudaLaunchKernel", "cudaLaunchCooperativeKernel")},
+                                 "texture references)")
+               for name in ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cudaGetSymbolAddress",
+                            "cudaGetSymbolSize", "cudaMemcpyFromSymbolAsync")},
         }
 
     # ---------------------------------------------------------------- helpers

@@ -378,11 +378,29 @@ template <class T> static inline cudaError_t cudaMemcpyToSymbolAsync(const T &sy
     size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t s = 0) {
   return cudaMemcpyToSymbol_bytes((void *)&symbol, src, count, offset);
 }
+template <class T> static inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count,
+    size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t s = 0) {
+  memmove(dst, (const char *)&symbol + offset, count);
+  return cudaSuccess;
+}
+template <class T> static inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol) {
+  *devPtr = (void *)&symbol;
+  return cudaSuccess;
+}
+template <class T> static inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol) {
+  *size = sizeof(T);
+  return cudaSuccess;
+}
 #else
 template <class T> static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
     size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 template <class T> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
     size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+template <class T> cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                                         enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                                         cudaStream_t s = 0);
+template <class T> cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol);
+template <class T> cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol);
 #endif
 
 #endif
