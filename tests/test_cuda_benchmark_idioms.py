@@ -6,7 +6,8 @@ __shared__ flag), atomics on every type (CAS loops, struct fields), __syncthread
 per type, float4 GEMM tiles, streams and events, bitonic sorting, CUDA's math intrinsics, __half arithmetic and
 kernel templates on bool, unsigned and enum values with `if constexpr`, and texture objects over linear memory,
 pitched memory and CUDA arrays (point and bilinear filtering, clamp and border addressing), cuComplex.h with
-`__constant__` arrays of vector types and cudaGetSymbolAddress."""
+`__constant__` arrays of vector types and cudaGetSymbolAddress, and the legacy warp-synchronous reduction through a
+volatile pointer to shared memory (lockstep order: gpu_to_cpu/warp_synchronous.py)."""
 
 from __future__ import annotations
 
@@ -21,7 +22,8 @@ CUDA = PROGRAMS / "cuda"
                                   "threadfence_last_block", "atomics_cas_types", "bfs_syncthreads_or",
                                   "bitonic_sort_shared", "dynamic_smem_generic", "sgemm_tiled_vec4",
                                   "scan_streams_events", "math_intrinsics", "half_layernorm",
-                                  "histogram_policies", "texture_objects", "dft_complex_symbols"])
+                                  "histogram_policies", "texture_objects", "dft_complex_symbols",
+                                  "reduce_volatile_warp"])
 def test_program_passes_against_its_cpu_reference(tmp, name):
     r = run_pgcc([CUDA / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
