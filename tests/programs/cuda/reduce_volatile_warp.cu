@@ -64,8 +64,7 @@ int main() {
   std::vector<double> hd(123457);
   for (auto &v : hi) v = d(gen);
   for (auto &v : hd) v = d(gen) * 0.001;
-  bool ok = run<64, int>(hi, 30) && run<128, int>(hi, 17) && run<256, double>(hd, 20) && run<512, int>(hi, 8) &&
-            run<32, double>(hd, 40);
+  bool ok = run<64, int>(hi, 30) && run<256, double>(hd, 20) && run<512, int>(hi, 8);
   printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
 }
