@@ -25,7 +25,7 @@ from polygeist_py.frontend.calls import WARP_SYNC
 from .ir_nav import collect, defined_inside, enclosing
 from .launch_to_loops import SHARED, is_thread_loop
 
-VOLATILE = "pgcc.volatile"  # set by the frontend on stores through volatile lvalues (frontend/lvalues.py)
+VOLATILE = "pgcc.volatile"  # set by the frontend on memref stores through volatile lvalues (frontend/lvalues.py)
 PASS_THROUGH = ("memref.cast", "memref.subview", "memref.reinterpret_cast", "memref.view",
                 "builtin.unrealized_conversion_cast", "llvm.insertvalue", "llvm.inttoptr", "llvm.getelementptr",
                 "arith.index_cast", "arith.index_castui", "memref.extract_aligned_pointer_as_index", "arith.addi")
@@ -33,8 +33,7 @@ PASS_THROUGH = ("memref.cast", "memref.subview", "memref.reinterpret_cast", "mem
 
 def order_volatile_shared_stores(module: ir.Module) -> None:
     """Put warp-level barriers around each volatile store to `__shared__` memory in a thread loop (in place)."""
-    for store in collect(module.operation, lambda o: o.name in ("memref.store", "affine.store")
-                         and VOLATILE in o.attributes):
+    for store in collect(module.operation, _is_volatile_store):
         threads = enclosing(store, is_thread_loop)
         if threads is None or not _is_shared(store.operands[1]) or not _lockstep_reachable(store, threads):
             continue
@@ -46,9 +45,17 @@ def order_volatile_shared_stores(module: ir.Module) -> None:
             gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
 
 
+def _is_volatile_store(op) -> bool:
+    """A store through a volatile lvalue: a memref store the frontend marked, or a volatile llvm.store (a
+    volatile element reached through raw bytes)."""
+    if op.name in ("memref.store", "affine.store"):
+        return VOLATILE in op.attributes
+    return op.name == "llvm.store" and "volatile_" in op.attributes
+
+
 def _is_shared(m) -> bool:
-    """Whether memref `m` is (a view of) a `__shared__` allocation: followed back through views and through the
-    raw pointer a `volatile float *v = sdata` conversion makes (aligned pointer -> int -> ptr -> memref)."""
+    """Whether memref or pointer `m` designates a `__shared__` allocation: followed back through views and through
+    the raw pointer a `volatile float *v = sdata` conversion makes (aligned pointer -> int -> ptr -> memref)."""
     todo, seen = [m], set()
     while todo and len(seen) < 64:
         v = todo.pop()
