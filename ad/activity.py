@@ -40,7 +40,8 @@ POINTER_COMPARISONS = {"llvm.icmp"}  # `p != end`: an i1 from two addresses
 def inactive_result(act, op) -> bool:
     """An arith/math op or pointer comparison whose results carry no derivative (cmpf, fptosi, icmp...): it
     is only cloned in forward mode and has no adjoint in reverse mode."""
-    return ((op.name.startswith(VALUE_OP_PREFIXES) or op.name in POINTER_COMPARISONS) and not len(op.regions)
+    name = op.operation.name  # (OpView.name of memref.get_global is its symbol)
+    return ((name.startswith(VALUE_OP_PREFIXES) or name in POINTER_COMPARISONS) and not len(op.regions)
             and not any(act.is_varied(r) for r in op.results))
 LOADS = {"affine.load", "memref.load"}
 STORES = {"affine.store", "memref.store"}
@@ -185,32 +186,63 @@ def _integer_arithmetic_on_loaded(v, varied, depth=8) -> bool:
     return False
 
 
+class Worklist:
+    """A visit-once worklist (the traversal that value and op walks of the AD stage share): iterating yields each
+    item pushed (the start items, then those given to `push`) once, last pushed first; items are hashable MLIR
+    values or ops.
+
+    Example: ``w = Worklist([v]); for x in w: w.push(x.owner.operands)``."""
+
+    def __init__(self, start):
+        self.work = list(start)
+        self.seen = set()
+
+    def __iter__(self):
+        while self.work:
+            x = self.work.pop()
+            if x in self.seen:
+                continue
+            self.seen.add(x)
+            yield x
+
+    def push(self, items) -> None:
+        self.work.extend(items)
+
+
+def pointer_integer(v) -> bool:
+    """Whether integer `v` is used as an address: it reaches an llvm.inttoptr through integer plumbing (`(double
+    *)(h.addr + 8)`, Enzyme's pointers kept in integer fields or variables)."""
+    if not isinstance(v.type, ir.IntegerType):
+        return False
+    work = Worklist([v])
+    for x in work:
+        for use in x.uses:
+            user = use.owner
+            if user.name == "llvm.inttoptr":
+                return True
+            if user.name in PLUMBING and user.name != "llvm.ptrtoint":
+                work.push(r for r in user.results if isinstance(r.type, (ir.IntegerType, ir.IndexType)))
+    return False
+
+
 def element_type_of(ptr):
     """The element type of the memref a raw pointer (!llvm.ptr from a memref's aligned pointer) comes from, or
     None."""
-    work, seen = [ptr], set()
-    while work:
-        v = work.pop()
-        if v in seen:
-            continue
-        seen.add(v)
+    work = Worklist([ptr])
+    for v in work:
         if isinstance(v.type, ir.MemRefType):
             return ir.MemRefType(v.type).element_type
         owner = v.owner
         if not isinstance(owner, ir.Block) and owner.name in PLUMBING:
-            work.extend(owner.operands)
+            work.push(owner.operands)
     return None
 
 
 def root_alloc(v):
     """The allocation (memref.alloca/alloc, llvm.alloca, or a call of malloc/calloc) a memref or pointer value is
     a view of, through plumbing ops, or None."""
-    work, seen = [v], set()
-    while work:
-        v = work.pop()
-        if v in seen:
-            continue
-        seen.add(v)
+    work = Worklist([v])
+    for v in work:
         owner = v.owner
         if isinstance(owner, ir.Block):
             continue
@@ -219,7 +251,23 @@ def root_alloc(v):
                                                 owner.attributes["callee"].value.startswith(DYNAMIC_SHARED))):
             return owner
         if owner.name in PLUMBING:
-            work.extend(owner.operands)
+            work.push(owner.operands)
+    return None
+
+
+def pointer_table(mem):
+    """The allocation (root_alloc) of the memory that pointer `mem` was loaded from (`rows[i][j] = v` with `rows` a
+    local or malloc'd array of pointers: the table), through plumbing; None otherwise. A varied value stored
+    through such a pointer gives the table a shadow, so that the pointers read from it have theirs."""
+    work = Worklist([mem])
+    for v in work:
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            continue
+        if owner.name == "llvm.load":
+            return root_alloc(owner.operands[0])
+        if owner.name in PLUMBING:
+            work.push(owner.operands)
     return None
 
 
@@ -234,9 +282,10 @@ class Activity:
         touched: set of ir.Operation that read or define a varied value (or contain such ops).
     """
 
-    def __init__(self, func_op, active_args, inactive_fns=frozenset()):
+    def __init__(self, func_op, active_args, inactive_fns=frozenset(), inactive_globals=frozenset()):
         self.func = func_op
         self.inactive_fns = inactive_fns
+        self.inactive_globals = inactive_globals
         entry = func_op.regions[0].blocks[0]
         self.varied = {entry.arguments[i] for i in active_args}
         self.ops = all_ops(func_op)
@@ -285,8 +334,11 @@ class Activity:
         if name == "llvm.load":
             # raw bytes (struct fields, arrays of pointers): a float read from shadowed memory is varied, and a
             # pointer read from it has its shadow at the same place in the shadow memory (Enzyme's convention)
-            if op.operands[0] in V and (is_pointer_like(op.results[0].type) or is_float(op.results[0].type)):
-                return self._mark([op.results[0]])
+            # (an integer read back and cast to a pointer, `(double *)h.addr`, is a pointer kept as an integer:
+            # its shadow is the integer at the same place in the shadow memory, as a pointer's is)
+            r = op.results[0]
+            if op.operands[0] in V and (is_pointer_like(r.type) or is_float(r.type) or pointer_integer(r)):
+                return self._mark([r])
             return False
         if name == "llvm.store":  # a varied float or pointer stored into raw bytes: the memory gets a shadow
             val, mem = op.operands[0], op.operands[1]
@@ -307,7 +359,17 @@ class Activity:
                 allocs = allocations_of(mem, local=True)  # (memory carried by a loop: the allocations it may come from)
                 if allocs:
                     return self._mark([a.results[0] for a in allocs])
+                table = pointer_table(mem)
+                if table is not None:
+                    return self._mark([table.results[0]])
                 _check_known_memory(op, mem)
+            if mem in V and val not in V and is_pointer_like(val.type):
+                # a pointer to memory of this function stored where differentiated pointers live (a lambda's
+                # closure capturing a local by reference): that memory gets a shadow, whose pointer the shadow
+                # memory holds
+                alloc = root_alloc(val)
+                if alloc is not None:
+                    return self._mark([alloc.results[0]])
             return False
         if name == "memref.atomic_rmw":  # an atomic add of a varied value: the memory gets a shadow
             val, mem = op.operands[0], op.operands[1]
@@ -315,6 +377,10 @@ class Activity:
                 alloc = root_alloc(mem)
                 if alloc is not None:
                     return self._mark([alloc.results[0]])
+                if self._shadow_global(mem):
+                    return True
+            if mem in V and is_float(op.results[0].type):  # (`#pragma omp atomic read/capture`: the old value)
+                return self._mark([op.results[0]])
             return False
         if name in COPIES:  # copying differentiated memory (struct copies too): the destination gets a shadow
             dst, src = op.operands[0], op.operands[1]
@@ -325,6 +391,8 @@ class Activity:
             return False
         if name in STORES:
             val, mem = store_parts(op)
+            if val in V and mem not in V and self._shadow_global(mem):
+                return True
             if mem in V and isinstance(val.type, ir.IntegerType) and _integer_arithmetic_on_loaded(val, V):
                 # the bits of a differentiated double changed through an integer (`u ^= sign bit` after a
                 # memcpy into an unsigned long long): no derivative rule follows them
@@ -337,6 +405,9 @@ class Activity:
                 allocs = allocations_of(mem, local=True)  # (memory carried by a loop: the allocations it may come from)
                 if allocs:
                     return self._mark([a.results[0] for a in allocs])
+                table = pointer_table(mem)
+                if table is not None:
+                    return self._mark([table.results[0]])
                 _check_known_memory(op, mem)
             return False
         if name in LOOPS or name in ("scf.while", "scf.if", "scf.parallel", "scf.execute_region"):
@@ -382,6 +453,39 @@ class Activity:
             return self._mark([r for r in op.results if is_float(r.type)])
         return False
 
+    def _shadow_global(self, mem) -> bool:
+        """A varied value stored into a mutable global array `mem` (not enzyme_inactive): its get_global gets a
+        shadow global (ad/shadow_globals.py). Returns whether something was marked."""
+        from .shadow_globals import global_name, global_root
+        g = global_root(mem)
+        if g is None or global_name(g) in self.inactive_globals:
+            return False
+        return self._mark([g.results[0]])
+
+    def _check_carried_addresses(self, op) -> None:
+        """A varied integer (a pointer's address, `(uintptr_t)x`) carried by loop or branch `op`: no shadow follows
+        an integer through a loop or branch, so the error naming it (never a silent zero derivative).
+
+        Raises:
+            CompileError: such an integer is yielded or passed in."""
+        V = self.varied
+        n = len(op.results)
+        values = list(op.operands)[len(op.operands) - n:] if op.name in LOOPS else \
+            list(op.operands) if op.name == "scf.while" else []
+        slots = list(op.results)
+        for region in op.regions:
+            for block in region.blocks:
+                slots += list(block.arguments)
+                last = list(block.operations)[-1] if len(block.operations) else None
+                if last is not None and last.name in ("scf.yield", "affine.yield", "scf.condition"):
+                    values += list(last.operands)[1 if last.name == "scf.condition" else 0:]
+        if not any(v in V and isinstance(v.type, (ir.IntegerType, ir.IndexType)) for v in values):
+            return
+        if any(pointer_integer(x) for x in slots):
+            raise error_at_op(op, "unsupported construct: the address of differentiated memory kept as an "
+                                      "integer ((uintptr_t)p) and carried through a loop or branch; keep it as a "
+                                      "pointer")
+
     def _punned_arithmetic(self, val, mem) -> bool:
         """Whether integer `val`, stored at `mem`, is computed by integer arithmetic from an integer loaded from
         varied raw memory, at a place of that memory also read or written as a float of the same width (a
@@ -408,6 +512,7 @@ class Activity:
         V = self.varied
         name = op.name
         changed = False
+        self._check_carried_addresses(op)
         if name in LOOPS:
             body = op.regions[0].blocks[0]
             n = len(op.results)

@@ -127,6 +127,29 @@ class Session:
             Reverse(self, primal, active, extra).build(dname, ftype)
         return dname
 
+    def split_derivative(self, name, active, at=None):
+        """The names (augmented forward, reverse) of Enzyme's split-mode functions for `name` with per-parameter
+        activity `active` (ad/split_mode.py); built on first request.
+
+        Raises:
+            CompileError: constructs reverse mode cannot differentiate; split mode in device code."""
+        key = (name, "split", active)
+        if key in self.memo:
+            return self.memo[key]
+        if self.device:
+            raise error_at_op(at, "unsupported construct: Enzyme's split mode (__enzyme_augmentfwd, "
+                                  "__enzyme_reverse) in CUDA device code")
+        from .reverse import Reverse
+        from .split_mode import split
+        rev = Reverse(self, self.primal(name, "reverse"), active, ("split",))
+        combined = self.fresh(f"{name}.split")
+        f = rev.build(combined)
+        names = (self.fresh(f"{name}.augment"), self.fresh(f"{name}.reverse"))
+        split(rev, f, *names, want_primal=True)
+        del self.funcs[combined]
+        self.memo[key] = names
+        return names
+
     def finish(self) -> None:
         """Erase the primal copies."""
         for p in self.primals.values():
@@ -162,7 +185,14 @@ def differentiate(module, device_code_only: bool = False) -> bool:
         if target is None or not len(target.regions[0].blocks):
             raise error_at_op(call, f"cannot differentiate '{fn}': its body is not in this file")
         ftype = ir.FunctionType(ir.TypeAttr(session.funcs[placeholder].attributes["function_type"]).value)
-        if mode == "forward":
+        if mode in ("augment", "split_reverse"):
+            aug, rev = session.split_derivative(fn, tuple(a != "const" for a in acts), at=call)
+            name = rev if mode == "split_reverse" else aug
+            if mode == "augment":  # (the augmented forward returns the tape and f's results: keep those used)
+                _call_augmented(session, call, aug)
+                placeholders.add(placeholder)
+                continue
+        elif mode == "forward":
             active = tuple(a != "const" for a in acts)
             name = session.derivative(fn, mode, active, at=call, ftype=ftype)
         else:
@@ -182,6 +212,26 @@ def differentiate(module, device_code_only: bool = False) -> bool:
     session.finish()
     _erase_unused_markers(module)
     return True
+
+
+def _call_augmented(session, call, aug) -> None:
+    """Replace placeholder `call` of __enzyme_augmentfwd (results: the tape, then f's result when the program
+    keeps it) by a call of augmented forward `aug` (results: the tape, then all of f's results).
+
+    Raises:
+        CompileError: the call site asks for results that f does not have."""
+    from mlir.dialects import func
+    f = session.funcs[aug]
+    results = list(ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value).results)
+    want = [r.type for r in call.results]
+    if want != results[:len(want)]:
+        raise error_at_op(call, "__enzyme_augmentfwd: the result the program expects does not fit the function "
+                                "(a pointer for the tape, then the function's floating-point result)")
+    with ir.InsertionPoint(call), call.location:
+        new = func.CallOp(results, ir.FlatSymbolRefAttr.get(aug), list(call.operands))
+    for old, r in zip(call.results, new.results):
+        old.replace_all_uses_with(r)
+    call.operation.erase()
 
 
 def device_functions(module) -> set:

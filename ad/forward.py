@@ -36,7 +36,8 @@ class Forward:
         self.primal = primal
         self.active = active
         self.return_primal = return_primal
-        self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive)
+        self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive,
+                            session.inactive_globals)
         self.vmap = {}
         self.tmap = {}
         self.block_finals = []  # emitted before the return: frees of extern __shared__ tangents (gpu_block.py)
@@ -80,6 +81,9 @@ class Forward:
                 for fin in self.block_finals:
                     fin()
                 func.ReturnOp(outs)
+        if not self.return_primal:  # (called from __enzyme_fwddiff)
+            from .shadow_globals import zero_shadow_globals
+            zero_shadow_globals(self.session, f)
         return f
 
     # ------------------------------------------------------------------ helpers for rules
@@ -134,7 +138,7 @@ class Forward:
                 if op not in self.act.touched:
                     self.clone(op)
                     continue
-                rule = FORWARD_RULES.get(op.name)
+                rule = FORWARD_RULES.get(op.operation.name)
                 if rule is None and inactive_result(self.act, op):
                     rule = Forward.clone
                 if rule is None:

@@ -123,7 +123,8 @@ def prepare(rev):
     reverse sweep asks for that shadow."""
     for op in all_ops(rev.primal):
         if op.name == "func.call" and op.attributes["callee"].value == "realloc" and \
-                rev.act.is_varied(op.results[0]) and op.operation.block != rev.primal.regions[0].blocks[0]:
+                rev.act.is_varied(op.results[0]) and (op.operation.block != rev.primal.regions[0].blocks[0] or
+                                                      realloc_elements(op.results[0]) != realloc_float(op)):
             forward_realloc_shadow(rev, op)
         if op.name not in ("scf.for", "scf.while", "scf.if") or op.operation in rev.joined_setup:
             continue
@@ -176,13 +177,9 @@ def like(mt, address, model):
 
 def is_null(v) -> bool:
     """Whether pointer `v` is a null pointer (also as a memref built over one)."""
-    from .activity import PLUMBING
-    work, seen = [v], set()
-    while work:
-        x = work.pop()
-        if x in seen:
-            continue
-        seen.add(x)
+    from .activity import PLUMBING, Worklist
+    work = Worklist([v])
+    for x in work:
         o = x.owner
         if isinstance(o, ir.Block):
             return False
@@ -191,7 +188,7 @@ def is_null(v) -> bool:
             continue
         if o.name not in PLUMBING:
             return False
-        work.extend(o.operands)
+        work.push(o.operands)
     return True
 
 
@@ -237,24 +234,93 @@ def setup(rev, op):
                 memref.StoreOp(_incoming_shadow(rev, v, at), cell, [])
 
 
+def realloc_float(o):
+    """("float", type) when realloc call `o` moves an array of one floating-point type (whose shadow the reverse
+    sweep may make lazily at the function's top level: Reverse.realloc_shadow), else None."""
+    kind = realloc_elements(o.results[0])
+    return kind if kind is not None and kind[0] == "float" else None
+
+
+def _slot_users(x):
+    """The values that stand for pointer `x` after a use of it: plumbing results, and the results / block
+    arguments of the region ops it is yielded to or carried into."""
+    from .activity import PLUMBING
+    out = []
+    for u in x.uses:
+        o = u.owner
+        name = o.operation.name
+        if name in PLUMBING:
+            out += list(o.results)
+        elif name in ("scf.yield", "scf.condition"):
+            parent = o.operation.parent
+            k = u.operand_number - (1 if name == "scf.condition" else 0)
+            if k < 0:
+                continue
+            pname = parent.operation.name
+            if k < len(parent.results):
+                out.append(parent.results[k])
+            if pname == "scf.for":
+                out.append(parent.regions[0].blocks[0].arguments[1 + k])
+            elif pname == "scf.while":
+                region = 1 if name == "scf.condition" else 0
+                out.append(parent.regions[region].blocks[0].arguments[k])
+        elif name in ("scf.for", "scf.while") and u.operand_number >= (3 if name == "scf.for" else 0):
+            k = u.operand_number - (3 if name == "scf.for" else 0)
+            out.append(o.regions[0].blocks[0].arguments[k + (1 if name == "scf.for" else 0)])
+    return out
+
+
+def realloc_elements(v):
+    """What the memory of realloc result `v` holds, from the typed accesses of `v` and of every pointer derived
+    from it (views, offsets, the loop and branch slots it flows into): ("float", type) for an array of one
+    floating-point type, ("bytes", None) when nothing in it is read or written as a float (pointers, integers:
+    no adjoints), None for records mixing floats with other fields."""
+    from .activity import Worklist, is_float
+    types, work = set(), Worklist([v])
+    for x in work:
+        if isinstance(x.type, ir.MemRefType):
+            types.add(ir.MemRefType(x.type).element_type)
+        for u in x.uses:
+            o = u.owner
+            if o.operation.name == "llvm.load":
+                types.add(o.results[0].type)
+            elif o.operation.name == "llvm.store" and u.operand_number == 1:
+                types.add(o.operands[0].type)
+        work.push(_slot_users(x))
+    floats = {t for t in types if is_float(t)}
+    if not floats:
+        return ("bytes", None)
+    if len(types) == 1:
+        return ("float", next(iter(floats)))
+    return None
+
+
 def forward_realloc_shadow(rev, o):
     """Forward sweep: the shadow of q = realloc(p, n) (primal call `o`): a zeroed block of n bytes made next to
-    the realloc; the old shadow stays until the reverse sweep reaches the realloc (`realloc_back`).
+    the realloc; the old shadow stays until the reverse sweep reaches the realloc (`realloc_back`). Memory that
+    holds no floats (arrays of pointers, of records of pointers and integers) gets the old shadow's bytes copied
+    (its first min(n, usable size) bytes), so the shadow pointers follow the primal's as realloc moves them.
 
     Raises:
-        CompileError: q is not used as an array of floating-point numbers (a shadow holding shadow pointers
-            would need them moved)."""
-    from .reverse import _float_elements
+        CompileError: q holds records mixing floats with pointers or integers."""
     got = rev.fwd_reallocs.get(o)
     if got is not None:
         return got
-    if _float_elements(o.results[0]) is None:
-        raise error_at_op(o, "unsupported construct: reverse mode through realloc of memory that is not an array "
-                             "of floating-point numbers")
+    kind = realloc_elements(o.results[0])
+    if kind is None:
+        raise error_at_op(o, "unsupported construct: reverse mode through realloc of records that mix "
+                             "floating-point fields with pointers or integers")
+    rev.realloc_kinds[o] = kind
+    p = o.operands[0]
     with ir.InsertionPoint.after(rev.fops[o]), o.location:
         n = rev.vmap[o.operands[1]]
         sq = rev.libc("malloc", [n], _ptr())
         llvm.MemsetOp(sq, arith.constant(ir.IntegerType.get_signless(8), 0), n, ir.BoolAttr.get(False))
+        if kind[0] == "bytes" and rev.act.is_varied(p) and not is_null(p):
+            from .raw_memory import fshadow
+            sp = fshadow(rev, p)
+            usable = rev.libc("malloc_usable_size", [sp], _i64())
+            llvm.MemcpyOp(sq, sp, arith.minui(n, usable), ir.BoolAttr.get(False))
     rev.fwd_reallocs[o] = sq
     if o.operation.block == rev.primal.regions[0].blocks[0]:
         rev.raw_shadows[o.results[0]] = sq
@@ -268,9 +334,12 @@ def realloc_back(rev, o):
     the moved elements flow from q's shadow back into p's, then q's shadow is freed."""
     from mlir.dialects import scf
     from .cache import memref_of
-    from .reverse import _float_elements
-    elem = _float_elements(o.results[0])
-    sq, sp = rev.shadow(o.results[0]), rev.shadow(o.operands[0])
+    kind, elem = rev.realloc_kinds[o]
+    sq = rev.shadow(o.results[0])
+    if kind == "bytes":  # (no adjoints to move back: the shadow pointers were copied forward)
+        rev.libc("free", [sq], None)
+        return
+    sp = rev.shadow(o.operands[0])
     usable = rev.libc("malloc_usable_size", [sp], _i64())
     width = arith.constant(_i64(), ir.FloatType(elem).width // 8)
     count = arith.index_cast(_idx(), arith.divui(arith.minui(rev.rv(o.operands[1]), usable), width))

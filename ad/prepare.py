@@ -54,6 +54,30 @@ def recursive_names(module) -> set:
     return rec
 
 
+def hoist_constant_allocas(f) -> None:
+    """Move the llvm.alloca ops of constant size inside loops and branches of func `f` (block-scoped records,
+    the temporaries of structs passed by value to an inlined function) to the start of its body, as C compilers
+    give block-scoped variables one stack slot: the derivative then has one shadow object per variable (reverse
+    mode caches what later iterations overwrite, as for any memory). Allocas of run-time size, and those inside
+    a parallel loop (private to its iterations), stay."""
+    entry = f.regions[0].blocks[0]
+    first = list(entry.operations)[0]
+    for o in all_ops(f):
+        if o.operation.name != "llvm.alloca" or o.operation.block == entry:
+            continue
+        count = o.operands[0].owner
+        if isinstance(count, ir.Block) or count.operation.name not in ("llvm.mlir.constant", "arith.constant"):
+            continue
+        p = o.operation.parent
+        while p is not None and p.name != "func.func" and not p.name.startswith(("scf.parallel", "omp.", "gpu.")):
+            p = p.parent
+        if p is None or p.name != "func.func":  # (private to an iteration of a parallel loop: stays there)
+            continue
+        c = count.operation.clone(ip=ir.InsertionPoint(first))
+        o.operation.move_before(first)
+        o.operation.operands[0] = c.results[0]
+
+
 def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, keep=frozenset()):
     """Clone function `name` as private `copy_name`, inline its calls to non-recursive defined functions and
     optimize it. Returns the new func op.
@@ -86,6 +110,9 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
     if any(o.operation.name == "omp.parallel" for o in all_ops(copy)):  # (a team of one: openmp_serial.py)
         from .openmp_serial import serialize_parallel_regions
         serialize_parallel_regions(copy)
+    from .index_switch import index_switches_as_ifs  # (a switch: a chain of scf.if, which AD differentiates)
+    index_switches_as_ifs(copy)
+    hoist_constant_allocas(copy)
     PassManager.parse(OPTIMIZE).run(copy)
     for op in all_ops(copy):  # (activity knows f16..f64 only: a long double would be silently inactive)
         if any(str(v.type) == "f80" for v in [*op.results, *op.operands]):

@@ -133,10 +133,20 @@ class RecordLayout:
         self.runs = {}     # root -> {offset: element type} of member arrays (seen as memrefs)
         self.links = []    # (root a, offset a, root b, offset b, length or None)
         self.done = set()
+        self.varying = {}  # root -> {(type, at)} read or written at offsets only known at run time
 
     def root_of(self, v, at):
+        """(root, byte offset) of pointer `v`: the offset is None when a getelementptr on the way has a run-time
+        index (the root is then uniform or an error: walk_varying, uniform)."""
         base, off = base_and_offset(v)
         o = base.owner
+        while not isinstance(o, ir.Block) and o.operation.name == "llvm.getelementptr":
+            base, _ = base_and_offset(o.operands[0])  # (past a run-time index)
+            o, off = base.owner, None
+        if off is None:
+            root, _ = self.root_of(base, at)
+            self.varying.setdefault(root, set())
+            return root, None
         if isinstance(o, ir.Block):
             if o.owner is not None and o.owner.operation.name == "func.func":
                 return base, off
@@ -171,14 +181,16 @@ class RecordLayout:
             name = o.operation.name
             if name == "llvm.getelementptr" and k == 0:
                 g = gep_offset(o)
-                if g is None:
-                    raise LayoutError(o, "a struct field or element at a variable offset")
-                self.walk(root, o.results[0], c + g)
+                if g is None:  # (an array of records indexed at run time: uniform records only, see fields)
+                    self.walk_varying(root, o.results[0])
+                else:
+                    self.walk(root, o.results[0], c + g)
             elif name == "llvm.load":
                 if is_move_value(o.results[0]):  # bytes moved through a value: a link, not a field
                     n = type_bytes(o.results[0].type)
                     for u in o.results[0].uses:
                         other, ooff = self.root_of(u.owner.operands[1], o)
+                        ooff = self.fixed(root, ooff)
                         self.links.append((root, c, other, ooff, n))
                         self.visit(other)
                 else:
@@ -187,6 +199,7 @@ class RecordLayout:
                 src = move_source(o)
                 if src is not None:
                     other, ooff = self.root_of(src.operands[0], o)
+                    ooff = self.fixed(root, ooff)
                     self.links.append((root, c, other, ooff, type_bytes(o.operands[0].type)))
                     self.visit(other)
                 else:
@@ -196,6 +209,7 @@ class RecordLayout:
                 if n is None:
                     raise LayoutError(o, "a copy of a variable number of bytes")
                 other, ooff = self.root_of(o.operands[1 - k], o)
+                ooff = self.fixed(root, ooff)
                 self.links.append((root, c, other, ooff, n))
                 self.visit(other)
             elif name == "llvm.insertvalue" and k == 1 and _array_view(o) is not None:
@@ -217,6 +231,56 @@ class RecordLayout:
                 self.visit(arg)
             else:
                 raise LayoutError(o, f"the memory is used by '{name}'")
+
+    def fixed(self, root, off):
+        """`off`, or 0 when it is None (the other end of a link at a run-time offset: `root` is then uniform)."""
+        if off is None:
+            self.varying.setdefault(root, set())
+            return 0
+        return off
+
+    def walk_varying(self, root, p):
+        """The accesses of `root` through pointer `p` at an offset known only at run time (`ps[i].a`): their types
+        are recorded in self.varying; anything else that uses such a pointer hides the layout."""
+        for use in list(p.uses):
+            o, k = use.owner, use.operand_number
+            name = o.operation.name
+            if name == "llvm.getelementptr" and k == 0:
+                self.walk_varying(root, o.results[0])
+            elif name == "llvm.load" and not is_move_value(o.results[0]):
+                self.varying.setdefault(root, set()).add((o.results[0].type, o))
+            elif name == "llvm.store" and k == 1 and move_source(o) is None:
+                self.varying.setdefault(root, set()).add((o.operands[0].type, o))
+            elif name == "llvm.insertvalue" and k == 1 and _array_view(o) is not None:
+                self.varying.setdefault(root, set()).add((_array_view(o), o))
+            elif name in COPIES and k in (0, 1) and const_int(o.operands[2]) is not None:
+                # (a record copied from or to a run-time index: linked, so that both sides are uniform)
+                other, ooff = self.root_of(o.operands[1 - k], o)
+                self.links.append((root, 0, other, ooff or 0, const_int(o.operands[2])))
+                self.varying.setdefault(root, set())
+                self.visit(other)
+            else:
+                raise LayoutError(o, "a struct field or element at a variable offset")
+
+    def uniform(self, roots, copy, n):
+        """For a copy of `n` bytes between `roots` where some are accessed at run-time offsets: the fields when
+        every access of them (fixed or not) is of one floating-point type and `n` is a multiple of its size (an
+        array of records of doubles is an array of doubles), else the LayoutError naming a varying access."""
+        types, at = {}, copy
+        for r in roots:
+            for t, o in self.varying.get(r, ()):
+                types[str(t)] = t
+            for table in (self.slots, self.runs):
+                types.update((str(t), t) for t in table.get(r, {}).values())
+        elem = next(iter(types.values())) if len(types) == 1 else None
+        if elem is None or not is_float(elem) or n % type_bytes(elem):
+            raise LayoutError(at, "a struct field or element at a variable offset")
+        size = type_bytes(elem)
+        for r in roots:
+            for table in (self.slots, self.runs):
+                if any(off % size for off in table.get(r, {})):
+                    raise LayoutError(at, "a struct field or element at a variable offset")
+        return [(o, elem) for o in range(0, n, size)]
 
     def solve(self):
         changed = True
@@ -241,6 +305,9 @@ class RecordLayout:
         for r, _ in ends:
             self.visit(r)
         self.solve()
+        reached = _linked_roots(self.links, {r for r, _ in ends})
+        if any(r in self.varying for r in reached) or any(off is None for _, off in ends):
+            return self.uniform(reached, copy, n)
         out, runs = {}, {}
         for r, off in ends:
             for table, into in ((self.slots, out), (self.runs, runs)):
@@ -258,6 +325,19 @@ class RecordLayout:
                     raise LayoutError(copy, f"the bytes at offset {o} are read both as {out[o]} and as {elem}")
                 out[o] = elem
         return sorted(out.items())
+
+
+def _linked_roots(links, roots):
+    """`roots` and every root a link connects them to (transitively)."""
+    out, changed = set(roots), True
+    while changed:
+        changed = False
+        for a, _, b, _, _ in links:
+            for x, y in ((a, b), (b, a)):
+                if x in out and y not in out:
+                    out.add(y)
+                    changed = True
+    return out
 
 
 def _array_view(insert):
@@ -417,7 +497,13 @@ def fwd_store_rule(fw, op):
         sv = shadow_of_stored_pointer(op, val, fw.t(val) if fw.act.is_varied(val) else None, fw.p(val))
     elif move_source(op) is not None:  # bytes moved through an integer: the shadow's bytes move too
         sv = fw.t(val) if fw.t(val) is not None else arith.constant(val.type, 0)
+    elif fw.act.is_varied(val):  # a pointer kept as an integer ((uintptr_t)x): its shadow, as an integer
+        sv = fw.t(val)
+        if sv is None:
+            raise error_at_op(op, "unsupported construct: storing an integer computed from a differentiated "
+                                  "address into memory that holds differentiated values")
     else:
+        check_unshadowed_address(op, val)
         sv = fw.p(val)
     st = op.clone()
     st.operands[0] = sv
@@ -442,6 +528,29 @@ def shadow_of_stored_pointer(op, val, shadow, primal):
         return primal  # a function pointer (calls through it are not differentiated)
     raise error_at_op(op, "unsupported construct: storing a pointer that has no shadow (an enzyme_const argument "
                           "or a global) into memory that holds differentiated values")
+
+
+def check_unshadowed_address(op, val):
+    """An integer `val` stored by `op` into shadowed memory without a shadow of its own: when it is the address of
+    memory (ptrtoint of a pointer without a shadow), the error shadow_of_stored_pointer gives; a plain integer,
+    or the address of constant data, is copied as it is.
+
+    Raises:
+        CompileError: the integer is the address of memory that has no shadow."""
+    from .activity import Worklist
+    work = Worklist([val])
+    for v in work:
+        o = v.owner
+        if isinstance(o, ir.Block):
+            continue
+        if o.operation.name in ("llvm.ptrtoint", "memref.extract_aligned_pointer_as_index"):
+            if not _points_to_constants(o.operands[0]):
+                raise error_at_op(op, "unsupported construct: storing the address of memory that has no shadow "
+                                      "(an enzyme_const argument or a global), as an integer, into memory that "
+                                      "holds differentiated values")
+            continue
+        if o.operation.name in PLUMBING:
+            work.push(o.operands)
 
 
 def _points_to_constants(v) -> bool:
@@ -509,6 +618,17 @@ def forward_sweep_shadows(rev, top):
         elif name == "llvm.store" and not is_pointer_like(o.operands[0].type):
             if not rev.act.is_varied(o.operands[1]):
                 continue
+            if isinstance(o.operands[0].type, ir.IntegerType):
+                val = o.operands[0]
+                if rev.act.is_varied(val):  # a pointer kept as an integer: its shadow at the same place
+                    with ir.InsertionPoint.after(rev.fops[o]), o.location:
+                        sv, sm = fshadow(rev, val), fshadow(rev, o.operands[1])
+                        st = rev.fops[o].clone()
+                        st.operands[0] = sv
+                        st.operands[1] = sm
+                    continue
+                if move_source(o) is None:
+                    check_unshadowed_address(o, val)
             fields = move_copy(rev, o)
             if fields:
                 load = move_source(o)

@@ -73,12 +73,14 @@ class Reverse:
         self.primal = primal
         self.active = active
         self.entry_mode = extra[0] == "entry"
+        self.split = extra[0] == "split"  # (Enzyme's split mode: ad/split_mode.py cuts the result in two)
         # device code: parameters whose pointer and shadow are the same in every thread (ad/gpu_block.py)
         self.uniform_params = set(extra[2]) if len(extra) > 2 else set()
         # device code: every thread of the block reaches the derivative's end (an Enzyme call at a kernel's top level)
         self.uniform_reach = len(extra) > 3 and extra[3]
         self.deferred = {}  # (root, access) -> per-thread adjoint rows summed at the end (gpu_block.py)
-        self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive)
+        self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive,
+                            session.inactive_globals)
         for o in self.act.ops:
             if o.name == "func.call" and o.attributes["callee"].value == "realloc" and self.act.is_varied(o.results[0]):
                 from .activity import allocations_of
@@ -102,6 +104,7 @@ class Reverse:
         self.block_finals = []  # emitted before the return: frees of extern __shared__ shadows (gpu_block.py)
         # pointer slots of loops and branches, reallocs (ad/joined_shadows.py)
         self.joined, self.joined_bits, self.joined_errors, self.fwd_reallocs = {}, {}, {}, {}
+        self.realloc_kinds = {}  # (realloc call -> joined_shadows.realloc_elements)
         self.joined_setup = set()
         self.fixed_anchors = {}  # primal block -> its caches anchor, fixed before slot loads went in front
 
@@ -160,6 +163,8 @@ class Reverse:
             self.planner = Planner(self, self.caches.recompute)
             with self.primal.location:
                 sentinel = arith.constant(ir.IndexType.get(), 0).owner
+            # (the primal's results as the forward sweep computes them: split mode returns them)
+            self.primal_results = [self.vmap.get(v, v) for v in ret.operands]
             top = Scope(pentry, None, sentinel)
             self.scope = top
             with ret.location:
@@ -178,8 +183,13 @@ class Reverse:
                 for fin in self.block_finals:  # (extern __shared__ shadows: ad/gpu_block.py)
                     fin()
                 func.ReturnOp(outs)
-        for st in [sentinel] + self.sentinels:
+        for st in ([] if self.split else [sentinel]) + self.sentinels:
             st.erase()
+        if self.entry_mode or self.split:
+            from .shadow_globals import zero_shadow_globals
+            zero_shadow_globals(self.session, f)
+        if self.split:  # (where the forward sweep ends: ad/split_mode.py)
+            sentinel.attributes["pgcc.split"] = ir.UnitAttr.get()
         if self.session.device:  # (counters and cache pointers live across barriers: kept per thread)
             from .gpu_block import keep_slots_per_thread
             keep_slots_per_thread(f)
@@ -353,6 +363,11 @@ class Reverse:
             if v not in top.smemo:
                 top.smemo[v] = shared_shadow(self, owner, top)
             return top.smemo[v]
+        if owner.operation.name == "memref.get_global":  # (a mutable global holding varied values: ad/shadow_globals.py)
+            from .shadow_globals import shadow_of_get_global
+            with ir.InsertionPoint(scope.sentinel), owner.location:
+                scope.smemo[v] = shadow_of_get_global(owner)
+            return scope.smemo[v]
         if owner.name in ALLOCS:
             sizes = [self.rv(o) for o in owner.operands]
             with ir.InsertionPoint(scope.sentinel), owner.location:
@@ -397,15 +412,16 @@ class Reverse:
         shadow (its first min(n, usable size of p's shadow) bytes: beyond p's own size nothing reads them) and
         it is freed.
 
+        Memory holding no floats gets its shadow in the forward sweep instead (joined_shadows.prepare).
+
         Raises:
-            CompileError: q is not used as an array of floats (pointers would need their shadows moved in the
-                forward sweep)."""
+            CompileError: q holds records mixing floats with pointers or integers."""
         from mlir.dialects import llvm, scf
         from .cache import memref_of
         elem = _float_elements(v)
         if elem is None:
-            raise error_at_op(owner, "unsupported construct: reverse mode through realloc of memory that is not "
-                                     "an array of floating-point numbers")
+            raise error_at_op(owner, "unsupported construct: reverse mode through realloc of records that mix "
+                                     "floating-point fields with pointers or integers")
         ptr = v.type
         n = self.rv(owner.operands[1])
         with ir.InsertionPoint(scope.sentinel), owner.location:
@@ -535,7 +551,9 @@ class Reverse:
             if op not in self.act.touched:
                 self.after_reverse(op)
                 continue
-            rule = REVERSE_RULES.get(op.name)
+            rule = REVERSE_RULES.get(op.operation.name)
+            if rule is None and op.operation.name == "memref.get_global":
+                rule = no_adjoint  # (its shadow global is read on demand: Reverse.shadow)
             if rule is None:
                 if op.name in P.PARTIALS:
                     rule = scalar_rule
@@ -591,18 +609,14 @@ class Reverse:
 def _float_elements(v):
     """The float element type of the memref views pointer `v` is used through (None: none, several, or not
     floats)."""
-    from .activity import PLUMBING, is_float
-    types, work, seen = set(), [v], set()
-    while work:
-        x = work.pop()
-        if x in seen:
-            continue
-        seen.add(x)
+    from .activity import PLUMBING, Worklist, is_float
+    types, work = set(), Worklist([v])
+    for x in work:
         for u in x.uses:
             o = u.owner
             for r in o.results:
                 if isinstance(r.type, ir.MemRefType):
                     types.add(ir.MemRefType(r.type).element_type)
                 elif o.name in PLUMBING:
-                    work.append(r)
+                    work.push([r])
     return next(iter(types)) if len(types) == 1 and is_float(next(iter(types))) else None

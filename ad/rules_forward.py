@@ -99,6 +99,14 @@ def alloc_rule(fw, op):
         fw.tmap[op.results[0]] = shadow_alloc(op, fw.vmap)
 
 
+def get_global_rule(fw, op):
+    """memref.get_global of a mutable global holding varied values: its shadow global (ad/shadow_globals.py)."""
+    fw.clone(op)
+    if fw.act.is_varied(op.results[0]):
+        from .shadow_globals import shadow_of_get_global
+        fw.tmap[op.results[0]] = shadow_of_get_global(op)
+
+
 def dealloc_rule(fw, op):
     """memref.dealloc: the shadow is freed too."""
     fw.clone(op)
@@ -459,18 +467,26 @@ def atomic_kind(op) -> str:
 
 
 def atomic_rule(fw, op):
-    """memref.atomic_rmw addf (CUDA atomicAdd): the tangent is added atomically to the shadow. Other kinds, and a
-    use of the returned old value, are not differentiated."""
+    """memref.atomic_rmw (CUDA atomicAdd, `#pragma omp atomic` update/read/write/capture): addf adds the tangent
+    atomically to the shadow, assign (atomic write) exchanges it in; the old value's tangent, when the program
+    uses it (atomic read, capture), is the old shadow element the same atomic op on the shadow returns (Enzyme's
+    rule for atomicrmw). Other kinds (mul, min, max) are errors.
+
+    Raises:
+        CompileError: another kind touching differentiated memory; an active value added into memory without a
+            shadow."""
     kind = atomic_kind(op)
     val, mem = op.operands[0], op.operands[1]
-    if kind != "addf" and (fw.act.is_varied(val) or fw.t(mem) is not None):
+    sm = fw.t(mem)
+    if kind not in ("addf", "assign") and (fw.act.is_varied(val) or sm is not None):
         raise error_at_op(op, f"unsupported construct: differentiating atomic {kind}")
-    if len(list(op.results[0].uses)) and fw.act.is_varied(mem):
-        raise error_at_op(op, "unsupported construct: differentiating the value an atomic add returns")
     fw.clone(op)
-    if fw.t(mem) is not None and fw.t(val) is not None:
-        fw.shadow_clone(op, {0: fw.t(val)})
-    elif fw.t(val) is not None:
+    if sm is not None:
+        tv = fw.tangent_or_zero(val)
+        new = fw.shadow_clone(op, {0: tv})
+        if fw.act.is_varied(op.results[0]):
+            fw.tmap[op.results[0]] = new.results[0]
+    elif fw.act.is_varied(val) and not fw.session.in_inactive_global(mem):
         raise error_at_op(op, "an atomic add of an active value into memory that has no shadow")
 
 
@@ -501,6 +517,7 @@ FORWARD_RULES = {
     **{n: store_rule for n in STORES},
     **{n: alloc_rule for n in ALLOCS},
     "memref.dealloc": dealloc_rule,
+    "memref.get_global": get_global_rule,
     **{n: loop_rule for n in LOOPS},
     "scf.if": if_rule,
     "affine.if": if_rule,

@@ -219,22 +219,50 @@ def vararg_call_rule(rv, op):
 
 
 def atomic_rule(rv, op):
-    """memref.atomic_rmw addf (CUDA atomicAdd): adds commute, so the adjoint of the added value is the shadow
-    element as it is when the reverse sweep gets here (left unchanged: the location keeps accumulating)."""
+    """memref.atomic_rmw: old = M; M = old + val (addf: CUDA atomicAdd, `#pragma omp atomic` update, read as an
+    add of 0, capture) or M = val (assign: atomic write). With dM the shadow element when the reverse sweep gets
+    here and g the adjoint of the old value the program used: addf gives val the adjoint dM (left in place: adds
+    commute, the location keeps accumulating) and then adds g to the shadow; assign exchanges g into the shadow
+    and gives val the adjoint dM. In a parallel loop (or device code) the shadow updates are atomic; there an
+    addf whose old value and added value are both differentiated (a capture) depends on the order the threads
+    ran in, which is not recorded: an error. Other kinds (mul, min, max) are errors too.
+
+    Raises:
+        CompileError: the cases above; an active value added into memory that has no shadow."""
     from .rules_forward import atomic_kind
     kind = atomic_kind(op)
-    val, mem = op.operands[0], op.operands[1]
-    if kind != "addf" and (rv.act.is_varied(val) or rv.act.is_varied(mem)):
+    val, mem, res = op.operands[0], op.operands[1], op.results[0]
+    if kind not in ("addf", "assign") and (rv.act.is_varied(val) or rv.act.is_varied(mem)):
         raise error_at_op(op, f"unsupported construct: differentiating atomic {kind}")
-    if len(list(op.results[0].uses)) and rv.act.is_varied(mem):
-        raise error_at_op(op, "unsupported construct: differentiating the value an atomic add returns")
+    g = rv.pop_adj(res) if rv.act.is_varied(res) else None
     sh = rv.shadow(mem)
     if sh is None:
-        if rv.act.is_varied(val):
+        if rv.act.is_varied(val) and not rv.session.in_inactive_global(mem):
             raise error_at_op(op, "an atomic add of an active value into memory that has no shadow")
         return
+    idx = [rv.rv(i) for i in list(op.operands)[2:]]
+    parallel = rv.atomic_context()
+    if kind == "assign":
+        old = zero(val.type) if g is None else g
+        if parallel:
+            d = memref.AtomicRMWOp(arith.AtomicRMWKind.assign, old, sh, idx).result
+        else:
+            d = memref.LoadOp(sh, idx).result
+            memref.StoreOp(old, sh, idx)
+        if rv.act.is_varied(val):
+            rv.add_adj(val, d)
+        return
+    if g is not None and rv.act.is_varied(val) and parallel:
+        raise error_at_op(op, "unsupported construct: reverse mode through an atomic capture (the old value "
+                              "used) of a differentiated sum in a parallel loop: its derivative depends on the "
+                              "order the threads ran in")
     if rv.act.is_varied(val):
-        rv.add_adj(val, memref.LoadOp(sh, [rv.rv(i) for i in list(op.operands)[2:]]).result)
+        rv.add_adj(val, memref.LoadOp(sh, idx).result)
+    if g is not None:
+        if parallel:
+            memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
+        else:
+            memref.StoreOp(arith.addf(memref.LoadOp(sh, idx).result, g), sh, idx)
 
 
 def memcpy_rule(rv, op):

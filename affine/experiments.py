@@ -12,6 +12,13 @@ check legality, regenerate, compile and time.
     exe = exp.compile("gemm_exp")  # pgcc -O3 --schedule=<these schedules>
     print(exp.time(exe, threads=2))
 
+Many variants at once, measured on Dask (`pip install 'polygeist-py[distributed]'`; sweep.py, autotune.py):
+
+    res = px.sweep(["gemm.c"], px.grid(tile_sizes=[None, (16, 16, 16), (64, 64, 64)], parallel=[True, False]),
+                   config=px.SweepConfig(reps=5, threads=2), journal="gemm.jsonl")
+    res.to_csv("gemm.csv"); print(res.best("gemm"))
+    tuned = px.autotune("gemm.c", budget=32)          # successive halving; stored in the tuning database
+
 Schedules are flat isl union maps from statement instances to time vectors of one length (dimension numbers
 as printed by `s.schedule`); they start as the original 2d+1 schedule or, with `scheduled=True`, as the one
 pgcc's scheduler computes. Transformations compose on that map; nothing is checked until `check()`, `legal`
@@ -33,6 +40,10 @@ import islpy as isl
 from . import isl_model, legality
 from .scheduler import ScheduleOptions, compute_schedule
 from .transform import model_scops
+
+# sweeps and the autotuner (their Dask parts import dask.distributed only when used)
+from .sweep import Kernel, Sweep, SweepConfig, Variant, grid, sweep  # noqa: E402,F401
+from .autotune import autotune, default_space  # noqa: E402,F401
 
 
 class ScopView:
@@ -172,11 +183,12 @@ class Experiment:
 
 
 def load(path: str, *, defines=None, include_dirs=(), scheduled: bool = False,
-         options: ScheduleOptions | None = None) -> Experiment:
+         options: ScheduleOptions | None = None, clang_args=()) -> Experiment:
     """Load C file `path` and model its SCoPs.
 
     Args:
-        defines: {name: value} or [name] macros; include_dirs: -I directories;
+        defines: {name: value} or [name] macros; include_dirs: -I directories; clang_args: further parser
+        flags (-D, -I, -std= as given to pgcc);
         scheduled: start from pgcc's computed schedule instead of the original one;
         options: ScheduleOptions for `scheduled`.
 
@@ -193,6 +205,7 @@ def load(path: str, *, defines=None, include_dirs=(), scheduled: bool = False,
     for k, v in items:
         args.append(f"-D{k}" if v is None else f"-D{k}={v}")
     args += [f"-I{d}" for d in include_dirs]
+    args += list(clang_args)
     tu = parse(path, args, None)
     ctx = ir.Context()
     with ctx:

@@ -1,7 +1,8 @@
 """How pgcc's compile time grows with the size of a program's constructs (issue 18 item 6), against gcc -O2.
 
 Generates C files in a temporary directory: an `if / else if` chain of N arms, a `switch` of N cases, blocks
-and `if`s nested N deep, and a file of N lines of small functions; compiles each with `gcc -O2` and `pgcc -O2`
+and `if`s nested N deep, a scanner-like state machine of N labels with forward and backward gotos, and a
+file of N lines of small functions; compiles each with `gcc -O2` and `pgcc -O2`
 (median of --reps runs), checks that both programs print the same, and prints the seconds and the ratio
 pgcc/gcc per size, so that a superlinear growth shows as a growing ratio.
 
@@ -35,6 +36,22 @@ def switch_cases(n: int) -> str:
     return ("#include <stdio.h>\nint pick(int x) { switch (x) {\n" + "\n".join(cases) + "\n  default: return -2; } }\n"
             "int main(void) { long s = 0; for (int i = 0; i < 6 * %d; i++) s += pick(i);\n"
             "  printf(\"%%ld\\n\", s); return 0; }\n" % n)
+
+
+def label_machine(n: int) -> str:
+    """A state machine of `n` labels at the top level of one block, as scanner generators write them: each state
+    reads a byte and jumps to one of two pseudo-random states (a fixed generator), falls into the next, or
+    returns; main prints what it computes on a fixed buffer."""
+    lines = ["#include <stdio.h>", "int scan(const unsigned char *c, int len) {",
+             "  int acc = 0, steps = 0; const unsigned char *end = c + len;", "  unsigned char ch;", "  goto L0;"]
+    for i in range(n):
+        a, b = (i * 7919 + 13) % n, (i * 104729 + 71) % n
+        lines += [f"L{i}:", "  if (c >= end || ++steps > 20000) return acc;", f"  ch = *c++; acc = acc * 31 + ch + {i};",
+                  f"  switch (ch & 3) {{ case 0: goto L{a}; case 1: goto L{b}; case 2: break; "
+                  f"default: acc ^= {i}; goto L{(i + 1) % n}; }}", f"  acc += {i};"]
+    return "\n".join(lines + ["  return acc;", "}", "int main(void) { unsigned char buf[4096];",
+                              "  for (int i = 0; i < 4096; i++) buf[i] = (unsigned char)(i * 7 + i / 13);",
+                              '  printf("%d\\n", scan(buf, 4096)); return 0; }']) + "\n"
 
 
 def nested_ifs(n: int) -> str:
@@ -83,6 +100,7 @@ def main() -> None:
     cases = [("else-if arms", else_if_chain, (100, 300, 600) if args.quick else (100, 300, 600, 1200)),
              ("switch cases", switch_cases, (100, 500, 2000)),
              ("nested ifs", nested_ifs, (100, 500, 2000)),
+             ("goto labels", label_machine, (25, 50, 100)),
              ("lines of functions", many_functions, (2000, 10000) if args.quick else (2000, 10000, 50000))]
     print(f"{'construct':<20}{'size':>8}{'gcc s':>9}{'pgcc s':>9}{'ratio':>8}  same output")
     with tempfile.TemporaryDirectory() as d:

@@ -12,7 +12,7 @@ import subprocess
 from mlir import ir
 from mlir.dialects import llvm as llvm_d
 
-from .errors import InternalError, LinkError, error_at_op
+from .errors import CompileError, InternalError, LinkError, error_at_op
 from .toolchain import libomp_dir, linker, llvm_tool
 
 TRIPLE = "x86_64-unknown-linux-gnu"
@@ -52,8 +52,14 @@ def translate_to_llvm_ir(module: ir.Module) -> str:
 
 
 def _run(cmd: list[str], what: str) -> None:
+    """Run an LLVM tool. Raises CompileError when the assembler rejects the program's own inline asm (as gcc's
+    assembler does), else InternalError when the tool fails."""
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
+        asm = [ln for ln in r.stderr.splitlines() if "<inline asm>" in ln and "error:" in ln]
+        if asm:
+            raise CompileError("the assembler rejects an asm statement: " +
+                               asm[0].split("error:", 1)[1].strip())
         raise InternalError(f"{what} failed: {r.stderr.strip()[:2000]}")
 
 

@@ -57,6 +57,12 @@ Polyhedral scheduling (affine loop nests, isl; on by default at -O3):
   --schedule=FILE        impose user schedules (per SCoP)           --fusion=max|smart|none
   --tile-sizes=N[,N...]  tile sizes per band member                  --no-tiling
   --no-parallel          no parallel loops from the schedule          --no-unroll-jam
+  --autotune[=BUDGET]    search schedule variants by measurement first (successive halving, BUDGET timed runs,
+                         default 24; needs a main that prints results) and store the best in the tuning database
+  --tuning-db=PATH       the tuning database (default $PGCC_TUNING_DB or ~/.cache/pgcc/tuning-db.json): -O3
+                         compiles use the variant stored for their SCoPs
+  --no-tuning-db         neither read nor write it (with --autotune: compile with what it found, store nothing)
+  --scheduler ADDR       Dask scheduler (tcp://host:port) for --autotune (default: a local cluster)
 
 Inspecting:
   -S --emit=STAGE        print the module after STAGE: mlir cleanup cpuify ad scop polyhedral llvm-dialect llvm
@@ -148,6 +154,12 @@ class Options:
     time_report: bool = False           # --time-report / -ftime-report: per-stage wall and CPU times on stderr
     cache: bool | None = None           # --cache / --no-cache; None: on when PGCC_CACHE_DIR is set (compile_cache.py)
     remarks: dict = field(default_factory=dict)   # -Rpass*=REGEX, -fopt-info: {kind: regex text} (remarks.py)
+    # --- autotuning (issue 21; affine/autotune.py, affine/tuning_db.py) ---
+    autotune: int | bool | None = None  # --autotune[=BUDGET]: tune each C file's schedule variants first
+    tuning_db: str | None = None        # --tuning-db=PATH (default $PGCC_TUNING_DB or ~/.cache/pgcc/tuning-db.json)
+    no_tuning_db: bool = False          # --no-tuning-db: neither read nor write it
+    scheduler: str | None = None        # --scheduler ADDR: the Dask scheduler the autotuner runs on
+    # --- end autotuning ---
 
 
 
@@ -279,6 +291,16 @@ def parse_args(argv: list[str]) -> Options:
             o.fp_contract = "fast" if value == "fast" else "off"
         elif a == "--no-unroll-jam":
             o.unroll_jam = False
+        # --- autotuning (issue 21) ---
+        elif a == "--autotune" or a.startswith("--autotune="):
+            o.autotune = _budget(a.split("=", 1)[1]) if "=" in a else True
+        elif a.startswith("--tuning-db="):
+            o.tuning_db = a.split("=", 1)[1]
+        elif a == "--no-tuning-db":
+            o.no_tuning_db = True
+        elif a in ("--scheduler",) or a.startswith("--scheduler="):
+            o.scheduler = a.split("=", 1)[1] if "=" in a else value()
+        # --- end autotuning ---
         elif a.startswith("--emit="):
             o.emit = a.split("=", 1)[1]
             if o.emit not in EMIT_STAGES:
@@ -355,6 +377,28 @@ def _tile_sizes(text: str) -> tuple:
     if not sizes or min(sizes) < 1:
         raise CompileError(f"--tile-sizes expects positive integers separated by commas, not '{text}'")
     return sizes
+
+
+# --- autotuning (issue 21) ---
+def _budget(text: str) -> int:
+    if not text.isdigit() or int(text) < 2:
+        raise CompileError(f"--autotune expects a budget of at least 2 timed runs, not '{text}'")
+    return int(text)
+
+
+def tuned_options(path: str, o: Options, language: str | None, workdir: str) -> Options:
+    """Options for compiling `path` after --autotune and with the tuning database's variant for its SCoPs
+    (affine/tuning_db.options_for); `o` itself when neither can apply (checked without importing isl)."""
+    if o.autotune is None and (o.no_tuning_db or not (o.polyhedral if o.polyhedral is not None
+                                                      else o.opt_level >= 3)):
+        return o
+    if o.autotune is None:
+        from .affine.tuning_db import default_path
+        if not os.path.exists(o.tuning_db or default_path()):
+            return o
+    from .affine.tuning_db import options_for
+    return options_for(path, o, language, workdir)
+# --- end autotuning ---
 
 
 def polyhedral_options(o: Options):
@@ -714,7 +758,7 @@ def _run_parsed(o: Options) -> int:
                 continue
             try:
                 try:
-                    obj = compile_cached(p, o, work, lang, cache)
+                    obj = compile_cached(p, tuned_options(p, o, lang, work), work, lang, cache)  # issue 21
                 finally:
                     check_callbacks(p)  # a failed callback explains whatever went wrong after it
             except CompileError as e:

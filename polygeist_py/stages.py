@@ -129,6 +129,8 @@ def _lower(module, pipeline):
     module2 = drop_unsigned_wrap_flags(module)  # C pointers index backwards (p[-1]); memref GEPs assume they do not
     from .constructors import emit_global_ctors
     emit_global_ctors(module2)  # __attribute__((constructor/destructor)): llvm.global_ctors/dtors
+    from .aliases import emit_aliases
+    emit_aliases(module2)  # __attribute__((alias("f"))): llvm.mlir.alias
     return module2
 
 

@@ -6,11 +6,14 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# the tests compile with pgcc's own schedules: never with what a developer's tuning database holds (issue 21)
+os.environ["PGCC_TUNING_DB"] = os.path.join(tempfile.mkdtemp(prefix="pgcc-tests-"), "tuning-db.json")
 PROGRAMS = ROOT / "tests" / "programs"
 
 
@@ -28,6 +31,15 @@ def build_pgcc(src, out, extra=()):
     assert r.returncode == 0, r.stderr
     assert "Traceback" not in r.stderr
     return out
+
+
+def compile_error(src, code, flags=("-O2",)) -> str:
+    """Write C `code` to path `src`, compile it with pgcc, check that it fails as a user error should (exit 1, no
+    traceback, no internal compiler error) and return the diagnostics."""
+    src.write_text(code)
+    r = run_pgcc([*flags, src, "-o", src.with_suffix(".out")])
+    assert r.returncode == 1 and "Traceback" not in r.stderr and "internal compiler error" not in r.stderr, r.stderr
+    return r.stderr
 
 
 def build_gcc(src, out, extra=()):

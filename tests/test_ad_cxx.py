@@ -27,6 +27,18 @@ def test_cxx_derivatives_within_tolerance(name, opt, tmp):
     assert sum(1 for _, g, _ in rows if abs(g) > 1e-3) == len(rows)
 
 
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_lambdas_under_ad(opt, tmp):
+    """Lambdas in differentiated C++ (tests/programs/ad/lambdas.cpp): capture-less, captures by value and by
+    reference (a closure holding the address of a local that accumulates active values: the local gets a shadow),
+    a lambda passed to a function template."""
+    got, rows = run_ad_program(PROGRAMS / "ad" / "lambdas.cpp", opt, tmp)
+    assert got.returncode == 0, rows[-2:]
+    assert {r[0].rsplit("_", 1)[0] for r in rows} == {"plain", "plain_fwd", "captures_da", "captures_db",
+                                                     "captures_fwd", "weighted", "weighted_dw"}
+    assert all(abs(g - w) <= 1e-9 * (1 + abs(w)) and abs(g) > 1e-3 for _, g, w in rows)
+
+
 TEMPLATES = r"""
 #include <cstdio>
 #include <cmath>

@@ -2,7 +2,8 @@
 `master`, barriers): the derivative runs the region with a team of one thread (ad/openmp_serial.py), the
 primal stays parallel. tests/programs/openmp/ad_regions.c prints "label derivative reference" and exits 1 when a
 derivative is outside tolerance; built at -O0 and -O2, run at 1 and 2 threads. A region whose work depends on
-its team is a clear error."""
+its team is a clear error. `#pragma omp atomic` (update, read, write, capture) is differentiated
+(tests/programs/ad/omp_atomics.c); other atomic operations on differentiated values are errors."""
 
 from __future__ import annotations
 
@@ -26,7 +27,30 @@ def test_parallel_region_derivatives(opt, tmp):
         assert all(abs(g) > 1e-3 for _, g, _ in rows)
 
 
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_omp_atomic_derivatives(opt, tmp):
+    """`#pragma omp atomic` update/read/write/capture in `parallel for` loops and in parallel regions
+    (tests/programs/ad/omp_atomics.c): both modes, hand-derived values, 1 and 2 threads."""
+    exe = tmp / "oa"
+    r = run_pgcc([PROGRAMS / "ad" / "omp_atomics.c", opt, "-fopenmp", "-o", exe, "-lm"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2):
+        got = run_exe(exe, threads=threads)
+        rows = rows_of(got.stdout)
+        assert got.returncode == 0, (threads, rows[-2:])
+        assert {lab.rsplit("_", 1)[0] for lab, _, _ in rows} >= {"binned", "two_phase", "read_write", "captured",
+                                                                  "read_write_fwd", "captured_acc"}
+        assert all(abs(g - w) <= 1e-9 * (1 + abs(w)) for _, g, w in rows)
+        assert sum(1 for _, g, _ in rows if abs(g) > 1e-3) >= len(rows) - 4
+
+
 ERRORS = [
+    # an atomic product of differentiated values
+    ("extern double __enzyme_autodiff(void *, ...);\n"
+     "void f(const double *x, double *p, int n) {\n  #pragma omp parallel for\n  for (int i = 0; i < n; i++) {\n"
+     "    #pragma omp atomic\n    p[0] *= x[i];\n  }\n}\n"
+     "void g(double *x, double *dx, double *p, double *dp) { __enzyme_autodiff((void *)f, x, dx, p, dp, 3); }\n",
+     6, "differentiating atomic mulf"),
     # the work of each thread depends on its number
     ("#include <omp.h>\nextern double __enzyme_autodiff(void *, ...);\n"
      "double f(const double *x, int n) {\n  double s = 0;\n  #pragma omp parallel\n  {\n"

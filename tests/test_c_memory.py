@@ -184,7 +184,8 @@ int main() {
     ("struct L { long double x; }; double f(struct L l) { return 0; }", "long double"),
     ("struct P { int a; }; int f(int n) { struct P v[n][n]; v[0][0].a = n; return v[0][0].a; }",
      "variable-length array of 'struct P'"),
-    ("int g; int *p = (int *)16; int main(void) { return 0; }", "this address in a global initializer"),
+    ("struct S { int a, b; };\nint *p = &((struct S *)0)->b; int main(void) { return 0; }",
+     "this address in a global initializer"),
     ("int printf(const char *, ...); struct P { int x; };\n"
      "int main(void) { struct P p = {1}; printf(\"%d\", p); return 0; }", "passing a 'struct P' to 'printf'"),
     ("struct P { long a, b, c; };\nlong sum(struct P p, ...) { return p.a; }",

@@ -1,4 +1,4 @@
-"""Issue 18 item 6: long else-if chains and deep nesting compile to the right program (the timings are in
+"""Issue 18 item 6: long else-if chains, deep nesting and state machines of many labels compile to the right program (the timings are in
 benchmarks/compile_scaling.py), and the walker marks deeply nested modules for bottom-up canonicalization."""
 
 import sys
@@ -12,13 +12,28 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import compile_scaling as gen  # noqa: E402
 
 
-@pytest.mark.parametrize("make,n", [(gen.else_if_chain, 300), (gen.nested_ifs, 300), (gen.switch_cases, 300)])
+@pytest.mark.parametrize("make,n", [(gen.else_if_chain, 300), (gen.nested_ifs, 300), (gen.switch_cases, 300),
+                                    (gen.label_machine, 40)])
 def test_large_constructs_match_gcc(make, n, tmp):
     src = tmp / "gen.c"
     src.write_text(make(n))
     ref = run_exe(build_gcc(src, tmp / "ref"))
     got = run_exe(build_pgcc(src, tmp / "app", extra=("-O2",)))
     assert ref.returncode == 0 and got.stdout == ref.stdout
+
+
+def test_label_machine_grows_linearly(tmp):
+    """A block of many labels is one dispatch loop (frontend/gotos.py): the MLIR for 80 labels is about twice
+    that for 40 (one loop per label, each carrying every label's flag, made it quadratic)."""
+    sizes = []
+    for n in (40, 80):
+        src = tmp / f"m{n}.c"
+        src.write_text(gen.label_machine(n))
+        r = run_pgcc(["-S", "--emit=mlir", src, "-o", "-"])
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.count("scf.index_switch") == 1
+        sizes.append(len(r.stdout.splitlines()))
+    assert sizes[1] < 2.3 * sizes[0], sizes
 
 
 def test_deep_nesting_mark(tmp):

@@ -4,8 +4,9 @@ change what the program does, or an error naming it; none is silently ignored.
 Implemented: `constructor`/`destructor` (with a priority: llvm.mlir.global_ctors/dtors after the lowering,
 constructors.py), `weak` on functions (weak linkage), `aligned(N)` on variables (the global's or the stack
 slot's alignment), `cleanup(f)` on locals (`f(&var)` when the block ends by any path: decls.py), `used` on functions with external linkage (never dropped anyway), C11 `_Thread_local` /
-`__thread` (module.py: thread-local LLVM globals). Layout attributes (`packed`, `aligned` on types and fields,
-`mode`) are clang's layout, which pgcc uses. Rejected with an error: `cleanup` on other than locals, `section`, `alias`, `weakref`,
+`__thread` (module.py: thread-local LLVM globals), `alias("target")` on functions (aliases.py).
+Layout attributes (`packed`, `aligned` on types and fields,
+`mode`) are clang's layout, which pgcc uses. Rejected with an error: `cleanup` on other than locals, `section`, `alias` on variables, `weakref`,
 `ifunc`, `naked`, `transparent_union`, `weak` on variables, `used` on static functions, and any attribute this
 table does not know.
 
@@ -19,6 +20,8 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+
+import clang.cindex as ci
 
 from ..clang_ast import K, file_text, spelled_at
 from ..errors import error_at
@@ -53,6 +56,7 @@ class DeclAttributes:
     weak: bool = False
     align: int | None = None
     cleanup: object = None  # the FUNCTION_DECL that `cleanup(f)` names: f(&var) runs when the block ends
+    alias: str | None = None  # `alias("target")`: the symbol this declaration is another name of (aliases.py)
 
 
 _MACRO_USE = re.compile(r"(\w+)\s*\(\s*(\d+)\s*\)")
@@ -66,6 +70,8 @@ def _spelled(attr):
     if where is None:
         return "", None
     text, off = where
+    while off > 0 and (text[off - 1].isalnum() or text[off - 1] == "_"):
+        off -= 1  # (a macro's `__alias__(#symbol)`: clang's location may fall inside the name)
     m = _SPELLED.match(text, off)
     if m is None:
         return "", None
@@ -121,6 +127,33 @@ def _named_function(attr, args, what):
     raise error_at(attr, f"unsupported construct: {what} naming a function pgcc cannot find")
 
 
+def asm_label(decl):
+    """The symbol that `decl` names with an asm label (`int f(void) __asm__("g");`, glibc's __REDIRECT), or
+    None."""
+    return next((a.spelling for a in decl.get_children() if a.kind == K.ASM_LABEL_ATTR and a.spelling), None)
+
+
+_ALIAS = re.compile(r'__attribute__\(\(alias\("([^"]*)"\)\)\)')
+
+
+def _alias_target(decl, attr, what) -> str:
+    """The symbol that `alias("target")` on `decl` names, as clang read it (the argument is often built by a macro,
+    `alias(#name)`, so it is taken from clang's printing of the declaration).
+
+    Raises:
+        CompileError: the target is not a definition of this translation unit (gcc's rule)."""
+    printed = decl.pretty_printed(ci.PrintingPolicy.create(decl))
+    m = _ALIAS.search(printed)
+    if m is None:
+        raise error_at(attr, f"unsupported construct: {what} whose target pgcc cannot read")
+    target = m.group(1)
+    for c in decl.translation_unit.cursor.get_children():
+        if c.kind == K.FUNCTION_DECL and c.spelling == target and c.is_definition():
+            return target
+    raise error_at(attr, f"'{decl.spelling}' aliased to undefined symbol '{target}' (the target of "
+                         "__attribute__((alias)) must be defined in the same file)")
+
+
 def declaration_attributes(decl, kind: str) -> DeclAttributes:
     """The attributes of FUNCTION_DECL or VAR_DECL `decl`; `kind`: 'function', 'global' or 'local'.
 
@@ -134,8 +167,9 @@ def declaration_attributes(decl, kind: str) -> DeclAttributes:
             continue
         if a.location.file is None or a.location.is_in_system_header:  # (glibc's: hints, from its macros)
             continue
-        if (a.extent.start.line, a.extent.start.column) == (decl.location.line, decl.location.column):
-            continue  # an attribute clang adds itself (`format` on a redeclared printf) sits on the name
+        if spelled_at(a.extent.start) == spelled_at(decl.location):
+            continue  # an attribute clang adds itself (`format` on a redeclared printf) sits on the name (where
+            # it is spelled: a macro that writes both the name and an attribute puts them at one expansion point)
         name, args = _spelled(a)
         if name.startswith("enzyme"):  # Enzyme's attributes: frontend/enzyme.py
             continue
@@ -149,6 +183,8 @@ def declaration_attributes(decl, kind: str) -> DeclAttributes:
             elif name in ("aligned", "alignas", "_Alignas") and kind in ("global", "local"):
                 n = _literal_argument(a, args)
                 out.align = max(out.align or 1, n if n is not None else 16)  # (no argument: the largest, 16)
+            elif name == "alias" and kind == "function":
+                out.alias = _alias_target(decl, a, what)
             elif name == "cleanup" and kind == "local":
                 out.cleanup = _named_function(a, args, what)
             elif name == "used" and kind == "function" and decl.linkage.name != "INTERNAL":

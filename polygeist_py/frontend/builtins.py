@@ -19,6 +19,7 @@ from . import c_types as CT
 from . import int_semantics as IS
 from .cuda_builtins import CudaBuiltins
 from .scan import decl_key, out_param_var
+from . import gnu_atomics
 from . import varargs
 from . import x87
 from .values import MemLV
@@ -385,6 +386,7 @@ GNU_BUILTINS = {
     "memmove": memmove, BUILTIN + "memmove": memmove,
     **{p + n: modf for p in ("", BUILTIN) for n in ("modf", "modff")},
     **varargs.BUILTINS,
+    **gnu_atomics.BUILTINS,
 }
 
 

@@ -134,11 +134,13 @@ def pointee(ty):
 
 
 def pointee_is_memref(ty) -> bool:
-    """Whether a pointer type is represented as a memref (it points to numeric data or arrays of it)."""
+    """Whether a pointer type is represented as a memref (it points to numeric data or arrays of it, not
+    volatile)."""
     c = canonical(ty)
     if c.kind != T.POINTER and c.kind not in ARRAY_KINDS:
         return False
-    return is_arith(array_shape(pointee(c)).elem)
+    elem = array_shape(pointee(c)).elem
+    return is_arith(elem) and not canonical(elem).is_volatile_qualified()  # (volatile: LLVM's volatile accesses)
 
 
 def dynamic() -> int:

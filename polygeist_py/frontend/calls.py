@@ -85,16 +85,18 @@ class Calls:
         if sig.has_records:
             raise error_at(call, f"unsupported construct: struct arguments to the variadic function '{callee.spelling}'")
         name = name or callee.spelling
+        byval = {}  # struct arguments of the variadic part passed in memory (pack_args)
 
         def emit(vals, results):
             ret = results[0] if results else ir.Type.parse("!llvm.void")
             fixed = list(sig.ftype.inputs)
             ftype = self.mg.declare_llvm_vararg(name, ret, fixed)
+            attrs = ir.ArrayAttr.get([ir.DictAttr.get(byval.get(i, {})) for i in range(len(vals))]) if byval else None
             op = llvm.CallOp(results[0] if results else None, vals, [], [], var_callee_type=ir.TypeAttr.get(ftype),
-                             callee=ir.FlatSymbolRefAttr.get(name))
+                             callee=ir.FlatSymbolRefAttr.get(name), arg_attrs=attrs)
             return op.result if results else None
 
-        return fg.call_lowered(sig, args, call, emit)
+        return fg.call_lowered(sig, args, call, emit, byval)
 
     def prototype_of(self, callee):
         """The declaration that gives the parameters of a function called without a prototype in scope: its

@@ -1,4 +1,5 @@
-"""Enzyme's source API in C and CUDA: ``__enzyme_autodiff(fn, args...)`` and ``__enzyme_fwddiff(fn, args...)``.
+"""Enzyme's source API in C and CUDA: ``__enzyme_autodiff(fn, args...)``, ``__enzyme_fwddiff(fn, args...)`` and the
+split mode's ``__enzyme_augmentfwd`` / ``__enzyme_reverse``.
 
 Every function whose name begins with ``__enzyme_autodiff`` (reverse mode) or ``__enzyme_fwddiff`` (forward mode)
 is such a call, whatever prototype the program declared for it. The markers ``enzyme_dup``, ``enzyme_dupnoneed``,
@@ -16,6 +17,11 @@ result types, carrying the attributes the AD stage (polygeist_py.ad.api_calls) r
 Operands per parameter: const -> primal; dup/dupnoneed -> primal, shadow; active -> primal (reverse mode) or
 primal, tangent (forward mode). Result: forward mode the tangent of f's result; reverse mode the gradient of
 the one active scalar (none: no result). Semantics follow Enzyme's documentation (Moses & Churavy, NeurIPS'20).
+
+Split mode (``pgcc.enzyme_mode`` "augment" / "split_reverse", ad/split_mode.py): ``__enzyme_augmentfwd(fn,
+args...)`` takes reverse mode's operands and returns the tape (a pointer; with a struct of a pointer and a float
+as its result, also f's result); ``__enzyme_reverse(fn, args..., [adjoint of f's floating result], tape)`` takes
+them followed by the seed and the tape and returns what ``__enzyme_autodiff`` returns.
 """
 
 from __future__ import annotations
@@ -27,7 +33,8 @@ from ..clang_ast import K, T, canonical, children, strip_implicit
 from ..errors import error_at
 from . import c_types as CT
 
-PREFIXES = {"__enzyme_autodiff": "reverse", "__enzyme_fwddiff": "forward"}
+PREFIXES = {"__enzyme_autodiff": "reverse", "__enzyme_fwddiff": "forward", "__enzyme_augmentfwd": "augment",
+            "__enzyme_reverse": "split_reverse"}
 MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "active"}
 FN_ATTR, MODE_ATTR, ACT_ATTR = "pgcc.enzyme_fn", "pgcc.enzyme_mode", "pgcc.enzyme_activity"
 RULES_ATTR = "pgcc.enzyme_rules"  # on the module: {f = ["gradient", @f, @aug, @rev] | ["derivative", @f, @fwd] | ...}
@@ -52,8 +59,7 @@ UNSUPPORTED_MARKERS = {
     "enzyme_noret": "enzyme_noret",
 }
 UNSUPPORTED_FUNCTIONS = {
-    "__enzyme_augmentfwd": "Enzyme's split mode (__enzyme_augmentfwd)",
-    "__enzyme_reverse": "Enzyme's split mode (__enzyme_reverse)",
+    "__enzyme_augmentsize": "Enzyme's split mode with a caller-allocated tape (__enzyme_augmentsize)",
     "__enzyme_virtualreverse": "Enzyme's split mode (__enzyme_virtualreverse)",
     "__enzyme_batch": "Enzyme's batch mode (__enzyme_batch)",
     "__enzyme_todense": "__enzyme_todense", "__enzyme_truncate": "Enzyme's truncation (__enzyme_truncate)",
@@ -66,7 +72,8 @@ def unsupported_function(name: str):
 
 
 def mode_of(name: str):
-    """'forward' / 'reverse' for a name beginning with __enzyme_fwddiff / __enzyme_autodiff, else None."""
+    """'forward' / 'reverse' / 'augment' / 'split_reverse' for a name beginning with __enzyme_fwddiff /
+    __enzyme_autodiff / __enzyme_augmentfwd / __enzyme_reverse, else None."""
     for prefix, mode in PREFIXES.items():
         if name.startswith(prefix):
             return mode
@@ -126,7 +133,8 @@ def emit(fg, call, args, struct_ptr=None):
     mg = fg.mg
     scan_attributes(mg)
     name = call.referenced.spelling
-    mode = mode_of(name)
+    split = mode_of(name)  # ("augment" / "split_reverse": Enzyme's split mode, reverse mode's arguments)
+    mode = "reverse" if split in ("augment", "split_reverse") else split
     if not args:
         raise error_at(call, f"{name} needs the function to differentiate as its first argument")
     fn = function_of(args[0])
@@ -136,7 +144,10 @@ def emit(fg, call, args, struct_ptr=None):
     params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
     operands, acts, active_types = [], [], []
     i, p = 1, 0
-    while i < len(args):
+    fret = canonical(fn.result_type)
+    # __enzyme_reverse(f, args..., [adjoint of f's floating result], tape)
+    tail = (1 + (1 if CT.is_float(fret) else 0)) if split == "split_reverse" else 0
+    while i < len(args) - tail:
         kind = marker_of(args[i])
         if kind is not None:
             i += 1
@@ -187,11 +198,19 @@ def emit(fg, call, args, struct_ptr=None):
         acts.append(kind)
         i += 1
         p += 1
+    if split == "split_reverse":
+        if len(args) - i != tail or p != len(params):
+            raise error_at(call, f"{name} takes the arguments of '{fn.spelling}', "
+                                 f"{'the adjoint of its result, ' if tail == 2 else ''}then the tape")
+        if tail == 2:
+            operands.append(fg.convert(fg.rvalue(args[i]), args[i].type, fret, args[i]))
+        operands.append(fg.raw_pointer(args[-1]))
     if p != len(params):
         raise error_at(call, f"too few arguments to {name}: '{fn.spelling}' has {len(params)} parameters")
 
     call_ty = canonical(call.type)
-    fret = canonical(fn.result_type)
+    if split == "augment":
+        return _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr)
     if mode == "forward":
         res_c = None if fret.kind == T.VOID else fret
         if res_c is not None and not CT.is_float(res_c):
@@ -217,7 +236,7 @@ def emit(fg, call, args, struct_ptr=None):
         func.FuncOp(pname, ir.FunctionType.get([v.type for v in operands], results), visibility="private")
     op = func.CallOp(results, ir.FlatSymbolRefAttr.get(pname), operands)
     op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(target)
-    op.attributes[MODE_ATTR] = ir.StringAttr.get(mode)
+    op.attributes[MODE_ATTR] = ir.StringAttr.get(split)
     op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
     if struct_ptr is not None:
         i64 = ir.IntegerType.get_signless(64)
@@ -235,6 +254,48 @@ def emit(fg, call, args, struct_ptr=None):
     if not CT.is_arith(call_ty):
         raise error_at(call, f"unsupported construct: {name} declared to return '{call.type.spelling}'")
     return fg.convert(op.results[0], res_c, call_ty, call)
+
+
+def _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr):
+    """The placeholder call of ``__enzyme_augmentfwd``: its results are the tape (a pointer) and, when the call
+    initializes a struct of a pointer and a floating-point field (Enzyme's {tape, primal}), f's result.
+
+    Raises:
+        CompileError: another result type."""
+    from mlir.dialects import llvm
+    mg = fg.mg
+    ptr = ir.Type.parse("!llvm.ptr")
+    results, fields = [ptr], []
+    if struct_ptr is not None:
+        fields = list(call_ty.get_fields()) if call_ty.kind == T.RECORD else []
+        kinds = sorted("p" if f.type.get_canonical().kind == T.POINTER else "f" if CT.is_float(f.type) else "?"
+                       for f in fields)
+        if kinds != ["f", "p"] or not CT.is_float(fret):
+            raise error_at(call, f"{name} initializes a '{call.type.spelling}': expected a struct of the tape "
+                                 "(a pointer) and the function's floating-point result")
+        results.append(CT.scalar_type(fret))
+    elif call_ty.kind not in (T.POINTER, T.VOID):
+        raise error_at(call, f"unsupported construct: {name} declared to return '{call.type.spelling}' (the tape "
+                             "is a pointer)")
+    k = getattr(mg, "enzyme_calls", 0)
+    mg.enzyme_calls = k + 1
+    pname = f"{PLACEHOLDER}{k}"
+    with ir.Location.unknown(), ir.InsertionPoint(mg.module.body):
+        func.FuncOp(pname, ir.FunctionType.get([v.type for v in operands], results), visibility="private")
+    op = func.CallOp(results, ir.FlatSymbolRefAttr.get(pname), operands)
+    op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(mg.declare(fn))
+    op.attributes[MODE_ATTR] = ir.StringAttr.get("augment")
+    op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+    if struct_ptr is not None:
+        i64 = ir.IntegerType.get_signless(64)
+        for f in fields:
+            at = fg.byte_offset(struct_ptr, arith.constant(i64, call_ty.get_offset(f.spelling) // 8))
+            if f.type.get_canonical().kind == T.POINTER:
+                llvm.StoreOp(op.results[0], at)
+            else:
+                llvm.StoreOp(fg.convert(op.results[1], fret, f.type, call), at)
+        return None
+    return None if call_ty.kind == T.VOID else op.results[0]
 
 
 def registration_kind(name: str):

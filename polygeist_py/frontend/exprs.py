@@ -15,6 +15,7 @@ from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_
 from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
+from . import gnu_atomics
 from . import gotos
 from . import x87
 from . import int_semantics as IS
@@ -280,6 +281,9 @@ class ExprGen:
             if first is not None and first.spelling == "__builtin_choose_expr" and len(ch) == 3 and \
                     isinstance(evaluate(ch[0]), int):  # GNU: the chosen operand only, as it is
                 return self.rvalue(ch[1] if evaluate(ch[0]) else ch[2])
+            atomic = gnu_atomics.builtin_name(e)
+            if atomic in gnu_atomics.BUILTINS:  # `__atomic_fetch_add(p, v, order)`: an AtomicExpr
+                return gnu_atomics.BUILTINS[atomic](self, e, gnu_atomics.atomic_expr_arguments(ch))
             if first is not None and first.spelling.startswith(UNKNOWN_PREFIXES):
                 raise error_at(e, f"unsupported builtin '{first.spelling}'")
             raise self.unsupported(e)

@@ -16,6 +16,16 @@ its body, without its test (and a `for` loop's initialization: loops.py). A jump
 segments of that switch one loop that repeats while the flag is set (switch.py), and the segment's statement
 is the label's entry; a jump into a switch body from outside it is rejected with an error naming it.
 
+A block with many labels at its top level (a scanner that re2c writes, a hand-written state machine) would
+nest one loop per label, each carrying every flag: quadratic in the labels. When at least DISPATCH_MIN labels
+have the block as their scope and all of them stand at its top level, the block becomes a dispatch loop
+instead: its statements from the first label on are segments, one per label, and
+
+    <statements before the first label>; while (jump) switch (segment) { case k: jump = 0; <segment k> ... }
+
+where `goto L` sets the one flag `jump` and `segment` to L's segment, and a segment that ends normally falls
+into the next one the same way. Its size is linear in the labels.
+
 GNU labels as values: `&&L` is the label's address, a small non-null integer as a pointer (`address`), and a
 computed goto `goto *p` may reach every label whose address the function takes: it sets each such label's flag
 to `p == &&L` (the plan counts it as a goto to each of them). Label addresses compare and index tables as in gcc;
@@ -33,6 +43,8 @@ from ..clang_ast import K, T, children
 from .values import Binding
 
 PREFIX = "goto"
+TARGET = "goto-segment"
+DISPATCH_MIN = 6  # labels of one block from which it becomes a dispatch loop
 ROUTE_KINDS = (K.COMPOUND_STMT, K.IF_STMT, K.LABEL_STMT)
 LOOP_KINDS = (K.WHILE_STMT, K.FOR_STMT, K.DO_STMT)
 CASE_KINDS = (K.CASE_STMT, K.DEFAULT_STMT)
@@ -44,8 +56,18 @@ def flag_key(name: str):
 
 
 def is_flag(key) -> bool:
-    """Whether environment key `key` is a label's flag."""
+    """Whether environment key `key` is a label's flag (or a dispatch loop's)."""
     return isinstance(key, tuple) and len(key) == 2 and key[0] == PREFIX
+
+
+def is_jump_state(key) -> bool:
+    """Whether environment key `key` is a goto's state: a label's flag, or a dispatch loop's flag or segment."""
+    return isinstance(key, tuple) and len(key) == 2 and key[0] in (PREFIX, TARGET)
+
+
+def dispatch_keys(scope: int):
+    """The environment keys (flag, segment) of the dispatch loop of the block whose hash is `scope`."""
+    return (PREFIX, f"@dispatch{scope}"), (TARGET, scope)
 
 
 @dataclass
@@ -61,6 +83,7 @@ class LabelPlan:
     error: str | None = None
     in_switch: bool = False  # the label is in a segment of switch `scope` (switch.py), its gotos all in the switch
     address: int | None = None  # `&&name` is taken: its value (address), and computed gotos may reach it
+    segment: int | None = None  # the label's segment when its block is a dispatch loop (emit_dispatch)
 
 
 def plan(body) -> dict:
@@ -91,7 +114,7 @@ def plan(body) -> dict:
              for ch in e.get_children() if ch.kind == K.LABEL_REF} if computed else {}
     for name in taken:
         gotos.setdefault(name, []).extend(computed)
-    out = {}
+    out, blocks, top = {}, {}, set()
     for name, lpath in labels.items():
         paths = [lpath] + gotos.get(name, [])
         p = min(len(q) for q in paths)
@@ -105,6 +128,9 @@ def plan(body) -> dict:
             while way[0].kind in CASE_KINDS:
                 way = way[1:]
         lp = LabelPlan(name, lpath[s - 1 if in_switch else s].hash, way[0].hash, in_switch=in_switch)
+        blocks[lp.scope] = lpath[s]
+        if all(x.kind == K.LABEL_STMT for x in way):  # at the block's top level (`a: b: stmt` too)
+            top.add(name)
         for node, nxt in zip(way[:-1], way[1:]):
             if node.kind in LOOP_KINDS and nxt == loop_body(node):  # entered without its test (loops.py)
                 if node.hash != lp.entry:
@@ -130,7 +156,34 @@ def plan(body) -> dict:
             lp.route.add(lpath[-1].hash)
         lp.address = taken.get(name)
         out[name] = lp
+    _plan_dispatch(out, blocks, top)
     return out
+
+
+def _plan_dispatch(plans, blocks, top):
+    """Give the labels of each block that becomes a dispatch loop their segments (see the module's docstring):
+    a block whose labels number DISPATCH_MIN or more, all at its top level, none in a switch, none whose address
+    is taken, and no declaration after its first label (a segment's variables would not reach the next)."""
+    by_scope = {}
+    for lp in plans.values():
+        by_scope.setdefault(lp.scope, []).append(lp)
+    for scope, lps in by_scope.items():
+        if len(lps) < DISPATCH_MIN or any(lp.name not in top or lp.in_switch or lp.address is not None
+                                          or lp.error for lp in lps):
+            continue
+        kids = children(blocks[scope])
+        starts = segment_starts(kids, {lp.entry for lp in lps})
+        if any(k.kind == K.DECL_STMT for k in kids[starts[0]:]):
+            continue
+        index = {kids[i].hash: n for n, i in enumerate(starts)}
+        for lp in lps:
+            lp.segment = index[lp.entry]
+
+
+def segment_starts(kids, entries) -> list:
+    """Indices in statements `kids` of a dispatch block of the labels that start its segments (hashes
+    `entries`)."""
+    return [i for i, k in enumerate(kids) if k.hash in entries]
 
 
 def address(label_ref) -> int:
@@ -201,19 +254,64 @@ def emit_compound(fg, c):
     """Emit compound statement `c`, with the flags of the labels whose scope it is."""
     if "goto_plan" not in fg.__dict__:  # the first compound is the function body
         fg.goto_plan = plan(c)
-    names = [n for n, lp in _plans(fg).items() if lp.scope == c.hash and flag_key(n) not in fg.env]
+    names = [n for n, lp in _plans(fg).items() if lp.scope == c.hash and flag_key(n) not in fg.env
+             and lp.segment is None]  # (a dispatch loop's labels share one flag: emit_dispatch)
     for n in names:
         fg.env[flag_key(n)] = Binding(fg.const_bool(False))
     # a block of a loop body that declares a variable-length array frees it at its end, as C's scoping says
     # (and gcc does): else every iteration would leave its array on the stack
     sp = llvm.StackSaveOp(ir.Type.parse("!llvm.ptr")).result if fg.loops and declares_vla(c) else None
     fg.block_cleanups.append([])  # `cleanup(f)` variables declared in this block (decls.arm_cleanup)
-    fg.emit_stmts(children(c))
+    dispatch = [lp for lp in _plans(fg).values() if lp.scope == c.hash and lp.segment is not None]
+    if dispatch:
+        emit_dispatch(fg, c, {lp.entry for lp in dispatch})
+    else:
+        fg.emit_stmts(children(c))
     fg.run_cleanups(fg.block_cleanups.pop())
     if sp is not None:
         llvm.StackRestoreOp(sp)
     for n in names:
         fg.env.pop(flag_key(n), None)
+
+
+def emit_dispatch(fg, block, entries):
+    """Compound statement `block` as a dispatch loop over its segments (the labels' statements: hashes `entries`);
+    see the module's docstring."""
+    kids = children(block)
+    starts = segment_starts(kids, entries)
+    segments = [kids[a:b] for a, b in zip(starts, starts[1:] + [len(kids)])]
+    body = kids[starts[0]:]
+    flag, segment = dispatch_keys(block.hash)
+    index = ir.IndexType.get()
+    fg.env[flag] = Binding(fg.const_bool(False))
+    fg.env[segment] = Binding(arith.constant(index, 0))
+    if starts[0]:
+        fg.emit_stmts(kids[:starts[0]])
+    _fall_into(fg, flag, segment, 0)
+
+    def run(k):
+        def emit():
+            fg.emit_stmts(segments[k])
+            if k + 1 < len(segments):
+                _fall_into(fg, flag, segment, k + 1)
+        return emit
+
+    def dispatch():
+        fg.env[flag] = Binding(fg.const_bool(False))
+        fg.emit_index_switch(fg.env[segment].value, list(range(len(segments))),
+                             [run(k) for k in range(len(segments))], None, body, extra=(flag, segment))
+
+    fg.emit_if(fg.env[flag].value, lambda: repeat_while_set(fg, [flag], body, dispatch, extra=(segment,)),
+               None, body)
+    fg.env.pop(flag, None)
+    fg.env.pop(segment, None)
+
+
+def _fall_into(fg, flag, segment, k):
+    """A segment (or what precedes the first) ended: unless an exit is pending, go on to segment `k`."""
+    go = fg.not_exited()
+    fg.env[flag] = Binding(arith.ori(fg.env[flag].value, go))
+    fg.env[segment] = Binding(arith.select(go, arith.constant(ir.IndexType.get(), k), fg.env[segment].value))
 
 
 def declares_vla(block) -> bool:
@@ -246,6 +344,13 @@ def emit_goto(fg, c):
     lp = _plans(fg).get(name)
     if lp is not None and lp.error:
         raise fg.error(c, lp.error)
+    if lp is not None and lp.segment is not None:  # a label of a dispatch loop: its segment next
+        flag, segment = dispatch_keys(lp.scope)
+        if flag not in fg.env:
+            raise fg.error(c, f"goto is not supported here (label '{name}')")
+        fg.env[flag] = Binding(fg.const_bool(True))
+        fg.env[segment] = Binding(arith.constant(ir.IndexType.get(), lp.segment))
+        return
     if flag_key(name) not in fg.env:
         raise fg.error(c, f"goto is not supported here (label '{name}')")
     fg.env[flag_key(name)] = Binding(fg.const_bool(True))
@@ -282,6 +387,9 @@ def emit_label(fg, c):
     lp = _plans(fg).get(c.spelling)
     if lp is not None and lp.error:
         raise fg.error(c, lp.error)
+    if lp is not None and lp.segment is not None:  # (its segment's dispatch has cleared the flag)
+        fg.visit(children(c)[0])
+        return
     if flag_key(c.spelling) not in fg.env:
         raise fg.error(c, f"goto is not supported here: label '{c.spelling}' inside a switch case")
     fg.env[flag_key(c.spelling)] = Binding(fg.const_bool(False))

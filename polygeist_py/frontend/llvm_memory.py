@@ -139,7 +139,8 @@ class LLVMMemory:
             return False
         if decl_key(r) in self.struct_vars:
             return True
-        return r.kind == K.VAR_DECL and decl_key(r.canonical) in self.mg.addressed_globals
+        return r.kind == K.VAR_DECL and (decl_key(r.canonical) in self.mg.addressed_globals
+                                         or R.is_byte_object(r.type) and CT.is_array(r.type))  # (volatile)
 
     def byte_local(self, d, ty, init):
         """Storage for a local struct/union/array-of-non-numeric variable, initialized as C says."""
@@ -221,9 +222,10 @@ class LLVMMemory:
         self.store_scalar(ptr, ty, v)
 
     def store_scalar(self, ptr, ty, v):
+        """Store scalar `v` of C type `ty` at !llvm.ptr `ptr` (volatile when `ty` is)."""
         if canonical(ty).kind == T.POINTER:
             v = self.to_ptr(v)
-        llvm.StoreOp(v, ptr)
+        llvm.StoreOp(v, ptr, volatile_=True if canonical(ty).is_volatile_qualified() else None)
 
     def designator(self, item):
         """See `designator_of`; errors are CompileErrors at the item."""
@@ -423,10 +425,11 @@ class LLVMMemory:
         ety = canonical(ety)
         if R.is_record(ety) or CT.is_array(ety):
             return p
+        vol = True if ety.is_volatile_qualified() else None
         if ety.kind == T.POINTER:
-            v = llvm.LoadOp(CT.llvm_ptr(), p).result
+            v = llvm.LoadOp(CT.llvm_ptr(), p, volatile_=vol).result
             return self.from_ptr(v, ety, None, None) if CT.pointee_is_memref(ety) else v
-        return llvm.LoadOp(CT.scalar_type(ety), p).result
+        return llvm.LoadOp(CT.scalar_type(ety), p, volatile_=vol).result
 
     def store_llvm(self, p, ety, v):
         ety = canonical(ety)
@@ -502,9 +505,13 @@ class LLVMMemory:
         return None
 
     # ------------------------------------------------------------ aggregates at calls
-    def pack_args(self, sig, args, call):
-        """MLIR arguments for C arguments `args` under lowered signature `sig` (variadic tail: scalars only)."""
+    def pack_args(self, sig, args, call, byval=None):
+        """MLIR arguments for C arguments `args` under lowered signature `sig`. In the variadic tail a struct or
+        union goes where a named argument would (System V x86-64, 3.5.7: that is where va_arg looks for it):
+        in registers as its eightbytes, or in memory as a `byval` copy, whose argument attributes are added to
+        dict `byval` (position -> attributes; None: the call cannot carry them, an error)."""
         out = []
+        ints, sses = sig.free_registers
         for i, a in enumerate(args):
             if i < len(sig.params):
                 p = sig.params[i]
@@ -523,8 +530,30 @@ class LLVMMemory:
             at = canonical(a.type)
             if at.kind == T.POINTER or CT.is_array(at) or at.kind == T.FUNCTIONPROTO:
                 out.append(self.raw_pointer(a))
+                ints = max(ints - 1, 0)
             elif CT.is_arith(at):
                 out.append(self.rvalue(a))
+                if CT.is_float(at) and at.kind != T.LONGDOUBLE:
+                    sses = max(sses - 1, 0)
+                elif at.kind != T.LONGDOUBLE:  # (an __int128 takes two registers or none)
+                    need = 2 if CT.size_of(at) == 16 else 1
+                    ints = ints - need if need <= ints else ints
+            elif at.kind == T.RECORD:
+                try:
+                    classes = R.classify(at)
+                except CT.UnsupportedType as err:
+                    raise self.unsupported(a, str(err)) from None
+                ni, ns = (classes.count("int"), classes.count("sse")) if classes else (0, 0)
+                if classes is not None and ni <= ints and ns <= sses:
+                    out += self.record_pieces(self.record_value(a), at, classes)
+                    ints, sses = ints - ni, sses - ns
+                elif byval is not None:  # in memory: a copy in the argument area, as for a named argument
+                    byval[len(out)] = {"llvm.byval": ir.TypeAttr.get(R.bytes_type(at)), "llvm.align":
+                                       ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(at.get_align(), 8))}
+                    out.append(self.record_value(a))
+                else:
+                    raise self.unsupported(a, f"passing a '{a.type.spelling}' in memory to a variadic function "
+                                              "called through a pointer")
             else:
                 raise self.unsupported(a, f"passing a '{a.type.spelling}' to a variadic function")
         return out
@@ -554,10 +583,10 @@ class LLVMMemory:
             s = llvm.InsertValueOp(s, v, [i]).result
         return s
 
-    def call_lowered(self, sig, args, call, emit):
+    def call_lowered(self, sig, args, call, emit, byval=None):
         """Emit a call under `sig`: `emit(mlir_args, result_types)` makes the op; returns the C result (for a
-        record: the address of a temporary holding it)."""
-        vals = self.pack_args(sig, args, call)
+        record: the address of a temporary holding it). `byval`: see pack_args."""
+        vals = self.pack_args(sig, args, call, byval)
         if sig.ret_kind == "sret":
             tmp = self.byte_alloca(CT.size_of(sig.ret_ctype), max(8, sig.ret_ctype.get_align()))
             emit([tmp] + vals, list(sig.ftype.results))
@@ -878,6 +907,11 @@ def global_address(mg, e):
         if canonical(a.type).kind == T.POINTER and isinstance(n, int):
             step = CT.size_of(CT.pointee(a.type)) * (n if s.binary_operator.name == "Add" else -n)
             return const_gep(global_address(mg, a), step)
+    if CT.is_int(s.type):  # `(char *)-1`, `(void *)0x1000`: an address given as a number
+        n = evaluate(s)
+        if isinstance(n, int):
+            value = llvm.ConstantOp(I64(), ir.IntegerAttr.get(I64(), (n + (1 << 63)) % (1 << 64) - (1 << 63)))
+            return llvm.IntToPtrOp(CT.llvm_ptr(), value.result).result
     return constant_lvalue_address(mg, s, e)
 
 

@@ -10,7 +10,7 @@ from mlir.dialects import llvm, memref
 
 from ..clang_ast import (K, T, canonical, children, has_attr, in_main_file, string_initializer,
                          var_decl_initializer)
-from .. import constructors, pipeline
+from .. import aliases, constructors, pipeline
 from ..errors import CompileError, error_at
 from . import array_init
 from . import attributes
@@ -18,6 +18,7 @@ from . import big_init
 from . import c_types as CT
 from . import cxx_classes
 from . import enzyme
+from . import inline_asm
 from . import records as R
 from . import x87
 from .calls import Calls
@@ -27,6 +28,9 @@ from .llvm_memory import is_null_constant, is_thread_local
 from .scan import clear_memo, decl_key
 from .values import MemVar
 from ..cuda_split import host_symbol, is_device_variable, variable_symbol
+
+
+RETURNS_TWICE = frozenset({"setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp", "savectx", "vfork", "getcontext"})
 
 
 class ModuleGen:
@@ -57,6 +61,8 @@ class ModuleGen:
         self.named: dict = {}  # function name -> its declaration (C++ overloads are rejected: func_name)
         self.depth = self.max_depth = 0  # statement nesting while walking, and its maximum
         self.startup: dict = {}  # 'constructor'/'destructor' -> [(function symbol, priority)]
+        self.aliases: dict = {}  # alias symbol -> (target symbol, weak)
+        self.module_asm: list = []  # the text of file-scope asm statements, in order
 
     def generate(self) -> ir.Module:
         clear_memo()
@@ -79,6 +85,11 @@ class ModuleGen:
             self.define_function(self.pending.pop())
         if self.startup:
             constructors.record(self.module, self.startup)
+        if self.aliases:
+            aliases.record(self.module, self.aliases)
+        if self.module_asm:  # (LLVM's `module asm` lines)
+            self.module.operation.attributes["llvm.module_asm"] = ir.ArrayAttr.get(
+                [ir.StringAttr.get(line) for text in self.module_asm for line in text.split("\n")])
         if self.max_depth > pipeline.DEEP_NESTING:
             self.module.operation.attributes[pipeline.DEEP_ATTR] = ir.UnitAttr.get()
         if self.device_stubs is not None:
@@ -111,10 +122,15 @@ class ModuleGen:
         elif d.kind == K.FUNCTION_DECL and d.is_definition():
             self.define_function(d)
         elif d.kind == K.FUNCTION_DECL:
-            attributes.declaration_attributes(d, "function")  # (an alias or ifunc declaration is an error)
+            attrs = attributes.declaration_attributes(d, "function")  # (an ifunc declaration is an error)
+            if attrs.alias is not None:  # another name of a definition in this file: aliases.py
+                self.aliases[self.func_name(d)] = (attrs.alias, attrs.weak)
         elif d.kind == K.VAR_DECL and enzyme.registration_kind(d.spelling):
             enzyme.register(self, d)  # __enzyme_register_gradient_f = {...}, __enzyme_inactivefn = f
+        elif d.kind == K.UNEXPOSED_DECL and inline_asm.file_scope_asm(d) is not None:
+            self.module_asm.append(inline_asm.file_scope_asm(d))  # `__asm__(".symver ...")`: module asm
         elif d.kind == K.VAR_DECL:
+            attributes.declaration_attributes(d, "global")  # (each declaration's: uses reach only the first)
             self.global_var(d)
         elif d.kind in (K.FUNCTION_DECL, K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.UNEXPOSED_DECL,
                         K.FUNCTION_TEMPLATE, K.USING_DIRECTIVE, K.NAMESPACE, K.INCLUSION_DIRECTIVE,
@@ -164,7 +180,7 @@ class ModuleGen:
         first = self.named.setdefault(c.spelling, c.canonical)
         if first != c.canonical:  # two C++ functions of one name: a symbol for each is not supported
             raise error_at(c, f"unsupported C++ construct 'overloaded function' ('{c.spelling}')")
-        return c.spelling
+        return attributes.asm_label(c) or c.spelling
 
     def is_internal(self, c) -> bool:
         """Whether function definition `c` gets internal linkage besides `static` ones: C++ member functions
@@ -187,18 +203,19 @@ class ModuleGen:
         Raises:
             CompileError: a parameter or result type that cannot cross a function boundary."""
         params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
+        ft = canonical(c.type)  # (a prototype written `__typeof(f) g;` is a typeof type)
         try:
             types = [p.type for p in params]
             # a K&R definition `float h(x) float x; {...}`: clang gives it the prototype of the promoted types
             # (`float (double)`), which callers pass; a float or _Bool parameter would need a conversion on entry
-            proto = list(c.type.argument_types()) if c.type.kind == T.FUNCTIONPROTO else []
+            proto = list(ft.argument_types()) if ft.kind == T.FUNCTIONPROTO else []
             for p, a in zip(params, proto if len(proto) == len(params) else []):
                 if canonical(p.type).kind in (T.FLOAT, T.BOOL) and canonical(a).kind != canonical(p.type).kind:
                     raise error_at(p, f"unsupported construct: parameter '{p.spelling}' of type "
                                       f"'{p.type.spelling}' in the K&R definition of '{c.spelling}'")
-            if not params and c.type.kind == T.FUNCTIONPROTO:
-                types = list(c.type.argument_types())
-            variadic = c.type.kind == T.FUNCTIONPROTO and c.type.is_function_variadic()
+            if not params and ft.kind == T.FUNCTIONPROTO:
+                types = list(ft.argument_types())
+            variadic = ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic()
             sig = R.signature(types, c.result_type, variadic)
             return cxx_classes.with_this(sig) if cxx_classes.has_this(c) else sig
         except CT.UnsupportedType as e:
@@ -220,6 +237,8 @@ class ModuleGen:
             f = func.FuncOp(name, sig.ftype, visibility="private")
             if weak and defn is None:  # `extern int f(void) __attribute__((weak));`: null when not linked in
                 f.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<extern_weak>")
+            if name in RETURNS_TWICE:  # (setjmp: LLVM must know that the call returns again, as clang tells it)
+                f.attributes["passthrough"] = ir.ArrayAttr.get([ir.StringAttr.get("returns_twice")])
             if sig.has_records:
                 f.arg_attrs = R.attrs_array(sig)
         self.functions[name] = f
@@ -237,7 +256,14 @@ class ModuleGen:
         if has_attr(d, K.CUDASHARED_ATTR):
             raise error_at(d, "unsupported construct: __shared__ memory (CUDA shared memory is not supported yet)")
         # __constant__ and __device__ globals are ordinary globals on the CPU (cudaMemcpyToSymbol copies into them)
-        name = d.spelling
+        name = attributes.asm_label(d) or d.spelling
+        if name != d.spelling:  # another declaration may name the same symbol (`extern int v __asm__("w");`)
+            same = next((mv for k, mv in self.globals.items() if mv.global_name == name), None)
+            if same is not None:
+                if canonical(same.ctype).spelling != ty.spelling:
+                    raise error_at(d, f"unsupported construct: asm label '{name}' on variables of different types")
+                self.globals[key] = same
+                return same
         if self.device_stubs is not None and is_device_variable(d):
             name = variable_symbol(d)  # the host compiler's name for it (`app::counter`: _ZN3app7counterE)
         if d.semantic_parent is not None and d.semantic_parent.kind in cxx_classes.RECORD_KINDS:

@@ -26,12 +26,14 @@ def is_record(ty) -> bool:
 
 def is_byte_object(ty) -> bool:
     """Whether a C object of type `ty` is kept as raw bytes behind an !llvm.ptr rather than in a memref: structs,
-    unions and arrays whose elements are not arithmetic (arrays of structs, of pointers)."""
+    unions, arrays whose elements are not arithmetic (arrays of structs, of pointers), and volatile objects
+    (their loads and stores are LLVM's volatile ones, which memrefs and SSA values cannot be)."""
     c = canonical(ty)
-    if c.kind == T.RECORD:
+    if c.kind == T.RECORD or c.is_volatile_qualified():
         return True
     if CT.is_array(c):
-        return not CT.is_arith(CT.array_shape(c).elem)
+        elem = CT.array_shape(c).elem
+        return not CT.is_arith(elem) or canonical(elem).is_volatile_qualified()
     return False
 
 
@@ -178,6 +180,7 @@ class Signature:
     arg_attrs: list
     variadic: bool = False
     has_this: bool = False  # a C++ method: the object's address is the last MLIR argument (cxx_classes)
+    free_registers: tuple = (INT_REGS, SSE_REGS)  # (integer, SSE) argument registers the fixed ones leave
 
     @property
     def has_records(self) -> bool:
@@ -245,7 +248,8 @@ def signature(param_types, result_type, variadic=False) -> Signature:
         params.append(ParamABI("scalar", c, [t], first))
         ins.append(t)
         attrs.append({})
-    return Signature(ir.FunctionType.get(ins, outs), params, ret_kind, rt, ret_classes, attrs, variadic)
+    return Signature(ir.FunctionType.get(ins, outs), params, ret_kind, rt, ret_classes, attrs, variadic,
+                     free_registers=(max(ints, 0), max(sses, 0)))
 
 
 def attrs_array(sig: Signature, extra=None):

@@ -99,6 +99,8 @@ def _assigned_uncached(c) -> set:
             t = assigned_target(children(c)[0])
             if t is not None:
                 out.add(decl_key(t))
+        elif k == K.ASM_STMT:  # (its outputs: inputs too, conservatively)
+            out.update(decl_key(t) for t in map(assigned_target, children(c)) if t is not None)
         elif k == K.CALL_EXPR:
             name = call_name(c)
             args = list(c.get_arguments())

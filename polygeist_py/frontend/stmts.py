@@ -17,7 +17,7 @@ from mlir.dialects import affine, arith, scf
 from ..clang_ast import K, T, children, has_attr, strip_implicit
 from . import affine_forms as AF
 from . import c_types as CT
-from . import gotos, openmp_dispatch, openmp_regions, switch
+from . import gotos, inline_asm, openmp_dispatch, openmp_regions, switch
 from .scan import assigned_decls, contains, exits
 from .values import RET, RETVAL, Binding, base_key
 
@@ -135,6 +135,8 @@ class StmtGen:
         self.emit_if(cond, lambda: self.emit_stmts(stmts), None, stmts)
 
     def carried(self, nodes, extra=()):
+        """Environment keys that statements `nodes` may change (variables, exit flags, goto state), then `extra`
+        (keys the caller changes around them)."""
         assigned = assigned_decls(nodes)
         keys = [k for k in self.env if base_key(k) in assigned]
         flags = set(extra)
@@ -143,7 +145,7 @@ class StmtGen:
                 flags |= {RET, RETVAL}
             if exits(n, (K.GOTO_STMT,)) or contains(n, (K.LABEL_STMT, K.CASE_STMT, K.DEFAULT_STMT)):
                 # a goto sets a flag, a label (or a case label nested in a statement: gotos.plan) clears it
-                flags |= {k for k in self.env if gotos.is_flag(k)}
+                flags |= {k for k in self.env if gotos.is_jump_state(k)}
         if self.loops:
             brk, cont = self.loops[-1]
             for n in nodes:
@@ -192,12 +194,12 @@ class StmtGen:
             self.env[k] = Binding(r)
         return outs
 
-    def emit_index_switch(self, index, cases, bodies, default_body, nodes):
+    def emit_index_switch(self, index, cases, bodies, default_body, nodes, extra=()):
         """scf.index_switch on `index` (an index Value): value cases[i] (ints) runs bodies[i](), any other value
         default_body() (None: nothing); the variables the bodies assign are its results, as in emit_if. It
         lowers to one LLVM `switch`, which LLVM compiles in time linear in the number of cases (a chain of
-        compares is not)."""
-        keys = self.carried(nodes)
+        compares is not). `extra`: more environment keys the bodies change."""
+        keys = self.carried(nodes, extra=extra)
         op = scf.IndexSwitchOp([self.env[k].value.type for k in keys], index, cases)
         saved = dict(self.env)
         for block, fn in [(op.default_block, default_body)] + list(zip(op.case_blocks, bodies)):
@@ -296,6 +298,9 @@ class StmtGen:
 
     def visit_INDIRECT_GOTO_STMT(self, c):
         gotos.emit_computed_goto(self, c)
+
+    def visit_ASM_STMT(self, c):
+        inline_asm.emit_asm(self, c)
 
     def visit_SWITCH_STMT(self, c):
         switch.emit_switch(self, c)

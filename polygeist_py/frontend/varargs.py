@@ -15,20 +15,22 @@ pointer and double arguments (clang expands it inline instead; the result is the
 `va_end` is `llvm.intr.vaend` and `va_copy` `llvm.intr.vacopy`. A `va_list` passed on (`vsnprintf(buf, n, fmt,
 ap)`) is the address of the caller's list, as in C.
 
-`va_arg` of a `long double` reads the overflow area directly (LLVM does not lower it).
+`va_arg` of a `long double` reads the overflow area directly (LLVM does not lower it), `va_arg` of a struct the
+register save area or the overflow area by the ABI's algorithm (`_va_arg_record`).
 Not supported (each a clear error): struct parameters or results of a variadic definition, `va_arg` of a struct
-or of a type that the default argument promotions change (`char`, `short`, `float`: undefined
+holding a long double or of a type that the default argument promotions change (`char`, `short`, `float`: undefined
 in C), variadic C++ member functions.
 """
 
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, func, llvm
+from mlir.dialects import arith, func, llvm, scf
 
 from ..clang_ast import T, canonical, children
 from ..errors import error_at
 from . import c_types as CT
+from . import records as R
 
 BODY_PREFIX = "__pgcc_va."
 VA_LIST_BYTES, VA_LIST_ALIGN = 24, 16  # x86-64: struct __va_list_tag { unsigned, unsigned, void *, void * }[1]
@@ -106,7 +108,10 @@ def va_arg(fg, e):
     ty = canonical(e.type)
     if ty.kind == T.LONGDOUBLE:
         return _va_arg_long_double(_list_address(fg, next(c for c in children(e) if not c.kind.is_reference())))
-    if ty.kind == T.RECORD or CT.is_array(ty):
+    if ty.kind == T.RECORD:
+        return _va_arg_record(fg, _list_address(fg, next(c for c in children(e) if not c.kind.is_reference())),
+                              ty, e)
+    if CT.is_array(ty):
         raise error_at(e, f"unsupported construct: va_arg of type '{e.type.spelling}'")
     if ty.kind == T.FLOAT or CT.is_int(ty) and ty.get_size() < 4:
         raise error_at(e, f"va_arg of type '{e.type.spelling}', which the default argument promotions change "
@@ -118,12 +123,70 @@ def va_arg(fg, e):
     return llvm.VaArgOp(CT.scalar_type(ty), ap).result  # int, long, double...: the same in memory and registers
 
 
+def _field(ap, offset):
+    """The address of the field at byte `offset` of the `va_list` at `ap` (gp_offset 0, fp_offset 4,
+    overflow_arg_area 8, reg_save_area 16)."""
+    i64 = ir.IntegerType.get_signless(64)
+    return llvm.IntToPtrOp(CT.llvm_ptr(), arith.addi(llvm.PtrToIntOp(i64, ap).result,
+                                                     arith.constant(i64, offset))).result
+
+
+def _va_arg_record(fg, ap, ty, e):
+    """`va_arg(ap, struct S)` by the System V x86-64 algorithm (3.5.7): a struct whose eightbytes are classed
+    INTEGER/SSE is read from the register save area when enough of both kinds of registers remain (INTEGER
+    eightbytes at gp_offset, 8 bytes apart; SSE ones at fp_offset, 16 apart), else from the overflow area,
+    like a struct classed MEMORY (larger than 16 bytes). Returns the address of a copy.
+
+    Raises:
+        CompileError: a struct holding a long double."""
+    try:
+        classes = R.classify(ty)
+    except CT.UnsupportedType as err:
+        raise error_at(e, f"unsupported construct: va_arg of type '{e.type.spelling}' ({err})") from None
+    size, align = CT.size_of(ty), max(ty.get_align(), 8)
+    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    copy = fg.byte_alloca(max(size, 16), align)
+
+    def from_overflow_area():
+        field = _field(ap, 8)
+        area = llvm.PtrToIntOp(i64, llvm.LoadOp(CT.llvm_ptr(), field).result).result
+        if align > 8:
+            area = arith.andi(arith.addi(area, arith.constant(i64, align - 1)), arith.constant(i64, -align))
+        fg.copy_bytes(copy, llvm.IntToPtrOp(CT.llvm_ptr(), area).result, size)
+        next_area = arith.addi(area, arith.constant(i64, (size + 7) // 8 * 8))
+        llvm.StoreOp(llvm.IntToPtrOp(CT.llvm_ptr(), next_area).result, field)
+
+    if classes is None:
+        from_overflow_area()
+        return copy
+    ni, ns = classes.count("int"), classes.count("sse")
+    gp = llvm.LoadOp(i32, _field(ap, 0)).result
+    fp = llvm.LoadOp(i32, _field(ap, 4)).result
+    fits = arith.andi(arith.cmpi(arith.CmpIPredicate.ule, gp, arith.constant(i32, 48 - 8 * ni)),
+                      arith.cmpi(arith.CmpIPredicate.ule, fp, arith.constant(i32, 176 - 16 * ns)))
+    branch = scf.IfOp(fits, [], has_else=True)
+    with ir.InsertionPoint(branch.then_block):
+        save = llvm.PtrToIntOp(i64, llvm.LoadOp(CT.llvm_ptr(), _field(ap, 16)).result).result
+        at = {"int": arith.extui(i64, gp), "sse": arith.extui(i64, fp)}
+        for k, cls in enumerate(classes):
+            piece = llvm.LoadOp(R.piece_type(cls), llvm.IntToPtrOp(CT.llvm_ptr(), arith.addi(save, at[cls])).result)
+            llvm.StoreOp(piece.result, fg.at_offset(copy, 8 * k))
+            at[cls] = arith.addi(at[cls], arith.constant(i64, 8 if cls == "int" else 16))
+        llvm.StoreOp(arith.addi(gp, arith.constant(i32, 8 * ni)), _field(ap, 0))
+        llvm.StoreOp(arith.addi(fp, arith.constant(i32, 16 * ns)), _field(ap, 4))
+        scf.YieldOp([])
+    with ir.InsertionPoint(branch.else_block):
+        from_overflow_area()
+        scf.YieldOp([])
+    return copy
+
+
 def _va_arg_long_double(ap):
     """`va_arg(ap, long double)`, which LLVM's x86-64 backend does not lower: a long double (class X87) is
     always in the overflow area, 16-byte aligned and 16 bytes long (System V x86-64 ABI, 3.5.7), so read it
     at overflow_arg_area (the list's third field, offset 8) rounded up to 16 and advance the field past it."""
     i64 = ir.IntegerType.get_signless(64)
-    field = llvm.IntToPtrOp(CT.llvm_ptr(), arith.addi(llvm.PtrToIntOp(i64, ap).result, arith.constant(i64, 8))).result
+    field = _field(ap, 8)
     area = llvm.PtrToIntOp(i64, llvm.LoadOp(CT.llvm_ptr(), field).result).result
     at = arith.andi(arith.addi(area, arith.constant(i64, 15)), arith.constant(i64, -16))
     value = llvm.LoadOp(ir.Type.parse("f80"), llvm.IntToPtrOp(CT.llvm_ptr(), at).result, alignment=16).result

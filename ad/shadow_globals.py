@@ -1,0 +1,121 @@
+"""Shadows of mutable global arrays that hold differentiated values (Enzyme's shadow globals: with global activity,
+Enzyme gives such a global a zero-initialized shadow global of the same type, ``GradientUtils::invertPointerM``).
+
+A ``memref.global`` that is not ``constant`` and into which a differentiated function stores a varied value (a
+scratch array carrying intermediates between two loops, an accumulator written by one helper and read by
+another) gets a twin ``memref.global private @<name>.shadow`` of the same type, zero-initialized. The shadow of
+``memref.get_global @g`` is ``memref.get_global @g.shadow``, in both modes: forward mode stores tangents into it
+wherever the primal stores values; reverse mode adds adjoints where the primal reads and moves them out (and
+resets them to 0) where the primal writes. The derivative called from ``__enzyme_autodiff`` / ``__enzyme_fwddiff``
+zeroes the shadow globals it (or a derivative it calls) uses when it starts: the values a global holds on entry
+are constants of the call, so a derivative never depends on an earlier call (where Enzyme's shadow globals keep
+their contents between calls). Globals marked ``__attribute__((enzyme_inactive))`` get none (active values stored there are
+dropped, api_calls.Session.in_inactive_global).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import memref
+
+from .activity import PLUMBING, Worklist
+
+SUFFIX = ".shadow"
+
+
+def global_root(v):
+    """The ``memref.get_global`` op of a mutable memref.global that memref `v` is (a view of), through plumbing;
+    None when `v` comes from anything else or the global is constant."""
+    work = Worklist([v])
+    found = None
+    for x in work:
+        o = x.owner
+        if isinstance(o, ir.Block):
+            return None
+        if o.operation.name == "memref.get_global":
+            g = _global_op(o)
+            if g is None or "constant" in g.attributes:
+                return None
+            if found is not None and found != o:
+                return None
+            found = o
+        elif o.operation.name in PLUMBING:
+            work.push(y for y in o.operands if isinstance(y.type, ir.MemRefType))
+        else:
+            return None
+    return found
+
+
+def global_name(get_global) -> str:
+    """The symbol a memref.get_global op reads."""
+    return ir.FlatSymbolRefAttr(get_global.attributes["name"]).value
+
+
+def _module_of(op):
+    top = op.operation
+    while top.parent is not None:
+        top = top.parent
+    return top
+
+
+def _global_op(get_global):
+    name = global_name(get_global)
+    for g in _module_of(get_global).regions[0].blocks[0].operations:
+        if g.operation.name == "memref.global" and ir.StringAttr(g.attributes["sym_name"]).value == name:
+            return g
+    return None
+
+
+def shadow_of_get_global(get_global):
+    """The shadow of primal ``memref.get_global`` op `get_global`: a memref.get_global of ``@<name>.shadow``,
+    created at the insertion point (the shadow global is declared once per module, zero-initialized)."""
+    name = global_name(get_global) + SUFFIX
+    module = _module_of(get_global)
+    body = module.regions[0].blocks[0]
+    t = ir.MemRefType(get_global.results[0].type)
+    if not any(g.operation.name == "memref.global" and ir.StringAttr(g.attributes["sym_name"]).value == name
+               for g in body.operations):
+        elem = t.element_type
+        zero = ir.FloatAttr.get(elem, 0.0) if not isinstance(elem, ir.IntegerType) else ir.IntegerAttr.get(elem, 0)
+        shape = ir.RankedTensorType.get(list(t.shape), elem)
+        with ir.InsertionPoint.at_block_begin(body), get_global.location:
+            memref.GlobalOp(name, ir.TypeAttr.get(t), sym_visibility="private",
+                            initial_value=ir.DenseElementsAttr.get_splat(shape, zero))
+    return memref.GetGlobalOp(t, name).result
+
+
+def zero_shadow_globals(session, f) -> None:
+    """At the start of entry derivative `f` (func.func): zero every shadow global that `f` or a function it calls
+    (transitively, among the session's functions) reads (module docstring).
+
+    Raises:
+        CompileError: a shadow global in CUDA device code (threads would zero it while others use it)."""
+    from polygeist_py.errors import error_at_op
+    from .activity import all_ops
+    from .emit import fill_zero
+    names, seen, work = {}, set(), [f]
+    while work:
+        g = work.pop()
+        if g.operation in seen:
+            continue
+        seen.add(g.operation)
+        for o in all_ops(g):
+            kind = o.operation.name
+            if kind == "memref.get_global" and global_name(o).endswith(SUFFIX):
+                names.setdefault(global_name(o), o)
+            elif kind == "func.call":
+                callee = session.funcs.get(ir.FlatSymbolRefAttr(o.attributes["callee"]).value)
+                if callee is not None and len(callee.regions[0].blocks):
+                    work.append(callee)
+    if not names:
+        return
+    if session.device:
+        raise error_at_op(next(iter(names.values())), "unsupported construct: a global array holding "
+                                                      "differentiated values in CUDA device code")
+    entry = f.regions[0].blocks[0]
+    with ir.InsertionPoint.at_block_begin(entry), f.location:
+        anchor = memref.GetGlobalOp(next(iter(names.values())).results[0].type, next(iter(names))).operation
+    with ir.InsertionPoint(anchor), f.location:
+        for name, o in sorted(names.items()):
+            fill_zero(memref.GetGlobalOp(o.results[0].type, name).result)
+    anchor.erase()
