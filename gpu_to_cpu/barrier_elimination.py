@@ -31,6 +31,7 @@ from mlir.dialects import arith, llvm, memref, scf
 
 from polygeist_py.errors import error_at_op
 from polygeist_py.frontend.calls import WARP_SYNC
+from polygeist_py.frontend.cuda_builtins import ACTIVE_LANE, BLOCK_UNIFORM, WARP_PUBLISH
 from polygeist_py.frontend.stmts import WRITTEN_IF
 from polygeist_py.max_flow import min_cut_source_side
 
@@ -84,12 +85,15 @@ def _split_at_first_barrier(p) -> list:
 # ------------------------------------------------------------------------------------------- uniformity
 def _uniform(v, p, assumed=frozenset()) -> bool:
     """True when `v` has the same value in every thread of loop `p`: defined outside it, in `assumed`, pure
-    arithmetic on such values, or a result of an `if` on such a condition whose branches yield such values."""
+    arithmetic on such values, a result of an `if` on such a condition whose branches yield such values, or a
+    result of an op uniform by construction (BLOCK_UNIFORM: the count of __syncthreads_or)."""
     if v in assumed or not defined_inside(v, p):
         return True
     owner = v.owner
     if isinstance(owner, ir.Block):
         return False
+    if BLOCK_UNIFORM in owner.attributes:
+        return True
     if owner.name == "scf.if":  # the same branch in every thread, yielding the same value
         i = ir.OpResult(v).result_number
         yields = [list(r.blocks[0].operations)[-1] for r in owner.regions if len(r.blocks)]
@@ -107,8 +111,28 @@ def _reads_constant(op, p=None) -> bool:
     struct argument passed by value (`cfg.rounds`: a private copy that the launch only reads)."""
     name = op.operation.name
     if name in ("memref.load", "affine.load"):
-        return _is_constant_global(op.operands[0])
+        return _is_constant_global(op.operands[0]) or p is not None and _shared_unwritten_in(op.operands[0], p)
     return name == "llvm.load" and p is not None and _read_only_copy(op.operands[0], p)
+
+
+def _shared_unwritten_in(m, p) -> bool:
+    """Whether memref `m` is a `__shared__` allocation of the block that no op of thread loop `p` writes and
+    whose memref does not escape (used by loads and stores only): a flag a thread set before the last
+    barrier (`if (am_last)`, `while (s_changed)`) then holds the same value for every thread throughout `p`."""
+    alloc = m.owner
+    if isinstance(alloc, ir.Block) or alloc.operation.name != "memref.alloca" or "pgcc.shared" not in alloc.attributes \
+            or is_nested_in(alloc, p):
+        return False
+    for use in m.uses:
+        kind = use.owner.operation.name
+        if kind in ("memref.load", "affine.load"):
+            continue
+        if kind in ("memref.store", "affine.store") and use.owner.operands[1] == m and use.owner.operands[0] != m:
+            if is_nested_in(use.owner, p):
+                return False
+            continue
+        return False
+    return True
 
 
 def _read_only_copy(ptr, p) -> bool:
@@ -431,12 +455,29 @@ def _interchange(p, x) -> list:
         q = _new_thread_loop_before(p, list(block.operations)[-1])
         _move_into(ops, q, p)
         _hoist_uniform(q)
-        for o in list(block.operations)[-1].operands:
+        term = list(block.operations)[-1]
+        for i, o in enumerate(list(term.operands)):
             # a result of a uniform control op holding a barrier is fine: that op leaves q in its own turn
             if defined_inside(o, q) and not _is_interchanged_later(o):
-                raise error_at_op(x, "internal: a loop-carried value was classified uniform but is per-thread")
+                if not _uniform(o, q) or not _cacheable(o.type):
+                    raise error_at_op(x, "internal: a loop-carried value was classified uniform but is per-thread")
+                term.operands[i] = _through_uniform_cell(q, o, term)
         inner.append(q)
     return inner + [p]
+
+
+def _through_uniform_cell(q, v, user):
+    """Value `v`, defined at the top level of thread loop `q` and the same in every thread (the result of
+    __syncthreads_or), as a value for `user` after `q`: every thread stores it in one cell of the block, which
+    `user` reads after the thread loops."""
+    blocks = enclosing(q, is_block_loop)
+    with q.location, ir.InsertionPoint(list(blocks.regions[0].blocks[0].operations)[0]):
+        cell = memref.AllocaOp(ir.MemRefType.get([], v.type), [], [])
+    cell.attributes[STATE] = ir.UnitAttr.get()
+    with q.location, ir.InsertionPoint.after(v.owner):
+        memref.StoreOp(v, cell.result, [])
+    with q.location, ir.InsertionPoint(user):
+        return memref.LoadOp(cell.result, []).result
 
 
 def _is_interchanged_later(v) -> bool:
@@ -480,16 +521,21 @@ def _while_state_to_caches(p, x) -> None:
     before, after = x.regions[0].blocks[0], x.regions[1].blocks[0]
     cond, y = list(before.operations)[-1], list(after.operations)[-1]
     bargs, aargs, inits = list(before.arguments), list(after.arguments), list(x.operands)
-    forwarded = list(cond.operands)[1:]
-    uniform = _uniform_carried(
-        p, inits, lambda ok: frozenset([bargs[j] for j in ok] + [aargs[j] for j in ok if j < len(aargs)]),
-        lambda i, assumed: _uniform(y.operands[i], p, assumed) and _uniform(forwarded[i], p, assumed))
+    forwarded = list(cond.operands)[1:]  # to the body's arguments and the results (not always every carried value)
+
+    def assumed_of(ok):
+        carried = frozenset(bargs[j] for j in ok)
+        return carried | frozenset(aargs[k] for k, v in enumerate(forwarded) if _uniform(v, p, carried))
+
+    uniform = _uniform_carried(p, inits, assumed_of, lambda i, assumed: _uniform(y.operands[i], p, assumed))
     assumed = frozenset([bargs[i] for i in uniform])
-    ok = len(bargs) == len(aargs) and _uniform(cond.operands[0], p, assumed)
-    ok = ok and all(is_pure(op) or _reads_constant(op, p) for op in list(before.operations)[:-1])
     per_thread = [i for i in range(len(bargs)) if i not in uniform]
-    ok = ok and all(forwarded[i] == bargs[i] and all(u.owner.operation == cond.operation for u in bargs[i].uses)
-                    for i in per_thread)
+    ok = _uniform(cond.operands[0], p, assumed)
+    ok = ok and all(is_pure(op) or _reads_constant(op, p) for op in list(before.operations)[:-1])
+    # a per-thread carried value is passed through the condition unchanged, at its own position
+    ok = ok and all(i < len(forwarded) and forwarded[i] == bargs[i] and i < len(aargs)
+                    and all(u.owner.operation == cond.operation for u in bargs[i].uses) for i in per_thread)
+    ok = ok and all(_uniform(v, p, assumed) or k in per_thread and v == bargs[k] for k, v in enumerate(forwarded))
     if not ok:
         raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a loop or "
                              "condition that differs between the threads of a block (a while loop whose condition does)")
@@ -614,13 +660,13 @@ def _predicate_ops(ops, c) -> None:
     run = []
     for op in ops + [None]:
         if op is not None and op.name != "gpu.barrier" and not _has_barrier(op) and not (
-                is_pure(op) and op.name not in TRAPPING):
+                is_pure(op) and op.name not in TRAPPING) and WARP_PUBLISH not in op.attributes:
             run.append(op)
             continue
         if run:
             _guard_run(run, c)
             run = []
-        if op is None or op.name == "gpu.barrier" or not _has_barrier(op):
+        if op is None or op.name == "gpu.barrier" or not _has_barrier(op):  # (a warp exchange's store: unguarded)
             continue
         if op.name == "scf.while" and not all(is_pure(o) for o in body_ops(op, 0)):
             raise error_at_op(op, "unsupported construct: a loop condition with side effects around a warp "
@@ -652,6 +698,20 @@ def _guard_run(run, c) -> None:
         for use in list(r.uses):
             if not within(use.owner, guard):
                 use.owner.operands[use.operand_number] = new
+
+
+def resolve_active_lanes(module: ir.Module) -> None:
+    """Replace each call @__pgcc_active_lane() left after barrier elimination by true (the lane reaches the warp
+    intrinsic that made it; where a per-thread condition guards it, predication made it false in the lanes
+    that do not: cuda_builtins.WARP_PUBLISH) and drop its declaration."""
+    for call in collect(module.operation, lambda o: o.name == "func.call"
+                        and ir.FlatSymbolRefAttr(o.attributes["callee"]).value == ACTIVE_LANE):
+        with call.location, ir.InsertionPoint(call):
+            call.results[0].replace_all_uses_with(arith.constant(ir.IntegerType.get_signless(1), 1))
+        call.erase()
+    for op in list(module.body.operations):
+        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == ACTIVE_LANE:
+            op.operation.erase()
 
 
 def _used_in(v, scope) -> bool:

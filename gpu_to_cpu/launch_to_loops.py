@@ -17,7 +17,7 @@ removes them, then serialize_threads.py turns each thread loop into a serial loo
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, memref, scf
+from mlir.dialects import arith, func, memref, scf
 from mlir.passmanager import PassManager
 
 from polygeist_py.errors import error_at_op
@@ -77,6 +77,8 @@ def launches_to_loops(module: ir.Module) -> None:
     for blocks in collect(module.operation, is_block_loop):
         _bind_ids(blocks)
         _allocate_shared(blocks)
+        if collect(blocks, lambda o: o.name == "func.call" and _callee(o) == GRID_BARRIER):
+            _run_blocks_together(module, blocks)
     _erase_device_functions(module, device)
 
 
@@ -115,6 +117,35 @@ def _launch_to_loops(launch) -> None:
         if op.name != "gpu.terminator":
             op.move_before(term)
     launch.erase()
+
+
+GRID_BARRIER = "__pgcc_grid_barrier"  # cooperative groups' grid sync (cooperative_groups.h), in pgcc's runtime
+COOPERATIVE = ("__pgcc_cooperative_begin", "__pgcc_cooperative_end")
+
+
+def _run_blocks_together(module, blocks) -> None:
+    """A kernel that synchronizes its grid (`this_grid().sync()`: a call of @__pgcc_grid_barrier by one thread
+    of each block between two block barriers) needs all its blocks running at once, as a cooperative launch
+    guarantees on a GPU: bracket block loop `blocks` with @__pgcc_cooperative_begin(number of blocks), which
+    asks OpenMP for one thread per block, and @__pgcc_cooperative_end() (pgcc's CUDA runtime).
+
+    Every block then runs on a thread of its own and the grid barrier is a real barrier among those threads;
+    within a block, barrier elimination splits the thread loop at the block barriers around it as at any
+    __syncthreads(). (Splitting the block loop at the grid barrier instead would keep every thread's live
+    values and every block's shared memory for the whole grid between phases, and would need the loops around
+    the barrier moved out of the block loop; real threads need neither.)"""
+    i64 = ir.IntegerType.get_signless(64)
+    for name, args in zip(COOPERATIVE, ([i64], [])):
+        if not any(op.operation.name == "func.func" and op.attributes["sym_name"].value == name
+                   for op in module.body.operations):
+            with ir.Location.unknown(), ir.InsertionPoint(module.body):
+                func.FuncOp(name, ir.FunctionType.get(args, []), visibility="private")
+    grid = loop_bounds(blocks)[1]
+    with blocks.location, ir.InsertionPoint(blocks):
+        n = arith.muli(arith.muli(grid[0], grid[1]), grid[2])
+        func.CallOp([], ir.FlatSymbolRefAttr.get(COOPERATIVE[0]), [arith.index_cast(i64, n)])
+    with blocks.location, ir.InsertionPoint.after(blocks):
+        func.CallOp([], ir.FlatSymbolRefAttr.get(COOPERATIVE[1]), [])
 
 
 def _bind_ids(blocks) -> None:

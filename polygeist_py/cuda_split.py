@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from .clang_ast import K, T, canonical, children, evaluate, has_attr, strip_implicit, unary_op, var_decl_initializer
 from .errors import error_at
+from .frontend.records import is_default_construction
 
 CONFIG_CALLS = ("cudaConfigureCall", "__cudaPushCallConfiguration")
 INTEGER_KINDS = (T.INT, T.UINT, T.LONG, T.ULONG, T.LONGLONG, T.ULONGLONG, T.SHORT, T.USHORT)
@@ -96,6 +97,71 @@ def is_launch(c) -> bool:
     """Whether CALL_EXPR `c` is a launch `k<<<...>>>(...)` (clang shows the configuration as a call child)."""
     ch = children(c)
     return len(ch) >= 2 and ch[1].kind == K.CALL_EXPR and ch[1].spelling in CONFIG_CALLS
+
+
+API_LAUNCHES = ("cudaLaunchKernel", "cudaLaunchCooperativeKernel")
+_VOID_POINTER_CAST = re.compile(rb"\s*(\(\s*(?:const\s+)?void\s*(?:const\s*)?\*\s*\)|(?:reinterpret_cast|static_cast)"
+                                rb"\s*<\s*(?:const\s+)?void\s*(?:const\s*)?\*\s*>)?[\s(&]*")
+
+
+def is_api_launch(c) -> bool:
+    """Whether CALL_EXPR `c` launches through the runtime API: `cudaLaunchKernel((void *)k, grid, block, args)`
+    or `cudaLaunchCooperativeKernel(...)` (the host side calls k's stub with the unpacked arguments)."""
+    return c.kind == K.CALL_EXPR and c.spelling in API_LAUNCHES and not is_launch(c)
+
+
+def api_launched_kernel(call):
+    """The DECL_REF_EXPR naming the kernel that runtime-API launch `call` launches, under casts to `void *`.
+
+    Raises:
+        CompileError: the kernel is not named there (a pointer held in a variable): the host side could not
+            call its stub with the unpacked arguments.
+    """
+    args = list(call.get_arguments())
+    e = args[0] if args else call
+    while e.kind in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.PAREN_EXPR, K.CXX_STATIC_CAST_EXPR,
+                     K.CXX_REINTERPRET_CAST_EXPR) or e.kind == K.UNARY_OPERATOR and unary_op(e) == "&":
+        ch = [c for c in children(e) if c.kind.is_expression()]
+        if not ch:
+            break
+        e = ch[-1]
+    r = e.referenced if e.kind == K.DECL_REF_EXPR else None
+    if r is None or r.kind != K.FUNCTION_DECL or not has_attr(r, K.CUDAGLOBAL_ATTR):
+        raise error_at(args[0] if args else call, f"unsupported construct: {call.spelling} of a kernel that is not "
+                                                   "named in the call (a pointer variable); pass the kernel itself")
+    return e
+
+
+def _spelling_offset(location, path):
+    """The byte offset in file `path` where `location` is spelled (a macro argument's own text, `CHECK(f(x))`),
+    or None when it is spelled elsewhere (inside a macro's definition)."""
+    import ctypes
+
+    from .clang_ast import _lib
+    import clang.cindex as ci
+    f, line, col, off = ctypes.c_void_p(), ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
+    _lib.clang_getSpellingLocation(location, ctypes.byref(f), ctypes.byref(line), ctypes.byref(col),
+                                   ctypes.byref(off))
+    if not f.value or ci._CXString.from_result(_lib.clang_getFileName(f.value)) != path:
+        return None
+    return off.value
+
+
+def _uncast_kernel_edit(call, path, text: bytes):
+    """The edit that removes the `(void *)` cast (or `reinterpret_cast<void *>`) of the kernel argument of
+    runtime-API launch `call`, so that the host pass's template `cudaLaunchKernel(void (*)(P...), ...)` sees the
+    kernel's parameter types.
+
+    Raises:
+        CompileError: the kernel is not named in the call, or the cast is not one of those forms."""
+    ref = api_launched_kernel(call)
+    arg = list(call.get_arguments())[0]
+    s, r = _spelling_offset(arg.extent.start, path), _spelling_offset(ref.extent.start, path)
+    m = None if s is None or r is None or r < s else _VOID_POINTER_CAST.fullmatch(text[s:r])
+    if m is None:
+        raise error_at(arg, f"unsupported construct: the kernel argument of {call.spelling} written other than as "
+                            "the kernel's name, optionally cast to 'void *'")
+    return (s, s + m.end(1), b" " * (m.end(1) - s)) if m.group(1) else None
 
 
 def host_symbol(kernel) -> str:
@@ -169,12 +235,13 @@ TEMPLATE_KINDS = (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIA
 
 def find_launches(tu, path: str) -> list:
     """Every launch (CALL_EXPR) written in file `path` of translation unit `tu`, in source order: the text the
-    host side rewrites (inside templates too, once for all their instantiations)."""
+    host side rewrites (inside templates too, once for all their instantiations); runtime-API launches
+    (is_api_launch) included."""
     found = []
 
     def visit(c):
         for ch in c.get_children():
-            if ch.kind == K.CALL_EXPR and is_launch(ch):
+            if ch.kind == K.CALL_EXPR and (is_launch(ch) or is_api_launch(ch)):
                 found.append(ch)
             visit(ch)
 
@@ -193,7 +260,7 @@ def instantiated_launches(tu, path: str) -> list:
     def visit(c, in_template, function):
         for ch in c.get_children():
             if ch.kind == K.CALL_EXPR:
-                if is_launch(ch) and not in_template:
+                if (is_launch(ch) or is_api_launch(ch)) and not in_template:
                     found.append((ch, function))
                 callee = ch.referenced
                 if callee is not None and callee.kind == K.FUNCTION_DECL and callee.get_num_template_arguments() > 0 \
@@ -234,6 +301,11 @@ def kernels(tu, path: str, launches: list) -> list:
                     and c.is_definition():
                 add(c)
     for call, function in launches:
+        if is_api_launch(call):  # cudaLaunchCooperativeKernel((void *)k, ...): k gets a stub, for any shape
+            k = api_launched_kernel(call).referenced
+            if k.get_definition() is not None:
+                add(k)
+            continue
         k = call.referenced
         if k is None or k.kind != K.FUNCTION_DECL:
             raise error_at(call, "unsupported construct: launch through a function pointer")
@@ -338,6 +410,11 @@ def host_source(tu, path: str, text: bytes, launches: list) -> str:
         return c.extent.start.offset, c.extent.end.offset
 
     for call in launches:
+        if is_api_launch(call):
+            edit = _uncast_kernel_edit(call, path, text)
+            if edit is not None:
+                edits.append(edit)
+            continue
         s, e = extent(call)
         seg = text[s:e]
         i, j = seg.find(b"<<<"), seg.find(b">>>")
@@ -397,7 +474,7 @@ def _extern_variable(c, text: bytes):
         edits[0] = _static_keyword(c, text)
         edits[0] = (edits[0][0], edits[0][1], b"extern")
     init = var_decl_initializer(c)
-    if init is not None:
+    if init is not None and not is_default_construction(init, c.type):  # (`float2 v[4];` has none written)
         eq = text.rfind(b"=", s, init.extent.start.offset)
         cut = eq if eq >= 0 else init.extent.start.offset  # `T v{...}`: the braces go
         edits.append((cut, max(e, init.extent.end.offset), b""))
@@ -518,6 +595,22 @@ def _qualified(c) -> str:
     return "::" + "::".join(reversed(parts))
 
 
+def _integral_argument(k, i) -> str:
+    """Template argument `i` (a value) of specialization `k` as C++ text: libclang gives a `bool` true as -1
+    (a 1-bit value sign-extended), so the template's parameter type decides: `true`/`false` for bool, the
+    unsigned value for unsigned types, a cast for enums (`static_cast<Scale>(1)`), else the signed value."""
+    params = [p for p in (k.specialized_template.get_children() if k.specialized_template is not None else [])
+              if p.kind in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER, K.TEMPLATE_TEMPLATE_PARAMETER)]
+    ty = canonical(params[i].type) if i < len(params) and params[i].kind == K.TEMPLATE_NON_TYPE_PARAMETER else None
+    if ty is not None and ty.kind == T.BOOL:
+        return "true" if k.get_template_argument_unsigned_value(i) else "false"
+    if ty is not None and ty.kind in (T.UINT, T.ULONG, T.ULONGLONG, T.USHORT, T.UCHAR, T.CHAR_U):
+        return f"{k.get_template_argument_unsigned_value(i)}u"
+    if ty is not None and ty.kind == T.ENUM:
+        return f"static_cast<{ty.spelling}>({k.get_template_argument_value(i)})"
+    return str(k.get_template_argument_value(i))
+
+
 def _template_args(k) -> str:
     n = k.get_num_template_arguments()
     if n <= 0:
@@ -527,7 +620,9 @@ def _template_args(k) -> str:
         kind = k.get_template_argument_kind(i).name
         if kind == "TYPE":
             args.append(k.get_template_argument_type(i).spelling)
-        elif kind in ("INTEGRAL", "DECLARATION", "NULLPTR"):
+        elif kind == "INTEGRAL":
+            args.append(_integral_argument(k, i))
+        elif kind in ("DECLARATION", "NULLPTR"):
             args.append(str(k.get_template_argument_value(i)))
         else:
             raise error_at(k, f"unsupported construct: template argument of kind {kind.lower()} of a kernel")

@@ -4,17 +4,20 @@ loop over blocks with the kernel inlined into a serial loop nest over threads, b
 from __future__ import annotations
 
 from mlir import ir
+from mlir.dialects import arith, math
 
 from .gpu_to_cpu.alloca_hoisting import hoist_allocas_to_blocks, privatize_kept_allocas
-from .gpu_to_cpu.barrier_elimination import eliminate_barriers
+from .gpu_to_cpu.barrier_elimination import eliminate_barriers, resolve_active_lanes
 from .gpu_to_cpu.grid_stride_prefetch import prefetch_grid_stride_loops
 from .gpu_to_cpu.guard_narrowing import narrow_guarded_thread_loops
 from .gpu_to_cpu.interior_versioning import version_interior_blocks
+from .gpu_to_cpu.ir_nav import collect
 from .gpu_to_cpu.launch_to_loops import launches_to_loops
 from .gpu_to_cpu.per_thread_allocas import privatize_allocas_across_barriers
 from .gpu_to_cpu.serialize_threads import serialize_thread_loops
 from .gpu_to_cpu.shared_atomics import privatize_shared_atomics
 from .gpu_to_cpu.thread_loop_interchange import interchange_strided_loops
+from .gpu_to_cpu.warp_synchronous import order_volatile_shared_stores
 
 
 def run_cpuify(module: ir.Module) -> None:
@@ -24,8 +27,10 @@ def run_cpuify(module: ir.Module) -> None:
         CompileError: non-uniform barriers and other GPU constructs that have no CPU translation.
     """
     launches_to_loops(module)
+    order_volatile_shared_stores(module)
     privatize_allocas_across_barriers(module)
     eliminate_barriers(module)
+    resolve_active_lanes(module)
     narrow_guarded_thread_loops(module)
     interchange_strided_loops(module)
     narrow_guarded_thread_loops(module)  # the thread loops the interchange made inside strided loops
@@ -35,3 +40,15 @@ def run_cpuify(module: ir.Module) -> None:
     serialize_thread_loops(module)
     privatize_shared_atomics(module)
     hoist_allocas_to_blocks(module)
+    expand_rsqrt(module)
+
+
+def expand_rsqrt(module: ir.Module) -> None:
+    """CUDA's rsqrtf/rsqrt (math.rsqrt) as 1 / sqrt(x): the C library has no rsqrt, so the libm lowering's call
+    of `rsqrtf` would not link (in place)."""
+    for op in collect(module.operation, lambda o: o.name == "math.rsqrt"):
+        x = op.operands[0]
+        with op.location, ir.InsertionPoint(op):
+            one = arith.constant(x.type, 1.0)
+            op.results[0].replace_all_uses_with(arith.divf(one, math.sqrt(x)))
+        op.erase()

@@ -39,22 +39,41 @@ def warp_barrier():
     gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
 
 
+# A lane's contribution to a warp exchange is stored even where a per-thread condition around the exchange is
+# false (barrier_elimination._predicate_guard leaves such stores unguarded): what an inactive lane publishes is
+# never read as its value, and votes publish `p && active`, where the call @__pgcc_active_lane() is true in the
+# lanes that reach the vote. Predication guards that call like any other, so inactive lanes see false there;
+# after barrier elimination every call left is true (barrier_elimination.resolve_active_lanes).
+WARP_PUBLISH = "pgcc.warp_publish"
+# An op whose results are the same in every thread of a block by construction (the count of
+# __syncthreads_count/_and/_or): barrier elimination's uniformity analysis takes them as uniform, so that
+# `while (__syncthreads_or(found))` may hold barriers.
+BLOCK_UNIFORM = "pgcc.block_uniform"
+ACTIVE_LANE = "__pgcc_active_lane"
+
+
 SHUFFLES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync")
 
 
 MAX_BLOCK = 1024  # CUDA's limit on threads per block: the size of a warp exchange buffer
 
 
-# texture API forms pgcc does not translate (only 1-D textures on linear memory are)
+# texture API forms pgcc does not translate: of legacy texture references only 1-D ones on linear memory are; texture
+# objects (cudaTextureObject_t, pgcc_cuda_texture.h) work in host code the host compiler compiles (nvcc's model)
+_OBJECTS = "; texture objects (cudaTextureObject_t) and CUDA arrays work when the host compiler compiles host code"
 UNSUPPORTED_TEXTURE = {
-    "tex1D": "tex1D() reads a texture bound to a CUDA array (cudaArray); bind linear memory with "
-             "cudaBindTexture and read it with tex1Dfetch",
-    "tex2D": "2-D textures (tex2D); only 1-D textures bound to linear memory (tex1Dfetch) are supported",
-    "tex3D": "3-D textures (tex3D); only 1-D textures bound to linear memory (tex1Dfetch) are supported",
-    "cudaBindTexture2D": "2-D textures (cudaBindTexture2D); only 1-D textures bound to linear memory are supported",
-    "cudaBindTextureToArray": "textures bound to CUDA arrays (cudaBindTextureToArray, cudaArray)",
-    "cudaMallocArray": "CUDA arrays (cudaMallocArray, cudaArray)",
-    "cudaFreeArray": "CUDA arrays (cudaFreeArray, cudaArray)",
+    "tex1D": "tex1D() of a texture reference bound to a CUDA array; bind linear memory with cudaBindTexture and "
+             "read it with tex1Dfetch" + _OBJECTS,
+    "tex2D": "2-D texture references (tex2D of a texture<>); only 1-D ones bound to linear memory (tex1Dfetch) are "
+             "supported" + _OBJECTS,
+    "tex3D": "3-D textures (tex3D)",
+    "cudaBindTexture2D": "2-D texture references (cudaBindTexture2D)" + _OBJECTS,
+    "cudaBindTextureToArray": "texture references bound to CUDA arrays (cudaBindTextureToArray, cudaArray)" + _OBJECTS,
+    **{name: f"CUDA arrays ({name}, cudaArray) in host code that pgcc compiles" + _OBJECTS
+       for name in ("cudaMallocArray", "cudaFreeArray", "cudaMemcpy2DToArray", "cudaMemcpyToArray",
+                    "cudaMemcpy2DFromArray")},
+    **{name: f"texture objects ({name}) in host code that pgcc compiles (texture references, __enzyme_* calls "
+             "or --cuda-host=pgcc)" for name in ("cudaCreateTextureObject", "cudaDestroyTextureObject")},
     "cudaCreateChannelDesc": "cudaCreateChannelDesc() other than as the initializer of a cudaChannelFormatDesc "
                              "variable",
 }
@@ -112,11 +131,11 @@ class CudaBuiltins:
             "__syncthreads": self.barrier, "__ldg": self.read_only_load,
             "__syncthreads_count": self.barrier_count, "__syncthreads_and": self.barrier_count,
             "__syncthreads_or": self.barrier_count,
-            **{name: self.atomic for name in ATOMICS},
+            **{name + scope: self.atomic for name in ATOMICS for scope in ("", "_block", "_system")},
             **{name: self.shuffle for name in SHUFFLES},
             "__popc": self.bit_count, "__popcll": self.bit_count, "__clz": self.bit_count, "__clzll": self.bit_count,
             "__ffs": self.bit_count, "__ffsll": self.bit_count, "__mul24": self.mul24, "__umul24": self.mul24,
-            "__ballot_sync": self.vote, "__any_sync": self.vote, "__all_sync": self.vote,
+            "__ballot_sync": self.vote, "__any_sync": self.vote, "__all_sync": self.vote, "__activemask": self.vote,
             "__syncwarp": self.barrier,
             **{name: self.bits_as for name in ("__int_as_float", "__float_as_int", "__uint_as_float",
                                                "__float_as_uint", "__longlong_as_double", "__double_as_longlong",
@@ -125,6 +144,10 @@ class CudaBuiltins:
             "__threadfence": self.fence, "__threadfence_block": self.fence, "__threadfence_system": self.fence,
             "tex1Dfetch": self.tex_fetch, "cudaBindTexture": self.bind_texture, "cudaUnbindTexture": self.bind_texture,
             **{name: self.reject(what) for name, what in UNSUPPORTED_TEXTURE.items()},
+            **{name: self.reject(f"{name} in host code that pgcc compiles (--cuda-host=pgcc, __enzyme_* calls, "
+                                 "texture references)")
+               for name in ("cudaLaunchKernel", "cudaLaunchCooperativeKernel", "cudaGetSymbolAddress",
+                            "cudaGetSymbolSize", "cudaMemcpyFromSymbolAsync")},
         }
 
     # ---------------------------------------------------------------- helpers
@@ -139,7 +162,7 @@ class CudaBuiltins:
     def atomic(self, fg, call, args):
         """CUDA atomics on the element a pointer designates: real CPU atomics (memref.atomic_rmw or
         memref.generic_atomic_rmw, which lower to atomicrmw / a cmpxchg loop). Returns the old value."""
-        name = call.spelling
+        name = call.spelling.removesuffix("_block").removesuffix("_system")  # scopes: all one CPU memory
         ty = canonical(call.type)
         target = strip_implicit(args[0])
         if target.kind == K.UNARY_OPERATOR and children(target) and unary_op(target) == "&":
@@ -148,10 +171,12 @@ class CudaBuiltins:
             lv = MemLV(fg.rvalue(args[0]), [AF.const(0)], ty)  # *p
         else:
             raise error_at(call, f"unsupported construct: {name} through '{args[0].type.spelling}'")
+        vals = [fg.convert(fg.rvalue(a), a.type, ty, a) for a in args[1:]]
+        if isinstance(lv, tuple) and lv[0] == "llvm" and lv[3] is None:  # a struct field: `&st->sum`
+            return self.llvm_atomic(call, name, ty, lv[1], vals)
         if not isinstance(lv, MemLV):
             raise error_at(call, f"unsupported construct: {name} on a scalar variable")
         idx = fg.index_values(lv.indices)
-        vals = [fg.convert(fg.rvalue(a), a.type, ty, a) for a in args[1:]]
         kinds = ATOMICS[name]
         if kinds is not None:
             kind = kinds[0] if CT.is_float(ty) else kinds[2] if CT.is_unsigned(ty) else kinds[1]
@@ -176,6 +201,24 @@ class CudaBuiltins:
                 new = arith.select(wrap, vals[0], arith.subi(old, one))
             memref.AtomicYieldOp(new)
         return op.result
+
+    @staticmethod
+    def llvm_atomic(call, name, ty, ptr, vals):
+        """A CUDA atomic on an object in raw memory (a struct field, `&st->sum`): llvm.atomicrmw, or
+        llvm.cmpxchg for atomicCAS (sequentially consistent, as every pgcc atomic). Returns the old value."""
+        seq = llvm.AtomicOrdering.seq_cst
+        if name == "atomicCAS":
+            pair = llvm.cmpxchg(ptr, vals[0], vals[1], seq, seq)
+            return llvm.extractvalue(CT.scalar_type(ty), pair, [0])
+        ops = {"atomicAdd": ("fadd", "add", "add"), "atomicSub": (None, "sub", "sub"),
+               "atomicExch": ("xchg",) * 3, "atomicMax": (None, "max", "umax"), "atomicMin": (None, "min", "umin"),
+               "atomicAnd": (None, "_and", "_and"), "atomicOr": (None, "_or", "_or"),
+               "atomicXor": (None, "_xor", "_xor"), "atomicInc": (None, "uinc_wrap", "uinc_wrap"),
+               "atomicDec": (None, "udec_wrap", "udec_wrap")}[name]
+        kind = ops[0] if CT.is_float(ty) else ops[2] if CT.is_unsigned(ty) else ops[1]
+        if kind is None:
+            raise error_at(call, f"unsupported construct: {name} on '{ty.spelling}'")
+        return llvm.atomicrmw(getattr(llvm.AtomicBinOp, kind), ptr, vals[0], seq)
 
     # Warp intrinsics exchange values between the 32 consecutive threads of a warp. Here each is a round trip
     # through a per-block buffer: every thread writes its value at its linear thread index, a barrier, every
@@ -232,7 +275,8 @@ class CudaBuiltins:
         tid = arith.addi(ids["threadIdx", "x"], arith.muli(ids["blockDim", "x"], arith.addi(
             ids["threadIdx", "y"], arith.muli(ids["blockDim", "y"], ids["threadIdx", "z"]))))
         nthreads = arith.muli(ids["blockDim", "x"], arith.muli(ids["blockDim", "y"], ids["blockDim", "z"]))
-        memref.StoreOp(v, buf, [arith.index_castui(ir.IndexType.get(), tid)])
+        store = memref.StoreOp(v, buf, [arith.index_castui(ir.IndexType.get(), tid)])
+        store.attributes[WARP_PUBLISH] = ir.UnitAttr.get()
         return buf, tid, nthreads
 
     def read_only_load(self, fg, call, args):
@@ -258,6 +302,7 @@ class CudaBuiltins:
         with ir.InsertionPoint(loop.body):
             acc = arith.addi(loop.inner_iter_args[0], memref.LoadOp(buf, [loop.induction_variable]).result)
             scf.YieldOp([acc])
+        loop.attributes[BLOCK_UNIFORM] = ir.UnitAttr.get()  # every thread sums the same buffer between barriers
         gpu.BarrierOp()
         count = loop.results[0]
         if call.spelling == "__syncthreads_count":
@@ -269,9 +314,12 @@ class CudaBuiltins:
         return res  # int, as CUDA declares all three
 
     def vote(self, fg, call, args):
-        """__ballot_sync(mask, p): bit i set when lane i's p is non-zero; __any_sync/__all_sync from it."""
+        """__ballot_sync(mask, p): bit i set when lane i's p is non-zero and lane i takes part (reaches the vote);
+        __any_sync/__all_sync from it; __activemask() is the ballot of the lanes taking part."""
         i32 = ir.IntegerType.get_signless(32)
-        p = fg.to_bool(fg.rvalue(args[1]), canonical(args[1].type))
+        p = fg.to_bool(fg.rvalue(args[1]), canonical(args[1].type)) if args else None
+        active = self.libc(ACTIVE_LANE, ir.IntegerType.get_signless(1), [])
+        p = active if p is None else arith.andi(p, active)
         tid, read = self.warp_exchange(fg, arith.extui(i32, p))
         base = arith.subi(tid, arith.remui(tid, fg.const_int(i32, 32)))
         bits, lanes = fg.const_int(i32, 0), fg.const_int(i32, 0)
@@ -281,9 +329,9 @@ class CudaBuiltins:
             bits = arith.ori(bits, arith.shli(arith.andi(value, present), fg.const_int(i32, lane)))
             lanes = arith.ori(lanes, arith.shli(present, fg.const_int(i32, lane)))
         warp_barrier()
-        mask = arith.andi(fg.rvalue(args[0]), lanes)
+        mask = arith.andi(fg.rvalue(args[0]), lanes) if args else lanes
         bits = arith.andi(bits, mask)
-        if call.spelling == "__ballot_sync":
+        if call.spelling in ("__ballot_sync", "__activemask"):
             return bits
         zero = fg.const_int(i32, 0)
         res = (arith.cmpi(arith.CmpIPredicate.ne, bits, zero) if call.spelling == "__any_sync"

@@ -723,6 +723,8 @@ def const_image(ty, init):
         elif CT.is_array(t) and s.kind == K.STRING_LITERAL:
             text = string_literal(s).encode("latin-1")[: t.element_count]
             img[off:off + len(text)] = text
+        elif is_default_construction(s, t):  # `__device__ float2 v[4];`: C++'s trivial construction, zero bytes
+            return
         elif R.is_record(t) or CT.is_array(t):
             raise error_at(e, "unsupported construct: non-constant initializer of a global")
         else:

@@ -186,6 +186,8 @@ class LValueGen:
         v = CT.as_stored(v, lv.memref)
         if all(isinstance(i, tuple) for i in lv.indices) and lv.indices:
             mp, ops = AF.to_map(lv.indices)
-            affine.AffineStoreOp(v, lv.memref, ops, ir.AffineMapAttr.get(mp))
-            return
-        memref.StoreOp(v, lv.memref, self.index_values(lv.indices))
+            op = affine.AffineStoreOp(v, lv.memref, ops, ir.AffineMapAttr.get(mp))
+        else:
+            op = memref.StoreOp(v, lv.memref, self.index_values(lv.indices))
+        if lv.ctype.is_volatile_qualified():  # (gpu_to_cpu/warp_synchronous.py)
+            op.attributes["pgcc.volatile"] = ir.UnitAttr.get()

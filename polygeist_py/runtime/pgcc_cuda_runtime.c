@@ -7,7 +7,9 @@
    itself in a whole-file (C) compile (frontend/calls.py).
    pgcc links it (host_compiler.runtime_archive) into every program, as nvcc links libcudart. */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,6 +36,21 @@ void __pgcc_pop_call_configuration(unsigned int *grid, unsigned int *block, size
   block[0] = pending_block.x, block[1] = pending_block.y, block[2] = pending_block.z;
   *shared = pending_shared;
   *stream = pending_stream;
+}
+
+/* device limits (cudaDeviceSetLimit): CUDA's defaults, remembered and reported */
+static size_t device_limits[6] = {1024, 1 << 20, 8 << 20, 2, 2048, 64};
+cudaError_t cudaDeviceSetLimit(int limit, size_t value) {
+  if (limit < 0 || limit >= 6)
+    return cudaErrorInvalidValue;
+  device_limits[limit] = value;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
+  if (limit < 0 || limit >= 6)
+    return cudaErrorInvalidValue;
+  *value = device_limits[limit];
+  return cudaSuccess;
 }
 
 /* clock64() and clock() in device code */
@@ -117,4 +134,61 @@ cudaError_t cudaEventDestroy(struct CUevent_st *e) { free(e); return cudaSuccess
 cudaError_t cudaEventElapsedTime(float *ms, struct CUevent_st *start, struct CUevent_st *end) {
   *ms = (float)(end->ms - start->ms);
   return cudaSuccess;
+}
+
+/* Grid-wide synchronization (cooperative groups' this_grid().sync()). --cpuify runs a kernel that synchronizes
+   its grid with every block on an OpenMP thread of its own (gpu_to_cpu/launch_to_loops.py brackets its block
+   loop with __pgcc_cooperative_begin/end, which ask OpenMP for as many threads as blocks), and one thread of
+   each block waits here until every block has arrived. A GPU runs a cooperative launch only when all its
+   blocks fit on the device at once; here the limit is the number of threads a program may reasonably start. */
+#define PGCC_MAX_COOPERATIVE_BLOCKS 1024 /* as __PGCC_MAX_COOPERATIVE_BLOCKS in cuda_runtime.h */
+extern int omp_get_max_threads(void) __attribute__((weak));
+extern int omp_get_num_threads(void) __attribute__((weak));
+extern void omp_set_num_threads(int) __attribute__((weak));
+
+static pthread_mutex_t grid_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t grid_wake = PTHREAD_COND_INITIALIZER;
+static long long grid_blocks, grid_arrived;
+static unsigned long long grid_generation;
+static int grid_saved_threads;
+
+void __pgcc_cooperative_begin(long long blocks) {
+  if (blocks > PGCC_MAX_COOPERATIVE_BLOCKS) {
+    fprintf(stderr, "pgcc: a kernel that synchronizes its grid (this_grid().sync()) was launched with %lld "
+                    "blocks; at most %d blocks can run at once (cudaErrorCooperativeLaunchTooLarge)\n",
+            blocks, PGCC_MAX_COOPERATIVE_BLOCKS);
+    exit(1);
+  }
+  pthread_mutex_lock(&grid_lock);
+  grid_blocks = blocks;
+  grid_arrived = 0;
+  pthread_mutex_unlock(&grid_lock);
+  if (omp_set_num_threads && omp_get_max_threads) {
+    grid_saved_threads = omp_get_max_threads();
+    omp_set_num_threads((int)(blocks > 0 ? blocks : 1));
+  }
+}
+
+void __pgcc_cooperative_end(void) {
+  if (omp_set_num_threads && grid_saved_threads > 0)
+    omp_set_num_threads(grid_saved_threads);
+}
+
+void __pgcc_grid_barrier(void) {
+  if (omp_get_num_threads && grid_blocks > 1 && omp_get_num_threads() < grid_blocks) {
+    fprintf(stderr, "pgcc: grid synchronization needs every block of the launch running at once: %lld blocks, "
+                    "but OpenMP runs %d threads (is OMP_THREAD_LIMIT set?)\n", grid_blocks, omp_get_num_threads());
+    exit(1);
+  }
+  pthread_mutex_lock(&grid_lock);
+  unsigned long long generation = grid_generation;
+  if (++grid_arrived >= grid_blocks) {
+    grid_arrived = 0;
+    grid_generation++;
+    pthread_cond_broadcast(&grid_wake);
+  } else {
+    while (generation == grid_generation)
+      pthread_cond_wait(&grid_wake, &grid_lock);
+  }
+  pthread_mutex_unlock(&grid_lock);
 }

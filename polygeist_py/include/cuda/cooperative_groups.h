@@ -1,7 +1,7 @@
 /* polygeist-py: CUDA's cooperative groups within a block. A thread_block is the block of the calling thread
    (its sync() is __syncthreads()); tiled_partition<N> gives warp tiles whose shuffles are pgcc's warp
    shuffles; tiled_partition(block, n) with a run-time n gives a thread_group (rank, size, sync); grid-wide
-   synchronization is declared so that programs parse, and using it is an error naming it. cg::reduce is in
+   synchronization (this_grid().sync()) is a barrier of all the blocks of a launch. cg::reduce is in
    cooperative_groups/reduce.h. */
 #ifndef PGCC_COOPERATIVE_GROUPS_H
 #define PGCC_COOPERATIVE_GROUPS_H
@@ -9,11 +9,6 @@
 #include <assert.h>
 #include <stdio.h>
 
-#ifdef __PGCC_HOST_PASS__
-#define PGCC_CG_UNSUPPORTED(what)
-#else
-#define PGCC_CG_UNSUPPORTED(what) __attribute__((unavailable("unsupported construct: " what " (cooperative groups)")))
-#endif
 
 namespace cooperative_groups {
 struct thread_block {
@@ -30,8 +25,25 @@ struct thread_block {
 static inline __device__ thread_block this_thread_block() { return thread_block(); }
 static inline __device__ void sync(const thread_block &g) { g.sync(); }
 
+/* The grid of a launch. sync() is a grid-wide barrier: the block's threads meet (__syncthreads), one thread per
+   block waits at a barrier of all the launch's blocks (__pgcc_grid_barrier, pgcc's runtime; --cpuify runs every
+   block of a kernel that uses it on a thread of its own, gpu_to_cpu/launch_to_loops.py), the threads meet
+   again. */
+extern "C" __device__ void __pgcc_grid_barrier(void);
 struct grid_group {
-  PGCC_CG_UNSUPPORTED("grid_group::sync (grid-wide synchronization)") __device__ void sync() const;
+  __device__ void sync() const {
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0)
+      __pgcc_grid_barrier();
+    __syncthreads();
+  }
+  __device__ bool is_valid() const { return true; }
+  __device__ unsigned long long num_threads() const { return size(); }
+  __device__ unsigned long long num_blocks() const { return (unsigned long long)gridDim.x * gridDim.y * gridDim.z; }
+  __device__ unsigned long long block_rank() const { return (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x; }
+  __device__ dim3 group_dim() const { return dim3(gridDim.x * blockDim.x, gridDim.y * blockDim.y, gridDim.z * blockDim.z); }
+  __device__ dim3 dim_blocks() const { return dim3(gridDim.x, gridDim.y, gridDim.z); }
+  __device__ dim3 block_index() const { return dim3(blockIdx.x, blockIdx.y, blockIdx.z); }
   __device__ unsigned long long thread_rank() const {
     unsigned long long block = (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
     return block * (blockDim.x * blockDim.y * blockDim.z) +
@@ -42,6 +54,7 @@ struct grid_group {
   }
 };
 static inline __device__ grid_group this_grid() { return grid_group(); }
+static inline __device__ void sync(const grid_group &g) { g.sync(); }
 
 /* A tile of Size consecutive threads (by linear thread index, as CUDA forms warps) of a block: Size is a power
    of two up to 32, so a tile lies within one warp and its exchanges are pgcc's warp shuffles with width Size. */
@@ -104,6 +117,47 @@ static inline __device__ thread_group tiled_partition(const thread_block &parent
   return g;
 }
 static inline __device__ void sync(const thread_group &g) { g.sync(); }
+
+/* The threads of a warp that reach coalesced_threads() together (__activemask(), which pgcc computes also
+   under a condition that differs between the lanes of a warp); ranks are by lane among them. */
+struct coalesced_group {
+  unsigned int mask_;
+  __device__ unsigned int lane_() const {
+    return ((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) % 32;
+  }
+  __device__ unsigned int lane_of_(unsigned int rank) const {  // the lane of the rank-th member
+    unsigned int lane = 0;
+    for (unsigned int l = 0, seen = 0; l < 32; l++)
+      if (mask_ >> l & 1u) {
+        if (seen == rank) lane = l;
+        seen++;
+      }
+    return lane;
+  }
+  __device__ unsigned int size() const { return __popc(mask_); }
+  __device__ unsigned int num_threads() const { return size(); }
+  __device__ unsigned int thread_rank() const { return __popc(mask_ & ((1u << lane_()) - 1u)); }
+  __device__ unsigned int meta_group_rank() const { return 0; }
+  __device__ unsigned int meta_group_size() const { return 1; }
+  __device__ void sync() const { __syncwarp(mask_); }
+  template <class T> __device__ T shfl(T v, unsigned int rank) const { return __shfl_sync(mask_, v, lane_of_(rank)); }
+  __device__ unsigned int ballot(int p) const {  // bit i: the member of rank i
+    unsigned int all = __ballot_sync(mask_, p), out = 0;
+    for (unsigned int l = 0, r = 0; l < 32; l++)
+      if (mask_ >> l & 1u) {
+        out |= (all >> l & 1u) << r;
+        r++;
+      }
+    return out;
+  }
+  __device__ int any(int p) const { return (__ballot_sync(mask_, p) & mask_) != 0; }
+  __device__ int all(int p) const { return (__ballot_sync(mask_, p) & mask_) == mask_; }
+};
+static inline __device__ coalesced_group coalesced_threads() {
+  coalesced_group g;
+  g.mask_ = __activemask();
+  return g;
+}
+static inline __device__ void sync(const coalesced_group &g) { g.sync(); }
 }  // namespace cooperative_groups
-#undef PGCC_CG_UNSUPPORTED
 #endif

@@ -109,6 +109,17 @@ struct __nv_bfloat16_raw { unsigned short x; };
   static inline __host__ __device__ bool __hgt(T a, T b) { return (float)a > (float)b; }                \
   static inline __host__ __device__ bool __hge(T a, T b) { return (float)a >= (float)b; }               \
   static inline __host__ __device__ bool __hisnan(T a) { return (float)a != (float)a; }                  \
+  static inline __host__ __device__ int __hisinf(T a) {                                                  \
+    return (float)a == INFINITY ? 1 : (float)a == -INFINITY ? -1 : 0;                                    \
+  }                                                                                                      \
+  static inline __host__ __device__ T __hadd_sat(T a, T b) { return T(fminf(fmaxf((float)a + (float)b, 0.0f), 1.0f)); } \
+  static inline __host__ __device__ T __hsub_sat(T a, T b) { return T(fminf(fmaxf((float)a - (float)b, 0.0f), 1.0f)); } \
+  static inline __host__ __device__ T __hmul_sat(T a, T b) { return T(fminf(fmaxf((float)a * (float)b, 0.0f), 1.0f)); } \
+  static inline __host__ __device__ T hexp2(T a) { return T(exp2f((float)a)); }                          \
+  static inline __host__ __device__ T hlog2(T a) { return T(log2f((float)a)); }                          \
+  static inline __host__ __device__ T hlog10(T a) { return T(log10f((float)a)); }                        \
+  static inline __host__ __device__ T htrunc(T a) { return T(truncf((float)a)); }                        \
+  static inline __host__ __device__ T hrint(T a) { return T(rintf((float)a)); }                          \
   static inline __host__ __device__ T hsqrt(T a) { return T(sqrtf((float)a)); }                          \
   static inline __host__ __device__ T hrsqrt(T a) { return T(1.0f / sqrtf((float)a)); }                  \
   static inline __host__ __device__ T hexp(T a) { return T(expf((float)a)); }                            \
@@ -180,5 +191,20 @@ static inline __host__ __device__ short __half_as_short(__half h) { return (shor
 static inline __host__ __device__ unsigned short __half_as_ushort(__half h) { return h.__x; }
 static inline __host__ __device__ __half __short_as_half(short s) { __half h; h.__x = (unsigned short)s; return h; }
 static inline __host__ __device__ __half __ushort_as_half(unsigned short s) { __half h; h.__x = s; return h; }
+static inline __host__ __device__ __half2 __half2half2(__half a) { return __half2(a, a); }
+static inline __host__ __device__ __half2 make_half2(__half a, __half b) { return __half2(a, b); }
+static inline __host__ __device__ __half __ushort2half_rn(unsigned short i) { return __half((float)i); }
+static inline __host__ __device__ __half __short2half_rn(short i) { return __half((float)i); }
+static inline __host__ __device__ __half __uint2half_rn(unsigned int i) { return __half((float)i); }
+static inline __host__ __device__ __half __ll2half_rn(long long i) { return __half((float)i); }
+static inline __host__ __device__ unsigned short __half2ushort_rn(__half h) { return (unsigned short)rintf((float)h); }
+static inline __host__ __device__ unsigned short __half2ushort_rz(__half h) { return (unsigned short)(float)h; }
+static inline __host__ __device__ short __half2short_rn(__half h) { return (short)rintf((float)h); }
+static inline __host__ __device__ short __half2short_rz(__half h) { return (short)(float)h; }
+static inline __host__ __device__ unsigned int __half2uint_rn(__half h) { return (unsigned int)rintf((float)h); }
+static inline __host__ __device__ unsigned int __half2uint_rz(__half h) { return (unsigned int)(float)h; }
+static inline __host__ __device__ long long __half2ll_rn(__half h) { return (long long)rintf((float)h); }
+static inline __host__ __device__ long long __half2ll_rz(__half h) { return (long long)(float)h; }
+static inline __host__ __device__ double __half2double(__half h) { return (double)(float)h; }
 
 #endif

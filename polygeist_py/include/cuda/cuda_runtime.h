@@ -32,6 +32,13 @@
 #define __constant__ __attribute__((constant))
 #define __managed__ __attribute__((managed))
 #endif
+#if !defined(__PGCC_HOST_PASS__) && defined(__CUDA__)
+/* device-side malloc and free, as CUDA declares them: the C library's (thread-safe) heap on the CPU */
+extern "C" {
+__device__ void free(void *) __attribute((nothrow));
+__device__ void *malloc(size_t) __attribute((nothrow)) __attribute__((malloc));
+}
+#endif
 #define __forceinline__ inline
 #define __noinline__
 #define __restrict__ __restrict
@@ -77,6 +84,7 @@ enum cudaError {
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidDevice = 101,
   cudaErrorNoDevice = 100,
+  cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorUnknown = 999
 };
 typedef enum cudaError cudaError_t;
@@ -96,6 +104,13 @@ cudaError_t cudaConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0,
 /* a launch rewritten for the host compiler: the configuration, then a call of the kernel's stub */
 int __pgcc_push_call_configuration(dim3 gridDim, dim3 blockDim, size_t sharedMem = 0, cudaStream_t stream = 0);
 cudaError_t cudaMemcpyToSymbol_bytes(void *symbol, const void *src, size_t count, size_t offset);
+/* device limits: remembered and reported; the device heap is the host's (malloc in device code is the C
+   library's thread-safe malloc), so cudaLimitMallocHeapSize bounds nothing */
+enum cudaLimit { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2,
+                 cudaLimitDevRuntimeSyncDepth = 3, cudaLimitDevRuntimePendingLaunchCount = 4,
+                 cudaLimitMaxL2FetchGranularity = 5 };
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit);
 const char *cudaGetErrorName(cudaError_t error);
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags);
 cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height);
@@ -156,18 +171,41 @@ template <class T> static inline cudaError_t cudaMallocAsync(T **p, size_t n, cu
   return cudaMalloc((void **)p, n);
 }
 static inline cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return cudaFree(p); }
-#ifdef __PGCC_HOST_PASS__
-#define PGCC_NO_RUNTIME(what) __attribute__((error("unsupported construct: " what " (pgcc's CUDA runtime)")))
-#else
-#define PGCC_NO_RUNTIME(what) __attribute__((unavailable("unsupported construct: " what " (pgcc's CUDA runtime)")))
-#endif
-PGCC_NO_RUNTIME("cudaLaunchKernel; launch kernels with <<<...>>>")
+/* cudaLaunchKernel and cudaLaunchCooperativeKernel: the argument array unpacked into a call of the kernel's stub
+   (the host pass sees the kernel itself: cuda_split.py removes a `(void *)` cast of the kernel argument). A
+   cooperative launch runs every block on a thread of its own (grid synchronization is a real barrier between
+   them), so at most __PGCC_MAX_COOPERATIVE_BLOCKS blocks, as a GPU allows only the blocks it holds at once. */
+#define __PGCC_MAX_COOPERATIVE_BLOCKS 1024
+#ifndef __PGCC_HOST_PASS__
+/* the device pass parses host code only: a kernel cast to `void *` (cuda_split.py removes the cast for the host) */
 cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem = 0,
                              cudaStream_t stream = 0);
-PGCC_NO_RUNTIME("cudaLaunchCooperativeKernel")
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem = 0,
                                         cudaStream_t stream = 0);
-#undef PGCC_NO_RUNTIME
+#endif
+template <unsigned... I> struct __pgcc_index_seq {};
+template <unsigned N, unsigned... I> struct __pgcc_make_index_seq : __pgcc_make_index_seq<N - 1, N - 1, I...> {};
+template <unsigned... I> struct __pgcc_make_index_seq<0, I...> { typedef __pgcc_index_seq<I...> type; };
+template <class T> struct __pgcc_unref { typedef T type; };
+template <class T> struct __pgcc_unref<T &> { typedef T type; };
+template <class... P, unsigned... I>
+static inline void __pgcc_call_unpacked(void (*f)(P...), void **args, __pgcc_index_seq<I...>) {
+  f(*(typename __pgcc_unref<P>::type *)args[I]...);
+}
+template <class... P>
+static inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 grid, dim3 block, void **args, size_t shmem = 0,
+                                           cudaStream_t stream = 0) {
+  __pgcc_push_call_configuration(grid, block, shmem, stream);
+  __pgcc_call_unpacked(func, args, typename __pgcc_make_index_seq<sizeof...(P)>::type());
+  return cudaSuccess;
+}
+template <class... P>
+static inline cudaError_t cudaLaunchCooperativeKernel(void (*func)(P...), dim3 grid, dim3 block, void **args,
+                                                      size_t shmem = 0, cudaStream_t stream = 0) {
+  if ((unsigned long long)grid.x * grid.y * grid.z > __PGCC_MAX_COOPERATIVE_BLOCKS)
+    return cudaErrorCooperativeLaunchTooLarge;
+  return cudaLaunchKernel(func, grid, block, args, shmem, stream);
+}
 extern "C" {
 void __syncthreads(void);
 __device__ int __syncthreads_count(int predicate);
@@ -201,6 +239,7 @@ struct cudaDeviceProp {
   int unifiedAddressing, memoryClockRate, memoryBusWidth, l2CacheSize, maxThreadsPerMultiProcessor;
   size_t sharedMemPerMultiprocessor;
   int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, concurrentManagedAccess;
+  int cooperativeLaunch, cooperativeMultiDeviceLaunch;
 };
 typedef struct cudaDeviceProp cudaDeviceProp;
 enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2,
@@ -245,6 +284,7 @@ static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int devi
   prop->unifiedAddressing = 1;
   prop->managedMemory = 1;
   prop->maxThreadsPerMultiProcessor = 2048;
+  prop->cooperativeLaunch = 1;
   return cudaSuccess;
 }
 /* device attributes (the values of CUDA's enum cudaDeviceAttr), answered from cudaGetDeviceProperties */
@@ -254,7 +294,7 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
   cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxThreadsPerMultiProcessor = 39,
-  cudaDevAttrL2CacheSize = 38, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81
+  cudaDevAttrL2CacheSize = 38, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81, cudaDevAttrCooperativeLaunch = 95
 };
 static inline cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
   cudaDeviceProp p;
@@ -279,6 +319,7 @@ static inline cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr
   case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
   case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
   case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
+  case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
   default: return cudaErrorInvalidValue;
   }
   return cudaSuccess;
@@ -337,11 +378,29 @@ template <class T> static inline cudaError_t cudaMemcpyToSymbolAsync(const T &sy
     size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t s = 0) {
   return cudaMemcpyToSymbol_bytes((void *)&symbol, src, count, offset);
 }
+template <class T> static inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count,
+    size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t s = 0) {
+  memmove(dst, (const char *)&symbol + offset, count);
+  return cudaSuccess;
+}
+template <class T> static inline cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol) {
+  *devPtr = (void *)&symbol;
+  return cudaSuccess;
+}
+template <class T> static inline cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol) {
+  *size = sizeof(T);
+  return cudaSuccess;
+}
 #else
 template <class T> static inline cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t count,
     size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 template <class T> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t count,
     size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+template <class T> cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count, size_t offset = 0,
+                                                         enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                                         cudaStream_t s = 0);
+template <class T> cudaError_t cudaGetSymbolAddress(void **devPtr, const T &symbol);
+template <class T> cudaError_t cudaGetSymbolSize(size_t *size, const T &symbol);
 #endif
 
 #endif

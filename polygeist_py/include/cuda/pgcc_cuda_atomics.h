@@ -18,6 +18,25 @@ __device__ int atomicCAS(int *address, int compare, int val);
 __device__ unsigned int atomicCAS(unsigned int *address, unsigned int compare, unsigned int val);
 __device__ unsigned long long int atomicCAS(unsigned long long int *address, unsigned long long int compare,
                                             unsigned long long int val);
+/* the scoped forms (_block: the block's threads, _system: also the host) are the same CPU atomics */
+#define PGCC_SCOPED(f, T) PGCC_ATOMIC2(f##_block, T) PGCC_ATOMIC2(f##_system, T)
+#define PGCC_SCOPED_INT(f) PGCC_SCOPED(f, int) PGCC_SCOPED(f, unsigned int) PGCC_SCOPED(f, unsigned long long int)
+PGCC_SCOPED_INT(atomicAdd) PGCC_SCOPED(atomicAdd, float) PGCC_SCOPED(atomicAdd, double)
+PGCC_SCOPED_INT(atomicExch) PGCC_SCOPED(atomicExch, float) PGCC_SCOPED(atomicSub, int) PGCC_SCOPED(atomicSub, unsigned int)
+PGCC_SCOPED_INT(atomicMax) PGCC_SCOPED_INT(atomicMin) PGCC_SCOPED_INT(atomicAnd) PGCC_SCOPED_INT(atomicOr)
+PGCC_SCOPED_INT(atomicXor)
+#undef PGCC_SCOPED_INT
+#undef PGCC_SCOPED
+#define PGCC_SCOPED_CAS(T) __device__ T atomicCAS_block(T *address, T compare, T val); \
+  __device__ T atomicCAS_system(T *address, T compare, T val);
+PGCC_SCOPED_CAS(int) PGCC_SCOPED_CAS(unsigned int) PGCC_SCOPED_CAS(unsigned long long int)
+#undef PGCC_SCOPED_CAS
+__device__ unsigned int atomicInc_block(unsigned int *address, unsigned int val);
+__device__ unsigned int atomicInc_system(unsigned int *address, unsigned int val);
+__device__ unsigned int atomicDec_block(unsigned int *address, unsigned int val);
+__device__ unsigned int atomicDec_system(unsigned int *address, unsigned int val);
+/* a sleep of the calling thread is no wait on the CPU (threads of a block run in turn) */
+static inline __device__ void __nanosleep(unsigned int ns) { (void)ns; }
 /* integer intrinsics */
 __device__ int __popc(unsigned int x); __device__ int __popcll(unsigned long long int x);
 __device__ int __clz(int x); __device__ int __clzll(long long int x);

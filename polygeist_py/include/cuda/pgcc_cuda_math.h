@@ -21,9 +21,123 @@
 #include <stdlib.h>
 
 /* CUDA-only functions and fast intrinsics */
-float rsqrtf(float); double rsqrt(double);
+static inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 float __expf(float); float __logf(float); float __sinf(float); float __cosf(float);
 float __powf(float, float); float __fdividef(float, float);
+/* More of CUDA's device math library, in terms of the C library (rounding suffixes _rn are IEEE's default
+   rounding; the directed ones _rz/_rd/_ru of float arithmetic are not provided, so using one is an
+   "undeclared identifier" error) */
+static inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
+static inline double rcbrt(double x) { return 1.0 / cbrt(x); }
+static inline float __saturatef(float x) { return x >= 0.0f ? (x <= 1.0f ? x : 1.0f) : 0.0f; }
+static inline float sinpif(float x) { return (float)sin(3.14159265358979323846 * (double)x); }
+static inline float cospif(float x) { return (float)cos(3.14159265358979323846 * (double)x); }
+static inline double sinpi(double x) { return sin(3.14159265358979323846 * x); }
+static inline double cospi(double x) { return cos(3.14159265358979323846 * x); }
+static inline void sincospif(float x, float *s, float *c) { *s = sinpif(x); *c = cospif(x); }
+static inline void sincospi(double x, double *s, double *c) { *s = sinpi(x); *c = cospi(x); }
+static inline float norm3df(float a, float b, float c) { return (float)sqrt((double)a * a + (double)b * b + (double)c * c); }
+static inline float rnorm3df(float a, float b, float c) { return (float)(1.0 / sqrt((double)a * a + (double)b * b + (double)c * c)); }
+static inline float norm4df(float a, float b, float c, float d) {
+  return (float)sqrt((double)a * a + (double)b * b + (double)c * c + (double)d * d);
+}
+static inline float rnorm4df(float a, float b, float c, float d) { return 1.0f / norm4df(a, b, c, d); }
+static inline double norm3d(double a, double b, double c) { return sqrt(a * a + b * b + c * c); }
+static inline double rnorm3d(double a, double b, double c) { return 1.0 / sqrt(a * a + b * b + c * c); }
+static inline float rhypotf(float a, float b) { return 1.0f / hypotf(a, b); }
+static inline double rhypot(double a, double b) { return 1.0 / hypot(a, b); }
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fsub_rn(float a, float b) { return a - b; }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline float __frcp_rn(float a) { return 1.0f / a; }
+static inline float __fsqrt_rn(float a) { return sqrtf(a); }
+static inline float __frsqrt_rn(float a) { return 1.0f / sqrtf(a); }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline double __dsub_rn(double a, double b) { return a - b; }
+static inline double __dmul_rn(double a, double b) { return a * b; }
+static inline double __ddiv_rn(double a, double b) { return a / b; }
+static inline double __drcp_rn(double a) { return 1.0 / a; }
+static inline double __dsqrt_rn(double a) { return sqrt(a); }
+static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+/* conversions: _rn rounds to nearest even, _rz truncates, _rd/_ru round down/up */
+static inline int __float2int_rn(float x) { return (int)rintf(x); }
+static inline int __float2int_rz(float x) { return (int)x; }
+static inline int __float2int_rd(float x) { return (int)floorf(x); }
+static inline int __float2int_ru(float x) { return (int)ceilf(x); }
+static inline unsigned int __float2uint_rn(float x) { return (unsigned int)rintf(x); }
+static inline unsigned int __float2uint_rz(float x) { return (unsigned int)x; }
+static inline unsigned int __float2uint_rd(float x) { return (unsigned int)floorf(x); }
+static inline unsigned int __float2uint_ru(float x) { return (unsigned int)ceilf(x); }
+static inline long long __float2ll_rn(float x) { return (long long)rintf(x); }
+static inline long long __float2ll_rz(float x) { return (long long)x; }
+static inline int __double2int_rn(double x) { return (int)rint(x); }
+static inline int __double2int_rz(double x) { return (int)x; }
+static inline int __double2int_rd(double x) { return (int)floor(x); }
+static inline int __double2int_ru(double x) { return (int)ceil(x); }
+static inline unsigned int __double2uint_rn(double x) { return (unsigned int)rint(x); }
+static inline unsigned int __double2uint_rz(double x) { return (unsigned int)x; }
+static inline long long __double2ll_rn(double x) { return (long long)rint(x); }
+static inline long long __double2ll_rz(double x) { return (long long)x; }
+static inline float __double2float_rn(double x) { return (float)x; }
+static inline float __int2float_rn(int x) { return (float)x; }
+static inline float __uint2float_rn(unsigned int x) { return (float)x; }
+static inline float __ll2float_rn(long long x) { return (float)x; }
+static inline double __int2double_rn(int x) { return (double)x; }
+static inline double __uint2double_rn(unsigned int x) { return (double)x; }
+static inline double __ll2double_rn(long long x) { return (double)x; }
+/* integer intrinsics */
+static inline unsigned int __brev(unsigned int x) {
+  x = (x >> 1 & 0x55555555u) | (x & 0x55555555u) << 1;
+  x = (x >> 2 & 0x33333333u) | (x & 0x33333333u) << 2;
+  x = (x >> 4 & 0x0f0f0f0fu) | (x & 0x0f0f0f0fu) << 4;
+  x = (x >> 8 & 0x00ff00ffu) | (x & 0x00ff00ffu) << 8;
+  return x >> 16 | x << 16;
+}
+static inline unsigned long long __brevll(unsigned long long x) {
+  return (unsigned long long)__brev((unsigned int)x) << 32 | __brev((unsigned int)(x >> 32));
+}
+static inline unsigned int __umulhi(unsigned int a, unsigned int b) { return (unsigned int)((unsigned long long)a * b >> 32); }
+static inline int __mulhi(int a, int b) { return (int)((long long)a * b >> 32); }
+static inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+  unsigned long long al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+  unsigned long long ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+  unsigned long long mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+  return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+static inline long long __mul64hi(long long a, long long b) {
+  unsigned long long hi = __umul64hi((unsigned long long)a, (unsigned long long)b);
+  if (a < 0) hi -= (unsigned long long)b;
+  if (b < 0) hi -= (unsigned long long)a;
+  return (long long)hi;
+}
+static inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  unsigned long long bytes = (unsigned long long)y << 32 | x;
+  unsigned int r = 0;
+  for (int n = 0; n < 4; n++)
+    r |= (unsigned int)(bytes >> (8 * (s >> (4 * n) & 7)) & 0xffu) << (8 * n);
+  return r;
+}
+static inline unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int shift) {
+  return (unsigned int)(((unsigned long long)hi << 32 | lo) << (shift & 31) >> 32);
+}
+static inline unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int shift) {
+  return (unsigned int)(((unsigned long long)hi << 32 | lo) << (shift < 32 ? shift : 32) >> 32);
+}
+static inline unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int shift) {
+  return (unsigned int)(((unsigned long long)hi << 32 | lo) >> (shift & 31));
+}
+static inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int shift) {
+  return (unsigned int)(((unsigned long long)hi << 32 | lo) >> (shift < 32 ? shift : 32));
+}
+static inline unsigned int __sad(int x, int y, unsigned int z) { return (x > y ? (unsigned int)(x - y) : (unsigned int)(y - x)) + z; }
+static inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return (x > y ? x - y : y - x) + z; }
+static inline int __hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
+static inline int __rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
+static inline unsigned int __uhadd(unsigned int a, unsigned int b) { return (unsigned int)(((unsigned long long)a + b) >> 1); }
+static inline unsigned int __urhadd(unsigned int a, unsigned int b) { return (unsigned int)(((unsigned long long)a + b + 1) >> 1); }
 /* CUDA's min/max overload set (its math_functions.hpp): every integer width, float and double, and the mixed
    signed/unsigned and float/double pairs, which convert as the usual arithmetic conversions do */
 #define PGCC_MINMAX(R, A, B)                                                                        \

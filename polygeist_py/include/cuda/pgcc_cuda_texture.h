@@ -1,9 +1,13 @@
-/* polygeist-py: legacy CUDA texture references. pgcc supports 1-D textures bound to linear device memory:
+/* polygeist-py: CUDA textures. Texture objects (further down) read linear memory, pitched 2-D memory and CUDA
+   arrays. Legacy texture references: pgcc supports 1-D textures bound to linear device memory:
    `texture<T, 1, cudaReadModeElementType> tex;`, cudaBindTexture / cudaUnbindTexture and tex1Dfetch(tex, i),
    which reads element i of the bound memory (a plain load on the CPU). The other forms (2-D/3-D textures,
    CUDA arrays, normalized-float reads) are declared so programs parse, and pgcc reports them as unsupported. */
 #ifndef PGCC_CUDA_TEXTURE_H
 #define PGCC_CUDA_TEXTURE_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 enum cudaTextureReadMode { cudaReadModeElementType = 0, cudaReadModeNormalizedFloat = 1 };
 enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
@@ -12,8 +16,14 @@ enum cudaTextureAddressMode { cudaAddressModeWrap = 0, cudaAddressModeClamp = 1,
 enum cudaChannelFormatKind { cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1,
                              cudaChannelFormatKindFloat = 2, cudaChannelFormatKindNone = 3 };
 struct cudaChannelFormatDesc { int x, y, z, w; enum cudaChannelFormatKind f; };
-struct cudaArray;
+/* a CUDA array: elements of `elem` bytes, rows of `width`, in host memory (pgcc_cuda_texture.h's texture objects) */
+struct cudaArray {
+  unsigned char *data;
+  size_t width, height, elem;
+  struct cudaChannelFormatDesc desc;
+};
 typedef struct cudaArray *cudaArray_t;
+typedef const struct cudaArray *cudaArray_const_t;
 struct textureReference {
   int normalized;
   enum cudaTextureFilterMode filterMode;
@@ -54,11 +64,262 @@ template <class T, int dim, enum cudaTextureReadMode mode>
 PGCC_UNSUPPORTED("textures bound to CUDA arrays (cudaBindTextureToArray, cudaArray)")
 cudaError_t cudaBindTextureToArray(const texture<T, dim, mode> &tex, cudaArray_t array,
                                    const struct cudaChannelFormatDesc &desc);
-PGCC_UNSUPPORTED("CUDA arrays (cudaMallocArray, cudaArray)")
+#ifdef __PGCC_HOST_PASS__
+static inline cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
+                                          size_t height = 0, unsigned int flags = 0) {
+  (void)flags;
+  size_t elem = (size_t)(desc->x + desc->y + desc->z + desc->w) / 8;
+  cudaArray_t a = (cudaArray_t)calloc(1, sizeof(struct cudaArray));
+  if (a == NULL || elem == 0)
+    return cudaErrorInvalidValue;
+  a->width = width;
+  a->height = height ? height : 1;
+  a->elem = elem;
+  a->desc = *desc;
+  a->data = (unsigned char *)calloc(a->width * a->height, elem);
+  *array = a;
+  return a->data ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+static inline cudaError_t cudaFreeArray(cudaArray_t array) {
+  if (array) {
+    free(array->data);
+    free(array);
+  }
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                              size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind) {
+  (void)kind;
+  if (wOffset + width > dst->width * dst->elem || hOffset + height > dst->height)
+    return cudaErrorInvalidValue;
+  for (size_t r = 0; r < height; r++)
+    memcpy(dst->data + (hOffset + r) * dst->width * dst->elem + wOffset, (const unsigned char *)src + r * spitch, width);
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
+                                                size_t hOffset, size_t width, size_t height, enum cudaMemcpyKind kind) {
+  (void)kind;
+  if (wOffset + width > src->width * src->elem || hOffset + height > src->height)
+    return cudaErrorInvalidValue;
+  for (size_t r = 0; r < height; r++)
+    memcpy((unsigned char *)dst + r * dpitch, src->data + (hOffset + r) * src->width * src->elem + wOffset, width);
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                            size_t count, enum cudaMemcpyKind kind) {
+  (void)kind;
+  size_t at = hOffset * dst->width * dst->elem + wOffset;
+  if (at + count > dst->width * dst->height * dst->elem)
+    return cudaErrorInvalidValue;
+  memcpy(dst->data + at, src, count);
+  return cudaSuccess;
+}
+static inline struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                                 enum cudaChannelFormatKind f) {
+  struct cudaChannelFormatDesc d = {x, y, z, w, f};
+  return d;
+}
+template <class T> struct __pgcc_channel;
+#define PGCC_CHANNEL(T, N, BITS, KIND)                                                              \
+  template <> struct __pgcc_channel<T> {                                                           \
+    static struct cudaChannelFormatDesc desc() {                                                   \
+      return cudaCreateChannelDesc(BITS, N > 1 ? BITS : 0, N > 2 ? BITS : 0, N > 3 ? BITS : 0, KIND); \
+    }                                                                                              \
+  };
+#define PGCC_CHANNELS(T, V, BITS, KIND)                                                             \
+  PGCC_CHANNEL(T, 1, BITS, KIND) PGCC_CHANNEL(V##2, 2, BITS, KIND) PGCC_CHANNEL(V##4, 4, BITS, KIND)
+PGCC_CHANNELS(float, float, 32, cudaChannelFormatKindFloat)
+PGCC_CHANNELS(int, int, 32, cudaChannelFormatKindSigned)
+PGCC_CHANNELS(unsigned int, uint, 32, cudaChannelFormatKindUnsigned)
+PGCC_CHANNELS(signed char, char, 8, cudaChannelFormatKindSigned)
+PGCC_CHANNELS(unsigned char, uchar, 8, cudaChannelFormatKindUnsigned)
+PGCC_CHANNELS(short, short, 16, cudaChannelFormatKindSigned)
+PGCC_CHANNELS(unsigned short, ushort, 16, cudaChannelFormatKindUnsigned)
+PGCC_CHANNEL(char, 1, 8, cudaChannelFormatKindSigned)
+#undef PGCC_CHANNELS
+#undef PGCC_CHANNEL
+template <class T> static inline struct cudaChannelFormatDesc cudaCreateChannelDesc(void) {
+  return __pgcc_channel<T>::desc();
+}
+#else
 cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
                             size_t height = 0, unsigned int flags = 0);
-PGCC_UNSUPPORTED("CUDA arrays (cudaFreeArray, cudaArray)") cudaError_t cudaFreeArray(cudaArray_t array);
+cudaError_t cudaFreeArray(cudaArray_t array);
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t spitch,
+                                size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                  size_t width, size_t height, enum cudaMemcpyKind kind);
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src, size_t count,
+                              enum cudaMemcpyKind kind);
 template <class T> struct cudaChannelFormatDesc cudaCreateChannelDesc(void);
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f);
+#endif
+
+/* Texture objects over linear memory, pitched 2-D memory and CUDA arrays: a cudaTextureObject_t designates a
+   descriptor in host memory, read by tex1Dfetch/tex1D/tex2D (templates below, compiled like any device code:
+   point or linear filtering, normalized coordinates, clamp/border/wrap/mirror addressing, a zero border). A
+   normalized-float read mode, a border color other than zero and linear filtering of integer texels are not
+   provided: cudaCreateTextureObject returns cudaErrorNotSupported and says so on stderr. */
+enum cudaResourceType { cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1, cudaResourceTypeLinear = 2,
+                        cudaResourceTypePitch2D = 3 };
+struct cudaResourceDesc {
+  enum cudaResourceType resType;
+  union {
+    struct { cudaArray_t array; } array;
+    struct { void *mipmap; } mipmap;
+    struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+    struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t width, height, pitchInBytes; } pitch2D;
+  } res;
+  unsigned int flags;
+};
+struct cudaTextureDesc {
+  enum cudaTextureAddressMode addressMode[3];
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned int maxAnisotropy;
+  enum cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+  int disableTrilinearOptimization, seamlessCubemap;
+};
+struct cudaResourceViewDesc;
+struct __pgcc_texture {
+  const unsigned char *data;
+  size_t width, height, pitch, elem;  /* pitch: bytes from one row to the next */
+  int filter, normalized, address[2];
+};
+struct cudaTextureObject_t {  /* CUDA: an unsigned long long handle; here a class holding the descriptor */
+  const struct __pgcc_texture *tex_;
+  cudaTextureObject_t() = default;
+  __host__ __device__ cudaTextureObject_t(unsigned long long h) : tex_((const struct __pgcc_texture *)h) {}
+  __host__ __device__ operator unsigned long long() const { return (unsigned long long)tex_; }
+};
+#ifdef __PGCC_HOST_PASS__
+static inline cudaError_t __pgcc_texture_unsupported(const char *what) {
+  fprintf(stderr, "pgcc: cudaCreateTextureObject: %s is not supported\n", what);
+  return (cudaError_t)801; /* cudaErrorNotSupported */
+}
+static inline cudaError_t cudaCreateTextureObject(cudaTextureObject_t *out, const struct cudaResourceDesc *r,
+                                                  const struct cudaTextureDesc *t,
+                                                  const struct cudaResourceViewDesc *view) {
+  (void)view;
+  struct __pgcc_texture d = {};
+  const struct cudaChannelFormatDesc *c;
+  if (r->resType == cudaResourceTypeLinear) {
+    c = &r->res.linear.desc;
+    d.data = (const unsigned char *)r->res.linear.devPtr;
+    d.elem = (size_t)(c->x + c->y + c->z + c->w) / 8;
+    d.width = d.elem ? r->res.linear.sizeInBytes / d.elem : 0;
+    d.height = 1;
+  } else if (r->resType == cudaResourceTypePitch2D) {
+    c = &r->res.pitch2D.desc;
+    d.data = (const unsigned char *)r->res.pitch2D.devPtr;
+    d.elem = (size_t)(c->x + c->y + c->z + c->w) / 8;
+    d.width = r->res.pitch2D.width;
+    d.height = r->res.pitch2D.height;
+    d.pitch = r->res.pitch2D.pitchInBytes;
+  } else if (r->resType == cudaResourceTypeArray) {
+    cudaArray_t a = r->res.array.array;
+    c = &a->desc;
+    d.data = a->data;
+    d.elem = a->elem;
+    d.width = a->width;
+    d.height = a->height;
+    d.pitch = a->width * a->elem;
+  } else {
+    return __pgcc_texture_unsupported("a mipmapped array");
+  }
+  if (d.elem == 0)
+    return cudaErrorInvalidValue;
+  if (d.pitch == 0)
+    d.pitch = d.width * d.elem;
+  if (t->readMode != cudaReadModeElementType)
+    return __pgcc_texture_unsupported("cudaReadModeNormalizedFloat");
+  if (t->filterMode == cudaFilterModeLinear && c->f != cudaChannelFormatKindFloat)
+    return __pgcc_texture_unsupported("linear filtering of integer texels");
+  if (t->borderColor[0] != 0 || t->borderColor[1] != 0 || t->borderColor[2] != 0 || t->borderColor[3] != 0)
+    return __pgcc_texture_unsupported("a border color other than zero");
+  d.filter = t->filterMode;
+  d.normalized = t->normalizedCoords;
+  d.address[0] = t->addressMode[0];
+  d.address[1] = t->addressMode[1];
+  struct __pgcc_texture *p = (struct __pgcc_texture *)malloc(sizeof d);
+  if (p == NULL)
+    return cudaErrorMemoryAllocation;
+  *p = d;
+  *out = cudaTextureObject_t((unsigned long long)p);
+  return cudaSuccess;
+}
+static inline cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t) {
+  free((void *)t.tex_);
+  return cudaSuccess;
+}
+#else
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *out, const struct cudaResourceDesc *r,
+                                    const struct cudaTextureDesc *t, const struct cudaResourceViewDesc *view);
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t t);
+#endif
+/* one coordinate under an address mode (size n); false when a border read falls outside */
+static inline __device__ bool __pgcc_tex_address(int mode, int n, int *i) {
+  if (*i >= 0 && *i < n)
+    return true;
+  if (mode == cudaAddressModeBorder)
+    return false;
+  if (mode == cudaAddressModeWrap) {
+    *i = ((*i % n) + n) % n;
+  } else if (mode == cudaAddressModeMirror) {
+    int m = ((*i % (2 * n)) + 2 * n) % (2 * n);
+    *i = m < n ? m : 2 * n - 1 - m;
+  } else {
+    *i = *i < 0 ? 0 : n - 1;
+  }
+  return true;
+}
+template <class T> static inline __device__ T __pgcc_texel(const struct __pgcc_texture *d, int i, int j) {
+  if (!__pgcc_tex_address(d->address[0], (int)d->width, &i) || !__pgcc_tex_address(d->address[1], (int)d->height, &j))
+    return T();
+  return *(const T *)(d->data + (size_t)j * d->pitch + (size_t)i * sizeof(T));
+}
+static inline __device__ float __pgcc_lerp(float a, float b, float w) { return a + w * (b - a); }
+static inline __device__ float2 __pgcc_lerp(float2 a, float2 b, float w) {
+  return make_float2(__pgcc_lerp(a.x, b.x, w), __pgcc_lerp(a.y, b.y, w));
+}
+static inline __device__ float4 __pgcc_lerp(float4 a, float4 b, float w) {
+  return make_float4(__pgcc_lerp(a.x, b.x, w), __pgcc_lerp(a.y, b.y, w), __pgcc_lerp(a.z, b.z, w),
+                     __pgcc_lerp(a.w, b.w, w));
+}
+template <class T> static inline __device__ T __pgcc_lerp(T a, T b, float w) { return a; }  /* (integer texels: not created) */
+template <class T> __device__ T tex1Dfetch(cudaTextureObject_t t, int x) {
+  const struct __pgcc_texture *d = t.tex_;
+  return x >= 0 && (size_t)x < d->width ? ((const T *)d->data)[x] : T();
+}
+template <class T> __device__ T tex2D(cudaTextureObject_t t, float x, float y) {
+  const struct __pgcc_texture *d = t.tex_;
+  if (d->normalized) {
+    x *= (float)d->width;
+    y *= (float)d->height;
+  }
+  if (d->filter == cudaFilterModePoint)
+    return __pgcc_texel<T>(d, (int)floorf(x), (int)floorf(y));
+  float xb = x - 0.5f, yb = y - 0.5f;
+  int i = (int)floorf(xb), j = (int)floorf(yb);
+  float a = xb - floorf(xb), b = yb - floorf(yb);
+  T top = __pgcc_lerp(__pgcc_texel<T>(d, i, j), __pgcc_texel<T>(d, i + 1, j), a);
+  T bottom = __pgcc_lerp(__pgcc_texel<T>(d, i, j + 1), __pgcc_texel<T>(d, i + 1, j + 1), a);
+  return __pgcc_lerp(top, bottom, b);
+}
+template <class T> __device__ T tex1D(cudaTextureObject_t t, float x) {
+  const struct __pgcc_texture *d = t.tex_;
+  if (d->normalized)
+    x *= (float)d->width;
+  if (d->filter == cudaFilterModePoint)
+    return __pgcc_texel<T>(d, (int)floorf(x), 0);
+  float xb = x - 0.5f;
+  int i = (int)floorf(xb);
+  return __pgcc_lerp(__pgcc_texel<T>(d, i, 0), __pgcc_texel<T>(d, i + 1, 0), xb - floorf(xb));
+}
 template <class T, enum cudaTextureReadMode mode> __device__ T tex1D(const texture<T, 1, mode> &tex, float x);
 template <class T, enum cudaTextureReadMode mode> __device__ T tex2D(const texture<T, 2, mode> &tex, float x, float y);
 template <class T, enum cudaTextureReadMode mode>

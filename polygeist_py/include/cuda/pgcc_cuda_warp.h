@@ -15,5 +15,21 @@ PGCC_SHUFFLES(float) PGCC_SHUFFLES(double)
 __device__ unsigned int __ballot_sync(unsigned int mask, int predicate);
 __device__ int __any_sync(unsigned int mask, int predicate);
 __device__ int __all_sync(unsigned int mask, int predicate);
+__device__ unsigned int __activemask(void);
 __device__ void __syncwarp(unsigned int mask = 0xffffffff);
+/* warp reductions (sm_80's __reduce_*_sync): a butterfly of shuffles over the whole warp */
+#define PGCC_WARP_REDUCE(name, T, OP)                                                               \
+  static inline __device__ T name(unsigned int mask, T v) {                                          \
+    for (int o = 16; o > 0; o >>= 1) {                                                               \
+      T w = __shfl_xor_sync(mask, v, o);                                                             \
+      v = OP;                                                                                        \
+    }                                                                                                \
+    return v;                                                                                        \
+  }
+PGCC_WARP_REDUCE(__reduce_add_sync, unsigned int, v + w) PGCC_WARP_REDUCE(__reduce_add_sync, int, v + w)
+PGCC_WARP_REDUCE(__reduce_min_sync, unsigned int, w < v ? w : v) PGCC_WARP_REDUCE(__reduce_min_sync, int, w < v ? w : v)
+PGCC_WARP_REDUCE(__reduce_max_sync, unsigned int, w > v ? w : v) PGCC_WARP_REDUCE(__reduce_max_sync, int, w > v ? w : v)
+PGCC_WARP_REDUCE(__reduce_and_sync, unsigned int, v & w) PGCC_WARP_REDUCE(__reduce_or_sync, unsigned int, v | w)
+PGCC_WARP_REDUCE(__reduce_xor_sync, unsigned int, v ^ w)
+#undef PGCC_WARP_REDUCE
 #endif

@@ -1,0 +1,91 @@
+"""Warp-synchronous code on volatile shared memory: lockstep order for `volatile` stores to `__shared__` memory.
+
+Code written for GPUs whose warps ran in lockstep reduces the last 64 values of a block without barriers, through
+a volatile pointer (the CUDA samples' legacy reduction):
+
+    if (tid < 32) { volatile float *v = sdata; v[tid] += v[tid + 32]; v[tid] += v[tid + 16]; ... }
+
+Each statement loads for all 32 lanes, then stores for all of them. Run as a serial loop over threads, thread 0
+would finish every statement before thread 16 starts, and read values not yet updated. CUDA no longer promises
+lockstep (such code is a race under its rules), but programs rely on it, so each volatile store to shared memory
+gets a warp-level barrier (gpu.barrier marked WARP_SYNC) before and after it: the loads of the statement happen
+in every lane before any lane stores, and every lane's store before the next statement. Barrier elimination then
+splits the thread loop there as for a warp shuffle (the condition around it need only be uniform within each
+warp, `tid < 32`). A store inside a loop whose bounds are not the same for all threads keeps its order (no
+barriers: such a loop cannot hold one), as does a volatile store to global memory.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import gpu
+
+from polygeist_py.frontend.calls import WARP_SYNC
+
+from .ir_nav import collect, defined_inside, enclosing
+from .launch_to_loops import SHARED, is_thread_loop
+
+VOLATILE = "pgcc.volatile"  # set by the frontend on memref stores through volatile lvalues (frontend/lvalues.py)
+PASS_THROUGH = ("memref.cast", "memref.subview", "memref.reinterpret_cast", "memref.view",
+                "builtin.unrealized_conversion_cast", "llvm.insertvalue", "llvm.inttoptr", "llvm.getelementptr",
+                "arith.index_cast", "arith.index_castui", "memref.extract_aligned_pointer_as_index", "arith.addi")
+
+
+def order_volatile_shared_stores(module: ir.Module) -> None:
+    """Put warp-level barriers around each volatile store to `__shared__` memory in a thread loop (in place)."""
+    for store in collect(module.operation, _is_volatile_store):
+        threads = enclosing(store, is_thread_loop)
+        if threads is None or not _is_shared(store.operands[1]) or not _lockstep_reachable(store, threads):
+            continue
+        prev = _neighbour(store, -1)
+        if prev is None or prev.name != "gpu.barrier":
+            with store.location, ir.InsertionPoint(store):
+                gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
+        with store.location, ir.InsertionPoint.after(store):
+            gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
+
+
+def _is_volatile_store(op) -> bool:
+    """A store through a volatile lvalue: a memref store the frontend marked, or a volatile llvm.store (a
+    volatile element reached through raw bytes)."""
+    if op.name in ("memref.store", "affine.store"):
+        return VOLATILE in op.attributes
+    return op.name == "llvm.store" and "volatile_" in op.attributes
+
+
+def _is_shared(m) -> bool:
+    """Whether memref or pointer `m` designates a `__shared__` allocation: followed back through views and through
+    the raw pointer a `volatile float *v = sdata` conversion makes (aligned pointer -> int -> ptr -> memref)."""
+    todo, seen = [m], set()
+    while todo and len(seen) < 64:
+        v = todo.pop()
+        if isinstance(v.owner, ir.Block) or v in seen:
+            continue
+        seen.add(v)
+        op = v.owner
+        if op.name == "memref.alloca":
+            if SHARED in op.attributes:
+                return True
+        elif op.name in PASS_THROUGH:
+            todo += list(op.operands)
+    return False
+
+
+def _lockstep_reachable(op, threads) -> bool:
+    """Whether every region between `op` and thread loop `threads` is an `if` or a loop whose bounds are defined
+    outside the thread loop (the same for all threads), so that barriers may be placed at `op`."""
+    p = op.operation.parent
+    while p is not None and p != threads.operation:
+        if p.name in ("scf.for", "affine.for"):
+            if any(defined_inside(v, threads) for v in list(p.operands)[:3]):
+                return False
+        elif p.name not in ("scf.if", "affine.if"):
+            return False
+        p = p.parent
+    return p is not None
+
+
+def _neighbour(op, step):
+    ops = list(op.operation.block.operations)
+    i = next(k for k, o in enumerate(ops) if o.operation == op.operation) + step
+    return ops[i] if 0 <= i < len(ops) else None
