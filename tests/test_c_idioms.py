@@ -26,7 +26,7 @@ ARGS = ("-v", "-q", "rest")
                                   "long_double.c", "switch_arms.c", "computed_goto.c", "symbol_aliases.c",
                                   "label_dispatch.c", "inline_asm.c", "gnu_atomics.c",
                                   "volatile_objects.c", "variadic_records.c",
-                                  "goto_block_labels.c"])
+                                  "goto_block_labels.c", "goto_past_declarations.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

@@ -14,11 +14,11 @@ import itertools
 from mlir import ir
 from mlir.dialects import affine, arith, scf
 
-from ..clang_ast import K, T, children, has_attr, strip_implicit
+from ..clang_ast import K, T, canonical, children, has_attr, strip_implicit, var_decl_initializer
 from . import affine_forms as AF
 from . import c_types as CT
 from . import gotos, inline_asm, openmp_dispatch, openmp_regions, switch
-from .scan import assigned_decls, contains, exits
+from .scan import assigned_decls, contains, decl_key, exits
 from .values import RET, RETVAL, Binding, base_key
 
 
@@ -132,7 +132,25 @@ class StmtGen:
         if cond is None:
             self.emit_stmts(stmts)
             return
+        self.predeclare(stmts)
         self.emit_if(cond, lambda: self.emit_stmts(stmts), None, stmts)
+
+    def predeclare(self, stmts):
+        """Declare before a guard the scalar variables that `stmts` declare without an initializer, so that a
+        goto past their declaration to a label later in the block still finds them (C gives them an
+        indeterminate value then; here zero)."""
+        for s in stmts:
+            if s.kind != K.DECL_STMT:
+                continue
+            for d in children(s):
+                ty = canonical(d.type) if d.kind == K.VAR_DECL else None
+                key = decl_key(d)
+                if ty is None or key in self.env or key in self.addr_taken or ty.is_volatile_qualified() or \
+                        not (CT.is_arith(ty) or ty.kind == T.POINTER) or self.has_vla_pointee(ty) or \
+                        d.storage_class in (d.storage_class.STATIC, d.storage_class.EXTERN) or \
+                        var_decl_initializer(d) is not None:
+                    continue
+                self.define(key, ty, self.zero(ty), cursor=d)
 
     def carried(self, nodes, extra=()):
         """Environment keys that statements `nodes` may change (variables, exit flags, goto state), then `extra`
