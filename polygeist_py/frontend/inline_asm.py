@@ -31,6 +31,7 @@ from mlir.dialects import llvm
 
 from ..clang_ast import K, T, canonical, children
 from . import c_types as CT
+from . import records as R
 from .values import VarLV
 
 REGISTER_LETTERS = {"a": "{ax}", "b": "{bx}", "c": "{cx}", "d": "{dx}", "S": "{si}", "D": "{di}",
@@ -293,6 +294,8 @@ def _memory_operand(fg, c, e):
     """(!llvm.ptr address, element type, store-back function) of memory operand `e`: its lvalue's address, or a
     stack slot holding a variable that the walker keeps in a register (store-back copies the slot into it)."""
     ty = canonical(e.type)
+    if ty.kind == T.RECORD or CT.is_array(ty):  # (`"=m"(*ts)` of a struct: the asm sees its bytes)
+        return fg.address(e), R.bytes_type(ty), lambda: None
     elem = _operand_type(fg, c, e)
     lv = fg.lvalue(e)
     if not isinstance(lv, VarLV):

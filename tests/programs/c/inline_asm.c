@@ -33,6 +33,13 @@ static long twice_plus(long a, long b) {
   return r;
 }
 
+struct pair { long lo, hi; };
+
+static void fill_pair(struct pair *p, long v) {
+  p->hi = ~v;
+  __asm__("movq %1, %0" : "=m"(*p) : "r"(v));  /* (writes the first member: the struct's bytes are the operand) */
+}
+
 static double sse_add(double a, double b) {
   __asm__("addsd %1, %0" : "=x"(a) : "x"(b), "0"(a));
   return a;
@@ -70,7 +77,9 @@ int main(void) {
   __asm__("addl %1, %0" : "+rm"(local) : "g"(2));
   __asm__("movl %1, %0" : "=r"(copy) : "m"(local));
   __asm__("addl $100, %0" : "=m"(arr[2]) : "m"(arr[2]));
-  printf("%d %d %d %d %d\n", old, ctr.value, local, copy, arr[2]);
+  struct pair pr;
+  fill_pair(&pr, 12345);
+  printf("%d %d %d %d %d %ld %ld\n", old, ctr.value, local, copy, arr[2], pr.lo, pr.hi);
   printf("%016llx %d\n", (unsigned long long)h, asm_answer);
   return 0;
 }
