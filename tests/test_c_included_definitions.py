@@ -38,3 +38,17 @@ def test_included_definitions_link_from_other_objects(tmp):
     symbols = subprocess.run(["nm", str(tmp / "main.o")], capture_output=True, text=True).stdout.split()
     assert {"helper", "root", "counter", "tentative"} <= set(symbols)
     assert "inl" not in symbols and "hidden" not in symbols
+
+
+def test_static_variadic_function_of_a_header_is_emitted_where_called(tmp):
+    """A static variadic function defined in a header (lzo's getopt error reporter) and called from the file."""
+    (tmp / "report.h").write_text(
+        "#include <stdarg.h>\n#include <stdio.h>\n"
+        "static int report(int ret, const char *fmt, ...) {\n"
+        "  struct { va_list ap; } s; va_start(s.ap, fmt); vprintf(fmt, s.ap); va_end(s.ap); return ret + 1; }\n")
+    (tmp / "main.c").write_text('#include "report.h"\n'
+                                'int main(void) { return report(4, "%s %d\\n", "bad option", 3) == 5 ? 0 : 1; }\n')
+    r = run_pgcc(["-O2", tmp / "main.c", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr  # (an undefined reference to 'report' before)
+    got = run_exe(tmp / "app")
+    assert (got.stdout, got.returncode) == ("bad option 3\n", 0)

@@ -85,6 +85,9 @@ class Calls:
         if sig.has_records:
             raise error_at(call, f"unsupported construct: struct arguments to the variadic function '{callee.spelling}'")
         name = name or callee.spelling
+        defn = callee.get_definition()
+        if defn is not None and name == defn.spelling and name not in self.mg.defined:
+            self.mg.pending.append(defn)  # (a definition in an included file is emitted where it is called)
         byval = {}  # struct arguments of the variadic part passed in memory (pack_args)
 
         def emit(vals, results):
