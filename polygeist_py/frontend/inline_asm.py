@@ -8,7 +8,8 @@ clang/lib/Basic/Targets/X86.cpp):
   to it; the outputs are the op's results, stored into their lvalues after it;
 - a memory operand (`m`, `=m`, `+m`) passes its lvalue's address (`*m` with the element type, as clang does); a
   variable the walker keeps in a register goes through a stack slot;
-- clobbers become `~{reg}`, with the flags that x86 asm always clobbers (`~{dirflag},~{fpsr},~{flags}`);
+- clobbers become `~{reg}`, with the flags that x86 asm always clobbers (`~{dirflag},~{fpsr},~{flags}`), and
+  rcx and r11 for a `syscall` (the kernel overwrites them; programs that gcc happens to compile omit them);
 - an asm without outputs, or `volatile`, has side effects (gcc's rule); so has one with memory operands or a
   "memory" clobber, since MLIR takes an inline_asm without side effects to touch no memory.
 
@@ -266,6 +267,8 @@ def emit_asm(fg, c):
         reg = name.lstrip("%")
         if reg not in ("cc", "flags", "dirflag", "fpsr"):
             constraints.append(f"~{{{reg}}}")
+    if re.search(r"\bsyscall\b", spec.template):  # (the kernel overwrites rcx and r11; programs omit them)
+        constraints += [r for r in ("~{rcx}", "~{r11}") if r not in constraints]
     text = ",".join(constraints + [X86_CLOBBERS])
     res = None if not result_types else result_types[0] if len(result_types) == 1 else \
         llvm.StructType.get_literal(result_types)

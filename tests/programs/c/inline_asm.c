@@ -33,6 +33,13 @@ static long twice_plus(long a, long b) {
   return r;
 }
 
+/* a raw system call (lzo's clock): the kernel overwrites rcx and r11, which the asm does not list */
+static long sys_getpid(void) {
+  long r = 39;
+  __asm__ __volatile__("syscall" : "=a"(r) : "0"(r));
+  return r;
+}
+
 struct pair { long lo, hi; };
 
 static void fill_pair(struct pair *p, long v) {
@@ -77,9 +84,10 @@ int main(void) {
   __asm__("addl %1, %0" : "+rm"(local) : "g"(2));
   __asm__("movl %1, %0" : "=r"(copy) : "m"(local));
   __asm__("addl $100, %0" : "=m"(arr[2]) : "m"(arr[2]));
+  long pid = sys_getpid();
   struct pair pr;
   fill_pair(&pr, 12345);
-  printf("%d %d %d %d %d %ld %ld\n", old, ctr.value, local, copy, arr[2], pr.lo, pr.hi);
+  printf("%d %d %d %d %d %ld %ld %d\n", old, ctr.value, local, copy, arr[2], pr.lo, pr.hi, pid > 0);
   printf("%016llx %d\n", (unsigned long long)h, asm_answer);
   return 0;
 }
