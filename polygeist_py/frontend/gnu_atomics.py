@@ -151,9 +151,16 @@ def compare_exchange_n(fg, call, args):
     """`__atomic_compare_exchange_n(p, &expected, desired, weak, success, failure)`: on failure the value found is
     stored into *expected; the result is whether the exchange happened."""
     p, ty, lt = _object(fg, call, args[0])
+    return _compare_exchange(fg, call, p, lt, _value(fg, args[2], ty), args)
+
+
+def _compare_exchange(fg, call, p, lt, desired, args):
+    """The common part of `__atomic_compare_exchange[_n](p, &expected, desired, weak, success, failure)`: one
+    cmpxchg of *expected for `desired` at `p` (LLVM type `lt`); on failure the value found is stored into
+    *expected; returns whether the exchange happened, as the call's type."""
     expected = fg.raw_pointer(args[1])
-    cmp = llvm.LoadOp(lt, expected).result
-    ok, found = _cmpxchg(fg, p, cmp, _value(fg, args[2], ty), _order(fg, args[4]), _failure(fg, args[5]))
+    ok, found = _cmpxchg(fg, p, llvm.LoadOp(lt, expected).result, desired, _order(fg, args[4]),
+                         _failure(fg, args[5]))
     fg.emit_if(arith.xori(ok, arith.constant(ir.IntegerType.get_signless(1), 1)),
                lambda: llvm.StoreOp(found, expected) and None, None, [])
     return _result_bool(fg, call, ok)
@@ -208,13 +215,7 @@ def generic(fg, call, args):
         old = llvm.AtomicRMWOp(llvm.AtomicBinOp.xchg, p, v, _order(fg, args[3])).result
         llvm.StoreOp(old, fg.raw_pointer(args[2]))
         return None
-    expected = fg.raw_pointer(args[1])
-    desired = llvm.LoadOp(lt, fg.raw_pointer(args[2])).result
-    ok, found = _cmpxchg(fg, p, llvm.LoadOp(lt, expected).result, desired, _order(fg, args[4]),
-                         _failure(fg, args[5]))
-    fg.emit_if(arith.xori(ok, arith.constant(ir.IntegerType.get_signless(1), 1)),
-               lambda: llvm.StoreOp(found, expected) and None, None, [])
-    return _result_bool(fg, call, ok)
+    return _compare_exchange(fg, call, p, lt, llvm.LoadOp(lt, fg.raw_pointer(args[2])).result, args)
 
 
 def test_and_set(fg, call, args):
