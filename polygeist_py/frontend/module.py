@@ -127,8 +127,8 @@ class ModuleGen:
                 self.aliases[self.func_name(d)] = (attrs.alias, attrs.weak)
         elif d.kind == K.VAR_DECL and enzyme.registration_kind(d.spelling):
             enzyme.register(self, d)  # __enzyme_register_gradient_f = {...}, __enzyme_inactivefn = f
-        elif d.kind == K.UNEXPOSED_DECL and inline_asm.file_scope_asm(d) is not None:
-            self.module_asm.append(inline_asm.file_scope_asm(d))  # `__asm__(".symver ...")`: module asm
+        elif d.kind == K.UNEXPOSED_DECL and (text := inline_asm.file_scope_asm(d)) is not None:
+            self.module_asm.append(text)  # `__asm__(".symver ...")`: module asm
         elif d.kind == K.VAR_DECL:
             attributes.declaration_attributes(d, "global")  # (each declaration's: uses reach only the first)
             self.global_var(d)
