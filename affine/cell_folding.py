@@ -35,6 +35,7 @@ from mlir.dialects import affine
 from polygeist_py.gpu_to_cpu.ir_nav import is_pure
 
 from .loop_context import ValueNames
+from .alias import VERSIONED
 from .scop import LOAD, STORE, accesses, array_base, memref_and_indices
 
 IF = "affine.if"
@@ -79,8 +80,20 @@ def _top_level(op, block):
     return None
 
 
+def _in_original_copy(op) -> bool:
+    """Whether `op` lies in the original loops kept for a failed run-time alias check (the else-branch of an
+    alias_checks guard): they read and write the scalar the same way, but never run with the folded code."""
+    o = op
+    while o.parent is not None and o.parent.name != "func.func":
+        parent = o.parent.operation
+        if VERSIONED in parent.attributes and o.block.region == parent.regions[1]:
+            return True
+        o = parent
+    return False
+
+
 def _fold_one(s) -> bool:
-    uses = [u.owner.operation for u in s.uses]
+    uses = [u.owner.operation for u in s.uses if not _in_original_copy(u.owner.operation)]
     if not uses or any(u.name not in (LOAD, STORE) for u in uses):
         return False
     last = _last_load([u for u in uses if u.name == LOAD], uses)

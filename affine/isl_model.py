@@ -14,7 +14,7 @@ Affine expressions are translated to isl syntax (floor/ceil division, mod as x -
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import islpy as isl
 from mlir import ir
@@ -118,6 +118,7 @@ class IslScop:
     params: list
     iterators: dict  # statement name -> list of iterator names
     accesses: list   # (statement name, "read" | "write", isl.Map), one per affine.load/store
+    rows: dict = field(default_factory=dict)  # delinearized array -> the parameter that is its row length
 
     @property
     def param_header(self) -> str:
@@ -258,7 +259,8 @@ def build(scop: Scop, ctx: isl.Context | None = None) -> IslScop:
     except isl.Error as e:
         raise NotAScop(f"isl rejected the model: {e}") from e
     iters = {s.name: [f"i{k}" for k in range(len(s.loops))] for s in scop.statements}
-    return IslScop(scop, ctx, dom, rd, wr, orig, params, iters, accesses)
+    return IslScop(scop, ctx, dom, rd, wr, orig, params, iters, accesses,
+                   {name: row for name, (row, _) in rows.items() if row is not None})
 
 
 def _check_rows(ctx, head, dom, rows):

@@ -30,6 +30,7 @@ from mlir.dialects import affine, arith, scf
 from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, is_pure
 
 from .loop_context import ValueNames, unread_positions
+from .alias import may_overlap
 from .scop import NotAScop, array_base, memref_and_indices
 
 ACCESSES = ("affine.load", "affine.store")
@@ -37,21 +38,23 @@ TAG = "pgcc.promoted"
 FORWARDED = "pgcc.forwarded"
 
 
-def promote_in(ops) -> int:
+def promote_in(ops, disjoint: bool = True) -> int:
     """Promote in every innermost affine.for nested in `ops` (a list of ops, in place); returns the number of
-    elements promoted (invariant ones and carried ones). Loops that do not qualify are left alone, so it raises
-    nothing."""
+    elements promoted (invariant ones and carried ones). `disjoint`: the memrefs of `ops` are known not to overlap
+    (a scheduled SCoP, versioned on its run-time alias check); otherwise a memref that may overlap another one
+    the loop accesses (alias.py), one of them stored to, is not promoted. Loops that do not qualify are left
+    alone, so it raises nothing."""
     loops = []
     for op in ops:
         op.operation.walk(lambda o: (loops.append(o.opview) if o.name == "affine.for" else None)
                           or ir.WalkResult.ADVANCE)
     done = 0
     for loop in loops:
-        done += _promote(loop)
+        done += _promote(loop, disjoint)
     return done
 
 
-def _accesses_by_memref(loop) -> dict | None:
+def _accesses_by_memref(loop, disjoint: bool = True) -> dict | None:
     """{memref: its affine.load/store ops in the body of innermost `loop`}, or None when the loop has results,
     nested regions or other memory effects."""
     body = list(loop.body.operations)[:-1]
@@ -66,7 +69,13 @@ def _accesses_by_memref(loop) -> dict | None:
             return None  # (other memory effects: leave the loop as it is)
     storages = [_storage(mem) for mem in groups]
     # (two memref values over one storage, as two memref.get_global of one global: neither is promoted)
-    return {mem: accs for (mem, accs), key in zip(groups.items(), storages) if storages.count(key) == 1}
+    alone = {mem: accs for (mem, accs), key in zip(groups.items(), storages) if storages.count(key) == 1}
+    if disjoint:
+        return alone
+    stored = {mem for mem, accs in groups.items() if any(a.name == "affine.store" for a in accs)}
+    return {mem: accs for mem, accs in alone.items()
+            if not any(other != mem and (mem in stored or other in stored) and may_overlap(mem, other)
+                       for other in groups)}
 
 
 def _storage(mem):
@@ -200,8 +209,8 @@ def _differ(xs, ys) -> str:
     return " or ".join(f"{a} != {b}" for a, b in zip(xs, ys))
 
 
-def _promote(loop) -> int:
-    groups = _accesses_by_memref(loop)
+def _promote(loop, disjoint: bool = True) -> int:
+    groups = _accesses_by_memref(loop, disjoint)
     found = _candidates(loop, groups) if groups else []
     carried = _carried(loop, {m: a for m, a in groups.items() if m not in {f[0] for f in found}}) if groups else []
     if not found and not carried:

@@ -27,6 +27,8 @@ from mlir.dialects import affine, memref
 
 from polygeist_py.gpu_to_cpu.ir_nav import defining_op, is_pure
 
+from .alias import VERSIONED, array_base, overlapping_pairs, root  # noqa: F401  (array_base: imported from here by other modules)
+
 LOOP, IF, LOAD, STORE, APPLY, YIELD = ("affine.for", "affine.if", "affine.load", "affine.store", "affine.apply",
                                        "affine.yield")
 
@@ -61,6 +63,7 @@ class Scop:
     statements: list
     params: list            # ir.Value, in order; isl names p0, p1, ...
     arrays: dict            # array name -> memref ir.Value
+    overlaps: list = field(default_factory=list)  # (array, array) pairs, one written, that may overlap (alias.py)
 
     def param_name(self, v) -> str:
         return f"p{self.params.index(v)}"
@@ -271,7 +274,9 @@ def find_regions(func) -> list:
     def search(op, team):
         name = op.operation.name
         team = (team or name in OMP_TEAM_OPS) and name not in OMP_ONE_THREAD_OPS
-        for region in op.regions:
+        for k, region in enumerate(op.regions):
+            if k == 1 and VERSIONED in op.operation.attributes:
+                continue  # (the original loops kept for a failed run-time alias check: not to be scheduled)
             for block in region.blocks:
                 runs = [] if team else candidate_regions(block)
                 found.extend(runs)
@@ -358,26 +363,6 @@ def _demote_if(func, op):
 
 # ----------------------------------------------------------------------------------------------- extraction
 
-def array_base(mem):
-    """A hashable identity of the storage behind memref value `mem`: the base pointer it was built on, or the
-    allocation/argument itself."""
-    v = mem
-    while True:
-        owner = v.owner
-        if isinstance(owner, ir.Block):
-            return v
-        name = owner.operation.name
-        if name in ("builtin.unrealized_conversion_cast", "memref.cast", "memref.reinterpret_cast"):
-            v = owner.operands[0]
-        elif name == "llvm.insertvalue":
-            pos = list(ir.DenseI64ArrayAttr(owner.attributes["position"]))
-            if pos == [1]:  # the aligned pointer field of a memref descriptor
-                return owner.operands[1]
-            v = owner.operands[0]
-        else:
-            return v
-
-
 def extract_scop(func, region_ops, name) -> Scop:
     """Build the Scop of one candidate region (after demote_loop_state) of function `func`.
 
@@ -415,9 +400,25 @@ def extract_scop(func, region_ops, name) -> Scop:
                 raise NotAScop("two memref views of the same array")
             aname = f"A{len(scop.arrays)}"
             scop.arrays[aname], bases[aname] = mem, base
+    scop.overlaps = _overlapping_pairs(scop, statements)
     for v in _parameters(region, statements):
         scop.params.append(v)
     return scop
+
+
+def _overlapping_pairs(scop, statements) -> list:
+    """(name, name) of the array pairs of `scop` that may overlap in memory (alias.py), one of them written.
+
+    Raises:
+        NotAScop: two arrays are the same object (two memref.get_global of one global).
+    """
+    names = list(scop.arrays)
+    roots = [root(scop.arrays[a]) for a in names]
+    for i, r in enumerate(roots):
+        if r[0] in ("global", "argument") and any(r[:2] == q[:2] for q in roots[i + 1:]):
+            raise NotAScop("two memref views of the same array")
+    written = [s.store.operands[1] for s in statements]
+    return [(names[i], names[j]) for i, j in overlapping_pairs([scop.arrays[a] for a in names], written)]
 
 
 class _Region:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 from mlir import ir
 
-from . import (cell_folding, codegen, dependences, index_set_splitting, isl_model, jam_marks, legality,
-               noalias_arguments, original_schedule, profitability, retiming, scalar_expansion, scalar_promotion,
+from . import (alias_checks, cell_folding, codegen, dependences, index_set_splitting, isl_model, jam_marks,
+               legality, original_schedule, profitability, retiming, scalar_expansion, scalar_promotion,
                scheduler, triangular_jam)
 from .scop import NotAScop, source_location, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
 
@@ -62,17 +62,30 @@ def scops_of(func) -> list:
     for region in find_regions(func):
         region = demote_loop_state(func, drop_dead_iter_args(region))
         loops = [op.operation for op in region if op.operation.name == "affine.for"]  # (folding erases no loop)
+        # (folding assumes the arrays do not overlap: the unfolded loops stay for a failed run-time check)
+        guard = alias_checks.guard_region(region)
         if cell_folding.fold(func, region):
             folded.extend(loops)
+        else:
+            alias_checks.unguard(guard)
     return [(region, any(op.operation in folded for op in region)) for region in find_regions(func)]
 
 
 def _registers_back(report, modelled: bool = True) -> None:
     """In a region that keeps its code, carry elements through innermost loops in registers (scalar_promotion.py):
-    in a modelled SCoP, whose arrays are assumed not to overlap like those of a scheduled one; elsewhere only
-    after cell folding (the folded scalars held those elements in registers)."""
-    if (modelled or report.folded) and report.region is not None:
-        scalar_promotion.promote_in(report.region)
+    in a modelled SCoP, for elements of arrays that cannot overlap others (alias.py), or of all arrays when the
+    SCoP is the folded side of a guard that then gets its run-time alias check; elsewhere only after cell folding
+    (the folded scalars held those elements in registers)."""
+    if not (modelled or report.folded) or report.region is None:
+        return
+    disjoint = modelled and not report.model.scop.overlaps
+    if modelled and not disjoint and alias_checks.pending_guard(report.model.scop.ops) is not None:
+        try:
+            alias_checks.version(report.model)  # (the folded code runs when its arrays do not overlap)
+            disjoint = True
+        except alias_checks.Unchecked:
+            pass
+    scalar_promotion.promote_in(report.region, disjoint=disjoint)
 
 
 def model_scops(module: ir.Module) -> list:
@@ -142,16 +155,25 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
         if options.only_model:
             continue
         try:
+            guard = alias_checks.version(report.model)
+        except alias_checks.Unchecked as e:
+            report.status, report.reason = "kept", f"arrays that may overlap cannot be checked at run time: {e}"
+            _registers_back(report)
+            continue
+        try:
             finish = (lambda nest: scalar_expansion.privatize(nest, model, private)) if private else None
             codegen.replace_scop(model, codegen.build_ast(model, schedule), finish)
             report.status = "scheduled"
+            if guard is not None:
+                report.reason = (report.reason + "; " if report.reason else "") + \
+                    "versioned on a run-time check that its arrays do not overlap"
         except codegen.CodegenError as e:
+            alias_checks.unguard(guard)
             report.status, report.reason = "kept", str(e)
             _registers_back(report)
-    if not options.only_model:
+    if not options.only_model:  # (--emit=scop describes the regions as they are: the pending guards stay)
         for func in functions(module):
-            fname = ir.StringAttr(func.attributes["sym_name"]).value
-            noalias_arguments.mark(func, [r.model for r in reports if r.function == fname and r.model is not None])
+            alias_checks.settle(func)
     return reports
 
 

@@ -128,4 +128,8 @@ def test_kept_region_gets_its_registers_back(tmp):
     r = run_pgcc([tmp / "k.c", "-O3", "--emit=polyhedral", "-o", "-"])
     assert r.returncode == 0, r.stderr
     body = r.stdout[r.stdout.index("@damp"):]
-    assert "iter_args" in body and "memref.alloca" not in body, body
+    # a and b may overlap: the folded code runs under a run-time alias check, the original loops (w in its own
+    # storage) otherwise
+    folded = body[body.index("scf.if"):body.index("\n    } else {")]
+    assert "iter_args" in folded and "memref.alloca" not in folded, body
+    assert "memref.alloca" in body[:body.index("scf.if")], body

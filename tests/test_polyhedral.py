@@ -457,7 +457,10 @@ def test_private_scalar_is_expanded_and_the_loop_runs_in_parallel(tmp):
         kernel = kernel[:kernel.index("func.func", 10)]
         par = kernel.index("affine.parallel")
         assert "memref.alloca() : memref<f64>" in kernel[par:].split("\n")[line], kernel[par:par + 300]
-    assert kernel.count("memref.alloca()") == 1
+    # the scheduled code (the kernel's arrays may overlap: it runs under a run-time alias check) has that one
+    # copy; acc's own storage at the function's entry serves the original loops of the check's else-branch
+    scheduled = kernel[kernel.index("scf.if"):kernel.index("} else {")]
+    assert scheduled.count("memref.alloca()") == 1, scheduled
     want = run_exe(build_gcc(src, tmp / "ref"))
     r = run_pgcc([src, "-O3", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
