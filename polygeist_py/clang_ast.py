@@ -198,6 +198,20 @@ def _extent(c):
     return s.line, s.column, e.line, e.column
 
 
+def is_binary_conditional(cursor) -> bool:
+    """Whether `cursor` is GNU's `x ?: y` (a BinaryConditionalOperator, which libclang shows as an UNEXPOSED_EXPR):
+    four children, the common operand `x`, the condition and the true value (both `x` again, through opaque
+    values: evaluating them would evaluate `x` twice) and `y`."""
+    if cursor.kind != K.UNEXPOSED_EXPR:
+        return False
+    ch = children(cursor)
+    if len(ch) != 4:
+        return False
+    first, third = ch[0].extent, ch[2].extent
+    return (first.start.offset, first.end.offset) == (third.start.offset, third.end.offset) and \
+        ch[0].kind == ch[2].kind
+
+
 def is_va_arg(cursor) -> bool:
     """Whether `cursor` is `va_arg(ap, T)` (a VAArgExpr, which libclang shows as an UNEXPOSED_EXPR): one operand
     (its first child; references to T's name may follow), the address of a `va_list` (`struct __va_list_tag *`),

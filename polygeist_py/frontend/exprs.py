@@ -11,7 +11,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm
 
-from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_va_arg, string_literal, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg, string_literal, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import affine_forms as AF
 from . import c_types as CT
@@ -272,6 +272,8 @@ class ExprGen:
             return arith.constant(CT.scalar_type(e.type), float(v)) if CT.is_float(e.type) else self.const_int(e.type, v)
         if is_va_arg(e):
             return varargs.va_arg(self, e)
+        if is_binary_conditional(e):
+            return self.binary_conditional(e)
         if len(ch) != 1:
             v = evaluate(e) if CT.is_arith(e.type) and self.pure(e) else None
             if isinstance(v, (int, float)):  # `__builtin_offsetof(T, m)`, GNU constant builtins
@@ -345,6 +347,18 @@ class ExprGen:
             return arith.select(cv, va, vb)
         return self.emit_if(cv, lambda: self.convert(self.rvalue(a), a.type, ty, a),
                             lambda: self.convert(self.rvalue(b), b.type, ty, b), [a, b], result_type=rt)
+
+    def binary_conditional(self, e):
+        """GNU `x ?: y`: x evaluated once; its value if it is nonzero, else y (evaluated only then)."""
+        common, other = children(e)[0], children(e)[3]
+        ty = canonical(e.type)
+        v = self.rvalue(common)
+        cv = self.to_bool(v, common.type)
+        va = self.convert(v, common.type, ty, common)
+        if self.pure(other) and not self.reads_memory(other):
+            return arith.select(cv, va, self.convert(self.rvalue(other), other.type, ty, other))
+        return self.emit_if(cv, lambda: va, lambda: self.convert(self.rvalue(other), other.type, ty, other),
+                            [other], result_type=CT.value_type(ty))
 
     def may_be_poison(self, e):
         """Whether `e` has a shift, whose LLVM result is poison for an out-of-range count."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm, memref
 
-from ..clang_ast import K, T, canonical, children, generic_choice, is_va_arg, string_literal, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, generic_choice, is_binary_conditional, is_va_arg, string_literal, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import c_types as CT
 from .scan import decl_key, is_array_parameter
@@ -143,7 +143,7 @@ class PointerGen:
             return self.pointer(children(e)[0])
         if k == K.GENERIC_SELECTION_EXPR:
             return self.pointer(generic_choice(e))
-        if is_va_arg(e):
+        if is_va_arg(e) or is_binary_conditional(e):
             return self.rvalue(e)
         if k in (K.UNEXPOSED_EXPR, K.CSTYLE_CAST_EXPR, K.CXX_STATIC_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR):
             inner = children(e)[-1]
