@@ -164,7 +164,7 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
             finish = (lambda nest: scalar_expansion.privatize(nest, model, private)) if private else None
             codegen.replace_scop(model, codegen.build_ast(model, schedule), finish)
             report.status = "scheduled"
-            if guard is not None:
+            if report.model.scop.overlaps:
                 report.reason = (report.reason + "; " if report.reason else "") + \
                     "versioned on a run-time check that its arrays do not overlap"
         except codegen.CodegenError as e:

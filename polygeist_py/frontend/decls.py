@@ -290,6 +290,8 @@ class DeclGen:
             if src is not None and evaluate(src) != 0:
                 raise self.unsupported(src, "integer to pointer conversion")
             return llvm.ZeroOp(CT.llvm_ptr()).result
+        if CT.is_array(src.type):  # `(double (*)[n]) grid`: the array decays to its first element's address
+            return self.raw_pointer(operand)
         return self.raw_pointer(src)
 
     def pointer_like(self, raw, like, ty):
