@@ -14,8 +14,10 @@ region (Polygeist, PACT'21, handles the same cases by demotion to memory):
 * a load whose array is written between it and the store (a "pinned" load) is copied into a rank-0 memref
   right after it, and the store's slice reads the copy.
 
-Arrays are memrefs; two memrefs built on different base pointers are assumed not to alias (the assumption of
-PPCG and Pluto for C arrays with different names). Two memrefs on the same base pointer make the region no SCoP.
+Arrays are memrefs; two memrefs on the same base pointer make the region no SCoP. Memrefs on different base
+pointers are modelled as distinct arrays (as PPCG and Pluto model C arrays with different names); the pairs that
+may still overlap (alias.py) are listed in `Scop.overlaps`, and the scheduled code runs only after a run-time
+check that they do not (alias_checks.py).
 """
 
 from __future__ import annotations

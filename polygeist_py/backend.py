@@ -84,8 +84,7 @@ def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "ob
     cpu = ["-mcpu=native", "-mattr=+prefer-no-gather,+prefer-no-scatter"]
     # Vectorized loops keep their runtime alias checks per outer iteration: hoisted, the widened checks of a
     # triangular nest (lu) always fail and the scalar fallback runs.
-    # Copy loops stay loops: with the arrays of a SCoP marked noalias (affine/noalias_arguments.py), loop-idiom
-    # recognition pulled durbin's copy y[i] = z[i] out of the loop it was fused into (retiming.py) as a memcpy,
+    # Copy loops stay loops: with the arrays of a SCoP known not to overlap, loop-idiom recognition pulled durbin's copy y[i] = z[i] out of the loop it was fused into (retiming.py) as a memcpy,
     # which then ran beside the dot-product chain instead of in its shadow (2.07 ms against 1.87).
     from .time_report import phase
     with phase("opt", "subprocesses"):
