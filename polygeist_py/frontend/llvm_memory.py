@@ -39,6 +39,19 @@ def cursor_of(item):
     return item.cursor if isinstance(item, Designated) else item
 
 
+def _range_designator(item, path) -> bool:
+    """Whether designated initializer `item` starts with `[lo ... hi]` (libclang shows lo and hi as two path
+    entries, like `[lo][hi]`: the tokens tell them apart)."""
+    if len(path) < 2:
+        return False
+    for t in item.get_tokens():
+        if t.spelling in ("]", "="):
+            return False
+        if t.spelling == "...":
+            return True
+    return False
+
+
 def designator_of(item):
     """For a designated initializer (an UNEXPOSED_EXPR of type void whose children are the designators, then
     the value): (field name or index, what initializes that member: the value, or a Designated for the rest
@@ -55,6 +68,8 @@ def designator_of(item):
         if len(ch) < 2:
             raise ValueError("designator")
         path, value, cursor = ch[:-1], ch[-1], item
+        if _range_designator(item, path):
+            raise ValueError("GNU array range designator `[lo ... hi] =`")
     d = path[0]
     if d.kind == K.MEMBER_REF:
         head = d.spelling

@@ -35,18 +35,18 @@ LABELS = (K.CASE_STMT, K.DEFAULT_STMT)
 
 
 def segments(fg, body):
-    """[(labels, stmt)] of a switch body: labels is a list of int constants and the string 'default'.
+    """[(labels, stmt)] of a switch body: labels is a list of int constants, ("range", lo, hi) for a long GNU case
+    range, and the string 'default'.
 
     Raises:
-        CompileError: for a label nested inside another statement, a GNU case range or a declaration
-        directly in the body.
+        CompileError: for a declaration directly in the body, or a label `case_values` rejects.
     """
     stmts = children(body) if body.kind == K.COMPOUND_STMT else [body]
     out = []
     for s in stmts:
         labels = []
         while s.kind in LABELS:
-            labels.append(case_value(fg, s) if s.kind == K.CASE_STMT else "default")
+            labels += case_values(fg, s) if s.kind == K.CASE_STMT else ["default"]
             s = children(s)[-1]
         if s.kind == K.DECL_STMT:
             raise fg.unsupported(s, "declaration directly inside a switch body (put it in braces)")
@@ -67,18 +67,25 @@ def nested_labels(node) -> list:
     return out
 
 
-def case_value(fg, case):
-    """The integer constant of CASE_STMT `case`.
+RANGE_EXPANDED = 256  # a GNU case range of at most this many values is its values
+
+
+def case_values(fg, case) -> list:
+    """The labels of CASE_STMT `case`: [its integer constant]; for GNU's `case lo ... hi:` every value, or
+    [("range", lo, hi)] when there are more than RANGE_EXPANDED (an empty range matches nothing: []).
 
     Raises:
-        CompileError: a GNU case range or a label that is not an integer constant."""
+        CompileError: a label that is not an integer constant."""
     ch = children(case)
-    if len(ch) != 2:
-        raise fg.unsupported(case, "case range in a switch")
-    v = evaluate(ch[0])
-    if not isinstance(v, int):
+    bounds = [evaluate(b) for b in ch[:-1]]
+    if not bounds or not all(isinstance(v, int) for v in bounds):
         raise fg.unsupported(case, "case label that is not an integer constant")
-    return v
+    if len(bounds) == 1:
+        return bounds
+    lo, hi = bounds
+    if hi - lo < RANGE_EXPANDED:
+        return list(range(lo, hi + 1))
+    return [("range", lo, hi)]
 
 
 def emit_switch(fg, c):
@@ -102,18 +109,27 @@ def emit_switch(fg, c):
     width = ir.IntegerType(x.type).width
     inner = [lab for _, s in segs for lab in nested_labels(s)]  # entered by the dispatch as gotos
     consts = [v for labels, _ in segs for v in labels if v != "default"] + \
-        [case_value(fg, lab) for lab in inner if lab.kind == K.CASE_STMT]
+        [v for lab in inner if lab.kind == K.CASE_STMT for v in case_values(fg, lab)]
+    ranges = any(isinstance(v, tuple) for v in consts)
+    unsigned = CT.is_unsigned(ct)
+
+    def matches(v):
+        if isinstance(v, tuple):  # lo <= x <= hi in the controlling type
+            le = arith.CmpIPredicate.ule if unsigned else arith.CmpIPredicate.sle
+            return arith.andi(arith.cmpi(le, fg.const_int(x.type, wrap(v[1], width)), x),
+                              arith.cmpi(le, x, fg.const_int(x.type, wrap(v[2], width))))
+        return arith.cmpi(arith.CmpIPredicate.eq, x, fg.const_int(x.type, wrap(v, width)))
 
     def hit(labels):
-        h = None
+        h = fg.const_bool(False)  # (a segment whose only label is an empty range)
         for v in labels:
             if v == "default":
                 t = fg.const_bool(True)
                 for k in consts:  # default: no case matches
-                    t = arith.andi(t, arith.cmpi(arith.CmpIPredicate.ne, x, fg.const_int(x.type, wrap(k, width))))
+                    t = arith.andi(t, arith.xori(matches(k), fg.const_bool(True)))
             else:
-                t = arith.cmpi(arith.CmpIPredicate.eq, x, fg.const_int(x.type, wrap(v, width)))
-            h = t if h is None else arith.ori(h, t)
+                t = matches(v)
+            h = arith.ori(h, t)
         return h
 
     lid = next(fg.loop_ids)
@@ -121,7 +137,8 @@ def emit_switch(fg, c):
     outer_cont = fg.loops[-1][1] if fg.loops else None
     parts = arms(segs)
     # (scf.index_switch lowers to a `switch` on the value truncated to 32 bits: wider values take the flag form)
-    if width <= 32 and not seeking and not inner and not gotos.switch_labels(fg, c) and without_fall_through(parts):
+    if width <= 32 and not ranges and not seeking and not inner and not gotos.switch_labels(fg, c) and \
+            without_fall_through(parts):
         fg.env[brk] = _binding(fg.const_bool(False))
         fg.loops.append((brk, outer_cont))
         try:
@@ -137,8 +154,8 @@ def emit_switch(fg, c):
     for n in jumps:
         fg.env[gotos.flag_key(n)] = _binding(fg.const_bool(False))
     for lab in inner:  # the dispatch: a nested case label matching the value is a goto to it
-        v = case_value(fg, lab) if lab.kind == K.CASE_STMT else "default"
-        fg.env[gotos.flag_key(gotos.case_label(lab))] = _binding(hit([v]))
+        vs = case_values(fg, lab) if lab.kind == K.CASE_STMT else ["default"]
+        fg.env[gotos.flag_key(gotos.case_label(lab))] = _binding(hit(vs))
 
     def emit_segments():
         for labels, stmt in segs:
