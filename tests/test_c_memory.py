@@ -91,6 +91,12 @@ def test_anonymous_struct_and_union_members(tmp):
     assert out == "2 3 4 9 5 8 12\n"
 
 
+def test_designators_naming_anonymous_members(tmp):
+    """`{ .x = 3 }` where x sits in an anonymous struct inside an anonymous union (it was an error)."""
+    out = same_as_gcc("anonymous_designators.c", tmp)
+    assert out.startswith("3 4 1 | 0 9 2\n7 5 0 k m\n"), out
+
+
 def test_more_libc(tmp):
     """bsearch with a comparator, strtok, time/clock, ctype, fputs/fputc, exit status."""
     out = same_as_gcc("libc_more.c", tmp, status=3)

@@ -52,6 +52,14 @@ def _range_designator(item, path) -> bool:
     return False
 
 
+def field_index(fields, name):
+    """The position in `fields` (FIELD_DECL cursors) of the member a designator names (its spelling, or the
+    FIELD_DECL of an anonymous member), or None."""
+    if isinstance(name, str):
+        return next((j for j, f in enumerate(fields) if f.spelling == name), None)
+    return next((j for j, f in enumerate(fields) if f == name), None)
+
+
 def designator_of(item):
     """For a designated initializer (an UNEXPOSED_EXPR of type void whose children are the designators, then
     the value): (field name or index, what initializes that member: the value, or a Designated for the rest
@@ -72,7 +80,7 @@ def designator_of(item):
             raise ValueError("GNU array range designator `[lo ... hi] =`")
     d = path[0]
     if d.kind == K.MEMBER_REF:
-        head = d.spelling
+        head = d.spelling or d.referenced  # (an anonymous struct/union member: its FIELD_DECL)
     else:
         head = evaluate(d)
         if not isinstance(head, int):
@@ -267,7 +275,7 @@ class LLVMMemory:
                 if des is not None:
                     if des[0] is None or isinstance(des[0], int):
                         raise self.unsupported(cursor_of(item), "array designator in a struct initializer")
-                    i = next((j for j, f in enumerate(fields) if f.spelling == des[0]), None)
+                    i = field_index(fields, des[0])
                     if i is None:
                         raise self.unsupported(cursor_of(item), f"designator '.{des[0]}'")
                     items = items[:pos] + [des[1]] + items[pos + 1:]
@@ -762,7 +770,7 @@ def const_image(ty, init):
                 if des is not None and elided and not isinstance(items[pos], Designated) and pos > start:
                     break
                 if des is not None:
-                    i = next((j for j, f in enumerate(fields) if f.spelling == des[0]), None)
+                    i = field_index(fields, des[0])
                     if i is None:
                         raise error_at(items[pos], "unsupported construct: designator")
                     items = items[:pos] + [des[1]] + items[pos + 1:]
