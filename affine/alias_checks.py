@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import islpy as isl
 from mlir import ir
-from mlir.dialects import arith, memref, scf
+from mlir.dialects import arith, memref
+
+from polygeist_py.gpu_to_cpu.ir_nav import inline_then, two_way_if
 
 from .alias import VERSIONED, overlapping_pairs
 from .isl_model import IslScop, maps
@@ -56,11 +58,8 @@ def guard_region(region_ops):
 def unguard(guard) -> None:
     """Undo guard_region() or version(): the then-branch's ops move back before the scf.if, which is erased
     (with the clone; the check's ops are pure and now unused, the cleanup removes them)."""
-    if guard is None:
-        return
-    for op in list(guard.then_block.operations)[:-1]:
-        op.move_before(guard)
-    guard.operation.erase()
+    if guard is not None:
+        inline_then(guard.operation)
 
 
 def version(model: IslScop):
@@ -145,12 +144,7 @@ def _guard(condition, ops):
     order; everything from the first to the last of them in the block moves, in program order)."""
     ops = _span(ops)
     with ir.InsertionPoint(ops[0]), ops[0].location:
-        guard = scf.IfOp(condition, has_else=True)
-        guard.attributes[VERSIONED] = ir.UnitAttr.get()
-        with ir.InsertionPoint(guard.then_block):
-            then_end = scf.YieldOp([])
-        with ir.InsertionPoint(guard.else_block):
-            else_end = scf.YieldOp([])
+        guard, then_end, else_end = two_way_if(condition, VERSIONED)
     for op in ops:
         op.operation.clone(ip=ir.InsertionPoint(else_end))
     for op in ops:

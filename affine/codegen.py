@@ -18,7 +18,9 @@ import re
 
 import islpy as isl
 from mlir import ir
-from mlir.dialects import affine, arith, memref, scf
+from mlir.dialects import affine, arith, memref
+
+from polygeist_py.gpu_to_cpu.ir_nav import two_way_if
 
 from .isl_model import IslScop
 from .guard_unswitching import unswitch_invariant_guards
@@ -250,12 +252,7 @@ class _Emitter:
             ub = affine.AffineMinOp(self.amap(ubs, env), ops).result
             trip = arith.subi(ub, lb)
             large = arith.cmpi(arith.CmpIPredicate.sge, trip, arith.constant(ir.IndexType.get(), LARGE_TRIP))
-            version = scf.IfOp(large, has_else=True)
-            version.attributes[VERSIONS] = ir.UnitAttr.get()
-            with ir.InsertionPoint(version.then_block):
-                then_end = scf.YieldOp([])
-            with ir.InsertionPoint(version.else_block):
-                else_end = scf.YieldOp([])
+            _, then_end, else_end = two_way_if(large, VERSIONS)
         self.loop(n, ir.InsertionPoint(then_end), env, True)
         self.loop(n, ir.InsertionPoint(else_end), env, False)
 

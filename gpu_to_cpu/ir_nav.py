@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mlir import ir
+from mlir.dialects import scf
 
 # Ops without memory effects or regions that may be cloned (recomputed) or hoisted freely. Memref descriptor
 # ops are here on purpose: a memref value cannot be cached in memory, so it must be recomputable.
@@ -112,3 +113,17 @@ def inline_then(guard) -> None:
     for r, v in zip(guard.results, then_ops[-1].operands):
         r.replace_all_uses_with(v)
     guard.erase()
+
+
+def two_way_if(condition, mark: str | None = None) -> tuple:
+    """A new scf.if on i1 `condition` at the current insertion point, with empty then- and else-branches and the
+    unit attribute `mark` if given: (the scf.IfOp, its then-branch's scf.yield, its else-branch's scf.yield), to
+    insert the branches' code before. Raises nothing."""
+    op = scf.IfOp(condition, has_else=True)
+    if mark is not None:
+        op.attributes[mark] = ir.UnitAttr.get()
+    with ir.InsertionPoint(op.then_block):
+        then_end = scf.YieldOp([])
+    with ir.InsertionPoint(op.else_block):
+        else_end = scf.YieldOp([])
+    return op, then_end, else_end
