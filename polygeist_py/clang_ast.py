@@ -342,7 +342,11 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         # in gcc, so they are not downgraded then: clang's -Wno-error=X would outlive a later -Werror)
         legacy = [] if "-Werror" in user_args else ["-Wno-error=implicit-function-declaration",
                                                     "-Wno-error=implicit-int"]
-        args = ["-x", "c", "-std=gnu11", *legacy, "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes"] + \
+        # (and no warnings gcc does not give by default: overriding initializers, GNU's _Alignof of an
+        # expression and constant folding of array sizes)
+        quiet = ["-Wno-initializer-overrides", "-Wno-gnu-alignof-expression", "-Wno-gnu-folding-constant"]
+        args = ["-x", "c", "-std=gnu11", *legacy, "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes",
+                *quiet] + \
             [a for a in user_args if not a.startswith("-std=c++") and not a.startswith("-std=gnu++")]
     args += ["-D__PGCC__=1"]
     openmp = "-fopenmp" in args

@@ -3,7 +3,7 @@ functions (va_start/va_arg/va_end/va_copy, a va_list passed on to vsnprintf, cal
 parameters declared as arrays used as the pointers they are (`argv++`), gotos between the cases of a switch,
 addresses and compound literals in file-scope initializers, C's initializer rules for global arrays (brace
 elision, designators), C11 idioms, GNU attributes that change meaning (constructors, weak, aligned, thread-local
-storage, cleanup), GNU labels as values and computed gotos, long double, symbol aliases, GNU extended asm, GNU atomic builtins, volatile objects and setjmp, structs through `...`, GNU's `x ?: y` and case ranges; ambiguous `_Generic` selections and
+storage, cleanup), GNU labels as values and computed gotos, long double, symbol aliases, GNU extended asm, GNU atomic builtins, volatile objects and setjmp, structs through `...`, GNU's `x ?: y`, case ranges and range designators, initializers that override earlier ones; ambiguous `_Generic` selections and
 unsupported attributes are clear errors."""
 
 import subprocess
@@ -27,7 +27,7 @@ ARGS = ("-v", "-q", "rest")
                                   "label_dispatch.c", "inline_asm.c", "gnu_atomics.c",
                                   "volatile_objects.c", "variadic_records.c",
                                   "goto_block_labels.c", "goto_past_declarations.c", "gnu_conditional.c",
-                                  "gnu_case_ranges.c"])
+                                  "gnu_case_ranges.c", "initializer_overrides.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -236,7 +236,9 @@ def test_long_double_forms_without_support_are_errors(code, message, tmp):
     assert "ld.c:" in err and message in err
 
 
-def test_array_range_designator_is_an_error(tmp):
-    """GNU's `[lo ... hi] = v` is named (libclang shows it like `[lo][hi] = v`: it must not be taken for that)."""
-    err = compile_error(tmp / "rng.c", "int t[10] = { [0 ... 4] = 7, [5 ... 9] = 9 };\nint main(void) { return t[3]; }\n")
-    assert "rng.c:1:15: error:" in err and "range designator" in err
+def test_array_range_designator_with_a_side_effect_is_an_error(tmp):
+    """GNU's `[lo ... hi] = v` evaluates v once; pgcc would evaluate it per element, so a v that is not a
+    constant is an error that names the construct."""
+    err = compile_error(tmp / "rng.c", "int f(void);\nint main(void) {\n  int t[4] = { [0 ... 3] = f() };\n"
+                                       "  return t[3];\n}\n")
+    assert "rng.c:3:16: error:" in err and "range designator" in err

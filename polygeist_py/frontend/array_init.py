@@ -14,7 +14,8 @@ from ..clang_ast import K, T, children, evaluate, string_literal, strip_implicit
 from ..errors import error_at
 from . import gotos
 from . import x87
-from .llvm_memory import Designated, array_position, cursor_of, designator_of
+from .values import has_designator
+from .llvm_memory import Designated, array_position, cursor_of, designator_of, in_bounds
 
 
 def flatten(init, shape: list, vals) -> None:
@@ -37,9 +38,22 @@ def walk(init, shape: list, put) -> None:
     Raises:
         CompileError: excess elements, a field designator, or a designator into a scalar."""
     items = children(init)
-    used = _fill(items, 0, shape, 0, 0, put, elided=False)
+    used = _fill(items, 0, shape, 0, 0, _Sink(put, has_designator(init)), elided=False)
     if used < len(items):
         raise error_at(cursor_of(items[used]), "unsupported construct: excess elements in an initializer")
+
+
+class _Sink:
+    """Where elements go: `put(flat index, element)`; with designators a braced sub-list or string may replace
+    an earlier initializer of its sub-array, whose elements it must zero first (`clear`)."""
+
+    def __init__(self, put, designated: bool):
+        self.put, self.designated = put, designated
+
+    def clear(self, at: int, n: int) -> None:
+        if self.designated:
+            for k in range(at, at + n):
+                self.put(k, 0)
 
 
 def _designator(item):
@@ -49,7 +63,7 @@ def _designator(item):
         raise error_at(cursor_of(item), f"unsupported construct: {e}") from None
 
 
-def _fill(items, pos, shape, depth, base, put, elided):
+def _fill(items, pos, shape, depth, base, sink, elided):
     """Fill the sub-array at `depth` that starts at flat index `base` from `items[pos:]`; returns the position
     after the last item used. `elided`: the sub-array has no braces of its own, so it ends at its last element
     or at a designator of the enclosing array."""
@@ -59,33 +73,43 @@ def _fill(items, pos, shape, depth, base, put, elided):
         at = array_position(items, pos, start, elided, i, _designator(items[pos]))
         if at is None:
             break
+        if isinstance(at[0], tuple):  # a GNU range: each element from its own copy of the initializer
+            for k, one in at[1]:
+                _fill_one([one], 0, shape, depth, base + in_bounds(k, shape[depth], items[pos]) * stride, sink)
+            i, pos = at[0][2] + 1, pos + 1
+            continue
         i, items = at
-        if not 0 <= i < shape[depth]:
-            raise error_at(cursor_of(items[pos]), "unsupported construct: excess elements in an initializer")
-        item = items[pos]
-        at = base + i * stride
-        s = None if isinstance(item, Designated) else strip_implicit(item)
-        if depth == len(shape) - 1:  # an element
-            if s is None:
-                raise error_at(item.cursor, "unsupported construct: designator into a scalar")
-            while s.kind == K.INIT_LIST_EXPR and len(children(s)) == 1:  # `{{1}}`
-                s = strip_implicit(children(s)[0])
-            put(at, s)
-            pos += 1
-        elif s is not None and s.kind == K.INIT_LIST_EXPR:
-            sub = children(s)
-            used = _fill(sub, 0, shape, depth + 1, at, put, elided=False)
-            if used < len(sub):
-                raise error_at(cursor_of(sub[used]), "unsupported construct: excess elements in an initializer")
-            pos += 1
-        elif s is not None and s.kind == K.STRING_LITERAL and depth == len(shape) - 2:  # a row of characters
-            for j, ch in enumerate(string_literal(s).encode("latin-1")[: shape[-1]]):
-                put(at + j, ch)
-            pos += 1
-        else:  # braces elided: the sub-array takes as many items as it has elements
-            pos = _fill(items, pos, shape, depth + 1, at, put, elided=True)
+        pos = _fill_one(items, pos, shape, depth, base + in_bounds(i, shape[depth], items[pos]) * stride, sink)
         i += 1
     return pos
+
+
+def _fill_one(items, pos, shape, depth, at, sink):
+    """Fill the element (depth = the last) or sub-array at `depth` that starts at flat index `at` from
+    `items[pos:]`; returns the position after the last item used."""
+    item = items[pos]
+    s = None if isinstance(item, Designated) else strip_implicit(item)
+    if depth == len(shape) - 1:  # an element
+        if s is None:
+            raise error_at(item.cursor, "unsupported construct: designator into a scalar")
+        while s.kind == K.INIT_LIST_EXPR and len(children(s)) == 1:  # `{{1}}`
+            s = strip_implicit(children(s)[0])
+        sink.put(at, s)
+        return pos + 1
+    if s is not None and (s.kind == K.INIT_LIST_EXPR or s.kind == K.STRING_LITERAL and depth == len(shape) - 2):
+        sink.clear(at, math.prod(shape[depth + 1:]))
+    if s is not None and s.kind == K.INIT_LIST_EXPR:
+        sub = children(s)
+        used = _fill(sub, 0, shape, depth + 1, at, sink, elided=False)
+        if used < len(sub):
+            raise error_at(cursor_of(sub[used]), "unsupported construct: excess elements in an initializer")
+        return pos + 1
+    if s is not None and s.kind == K.STRING_LITERAL and depth == len(shape) - 2:  # a row of characters
+        for j, ch in enumerate(string_literal(s).encode("latin-1")[: shape[-1]]):
+            sink.put(at + j, ch)
+        return pos + 1
+    # braces elided: the sub-array takes as many items as it has elements
+    return _fill(items, pos, shape, depth + 1, at, sink, elided=True)
 
 
 def constant_value(e):

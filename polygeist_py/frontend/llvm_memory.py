@@ -22,7 +22,7 @@ from . import gotos
 from . import records as R
 from .records import is_default_construction
 from .scan import decl_key
-from .values import MemLV, MemVar
+from .values import MemLV, MemVar, has_designator
 
 I64 = lambda: ir.IntegerType.get_signless(64)  # noqa: E731
 DYNAMIC_INDEX = -2147483648  # llvm.getelementptr's marker: this index is an operand
@@ -39,17 +39,44 @@ def cursor_of(item):
     return item.cursor if isinstance(item, Designated) else item
 
 
-def _range_designator(item, path) -> bool:
-    """Whether designated initializer `item` starts with `[lo ... hi]` (libclang shows lo and hi as two path
-    entries, like `[lo][hi]`: the tokens tell them apart)."""
-    if len(path) < 2:
-        return False
+def _with_ranges(item, path) -> list:
+    """The designator path of designated initializer `item` with each GNU range `[lo ... hi]` as one entry
+    ("range", lo, hi): libclang shows lo and hi as two path entries, like `[lo][hi]`, so the tokens tell them
+    apart. Other entries stay cursors.
+
+    Raises:
+        ValueError: a range bound that is not a constant."""
+    tokens = []
     for t in item.get_tokens():
-        if t.spelling in ("]", "="):
-            return False
-        if t.spelling == "...":
-            return True
-    return False
+        if t.spelling == "=":
+            break
+        tokens.append(t.spelling)
+    if "..." not in tokens:
+        return list(path)
+    out, k, depth, ranged = [], 0, 0, False
+    for t in tokens:
+        if t == "[":
+            depth += 1
+            if depth == 1:
+                ranged = False
+        elif t == "...":
+            ranged = depth == 1
+        elif t == "]":
+            depth -= 1
+            if depth == 0:
+                if ranged:
+                    lo, hi = evaluate(path[k]), evaluate(path[k + 1])
+                    if not (isinstance(lo, int) and isinstance(hi, int)):
+                        raise ValueError("designator that is not a constant")
+                    out.append(("range", lo, hi))
+                    k += 2
+                else:
+                    out.append(path[k])
+                    k += 1
+        elif t != "." and depth == 0:  # `.name`
+            out.append(path[k])
+            k += 1
+    return out + list(path[k:])
 
 
 def field_index(fields, name):
@@ -63,10 +90,12 @@ def field_index(fields, name):
 def designator_of(item):
     """For a designated initializer (an UNEXPOSED_EXPR of type void whose children are the designators, then
     the value): (field name or index, what initializes that member: the value, or a Designated for the rest
-    of the path); None for a positional initializer.
+    of the path); None for a positional initializer. A GNU range `[lo ... hi]` gives ("range", lo, hi) for the
+    index (array_position spreads it over the elements). A Designated's path holds cursors or indexes (ints).
 
     Raises:
-        ValueError: an array range designator or an index that is not a constant."""
+        ValueError: an index that is not a constant, or a range whose value is not constant (GCC evaluates it
+            once for all elements)."""
     if isinstance(item, Designated):
         path, value, cursor = item.path, item.value, item.cursor
     else:
@@ -75,11 +104,13 @@ def designator_of(item):
         ch = children(item)
         if len(ch) < 2:
             raise ValueError("designator")
-        path, value, cursor = ch[:-1], ch[-1], item
-        if _range_designator(item, path):
-            raise ValueError("GNU array range designator `[lo ... hi] =`")
+        path, value, cursor = _with_ranges(item, ch[:-1]), ch[-1], item
+        if any(isinstance(d, tuple) for d in path) and not _constant_value(value):
+            raise ValueError("GNU array range designator `[lo ... hi] =` with a value that is not constant")
     d = path[0]
-    if d.kind == K.MEMBER_REF:
+    if isinstance(d, (int, tuple)):
+        head = d
+    elif d.kind == K.MEMBER_REF:
         head = d.spelling or d.referenced  # (an anonymous struct/union member: its FIELD_DECL)
     else:
         head = evaluate(d)
@@ -88,11 +119,20 @@ def designator_of(item):
     return head, (Designated(path[1:], value, cursor) if len(path) > 1 else value)
 
 
+def _constant_value(e) -> bool:
+    """Whether initializer `e` is a constant, a string, or a braced list of such (a range repeats it)."""
+    s = strip_implicit(e)
+    if s.kind == K.INIT_LIST_EXPR:
+        return all(_constant_value(c) for c in children(s))
+    return s.kind == K.STRING_LITERAL or evaluate(s) is not None
+
 
 def array_position(items, pos, start, elided, i, des):
     """The element index the initializer `items[pos]` (designator `des`, from designator_of, or None) of an array
     initializes and the list with its designator consumed: (index, items); None when the item ends a sub-array
-    whose braces are elided (a designator of the enclosing array). `i`: the next positional index.
+    whose braces are elided (a designator of the enclosing array). `i`: the next positional index. For a GNU
+    range `[lo ... hi] = v`: (("range", lo, hi), [(index, the initializer of that element alone)]), each element
+    to be filled from a list of its own (so that nothing after the range is taken for part of an element).
 
     Raises:
         CompileError: a field designator in an array initializer."""
@@ -100,12 +140,26 @@ def array_position(items, pos, start, elided, i, des):
         return i, items
     if elided and not isinstance(items[pos], Designated) and pos > start:
         return None
+    if isinstance(des[0], tuple):  # `[lo ... hi] = v`: `[lo] = v, ..., [hi] = v`
+        _, lo, hi = des[0]
+        if hi < lo:
+            raise error_at(cursor_of(items[pos]), "empty index range in initializer")
+        return des[0], [(k, des[1]) for k in range(lo, hi + 1)]
     if not isinstance(des[0], int):
         raise error_at(cursor_of(items[pos]), "unsupported construct: field designator in an array initializer")
     return des[0], items[:pos] + [des[1]] + items[pos + 1:]
 
+def in_bounds(index: int, count: int, item) -> int:
+    """`index` if an array of `count` elements has it; else a CompileError at initializer `item`."""
+    if not 0 <= index < count:
+        raise error_at(cursor_of(item), "unsupported construct: excess elements in an initializer")
+    return index
+
+
 class LLVMMemory:
     """Mixin for FunctionGen: raw-byte objects and !llvm.ptr pointers."""
+
+    designated_init = False  # the brace initializer being stored uses designators (init_object)
 
     # ------------------------------------------------------------ small builders
     def i64_const(self, v):
@@ -217,7 +271,13 @@ class LLVMMemory:
         if s.kind == K.INIT_LIST_EXPR and (R.is_record(ty) or CT.is_array(ty)):
             self.zero_bytes(ptr, CT.size_of(ty))
             items = children(s)
-            pos = self.init_aggregate(ptr, ty, items, 0)
+            # (with designators a braced sub-list may come after an initializer of the same subobject, which it
+            # replaces whole: init_slot zeroes the subobject again first)
+            outer, self.designated_init = self.designated_init, has_designator(s)
+            try:
+                pos = self.init_aggregate(ptr, ty, items, 0)
+            finally:
+                self.designated_init = outer
             if pos < len(items):
                 raise self.unsupported(items[pos], "excess elements in an initializer")
             return
@@ -291,6 +351,12 @@ class LLVMMemory:
             at = array_position(items, pos, start, elided, i, self.designator(items[pos]))
             if at is None:
                 break
+            if isinstance(at[0], tuple):  # a GNU range: each element from its own copy of the initializer
+                for k, one in at[1]:
+                    self.init_slot(self.at_offset(ptr, in_bounds(k, ty.element_count, items[pos]) * esz), elem,
+                                   [one], 0)
+                i, pos = at[0][2] + 1, pos + 1
+                continue
             i, items = at
             pos = self.init_slot(self.at_offset(ptr, i * esz), elem, items, pos)
             i += 1
@@ -319,6 +385,8 @@ class LLVMMemory:
         if not aggregate or s.kind == K.INIT_LIST_EXPR:
             if s.kind == K.INIT_LIST_EXPR and aggregate:
                 sub = children(s)
+                if self.designated_init:
+                    self.zero_bytes(ptr, CT.size_of(ty))
                 used = self.init_aggregate(ptr, ty, sub, 0)
                 if used < len(sub):
                     raise self.unsupported(sub[used], "excess elements in an initializer")
@@ -699,15 +767,16 @@ def const_image(ty, init):
     Raises:
         CompileError: an initializer that is not a constant."""
     img = bytearray(max(CT.size_of(ty), 1))
-    ptrs = []
+    ptrs = {}  # offset -> cursor: an initializer given later for the same element overrides (C11 6.7.9p19)
 
     def put_scalar(off, t, e):
         t = canonical(t)
         if t.kind == T.POINTER:
             e = constant_branch(e)
             if is_null_constant(e):
+                ptrs.pop(off, None)
                 return
-            ptrs.append((off, e))
+            ptrs[off] = e
             return
         v = evaluate(e)
         if not isinstance(v, (int, float)):
@@ -732,9 +801,17 @@ def const_image(ty, init):
         u = (u & ~mask) | ((v << bf.shift) & mask)
         img[off:off + n] = u.to_bytes(n, "little")
 
+    def clear(off, n):
+        """A braced list or a string gives all of its subobject: what an earlier initializer put there goes."""
+        img[off:off + n] = bytes(n)
+        for k in [k for k in ptrs if off <= k < off + n]:
+            del ptrs[k]
+
     def obj(off, t, e):
         t = canonical(t)
         s = unbraced_string(strip_implicit(e), t)
+        if s.kind in (K.INIT_LIST_EXPR, K.STRING_LITERAL) and (R.is_record(t) or CT.is_array(t)):
+            clear(off, CT.size_of(t))
         if s.kind == K.INIT_LIST_EXPR and (R.is_record(t) or CT.is_array(t)):
             items = children(s)
             used = agg(off, t, items, 0)
@@ -794,6 +871,11 @@ def const_image(ty, init):
             at = array_position(items, pos, start, elided, i, designated(items[pos]))
             if at is None:
                 break
+            if isinstance(at[0], tuple):  # a GNU range: each element from its own copy of the initializer
+                for k, one in at[1]:
+                    slot(off + in_bounds(k, t.element_count, items[pos]) * esz, elem, [one], 0)
+                i, pos = at[0][2] + 1, pos + 1
+                continue
             i, items = at
             pos = slot(off + i * esz, elem, items, pos)
             i += 1
@@ -814,7 +896,7 @@ def const_image(ty, init):
 
     if init is not None:
         obj(0, ty, init)
-    return img, ptrs
+    return img, sorted(ptrs.items(), key=lambda x: x[0])
 
 
 def byte_global(mg, d, key, name, init, is_def, external):
