@@ -488,6 +488,18 @@ RECIPES: list[Recipe] = [
         build=cmake_build("-DBUILD_TESTING=ON -DBUILD_SHARED_LIBS=OFF -DLIBSAMPLERATE_EXAMPLES=OFF"),
         test=["cd build && ctest -j {jobs}"], test_counts=counts_ctest,
         notes="floating-point resampling; cmake + ctest"),
+    # third batch
+    Recipe(
+        name="expat", source="deb:expat",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared --without-docbook --without-xmlwf-docs",
+               "make -j{jobs}"],
+        test=["make check"], test_counts=counts_automake,
+        notes="XML parser; configure + make check (runtests, runtests_cxx built by the system's C++ compiler)"),
+    Recipe(
+        name="giflib", source="deb:giflib",
+        build=["make -j{jobs} CC={cc} CFLAGS={cflags} libgif.a gif2rgb gifbuild gifecho giffix giftext gifclrmp"],
+        test=["make -C tests UTILS=../ CC={cc} CFLAGS={cflags}"],
+        notes="GIF codec; plain Makefile; make -C tests (regression outputs compared with diff)"),
 ]
 
 
