@@ -18,6 +18,7 @@ import traceback
 from dataclasses import dataclass, field
 
 from .errors import CompileError, InternalError
+from .system_cc import assemble, is_assembly, preprocess
 
 # gcc's questions about the toolchain (libtool's "dynamic linker characteristics", configure scripts): pgcc links
 # through the system's cc, so cc's answers are pgcc's
@@ -93,7 +94,6 @@ REJECTED_F = ("-ftrapv", "-fshort-enums", "-fshort-wchar", "-fpack-struct", "-fn
               "-fno-unsigned-char", "-fsanitize-trap", "-fstack-check")
 REJECTED_F_PREFIXES = ("-fsanitize=", "-fpack-struct=", "-fsanitize-recover")
 UNSUPPORTED = {
-    "-E": "-E (preprocess only) is not supported; preprocess with 'cpp' or 'gcc -E'",
     "-M": "-M (dependencies only) is not supported; use -MD or -MMD with -c",
     "-MM": "-MM (dependencies only) is not supported; use -MD or -MMD with -c",
     "-emit-llvm": "-emit-llvm is not supported; use --emit=llvm",
@@ -122,6 +122,7 @@ class Options:
     output: str | None = None
     compile_only: bool = False
     assembly: bool = False
+    preprocess_only: bool = False       # -E: the system's cc preprocesses (system_cc.py)
     opt_level: int = 0                  # gcc's default; see device_opt_level for CUDA device code
     opt_given: bool = False             # an -O flag was given
     clang_args: list = field(default_factory=list)
@@ -206,6 +207,8 @@ def parse_args(argv: list[str]) -> Options:
             o.compile_only = True
         elif a == "-S":
             o.assembly = True
+        elif a == "-E":
+            o.preprocess_only = True
         elif a in UNSUPPORTED:
             raise CompileError(UNSUPPORTED[a])
         elif a in ("--version", "-dumpversion", "--help"):
@@ -674,6 +677,20 @@ def write_text(o: Options, text: str) -> None:
         sys.stdout.write(text)
 
 
+def preprocess_inputs(o: Options, langs: list) -> int:
+    """-E: each C input preprocessed by the system's cc (system_cc.py) to -o's file or stdout; returns 0.
+
+    Raises:
+        CompileError: -o with several inputs, an input that is not C, or cc failed."""
+    if o.output and o.output != "-" and len(o.inputs) > 1:
+        raise CompileError("cannot specify -o with -E and multiple files")
+    for p, lang in zip(o.inputs, langs):
+        if lang != "c" and not p.endswith((".S", ".sx", ".h")):
+            raise CompileError(f"{p}: -E is supported for C files (and .S, headers) only")
+        preprocess(p, o.clang_args, o.output)
+    return 0
+
+
 def check_input(path: str) -> None:
     """Raise CompileError unless `path` is a readable regular file (gcc's wording)."""
     if not os.path.exists(path):
@@ -733,10 +750,12 @@ def _run_parsed(o: Options) -> int:
         return 0
     langs = [lang or language_of(p) for p, lang in zip(o.inputs, o.languages)]
     for p, lang in zip(o.inputs, langs):
-        if lang is None and p.endswith((".h", ".hpp", ".cuh")):  # `-x c x.h` compiles it, as with gcc
+        if lang is None and p.endswith((".h", ".hpp", ".cuh")) and not o.preprocess_only:  # (`-x c x.h` does)
             raise CompileError(f"{p}: cannot compile a header (precompiled headers are not supported)")
         check_input(p)
-    sources = [p for p, lang in zip(o.inputs, langs) if lang]
+    if o.preprocess_only:
+        return preprocess_inputs(o, langs)
+    sources = [p for p, lang in zip(o.inputs, langs) if lang or (o.compile_only and is_assembly(p))]
     if (o.compile_only or o.assembly or o.emit) and o.output and len(sources) > 1:
         raise CompileError("cannot specify -o with -c, -S or --emit and multiple files")
     if o.dep_file and len(sources) > 1:
@@ -753,6 +772,9 @@ def _run_parsed(o: Options) -> int:
     with tempfile.TemporaryDirectory(prefix="pgcc-") as work:
         objects = []
         for p, lang in zip(o.inputs, langs):
+            if not lang and o.compile_only and is_assembly(p):  # `pgcc -c x.S`: cc assembles it
+                assemble(p, o.clang_args, o.output or os.path.splitext(os.path.basename(p))[0] + ".o")
+                continue
             if not lang:
                 objects.append(p)
                 continue

@@ -71,7 +71,7 @@ def test_undefined_symbol_is_a_linker_error(tmp):
 @pytest.mark.parametrize("setup,args,pattern", [
     (None, ["nope.c"], r"pgcc: error: nope\.c: No such file or directory"),
     ("dir", ["d.c"], r"pgcc: error: d\.c: Is a directory"),
-    (None, ["-E", "x.c"], r"pgcc: error: -E \(preprocess only\) is not supported"),
+    (None, ["-E", "x.c", "x.h", "-o", "both.i"], r"pgcc: error: cannot specify -o with -E and multiple files"),
     (None, ["-x", "fortran", "x.c"], r"pgcc: error: language 'fortran' not recognized"),
     (None, ["x.c", "-o"], r"pgcc: error: argument to '-o' is missing"),
     (None, ["x.h"], r"pgcc: error: x\.h: cannot compile a header"),
@@ -89,6 +89,27 @@ def test_bad_invocations(tmp, setup, args, pattern):
     assert r.returncode == 1
     no_traceback(r)
     assert re.search(pattern, r.stderr), r.stderr
+
+
+def test_preprocess_and_assemble_through_the_system_compiler(tmp):
+    """-E preprocesses with the system's cc (pgcc's -D/-I and __PGCC__), and the output compiles; `-c x.S`
+    assembles (it was taken for a linker input and no object was written)."""
+    (tmp / "inc").mkdir()
+    (tmp / "inc" / "k.h").write_text("#define K (SCALE * 7)\n")
+    (tmp / "p.c").write_text('#include "k.h"\n#ifdef __PGCC__\nint k = K;\n#endif\nint main(void) { return k; }\n')
+    r = run_pgcc(["-E", "-Iinc", "-DSCALE=3", "p.c"], cwd=tmp)
+    assert r.returncode == 0 and "int k = (3 * 7);" in r.stdout, r.stderr
+    r = run_pgcc(["-E", "-Iinc", "-DSCALE=2", "p.c", "-o", "p.i"], cwd=tmp)
+    assert r.returncode == 0 and (tmp / "p.i").exists()
+    (tmp / "f.S").write_text("#define VALUE 42\n.globl forty_two\nforty_two:\n  movl $VALUE, %eax\n  ret\n"
+                             ".section .note.GNU-stack,\"\",@progbits\n")
+    (tmp / "m.c").write_text("int forty_two(void);\nint main(void) { return forty_two() - 42; }\n")
+    r = run_pgcc(["-c", "f.S", "-o", "f.o"], cwd=tmp)
+    assert r.returncode == 0 and (tmp / "f.o").exists() and not r.stderr, r.stderr
+    for inputs in (["p.i"], ["m.c", "f.o"]):
+        r = run_pgcc([*inputs, "-o", "app"], cwd=tmp)
+        assert r.returncode == 0, r.stderr
+        assert subprocess.run([str(tmp / "app")]).returncode == (14 if inputs == ["p.i"] else 0)
 
 
 def test_empty_file_compiles_like_gcc(tmp):
