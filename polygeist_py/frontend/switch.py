@@ -136,9 +136,9 @@ def emit_switch(fg, c):
     matched, brk = ("switch.matched", lid), ("switch.brk", lid)
     outer_cont = fg.loops[-1][1] if fg.loops else None
     parts = arms(segs)
+    jumps = gotos.switch_labels(fg, c)  # labels of segments that gotos in this switch enter
     # (scf.index_switch lowers to a `switch` on the value truncated to 32 bits: wider values take the flag form)
-    if width <= 32 and not ranges and not seeking and not inner and not gotos.switch_labels(fg, c) and \
-            without_fall_through(parts):
+    if width <= 32 and not ranges and not seeking and not inner and not jumps and without_fall_through(parts):
         fg.env[brk] = _binding(fg.const_bool(False))
         fg.loops.append((brk, outer_cont))
         try:
@@ -150,7 +150,6 @@ def emit_switch(fg, c):
     fg.env[matched] = _binding(fg.const_bool(False))
     fg.env[brk] = _binding(fg.const_bool(False))
     fg.loops.append((brk, outer_cont))
-    jumps = gotos.switch_labels(fg, c)  # labels of segments that gotos in this switch enter
     for n in jumps:
         fg.env[gotos.flag_key(n)] = _binding(fg.const_bool(False))
     for lab in inner:  # the dispatch: a nested case label matching the value is a goto to it

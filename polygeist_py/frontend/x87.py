@@ -13,7 +13,7 @@ from fractions import Fraction
 from mlir import ir
 from mlir.dialects import arith
 
-from ..clang_ast import file_text, spelled_at
+from ..clang_ast import K, T, children, file_text, spelled_at, unary_op
 
 _DECIMAL = re.compile(r"(?:(\d+)\.?(\d*)|\.(\d+))(?:[eE]([+-]?\d+))?[fFlL]?")
 _HEX = re.compile(r"0[xX](?:([0-9a-fA-F]+)\.?([0-9a-fA-F]*)|\.([0-9a-fA-F]+))[pP]([+-]?\d+)[fFlL]?")
@@ -135,7 +135,6 @@ def exact_constant(e, evaluate, error_at) -> Fraction | int | float:
     Raises:
         CompileError: (through `error_at`) any other form, an overflow or a division by zero (infinities are
         not modelled), or a literal spelled by a built-in macro, whose exact value is not available."""
-    from ..clang_ast import K, T, children, unary_op
     s = e
     while s.kind in (K.PAREN_EXPR, K.UNEXPOSED_EXPR) and len(children(s)) == 1 and \
             s.type.get_canonical().kind == T.LONGDOUBLE:
