@@ -137,6 +137,8 @@ def memory_roots(v, limit: int = 256) -> set:
         owner = owner.operation
         name = owner.name
         if name in PLUMBING:
+            if name == "memref.extract_strided_metadata" and ir.OpResult(v).result_number > 0:
+                continue  # (an offset, size or stride: an integer, not an address into the memref)
             if name in ("arith.select", "llvm.select"):
                 work.extend(list(owner.operands)[1:])
             elif name == "llvm.insertvalue":

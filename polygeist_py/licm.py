@@ -207,8 +207,9 @@ def _split_from_branches(loop, info, analysis, keep, body=0) -> int:
     moved = 0
     loop_acc = None
     for g in [o.operation for o in region.blocks[0].operations]:
-        if g.name != "scf.if" or len(g.regions[0].blocks) != 1:
-            continue
+        if g.name != "scf.if" or len(g.regions[0].blocks) != 1 or SPECULATED in g.attributes or \
+                _speculated(g, loop):
+            continue  # (a branch _hoist_from_first_iteration left: its candidate already runs before `loop`)
         c = g.operands[0]
         if _defined_inside(c, loop) and not (loop.name in ("scf.for", "scf.parallel") and
                                               _condition_slice(g, loop) is not None):
