@@ -18,7 +18,11 @@ Guarantees. An op X directly in the body block of loop L moves to just before L 
    surely return (no call that may write memory or exit, no `scf.while`, no unknown op);
 5. X runs at least once: when L may run zero times (bounds not constant), X moves under ``scf.if (L runs)``,
    whose else branch yields zeros (never a speculative call: the callee may read memory that is only valid
-   when the loop runs). In an `scf.while`, X moves from the condition region, which always runs once.
+   when the loop runs). In an `scf.while`, X moves from the condition region, which always runs once, or
+   from the body under ``scf.if (the condition's first evaluation)``: the condition region, copied before the
+   loop with its arguments bound to the initial values, when it writes no memory (a grid-stride loop's
+   `i < n`, a scan's `s[i] != 0`); not in CUDA device code before cpuify, whose thread-strided loops
+   cpuify's interchange needs whole (the cleanup after cpuify moves X from the interchanged loop).
 Then the value X computed is the same in every iteration (same operands, same memory), so computing it once
 before L is equivalent.
 
