@@ -53,6 +53,11 @@ void norm_counted(double *restrict out, const double *in, int n) {
 void norm_alias(double *out, const double *in, int n) {
   for (int i = 0; i < n; i++) out[i] = in[i] / mag(in, n);
 }
+/* negative, parallel: out may alias in (an iteration's store may change what another iteration's mag reads) */
+void norm_omp_alias(double *out, const double *in, int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) out[i] = in[i] / mag(in, n);
+}
 /* a pure helper with invariant arguments in a stencil (a local table: distinct from the restrict output) */
 double weight(const double *w, int k) { return w[k] / (w[0] + w[1] + w[2]); }
 void stencil(double *restrict b, const double *a, int n) {
@@ -117,6 +122,7 @@ int main(void) {
   norm_some(out, (const double *)0, 0);
   norm_counted(out, in, N); for (int i = 0; i < N; i++) s += out[i];
   norm_alias(out, in, N); for (int i = 0; i < N; i++) s += out[i] * 3;
+  norm_omp_alias(out, in, N); for (int i = 0; i < N; i++) s += out[i] * 5;
   norm_seq(out, (const double *)0, 0);   /* zero trips with a NULL input: mag is never called */
   norm_omp(out, (const double *)0, 0);
   stencil(out, in, N); for (int i = 1; i < N - 1; i++) s += out[i];
@@ -182,6 +188,7 @@ def test_invariant_calls_leave_sequential_and_openmp_loops(tmp):
                              ("norm_while", "mag"), ("norm_strided", "mag"), ("shift_chars", "strlen")):
             assert _calls_in_loops(fs[name], callee) and not any(_calls_in_loops(fs[name], callee)), name
         for name, callee in (("norm_writes_in", "mag"), ("norm_counted", "mag_counted"), ("norm_alias", "mag"),
+                             ("norm_omp_alias", "mag"),
                              ("norm_ticking", "mag"), ("norm_while_writes_in", "mag")):
             assert _calls_in_loops(fs[name], callee) == [True], name
         assert "math.sqrt" in str(fs["shift"]) and not any(
