@@ -3,7 +3,7 @@ normalization ``for (i) out[i] = in[i] / mag(in, n)`` with ``mag`` defined in th
 restrict, against the same program with ``mag`` hoisted by hand.
 
 Forms: sequential C, ``#pragma omp parallel for`` (-fopenmp), a cpuified CUDA kernel whose threads divide by a
-__device__ ``mag``, and the reverse-mode gradients of the sequential and OpenMP forms (``__enzyme_autodiff``).
+__device__ ``mag`` (``cuda``: one element per thread; ``cuda_gs``: a grid-stride loop over 64 blocks of 256), and the reverse-mode gradients of the sequential and OpenMP forms (``__enzyme_autodiff``).
 The hoisted ``mag`` is a serial reduction (a floating-point sum is not reassociated unless the program says
 so), which bounds the 2-thread speed-up of the OpenMP, CUDA and gradient forms (Amdahl); form ``omp_red`` is the
 OpenMP form whose ``mag`` says so (``#pragma omp parallel for reduction(+ : s)``), hoisted all the same.
@@ -96,11 +96,16 @@ __device__ double mag(const double *x, int n) {
   return sqrt(s);
 }
 __global__ void normalize(double *__restrict__ out, const double *in, int n, double m) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-#ifdef HOIST
-  if (i < n) out[i] = in[i] / m;
+#ifdef GRID_STRIDE
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
 #else
-  if (i < n) out[i] = in[i] / mag(in, n);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+#endif
+#ifdef HOIST
+    out[i] = in[i] / m;
+#else
+    out[i] = in[i] / mag(in, n);
 #endif
 }
 __global__ void norm_kernel(double *m, const double *in, int n) { *m = mag(in, n); }
@@ -117,7 +122,11 @@ int main(int argc, char **argv) {
     norm_kernel<<<1, 1>>>(dm, din, n);
     cudaMemcpy(&m, dm, sizeof(double), cudaMemcpyDeviceToHost);
 #endif
+#ifdef GRID_STRIDE
+    normalize<<<64, 256>>>(dout, din, n, m);
+#else
     normalize<<<(n + 255) / 256, 256>>>(dout, din, n, m);
+#endif
   }
   cudaDeviceSynchronize();
   double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / reps;
@@ -159,7 +168,7 @@ def main() -> int:
     ap.add_argument("--sizes", default="10000,100000,1000000")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--max-quadratic", type=int, default=10000)
-    ap.add_argument("--forms", help="comma-separated subset of seq,omp,omp_red,cuda,grad_seq,grad_omp")
+    ap.add_argument("--forms", help="comma-separated subset of seq,omp,omp_red,cuda,cuda_gs,grad_seq,grad_omp")
     ap.add_argument("--pgcc", default=str(Path(sys.executable).parent / "pgcc"))
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(",")]
@@ -172,6 +181,7 @@ def main() -> int:
         ("omp", c, ["-fopenmp", "-DPAR"], [1, 2], True),
         ("omp_red", c, ["-fopenmp", "-DPAR", "-DPAR_MAG"], [1, 2], True),
         ("cuda", cu, ["--cpuify"], [1, 2], False),
+        ("cuda_gs", cu, ["--cpuify", "-DGRID_STRIDE"], [1, 2], False),
         ("grad_seq", c, ["-DGRAD"], [1], False),
         ("grad_omp", c, ["-fopenmp", "-DPAR", "-DGRAD"], [1, 2], False),
     ]
