@@ -18,7 +18,9 @@ call; the programs of one row run interleaved ``--reps`` times and the median is
 - ``auto/hand``: pgcc's time over the hand-hoisted pgcc program's (1.0 = as good as hoisting by hand);
 - ``auto/gcc``: pgcc's time over the hand-hoisted gcc -O3 program's;
 - ``x10n``: time at n over time at n/10 (10 = linear, 100 = quadratic);
-- ``1t/2t``: time at 1 thread over time at 2 threads (parallel speed-up; the machine's load is printed).
+- ``1t/2t``: time at 1 thread over time at 2 threads (parallel speed-up; the machine's load is printed);
+- ``bound``: the most 2 threads can give a form whose hoisted ``mag`` is serial (Amdahl: 1 / (f + (1 - f) / 2)
+  with f = the time of ``mag`` alone over the hand-hoisted program's at 1 thread).
 
 Usage: python benchmarks/parallel_licm.py [--sizes 10000,100000,1000000] [--reps 5] [--pgcc PGCC]
 Timings are printed, never asserted (tests/test_licm*.py check the transformation itself).
@@ -51,6 +53,10 @@ double mag(const double *x, int n) {
   return sqrt(s);
 }
 void normalize(double *restrict out, const double *in, int n) {
+#ifdef MAG_ONLY
+  out[0] = mag(in, n);  /* the serial part of the hoisted forms, timed alone */
+  return;
+#endif
 #ifdef HOIST
   double m = mag(in, n);
 #endif
@@ -176,42 +182,49 @@ def main() -> int:
     c, cu = d / "norm.c", d / "norm.cu"
     c.write_text(C_SRC)
     cu.write_text(CU_SRC)
-    forms = [  # (name, source, flags, thread counts, gcc builds it)
-        ("seq", c, [], [1], True),
-        ("omp", c, ["-fopenmp", "-DPAR"], [1, 2], True),
-        ("omp_red", c, ["-fopenmp", "-DPAR", "-DPAR_MAG"], [1, 2], True),
-        ("cuda", cu, ["--cpuify"], [1, 2], False),
-        ("cuda_gs", cu, ["--cpuify", "-DGRID_STRIDE"], [1, 2], False),
-        ("grad_seq", c, ["-DGRAD"], [1], False),
-        ("grad_omp", c, ["-fopenmp", "-DPAR", "-DGRAD"], [1, 2], False),
+    forms = [  # (name, source, flags, thread counts, gcc builds it, its hoisted mag is serial)
+        ("seq", c, [], [1], True, False),
+        ("omp", c, ["-fopenmp", "-DPAR"], [1, 2], True, True),
+        ("omp_red", c, ["-fopenmp", "-DPAR", "-DPAR_MAG"], [1, 2], True, False),
+        ("cuda", cu, ["--cpuify"], [1, 2], False, True),
+        ("cuda_gs", cu, ["--cpuify", "-DGRID_STRIDE"], [1, 2], False, True),
+        ("grad_seq", c, ["-DGRAD"], [1], False, False),
+        ("grad_omp", c, ["-fopenmp", "-DPAR", "-DGRAD"], [1, 2], False, False),
     ]
     if a.forms:
         forms = [f for f in forms if f[0] in a.forms.split(",")]
     print(f"load average before: {os.getloadavg()[0]:.2f} (2 cores shared)")
     print(f"{'form':9} {'thr':>3} {'n':>8} {'auto s':>10} {'hand s':>10} {'auto/hand':>9} {'gcc hand s':>10} "
-          f"{'auto/gcc':>8} {'x10n':>6} {'1t/2t':>6} {'gcc auto s':>10}")
-    for name, src, flags, threads, gcc_builds in forms:
+          f"{'auto/gcc':>8} {'x10n':>6} {'1t/2t':>6} {'bound':>5} {'gcc auto s':>10}")
+    mag_only = build(a.pgcc, c, d / "mag_only", ["-DMAG_ONLY"])
+    for name, src, flags, threads, gcc_builds, serial_mag in forms:
         auto = build(a.pgcc, src, d / name, flags)
         hand = build(a.pgcc, src, d / f"{name}_hand", [*flags, "-DHOIST"])
         ghand = build("gcc", src, d / f"{name}_gcc_hand", [*flags, "-DHOIST"]) if gcc_builds else None
         gauto = build("gcc", src, d / f"{name}_gcc", flags) if gcc_builds else None
-        one_thread, prev = {}, {}
+        one_thread, prev, bound = {}, {}, {}
         for th in threads:
             for n in sizes:
                 exes = [e for e in (auto, hand, ghand) if e is not None]
                 if gauto is not None and n <= a.max_quadratic:
                     exes.append(gauto)
+                if serial_mag and th == 1 and len(threads) > 1:
+                    exes.append(mag_only)
                 t = run_interleaved(exes, n, th, a.reps, quadratic=(gauto,))
                 ta, th_ = t[auto], t[hand]
                 if th == 1:
                     one_thread[n] = ta
+                if mag_only in t:  # Amdahl: the serial fraction f of the hand-hoisted program at 1 thread
+                    f = min(1.0, t[mag_only] / th_)
+                    bound[n] = 1 / (f + (1 - f) / 2)
+                bnd = f"{bound[n]:5.2f}" if th > 1 and n in bound else f"{'':5}"
                 speed = f"{one_thread[n] / ta:6.2f}" if th > 1 and n in one_thread else f"{'':6}"
                 scale = f"{ta / prev[(th, n // 10)]:6.1f}" if (th, n // 10) in prev else f"{'':6}"
                 prev[(th, n)] = ta
                 g = f"{t[ghand]:10.3e} {ta / t[ghand]:8.2f}" if ghand in t else f"{'n/a':>10} {'':8}"
                 ga = f"{t[gauto]:10.3e}" if gauto in t else f"{'':10}"
-                print(f"{name:9} {th:3} {n:8} {ta:10.3e} {th_:10.3e} {ta / th_:9.2f} {g} {scale} {speed} {ga}",
-                      flush=True)
+                print(f"{name:9} {th:3} {n:8} {ta:10.3e} {th_:10.3e} {ta / th_:9.2f} {g} {scale} {speed} {bnd} "
+                      f"{ga}", flush=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     return 0
 
