@@ -52,6 +52,8 @@ WRITES = {"affine.store": 1, "memref.store": 1, "llvm.store": 1, "affine.vector_
 READ_WRITES = {"memref.atomic_rmw": 1, "memref.generic_atomic_rmw": 0, "llvm.atomicrmw": 0, "llvm.cmpxchg": 0}
 COPIES = {"memref.copy": (0, 1), "llvm.intr.memcpy": (1, 0), "llvm.intr.memmove": (1, 0)}
 SETS = {"llvm.intr.memset": 0}
+# hints without an observable effect on memory (a prefetch touches no value a program can read)
+HINTS = frozenset({"memref.prefetch", "llvm.intr.prefetch"})
 # ops with regions whose own semantics touch no memory (their bodies are looked at)
 STRUCTURE = frozenset({
     "scf.for", "scf.if", "scf.while", "scf.parallel", "scf.execute_region", "scf.index_switch", "scf.yield",
@@ -135,6 +137,8 @@ def memory_roots(v, limit: int = 256) -> set:
         owner = owner.operation
         name = owner.name
         if name in PLUMBING:
+            if name == "memref.extract_strided_metadata" and ir.OpResult(v).result_number > 0:
+                continue  # (an offset, size or stride: an integer, not an address into the memref)
             if name in ("arith.select", "llvm.select"):
                 work.extend(list(owner.operands)[1:])
             elif name == "llvm.insertvalue":
@@ -281,7 +285,7 @@ class EffectAnalysis:
 
         for o in _all_nested(op, include_self=include_self):
             name = o.name
-            if name in STRUCTURE or name in PURE_OPS or name.startswith(PURE_PREFIXES):
+            if name in STRUCTURE or name in PURE_OPS or name in HINTS or name.startswith(PURE_PREFIXES):
                 continue
             if name in READS:
                 if READS[name] is not None:

@@ -18,7 +18,11 @@ Guarantees. An op X directly in the body block of loop L moves to just before L 
    surely return (no call that may write memory or exit, no `scf.while`, no unknown op);
 5. X runs at least once: when L may run zero times (bounds not constant), X moves under ``scf.if (L runs)``,
    whose else branch yields zeros (never a speculative call: the callee may read memory that is only valid
-   when the loop runs). In an `scf.while`, X moves from the condition region, which always runs once.
+   when the loop runs). In an `scf.while`, X moves from the condition region, which always runs once, or
+   from the body under ``scf.if (the condition's first evaluation)``: the condition region, copied before the
+   loop with its arguments bound to the initial values, when it writes no memory (a grid-stride loop's
+   `i < n`, a scan's `s[i] != 0`); not in CUDA device code before cpuify, whose thread-strided loops
+   cpuify's interchange needs whole (the cleanup after cpuify moves X from the interchanged loop).
 Then the value X computed is the same in every iteration (same operands, same memory), so computing it once
 before L is equivalent.
 
@@ -119,10 +123,28 @@ class _Func:
         entry = f.regions[0].blocks[0]
         self.args = list(entry.arguments)
         self.noalias = set()
+        self._device = None
         if "arg_attrs" in f.attributes:
             for i, d in enumerate(ir.ArrayAttr(f.attributes["arg_attrs"])):
                 if "llvm.noalias" in ir.DictAttr(d):
                     self.noalias.add(self.args[i])
+
+    def device_code(self) -> bool:
+        """Whether the function is CUDA device code not cpuified yet (it reads thread or block ids): its
+        thread-strided while loops are left to cpuify's interchange (gpu_to_cpu/thread_loop_interchange.py),
+        which needs them whole; the cleanup after cpuify moves invariant code out of the interchanged loop
+        (before the thread loop: once per block, and by first-iteration speculation once per launch)."""
+        if self._device is None:
+            found = []
+
+            def visit(op):
+                if op.operation.name in ("gpu.thread_id", "gpu.block_id", "gpu.block_dim", "gpu.grid_dim"):
+                    found.append(op)
+                    return ir.WalkResult.INTERRUPT
+                return ir.WalkResult.ADVANCE
+            self.f.operation.walk(visit)
+            self._device = bool(found)
+        return self._device
 
     def kind(self, r) -> str:
         k = root_kind(r, self.args)
@@ -170,23 +192,28 @@ def _one_round(f, analysis, keep=frozenset()) -> int:
     for loop in loops:
         moved += _split_from_branches(loop, info, analysis, keep)
         moved += _hoist_from(loop, info, analysis, keep)
+        if loop.name == "scf.while":
+            moved += _split_from_branches(loop, info, analysis, keep, body=1)
+            moved += _hoist_from_while_body(loop, info, analysis, keep)
     return moved
 
 
-def _split_from_branches(loop, info, analysis, keep) -> int:
+def _split_from_branches(loop, info, analysis, keep, body=0) -> int:
     """Give each loop-invariant read-only candidate X in the then-branch of an ``scf.if %c`` of `loop`'s body
     a branch of its own, before that if: ``%r = scf.if %c {X} else {zeros}`` (X runs exactly when it ran
     before: the ops before it in the branch surely return and write nothing X reads). Done only when the new
     branch can then leave `loop` (its condition is invariant, or computed from the induction variables:
-    _hoist_from_first_iteration); `if (i < n) out[i] = in[i] / mag(in, n)`. Returns how many ops moved."""
-    region = loop.regions[0]
+    _hoist_from_first_iteration); `if (i < n) out[i] = in[i] / mag(in, n)`. `body`: the region of `loop`
+    looked at (1: an scf.while's body). Returns how many ops moved."""
+    region = loop.regions[body]
     if len(region.blocks) != 1:
         return 0
     moved = 0
     loop_acc = None
     for g in [o.operation for o in region.blocks[0].operations]:
-        if g.name != "scf.if" or len(g.regions[0].blocks) != 1:
-            continue
+        if g.name != "scf.if" or len(g.regions[0].blocks) != 1 or SPECULATED in g.attributes or \
+                _speculated(g, loop):
+            continue  # (a branch _hoist_from_first_iteration left: its candidate already runs before `loop`)
         c = g.operands[0]
         if _defined_inside(c, loop) and not (loop.name in ("scf.for", "scf.parallel") and
                                               _condition_slice(g, loop) is not None):
@@ -290,6 +317,60 @@ def _hoist_from(loop, info, analysis, keep=frozenset()) -> int:
             _move_guarded(op, loop, guard)
         moved += 1
     return moved
+
+
+def _hoist_from_while_body(loop, info, analysis, keep) -> int:
+    """Move the invariant read-only candidates of scf.while `loop`'s body (its `do` region, which runs only when
+    the condition holds) to before the loop under ``scf.if (the condition's first evaluation)``: the body runs at
+    least once exactly when the condition, computed on the loop's initial values, holds. That first evaluation
+    is copied before the loop, so the condition region must write nothing (reading is fine: the copy reads what
+    the loop's first evaluation reads, with nothing in between). Grid-stride loops of CUDA kernels
+    (``for (i = tid; i < n; i += stride)``) and C while loops. Returns how many ops moved."""
+    body = loop.regions[1]
+    if len(body.blocks) != 1 or len(loop.regions[0].blocks) != 1 or info.device_code():
+        return 0
+    loop_acc = None
+    moved = 0
+    for op in [o.operation for o in body.blocks[0].operations]:
+        if not _surely_returns_before(op, analysis):
+            break
+        if not _candidate(op, analysis) or _calls_kept(op, keep) or not _invariant(op, loop):
+            continue
+        acc = analysis.accesses(op)
+        if acc.writes:
+            continue
+        if loop_acc is None:
+            loop_acc = analysis.accesses(loop, include_self=False)
+        if _conflicts(loop_acc, acc, info):
+            continue
+        condition = _first_condition(loop, analysis)
+        if condition is None:
+            return moved  # (the condition writes memory or may not return: it cannot be evaluated twice)
+        _move_guarded(op, loop, condition)
+        moved += 1
+    return moved
+
+
+def _first_condition(loop, analysis):
+    """For scf.while `loop`: None when its condition region may write memory or not return (it cannot be
+    evaluated one more time), else a function that copies the region before `loop` with its arguments bound to
+    the loop's initial values and returns the i1 it passes to scf.condition (the first evaluation)."""
+    before = loop.regions[0].blocks[0]
+    ops = [o.operation for o in before.operations]
+    for o in ops[:-1]:
+        if not _surely_returns_before(o, analysis) or analysis.accesses(o).writes:
+            return None
+
+    def build():
+        mapping = dict(zip(list(before.arguments), list(loop.operands)))
+        for o in ops[:-1]:
+            c = o.clone(ip=ir.InsertionPoint(loop))
+            _remap_nested(c, mapping)
+            for old, new in zip(o.results, c.results):
+                mapping[old] = new
+        c = ops[-1].operands[0]
+        return mapping.get(c, c)
+    return build
 
 
 def _candidate(op, analysis) -> bool:

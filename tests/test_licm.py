@@ -1,7 +1,7 @@
 """Loop-invariant code motion of read-only calls (polygeist_py/licm.py, effects.py): Enzyme's and Tapir's
 normalization `out[i] = in[i] / mag(in, n)` leaves the call out of sequential and OpenMP loops (checked on the
 MLIR after cleanup and on the output against gcc), and stays put where moving it would be wrong (the loop writes
-`in`; `mag` writes a global; `out` may alias `in`)."""
+`in`; `mag` writes a global; `out` may alias `in`), in `for` and `while` loops."""
 
 from __future__ import annotations
 
@@ -53,6 +53,11 @@ void norm_counted(double *restrict out, const double *in, int n) {
 void norm_alias(double *out, const double *in, int n) {
   for (int i = 0; i < n; i++) out[i] = in[i] / mag(in, n);
 }
+/* negative, parallel: out may alias in (an iteration's store may change what another iteration's mag reads) */
+void norm_omp_alias(double *out, const double *in, int n) {
+#pragma omp parallel for
+  for (int i = 0; i < n; i++) out[i] = in[i] / mag(in, n);
+}
 /* a pure helper with invariant arguments in a stencil (a local table: distinct from the restrict output) */
 double weight(const double *w, int k) { return w[k] / (w[0] + w[1] + w[2]); }
 void stencil(double *restrict b, const double *a, int n) {
@@ -74,6 +79,33 @@ void scale_rows(double *restrict m, int rows, int cols) {
     for (int c = 0; c < cols; c++) m[r * cols + c] *= lookup(r);
 }
 
+/* while loops (scf.while): the call leaves the body under the condition's first evaluation */
+void norm_while(double *restrict out, const double *in, int n) {
+  int i = 0;
+  while (i < n) { out[i] = in[i] / mag(in, n); i++; }
+}
+void norm_strided(double *restrict out, const double *in, int n, int first, int step) {
+  for (int i = first; i < n; i += step) out[i] = in[i] / mag(in, n);
+}
+/* a condition that reads memory: evaluated once more before the loop (strlen in the body of a scan) */
+int shift_chars(char *restrict o, const char *s) {
+  int i = 0;
+  while (s[i]) { o[i] = s[i] + (char)strlen(s); i++; }
+  o[i] = 0;
+  return i;
+}
+/* negative: the condition writes (it cannot be evaluated once more), the body writes what mag reads */
+int ticks;
+int tick(int n) { return ticks++ < n; }
+void norm_ticking(double *restrict out, const double *in, int n) {
+  int i = 0;
+  while (tick(n)) { out[i] = in[i] / mag(in, n); i++; }
+}
+void norm_while_writes_in(double *restrict out, double *in, int n) {
+  int i = 0;
+  while (i < n) { out[i] = in[i] / mag(in, n); in[i] = 2.0; i++; }
+}
+
 /* sqrt of an invariant (a math op: upstream's LICM moves it) beside a read-only call */
 void shift(double *restrict y, const double *x, double a, int n) {
   for (int i = 0; i < n; i++) y[i] = x[i] * sqrt(a) + mag(x, 2);
@@ -90,11 +122,22 @@ int main(void) {
   norm_some(out, (const double *)0, 0);
   norm_counted(out, in, N); for (int i = 0; i < N; i++) s += out[i];
   norm_alias(out, in, N); for (int i = 0; i < N; i++) s += out[i] * 3;
+  norm_omp_alias(out, in, N); for (int i = 0; i < N; i++) s += out[i] * 5;
   norm_seq(out, (const double *)0, 0);   /* zero trips with a NULL input: mag is never called */
   norm_omp(out, (const double *)0, 0);
   stencil(out, in, N); for (int i = 1; i < N - 1; i++) s += out[i];
   norm_writes_in(out, in, N); for (int i = 0; i < N; i++) s += out[i] + in[i];
   shift(out, in, 2.0, N); for (int i = 0; i < N; i++) s += out[i];
+  for (int i = 0; i < N; i++) in[i] = 0.25 + i % 5;
+  norm_while(out, in, N); for (int i = 0; i < N; i++) s += out[i] * (i + 5);
+  norm_while(out, (const double *)0, 0);  /* the body never runs: neither may mag */
+  for (int i = 0; i < N; i++) out[i] = -1;
+  norm_strided(out, in, N, 1, 3); for (int i = 0; i < N; i++) s += out[i] * (i + 6);
+  norm_strided(out, (const double *)0, 0, 1, 3);
+  norm_ticking(out, in, N); for (int i = 0; i < N; i++) s += out[i] * (i + 7);
+  norm_while_writes_in(out, in, N); for (int i = 0; i < N; i++) s += out[i] + in[i];
+  char o2[16]; int k2 = shift_chars(o2, "ABCD");
+  printf("%d %s %d ", k2, o2, ticks);
   double m[12]; for (int i = 0; i < 12; i++) m[i] = i;
   scale_rows(m, 3, 4); for (int i = 0; i < 12; i++) s += m[i];
   char o[16]; int k = upcase(o, "hello");
@@ -141,9 +184,12 @@ def test_invariant_calls_leave_sequential_and_openmp_loops(tmp):
         _, fs = _functions(_cleanup(tmp, PROGRAM, "-fopenmp"))
         assert any(op.name == "scf.parallel" for op in fs["norm_omp"].regions[0].blocks[0].operations)
         for name, callee in (("norm_seq", "mag"), ("norm_omp", "mag"), ("norm_rec", "rsum"), ("norm_some", "mag"),
-                             ("stencil", "weight"), ("upcase", "strlen"), ("shift", "mag")):
+                             ("stencil", "weight"), ("upcase", "strlen"), ("shift", "mag"),
+                             ("norm_while", "mag"), ("norm_strided", "mag"), ("shift_chars", "strlen")):
             assert _calls_in_loops(fs[name], callee) and not any(_calls_in_loops(fs[name], callee)), name
-        for name, callee in (("norm_writes_in", "mag"), ("norm_counted", "mag_counted"), ("norm_alias", "mag")):
+        for name, callee in (("norm_writes_in", "mag"), ("norm_counted", "mag_counted"), ("norm_alias", "mag"),
+                             ("norm_omp_alias", "mag"),
+                             ("norm_ticking", "mag"), ("norm_while_writes_in", "mag")):
             assert _calls_in_loops(fs[name], callee) == [True], name
         assert "math.sqrt" in str(fs["shift"]) and not any(
             "math.sqrt" in str(o) for o in fs["shift"].regions[0].blocks[0].operations if o.name in LOOPS)
@@ -153,6 +199,10 @@ def test_invariant_calls_leave_sequential_and_openmp_loops(tmp):
         assert len(outer) == 1
         inner = [o for o in outer[0].regions[0].blocks[0].operations if o.name in LOOPS]
         assert len(inner) == 1 and "lookup" not in str(inner[0])
+        # out of the while loops, behind their first test (the body may run zero times)
+        for name in ("norm_while", "norm_strided", "shift_chars"):
+            top = [o.name for o in fs[name].regions[0].blocks[0].operations]
+            assert "scf.while" in top and "scf.if" in top[:top.index("scf.while")], name
 
 
 def test_hoisted_programs_print_what_gcc_prints(tmp):
