@@ -490,15 +490,17 @@ RECIPES: list[Recipe] = [
         notes="floating-point resampling; cmake + ctest"),
     # third batch
     Recipe(
-        name="expat", source="deb:expat",
-        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared --without-docbook --without-xmlwf-docs",
-               "make -j{jobs}"],
-        test=["make check"], test_counts=counts_automake,
-        notes="XML parser; configure + make check (runtests, runtests_cxx built by the system's C++ compiler)"),
+        name="expat", source="deb:expat=2.5.0-1+deb12u2",  # (the security pool's newer version is not served)
+        build=["cmake -S expat -B build -DCMAKE_C_COMPILER={cc} -DCMAKE_C_FLAGS={cflags} -DEXPAT_SHARED_LIBS=OFF "
+               "-DEXPAT_BUILD_DOCS=OFF -DEXPAT_BUILD_EXAMPLES=OFF -DEXPAT_BUILD_FUZZERS=OFF",
+               "cmake --build build -j {jobs}"],
+        test=["cd build && ctest -j {jobs}"], test_counts=counts_ctest,
+        notes="XML parser; cmake + ctest (runtests; runtests_cxx built by the system's C++ compiler)"),
     Recipe(
         name="giflib", source="deb:giflib",
-        build=["make -j{jobs} CC={cc} CFLAGS={cflags} libgif.a gif2rgb gifbuild gifecho giffix giftext gifclrmp"],
-        test=["make -C tests UTILS=../ CC={cc} CFLAGS={cflags}"],
+        build=["make -j{jobs} CC={cc} CFLAGS={cflags} libgif.a libutil.a gif2rgb gifbuild giffix giftext giftool "
+               "gifclrmp gifbg gifcolor gifecho giffilter gifhisto gifinto gifsponge gifwedge"],
+        test=["make -C tests"],
         notes="GIF codec; plain Makefile; make -C tests (regression outputs compared with diff)"),
 ]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from clang.cindex import LanguageKind, LinkageKind
+from clang.cindex import LanguageKind, LinkageKind, StorageClass
 from mlir import ir
 from mlir.dialects import llvm, memref
 
@@ -441,8 +441,9 @@ def external_unsized_arrays(tu) -> set:
 
 
 def addressed_in_initializers(tu) -> set:
-    """Keys of globals whose address appears in another global's initializer (`int *p = &g;`): they are LLVM
-    globals, since an LLVM global initializer can only take the address of an LLVM global."""
+    """Keys of globals (and static locals) whose address appears in the initializer of another one (`int *p =
+    &g;`): they are LLVM globals, since an LLVM global initializer can only take the address of an LLVM
+    global."""
     out = set()
 
     def visit(c):
@@ -451,11 +452,25 @@ def addressed_in_initializers(tu) -> set:
         for ch in c.get_children():
             visit(ch)
 
+    def initializer(d):
+        init = var_decl_initializer(d)
+        if init is not None and (canonical(d.type).kind == T.POINTER or R.is_byte_object(d.type)):
+            visit(init)
+
+    # (and of static locals: `static const char *const t[] = {KW_A, KW_B};` inside a function, expat;
+    # `static int *p = &x;` with x a static local too)
+    def static_locals(c):
+        for ch in c.get_children():
+            if ch.kind == K.VAR_DECL and ch.storage_class == StorageClass.STATIC:
+                initializer(ch)
+            elif ch.kind not in (K.DECL_REF_EXPR, K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.STRING_LITERAL):
+                static_locals(ch)
+
     for d in tu.cursor.get_children():
         if d.kind == K.VAR_DECL and in_main_file(d, tu):
-            init = var_decl_initializer(d)
-            if init is not None and (canonical(d.type).kind == T.POINTER or R.is_byte_object(d.type)):
-                visit(init)
+            initializer(d)
+        elif d.kind == K.FUNCTION_DECL and d.is_definition() and in_main_file(d, tu):
+            static_locals(d)
     return out
 
 
