@@ -99,6 +99,7 @@ class Reverse:
         self.tapes = {}     # primal call of a function with a registered gradient -> its tape (i64), forward sweep
         self.sentinels = []
         self.pending_free = {}  # primal allocation op -> emits the free of its shadow
+        self.deferred_frees = set()  # forward-sweep frees moved to the reverse sweep (rules_reverse._defer_free)
         self.reversed_loops = []  # scf.for loops the reverse sweep emitted for primal scf.for loops
         self.ancestors = {}
         self.block_finals = []  # emitted before the return: frees of extern __shared__ shadows (gpu_block.py)
@@ -517,7 +518,8 @@ class Reverse:
     def shadow_frees(self, alloc_op, emit):
         """Free a shadow when the reverse sweep reaches its primal allocation (the last op reversed that can use
         it)."""
-        self.pending_free[alloc_op] = emit
+        prev = self.pending_free.get(alloc_op)
+        self.pending_free[alloc_op] = emit if prev is None else (lambda: (prev(), emit()))
 
     def session_free(self, p):
         self.libc("free", [p], None)
