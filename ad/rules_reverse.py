@@ -201,12 +201,31 @@ def store_rule(rv, op):
                                   "argument or a global)")
         return
     if not is_float(ir.MemRefType(mem.type).element_type):
+        from .activity import int_move_source
+        src = int_move_source(op)
+        if src is not None and rv.act.is_varied(src.operands[0]):
+            _move_int_adjoint(rv, op, src, sh)
         return
     idx = [rv.rv(i) for i in list(op.operands)[2:]]
     g = memref.LoadOp(sh, idx).result
     memref.StoreOp(zero(g.type), sh, idx)
     if rv.act.is_varied(val):
         rv.add_adj(val, g)
+
+
+def _move_int_adjoint(rv, store, load, sh):
+    """`dst[j] = src[i]` of an integer holding a float's bits (activity.int_move_source): the adjoint bits in
+    dst's shadow are added, as a float of the integer's width, to src's shadow, and dst's shadow is reset."""
+    t = store.operands[0].type
+    ft = ir.F64Type.get() if t.width == 64 else ir.F32Type.get()
+    idx = [rv.rv(i) for i in list(store.operands)[2:]]
+    g = memref.LoadOp(sh, idx).result
+    memref.StoreOp(arith.constant(t, 0), sh, idx)
+    ssh = rv.shadow(load.operands[0])
+    sidx = [rv.rv(i) for i in list(load.operands)[1:]]
+    old = memref.LoadOp(ssh, sidx).result
+    total = arith.addf(arith.bitcast(ft, old), arith.bitcast(ft, g))
+    memref.StoreOp(arith.bitcast(t, total), ssh, sidx)
 
 
 def vararg_call_rule(rv, op):
