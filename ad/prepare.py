@@ -107,6 +107,8 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
             break
         for c in calls:
             inline_call(c, funcs[c.attributes["callee"].value])
+    from polygeist_py.frontend.enzyme import bump_iteration_counts
+    bump_iteration_counts(copy)  # (__enzyme_iter: one more order of differentiation)
     if any(o.operation.name == "omp.parallel" for o in all_ops(copy)):  # (a team of one: openmp_serial.py)
         from .openmp_serial import serialize_parallel_regions
         serialize_parallel_regions(copy)

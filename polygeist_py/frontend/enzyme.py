@@ -554,3 +554,50 @@ def _enzyme_attributes(d):
             j += 1
         i = j + 1
     return out
+
+
+ITER = "__enzyme_iter"
+
+
+def calls_to(op, name: str) -> list:
+    """The func.call ops of function `name` nested in `op`."""
+    out = []
+
+    def visit(o):
+        if o.name == "func.call" and o.attributes["callee"].value == name:
+            out.append(o)
+        for region in o.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    visit(inner)
+    visit(op)
+    return out
+
+
+def bump_iteration_counts(f) -> None:
+    """In function copy `f` that AD differentiates: every `__enzyme_iter(n, k)` becomes `__enzyme_iter(n + k, k)`
+    (Enzyme's iteration count grows by k with each order of differentiation: a truncated series differentiated
+    twice keeps the primal's accuracy when it runs two more terms; mycos.c)."""
+    for c in calls_to(f, ITER):
+        if len(c.operands) == 2 and c.operands[0].type == c.operands[1].type:
+            with ir.InsertionPoint(c), c.location:
+                c.operands[0] = arith.addi(c.operands[0], c.operands[1])
+
+
+def lower_iteration_counts(module) -> None:
+    """`__enzyme_iter(n, k)` left after AD (the primal's, or every one when nothing is differentiated) is n.
+
+    Raises:
+        CompileError: a call with other than two integer arguments."""
+    from ..errors import error_at_op
+    for c in calls_to(module.operation, ITER):
+        if len(c.operands) != 2 or not all(isinstance(o.type, ir.IntegerType) for o in c.operands) or \
+                c.operands[0].type != c.operands[1].type or len(c.results) != 1 or \
+                c.results[0].type != c.operands[0].type:
+            raise error_at_op(c, "__enzyme_iter takes two integers (the count and its increase per order of "
+                                 "differentiation) and returns the count's type")
+        c.results[0].replace_all_uses_with(c.operands[0])
+        c.operation.erase()
+    sym = ir.SymbolTable(module.operation)
+    if ITER in sym and not calls_to(module.operation, ITER):
+        sym[ITER].operation.erase()
