@@ -54,7 +54,8 @@ PLACEHOLDER = "__pgcc_enzyme_"
 UNSUPPORTED_MARKERS = {
     "enzyme_width": "Enzyme's vector mode (enzyme_width)", "enzyme_dupv": "Enzyme's vector mode (enzyme_dupv)",
     "enzyme_dupnoneedv": "Enzyme's vector mode (enzyme_dupnoneedv)",
-    "enzyme_allocated": "Enzyme's split mode (enzyme_allocated)", "enzyme_tape": "Enzyme's split mode (enzyme_tape)",
+    "enzyme_allocated": "enzyme_allocated outside __enzyme_augmentfwd / __enzyme_reverse",
+    "enzyme_tape": "enzyme_tape outside __enzyme_augmentfwd / __enzyme_reverse",
     "enzyme_nofree": "enzyme_nofree", "enzyme_primal_return": "enzyme_primal_return",
     "enzyme_noret": "enzyme_noret",
 }
@@ -141,12 +142,13 @@ def emit(fg, call, args, struct_ptr=None):
     if fn is None:
         raise error_at(args[0], f"the first argument of {name} must name a function")
     fn = fn.get_definition() or fn
+    args, tape_arg = _caller_tape(args, split, name) if split in ("augment", "split_reverse") else (args, None)
     params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
     operands, acts, active_types = [], [], []
     i, p = 1, 0
     fret = canonical(fn.result_type)
     # __enzyme_reverse(f, args..., [adjoint of f's floating result], tape)
-    tail = (1 + (1 if CT.is_float(fret) else 0)) if split == "split_reverse" else 0
+    tail = ((0 if tape_arg is not None else 1) + (1 if CT.is_float(fret) else 0)) if split == "split_reverse" else 0
     while i < len(args) - tail:
         kind = marker_of(args[i])
         if kind is not None:
@@ -201,16 +203,20 @@ def emit(fg, call, args, struct_ptr=None):
     if split == "split_reverse":
         if len(args) - i != tail or p != len(params):
             raise error_at(call, f"{name} takes the arguments of '{fn.spelling}', "
-                                 f"{'the adjoint of its result, ' if tail == 2 else ''}then the tape")
-        if tail == 2:
+                                 f"{'the adjoint of its result, ' if CT.is_float(fret) else ''}then the tape")
+        if CT.is_float(fret):
             operands.append(fg.convert(fg.rvalue(args[i]), args[i].type, fret, args[i]))
-        operands.append(fg.raw_pointer(args[-1]))
+        if tape_arg is not None:  # (the tape pointer the augmented forward pass left in the caller's buffer)
+            from mlir.dialects import llvm
+            operands.append(llvm.LoadOp(ir.Type.parse("!llvm.ptr"), fg.raw_pointer(tape_arg)).result)
+        else:
+            operands.append(fg.raw_pointer(args[-1]))
     if p != len(params):
         raise error_at(call, f"too few arguments to {name}: '{fn.spelling}' has {len(params)} parameters")
 
     call_ty = canonical(call.type)
     if split == "augment":
-        return _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr)
+        return _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr, tape_arg)
     if mode == "forward":
         res_c = None if fret.kind == T.VOID else fret
         if res_c is not None and not CT.is_float(res_c):
@@ -256,7 +262,44 @@ def emit(fg, call, args, struct_ptr=None):
     return fg.convert(op.results[0], res_c, call_ty, call)
 
 
-def _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr):
+TAPE_BYTES = 8  # (pgcc's tape: a pointer to the heap block of the augmented forward pass, ad/split_mode.py)
+
+
+def _caller_tape(args, split, name):
+    """Enzyme's caller-allocated tape: ``enzyme_allocated, N`` (the bytes the caller provides) and ``enzyme_tape,
+    p`` (where they are) among the arguments of a split-mode call. Returns (the other arguments, p or None).
+    pgcc's tape is a pointer kept in the first TAPE_BYTES bytes of the caller's buffer.
+
+    Raises:
+        CompileError: N not a constant, N smaller than the tape, a marker without its value, enzyme_allocated
+            without enzyme_tape."""
+    from .array_init import constant_value
+    rest, tape, size, i = [], None, None, 0
+    while i < len(args):
+        a = strip_implicit(args[i])
+        spelling = a.referenced.spelling if a.kind == K.DECL_REF_EXPR and a.referenced is not None else None
+        if spelling in ("enzyme_allocated", "enzyme_tape"):
+            if i + 1 >= len(args):
+                raise error_at(args[i], f"{spelling} at the end of the arguments of {name}")
+            if spelling == "enzyme_tape":
+                tape = args[i + 1]
+            else:
+                size = constant_value(args[i + 1])
+                if not isinstance(size, int):
+                    raise error_at(args[i + 1], "enzyme_allocated takes the tape's size in bytes (an integer)")
+                if size < TAPE_BYTES:
+                    raise error_at(args[i + 1], f"{name}: the tape needs {TAPE_BYTES} bytes, enzyme_allocated gives "
+                                                f"{size}")
+            i += 2
+            continue
+        rest.append(args[i])
+        i += 1
+    if size is not None and tape is None:
+        raise error_at(args[0], f"{name}: enzyme_allocated without enzyme_tape (where the tape goes)")
+    return rest, tape
+
+
+def _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr, tape_arg=None):
     """The placeholder call of ``__enzyme_augmentfwd``: its results are the tape (a pointer) and, when the call
     initializes a struct of a pointer and a floating-point field (Enzyme's {tape, primal}), f's result.
 
@@ -295,6 +338,8 @@ def _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr)
             else:
                 llvm.StoreOp(fg.convert(op.results[1], fret, f.type, call), at)
         return None
+    if tape_arg is not None:  # (a caller-allocated tape: the pointer goes into the caller's buffer)
+        llvm.StoreOp(op.results[0], fg.raw_pointer(tape_arg))
     return None if call_ty.kind == T.VOID else op.results[0]
 
 
