@@ -1,0 +1,120 @@
+/* Forms of Enzyme's C API that programs use: split mode with a tape the caller allocates (enzyme_allocated,
+   enzyme_tape) around a function with a local array, a struct of gradients returned directly, nested
+   derivatives of a truncated series whose length __enzyme_iter grows with the order, an allocator registered
+   with __enzyme_allocation_like whose deallocator returns a pointer. Checked against central finite
+   differences or the analytic values. Prints "label derivative reference"; exits 1 when one is outside
+   tolerance. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+extern double __enzyme_autodiff(void *, ...);
+extern void __enzyme_augmentfwd(void *, ...);
+extern void __enzyme_reverse(void *, ...);
+extern uint64_t __enzyme_iter(uint64_t, uint64_t);
+extern int enzyme_dup, enzyme_const, enzyme_allocated, enzyme_tape;
+
+static int failures;
+
+static void check(const char *label, int i, double got, double want) {
+  printf("%s_%d %.12g %.12g\n", label, i, got, want);
+  if (!(fabs(got - want) <= 1e-6 * (1 + fabs(want)))) failures++;
+}
+
+/* smooths x in place through a local copy */
+void smooth(double *x, int n) {
+  double t[8];
+  for (int i = 0; i < n; i++) t[i] = x[i] * x[i];
+  for (int i = 1; i + 1 < n; i++) x[i] = sin(t[i - 1]) + t[i] * t[i + 1];
+}
+
+#define TAPE 64
+static void split_gradient(double *x, double *dx, int n) {
+  unsigned char tape[TAPE];
+  __enzyme_augmentfwd((void *)smooth, enzyme_dup, x, dx, enzyme_const, n, enzyme_allocated, TAPE, enzyme_tape,
+                      tape);
+  __enzyme_reverse((void *)smooth, enzyme_dup, x, dx, enzyme_const, n, enzyme_allocated, TAPE, enzyme_tape,
+                   tape);
+}
+
+static double weighted(const double *x, int n) {
+  double y[8], s = 0;
+  for (int i = 0; i < n; i++) y[i] = x[i];
+  smooth(y, n);
+  for (int i = 0; i < n; i++) s += (i + 1) * y[i];
+  return s;
+}
+
+typedef struct { double dx, dy, dz; } grad3;
+extern grad3 __enzyme_autodiff_grad3(void *, ...); /* (any name beginning with __enzyme_autodiff) */
+double cell(double x, double y, double z) { return x * y * exp(z) + y / (1 + x * x); }
+grad3 cell_gradient(double x, double y, double z) { return __enzyme_autodiff_grad3((void *)cell, x, y, z); }
+
+/* exp by a short series, one more term per order of differentiation */
+double series_exp(double x) {
+  double term = 1, sum = 1;
+  uint64_t n = __enzyme_iter(8, 1);
+  for (uint64_t k = 1; k <= n; k++) {
+    term *= x / k;
+    sum += term;
+  }
+  return sum;
+}
+double d_series_exp(double x) { return __enzyme_autodiff((void *)series_exp, x); }
+double dd_series_exp(double x) { return __enzyme_autodiff((void *)d_series_exp, x); }
+
+/* a bump allocator over a static arena */
+static char arena[4096];
+static int arena_used;
+void *arena_get(char *base, int bytes, int *used) {
+  void *p = base + *used;
+  *used += (bytes + 15) / 16 * 16;
+  return p;
+}
+void *arena_give(int *used, void *p) {
+  (void)used;
+  return p;
+}
+void *__enzyme_allocation_like[4] = {(void *)arena_get, (void *)1, (void *)"2,-1", (void *)arena_give};
+
+__attribute__((noinline)) double *boxed(double v) {
+  double *b = arena_get(arena, sizeof(double), &arena_used);
+  *b = v * v;
+  return b;
+}
+double unbox(double v) { return *boxed(v) * v; }
+
+int main(void) {
+  double x[6], dx[6];
+  for (int j = 0; j < 6; j++) {
+    for (int i = 0; i < 6; i++) {
+      x[i] = 0.2 + 0.15 * i;
+      dx[i] = i + 1;
+    }
+    split_gradient(x, dx, 6);
+    double h = 1e-6, xp[6], xm[6];
+    for (int i = 0; i < 6; i++) xp[i] = xm[i] = 0.2 + 0.15 * i;
+    xp[j] += h;
+    xm[j] -= h;
+    check("split", j, dx[j], (weighted(xp, 6) - weighted(xm, 6)) / (2 * h));
+  }
+  for (int k = 0; k < 3; k++) {
+    double a = 0.3 + k, b = 1.5 - k, c = 0.2 * k, h = 1e-6;
+    grad3 g = cell_gradient(a, b, c);
+    check("gx", k, g.dx, (cell(a + h, b, c) - cell(a - h, b, c)) / (2 * h));
+    check("gy", k, g.dy, (cell(a, b + h, c) - cell(a, b - h, c)) / (2 * h));
+    check("gz", k, g.dz, (cell(a, b, c + h) - cell(a, b, c - h)) / (2 * h));
+  }
+  for (int k = 0; k < 3; k++) {
+    double a = 0.5 + 0.5 * k;
+    /* (the derivative of the series of n + 1 terms is the primal's series of n terms, exactly) */
+    check("iter1", k, d_series_exp(a), series_exp(a));
+    check("iter2", k, dd_series_exp(a), series_exp(a));
+  }
+  for (int k = 0; k < 2; k++) {
+    double a = 1.0 + k;
+    check("alloc", k, __enzyme_autodiff((void *)unbox, a), 3 * a * a);
+  }
+  return failures != 0;
+}
