@@ -26,6 +26,11 @@ ERRORS = [
     ("double f(double *x) { return x[0] * x[0]; }\n"
      "double g(double *x, double *dx, void *t) { return __enzyme_autodiff((void *)f, x, dx, enzyme_tape, t); }\n",
      7, "enzyme_tape outside __enzyme_augmentfwd / __enzyme_reverse"),
+    # vector forward mode on a function with a pointer parameter (it would run once per direction)
+    ("double f(double *x) { return x[0] * x[0]; }\ntypedef struct { double d[2]; } t2;\n"
+     "extern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
+     "t2 g(double *x, double *a, double *b) { return __enzyme_fwddiff_t2((void *)f, enzyme_width, 2, x, a, b); }\n",
+     9, "with enzyme_width on 'f', whose parameter 1 is not floating-point"),
     # a recursive call whose record argument is copied from memory a later store of an integer may change
     ("typedef struct { int lo, hi; const double *v; } span;\n"
      "double sum(const span *s) { if (s->hi - s->lo < 2) return s->v[s->lo] * s->v[s->lo];\n"

@@ -52,7 +52,8 @@ PLACEHOLDER = "__pgcc_enzyme_"
 # Enzyme API that pgcc does not implement: a clear error names it (instead of a wrong argument count or a link
 # failure on an undefined __enzyme_* symbol)
 UNSUPPORTED_MARKERS = {
-    "enzyme_width": "Enzyme's vector mode (enzyme_width)", "enzyme_dupv": "Enzyme's vector mode (enzyme_dupv)",
+    "enzyme_width": "Enzyme's vector mode (enzyme_width) other than right after the function in __enzyme_fwddiff",
+    "enzyme_dupv": "Enzyme's vector mode (enzyme_dupv)",
     "enzyme_dupnoneedv": "Enzyme's vector mode (enzyme_dupnoneedv)",
     "enzyme_allocated": "enzyme_allocated outside __enzyme_augmentfwd / __enzyme_reverse",
     "enzyme_tape": "enzyme_tape outside __enzyme_augmentfwd / __enzyme_reverse",
@@ -142,6 +143,8 @@ def emit(fg, call, args, struct_ptr=None):
     if fn is None:
         raise error_at(args[0], f"the first argument of {name} must name a function")
     fn = fn.get_definition() or fn
+    if split == "forward" and len(args) > 2 and _spelling(args[1]) == "enzyme_width":
+        return _emit_vector(fg, call, name, fn, args, struct_ptr)
     args, tape_arg = _caller_tape(args, split, name) if split in ("augment", "split_reverse") else (args, None)
     params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
     operands, acts, active_types = [], [], []
@@ -260,6 +263,85 @@ def emit(fg, call, args, struct_ptr=None):
     if not CT.is_arith(call_ty):
         raise error_at(call, f"unsupported construct: {name} declared to return '{call.type.spelling}'")
     return fg.convert(op.results[0], res_c, call_ty, call)
+
+
+def _spelling(arg):
+    """The name of the variable argument `arg` is (an Enzyme marker such as ``enzyme_width``), or None."""
+    a = strip_implicit(arg)
+    return a.referenced.spelling if a.kind == K.DECL_REF_EXPR and a.referenced is not None else None
+
+
+def _emit_vector(fg, call, name, fn, args, struct_ptr):
+    """Enzyme's vector forward mode, ``__enzyme_fwddiff(f, enzyme_width, W, x, dx_1..dx_W, ...)`` for f of
+    floating-point parameters (each followed by W tangents, or constant after enzyme_const) and result: W
+    forward derivatives, one per direction, whose results fill the W floating-point fields of the struct the call
+    returns (or the W elements of its one array field). (f of scalars only: it runs once per direction, which is the same only when it writes no memory it
+    is given.)
+
+    Raises:
+        CompileError: W not a constant >= 1, a parameter that is not floating-point, a result that is not a
+            struct of W floating-point fields, missing tangents."""
+    from .array_init import constant_value
+    width = constant_value(args[2])
+    if not isinstance(width, int) or width < 1:
+        raise error_at(args[2], "enzyme_width takes the number of directions (a constant integer >= 1)")
+    params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
+    fret = canonical(fn.result_type)
+    call_ty = canonical(call.type)
+    slots = []  # (byte offset, C type) of each direction's tangent: float fields, or the elements of one array
+    for f in (list(call_ty.get_fields()) if call_ty.kind == T.RECORD else []):
+        ft, off = canonical(f.type), call_ty.get_offset(f.spelling) // 8
+        if ft.kind == T.CONSTANTARRAY and CT.is_float(canonical(ft.element_type)):
+            et = canonical(ft.element_type)
+            slots += [(off + j * et.get_size(), et) for j in range(ft.element_count)]
+        else:
+            slots.append((off, ft))
+    if struct_ptr is None or not CT.is_float(fret) or len(slots) != width or \
+            not all(CT.is_float(t) for _, t in slots):
+        raise error_at(call, f"unsupported construct: {name} with enzyme_width {width} other than for a function "
+                             f"of floating-point result returning a struct of {width} floating-point values")
+    i, values, tangents = 3, [], []  # tangents[p]: the W tangents of parameter p (None: constant)
+    for p, pt in enumerate(params):
+        if not CT.is_float(pt):
+            raise error_at(call, f"unsupported construct: {name} with enzyme_width on '{fn.spelling}', whose "
+                                 f"parameter {p + 1} is not floating-point")
+        const = _spelling(args[i]) == "enzyme_const" if i < len(args) else False
+        if i < len(args) and _spelling(args[i]) in ("enzyme_const", "enzyme_dup"):
+            i += 1
+        if i + 1 + (0 if const else width) > len(args):
+            raise error_at(call, f"{name}: missing the value or the {width} tangents of parameter {p + 1}")
+        values.append(fg.convert(fg.rvalue(args[i]), args[i].type, pt, args[i]))
+        i += 1
+        if const:
+            tangents.append(None)
+            continue
+        tangents.append([fg.convert(fg.rvalue(a), a.type, pt, a) for a in args[i:i + width]])
+        i += width
+    if i != len(args) or len(values) != len(params):
+        raise error_at(call, f"{name}: the arguments do not match '{fn.spelling}' with enzyme_width {width}")
+    from mlir.dialects import llvm
+    mg = fg.mg
+    i64 = ir.IntegerType.get_signless(64)
+    for k, (offset, slot_type) in enumerate(slots):
+        operands, acts = [], []
+        for v, t in zip(values, tangents):
+            operands.append(v)
+            if t is not None:
+                operands.append(t[k])
+            acts.append("const" if t is None else "dup")
+        n = getattr(mg, "enzyme_calls", 0)
+        mg.enzyme_calls = n + 1
+        pname = f"{PLACEHOLDER}{n}"
+        results = [CT.scalar_type(fret)]
+        with ir.Location.unknown(), ir.InsertionPoint(mg.module.body):
+            func.FuncOp(pname, ir.FunctionType.get([v.type for v in operands], results), visibility="private")
+        op = func.CallOp(results, ir.FlatSymbolRefAttr.get(pname), operands)
+        op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(mg.declare(fn))
+        op.attributes[MODE_ATTR] = ir.StringAttr.get("forward")
+        op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+        at = fg.byte_offset(struct_ptr, arith.constant(i64, offset))
+        llvm.StoreOp(fg.convert(op.results[0], fret, slot_type, call), at)
+    return None
 
 
 TAPE_BYTES = 8  # (pgcc's tape: a pointer to the heap block of the augmented forward pass, ad/split_mode.py)

@@ -13,7 +13,7 @@ extern double __enzyme_autodiff(void *, ...);
 extern void __enzyme_augmentfwd(void *, ...);
 extern void __enzyme_reverse(void *, ...);
 extern uint64_t __enzyme_iter(uint64_t, uint64_t);
-extern int enzyme_dup, enzyme_const, enzyme_allocated, enzyme_tape;
+extern int enzyme_dup, enzyme_const, enzyme_allocated, enzyme_tape, enzyme_width;
 
 static int failures;
 
@@ -50,6 +50,14 @@ typedef struct { double dx, dy, dz; } grad3;
 extern grad3 __enzyme_autodiff_grad3(void *, ...); /* (any name beginning with __enzyme_autodiff) */
 double cell(double x, double y, double z) { return x * y * exp(z) + y / (1 + x * x); }
 grad3 cell_gradient(double x, double y, double z) { return __enzyme_autodiff_grad3((void *)cell, x, y, z); }
+
+/* vector forward mode: three directions at once */
+typedef struct { double d[3]; } tangents3;
+extern tangents3 __enzyme_fwddiff_v3(void *, ...);
+double wave(double t, double k) { return sin(k * t) * exp(-0.1 * t) + k * k; }
+tangents3 wave_directions(double t, double k) {
+  return __enzyme_fwddiff_v3((void *)wave, enzyme_width, 3, t, 1.0, 0.0, 0.5, k, 0.0, 1.0, -2.0);
+}
 
 /* exp by a short series, one more term per order of differentiation */
 double series_exp(double x) {
@@ -111,6 +119,14 @@ int main(void) {
     /* (the derivative of the series of n + 1 terms is the primal's series of n terms, exactly) */
     check("iter1", k, d_series_exp(a), series_exp(a));
     check("iter2", k, dd_series_exp(a), series_exp(a));
+  }
+  for (int k = 0; k < 3; k++) {
+    double t = 0.7 + k, q = 1.3 - 0.4 * k, h = 1e-6;
+    tangents3 v = wave_directions(t, q);
+    double dt = (wave(t + h, q) - wave(t - h, q)) / (2 * h), dk = (wave(t, q + h) - wave(t, q - h)) / (2 * h);
+    check("width_t", k, v.d[0], dt);
+    check("width_k", k, v.d[1], dk);
+    check("width_mix", k, v.d[2], 0.5 * dt - 2 * dk);
   }
   for (int k = 0; k < 2; k++) {
     double a = 1.0 + k;
