@@ -1,7 +1,8 @@
 /* Forms of Enzyme's C API that programs use: split mode with a tape the caller allocates (enzyme_allocated,
    enzyme_tape) around a function with a local array, a struct of gradients returned directly, nested
    derivatives of a truncated series whose length __enzyme_iter grows with the order, an allocator registered
-   with __enzyme_allocation_like whose deallocator returns a pointer. Checked against central finite
+   with __enzyme_allocation_like whose deallocator returns a pointer, malloc called through a global struct's
+   field, vector forward mode. Checked against central finite
    differences or the analytic values. Prints "label derivative reference"; exits 1 when one is outside
    tolerance. */
 #include <math.h>
@@ -93,6 +94,17 @@ __attribute__((noinline)) double *boxed(double v) {
 }
 double unbox(double v) { return *boxed(v) * v; }
 
+/* malloc reached through a field of a global struct that nothing writes */
+struct pool { int taken; void *(*get)(size_t); } heap_pool = {0, malloc};
+__attribute__((noinline)) double *pooled(size_t n) { return heap_pool.get(n * sizeof(double)); }
+double pool_square(double v) {
+  double *m = pooled(1);
+  m[0] = v;
+  double r = m[0] * m[0];
+  free(m);
+  return r;
+}
+
 int main(void) {
   double x[6], dx[6];
   for (int j = 0; j < 6; j++) {
@@ -131,6 +143,7 @@ int main(void) {
   for (int k = 0; k < 2; k++) {
     double a = 1.0 + k;
     check("alloc", k, __enzyme_autodiff((void *)unbox, a), 3 * a * a);
+    check("pool", k, __enzyme_autodiff((void *)pool_square, a), 2 * a);
   }
   return failures != 0;
 }
