@@ -53,7 +53,7 @@ PLACEHOLDER = "__pgcc_enzyme_"
 # failure on an undefined __enzyme_* symbol)
 UNSUPPORTED_MARKERS = {
     "enzyme_width": "Enzyme's vector mode (enzyme_width) other than right after the function in __enzyme_fwddiff",
-    "enzyme_dupv": "Enzyme's vector mode (enzyme_dupv)",
+    "enzyme_dupv": "Enzyme's vector mode with enzyme_dupv (a pointer to the tangents; pass each tangent)",
     "enzyme_dupnoneedv": "Enzyme's vector mode (enzyme_dupnoneedv)",
     "enzyme_allocated": "enzyme_allocated outside __enzyme_augmentfwd / __enzyme_reverse",
     "enzyme_tape": "enzyme_tape outside __enzyme_augmentfwd / __enzyme_reverse",
@@ -305,7 +305,10 @@ def _emit_vector(fg, call, name, fn, args, struct_ptr):
         if not CT.is_float(pt):
             raise error_at(call, f"unsupported construct: {name} with enzyme_width on '{fn.spelling}', whose "
                                  f"parameter {p + 1} is not floating-point")
-        const = _spelling(args[i]) == "enzyme_const" if i < len(args) else False
+        marker = _spelling(args[i]) if i < len(args) else None
+        if marker in UNSUPPORTED_MARKERS:
+            raise error_at(args[i], f"unsupported construct: {UNSUPPORTED_MARKERS[marker]}")
+        const = marker == "enzyme_const"
         if i < len(args) and _spelling(args[i]) in ("enzyme_const", "enzyme_dup"):
             i += 1
         if i + 1 + (0 if const else width) > len(args):
