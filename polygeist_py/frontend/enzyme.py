@@ -48,6 +48,8 @@ UNSUPPORTED_REGISTRATIONS = {}
 # drops them, so they are read off the declaration's tokens, see scan_attributes); any other enzyme_* attribute
 # is an error rather than being ignored
 ATTRIBUTES = {"enzyme_inactive", "enzyme_function_like"}
+# (enzyme_inactive_noblock: inactive; "noblock" only lets Enzyme's optimizations move code across the call)
+ATTRIBUTE_ALIASES = {"enzyme_inactive_noblock": "enzyme_inactive"}
 PLACEHOLDER = "__pgcc_enzyme_"
 # Enzyme API that pgcc does not implement: a clear error names it (instead of a wrong argument count or a link
 # failure on an undefined __enzyme_* symbol)
@@ -610,7 +612,7 @@ def scan_attributes(mg):
             d = next((d for d in decls if d.location.file is not None and d.location.file.name == loc.file.name
                       and (d.extent.start.line, d.extent.start.column) <= (loc.line, loc.column)
                       <= (d.extent.end.line, d.extent.end.column)), None)
-            if m.group(1) == "enzyme_inactive" and d is not None:
+            if ATTRIBUTE_ALIASES.get(m.group(1), m.group(1)) == "enzyme_inactive" and d is not None:
                 if d.kind != K.VAR_DECL:
                     _add_rule(mg, "inactive", mg.declare(d.get_definition() or d))
                 else:
@@ -680,7 +682,7 @@ def _enzyme_attributes(d):
                 if j + 3 < len(toks) and toks[j + 1].spelling == "(" and toks[j + 3].spelling == ")" \
                         and toks[j + 2].spelling.startswith('"'):
                     arg = toks[j + 2].spelling[1:-1]
-                out.append((sp, arg, toks[j]))
+                out.append((ATTRIBUTE_ALIASES.get(sp, sp), arg, toks[j]))
             j += 1
         i = j + 1
     return out

@@ -2,7 +2,7 @@
    enzyme_tape) around a function with a local array, a struct of gradients returned directly, nested
    derivatives of a truncated series whose length __enzyme_iter grows with the order, an allocator registered
    with __enzyme_allocation_like whose deallocator returns a pointer, malloc called through a global struct's
-   field, vector forward mode. Checked against central finite
+   field, vector forward mode, enzyme_inactive_noblock. Checked against central finite
    differences or the analytic values. Prints "label derivative reference"; exits 1 when one is outside
    tolerance. */
 #include <math.h>
@@ -94,6 +94,10 @@ __attribute__((noinline)) double *boxed(double v) {
 }
 double unbox(double v) { return *boxed(v) * v; }
 
+/* a function Enzyme may treat as constant and move code across */
+__attribute__((enzyme_inactive_noblock)) double tuning(double v) { return 3 * v; }
+double tuned(double v) { return tuning(v) * v; }
+
 /* malloc reached through a field of a global struct that nothing writes */
 struct pool { int taken; void *(*get)(size_t); } heap_pool = {0, malloc};
 __attribute__((noinline)) double *pooled(size_t n) { return heap_pool.get(n * sizeof(double)); }
@@ -144,6 +148,7 @@ int main(void) {
     double a = 1.0 + k;
     check("alloc", k, __enzyme_autodiff((void *)unbox, a), 3 * a * a);
     check("pool", k, __enzyme_autodiff((void *)pool_square, a), 2 * a);
+    check("noblock", k, __enzyme_autodiff((void *)tuned, a), tuning(a));
   }
   return failures != 0;
 }
