@@ -566,6 +566,10 @@ class Reverse:
                                           "whose work depends on its team (a call of the OpenMP runtime such as "
                                           "omp_get_thread_num, tasks, sections, atomics, private or reduction "
                                           "clauses inside the region)")
+                elif op.name == "memref.copy":  # (the frontend copies an OpenMP region's variables only)
+                    raise error_at_op(op, "unsupported construct: reverse mode through the copy of an OpenMP "
+                                          "firstprivate or lastprivate variable (each thread works on its own "
+                                          "copy: the derivative depends on the team)")
                 else:
                     raise error_at_op(op, f"unsupported construct: no reverse-mode derivative rule for '{op.name}'")
             with op.location:

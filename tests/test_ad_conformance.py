@@ -49,3 +49,17 @@ def test_unsupported_enzyme_forms_are_clear_errors(src, line, msg, tmp):
     assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr and "internal compiler error" not in r.stderr, r.stderr
     assert f"e.c:{line}:" in r.stderr and msg in r.stderr, r.stderr
+
+
+def test_firstprivate_in_reverse_mode_is_a_clear_error(tmp):
+    """A firstprivate variable updated by each thread (Enzyme's omp_firstprivate.c): the derivative would depend
+    on how the iterations are shared among threads."""
+    p = tmp / "e.c"
+    p.write_text(PREFIX + "void touch(double *p) { *p *= 0.5; }\n"
+                 "void f(double *a, double in, int n) {\n#pragma omp parallel for firstprivate(in)\n"
+                 "  for (int i = 0; i < n; i++) { a[i] = in; in = 0; touch(&in); }\n}\n"
+                 "double g(double *a, double *da, int n) { return __enzyme_autodiff((void *)f, a, da, 1.0, n); }\n")
+    r = run_pgcc([p, "-fopenmp", "-c", "-o", tmp / "e.o"])
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and "internal compiler error" not in r.stderr, r.stderr
+    assert "e.c:9:" in r.stderr and "OpenMP firstprivate or lastprivate variable" in r.stderr, r.stderr
