@@ -526,8 +526,9 @@ LINEAR_FLOAT_USERS = {"arith.addf", "arith.subf", "arith.negf", "arith.extf", "a
 def _needed_read_types(session, name):
     """The scalar types (_scalar_type_key) of the values that the derivative of kept function `name` re-reads from
     memory and needs: every load except a float that flows only through sums and differences into the result or
-    into memory (its value never enters the derivative). None when the function reads memory otherwise (copies,
-    calls of other functions that stay calls), i.e. anything may be needed."""
+    into memory (its value never enters the derivative); a copy (a struct assignment) reads bytes that matter only
+    through this function's loads of the copy. None when the function calls other functions that stay calls
+    (anything may be needed)."""
     memo = session.__dict__.setdefault("needed_read_types", {})
     if name in memo:
         return memo[name]
@@ -536,7 +537,9 @@ def _needed_read_types(session, name):
     from .activity import COPIES
     for o in all_ops(f):
         oname = o.name
-        if oname in COPIES or oname == "llvm.call":
+        if oname in COPIES:
+            continue  # (the bytes copied are needed only as the loads of this function from the copy read them)
+        if oname == "llvm.call":
             out = None
             break
         if oname == "func.call":
@@ -566,6 +569,15 @@ def _linear_only(v, seen=None) -> bool:
         uname = user.operation.name
         k = use.operand_number
         if uname in ("llvm.store", "memref.store", "affine.store") and k == 0:
+            continue
+        if uname == "scf.while":  # (an initial value carried by the loop)
+            if not _linear_only(user.regions[0].blocks[0].arguments[k], seen):
+                return False
+            continue
+        if uname == "scf.for" and k >= 3:
+            if not all(_linear_only(x, seen) for x in (user.results[k - 3],
+                                                       user.regions[0].blocks[0].arguments[k - 2])):
+                return False
             continue
         if uname not in LINEAR_FLOAT_USERS | {"scf.condition"} or (uname == "arith.select" and k == 0):
             return False

@@ -52,6 +52,27 @@ double tree_energy(const span *s) {
   return t;
 }
 
+/* halves copied from the caller's record, leaves summed by a loop; the sum stored through an output pointer
+   after the call (it may alias the record's memory but is a double the derivative never needs) */
+double tile_sum(const span *s) {
+  if (s->last - s->first > 2) {
+    long mid = s->first + (s->last - s->first) / 2;
+    span *lo = malloc(sizeof(span)), *hi = malloc(sizeof(span));
+    *lo = *s;
+    *hi = *s;
+    lo->last = mid;
+    hi->first = mid;
+    double a = tile_sum(lo), b = tile_sum(hi);
+    free(lo);
+    free(hi);
+    return a + b;
+  }
+  double t = 0;
+  for (long i = s->first; i < s->last; i++) t += s->vals[i];
+  return t;
+}
+void tile_out(const span *s, double *out) { *out = tile_sum(s) * tile_sum(s); }
+
 /* two input pointers read by every level; the result stored through a third pointer after the calls */
 double pair_sum(const double *a, const double *b, int depth) {
   if (depth <= 0) return *a + *b;
@@ -67,6 +88,12 @@ double run_tree(const double *x) {
   span s = {0, x, N};
   return tree_energy(&s);
 }
+double run_tile(const double *x) {
+  span s = {0, x, N};
+  double out;
+  tile_out(&s, &out);
+  return out;
+}
 double run_pair(const double *x) {
   double out;
   pair_out(x, x + 1, &out, 6);
@@ -80,6 +107,10 @@ static void compare(const char *label, fn f, const double *x) {
   span s = {0, x, N}, ds = {0, dx, N};
   if (f == run_chain) __enzyme_autodiff((void *)chain_energy, &s, &ds);
   else if (f == run_tree) __enzyme_autodiff((void *)tree_energy, &s, &ds);
+  else if (f == run_tile) {
+    double out = 0, dout = 1;
+    __enzyme_autodiff((void *)tile_out, &s, &ds, &out, &dout);
+  }
   else {
     double out = 0, dout = 1;
     __enzyme_autodiff((void *)pair_out, x, dx, x + 1, dx + 1, &out, &dout, 6);
@@ -101,6 +132,7 @@ int main(void) {
   for (int i = 0; i < N; i++) x[i] = 0.3 + 0.11 * i;
   compare("chain", run_chain, x);
   compare("tree", run_tree, x);
+  compare("tile", run_tile, x);
   compare("pair", run_pair, x);
   return failures != 0;
 }
