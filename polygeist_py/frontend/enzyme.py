@@ -722,6 +722,8 @@ def lower_iteration_counts(module) -> None:
     Raises:
         CompileError: a call with other than two integer arguments."""
     from ..errors import error_at_op
+    if ITER not in ir.SymbolTable(module.operation):
+        return  # (no walk of modules that never name it)
     for c in calls_to(module.operation, ITER):
         if len(c.operands) != 2 or not all(isinstance(o.type, ir.IntegerType) for o in c.operands) or \
                 c.operands[0].type != c.operands[1].type or len(c.results) != 1 or \
