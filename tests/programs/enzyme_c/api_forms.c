@@ -2,7 +2,7 @@
    enzyme_tape) around a function with a local array, a struct of gradients returned directly, nested
    derivatives of a truncated series whose length __enzyme_iter grows with the order, an allocator registered
    with __enzyme_allocation_like whose deallocator returns a pointer, malloc called through a global struct's
-   field, vector forward mode, enzyme_inactive_noblock. Checked against central finite
+   field, vector forward mode, enzyme_inactive_noblock, posix_memalign into a table of rows. Checked against central finite
    differences or the analytic values. Prints "label derivative reference"; exits 1 when one is outside
    tolerance. */
 #include <math.h>
@@ -94,6 +94,22 @@ __attribute__((noinline)) double *boxed(double v) {
 }
 double unbox(double v) { return *boxed(v) * v; }
 
+/* rows allocated into a local table of pointers in a loop, each row read back in the same iteration */
+double row_table(double v) {
+  double *rows[6];
+  for (int i = 0; i < 6; i++) {
+    posix_memalign((void **)&rows[i], 16, sizeof(double) * (i + 1));
+    rows[i][0] = v * (i + 1);
+    rows[i][i] = rows[i][0] * v;
+  }
+  double s = 0;
+  for (int i = 0; i < 6; i++) {
+    s += rows[i][i] * rows[i][0];
+    free(rows[i]);
+  }
+  return s;
+}
+
 /* a function Enzyme may treat as constant and move code across */
 __attribute__((enzyme_inactive_noblock)) double tuning(double v) { return 3 * v; }
 double tuned(double v) { return tuning(v) * v; }
@@ -149,6 +165,8 @@ int main(void) {
     check("alloc", k, __enzyme_autodiff((void *)unbox, a), 3 * a * a);
     check("pool", k, __enzyme_autodiff((void *)pool_square, a), 2 * a);
     check("noblock", k, __enzyme_autodiff((void *)tuned, a), tuning(a));
+    check("rows", k, __enzyme_autodiff((void *)row_table, a),
+          (row_table(a + 1e-6) - row_table(a - 1e-6)) / 2e-6);
   }
   return failures != 0;
 }
