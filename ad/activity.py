@@ -86,6 +86,17 @@ def is_sum_reduction(reduce_op, j: int) -> bool:
         {ops[0].operands[0], ops[0].operands[1]} == set(block.arguments) and ops[1].operands[0] == ops[0].results[0]
 
 
+def int_move_source(store):
+    """The load (affine/memref.load) whose integer value store `store` (affine/memref.store) writes unchanged, when
+    that integer is 32 or 64 bits wide (it may hold a float's bits), else None."""
+    val = store.operands[0]
+    owner = val.owner
+    if isinstance(owner, ir.Block) or owner.name not in LOADS or not isinstance(val.type, ir.IntegerType) or \
+            val.type.width not in (32, 64):
+        return None
+    return owner
+
+
 def store_parts(op):
     """(value, memref) of an affine.store / memref.store."""
     return op.operands[0], op.operands[1]
@@ -393,6 +404,15 @@ class Activity:
             val, mem = store_parts(op)
             if val in V and mem not in V and self._shadow_global(mem):
                 return True
+            src = int_move_source(op)
+            if src is not None and src.operands[0] in V and mem not in V:
+                # the bits of a float moved through an integer (`memcpy(&u, &x, 8)`, then `u` stored elsewhere,
+                # as an inlined call's parameter is): the destination gets a shadow, the shadow's bits move too
+                alloc = root_alloc(mem)
+                if alloc is None or name != "memref.store" or src.name != "memref.load":
+                    raise error_at_op(op, "unsupported construct: the bits of a differentiated floating-point "
+                                          "value moved through an integer into memory pgcc cannot give a shadow")
+                return self._mark([alloc.results[0]])
             if mem in V and isinstance(val.type, ir.IntegerType) and _integer_arithmetic_on_loaded(val, V):
                 # the bits of a differentiated double changed through an integer (`u ^= sign bit` after a
                 # memcpy into an unsigned long long): no derivative rule follows them

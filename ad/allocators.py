@@ -58,7 +58,7 @@ def shadow_release(callee, args, shadow):
         alloc = DEALLOCATORS[callee]
         at = CUSTOM_ALLOCATORS[alloc][2].index(-1)
         args = list(args[:at]) + [shadow] + list(args[at + 1:])
-    func.CallOp([], ir.FlatSymbolRefAttr.get(callee), args)
+    func.CallOp([] if callee == "free" else _results_of(callee), ir.FlatSymbolRefAttr.get(callee), args)
 
 
 def release_like_allocation(alloc_callee, alloc_args, shadow):
@@ -70,7 +70,21 @@ def release_like_allocation(alloc_callee, alloc_args, shadow):
         func.CallOp([], ir.FlatSymbolRefAttr.get("free"), [shadow])
         return
     _, dealloc, indices = CUSTOM_ALLOCATORS[alloc_callee]
-    func.CallOp([], ir.FlatSymbolRefAttr.get(dealloc), [shadow if i == -1 else alloc_args[i] for i in indices])
+    func.CallOp(_results_of(dealloc), ir.FlatSymbolRefAttr.get(dealloc),
+                [shadow if i == -1 else alloc_args[i] for i in indices])
+
+
+def _results_of(name) -> list:
+    """The result types of function `name` in the module of the insertion point (a deallocator declared to return
+    something, as Enzyme's customalloc.c's `void *myfree(...)`: the call must say so)."""
+    op = ir.InsertionPoint.current.block.owner
+    while op.parent is not None:
+        op = op.parent
+    table = ir.SymbolTable(op)
+    if name not in table:
+        return []
+    f = table[name]
+    return list(ir.FunctionType(ir.TypeAttr(f.attributes["function_type"]).value).results)
 
 
 def _declare_free(ptr_type) -> None:

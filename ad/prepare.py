@@ -107,6 +107,8 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
             break
         for c in calls:
             inline_call(c, funcs[c.attributes["callee"].value])
+    from polygeist_py.frontend.enzyme import bump_iteration_counts
+    bump_iteration_counts(copy)  # (__enzyme_iter: one more order of differentiation)
     if any(o.operation.name == "omp.parallel" for o in all_ops(copy)):  # (a team of one: openmp_serial.py)
         from .openmp_serial import serialize_parallel_regions
         serialize_parallel_regions(copy)
@@ -202,7 +204,7 @@ def _declare(module, name, inputs, results) -> None:
 
 def _function_pointer_target(v, module):
     """The name of the one function pointer value `v` can be (func.constant, possibly cast, or loaded from a
-    global initialized with one and written nowhere in `module`), or None."""
+    global, or a field of a global struct, initialized with one and written nowhere in `module`), or None."""
     owner = v.owner
     if isinstance(owner, ir.Block):
         return None
@@ -210,15 +212,86 @@ def _function_pointer_target(v, module):
         return _function_pointer_target(owner.operands[0], module)
     if owner.name == "func.constant":
         return ir.FlatSymbolRefAttr(owner.attributes["value"]).value
-    if owner.name == "llvm.load" and not isinstance(owner.operands[0].owner, ir.Block) and \
-            owner.operands[0].owner.name == "llvm.mlir.addressof":
-        g = ir.FlatSymbolRefAttr(owner.operands[0].owner.attributes["global_name"]).value
-        glob = next((o for o in module.body.operations if o.operation.name == "llvm.mlir.global"
-                     and ir.StringAttr(o.attributes["sym_name"]).value == g), None)
-        if glob is None or not len(glob.regions[0].blocks) or _written(module, g):
+    if owner.name != "llvm.load" or isinstance(owner.operands[0].owner, ir.Block):
+        return None
+    addr, offset = owner.operands[0].owner, 0
+    if addr.name == "llvm.getelementptr":  # (a field of a global struct: `tup.allocfn(n)`)
+        from .raw_memory import gep_offset
+        offset = gep_offset(addr)
+        if offset is None or isinstance(addr.operands[0].owner, ir.Block):
             return None
-        consts = [o for o in all_ops(glob) if o.name == "func.constant"]
-        return ir.FlatSymbolRefAttr(consts[0].attributes["value"]).value if len(consts) == 1 else None
+        addr = addr.operands[0].owner
+    if addr.name != "llvm.mlir.addressof":
+        return None
+    g = ir.FlatSymbolRefAttr(addr.attributes["global_name"]).value
+    glob = next((o for o in module.body.operations if o.operation.name == "llvm.mlir.global"
+                 and ir.StringAttr(o.attributes["sym_name"]).value == g), None)
+    if glob is None or not len(glob.regions[0].blocks) or _written(module, g):
+        return None
+    consts = [o for o in all_ops(glob) if o.name == "func.constant"]
+    if len(consts) != 1:
+        return None
+    if offset != _initializer_offset(consts[0]):
+        return None
+    return ir.FlatSymbolRefAttr(consts[0].attributes["value"]).value
+
+
+def _initializer_offset(const):
+    """The byte offset at which func.constant `const` lands in its global's initializer: 0 for the value itself,
+    a field's offset when it is inserted into a packed struct (the frontend's layout of a struct global); None
+    otherwise."""
+    v = const.results[0]
+    while len(list(v.uses)) == 1 and next(iter(v.uses)).owner.name == "builtin.unrealized_conversion_cast":
+        v = next(iter(v.uses)).owner.results[0]
+    users = [u.owner for u in v.uses]
+    if any(u.name == "llvm.return" for u in users):
+        return 0
+    if len(users) != 1 or users[0].name != "llvm.insertvalue":
+        return None
+    ins = users[0]
+    pos = list(ir.DenseI64ArrayAttr(ins.attributes["position"]))
+    text = str(ins.results[0].type)
+    if len(pos) != 1 or not text.startswith("!llvm.struct<packed ("):
+        return None
+    sizes = [_packed_bytes(t) for t in _members(text[len("!llvm.struct<packed ("):-2])]
+    if any(x is None for x in sizes[:pos[0]]):
+        return None
+    return sum(sizes[:pos[0]])
+
+
+def _members(body):
+    """The member types of a struct body `a, b, array<2 x i8>` (top-level commas only)."""
+    parts, depth, cur = [], 0, ""
+    for ch in body:
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    return parts + ([cur.strip()] if cur.strip() else [])
+
+
+def _packed_bytes(t):
+    """Exact size of LLVM type text `t` without padding (ints, floats, ptr, arrays, packed structs), else None."""
+    import re
+    if t == "ptr" or t == "f64":
+        return 8
+    if t == "f32":
+        return 4
+    m = re.fullmatch(r"i(\d+)", t)
+    if m and int(m.group(1)) % 8 == 0:
+        return int(m.group(1)) // 8
+    if t.startswith("array<"):
+        n, _, elem = t[len("array<"):-1].partition(" x ")
+        e = _packed_bytes(elem.strip())
+        return None if e is None else int(n) * e
+    if t.startswith("struct<packed ("):
+        sizes = [_packed_bytes(x) for x in _members(t[len("struct<packed ("):-2])]
+        return None if any(x is None for x in sizes) else sum(sizes)
     return None
 
 
@@ -226,8 +299,12 @@ def _written(module, g) -> bool:
     """Whether global `g` may be written: its address is used other than by loads."""
     for o in all_ops(module.operation):
         if o.name == "llvm.mlir.addressof" and ir.FlatSymbolRefAttr(o.attributes["global_name"]).value == g:
-            if any(u.owner.name != "llvm.load" for u in o.results[0].uses):
-                return True
+            for u in o.results[0].uses:
+                if u.owner.name == "llvm.getelementptr" and u.operand_number == 0 and \
+                        all(w.owner.name == "llvm.load" for w in u.owner.results[0].uses):
+                    continue  # (a field read)
+                if u.owner.name != "llvm.load":
+                    return True
     return False
 
 

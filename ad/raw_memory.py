@@ -946,6 +946,8 @@ def pointer_rewritten_after(rev, load):
         name = o.operation.name
         if fresh is not None and o.operation not in fresh[1] and _inside(o, fresh[0]):
             continue  # (a later iteration writes that iteration's own allocation)
+        if name == "llvm.store" and _earlier_slot_of_same_iteration(o, load):
+            continue  # (`t[i] = p; ... t[i]` in a loop over i: later iterations write other slots)
         if (name == "llvm.store" and is_pointer_like(o.operands[0].type)) or name in COPIES:
             w = ow.writes_of(o)
         elif name == "func.call":
@@ -962,6 +964,50 @@ def pointer_rewritten_after(rev, load):
         if w is None or (w and ow.alias(reads, w)):
             return o
     return None
+
+
+def _iv_slot(addr):
+    """(base, induction variable, stride) when pointer `addr` is `base + iv * stride` bytes (an i8
+    getelementptr whose index is a constant multiple of a loop's induction variable, through casts), else
+    None."""
+    o = addr.owner
+    if isinstance(o, ir.Block) or o.operation.name != "llvm.getelementptr" or len(o.operands) != 2 or \
+            type_bytes(ir.TypeAttr(o.attributes["elem_type"]).value) != 1:
+        return None
+    casts = ("arith.extsi", "arith.extui", "arith.index_cast", "arith.index_castui", "arith.trunci")
+
+    def strip(v):
+        while not isinstance(v.owner, ir.Block) and v.owner.operation.name in casts:
+            v = v.owner.operands[0]
+        return v
+    idx = strip(o.operands[1])
+    if isinstance(idx.owner, ir.Block) or idx.owner.operation.name != "arith.muli":
+        return None
+    a, b = idx.owner.operands
+    stride, iv = (const_int(b), strip(a)) if const_int(b) is not None else (const_int(a), strip(b))
+    if stride is None or not isinstance(iv.owner, ir.Block):
+        return None
+    loop = iv.owner.owner
+    if loop is None or loop.name not in ("scf.for", "affine.for") or list(iv.owner.arguments).index(iv) != 0:
+        return None
+    return o.operands[0], iv, stride
+
+
+def _earlier_slot_of_same_iteration(store, load) -> bool:
+    """Whether pointer store `store` writes, before `load` in the same loop body, the slot `load` reads, both
+    `base + iv * stride` with a stride at least a pointer's size: the store's other executions (later iterations)
+    write other slots."""
+    if store.operation.block != load.operation.block:
+        return False
+    a, b = _iv_slot(store.operands[1]), _iv_slot(load.operands[0])
+    if a is None or b is None or a[0] != b[0] or a[1] != b[1] or a[2] != b[2] or abs(a[2]) < 8:
+        return False
+    for o in store.operation.block.operations:
+        if o.operation == load.operation:
+            return False
+        if o.operation == store.operation:
+            return True
+    return False
 
 
 def writes_pointers_through_arguments(session, name) -> bool:

@@ -99,6 +99,7 @@ class Reverse:
         self.tapes = {}     # primal call of a function with a registered gradient -> its tape (i64), forward sweep
         self.sentinels = []
         self.pending_free = {}  # primal allocation op -> emits the free of its shadow
+        self.deferred_frees = set()  # forward-sweep frees moved to the reverse sweep (rules_reverse._defer_free)
         self.reversed_loops = []  # scf.for loops the reverse sweep emitted for primal scf.for loops
         self.ancestors = {}
         self.block_finals = []  # emitted before the return: frees of extern __shared__ shadows (gpu_block.py)
@@ -517,7 +518,8 @@ class Reverse:
     def shadow_frees(self, alloc_op, emit):
         """Free a shadow when the reverse sweep reaches its primal allocation (the last op reversed that can use
         it)."""
-        self.pending_free[alloc_op] = emit
+        prev = self.pending_free.get(alloc_op)
+        self.pending_free[alloc_op] = emit if prev is None else (lambda: (prev(), emit()))
 
     def session_free(self, p):
         self.libc("free", [p], None)
@@ -564,6 +566,10 @@ class Reverse:
                                           "whose work depends on its team (a call of the OpenMP runtime such as "
                                           "omp_get_thread_num, tasks, sections, atomics, private or reduction "
                                           "clauses inside the region)")
+                elif op.name == "memref.copy":  # (the frontend copies an OpenMP region's variables only)
+                    raise error_at_op(op, "unsupported construct: reverse mode through the copy of an OpenMP "
+                                          "firstprivate or lastprivate variable (each thread works on its own "
+                                          "copy: the derivative depends on the team)")
                 else:
                     raise error_at_op(op, f"unsupported construct: no reverse-mode derivative rule for '{op.name}'")
             with op.location:

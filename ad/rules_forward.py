@@ -15,6 +15,7 @@ from . import libm
 from . import partials as P
 from .libm import is_libm_call
 from .activity import ALLOCS, LOADS, LOOPS, MALLOCS, STORES, is_float
+from .activity import int_move_source
 from .allocators import CUSTOM_ALLOCATORS, DEALLOCATORS, LIBC_MALLOCS, alloc_bytes, is_free, shadow_release
 from .raw_memory import fwd_alloca_rule, fwd_copy_rule, fwd_store_rule
 from .gpu_block import dynamic_shared_shadow, is_dynamic_shared
@@ -79,6 +80,9 @@ def store_rule(fw, op):
     val, mem = op.operands[0], op.operands[1]
     if fw.t(mem) is not None:
         tv = fw.tangent_or_zero(val) if is_float(val.type) else None
+        src = int_move_source(op)
+        if tv is None and src is not None and fw.t(src.operands[0]) is not None:
+            tv = fw.shadow_clone(src).results[0]  # (a float's bits moved through an integer: the tangent's too)
         if tv is not None:
             fw.shadow_clone(op, {0: tv})
     elif fw.act.is_varied(val) and not fw.session.in_inactive_global(mem):

@@ -201,12 +201,31 @@ def store_rule(rv, op):
                                   "argument or a global)")
         return
     if not is_float(ir.MemRefType(mem.type).element_type):
+        from .activity import int_move_source
+        src = int_move_source(op)
+        if src is not None and rv.act.is_varied(src.operands[0]):
+            _move_int_adjoint(rv, op, src, sh)
         return
     idx = [rv.rv(i) for i in list(op.operands)[2:]]
     g = memref.LoadOp(sh, idx).result
     memref.StoreOp(zero(g.type), sh, idx)
     if rv.act.is_varied(val):
         rv.add_adj(val, g)
+
+
+def _move_int_adjoint(rv, store, load, sh):
+    """`dst[j] = src[i]` of an integer holding a float's bits (activity.int_move_source): the adjoint bits in
+    dst's shadow are added, as a float of the integer's width, to src's shadow, and dst's shadow is reset."""
+    t = store.operands[0].type
+    ft = ir.F64Type.get() if t.width == 64 else ir.F32Type.get()
+    idx = [rv.rv(i) for i in list(store.operands)[2:]]
+    g = memref.LoadOp(sh, idx).result
+    memref.StoreOp(arith.constant(t, 0), sh, idx)
+    ssh = rv.shadow(load.operands[0])
+    sidx = [rv.rv(i) for i in list(load.operands)[1:]]
+    old = memref.LoadOp(ssh, sidx).result
+    total = arith.addf(arith.bitcast(ft, old), arith.bitcast(ft, g))
+    memref.StoreOp(arith.bitcast(t, total), ssh, sidx)
 
 
 def vararg_call_rule(rv, op):
@@ -457,7 +476,9 @@ def call_rule(rv, op):
 
 def _check_memory_kept(rv, op, name):
     """The callee's derivative re-runs its forward sweep in the reverse sweep, reading the memory its pointer
-    arguments reach as it is then: that memory must not be written after the call.
+    arguments reach as it is then: that memory must not be written after the call, except by stores of floats
+    of a type whose values that derivative does not need (_needed_read_types). A free of the memory after the
+    call is moved to the reverse sweep (_defer_free).
 
     Raises:
         CompileError: a write after the call that may reach the memory a pointer argument points to."""
@@ -472,14 +493,138 @@ def _check_memory_kept(rv, op, name):
             reads |= ow.roots(v)
     if not reads:
         return
+    needed = _needed_read_types(rv.session, name)
     from .raw_memory import writes_outside
     for later in ow.later_ops(op):
+        if later.name == "func.call" and is_free(later.attributes["callee"].value):
+            freed = set().union(*(ow.roots(x) for x in later.operands if is_pointer_like(x.type)))
+            if freed & reads:
+                _defer_free(rv, op, name, later, freed)
+            continue
         if later.name == "func.call" and not writes_outside(rv.session, later.attributes["callee"].value):
+            continue
+        if needed is not None and later.name in ("llvm.store", "memref.store", "affine.store") and \
+                is_float(later.operands[0].type) and _scalar_type_key(later.operands[0].type) not in needed:
+            # (C's effective-type rule: a store of a float cannot change the integers and pointers the callee's
+            # derivative needs; the floats it re-reads only flow into sums, whose derivative needs no value)
             continue
         w = ow.writes_of(later)
         if w is None or (w and ow.alias(reads, w)):
             raise error_at_op(op, f"unsupported construct: reverse mode through the recursive call of '{name}' "
                                   "whose argument memory may be written after the call")
+
+
+def _scalar_type_key(t):
+    """A hashable key of scalar type `t` (its printed form; pointers of any kind are one key)."""
+    return "ptr" if str(t).startswith("!llvm.ptr") or isinstance(t, ir.MemRefType) else str(t)
+
+
+LINEAR_FLOAT_USERS = {"arith.addf", "arith.subf", "arith.negf", "arith.extf", "arith.truncf", "arith.select",
+                      "scf.yield", "func.return"}
+
+
+def _needed_read_types(session, name):
+    """The scalar types (_scalar_type_key) of the values that the derivative of kept function `name` re-reads from
+    memory and needs: every load except a float that flows only through sums and differences into the result or
+    into memory (its value never enters the derivative); a copy (a struct assignment) reads bytes that matter only
+    through this function's loads of the copy. None when the function calls other functions that stay calls
+    (anything may be needed)."""
+    memo = session.__dict__.setdefault("needed_read_types", {})
+    if name in memo:
+        return memo[name]
+    f = session.primal(name, "reverse")
+    out = set()
+    from .activity import COPIES
+    for o in all_ops(f):
+        oname = o.name
+        if oname in COPIES:
+            continue  # (the bytes copied are needed only as the loads of this function from the copy read them)
+        if oname == "llvm.call":
+            out = None
+            break
+        if oname == "func.call":
+            callee = o.attributes["callee"].value
+            if callee != name and callee in session.funcs and len(session.funcs[callee].regions[0].blocks):
+                out = None
+                break
+            continue
+        if oname in ("llvm.load", "memref.load", "affine.load"):
+            r = o.results[0]
+            if not (is_float(r.type) and _linear_only(r)):
+                out.add(_scalar_type_key(r.type))
+    memo[name] = out
+    return out
+
+
+def _linear_only(v, seen=None) -> bool:
+    """Whether float `v` reaches only sums, differences, selections, yields, returns and stored values (no
+    product, call, comparison or conversion to an integer: the derivative never needs its value); values carried
+    by loops and branches are followed (a cycle adds nothing)."""
+    seen = set() if seen is None else seen
+    if v in seen:
+        return True
+    seen.add(v)
+    for use in v.uses:
+        user = use.owner
+        uname = user.operation.name
+        k = use.operand_number
+        if uname in ("llvm.store", "memref.store", "affine.store") and k == 0:
+            continue
+        if uname == "scf.while":  # (an initial value carried by the loop)
+            if not _linear_only(user.regions[0].blocks[0].arguments[k], seen):
+                return False
+            continue
+        if uname == "scf.for" and k >= 3:
+            if not all(_linear_only(x, seen) for x in (user.results[k - 3],
+                                                       user.regions[0].blocks[0].arguments[k - 2])):
+                return False
+            continue
+        if uname not in LINEAR_FLOAT_USERS | {"scf.condition"} or (uname == "arith.select" and k == 0):
+            return False
+        nexts = []
+        if uname in ("arith.addf", "arith.subf", "arith.negf", "arith.extf", "arith.truncf", "arith.select"):
+            nexts = [user.results[0]]
+        elif uname == "scf.condition":  # (operand k >= 1: the loop's result and the `do` region's argument)
+            loop = user.operation.parent
+            nexts = [loop.results[k - 1], loop.regions[1].blocks[0].arguments[k - 1]]
+        elif uname == "scf.yield":
+            parent = user.operation.parent
+            if parent.name == "scf.if":
+                nexts = [parent.results[k]]
+            elif parent.name == "scf.for":
+                nexts = [parent.results[k], parent.regions[0].blocks[0].arguments[k + 1]]
+            elif parent.name == "scf.while":
+                nexts = [parent.regions[0].blocks[0].arguments[k]]
+            else:
+                return False
+        if not all(_linear_only(x, seen) for x in nexts):
+            return False
+    return True
+
+
+def _defer_free(rv, op, name, free_op, freed):
+    """`free(p)` after the kept call `op`, whose derivative re-reads p's memory in the reverse sweep (a record
+    malloc'd, filled, passed to a recursive call and freed: Enzyme's mixedstruct tests): the forward sweep keeps
+    the memory and the reverse sweep frees it when it reaches p's malloc (as Enzyme defers a free the reverse
+    pass needs).
+
+    Raises:
+        CompileError: p's memory is not one malloc of this function at the level of the free."""
+    from .activity import is_pointer_like, root_alloc
+    allocs = {root_alloc(x) for x in free_op.operands if is_pointer_like(x.type)}
+    alloc = next(iter(allocs)) if len(allocs) == 1 else None
+    if alloc is None or alloc.name != "func.call" or alloc.attributes["callee"].value not in MALLOCS or \
+            free_op.attributes["callee"].value != "free" or alloc.operation.block != free_op.operation.block:
+        raise error_at_op(op, f"unsupported construct: reverse mode through the recursive call of '{name}' "
+                              "whose argument memory is freed after the call")
+    fwd = rv.fops.get(free_op.operation)
+    if fwd is None or fwd in rv.deferred_frees:
+        return
+    rv.deferred_frees.add(fwd)
+    fwd.erase()
+    rv.fops[free_op.operation] = None
+    ptr = alloc.results[0]
+    rv.shadow_frees(alloc, lambda: rv.session_free(rv.rv(ptr)))
 
 
 def custom_gradient(rv, op, rev):

@@ -95,6 +95,34 @@ def _at(tape, off):
     return at(tape, off)
 
 
+def _malloc_memref(rev, op, mt):
+    """A memref of type `mt` (identity layout; dynamic sizes: the operands of memref.alloca `op`) over memory from
+    the program's malloc (memref.alloc would be lowered to a second malloc declaration, which the program's own
+    declaration makes a different symbol)."""
+    from .cache import elem_bytes
+    if ir.MemRefType.get(list(mt.shape), mt.element_type) != mt:
+        raise error_at_op(op, "unsupported construct: split mode (__enzyme_augmentfwd) with a local array of "
+                              "non-contiguous layout")
+    dyn = iter(op.operands)
+    dims = [arith.index_cast(_i64(), next(dyn)) if d < 0 else arith.constant(_i64(), d) for d in mt.shape]
+    count = arith.constant(_i64(), 1)
+    for d in dims:
+        count = arith.muli(count, d)
+    p = rev.libc("malloc", [arith.muli(count, arith.constant(_i64(), elem_bytes(mt.element_type)))], _ptr())
+    rank = len(dims)
+    arrays = f", array<{rank} x i64>, array<{rank} x i64>" if rank else ""
+    d = llvm.UndefOp(ir.Type.parse(f"!llvm.struct<(ptr, ptr, i64{arrays})>")).result
+    d = llvm.InsertValueOp(d, p, ir.DenseI64ArrayAttr.get([0])).result
+    d = llvm.InsertValueOp(d, p, ir.DenseI64ArrayAttr.get([1])).result
+    d = llvm.InsertValueOp(d, arith.constant(_i64(), 0), ir.DenseI64ArrayAttr.get([2])).result
+    stride = arith.constant(_i64(), 1)
+    for k in reversed(range(rank)):
+        d = llvm.InsertValueOp(d, dims[k], ir.DenseI64ArrayAttr.get([3, k])).result
+        d = llvm.InsertValueOp(d, stride, ir.DenseI64ArrayAttr.get([4, k])).result
+        stride = arith.muli(stride, dims[k])
+    return ir.Operation.create("builtin.unrealized_conversion_cast", [mt], [d]).result
+
+
 def _heap(rev, op, frees):
     """Replace top-level stack allocation `op` (memref.alloca / llvm.alloca) of the forward sweep by a heap
     allocation; `frees` gets (the new value, kind) to release at the end of the reverse function."""
@@ -102,7 +130,7 @@ def _heap(rev, op, frees):
     with ir.InsertionPoint(op), op.location:
         if op.operation.name == "memref.alloca":
             mt = ir.MemRefType(op.results[0].type)
-            new = memref.AllocOp(mt, list(op.operands)[:sum(1 for d in mt.shape if d < 0)], []).result
+            new = _malloc_memref(rev, op, mt)
         else:
             size = alloca_bytes(op)
             if size is None:

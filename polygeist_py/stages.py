@@ -79,6 +79,8 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
             differentiated = differentiate(module)
     else:
         differentiated = False
+    from .frontend.enzyme import lower_iteration_counts
+    lower_iteration_counts(module)  # (__enzyme_iter(n, k) left after AD: n)
     if differentiated:
         pipeline.verify(module, "automatic differentiation")
         pipeline.cleanup(module, "cleanup after automatic differentiation")

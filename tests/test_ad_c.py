@@ -85,12 +85,12 @@ ERRORS = [
     ("double f(double x) { return x * x; }\nextern int enzyme_width, enzyme_dupv;\n"
      "typedef struct { double a, b; } two;\nextern two __enzyme_fwddiff(void*, ...);\n"
      "two g(double *dx) { return __enzyme_fwddiff((void*)f, enzyme_width, 2, enzyme_dupv, 8, 1.0, dx); }\n",
-     5, "unsupported construct: Enzyme's vector mode (enzyme_width)"),
-    # split mode with a tape the caller allocates (split mode itself: tests/programs/ad/idioms/split_mode.c)
-    ("double f(double x) { return x * x; }\nextern void __enzyme_augmentfwd(void*, ...);\n"
+     5, "unsupported construct: Enzyme's vector mode with enzyme_dupv"),
+    # a tape marker outside split mode (caller-allocated tapes: tests/programs/enzyme_c/api_forms.c)
+    ("double f(double x) { return x * x; }\nextern double __enzyme_autodiff(void*, ...);\n"
      "extern int enzyme_allocated, enzyme_tape;\n"
-     "void g(double x, void *t) { __enzyme_augmentfwd((void*)f, enzyme_allocated, 8, enzyme_tape, t, x); }\n",
-     4, "unsupported construct: Enzyme's split mode (enzyme_allocated)"),
+     "double g(double x, void *t) { return __enzyme_autodiff((void*)f, enzyme_allocated, 8, enzyme_tape, t, x); }\n",
+     4, "unsupported construct: enzyme_allocated outside __enzyme_augmentfwd / __enzyme_reverse"),
     # the tape missing from __enzyme_reverse
     ("double f(double x) { return x * x; }\nextern double __enzyme_reverse(void*, ...);\n"
      "double g(double x) { return __enzyme_reverse((void*)f, x, 1.0); }\n",

@@ -51,6 +51,13 @@ class Calls:
             raise error_at(call, f"unsupported construct: call of {callee.kind.name.lower()}")
         args = list(call.get_arguments())
         if enzyme.mode_of(callee.spelling):  # __enzyme_autodiff* / __enzyme_fwddiff*, any prototype
+            ty = canonical(call.type)
+            if ty.kind == T.RECORD and enzyme.mode_of(callee.spelling) in ("reverse", "forward"):
+                # a struct of gradients (tangents: vector mode) as a value (`return __enzyme_autodiff(...)`):
+                # filled in a temporary
+                ptr = fg.byte_alloca(ty.get_size(), ty.get_align())
+                enzyme.emit(fg, call, args, struct_ptr=ptr)
+                return ptr
             return enzyme.emit(fg, call, args)
         missing = enzyme.unsupported_function(callee.spelling)
         if missing:

@@ -48,13 +48,17 @@ UNSUPPORTED_REGISTRATIONS = {}
 # drops them, so they are read off the declaration's tokens, see scan_attributes); any other enzyme_* attribute
 # is an error rather than being ignored
 ATTRIBUTES = {"enzyme_inactive", "enzyme_function_like"}
+# (enzyme_inactive_noblock: inactive; "noblock" only lets Enzyme's optimizations move code across the call)
+ATTRIBUTE_ALIASES = {"enzyme_inactive_noblock": "enzyme_inactive"}
 PLACEHOLDER = "__pgcc_enzyme_"
 # Enzyme API that pgcc does not implement: a clear error names it (instead of a wrong argument count or a link
 # failure on an undefined __enzyme_* symbol)
 UNSUPPORTED_MARKERS = {
-    "enzyme_width": "Enzyme's vector mode (enzyme_width)", "enzyme_dupv": "Enzyme's vector mode (enzyme_dupv)",
+    "enzyme_width": "Enzyme's vector mode (enzyme_width) other than right after the function in __enzyme_fwddiff",
+    "enzyme_dupv": "Enzyme's vector mode with enzyme_dupv (a pointer to the tangents; pass each tangent)",
     "enzyme_dupnoneedv": "Enzyme's vector mode (enzyme_dupnoneedv)",
-    "enzyme_allocated": "Enzyme's split mode (enzyme_allocated)", "enzyme_tape": "Enzyme's split mode (enzyme_tape)",
+    "enzyme_allocated": "enzyme_allocated outside __enzyme_augmentfwd / __enzyme_reverse",
+    "enzyme_tape": "enzyme_tape outside __enzyme_augmentfwd / __enzyme_reverse",
     "enzyme_nofree": "enzyme_nofree", "enzyme_primal_return": "enzyme_primal_return",
     "enzyme_noret": "enzyme_noret",
 }
@@ -141,12 +145,15 @@ def emit(fg, call, args, struct_ptr=None):
     if fn is None:
         raise error_at(args[0], f"the first argument of {name} must name a function")
     fn = fn.get_definition() or fn
+    if split == "forward" and len(args) > 2 and _spelling(args[1]) == "enzyme_width":
+        return _emit_vector(fg, call, name, fn, args, struct_ptr)
+    args, tape_arg = _caller_tape(args, split, name) if split in ("augment", "split_reverse") else (args, None)
     params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
     operands, acts, active_types = [], [], []
     i, p = 1, 0
     fret = canonical(fn.result_type)
     # __enzyme_reverse(f, args..., [adjoint of f's floating result], tape)
-    tail = (1 + (1 if CT.is_float(fret) else 0)) if split == "split_reverse" else 0
+    tail = ((0 if tape_arg is not None else 1) + (1 if CT.is_float(fret) else 0)) if split == "split_reverse" else 0
     while i < len(args) - tail:
         kind = marker_of(args[i])
         if kind is not None:
@@ -201,16 +208,20 @@ def emit(fg, call, args, struct_ptr=None):
     if split == "split_reverse":
         if len(args) - i != tail or p != len(params):
             raise error_at(call, f"{name} takes the arguments of '{fn.spelling}', "
-                                 f"{'the adjoint of its result, ' if tail == 2 else ''}then the tape")
-        if tail == 2:
+                                 f"{'the adjoint of its result, ' if CT.is_float(fret) else ''}then the tape")
+        if CT.is_float(fret):
             operands.append(fg.convert(fg.rvalue(args[i]), args[i].type, fret, args[i]))
-        operands.append(fg.raw_pointer(args[-1]))
+        if tape_arg is not None:  # (the tape pointer the augmented forward pass left in the caller's buffer)
+            from mlir.dialects import llvm
+            operands.append(llvm.LoadOp(ir.Type.parse("!llvm.ptr"), fg.raw_pointer(tape_arg)).result)
+        else:
+            operands.append(fg.raw_pointer(args[-1]))
     if p != len(params):
         raise error_at(call, f"too few arguments to {name}: '{fn.spelling}' has {len(params)} parameters")
 
     call_ty = canonical(call.type)
     if split == "augment":
-        return _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr)
+        return _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr, tape_arg)
     if mode == "forward":
         res_c = None if fret.kind == T.VOID else fret
         if res_c is not None and not CT.is_float(res_c):
@@ -256,7 +267,126 @@ def emit(fg, call, args, struct_ptr=None):
     return fg.convert(op.results[0], res_c, call_ty, call)
 
 
-def _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr):
+def _spelling(arg):
+    """The name of the variable argument `arg` is (an Enzyme marker such as ``enzyme_width``), or None."""
+    a = strip_implicit(arg)
+    return a.referenced.spelling if a.kind == K.DECL_REF_EXPR and a.referenced is not None else None
+
+
+def _emit_vector(fg, call, name, fn, args, struct_ptr):
+    """Enzyme's vector forward mode, ``__enzyme_fwddiff(f, enzyme_width, W, x, dx_1..dx_W, ...)`` for f of
+    floating-point parameters (each followed by W tangents, or constant after enzyme_const) and result: W
+    forward derivatives, one per direction, whose results fill the W floating-point fields of the struct the call
+    returns (or the W elements of its one array field). (f of scalars only: it runs once per direction, which is the same only when it writes no memory it
+    is given.)
+
+    Raises:
+        CompileError: W not a constant >= 1, a parameter that is not floating-point, a result that is not a
+            struct of W floating-point fields, missing tangents."""
+    from .array_init import constant_value
+    width = constant_value(args[2])
+    if not isinstance(width, int) or width < 1:
+        raise error_at(args[2], "enzyme_width takes the number of directions (a constant integer >= 1)")
+    params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
+    fret = canonical(fn.result_type)
+    call_ty = canonical(call.type)
+    slots = []  # (byte offset, C type) of each direction's tangent: float fields, or the elements of one array
+    for f in (list(call_ty.get_fields()) if call_ty.kind == T.RECORD else []):
+        ft, off = canonical(f.type), call_ty.get_offset(f.spelling) // 8
+        if ft.kind == T.CONSTANTARRAY and CT.is_float(canonical(ft.element_type)):
+            et = canonical(ft.element_type)
+            slots += [(off + j * et.get_size(), et) for j in range(ft.element_count)]
+        else:
+            slots.append((off, ft))
+    if struct_ptr is None or not CT.is_float(fret) or len(slots) != width or \
+            not all(CT.is_float(t) for _, t in slots):
+        raise error_at(call, f"unsupported construct: {name} with enzyme_width {width} other than for a function "
+                             f"of floating-point result returning a struct of {width} floating-point values")
+    i, values, tangents = 3, [], []  # tangents[p]: the W tangents of parameter p (None: constant)
+    for p, pt in enumerate(params):
+        if not CT.is_float(pt):
+            raise error_at(call, f"unsupported construct: {name} with enzyme_width on '{fn.spelling}', whose "
+                                 f"parameter {p + 1} is not floating-point")
+        marker = _spelling(args[i]) if i < len(args) else None
+        if marker in UNSUPPORTED_MARKERS:
+            raise error_at(args[i], f"unsupported construct: {UNSUPPORTED_MARKERS[marker]}")
+        const = marker == "enzyme_const"
+        if i < len(args) and _spelling(args[i]) in ("enzyme_const", "enzyme_dup"):
+            i += 1
+        if i + 1 + (0 if const else width) > len(args):
+            raise error_at(call, f"{name}: missing the value or the {width} tangents of parameter {p + 1}")
+        values.append(fg.convert(fg.rvalue(args[i]), args[i].type, pt, args[i]))
+        i += 1
+        if const:
+            tangents.append(None)
+            continue
+        tangents.append([fg.convert(fg.rvalue(a), a.type, pt, a) for a in args[i:i + width]])
+        i += width
+    if i != len(args) or len(values) != len(params):
+        raise error_at(call, f"{name}: the arguments do not match '{fn.spelling}' with enzyme_width {width}")
+    from mlir.dialects import llvm
+    mg = fg.mg
+    i64 = ir.IntegerType.get_signless(64)
+    for k, (offset, slot_type) in enumerate(slots):
+        operands, acts = [], []
+        for v, t in zip(values, tangents):
+            operands.append(v)
+            if t is not None:
+                operands.append(t[k])
+            acts.append("const" if t is None else "dup")
+        n = getattr(mg, "enzyme_calls", 0)
+        mg.enzyme_calls = n + 1
+        pname = f"{PLACEHOLDER}{n}"
+        results = [CT.scalar_type(fret)]
+        with ir.Location.unknown(), ir.InsertionPoint(mg.module.body):
+            func.FuncOp(pname, ir.FunctionType.get([v.type for v in operands], results), visibility="private")
+        op = func.CallOp(results, ir.FlatSymbolRefAttr.get(pname), operands)
+        op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(mg.declare(fn))
+        op.attributes[MODE_ATTR] = ir.StringAttr.get("forward")
+        op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+        at = fg.byte_offset(struct_ptr, arith.constant(i64, offset))
+        llvm.StoreOp(fg.convert(op.results[0], fret, slot_type, call), at)
+    return None
+
+
+TAPE_BYTES = 8  # (pgcc's tape: a pointer to the heap block of the augmented forward pass, ad/split_mode.py)
+
+
+def _caller_tape(args, split, name):
+    """Enzyme's caller-allocated tape: ``enzyme_allocated, N`` (the bytes the caller provides) and ``enzyme_tape,
+    p`` (where they are) among the arguments of a split-mode call. Returns (the other arguments, p or None).
+    pgcc's tape is a pointer kept in the first TAPE_BYTES bytes of the caller's buffer.
+
+    Raises:
+        CompileError: N not a constant, N smaller than the tape, a marker without its value, enzyme_allocated
+            without enzyme_tape."""
+    from .array_init import constant_value
+    rest, tape, size, i = [], None, None, 0
+    while i < len(args):
+        a = strip_implicit(args[i])
+        spelling = a.referenced.spelling if a.kind == K.DECL_REF_EXPR and a.referenced is not None else None
+        if spelling in ("enzyme_allocated", "enzyme_tape"):
+            if i + 1 >= len(args):
+                raise error_at(args[i], f"{spelling} at the end of the arguments of {name}")
+            if spelling == "enzyme_tape":
+                tape = args[i + 1]
+            else:
+                size = constant_value(args[i + 1])
+                if not isinstance(size, int):
+                    raise error_at(args[i + 1], "enzyme_allocated takes the tape's size in bytes (an integer)")
+                if size < TAPE_BYTES:
+                    raise error_at(args[i + 1], f"{name}: the tape needs {TAPE_BYTES} bytes, enzyme_allocated gives "
+                                                f"{size}")
+            i += 2
+            continue
+        rest.append(args[i])
+        i += 1
+    if size is not None and tape is None:
+        raise error_at(args[0], f"{name}: enzyme_allocated without enzyme_tape (where the tape goes)")
+    return rest, tape
+
+
+def _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr, tape_arg=None):
     """The placeholder call of ``__enzyme_augmentfwd``: its results are the tape (a pointer) and, when the call
     initializes a struct of a pointer and a floating-point field (Enzyme's {tape, primal}), f's result.
 
@@ -295,6 +425,8 @@ def _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr)
             else:
                 llvm.StoreOp(fg.convert(op.results[1], fret, f.type, call), at)
         return None
+    if tape_arg is not None:  # (a caller-allocated tape: the pointer goes into the caller's buffer)
+        llvm.StoreOp(op.results[0], fg.raw_pointer(tape_arg))
     return None if call_ty.kind == T.VOID else op.results[0]
 
 
@@ -480,7 +612,7 @@ def scan_attributes(mg):
             d = next((d for d in decls if d.location.file is not None and d.location.file.name == loc.file.name
                       and (d.extent.start.line, d.extent.start.column) <= (loc.line, loc.column)
                       <= (d.extent.end.line, d.extent.end.column)), None)
-            if m.group(1) == "enzyme_inactive" and d is not None:
+            if ATTRIBUTE_ALIASES.get(m.group(1), m.group(1)) == "enzyme_inactive" and d is not None:
                 if d.kind != K.VAR_DECL:
                     _add_rule(mg, "inactive", mg.declare(d.get_definition() or d))
                 else:
@@ -550,7 +682,56 @@ def _enzyme_attributes(d):
                 if j + 3 < len(toks) and toks[j + 1].spelling == "(" and toks[j + 3].spelling == ")" \
                         and toks[j + 2].spelling.startswith('"'):
                     arg = toks[j + 2].spelling[1:-1]
-                out.append((sp, arg, toks[j]))
+                out.append((ATTRIBUTE_ALIASES.get(sp, sp), arg, toks[j]))
             j += 1
         i = j + 1
     return out
+
+
+ITER = "__enzyme_iter"
+
+
+def calls_to(op, name: str) -> list:
+    """The func.call ops of function `name` nested in `op`."""
+    out = []
+
+    def visit(o):
+        if o.name == "func.call" and o.attributes["callee"].value == name:
+            out.append(o)
+        for region in o.regions:
+            for block in region.blocks:
+                for inner in block.operations:
+                    visit(inner)
+    visit(op)
+    return out
+
+
+def bump_iteration_counts(f) -> None:
+    """In function copy `f` that AD differentiates: every `__enzyme_iter(n, k)` becomes `__enzyme_iter(n + k, k)`
+    (Enzyme's iteration count grows by k with each order of differentiation: a truncated series differentiated
+    twice keeps the primal's accuracy when it runs two more terms; mycos.c)."""
+    for c in calls_to(f, ITER):
+        if len(c.operands) == 2 and c.operands[0].type == c.operands[1].type:
+            with ir.InsertionPoint(c), c.location:
+                c.operands[0] = arith.addi(c.operands[0], c.operands[1])
+
+
+def lower_iteration_counts(module) -> None:
+    """`__enzyme_iter(n, k)` left after AD (the primal's, or every one when nothing is differentiated) is n.
+
+    Raises:
+        CompileError: a call with other than two integer arguments."""
+    from ..errors import error_at_op
+    if ITER not in ir.SymbolTable(module.operation):
+        return  # (no walk of modules that never name it)
+    for c in calls_to(module.operation, ITER):
+        if len(c.operands) != 2 or not all(isinstance(o.type, ir.IntegerType) for o in c.operands) or \
+                c.operands[0].type != c.operands[1].type or len(c.results) != 1 or \
+                c.results[0].type != c.operands[0].type:
+            raise error_at_op(c, "__enzyme_iter takes two integers (the count and its increase per order of "
+                                 "differentiation) and returns the count's type")
+        c.results[0].replace_all_uses_with(c.operands[0])
+        c.operation.erase()
+    sym = ir.SymbolTable(module.operation)
+    if ITER in sym and not calls_to(module.operation, ITER):
+        sym[ITER].operation.erase()

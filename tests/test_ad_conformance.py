@@ -1,0 +1,65 @@
+"""Issue 19: forms found by running Enzyme's own C integration tests through pgcc (measured outside the
+repository). The programs that must differentiate correctly are tests/programs/enzyme_c/recursive_records.c,
+float_bits.c and api_forms.c (run by test_ad_memory_rules.py at -O0 and -O2); here, the forms that stay
+unsupported are clear errors naming the construct (never a wrong derivative, an internal error or a link
+error)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import run_pgcc
+
+PREFIX = ("#include <stdlib.h>\nextern double __enzyme_autodiff(void *, ...);\n"
+          "extern void __enzyme_augmentfwd(void *, ...);\nextern void __enzyme_reverse(void *, ...);\n"
+          "extern int enzyme_dup, enzyme_const, enzyme_allocated, enzyme_tape;\n")
+ERRORS = [
+    # a caller-allocated tape smaller than pgcc's tape (Enzyme's allocatedtape_err.c says "need 8 bytes")
+    ("void f(double *x) { x[0] = x[0] * x[0]; }\n"
+     "void r(double *x, double *dx, void *t) { __enzyme_reverse((void *)f, x, dx, enzyme_allocated, 4,\n"
+     "  enzyme_tape, t); }\n", 7, "the tape needs 8 bytes, enzyme_allocated gives 4"),
+    # the size of a caller-allocated tape without the place of the tape
+    ("void f(double *x) { x[0] = x[0] * x[0]; }\n"
+     "void a(double *x, double *dx) { __enzyme_augmentfwd((void *)f, x, dx, enzyme_allocated, 64); }\n", 7,
+     "enzyme_allocated without enzyme_tape"),
+    # tape markers outside split mode
+    ("double f(double *x) { return x[0] * x[0]; }\n"
+     "double g(double *x, double *dx, void *t) { return __enzyme_autodiff((void *)f, x, dx, enzyme_tape, t); }\n",
+     7, "enzyme_tape outside __enzyme_augmentfwd / __enzyme_reverse"),
+    # vector forward mode on a function with a pointer parameter (it would run once per direction)
+    ("double f(double *x) { return x[0] * x[0]; }\ntypedef struct { double d[2]; } t2;\n"
+     "extern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
+     "t2 g(double *x, double *a, double *b) { return __enzyme_fwddiff_t2((void *)f, enzyme_width, 2, x, a, b); }\n",
+     9, "with enzyme_width on 'f', whose parameter 1 is not floating-point"),
+    # a recursive call whose record argument is copied from memory a later store of an integer may change
+    ("typedef struct { int lo, hi; const double *v; } span;\n"
+     "double sum(const span *s) { if (s->hi - s->lo < 2) return s->v[s->lo] * s->v[s->lo];\n"
+     "  span *h = malloc(sizeof(span)); *h = *s; h->lo = s->lo + 1; double r = sum(h);\n"
+     "  h->hi = 0; free(h); return r + s->v[s->lo]; }\n"
+     "double g(span *s, span *ds) { return __enzyme_autodiff((void *)sum, s, ds); }\n", 8,
+     "reverse mode through the recursive call of 'sum' whose argument memory may be written after the call"),
+]
+
+
+@pytest.mark.parametrize("src,line,msg", ERRORS)
+def test_unsupported_enzyme_forms_are_clear_errors(src, line, msg, tmp):
+    p = tmp / "e.c"
+    p.write_text(PREFIX + src)
+    r = run_pgcc([p, "-c", "-o", tmp / "e.o"])
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and "internal compiler error" not in r.stderr, r.stderr
+    assert f"e.c:{line}:" in r.stderr and msg in r.stderr, r.stderr
+
+
+def test_firstprivate_in_reverse_mode_is_a_clear_error(tmp):
+    """A firstprivate variable updated by each thread (Enzyme's omp_firstprivate.c): the derivative would depend
+    on how the iterations are shared among threads."""
+    p = tmp / "e.c"
+    p.write_text(PREFIX + "void touch(double *p) { *p *= 0.5; }\n"
+                 "void f(double *a, double in, int n) {\n#pragma omp parallel for firstprivate(in)\n"
+                 "  for (int i = 0; i < n; i++) { a[i] = in; in = 0; touch(&in); }\n}\n"
+                 "double g(double *a, double *da, int n) { return __enzyme_autodiff((void *)f, a, da, 1.0, n); }\n")
+    r = run_pgcc([p, "-fopenmp", "-c", "-o", tmp / "e.o"])
+    assert r.returncode == 1, r.stderr
+    assert "Traceback" not in r.stderr and "internal compiler error" not in r.stderr, r.stderr
+    assert "e.c:9:" in r.stderr and "OpenMP firstprivate or lastprivate variable" in r.stderr, r.stderr
