@@ -194,10 +194,23 @@ def _hoist_uniform(p, stop=None) -> None:
         outside = all(not defined_inside(o, p) for o in op.operands)
         name = op.operation.name
         if outside and (is_pure(op) or _reads_constant(op, p) or name == "llvm.alloca" and _uniform_spill(op, p)
-                        or name == "llvm.store" and _base(op.operands[1]) in spills):
+                        or name == "llvm.store" and _base(op.operands[1]) in spills
+                        or name == "scf.if" and _pure_select(op, p)):
             op.move_before(p)
             if name == "llvm.alloca":
                 spills.add(op.results[0])
+
+
+def _pure_select(x, p) -> bool:
+    """Whether scf.if `x` (its condition defined outside thread loop `p`) only computes values: pure ops on
+    values defined in it or outside `p` (``c = (blockIdx.x == gridDim.x - 1) ? n % 8 : 8``, a bound of a later
+    loop), so that one evaluation before `p` serves every thread."""
+    for op in collect(x, lambda o: True):
+        if not (is_pure(op) or op.operation.name == "scf.yield"):
+            return False
+        if any(defined_inside(o, p) and not defined_inside(o, x) for o in op.operands):
+            return False
+    return True
 
 
 def _base(ptr):
