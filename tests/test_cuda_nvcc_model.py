@@ -297,3 +297,20 @@ def test_half_warp_reduction_struct_live_across_shuffles(tmp):
     for threads in (1, 4):
         got = run_exe(tmp / "app", threads=threads)
         assert got.stdout == "48 80 48 80\n", (threads, got.stdout)
+
+
+def test_kernels_and_launches_in_program_headers(tmp):
+    """Kernels, device helpers and a host template launching a kernel, all in the program's own headers
+    (`ops/scale_ops.h`, which includes `../scale_common.h`): the host compiler sees the headers' host text
+    (kernel bodies removed, the launch rewritten), from the .cu file's directory and through -I alike."""
+    base = SPLIT / "header_kernels"
+    r = run_pgcc([base / "main.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2, 4):
+        got = run_exe(tmp / "app", threads=threads)
+        assert (got.returncode, got.stdout) == (0, "PASS\n"), (threads, got.stderr)
+    (tmp / "main.cu").write_text((base / "main.cu").read_text().replace('"ops/scale_ops.h"', '"scale_ops.h"'))
+    r = run_pgcc([tmp / "main.cu", "-I", base / "ops", "--cpuify", "-O2", "-o", tmp / "app2"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "app2", threads=2)
+    assert (got.returncode, got.stdout) == (0, "PASS\n"), got.stderr
