@@ -667,13 +667,23 @@ def _predicate_guard(x) -> None:
         x.erase()
 
 
+def _safe_division(op) -> bool:
+    """A division or remainder that cannot trap: its divisor is a constant other than 0 and -1 (`m /= 2` in a
+    shuffle loop's control, which must stay the same in every thread)."""
+    d = op.operands[1]
+    if isinstance(d.owner, ir.Block) or d.owner.name != "arith.constant":
+        return False
+    attr = d.owner.attributes["value"]
+    return isinstance(attr, ir.IntegerAttr) and ir.IntegerAttr(attr).value not in (0, -1)
+
+
 def _predicate_ops(ops, c) -> None:
     """Guard the effects of `ops` (one block's ops, in order, terminator excluded) by c, grouping consecutive
     guarded ops into one ``if``; ops holding a barrier are entered instead (see _predicate_guard)."""
     run = []
     for op in ops + [None]:
         if op is not None and op.name != "gpu.barrier" and not _has_barrier(op) and not (
-                is_pure(op) and op.name not in TRAPPING) and WARP_PUBLISH not in op.attributes:
+                is_pure(op) and (op.name not in TRAPPING or _safe_division(op))) and WARP_PUBLISH not in op.attributes:
             run.append(op)
             continue
         if run:
