@@ -461,10 +461,14 @@ def host_source(tu, path: str, text: bytes, launches: list, headers: dict | None
         s, e = extent(call)
         seg = ftext[s:e]
         i, j = seg.find(b"<<<"), seg.find(b">>>")
-        if i < 0 or j < i:
-            raise error_at(call, "unsupported construct: kernel launch written inside a macro")
+        if i < 0 or j < i:  # written in a macro's definition: rewritten there (_macro_launch_edits)
+            if not any(b"<<<" in body for body in _macro_bodies(texts)):
+                raise error_at(call, "unsupported construct: kernel launch whose `<<<` is not in the program's text")
+            continue
         edits.append((s, e, b"(__pgcc_push_call_configuration(" + seg[i + 3:j] + b"), " + seg[:i] + seg[j + 3:]
                       + b")"))
+    for f in files:
+        edits_of[f].extend(_macro_launch_edits(texts[f]))
 
     def visit_decls(cursors):
         for c in cursors:
@@ -489,6 +493,51 @@ def host_source(tu, path: str, text: bytes, launches: list, headers: dict | None
     for f in files[1:]:
         headers[f] = _apply_edits(texts[f], edits_of[f])
     return _apply_edits(text, edits_of[path])
+
+
+DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b.*?(?<!\\)$", re.M | re.S)
+
+
+def _macro_bodies(texts: dict) -> list:
+    """The `#define` directives (continuation lines included) of the files' texts ({path: bytes})."""
+    return [m.group(0) for t in texts.values() for m in DEFINE.finditer(t)]
+
+
+def _macro_launch_edits(text: bytes) -> list:
+    """Edits rewriting each launch `k<<<cfg>>>(args)` written in a macro definition of `text` into
+    `__pgcc_push_call_configuration(cfg), k(args)`: the expansion is not in the file, but the definition is,
+    and its text is C++ once the launch is spelled as a call (the kernel `k`, a name with template arguments
+    or a macro parameter, is found by scanning back from `<<<`; a launch is a statement, so the comma operator
+    needs no parentheses, which would leave a template's name without a type to resolve). Line breaks stay
+    where they were."""
+    edits = []
+    for m in DEFINE.finditer(text):
+        at = m.start()
+        while True:
+            i = text.find(b"<<<", at, m.end())
+            if i < 0:
+                break
+            j = text.find(b">>>", i + 3, m.end())
+            if j < 0:
+                break
+            k = i
+            while k > m.start() and text[k - 1:k] in b" \t\\\n":
+                k -= 1
+            if text[k - 1:k] == b">":  # template arguments: back to the matching '<'
+                depth = 0
+                while k > m.start():
+                    k -= 1
+                    c = text[k:k + 1]
+                    depth += c == b">"
+                    depth -= c == b"<"
+                    if depth == 0:
+                        break
+            while k > m.start() and (text[k - 1:k].isalnum() or text[k - 1:k] in b"_:"):
+                k -= 1
+            edits.append((k, j + 3, b"__pgcc_push_call_configuration(" + text[i + 3:j] + b"), "
+                          + text[k:i].rstrip()))
+            at = j + 3
+    return edits
 
 
 def _apply_edits(text: bytes, edits: list) -> str:
