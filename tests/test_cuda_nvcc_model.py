@@ -314,3 +314,31 @@ def test_kernels_and_launches_in_program_headers(tmp):
     assert r.returncode == 0, r.stderr
     got = run_exe(tmp / "app2", threads=2)
     assert (got.returncode, got.stdout) == (0, "PASS\n"), got.stderr
+
+
+def test_device_assert_reports_cuda_error_assert(tmp):
+    """A failed assert() in device code prints the assertion and makes the synchronizations and error queries
+    return cudaErrorAssert, sticky as on a GPU, instead of aborting the process; one that holds costs nothing
+    visible. The same assert in host code is the C library's."""
+    src = tmp / "a.cu"
+    src.write_text(
+        "#include <cassert>\n#include <cstdio>\n"
+        "__global__ void check(const int *v, int n, int limit) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  if (i < n) assert(v[i] < limit);\n}\n"
+        "int main() {\n"
+        "  int h[64], *d;\n  for (int i = 0; i < 64; i++) h[i] = i;\n"
+        "  cudaMalloc(&d, sizeof h);\n  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);\n"
+        "  check<<<2, 32>>>(d, 64, 100);\n"
+        "  printf(\"%d\\n\", (int)cudaDeviceSynchronize());\n"
+        "  check<<<2, 32>>>(d, 64, 62);\n"
+        "  cudaError_t e = cudaDeviceSynchronize();\n"
+        "  printf(\"%d %d %s\\n\", e == cudaErrorAssert, cudaGetLastError() == cudaErrorAssert, cudaGetErrorString(e));\n"
+        "  assert(h[3] == 3);\n  return 0;\n}\n")
+    r = run_pgcc([src, "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "app", threads=2)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == "0\n1 1 device-side assert triggered\n"
+    failed = [line for line in got.stderr.splitlines() if "Assertion `v[i] < limit` failed" in line]
+    assert len(failed) == 2 and all(line.startswith(f"{src}:5:") for line in failed), got.stderr

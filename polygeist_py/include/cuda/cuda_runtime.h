@@ -84,6 +84,7 @@ enum cudaError {
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidDevice = 101,
   cudaErrorNoDevice = 100,
+  cudaErrorAssert = 710,
   cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorUnknown = 999
 };
