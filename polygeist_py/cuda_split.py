@@ -715,6 +715,10 @@ def _template_args(k) -> str:
     n = k.get_num_template_arguments()
     if n <= 0:
         return ""
+    if any(k.get_template_argument_kind(i).name == "PACK" for i in range(n)):
+        # libclang does not show a pack's elements: the stub's call, whose arguments have the specialization's
+        # parameter types, lets clang deduce them (a kernel `template <class T, class... A> k(T, A...)`)
+        return ""
     args = []
     for i in range(n):
         kind = k.get_template_argument_kind(i).name
