@@ -136,18 +136,22 @@ def test_differentiated_barrier_loop_with_data_dependent_count_inside_a_loop_is_
 
 def test_device_queries_and_alignment(tmp):
     """cudaDeviceGetAttribute answers from the device properties, peer access is absent (one device),
-    __align__ aligns; the same under both host paths."""
+    __align__ aligns; the same under both host paths. Device memory is host memory, so the properties the
+    unified-memory samples test (pageable memory access, compute mode) say so."""
     src = tmp / "q.cu"
     src.write_text("#include <cstdio>\nstruct __align__(16) Pair { float a, b; };\n"
                    "__global__ void k(Pair *p) { p[threadIdx.x].a = threadIdx.x; }\n"
                    "int main() {\n  int v = 0, can = 1;\n  cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerBlock, 0);\n"
                    "  cudaDeviceCanAccessPeer(&can, 0, 1);\n  Pair *p; cudaMalloc(&p, 32 * sizeof(Pair)); k<<<1, 32>>>(p);\n"
                    "  Pair h[32]; cudaMemcpy(h, p, sizeof h, cudaMemcpyDeviceToHost);\n"
-                   '  printf("%d %d %zu %g\\n", v, can, sizeof(Pair), h[31].a);\n  return 0;\n}\n')
+                   "  cudaDeviceProp prop; cudaGetDeviceProperties(&prop, 0);\n"
+                   "  int um = prop.managedMemory && prop.pageableMemoryAccess && prop.concurrentManagedAccess &&\n"
+                   "           prop.computeMode != cudaComputeModeProhibited;\n"
+                   '  printf("%d %d %zu %g %d\\n", v, can, sizeof(Pair), h[31].a, um);\n  return 0;\n}\n')
     for host in ("c++", "pgcc"):
         r = run_pgcc([src, "--cpuify", f"--cuda-host={host}", "-o", tmp / "app"])
         assert r.returncode == 0, r.stderr
-        assert run_exe(tmp / "app").stdout == "1024 0 16 31\n"
+        assert run_exe(tmp / "app").stdout == "1024 0 16 31 1\n"
 
 
 def test_barrier_under_a_thread_condition_is_an_error(tmp):
