@@ -1,7 +1,8 @@
 // Loops whose condition reads __shared__ variables that one thread advances before the loop body's last
 // __syncthreads(): every thread evaluates the condition right after a barrier, so all take the same branch
 // (merge-path and work-list kernels). One kernel keeps its window bounds in volatile shared variables,
-// the other in plain ones and exits on a flag some threads set.
+// the other in plain ones and exits on a flag some threads set. A third indexes a shared window backwards
+// with `end[~i]` on an unsigned i, which a GPU's 32-bit shared addressing wraps to `end[-1 - i]`.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -47,6 +48,16 @@ __global__ void rounds_until(const int *x, int limit, int *rounds, int *vals) {
   if (threadIdx.x == 0) rounds[blockIdx.x] = count;
 }
 
+// Reverses each block's 128 values through shared memory, reading them back with an index that wraps.
+__global__ void reverse_window(const int *x, int *y) {
+  __shared__ int window[130];
+  int *end = window + 129;  // one past the last value (window[1..128] hold the data)
+  unsigned t = threadIdx.x;
+  window[1 + t] = x[blockIdx.x * 128 + t];
+  __syncthreads();
+  y[blockIdx.x * 128 + t] = end[~t];  // end[-1 - t]
+}
+
 int main() {
   const int blocks = 40, n = 20000;
   std::mt19937 gen(21);
@@ -61,7 +72,10 @@ int main() {
   cudaMalloc(&d_vals, blocks * 64 * sizeof(int));
   cudaMemcpy(d_x, x.data(), n * sizeof(int), cudaMemcpyHostToDevice);
   cudaMemcpy(d_seg, seg.data(), (blocks + 1) * sizeof(int), cudaMemcpyHostToDevice);
+  int *d_rev;
+  cudaMalloc(&d_rev, blocks * 128 * sizeof(int));
   auto start = std::chrono::steady_clock::now();
+  reverse_window<<<blocks, 128>>>(d_x, d_rev);
   window_sums<<<blocks, 128>>>(d_x, d_seg, d_out);
   std::vector<int> small(blocks * 64);
   for (int i = 0; i < blocks * 64; i++) small[i] = 1 + (int)(gen() % 50);
@@ -69,11 +83,13 @@ int main() {
   rounds_until<<<blocks, 64>>>(d_x, 5000, d_rounds, d_vals);
   cudaDeviceSynchronize();
   fprintf(stderr, "%f s\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  std::vector<int> out(blocks), rounds(blocks), vals(blocks * 64);
+  std::vector<int> out(blocks), rounds(blocks), vals(blocks * 64), rev(blocks * 128);
   cudaMemcpy(out.data(), d_out, blocks * sizeof(int), cudaMemcpyDeviceToHost);
   cudaMemcpy(rounds.data(), d_rounds, blocks * sizeof(int), cudaMemcpyDeviceToHost);
   cudaMemcpy(vals.data(), d_vals, vals.size() * sizeof(int), cudaMemcpyDeviceToHost);
+  cudaMemcpy(rev.data(), d_rev, rev.size() * sizeof(int), cudaMemcpyDeviceToHost);
   bool ok = true;
+  for (int i = 0; i < blocks * 128; i++) ok = ok && rev[i] == x[i / 128 * 128 + 127 - i % 128];
   for (int b = 0; b < blocks; b++) {
     int want = 0;
     for (int i = seg[b]; i < seg[b + 1]; i++) want += x[i];
