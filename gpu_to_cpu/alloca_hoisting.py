@@ -131,18 +131,23 @@ DEREFERENCES = {"llvm.load", "memref.load", "affine.load", "memref.store", "affi
                 "memref.dim", "memref.prefetch", "affine.prefetch", "affine.vector_load", "affine.vector_store",
                 "vector.load", "vector.store", "vector.transfer_read", "vector.transfer_write"}
 VIEWS = {"llvm.getelementptr", "memref.subview", "memref.reinterpret_cast", "memref.cast", "memref.view"}
+# conversions that carry the address on as another value: a local array passed to an inlined device function
+# arrives there as a raw pointer (aligned pointer -> index -> i64 -> llvm.ptr -> a new memref descriptor)
+CARRIERS = {"memref.extract_aligned_pointer_as_index", "memref.extract_strided_metadata", "arith.index_cast",
+            "arith.index_castui", "arith.addi", "llvm.inttoptr", "llvm.ptrtoint", "llvm.insertvalue",
+            "llvm.extractvalue", "builtin.unrealized_conversion_cast"}
 
 
 def _accessed_only(address) -> bool:
-    """Whether every use of `address` (through GEPs and memref views) reads or writes the memory it designates,
-    never storing or converting the address itself."""
+    """Whether every use of `address` (through GEPs, memref views and the conversions of CARRIERS) reads or
+    writes the memory it designates, never storing the address itself or passing it anywhere else."""
     todo = [address]
     while todo:
         v = todo.pop()
         for use in v.uses:
             user = use.owner
             kind = user.operation.name
-            if kind in VIEWS and use.operand_number == 0:
+            if kind in VIEWS and use.operand_number == 0 or kind in CARRIERS:
                 todo.extend(user.results)
             elif kind == "llvm.store" and use.operand_number == 0:
                 return False  # the address is the stored value

@@ -194,10 +194,23 @@ def _hoist_uniform(p, stop=None) -> None:
         outside = all(not defined_inside(o, p) for o in op.operands)
         name = op.operation.name
         if outside and (is_pure(op) or _reads_constant(op, p) or name == "llvm.alloca" and _uniform_spill(op, p)
-                        or name == "llvm.store" and _base(op.operands[1]) in spills):
+                        or name == "llvm.store" and _base(op.operands[1]) in spills
+                        or name == "scf.if" and _pure_select(op, p)):
             op.move_before(p)
             if name == "llvm.alloca":
                 spills.add(op.results[0])
+
+
+def _pure_select(x, p) -> bool:
+    """Whether scf.if `x` (its condition defined outside thread loop `p`) only computes values: pure ops on
+    values defined in it or outside `p` (``c = (blockIdx.x == gridDim.x - 1) ? n % 8 : 8``, a bound of a later
+    loop), so that one evaluation before `p` serves every thread."""
+    for op in collect(x, lambda o: True):
+        if not (is_pure(op) or op.operation.name == "scf.yield"):
+            return False
+        if any(defined_inside(o, p) and not defined_inside(o, x) for o in op.operands):
+            return False
+    return True
 
 
 def _base(ptr):
@@ -528,10 +541,12 @@ def _while_state_to_caches(p, x) -> None:
         return carried | frozenset(aargs[k] for k, v in enumerate(forwarded) if _uniform(v, p, carried))
 
     uniform = _uniform_carried(p, inits, assumed_of, lambda i, assumed: _uniform(y.operands[i], p, assumed))
-    assumed = frozenset([bargs[i] for i in uniform])
+    flags = _shared_flags_read_after_barrier(p, x)
+    assumed = frozenset([bargs[i] for i in uniform]) | flags
     per_thread = [i for i in range(len(bargs)) if i not in uniform]
     ok = _uniform(cond.operands[0], p, assumed)
-    ok = ok and all(is_pure(op) or _reads_constant(op, p) for op in list(before.operations)[:-1])
+    ok = ok and all(is_pure(op) or _reads_constant(op, p) or op.results[0] in flags
+                    for op in list(before.operations)[:-1])
     # a per-thread carried value is passed through the condition unchanged, at its own position
     ok = ok and all(i < len(forwarded) and forwarded[i] == bargs[i] and i < len(aargs)
                     and all(u.owner.operation == cond.operation for u in bargs[i].uses) for i in per_thread)
@@ -541,6 +556,72 @@ def _while_state_to_caches(p, x) -> None:
                              "condition that differs between the threads of a block (a while loop whose condition does)")
     for i in per_thread:
         _carry_in_cache(p, x, i, aargs[i], after, i)
+
+
+def _shared_flags_read_after_barrier(p, x) -> frozenset:
+    """The loads in the condition of scf.while `x` (a loop of thread loop `p` holding a barrier) of `__shared__`
+    variables that only `x`'s body writes, when the body ends with __syncthreads(): every thread then reads
+    them right after a barrier (the one before the loop, which starts `p`, or the body's last), so all read the
+    same value (`while (top < stop) { ...; if (tid == 0) top += n; __syncthreads(); }`, merge-path and
+    work-list loops). Returns the loads' results."""
+    body = list(x.regions[1].blocks[0].operations)
+    if len(body) < 2 or body[-2].operation.name != "gpu.barrier" or WARP_SYNC in body[-2].attributes:
+        return frozenset()
+    out = set()
+    for op in list(x.regions[0].blocks[0].operations)[:-1]:
+        if op.operation.name not in ("memref.load", "affine.load", "llvm.load"):
+            continue
+        alloc = _shared_allocation(op.operands[0])
+        if alloc is None or is_nested_in(alloc, p) or not all(_uniform(i, p) for i in list(op.operands)[1:]):
+            continue
+        if _written_only_in(alloc.results[0], p, x):
+            out.add(op.results[0])
+    return frozenset(out)
+
+
+# ops through which a `__shared__` object's address is passed on (a `volatile` one is read and written with
+# llvm.load/llvm.store volatile through its aligned pointer)
+ADDRESS_CARRIERS = ("memref.extract_aligned_pointer_as_index", "arith.index_cast", "arith.index_castui",
+                    "arith.addi", "llvm.inttoptr", "llvm.getelementptr", "memref.cast")
+
+
+def _shared_allocation(v):
+    """The `__shared__` memref.alloca whose address value `v` is (through ADDRESS_CARRIERS), else None."""
+    for _ in range(8):
+        owner = v.owner
+        if isinstance(owner, ir.Block):
+            return None
+        name = owner.operation.name
+        if name == "memref.alloca":
+            return owner if "pgcc.shared" in owner.attributes else None
+        if name not in ADDRESS_CARRIERS:
+            return None
+        v = owner.operands[0]
+    return None
+
+
+def _written_only_in(m, p, x) -> bool:
+    """Whether every write to the object of memref `m` (through its address too) within thread loop `p` is in
+    loop `x`, and its address goes nowhere but to loads and stores."""
+    todo, seen = [m], set()
+    while todo:
+        v = todo.pop()
+        for use in v.uses:
+            user = use.owner
+            kind = user.operation.name
+            if kind in ("memref.load", "affine.load", "llvm.load"):
+                continue
+            if kind in ADDRESS_CARRIERS:
+                for r in user.results:
+                    if r not in seen:
+                        seen.add(r)
+                        todo.append(r)
+                continue
+            stored_to = kind in ("memref.store", "affine.store", "llvm.store") and use.operand_number == 1
+            if stored_to and (not is_nested_in(user, p) or is_nested_in(user, x)):
+                continue
+            return False  # written elsewhere in the thread loop, or the address escapes
+    return True
 
 
 def _uniform_carried(p, inits, assumed_of, update_uniform) -> set:
@@ -654,13 +735,23 @@ def _predicate_guard(x) -> None:
         x.erase()
 
 
+def _safe_division(op) -> bool:
+    """A division or remainder that cannot trap: its divisor is a constant other than 0 and -1 (`m /= 2` in a
+    shuffle loop's control, which must stay the same in every thread)."""
+    d = op.operands[1]
+    if isinstance(d.owner, ir.Block) or d.owner.name != "arith.constant":
+        return False
+    attr = d.owner.attributes["value"]
+    return isinstance(attr, ir.IntegerAttr) and ir.IntegerAttr(attr).value not in (0, -1)
+
+
 def _predicate_ops(ops, c) -> None:
     """Guard the effects of `ops` (one block's ops, in order, terminator excluded) by c, grouping consecutive
     guarded ops into one ``if``; ops holding a barrier are entered instead (see _predicate_guard)."""
     run = []
     for op in ops + [None]:
         if op is not None and op.name != "gpu.barrier" and not _has_barrier(op) and not (
-                is_pure(op) and op.name not in TRAPPING) and WARP_PUBLISH not in op.attributes:
+                is_pure(op) and (op.name not in TRAPPING or _safe_division(op))) and WARP_PUBLISH not in op.attributes:
             run.append(op)
             continue
         if run:

@@ -230,14 +230,42 @@ def _in_file(c, path) -> bool:
     return c.location.file is not None and c.location.file.name == path
 
 
+SYSTEM_PREFIXES = ("/usr/", "/lib", "/opt/", "/etc/")
+
+
+def program_headers(tu, path: str) -> list:
+    """The headers of the program itself that .cu file `path` includes, directly or not (not the system's or
+    the C++ library's, nor pgcc's CUDA headers), as the paths clang opened: a kernel or device function
+    defined in one (`#include "kernels.h"`) needs its body removed from the host side as in the file itself."""
+    import os
+    import sys
+
+    from .toolchain import cuda_include_dir
+    own = os.path.dirname(cuda_include_dir())
+    system = SYSTEM_PREFIXES + (own, sys.prefix, sys.base_prefix)
+    out = []
+    for inc in tu.get_includes():
+        name = inc.include.name
+        real = os.path.realpath(name)
+        if name != path and name not in out and not real.startswith(system):
+            out.append(name)
+    return out
+
+
+def _in_program(c, files) -> bool:
+    """Whether cursor `c` is written in one of `files` (the .cu file and its program headers)."""
+    return c.location.file is not None and c.location.file.name in files
+
+
 TEMPLATE_KINDS = (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION)
 
 
 def find_launches(tu, path: str) -> list:
-    """Every launch (CALL_EXPR) written in file `path` of translation unit `tu`, in source order: the text the
-    host side rewrites (inside templates too, once for all their instantiations); runtime-API launches
-    (is_api_launch) included."""
+    """Every launch (CALL_EXPR) written in file `path` of translation unit `tu` or in its program headers
+    (program_headers), in source order: the text the host side rewrites (inside templates too, once for all
+    their instantiations); runtime-API launches (is_api_launch) included."""
     found = []
+    files = {path, *program_headers(tu, path)}
 
     def visit(c):
         for ch in c.get_children():
@@ -246,7 +274,7 @@ def find_launches(tu, path: str) -> list:
             visit(ch)
 
     for d in tu.cursor.get_children():
-        if _in_file(d, path):
+        if _in_program(d, files):
             visit(d)
     return found
 
@@ -254,8 +282,10 @@ def find_launches(tu, path: str) -> list:
 def instantiated_launches(tu, path: str) -> list:
     """The launches that run, with concrete kernels: those outside templates, and those in the instantiated
     bodies of the host function templates that calls reach (libclang shows a called specialization's
-    FUNCTION_DECL with its instantiated body), followed transitively. Returns [(launch, enclosing function)]."""
+    FUNCTION_DECL with its instantiated body), followed transitively; in `path` and its program headers.
+    Returns [(launch, enclosing function)]."""
     found, seen = [], set()
+    files = {path, *program_headers(tu, path)}
 
     def visit(c, in_template, function):
         for ch in c.get_children():
@@ -264,7 +294,7 @@ def instantiated_launches(tu, path: str) -> list:
                     found.append((ch, function))
                 callee = ch.referenced
                 if callee is not None and callee.kind == K.FUNCTION_DECL and callee.get_num_template_arguments() > 0 \
-                        and not is_device_only(callee) and _in_file(callee, path):
+                        and not is_device_only(callee) and _in_program(callee, files):
                     key = callee.mangled_name or callee.displayname
                     if key not in seen:  # a host template's specialization: its instantiated body
                         seen.add(key)
@@ -273,7 +303,7 @@ def instantiated_launches(tu, path: str) -> list:
             visit(ch, in_template or ch.kind in TEMPLATE_KINDS, inner)
 
     for d in tu.cursor.get_children():
-        if _in_file(d, path):
+        if _in_program(d, files):
             visit(d, d.kind in TEMPLATE_KINDS, d)
     return found
 
@@ -396,37 +426,55 @@ def _escapes(var, body) -> bool:
 
 
 # ---------------------------------------------------------------- host side
-def host_source(tu, path: str, text: bytes, launches: list) -> str:
+def host_source(tu, path: str, text: bytes, launches: list, headers: dict | None = None) -> str:
     """The host half of .cu file `path` (its bytes `text`): launches rewritten into configuration pushes and
     kernel calls, device-only function bodies removed, device variables made `extern` declarations.
 
+    Args:
+        headers: when given, receives the host text of each program header of `path` (program_headers),
+            rewritten the same way, {header path: text}; host_compiler.compile_host puts them where the host
+            file's `#include "..."` finds them first.
     Raises:
         CompileError: a launch or a device definition written inside a macro expansion (its text is not in
             the file).
     """
-    edits = []  # (start, end, replacement) byte ranges of `text`
+    files = [path] + (program_headers(tu, path) if headers is not None else [])
+    edits_of = {f: [] for f in files}  # file -> [(start, end, replacement) byte ranges of its text]
 
     def extent(c):
         return c.extent.start.offset, c.extent.end.offset
 
+    texts = {path: text}
+    for f in files[1:]:
+        with open(f, "rb") as fh:
+            texts[f] = fh.read()
     for call in launches:
+        where = call.location.file.name if call.location.file is not None else None
+        if where not in edits_of:
+            raise error_at(call, "unsupported construct: kernel launch written inside a macro")
+        edits, ftext = edits_of[where], texts[where]
         if is_api_launch(call):
-            edit = _uncast_kernel_edit(call, path, text)
+            edit = _uncast_kernel_edit(call, where, ftext)
             if edit is not None:
                 edits.append(edit)
             continue
         s, e = extent(call)
-        seg = text[s:e]
+        seg = ftext[s:e]
         i, j = seg.find(b"<<<"), seg.find(b">>>")
-        if not _in_file(call, path) or i < 0 or j < i:
-            raise error_at(call, "unsupported construct: kernel launch written inside a macro")
+        if i < 0 or j < i:  # written in a macro's definition: rewritten there (_macro_launch_edits)
+            if not any(b"<<<" in body for body in _macro_bodies(texts)):
+                raise error_at(call, "unsupported construct: kernel launch whose `<<<` is not in the program's text")
+            continue
         edits.append((s, e, b"(__pgcc_push_call_configuration(" + seg[i + 3:j] + b"), " + seg[:i] + seg[j + 3:]
                       + b")"))
+    for f in files:
+        edits_of[f].extend(_macro_launch_edits(texts[f]))
 
     def visit_decls(cursors):
         for c in cursors:
-            if not _in_file(c, path):
+            if not _in_program(c, edits_of):
                 continue
+            edits, text = edits_of[c.location.file.name], texts[c.location.file.name]
             if c.kind in (K.NAMESPACE, K.LINKAGE_SPEC):
                 visit_decls(c.get_children())
             elif c.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.CLASS_TEMPLATE):
@@ -442,6 +490,58 @@ def host_source(tu, path: str, text: bytes, launches: list) -> str:
                 edits.extend(e for e in _extern_variable(c, text) if e not in edits)  # `int a, b;`: one extern
 
     visit_decls(tu.cursor.get_children())
+    for f in files[1:]:
+        headers[f] = _apply_edits(texts[f], edits_of[f])
+    return _apply_edits(text, edits_of[path])
+
+
+DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b.*?(?<!\\)$", re.M | re.S)
+
+
+def _macro_bodies(texts: dict) -> list:
+    """The `#define` directives (continuation lines included) of the files' texts ({path: bytes})."""
+    return [m.group(0) for t in texts.values() for m in DEFINE.finditer(t)]
+
+
+def _macro_launch_edits(text: bytes) -> list:
+    """Edits rewriting each launch `k<<<cfg>>>(args)` written in a macro definition of `text` into
+    `__pgcc_push_call_configuration(cfg), k(args)`: the expansion is not in the file, but the definition is,
+    and its text is C++ once the launch is spelled as a call (the kernel `k`, a name with template arguments
+    or a macro parameter, is found by scanning back from `<<<`; a launch is a statement, so the comma operator
+    needs no parentheses, which would leave a template's name without a type to resolve). Line breaks stay
+    where they were."""
+    edits = []
+    for m in DEFINE.finditer(text):
+        at = m.start()
+        while True:
+            i = text.find(b"<<<", at, m.end())
+            if i < 0:
+                break
+            j = text.find(b">>>", i + 3, m.end())
+            if j < 0:
+                break
+            k = i
+            while k > m.start() and text[k - 1:k] in b" \t\\\n":
+                k -= 1
+            if text[k - 1:k] == b">":  # template arguments: back to the matching '<'
+                depth = 0
+                while k > m.start():
+                    k -= 1
+                    c = text[k:k + 1]
+                    depth += c == b">"
+                    depth -= c == b"<"
+                    if depth == 0:
+                        break
+            while k > m.start() and (text[k - 1:k].isalnum() or text[k - 1:k] in b"_:"):
+                k -= 1
+            edits.append((k, j + 3, b"__pgcc_push_call_configuration(" + text[i + 3:j] + b"), "
+                          + text[k:i].rstrip()))
+            at = j + 3
+    return edits
+
+
+def _apply_edits(text: bytes, edits: list) -> str:
+    """`text` with the (start, end, replacement) byte-range `edits` applied, keeping every line where it was."""
     edits.sort()
     out, at = [], 0
     for s, e, new in edits:
@@ -614,6 +714,10 @@ def _integral_argument(k, i) -> str:
 def _template_args(k) -> str:
     n = k.get_num_template_arguments()
     if n <= 0:
+        return ""
+    if any(k.get_template_argument_kind(i).name == "PACK" for i in range(n)):
+        # libclang does not show a pack's elements: the stub's call, whose arguments have the specialization's
+        # parameter types, lets clang deduce them (a kernel `template <class T, class... A> k(T, A...)`)
         return ""
     args = []
     for i in range(n):

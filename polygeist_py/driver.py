@@ -605,7 +605,8 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
     launches = cuda_split.find_launches(tu, path)
     kernels = cuda_split.kernels(tu, path, cuda_split.instantiated_launches(tu, path))
     stub_text, stubs = cuda_split.device_stubs(kernels)
-    host_text = cuda_split.host_source(tu, path, text, launches)
+    host_headers = {}
+    host_text = cuda_split.host_source(tu, path, text, launches, host_headers)
     from .time_report import phase
     with phase("parse (libclang)", "frontend"):
         device_tu = parse(path, o.clang_args, text.decode("utf-8", errors="surrogateescape") + stub_text, "cuda")
@@ -615,7 +616,7 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
     with phase("host C++ compiler (c++)", "subprocesses"):
         host_obj = compile_host(host_text, path, os.path.join(workdir, stem + ".host.o"), workdir,
                                 opt_level=o.opt_level, user_args=o.clang_args, compiler=o.host_compiler,
-                                extra=tuple(o.host_flags))
+                                extra=tuple(o.host_flags), headers=host_headers)
     out = obj_name if o.compile_only else os.path.join(workdir, stem + ".o")
     check_output_dir(out)
     with phase("join objects (ld -r)", "subprocesses"):

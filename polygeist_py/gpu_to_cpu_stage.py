@@ -16,6 +16,7 @@ from .gpu_to_cpu.launch_to_loops import launches_to_loops
 from .gpu_to_cpu.per_thread_allocas import privatize_allocas_across_barriers
 from .gpu_to_cpu.serialize_threads import serialize_thread_loops
 from .gpu_to_cpu.shared_atomics import privatize_shared_atomics
+from .gpu_to_cpu.shared_offsets import sign_extend_wrapped_shared_offsets
 from .gpu_to_cpu.thread_loop_interchange import interchange_strided_loops
 from .gpu_to_cpu.warp_synchronous import order_volatile_shared_stores
 
@@ -26,6 +27,7 @@ def run_cpuify(module: ir.Module) -> None:
     Raises:
         CompileError: non-uniform barriers and other GPU constructs that have no CPU translation.
     """
+    sign_extend_wrapped_shared_offsets(module)
     launches_to_loops(module)
     order_volatile_shared_stores(module)
     privatize_allocas_across_barriers(module)

@@ -38,7 +38,7 @@ def host_cxx(choice: str | None = None) -> str:
 
 
 def compile_host(text: str | None, path: str, out: str, workdir: str, *, opt_level: int, user_args: list,
-                 compiler: str | None = None, extra: tuple = ()) -> str:
+                 compiler: str | None = None, extra: tuple = (), headers: dict | None = None) -> str:
     """Compile the host half `text` of .cu file `path` into object `out` with the host C++ compiler, in host mode
     of pgcc's CUDA headers (`cuda_runtime.h` included first, as nvcc includes it); diagnostics name `path`.
     With `text` None, `path` is a C++ file that nvcc would hand to the host compiler as it is.
@@ -46,6 +46,9 @@ def compile_host(text: str | None, path: str, out: str, workdir: str, *, opt_lev
     Args:
         user_args: the command line's -I/-D/-U/-std= flags (a C++ -std= replaces the default -std=c++17).
         extra: more flags for the host compiler (dependency files).
+        headers: the host text of the program's own headers ({path: text}, cuda_split.host_source), written
+            into a copy of the directory tree around `path` (_shadow_tree) that the host file's includes see
+            first.
     Raises:
         HostCompilerError: the host compiler's errors (its messages, which point at `path`).
     """
@@ -56,7 +59,8 @@ def compile_host(text: str | None, path: str, out: str, workdir: str, *, opt_lev
         cmd += ["-D__PGCC_HOST_PASS__=1", "-D__PGCC_CXX_FILE__=1", "-isystem", cuda_include_dir(),
                 "-x", "c++", path, "-c", "-o", out]
     else:
-        src = os.path.join(workdir, os.path.basename(path) + ".host.cpp")
+        src, shadow_flags = _shadow_tree(path, workdir, headers or {}, flags)
+        cmd[3 + len(std):3 + len(std)] = shadow_flags  # before the user's own -I directories
         with open(src, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(f'#line 1 "{path}"\n{text}')
         cmd += ["-D__PGCC_HOST_PASS__=1", "-D__CUDACC__=1", "-D__PGCC_CUDA__=1",
@@ -66,6 +70,40 @@ def compile_host(text: str | None, path: str, out: str, workdir: str, *, opt_lev
     if r.returncode != 0:
         raise HostCompilerError(_toolkit_library_message(r.stderr.strip()))
     return out
+
+
+SHADOW_DEPTH = 4  # levels of "../" above the .cu file's directory that the copied headers may sit at
+
+
+def _shadow_tree(path: str, workdir: str, headers: dict, flags: list) -> tuple:
+    """Where the host file of .cu file `path` goes, and the include flags that make its `#include "h"` find the
+    host text of the program's headers (`headers`, {path: text}) before the headers themselves: each header is
+    written at its place relative to `path`'s directory in a copy of that tree under `workdir` (the host file
+    sits where `path` does; a quoted include is looked up in the including file's directory first), and likewise
+    in a copy of each user -I directory, whose -I goes in front of the original's. A `#line` keeps messages
+    pointing at the real file. Returns (host file path, extra flags)."""
+    def copy_of(p, top, root):
+        rel = os.path.relpath(os.path.abspath(p), top)
+        return None if rel.split(os.sep).count("..") > SHADOW_DEPTH else os.path.normpath(os.path.join(root, rel))
+
+    trees = [(os.path.dirname(os.path.abspath(path)), os.path.join(workdir, "host-tree", *(["_"] * SHADOW_DEPTH)))]
+    extra = []
+    for i, a in enumerate(flags):
+        d = a[2:] if a.startswith("-I") and len(a) > 2 else flags[i + 1] if a == "-I" and i + 1 < len(flags) else None
+        if d and os.path.isdir(d):
+            root = os.path.join(workdir, f"host-include{len(trees)}", *(["_"] * SHADOW_DEPTH))
+            trees.append((os.path.abspath(d), root))
+            extra.append("-I" + root)
+    for top, root in trees:
+        os.makedirs(root, exist_ok=True)
+        for h, text in headers.items():
+            dest = copy_of(h, top, root)
+            if dest is None:
+                continue
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            with open(dest, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.write(f'#line 1 "{os.path.abspath(h)}"\n{text}')
+    return os.path.join(trees[0][1], os.path.basename(path) + ".host.cpp"), extra
 
 
 def _toolkit_library_message(stderr: str) -> str:

@@ -23,7 +23,9 @@ SPLIT = PROGRAMS / "cuda_split"
                                   "ldg_clock", "device_cxx", "namespaces_linkage",
                                   "cooperative_block", "nbody_vec3_lambdas", "half_dot_tiles", "tile_shuffles",
                                   "locals_across_barriers", "inheritance_shapes",
-                                  "lambdas_this_init", "runtime_tiles"])
+                                  "lambdas_this_init", "runtime_tiles", "palette_table_grid",
+                                  "last_block_columns", "warp_rows_logsumexp", "macro_dispatch",
+                                  "variadic_apply", "shared_window_loop"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
@@ -134,18 +136,22 @@ def test_differentiated_barrier_loop_with_data_dependent_count_inside_a_loop_is_
 
 def test_device_queries_and_alignment(tmp):
     """cudaDeviceGetAttribute answers from the device properties, peer access is absent (one device),
-    __align__ aligns; the same under both host paths."""
+    __align__ aligns; the same under both host paths. Device memory is host memory, so the properties the
+    unified-memory samples test (pageable memory access, compute mode) say so."""
     src = tmp / "q.cu"
     src.write_text("#include <cstdio>\nstruct __align__(16) Pair { float a, b; };\n"
                    "__global__ void k(Pair *p) { p[threadIdx.x].a = threadIdx.x; }\n"
                    "int main() {\n  int v = 0, can = 1;\n  cudaDeviceGetAttribute(&v, cudaDevAttrMaxThreadsPerBlock, 0);\n"
                    "  cudaDeviceCanAccessPeer(&can, 0, 1);\n  Pair *p; cudaMalloc(&p, 32 * sizeof(Pair)); k<<<1, 32>>>(p);\n"
                    "  Pair h[32]; cudaMemcpy(h, p, sizeof h, cudaMemcpyDeviceToHost);\n"
-                   '  printf("%d %d %zu %g\\n", v, can, sizeof(Pair), h[31].a);\n  return 0;\n}\n')
+                   "  cudaDeviceProp prop; cudaGetDeviceProperties(&prop, 0);\n"
+                   "  int um = prop.managedMemory && prop.pageableMemoryAccess && prop.concurrentManagedAccess &&\n"
+                   "           prop.computeMode != cudaComputeModeProhibited;\n"
+                   '  printf("%d %d %zu %g %d\\n", v, can, sizeof(Pair), h[31].a, um);\n  return 0;\n}\n')
     for host in ("c++", "pgcc"):
         r = run_pgcc([src, "--cpuify", f"--cuda-host={host}", "-o", tmp / "app"])
         assert r.returncode == 0, r.stderr
-        assert run_exe(tmp / "app").stdout == "1024 0 16 31\n"
+        assert run_exe(tmp / "app").stdout == "1024 0 16 31 1\n"
 
 
 def test_barrier_under_a_thread_condition_is_an_error(tmp):
@@ -296,3 +302,48 @@ def test_half_warp_reduction_struct_live_across_shuffles(tmp):
     for threads in (1, 4):
         got = run_exe(tmp / "app", threads=threads)
         assert got.stdout == "48 80 48 80\n", (threads, got.stdout)
+
+
+def test_kernels_and_launches_in_program_headers(tmp):
+    """Kernels, device helpers and a host template launching a kernel, all in the program's own headers
+    (`ops/scale_ops.h`, which includes `../scale_common.h`): the host compiler sees the headers' host text
+    (kernel bodies removed, the launch rewritten), from the .cu file's directory and through -I alike."""
+    base = SPLIT / "header_kernels"
+    r = run_pgcc([base / "main.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2, 4):
+        got = run_exe(tmp / "app", threads=threads)
+        assert (got.returncode, got.stdout) == (0, "PASS\n"), (threads, got.stderr)
+    (tmp / "main.cu").write_text((base / "main.cu").read_text().replace('"ops/scale_ops.h"', '"scale_ops.h"'))
+    r = run_pgcc([tmp / "main.cu", "-I", base / "ops", "--cpuify", "-O2", "-o", tmp / "app2"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "app2", threads=2)
+    assert (got.returncode, got.stdout) == (0, "PASS\n"), got.stderr
+
+
+def test_device_assert_reports_cuda_error_assert(tmp):
+    """A failed assert() in device code prints the assertion and makes the synchronizations and error queries
+    return cudaErrorAssert, sticky as on a GPU, instead of aborting the process; one that holds costs nothing
+    visible. The same assert in host code is the C library's."""
+    src = tmp / "a.cu"
+    src.write_text(
+        "#include <cassert>\n#include <cstdio>\n"
+        "__global__ void check(const int *v, int n, int limit) {\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+        "  if (i < n) assert(v[i] < limit);\n}\n"
+        "int main() {\n"
+        "  int h[64], *d;\n  for (int i = 0; i < 64; i++) h[i] = i;\n"
+        "  cudaMalloc(&d, sizeof h);\n  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);\n"
+        "  check<<<2, 32>>>(d, 64, 100);\n"
+        "  printf(\"%d\\n\", (int)cudaDeviceSynchronize());\n"
+        "  check<<<2, 32>>>(d, 64, 62);\n"
+        "  cudaError_t e = cudaDeviceSynchronize();\n"
+        "  printf(\"%d %d %s\\n\", e == cudaErrorAssert, cudaGetLastError() == cudaErrorAssert, cudaGetErrorString(e));\n"
+        "  assert(h[3] == 3);\n  return 0;\n}\n")
+    r = run_pgcc([src, "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "app", threads=2)
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == "0\n1 1 device-side assert triggered\n"
+    failed = [line for line in got.stderr.splitlines() if "Assertion `v[i] < limit` failed" in line]
+    assert len(failed) == 2 and all(line.startswith(f"{src}:5:") for line in failed), got.stderr

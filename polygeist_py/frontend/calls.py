@@ -65,6 +65,9 @@ class Calls:
         handler = self.builtins.lookup_callee(callee)
         if handler is not None:
             return handler(fg, call, args)
+        if callee.spelling == "__assert_fail" and self.mg.device_stubs is not None:  # assert() in device code:
+            # the error CUDA reports (runtime/pgcc_cuda_runtime.c), not the C library's abort
+            return self.user_call(fg, call, callee, args, name="__pgcc_device_assert_fail")
         if callee.get_num_template_arguments() > 0 or "operator" in callee.spelling:  # C++ (cxx_classes)
             # (host code too: a free function template's specialization is a function of its own, named by its
             # mangled name; the standard library stays an error)

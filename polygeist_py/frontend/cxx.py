@@ -156,7 +156,7 @@ class CxxGen:
         d = llvm.InsertValueOp(d, ptr, [0]).result
         d = llvm.InsertValueOp(d, ptr, [1]).result
         d = llvm.InsertValueOp(d, llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, 0)).result, [2]).result
-        mtype = CT.strided_memref([], CT.scalar_type(ty))
+        mtype = CT.strided_memref([], CT.memory_type(ty))
         return ir.Operation.create("builtin.unrealized_conversion_cast", [mtype], [d]).result
 
 

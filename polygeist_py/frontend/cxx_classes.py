@@ -548,8 +548,11 @@ class CxxClassGen:
         """``obj.f(x)``, ``p->f(x)``, ``f(x)`` inside a method, ``a + b`` with a member operator, ``C::g(x)``."""
         callee = call.referenced
         device = self.mg.device_stubs is not None
-        check_callee(callee, call, templates=device)
-        check_used_record(callee.semantic_parent.type, call, device)
+        pod_copy = callee.spelling == "operator=" and not _user_provided(callee) and \
+            canonical(callee.semantic_parent.type).is_pod()  # bytes, whoever declares the class
+        if not (device and pod_copy):  # (`std::aligned_storage<16, 16>::type` copied in device code)
+            check_callee(callee, call, templates=device)
+            check_used_record(callee.semantic_parent.type, call, device)
         check_method(callee, device)
         args = list(call.get_arguments())
         if callee.is_static_method():

@@ -106,6 +106,8 @@ class DeclGen:
                 self.mg.check_record(d)
             elif d.kind in (K.STATIC_ASSERT, K.FUNCTION_DECL):  # (clang has checked it; a block-scope prototype)
                 pass
+            elif d.kind in (K.NAMESPACE_ALIAS, K.USING_DIRECTIVE, K.USING_DECLARATION, K.TYPE_ALIAS_DECL):
+                pass  # names only: clang has resolved every use (`namespace cg = cooperative_groups;` in a kernel)
             else:
                 raise self.unsupported(d)
 

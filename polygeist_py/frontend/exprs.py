@@ -563,7 +563,14 @@ class ExprGen:
         return self.rvalue(stmts[-1])
 
     def expr_INIT_LIST_EXPR(self, e):
-        raise self.unsupported(e, "initializer list here")
+        """A braced temporary of class type (`cg::plus<float>{}`, `Pair{a, b}` as an argument): a stack object
+        initialized as a local would be; its value is the address of its bytes, as every struct value is."""
+        ty = canonical(e.type)
+        if ty.kind != T.RECORD:
+            raise self.unsupported(e, "initializer list here")
+        ptr = self.byte_alloca(CT.size_of(ty), ty.get_align())
+        self.init_object(ptr, ty, e)
+        return ptr
 
     # ---------------------------------------------------------------- affine forms of expressions
     def form_of(self, e):

@@ -96,22 +96,37 @@ cudaError_t cudaMemcpyToSymbol_bytes(void *symbol, const void *src, size_t n, si
   return cudaSuccess;
 }
 
+/* A failed assert in device code (the device side calls this instead of the C library's __assert_fail): the
+   message, then the error CUDA gives, cudaErrorAssert (710), which is sticky as on a GPU (the context is
+   unusable): the synchronizations and error queries return it from then on. The thread goes on (a GPU stops
+   the kernel; here the other threads of the launch run to their end). */
+static int sticky_error;
+void __pgcc_device_assert_fail(const char *expr, const char *file, unsigned int line, const char *func) {
+  fprintf(stderr, "%s:%u: %s: Assertion `%s` failed.\n", file, line, func, expr);
+  __atomic_store_n(&sticky_error, 710, __ATOMIC_SEQ_CST);
+}
+static cudaError_t sticky(void) { return (cudaError_t)__atomic_load_n(&sticky_error, __ATOMIC_SEQ_CST); }
+
 /* synchronization and errors: everything has finished when a call returns */
-cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
-cudaError_t cudaThreadSynchronize(void) { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void) { return sticky(); }
+cudaError_t cudaThreadSynchronize(void) { return sticky(); }
 cudaError_t cudaDeviceReset(void) { return cudaSuccess; }
 cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : 101; }
-cudaError_t cudaGetLastError(void) { return cudaSuccess; }
-cudaError_t cudaPeekAtLastError(void) { return cudaSuccess; }
-const char *cudaGetErrorString(cudaError_t e) { return e == cudaSuccess ? "no error" : "unknown error"; }
-const char *cudaGetErrorName(cudaError_t e) { return e == cudaSuccess ? "cudaSuccess" : "cudaErrorUnknown"; }
+cudaError_t cudaGetLastError(void) { return sticky(); }
+cudaError_t cudaPeekAtLastError(void) { return sticky(); }
+const char *cudaGetErrorString(cudaError_t e) {
+  return e == cudaSuccess ? "no error" : e == 710 ? "device-side assert triggered" : "unknown error";
+}
+const char *cudaGetErrorName(cudaError_t e) {
+  return e == cudaSuccess ? "cudaSuccess" : e == 710 ? "cudaErrorAssert" : "cudaErrorUnknown";
+}
 
 /* streams carry no state */
 static char a_stream;
 cudaError_t cudaStreamCreate(void **s) { *s = &a_stream; return cudaSuccess; }
 cudaError_t cudaStreamCreateWithFlags(void **s, unsigned int flags) { (void)flags; return cudaStreamCreate(s); }
 cudaError_t cudaStreamDestroy(void *s) { (void)s; return cudaSuccess; }
-cudaError_t cudaStreamSynchronize(void *s) { (void)s; return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(void *s) { (void)s; return sticky(); }
 cudaError_t cudaStreamQuery(void *s) { (void)s; return cudaSuccess; }
 cudaError_t cudaStreamWaitEvent(void *s, void *e, unsigned int flags) { (void)s, (void)e, (void)flags; return 0; }
 

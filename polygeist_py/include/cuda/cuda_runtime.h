@@ -84,6 +84,7 @@ enum cudaError {
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidDevice = 101,
   cudaErrorNoDevice = 100,
+  cudaErrorAssert = 710,
   cudaErrorCooperativeLaunchTooLarge = 720,
   cudaErrorUnknown = 999
 };
@@ -240,8 +241,13 @@ struct cudaDeviceProp {
   size_t sharedMemPerMultiprocessor;
   int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, concurrentManagedAccess;
   int cooperativeLaunch, cooperativeMultiDeviceLaunch;
+  int pageableMemoryAccess, pageableMemoryAccessUsesHostPageTables, hostNativeAtomicSupported;
+  int directManagedMemAccessFromHost, computePreemptionSupported, maxBlocksPerMultiProcessor;
+  size_t sharedMemPerBlockOptin, reservedSharedMemPerBlock;
 };
 typedef struct cudaDeviceProp cudaDeviceProp;
+enum cudaComputeMode { cudaComputeModeDefault = 0, cudaComputeModeExclusive = 1, cudaComputeModeProhibited = 2,
+                       cudaComputeModeExclusiveProcess = 3 };
 enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2,
                      cudaFuncCachePreferEqual = 3 };
 #define cudaHostAllocDefault 0x00
@@ -285,6 +291,14 @@ static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int devi
   prop->managedMemory = 1;
   prop->maxThreadsPerMultiProcessor = 2048;
   prop->cooperativeLaunch = 1;
+  /* device memory is host memory: the host's pages and atomics are the device's */
+  prop->concurrentManagedAccess = 1;
+  prop->pageableMemoryAccess = 1;
+  prop->pageableMemoryAccessUsesHostPageTables = 1;
+  prop->hostNativeAtomicSupported = 1;
+  prop->directManagedMemAccessFromHost = 1;
+  prop->maxBlocksPerMultiProcessor = 32;
+  prop->sharedMemPerBlockOptin = 49152;
   return cudaSuccess;
 }
 /* device attributes (the values of CUDA's enum cudaDeviceAttr), answered from cudaGetDeviceProperties */
