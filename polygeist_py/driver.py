@@ -709,11 +709,42 @@ def run(argv: list[str]) -> int:
     return _run_parsed(o)
 
 
+def import_mlir() -> None:
+    """Import the MLIR bindings (``mlir.ir``) without numpy, which they import only to register four attribute
+    builders (F64/I32/I64/IndexElementsAttr from Python lists): numpy's import costs 0.06-0.1 s and starts
+    BLAS threads, and most compilations never build such an attribute. The same four builders are registered
+    here with numpy imported when one is first used. No effect when mlir.ir or numpy is already imported."""
+    if "mlir.ir" in sys.modules or "numpy" in sys.modules:
+        return
+    sys.modules["numpy"] = None  # `import numpy` raises ImportError: mlir.ir skips its numpy builders
+    try:
+        from mlir import ir
+    finally:
+        del sys.modules["numpy"]
+
+    def builder(dtype: str, element_type):
+        def build(values, context):
+            import numpy as np
+            return ir.DenseElementsAttr.get(np.array(values, dtype=dtype), type=element_type(context),
+                                            context=context)
+        return build
+
+    for kind, dtype, element_type in (
+            ("F64ElementsAttr", "float64", lambda c: ir.F64Type.get(context=c)),
+            ("I32ElementsAttr", "int32", lambda c: ir.IntegerType.get_signless(32, context=c)),
+            ("I64ElementsAttr", "int64", lambda c: ir.IntegerType.get_signless(64, context=c)),
+            ("IndexElementsAttr", "int64", lambda c: ir.IndexType.get(context=c))):
+        ir.register_attribute_builder(kind)(builder(dtype, element_type))
+
+
 def _run_parsed(o: Options) -> int:
     """run() after the command line is parsed (see run)."""
     from .time_report import phase
     with phase("imports (libclang)"):
         from .clang_ast import language_of
+    if o.info is None:
+        with phase("imports (MLIR)"):
+            import_mlir()
 
     for w in o.warnings:
         print(w, file=sys.stderr)
