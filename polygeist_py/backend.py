@@ -116,6 +116,14 @@ def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "ob
         _run(llc_cmd, "llc")
 
 
+def link_command(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> list:
+    """The linker's command line of link (arguments as link's)."""
+    omp = libomp_dir()
+    return [linker(), *objects, "-o", out_path, *[f"-L{d}" for d in lib_dirs], f"-L{omp}", f"-Wl,-rpath,{omp}",
+            *extra, *[f"-l{l}" for l in libs], "-lomp", "-lm",
+            "-Wl,--push-state,--as-needed", "-lstdc++", "-Wl,--pop-state"]
+
+
 def link(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> None:
     """Link objects into an executable (or a shared library with -shared in `extra`) with the system C driver,
     LLVM's OpenMP runtime, libm, and the C++ library where an object needs it (the host code of .cu files,
@@ -124,10 +132,6 @@ def link(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str]
     Raises:
         LinkError: the linker failed (its message, then ``pgcc: error: linker command failed``).
     """
-    omp = libomp_dir()
-    cmd = [linker(), *objects, "-o", out_path, *[f"-L{d}" for d in lib_dirs], f"-L{omp}", f"-Wl,-rpath,{omp}",
-           *extra, *[f"-l{l}" for l in libs], "-lomp", "-lm",
-           "-Wl,--push-state,--as-needed", "-lstdc++", "-Wl,--pop-state"]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = subprocess.run(link_command(objects, out_path, lib_dirs, libs, extra), capture_output=True, text=True)
     if r.returncode != 0:
         raise LinkError(r.stderr.strip(), r.returncode)

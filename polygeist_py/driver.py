@@ -146,7 +146,8 @@ class Options:
     dep_targets: list = field(default_factory=list)   # -MT
     dep_phony: bool = False             # -MP
     info: str | None = None             # --version, --help, -dumpversion, -v alone: print and stop
-    verbose: bool = False               # -v
+    verbose: bool = False               # -v (and -###): list the stages and external commands (verbose.py)
+    dry_run: bool = False               # -###: list them without running anything (dry_run)
     host_compiler: str | None = None    # -ccbin / --compiler-bindir (nvcc): the host C++ compiler of .cu files
     cuda_host: str = "c++"              # --cuda-host=c++ (nvcc's model) | pgcc (pgcc compiles host code too)
     host_flags: list = field(default_factory=list)   # -Xcompiler a,b: options for the host compiler
@@ -342,6 +343,8 @@ def parse_args(argv: list[str]) -> Options:
             value()
         elif a == "-v":  # gcc: the version and configuration (alone), then the usual work
             o.verbose = True
+        elif a == "-###":  # gcc: the commands that would run, not run
+            o.verbose = o.dry_run = True
         elif a in REJECTED_F or a.startswith(REJECTED_F_PREFIXES):
             raise CompileError(f"{a} is not supported by pgcc (it would change the program's meaning)")
         elif a in CLANG_F:
@@ -525,15 +528,21 @@ def compile_cxx_file(path: str, o: Options, workdir: str) -> str:
     files as the command line asks)."""
     from .host_compiler import compile_host
 
+    out, deps = _cxx_output(path, o, workdir)
+    check_output_dir(out)
+    return compile_host(None, path, out, workdir, opt_level=o.opt_level, user_args=o.clang_args,
+                        compiler=o.host_compiler, extra=tuple(o.host_flags + deps))
+
+
+def _cxx_output(path: str, o: Options, workdir: str) -> tuple:
+    """(object path, dependency-file flags) of compile_cxx_file."""
     stem = os.path.splitext(os.path.basename(path))[0]
     out = (o.output or stem + ".o") if o.compile_only else os.path.join(workdir, stem + ".o")
-    check_output_dir(out)
     deps = []
     if o.deps:
         deps = [f"-{o.deps}", *(["-MF", o.dep_file] if o.dep_file else []), *(["-MP"] if o.dep_phony else [])]
         deps += [f for t in o.dep_targets for f in ("-MT", t)]
-    return compile_host(None, path, out, workdir, opt_level=o.opt_level, user_args=o.clang_args,
-                        compiler=o.host_compiler, extra=tuple(o.host_flags + deps))
+    return out, deps
 
 
 def is_cuda_unit(tu) -> bool:
@@ -741,8 +750,8 @@ def _run_parsed(o: Options) -> int:
     """run() after the command line is parsed (see run)."""
     from .time_report import phase
     with phase("imports (libclang)"):
-        from .clang_ast import language_of
-    if o.info is None:
+        from . import clang_ast  # noqa: F401
+    if o.info is None and not o.dry_run:
         with phase("imports (MLIR)"):
             import_mlir()
 
@@ -758,11 +767,102 @@ def _run_parsed(o: Options) -> int:
         else:
             print(VERSION if o.info == "-dumpversion" else f"pgcc (polygeist-py) {VERSION}")
         return 0
+    if o.dry_run:
+        for line in dry_run(o, langs_of(o)):
+            print(line, file=sys.stderr)
+        return 0
+    if o.verbose:
+        from . import verbose
+        verbose.start()
+        try:
+            return _compile_and_link(o)
+        finally:
+            verbose.stop()
+    return _compile_and_link(o)
+
+
+def langs_of(o: Options) -> list:
+    """The language of each input ('c', 'cuda', 'c++'; None for linker inputs): -x, else the file's suffix."""
+    from .clang_ast import language_of
+    return [lang or language_of(p) for p, lang in zip(o.inputs, o.languages)]
+
+
+def dry_run(o: Options, langs: list) -> list[str]:
+    """What -### prints: per source, the stages pgcc runs in its own process (verbose.stage_line) and the
+    external commands (verbose.command_line, quoted), then the link command; nothing is run. Object and
+    temporary names are the ones a compilation would use, in a temporary directory shown as pgcc-XXXXXX.
+    Stages that depend on the source say when they run."""
+    import tempfile
+
+    from .backend import backend_commands, link_command
+    from .host_compiler import host_command, join_command, runtime_archive_path
+    from .verbose import command_line, stage_line
+
+    work = os.path.join(tempfile.gettempdir(), "pgcc-XXXXXX")
+    lines, objects = [], []
+    stops = o.compile_only or o.assembly or o.emit
+    for path, lang in zip(o.inputs, langs):
+        if not lang:
+            objects.append(path)
+            continue
+        stem = os.path.splitext(os.path.basename(path))[0]
+        obj_name = o.output if (o.compile_only and o.output) else stem + ".o"
+        if o.cpuify and o.cuda_host == "c++" and lang == "c++" and not (o.emit or o.assembly):
+            out, deps = _cxx_output(path, o, work)
+            lines.append(command_line(host_command(True, path, out, work, opt_level=o.opt_level,
+                                                   user_args=o.clang_args, compiler=o.host_compiler,
+                                                   extra=tuple(o.host_flags + deps)), quoted=True))
+            objects.append(out)
+            continue
+        split = o.cpuify and o.cuda_host == "c++" and lang == "cuda"
+        level = device_opt_level(o) if lang == "cuda" else o.opt_level
+        polyhedral = o.polyhedral if o.polyhedral is not None else (o.opt_level >= 3 or o.emit == "scop")
+        lines += [stage_line(f"parse (libclang) of {path}", "frontend"), stage_line("walk / codegen", "frontend"),
+                  stage_line("cleanup", "MLIR passes")]
+        if lang == "cuda":
+            lines.append(stage_line("cpuify (kernel launches as OpenMP loops)", "cpuify"))
+        lines.append(stage_line("automatic differentiation (when the source calls __enzyme_autodiff or "
+                                "__enzyme_fwddiff)", "AD"))
+        if polyhedral:
+            lines.append(stage_line("SCoPs, isl scheduling, codegen (when the source has affine loops)",
+                                    "polyhedral"))
+        lines += [stage_line("lowering to the LLVM dialect", "MLIR passes"),
+                  stage_line("LLVM IR translation", "back end")]
+        if o.emit:
+            continue
+        if o.assembly:
+            out = o.output or stem + ".s"
+        elif split or not o.compile_only:
+            out = os.path.join(work, stem + (".device.o" if split else ".o"))
+        else:
+            out = obj_name
+        base = os.path.join(work, os.path.basename(out))
+        lines += [command_line(c, quoted=True) for c in backend_commands(
+            base + ".ll", base + ".opt.bc", out, level, "asm" if o.assembly else "obj", o.fp_contract)]
+        if split and not o.assembly:  # nvcc's model (cuda_split.py): the host half, then one object
+            host_obj = os.path.join(work, stem + ".host.o")
+            lines.append(command_line(host_command(False, path, host_obj, work, opt_level=o.opt_level,
+                                                   user_args=o.clang_args, compiler=o.host_compiler,
+                                                   extra=tuple(o.host_flags)), quoted=True))
+            joined = obj_name if o.compile_only else os.path.join(work, stem + ".o")
+            lines.append(command_line(join_command([out, host_obj], joined), quoted=True))
+            out = joined
+        if not o.assembly:
+            objects.append(out)
+    if not stops:
+        lines.append(command_line(link_command(objects + [runtime_archive_path()], o.output or "a.out",
+                                               o.lib_dirs, o.libs, o.link_extra), quoted=True))
+    return lines
+
+
+def _compile_and_link(o: Options) -> int:
+    """_run_parsed after the informational options: compile every source, then link (see run)."""
+    from .time_report import phase
     if o.device_link:  # nvcc -dlink a.o b.o -o link.o: pgcc's kernels link as ordinary symbols already
         from .host_compiler import empty_object
         empty_object(o.output or "a_dlink.o")
         return 0
-    langs = [lang or language_of(p) for p, lang in zip(o.inputs, o.languages)]
+    langs = langs_of(o)
     for p, lang in zip(o.inputs, langs):
         if lang is None and p.endswith((".h", ".hpp", ".cuh")):  # `-x c x.h` compiles it, as with gcc
             raise CompileError(f"{p}: cannot compile a header (precompiled headers are not supported)")

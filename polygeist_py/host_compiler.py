@@ -49,23 +49,37 @@ def compile_host(text: str | None, path: str, out: str, workdir: str, *, opt_lev
     Raises:
         HostCompilerError: the host compiler's errors (its messages, which point at `path`).
     """
-    std = [a for a in user_args if a.startswith("-std=") and "++" in a] or ["-std=c++17"]
-    flags = [a for a in user_args if not a.startswith("-std=")]
-    cmd = [host_cxx(compiler), *std, f"-O{opt_level}", "-fPIC", *flags, *extra]
-    if text is None:  # nvcc gives a .cpp file the toolkit's include directory (its host declarations)
-        cmd += ["-D__PGCC_HOST_PASS__=1", "-D__PGCC_CXX_FILE__=1", "-isystem", cuda_include_dir(),
-                "-x", "c++", path, "-c", "-o", out]
-    else:
-        src = os.path.join(workdir, os.path.basename(path) + ".host.cpp")
-        with open(src, "w", encoding="utf-8", errors="surrogateescape") as f:
+    cmd = host_command(text is None, path, out, workdir, opt_level=opt_level, user_args=user_args,
+                       compiler=compiler, extra=extra)
+    if text is not None:
+        with open(host_source_path(path, workdir), "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(f'#line 1 "{path}"\n{text}')
-        cmd += ["-D__PGCC_HOST_PASS__=1", "-D__CUDACC__=1", "-D__PGCC_CUDA__=1",
-                "-iquote", os.path.dirname(os.path.abspath(path)),  # its own "x.h" includes
-                "-isystem", cuda_include_dir(), "-include", "cuda_runtime.h", "-x", "c++", src, "-c", "-o", out]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise HostCompilerError(_toolkit_library_message(r.stderr.strip()))
     return out
+
+
+def host_command(cxx_file: bool, path: str, out: str, workdir: str, *, opt_level: int, user_args: list,
+                 compiler: str | None = None, extra: tuple = ()) -> list:
+    """The host compiler's command line of compile_host (`cxx_file`: `path` is a C++ file compiled as it is;
+    else the host half of a .cu file, written to `<workdir>/<name>.host.cpp`). Raises CompileError when the
+    host compiler does not exist."""
+    std = [a for a in user_args if a.startswith("-std=") and "++" in a] or ["-std=c++17"]
+    flags = [a for a in user_args if not a.startswith("-std=")]
+    cmd = [host_cxx(compiler), *std, f"-O{opt_level}", "-fPIC", *flags, *extra]
+    if cxx_file:  # nvcc gives a .cpp file the toolkit's include directory (its host declarations)
+        return cmd + ["-D__PGCC_HOST_PASS__=1", "-D__PGCC_CXX_FILE__=1", "-isystem", cuda_include_dir(),
+                      "-x", "c++", path, "-c", "-o", out]
+    return cmd + ["-D__PGCC_HOST_PASS__=1", "-D__CUDACC__=1", "-D__PGCC_CUDA__=1",
+                  "-iquote", os.path.dirname(os.path.abspath(path)),  # its own "x.h" includes
+                  "-isystem", cuda_include_dir(), "-include", "cuda_runtime.h",
+                  "-x", "c++", host_source_path(path, workdir), "-c", "-o", out]
+
+
+def host_source_path(path: str, workdir: str) -> str:
+    """The file holding the host half of .cu file `path` for the host compiler."""
+    return os.path.join(workdir, os.path.basename(path) + ".host.cpp")
 
 
 def _toolkit_library_message(stderr: str) -> str:
@@ -91,11 +105,8 @@ def runtime_archive() -> str:
     Raises:
         InternalError: the C compiler or `ar` failed on it.
     """
-    with open(RUNTIME_SOURCE, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()[:16]
-    base = os.environ.get("PGCC_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "polygeist-py")
-    out = os.path.join(base, f"libpgcc_cudart-{digest}.a")
+    out = runtime_archive_path()
+    base, digest = os.path.dirname(out), out.rsplit("-", 1)[1][:-2]
     if os.path.exists(out):
         return out
     try:
@@ -113,6 +124,20 @@ def runtime_archive() -> str:
     return out
 
 
+def runtime_archive_path() -> str:
+    """Where runtime_archive keeps the archive (it may not exist yet)."""
+    with open(RUNTIME_SOURCE, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    base = os.environ.get("PGCC_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "polygeist-py")
+    return os.path.join(base, f"libpgcc_cudart-{digest}.a")
+
+
+def join_command(objects: list, out: str) -> list:
+    """The command line with which join_objects links `objects` into one relocatable object `out`."""
+    return [linker(), "-r", "-nostdlib", *objects, "-o", out]
+
+
 def join_objects(objects: list, out: str, local: tuple = ()) -> str:
     """One relocatable object from several (`ld -r` through the C driver), as `nvcc -c` gives one object per
     .cu file. The symbols `local` (the stubs of `static` kernels, which the host object calls by name) become
@@ -121,7 +146,7 @@ def join_objects(objects: list, out: str, local: tuple = ()) -> str:
     Raises:
         InternalError: the link or objcopy failed (or no objcopy is installed when `local` is not empty).
     """
-    r = subprocess.run([linker(), "-r", "-nostdlib", *objects, "-o", out], capture_output=True, text=True)
+    r = subprocess.run(join_command(objects, out), capture_output=True, text=True)
     if r.returncode != 0:
         raise InternalError(f"joining the device and host objects failed: {r.stderr.strip()[:2000]}")
     if local:
