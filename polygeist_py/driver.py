@@ -32,31 +32,73 @@ HELP = """Usage: pgcc [options] inputs...    (a gcc-compatible driver; nvcc's fl
 Inputs: .c (C), .cu (CUDA: device code through pgcc, C++ host code through the host compiler), .cpp/.cc (C++,
 to the host compiler under --cpuify), anything else goes to the linker (.o, .a, .so).
 
-Compiling (as gcc):
-  -c / -S / -o FILE      object / assembly / output name      -O0 -O1 -O2 -O3   (no -O: -O0; CUDA device: -O2)
-  -I DIR  -D M[=V]  -U M  -include FILE  -std=STD  -x c|cuda|c++|none
-  -L DIR  -l LIB  -Wl,ARGS  -Xlinker ARG  -shared  -static  -pthread  -rdynamic
-  -MD -MMD -MP -MF FILE -MT TARGET   dependency files for make
+C compiler (as gcc):
+  -c                     compile to an object file, do not link
+  -S                     compile to an assembly file
+  -o FILE                the output file
+  -O0 -O1 -O2 -O3 -Os -Oz -Ofast -Og   optimization level (default -O0; CUDA device code: -O2, as nvcc)
+  -I DIR                 add a directory to the include path (also -isystem, -iquote, -idirafter DIR)
+  -D NAME[=VALUE]        define a macro
+  -U NAME                undefine a macro
+  -include FILE          include FILE first (-imacros FILE: its macros only)
+  -std=STD               the language standard (c99, c11, gnu17, c++17...)
+  -x c|cuda|c++|none     the language of the inputs that follow (none: by suffix)
   -fopenmp               honour #pragma omp (README: the supported directives); without it they are ignored
   -ffp-contract=off|on|fast   fuse a*b+c into FMA only with fast (on means off, as in gcc 12)
-  -funsigned-char -fsigned-char -f[un]signed-bitfields   honoured; -fsanitize= -ftrapv -fshort-enums
-                         -fpack-struct are errors; other -f/-m/-g flags do not change the program and are accepted
-  -w  -Wall ...  -Werror  -Werror=X  -Wno-error=X   warnings as gcc (the parser's diagnostics)
-  -v  --version  -dumpversion  --help
-  -print-search-dirs -print-file-name=F -print-prog-name=P -dumpmachine ...   answered by the system's cc (the linker)
+  -funsigned-char        plain char is unsigned (-fsigned-char: signed, the default)
+  -funsigned-bitfields   plain int bit-fields are unsigned (-fsigned-bitfields: signed, the default)
+  -pthread               define _REENTRANT and link with -pthread
+  -w                     no warnings
+  -Wall, -Wextra, -W...  warnings as gcc (the parser's diagnostics)
+  -Werror                warnings are errors (-Werror=X: warning X only; -Wno-error=X: not X)
+  -f... -m... -g...      other code generation and debugging flags: accepted, they do not change the program
+  -fsanitize=, -ftrapv, -fshort-enums, -fshort-wchar, -fpack-struct, -fstack-check   errors: not supported
+  -pedantic -ansi -pipe -save-temps --param N=V -aux-info FILE   accepted and ignored
+
+Dependencies (for make):
+  -MD                    write x.d beside the object: the source and every header it includes
+  -MMD                   the same without system headers
+  -MF FILE               the dependency file's name
+  -MT TARGET             the rule's target (-MQ TARGET: the same)
+  -MP                    an empty rule per header
+
+Linking:
+  -L DIR                 add a library directory
+  -l LIB                 link with a library (-lcudart and the CUDA toolkit's runtime libraries: pgcc's own)
+  -Wl,ARGS               pass comma-separated ARGS to the linker
+  -Xlinker ARG           pass ARG to the linker
+  -shared                a shared library
+  -static                a static executable
+  -rdynamic              export every symbol (-no-pie, -pie, -s: as gcc)
+  -print-search-dirs     answered by the system's cc, the linker (also -print-file-name=F, -print-prog-name=P,
+                         -print-libgcc-file-name, -print-multi-directory, -print-multi-os-directory,
+                         -print-multi-lib, -print-multiarch, -print-sysroot, -dumpmachine)
 
 CUDA on the CPU:
   --cpuify               kernel launches become OpenMP loop nests over blocks and threads
-  -ccbin CXX / --compiler-bindir CXX   the host C++ compiler (default c++)
+  -ccbin CXX             the host C++ compiler (also --compiler-bindir CXX; default c++ or $PGCC_HOST_CXX)
   --cuda-host=c++|pgcc   host code of .cu files through the host compiler (default) or through pgcc itself
-  nvcc flags accepted: -arch -gencode -code -Xcompiler -Xptxas --use_fast_math -lineinfo -G --extended-lambda
-                         -rdc -dc -dlink --default-stream --threads -maxrregcount
+  -Xcompiler A,B         options for the host compiler (also --compiler-options)
+  --use_fast_math        fuse multiplies and adds as nvcc's fast math does (also -use_fast_math)
+  -dc                    compile device code for linking (as -c; also --device-c)
+  -dlink                 the device link step: an empty object (also --device-link)
+  -arch ARCH, -code CODE, -gencode SPEC    GPU targets: accepted and ignored (also --gpu-architecture,
+                         --gpu-code, --generate-code)
+  -rdc=true|false        relocatable device code: accepted, kernels always link across files
+                         (also --relocatable-device-code)
+  -lineinfo, -G, --extended-lambda, --expt-extended-lambda, --expt-relaxed-constexpr, -src-in-ptx,
+  --resource-usage, -res-usage, -maxrregcount N, --maxrregcount, -Xptxas, --ptxas-options, -Xnvlink,
+  --default-stream, --threads N, -t N       nvcc flags that do not change code on the CPU: accepted and ignored
 
 Polyhedral scheduling (affine loop nests, isl; on by default at -O3):
-  --polyhedral / --no-polyhedral   force the stage on or off
-  --schedule=FILE        impose user schedules (per SCoP)           --fusion=max|smart|none
-  --tile-sizes=N[,N...]  tile sizes per band member                  --no-tiling
-  --no-parallel          no parallel loops from the schedule          --no-unroll-jam
+  --polyhedral           run the stage at any -O level
+  --no-polyhedral        do not run it
+  --schedule=FILE        impose user schedules (per SCoP)
+  --fusion=max|smart|none   the loop fusion policy (default smart)
+  --tile-sizes=N[,N...]  tile sizes per band member (default 32)
+  --no-tiling            no tiling
+  --no-parallel          no parallel loops from the schedule
+  --no-unroll-jam        no unroll-and-jam
   --autotune[=BUDGET]    search schedule variants by measurement first (successive halving, BUDGET timed runs,
                          default 24; needs a main that prints results) and store the best in the tuning database
   --tuning-db=PATH       the tuning database (default $PGCC_TUNING_DB or ~/.cache/pgcc/tuning-db.json): -O3
@@ -64,22 +106,29 @@ Polyhedral scheduling (affine loop nests, isl; on by default at -O3):
   --no-tuning-db         neither read nor write it (with --autotune: compile with what it found, store nothing)
   --scheduler ADDR       Dask scheduler (tcp://host:port) for --autotune (default: a local cluster)
 
-Inspecting:
-  -S --emit=STAGE        print the module after STAGE: mlir cleanup cpuify ad scop polyhedral llvm-dialect llvm
-  --debug                Python tracebacks of internal errors
-  --time-report          wall and CPU time of each stage and subprocess on stderr (also -ftime-report)
+Automatic differentiation: no flag; __enzyme_autodiff / __enzyme_fwddiff calls in the source (Enzyme's API).
 
-Remarks (clang's form, on stderr: file:line:col: remark: ... [-Rpass=STAGE]; stages: polyhedral, cpuify):
+Output and inspection:
+  --emit=STAGE           print the module after STAGE: mlir cleanup cpuify ad scop polyhedral llvm-dialect llvm
+                         (scop: the SCoPs modelled and the loop nests left out, with the reason)
+  --time-report          wall and CPU time of each stage and subprocess on stderr (also -ftime-report)
+  --debug                Python tracebacks of internal errors
+
+Remarks (clang's form, on stderr: file:line:col: remark: ... [-Rpass=STAGE]; stages: polyhedral, cpuify, ad):
   -Rpass=REGEX           what the stages matching REGEX did (SCoPs scheduled, loops parallel/tiled, barriers)
   -Rpass-missed=REGEX    what they did not do, and why (loop nest not a SCoP, dependence keeping a loop serial)
-  -Rpass-analysis=REGEX  the facts behind it (statements, parameters, dependences of each SCoP)
+  -Rpass-analysis=REGEX  the facts behind it (statements, dependences, values an adjoint caches or recomputes)
   -fopt-info[-optimized|-missed|-note|-all][-loop|-omp]   gcc's spelling of the same
 
 Compile cache (objects reused as ccache does; opt-in):
-  --cache / --no-cache   use it (also when PGCC_CACHE_DIR is set) / not for this command
-                         PGCC_CACHE_DIR (default ~/.cache/pgcc), PGCC_CACHE_SIZE (default 1G: 500M, 2G, ...)
+  --cache                use it (also on when PGCC_CACHE_DIR is set; PGCC_CACHE_SIZE: its limit, default 1G)
+  --no-cache             not for this command
 
-Automatic differentiation needs no flag: __enzyme_autodiff / __enzyme_fwddiff calls in the source (Enzyme's API).
+Driver:
+  -v                     print the version, then each stage and external command as it runs, and compile
+  -###                   print the stages and commands without running anything
+  --version              the version (-dumpversion: the number only)
+  --help                 this text
 Unknown options are ignored with a warning."""
 IGNORED_PREFIXES = ("-W", "-f", "-m", "-g", "-pedantic", "-pipe", "-ansi", "-w", "-save-temps", "--param")
 # gcc options whose value is the next argument (so that the value is never taken for an input file).
@@ -876,7 +925,10 @@ def _compile_and_link(o: Options) -> int:
     if stops and len(sources) < len(o.inputs):
         print("pgcc: warning: linker input files unused because linking not done", file=sys.stderr)
     failed = 0
+    import contextlib
+
     from .compile_cache import for_options
+    from .progress import Progress
     cache = for_options(o)
     from . import remarks
     remarks.set_active(remarks.Remarks({k: remarks.compile_pattern(k, v) for k, v in o.remarks.items()})
@@ -889,7 +941,8 @@ def _compile_and_link(o: Options) -> int:
                 continue
             try:
                 try:
-                    obj = compile_cached(p, tuned_options(p, o, lang, work), work, lang, cache)  # issue 21
+                    with Progress(p) if not o.verbose else contextlib.nullcontext():  # a line for long units
+                        obj = compile_cached(p, tuned_options(p, o, lang, work), work, lang, cache)  # issue 21
                 finally:
                     check_callbacks(p)  # a failed callback explains whatever went wrong after it
             except CompileError as e:
