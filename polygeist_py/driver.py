@@ -52,8 +52,10 @@ C compiler (as gcc):
   -Wall, -Wextra, -W...  warnings as gcc (the parser's diagnostics)
   -Werror                warnings are errors (-Werror=X: warning X only; -Wno-error=X: not X)
   -f... -m... -g...      other code generation and debugging flags: accepted, they do not change the program
-  -fsanitize=, -ftrapv, -fshort-enums, -fshort-wchar, -fpack-struct, -fstack-check   errors: not supported
+  -fsanitize=..., -fsanitize-trap, -fsanitize-recover, -ftrapv, -fshort-enums, -fshort-wchar, -fpack-struct,
+  -fstack-check, -fno-signed-char, -fno-unsigned-char   errors: they would change what the program means
   -pedantic -ansi -pipe -save-temps --param N=V -aux-info FILE   accepted and ignored
+  -fpermissive           a C++ option: ignored with a warning, as gcc does for C
 
 Dependencies (for make):
   -MD                    write x.d beside the object: the source and every header it includes
