@@ -67,10 +67,11 @@ def test_help_lists_every_accepted_option_one_per_line():
 
 def commands(stderr: str) -> list:
     """The external commands of -v (shell words) or -### (quoted) output, as argument lists with the temporary
-    directory replaced by TMP."""
+    directory replaced by TMP (a command is a space and the tool's absolute path; diagnostics' source lines also
+    start with spaces)."""
     import shlex
     return [[re.sub(r"/pgcc-[^/]+/", "/TMP/", w) for w in shlex.split(line)]
-            for line in stderr.splitlines() if line.startswith(" ")]
+            for line in stderr.splitlines() if line.startswith((" /", ' "/'))]
 
 
 def test_v_lists_stages_and_the_commands_it_runs_and_dash_hash_lists_them_without_running(tmp):
