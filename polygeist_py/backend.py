@@ -9,22 +9,21 @@ from __future__ import annotations
 import os
 import subprocess
 
-from mlir import ir
-from mlir.dialects import llvm as llvm_d
-
 from .errors import CompileError, InternalError, LinkError, error_at_op
 from .toolchain import libomp_dir, linker
 
 TRIPLE = "x86_64-unknown-linux-gnu"
 
 
-def check_lowered(module: ir.Module) -> None:
+def check_lowered(module) -> None:
     """Raise unless every op is in the LLVM or OpenMP dialects (translation crashes the process on others).
 
     Raises:
         CompileError: CUDA thread/block ids left outside a launch (a kernel this file never launches);
         InternalError: any other op that lowering left behind.
     """
+    from mlir import ir  # (here: linking alone, after compile cache hits, needs no MLIR)
+
     left = []
 
     def visit(op):
@@ -44,8 +43,10 @@ def check_lowered(module: ir.Module) -> None:
     raise InternalError(f"'{op.name}' was not lowered to the LLVM dialect")
 
 
-def translate_to_llvm_ir(module: ir.Module) -> str:
-    """LLVM IR text of a module that is entirely in the LLVM dialect (see check_lowered)."""
+def translate_to_llvm_ir(module) -> str:
+    """LLVM IR text of a module (an ir.Module) that is entirely in the LLVM dialect (see check_lowered)."""
+    from mlir.dialects import llvm as llvm_d
+
     check_lowered(module)
     ll = str(llvm_d.translate_module_to_llvmir(module.operation))
     return f'target triple = "{TRIPLE}"\n' + ll

@@ -501,6 +501,8 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
     from .time_report import phase
     with phase("imports (libclang)"):
         from .clang_ast import dependencies, language_of, parse, warnings
+    with phase("imports (MLIR)"):
+        import_mlir()  # first of all MLIR imports (not on a compile cache hit: compile_cached)
 
     if o.cpuify and o.cuda_host == "c++" and (language or language_of(path)) == "c++" and source is None \
             and not (o.emit or o.assembly):
@@ -802,9 +804,6 @@ def _run_parsed(o: Options) -> int:
     from .time_report import phase
     with phase("imports (libclang)"):
         from . import clang_ast  # noqa: F401
-    if o.info is None and not o.dry_run:
-        with phase("imports (MLIR)"):
-            import_mlir()
 
     for w in o.warnings:
         print(w, file=sys.stderr)
