@@ -7,6 +7,8 @@ Project flags (pgcc --help lists them all): --cpuify (CUDA kernels run as OpenMP
 host C++ compiler: -ccbin CXX, --cuda-host=pgcc compiles it with pgcc instead), --polyhedral / --no-polyhedral,
 --emit=mlir|cleanup|cpuify|ad|scop|polyhedral|llvm-dialect|llvm (print the module after that stage),
 --debug (show Python tracebacks of internal errors). Unknown flags are ignored with a warning.
+As gcc: -v lists the stages and the external commands as they run, -### lists them without running (verbose.py);
+a unit that compiles for more than 3 s shows a progress line on a terminal (progress.py).
 """
 
 from __future__ import annotations
