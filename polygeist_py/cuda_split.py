@@ -201,7 +201,7 @@ def internal_symbols(tu, path: str, kernels_: list) -> tuple:
                                                                       _in_anonymous_namespace(c)):
                 out.append(variable_symbol(c))
 
-    visit(tu.cursor.get_children())
+    visit(top_level_in(tu, path))
     return tuple(dict.fromkeys(out))
 
 
@@ -227,7 +227,27 @@ def is_device_variable(c) -> bool:
 
 
 def _in_file(c, path) -> bool:
-    return c.location.file is not None and c.location.file.name == path
+    f = c.location.file
+    return f is not None and f.name == path
+
+
+def _top_level(tu) -> list:
+    """[(cursor, file name or None)] of the unit's top-level declarations, computed once per unit: the passes of
+    this module each walk them, and the CUDA headers bring thousands (asking libclang for every cursor's file in
+    every pass took a third of the time of compiling a small .cu file)."""
+    got = getattr(tu, "_pgcc_top_level", None)
+    if got is None:
+        got = []
+        for d in tu.cursor.get_children():
+            f = d.location.file
+            got.append((d, f.name if f is not None else None))
+        tu._pgcc_top_level = got
+    return got
+
+
+def top_level_in(tu, path: str) -> list:
+    """The top-level declarations of `tu` written in file `path` (those for which _in_file holds)."""
+    return [d for d, name in _top_level(tu) if name == path]
 
 
 TEMPLATE_KINDS = (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION)
@@ -245,9 +265,8 @@ def find_launches(tu, path: str) -> list:
                 found.append(ch)
             visit(ch)
 
-    for d in tu.cursor.get_children():
-        if _in_file(d, path):
-            visit(d)
+    for d in top_level_in(tu, path):
+        visit(d)
     return found
 
 
@@ -272,9 +291,8 @@ def instantiated_launches(tu, path: str) -> list:
             inner = ch if ch.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.FUNCTION_TEMPLATE) else function
             visit(ch, in_template or ch.kind in TEMPLATE_KINDS, inner)
 
-    for d in tu.cursor.get_children():
-        if _in_file(d, path):
-            visit(d, d.kind in TEMPLATE_KINDS, d)
+    for d in top_level_in(tu, path):
+        visit(d, d.kind in TEMPLATE_KINDS, d)
     return found
 
 
@@ -294,10 +312,10 @@ def kernels(tu, path: str, launches: list) -> list:
             out[sym] = Kernel(cursor, sym)
         return out[sym]
 
-    for d in tu.cursor.get_children():
-        items = children(d) if d.kind == K.LINKAGE_SPEC else [d]
+    for d, name in _top_level(tu):
+        items = children(d) if d.kind == K.LINKAGE_SPEC else [d] if name == path else []
         for c in items:
-            if c.kind == K.FUNCTION_DECL and _in_file(c, path) and has_attr(c, K.CUDAGLOBAL_ATTR) \
+            if c.kind == K.FUNCTION_DECL and (c is d or _in_file(c, path)) and has_attr(c, K.CUDAGLOBAL_ATTR) \
                     and c.is_definition():
                 add(c)
     for call, function in launches:
@@ -441,7 +459,7 @@ def host_source(tu, path: str, text: bytes, launches: list) -> str:
             elif c.kind == K.VAR_DECL and is_device_variable(c) and c.storage_class != c.storage_class.EXTERN:
                 edits.extend(e for e in _extern_variable(c, text) if e not in edits)  # `int a, b;`: one extern
 
-    visit_decls(tu.cursor.get_children())
+    visit_decls(top_level_in(tu, path))
     edits.sort()
     out, at = [], 0
     for s, e, new in edits:
@@ -525,7 +543,7 @@ def extended_lambdas(tu, path: str, text: bytes) -> bytes | None:
     if not lambdas:
         return None
     tag = hashlib.sha256(path.encode() + text).hexdigest()[:10]
-    tops = [d for d in tu.cursor.get_children() if _in_file(d, path)]
+    tops = top_level_in(tu, path)
     edits = []  # (offset, end, replacement)
 
     def fail(c, what):
@@ -693,8 +711,8 @@ def calls_enzyme_in_host_code(tu, path) -> bool:
         for ch in c.get_children():
             visit(ch)
 
-    for d in tu.cursor.get_children():
-        if _in_file(d, path) and d.kind == K.FUNCTION_DECL and d.is_definition() and not is_device_only(d):
+    for d in top_level_in(tu, path):
+        if d.kind == K.FUNCTION_DECL and d.is_definition() and not is_device_only(d):
             visit(d)
     return bool(found)
 
@@ -708,7 +726,7 @@ def applies(tu, path: str) -> bool:
 
     if calls_enzyme_in_host_code(tu, path):
         return False
-    for d in tu.cursor.get_children():
-        if _in_file(d, path) and d.kind == K.VAR_DECL and is_texture(canonical(d.type)):
+    for d in top_level_in(tu, path):
+        if d.kind == K.VAR_DECL and is_texture(canonical(d.type)):
             return False
     return True
