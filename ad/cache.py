@@ -27,6 +27,7 @@ from mlir.dialects import arith, llvm, memref, scf
 from polygeist_py.errors import error_at_op
 from polygeist_py.frontend.c_types import byte_width
 from polygeist_py.gpu_to_cpu.ir_nav import is_pure
+from polygeist_py.remarks import ad_cached, ad_recompute
 from .activity import MALLOCS, is_pointer_like
 from .allocators import is_free
 from .libm import is_libm_call
@@ -135,8 +136,11 @@ class Caches:
         if op.name in ("memref.load", "llvm.load"):
             if self.overwrites is None:
                 self.overwrites = Overwrites(self.rev.primal, self.rev.session)
-            return not self.overwrites.may_overwrite_after(op)
-        return is_pure(op) and not op.name.startswith(EXPENSIVE)
+            decision = not self.overwrites.may_overwrite_after(op)
+        else:
+            decision = is_pure(op) and not op.name.startswith(EXPENSIVE)
+        ad_recompute(op, decision, self)  # -Rpass-analysis=ad (polygeist_py/remarks.py)
+        return decision
 
     def trip_count(self, loop, get):
         """Trip count of primal scf.for `loop`, its bounds read through `get` (a value mapper)."""
@@ -343,6 +347,7 @@ class Caches:
                 mem = memref_of(load_ptr(pslot), t)
                 memref.StoreOp(fwd_value, mem, [fid])
             self.frees.append(lambda s=pslot: rev.libc("free", [load_ptr(s)], None))
+        ad_cached(key, got, t, loc, self)  # -Rpass=ad (polygeist_py/remarks.py)
         self.slots[key] = got
         return got
 

@@ -9,22 +9,21 @@ from __future__ import annotations
 import os
 import subprocess
 
-from mlir import ir
-from mlir.dialects import llvm as llvm_d
-
 from .errors import CompileError, InternalError, LinkError, error_at_op
-from .toolchain import libomp_dir, linker, llvm_tool
+from .toolchain import libomp_dir, linker
 
 TRIPLE = "x86_64-unknown-linux-gnu"
 
 
-def check_lowered(module: ir.Module) -> None:
+def check_lowered(module) -> None:
     """Raise unless every op is in the LLVM or OpenMP dialects (translation crashes the process on others).
 
     Raises:
         CompileError: CUDA thread/block ids left outside a launch (a kernel this file never launches);
         InternalError: any other op that lowering left behind.
     """
+    from mlir import ir  # (here: linking alone, after compile cache hits, needs no MLIR)
+
     left = []
 
     def visit(op):
@@ -44,16 +43,19 @@ def check_lowered(module: ir.Module) -> None:
     raise InternalError(f"'{op.name}' was not lowered to the LLVM dialect")
 
 
-def translate_to_llvm_ir(module: ir.Module) -> str:
-    """LLVM IR text of a module that is entirely in the LLVM dialect (see check_lowered)."""
+def translate_to_llvm_ir(module) -> str:
+    """LLVM IR text of a module (an ir.Module) that is entirely in the LLVM dialect (see check_lowered)."""
+    from mlir.dialects import llvm as llvm_d
+
     check_lowered(module)
     ll = str(llvm_d.translate_module_to_llvmir(module.operation))
     return f'target triple = "{TRIPLE}"\n' + ll
 
 
 def _run(cmd: list[str], what: str) -> None:
-    """Run an LLVM tool. Raises CompileError when the assembler rejects the program's own inline asm (as gcc's
-    assembler does), else InternalError when the tool fails."""
+    """Run an LLVM tool. Raises CompileError when the
+    assembler rejects the program's own inline asm (as gcc's assembler does), else InternalError when the tool
+    fails."""
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         asm = [ln for ln in r.stderr.splitlines() if "<inline asm>" in ln and "error:" in ln]
@@ -63,36 +65,64 @@ def _run(cmd: list[str], what: str) -> None:
         raise InternalError(f"{what} failed: {r.stderr.strip()[:2000]}")
 
 
+# No gathers or scatters: LLVM packed the four independent chains of an unrolled-and-jammed dot product
+# (atax's rows) into one vector filled by a gather per element, twice as slow as four scalar chains here.
+FEATURES = "+prefer-no-gather,+prefer-no-scatter"
+# Vectorized loops keep their runtime alias checks per outer iteration: hoisted, the widened checks of a
+# triangular nest (lu) always fail and the scalar fallback runs.
+# Copy loops stay loops: with the arrays of a SCoP known not to overlap, loop-idiom
+# recognition pulled durbin's copy y[i] = z[i] out of the loop it was fused into (retiming.py) as a memcpy,
+# which then ran beside the dot-product chain instead of in its shadow (2.07 ms against 1.87).
+OPT_OPTIONS = ("-hoist-runtime-checks=false", "-disable-loop-idiom-memcpy")
+
+
+def backend_commands(ll: str, bc: str, out_path: str, opt_level: int, kind: str, fp_contract: str) -> list:
+    """The opt and llc command lines that compile_llvm_ir runs (a list of two argument lists; -v and -### print
+    them)."""
+    from .toolchain import llvm_tool
+    cpu = ["-mcpu=native", f"-mattr={FEATURES}"]
+    return [[llvm_tool("opt"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, *OPT_OPTIONS, ll, "-o", bc],
+            [llvm_tool("llc"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-relocation-model=pic",
+             f"-fp-contract={fp_contract}", f"-filetype={kind}", bc, "-o", out_path]]
+
+
 def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "obj", workdir: str = ".",
                     fp_contract: str = "off") -> None:
-    """Optimize LLVM IR with `opt -O<n>` and generate an object file (kind='obj') or assembly ('asm').
+    """Optimize LLVM IR with `opt -O<n>` and generate an object file (kind='obj') or assembly ('asm') with llc
+    (the commands of backend_commands).
 
     Args:
         ll_text: textual LLVM IR.
         out_path: the .o or .s to write.
         opt_level: 0..3.
+        workdir: where the .ll and .bc files are kept.
         fp_contract: "off" (a * b + c rounds twice, as written) or "fast" (llc fuses multiplies and adds into
             FMA instructions wherever it finds them, gcc's default; results change in the last bits).
+
+    Raises:
+        CompileError: the assembler rejects an inline asm statement; InternalError: opt or llc failed.
     """
-    base = os.path.join(workdir, os.path.basename(out_path))
-    ll = base + ".ll"
-    bc = base + ".opt.bc"
-    with open(ll, "w") as f:
-        f.write(ll_text)
-    # No gathers or scatters: LLVM packed the four independent chains of an unrolled-and-jammed dot product
-    # (atax's rows) into one vector filled by a gather per element, twice as slow as four scalar chains here.
-    cpu = ["-mcpu=native", "-mattr=+prefer-no-gather,+prefer-no-scatter"]
-    # Vectorized loops keep their runtime alias checks per outer iteration: hoisted, the widened checks of a
-    # triangular nest (lu) always fail and the scalar fallback runs.
-    # Copy loops stay loops: with the arrays of a SCoP known not to overlap, loop-idiom recognition pulled durbin's copy y[i] = z[i] out of the loop it was fused into (retiming.py) as a memcpy,
-    # which then ran beside the dot-product chain instead of in its shadow (2.07 ms against 1.87).
+    # Not in process through LLVM's C API (LLVMRunPasses + LLVMTargetMachineEmitToFile on the libLLVM the MLIR
+    # bindings load): measured, it saved 0.03 s of gemm's 0.25 s in opt and llc, but the C API cannot set the
+    # target options llc derives from its flags (.init_array instead of .ctors, adi's and mvt's vector loops
+    # differed), so the generated code would change.
     from .time_report import phase
+    base = os.path.join(workdir, os.path.basename(out_path))
+    with open(base + ".ll", "w") as f:
+        f.write(ll_text)
+    opt_cmd, llc_cmd = backend_commands(base + ".ll", base + ".opt.bc", out_path, opt_level, kind, fp_contract)
     with phase("opt", "subprocesses"):
-        _run([llvm_tool("opt"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-hoist-runtime-checks=false",
-              "-disable-loop-idiom-memcpy", ll, "-o", bc], "opt")
+        _run(opt_cmd, "opt")
     with phase("llc", "subprocesses"):
-        _run([llvm_tool("llc"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-relocation-model=pic",
-              f"-fp-contract={fp_contract}", f"-filetype={kind}", bc, "-o", out_path], "llc")
+        _run(llc_cmd, "llc")
+
+
+def link_command(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> list:
+    """The linker's command line of link (arguments as link's)."""
+    omp = libomp_dir()
+    return [linker(), *objects, "-o", out_path, *[f"-L{d}" for d in lib_dirs], f"-L{omp}", f"-Wl,-rpath,{omp}",
+            *extra, *[f"-l{l}" for l in libs], "-lomp", "-lm",
+            "-Wl,--push-state,--as-needed", "-lstdc++", "-Wl,--pop-state"]
 
 
 def link(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> None:
@@ -103,10 +133,6 @@ def link(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str]
     Raises:
         LinkError: the linker failed (its message, then ``pgcc: error: linker command failed``).
     """
-    omp = libomp_dir()
-    cmd = [linker(), *objects, "-o", out_path, *[f"-L{d}" for d in lib_dirs], f"-L{omp}", f"-Wl,-rpath,{omp}",
-           *extra, *[f"-l{l}" for l in libs], "-lomp", "-lm",
-           "-Wl,--push-state,--as-needed", "-lstdc++", "-Wl,--pop-state"]
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = subprocess.run(link_command(objects, out_path, lib_dirs, libs, extra), capture_output=True, text=True)
     if r.returncode != 0:
         raise LinkError(r.stderr.strip(), r.returncode)

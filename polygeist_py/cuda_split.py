@@ -201,7 +201,7 @@ def internal_symbols(tu, path: str, kernels_: list) -> tuple:
                                                                       _in_anonymous_namespace(c)):
                 out.append(variable_symbol(c))
 
-    visit(tu.cursor.get_children())
+    visit(top_level_in(tu, path))
     return tuple(dict.fromkeys(out))
 
 
@@ -227,7 +227,27 @@ def is_device_variable(c) -> bool:
 
 
 def _in_file(c, path) -> bool:
-    return c.location.file is not None and c.location.file.name == path
+    f = c.location.file
+    return f is not None and f.name == path
+
+
+def _top_level(tu) -> list:
+    """[(cursor, file name or None)] of the unit's top-level declarations, computed once per unit: the passes of
+    this module each walk them, and the CUDA headers bring thousands (asking libclang for every cursor's file in
+    every pass took a third of the time of compiling a small .cu file)."""
+    got = getattr(tu, "_pgcc_top_level", None)
+    if got is None:
+        got = []
+        for d in tu.cursor.get_children():
+            f = d.location.file
+            got.append((d, f.name if f is not None else None))
+        tu._pgcc_top_level = got
+    return got
+
+
+def top_level_in(tu, path: str) -> list:
+    """The top-level declarations of `tu` written in file `path` (those for which _in_file holds)."""
+    return [d for d, name in _top_level(tu) if name == path]
 
 
 SYSTEM_PREFIXES = ("/usr/", "/lib", "/opt/", "/etc/")
@@ -324,10 +344,10 @@ def kernels(tu, path: str, launches: list) -> list:
             out[sym] = Kernel(cursor, sym)
         return out[sym]
 
-    for d in tu.cursor.get_children():
-        items = children(d) if d.kind == K.LINKAGE_SPEC else [d]
+    for d, name in _top_level(tu):
+        items = children(d) if d.kind == K.LINKAGE_SPEC else [d] if name == path else []
         for c in items:
-            if c.kind == K.FUNCTION_DECL and _in_file(c, path) and has_attr(c, K.CUDAGLOBAL_ATTR) \
+            if c.kind == K.FUNCTION_DECL and (c is d or _in_file(c, path)) and has_attr(c, K.CUDAGLOBAL_ATTR) \
                     and c.is_definition():
                 add(c)
     for call, function in launches:
@@ -625,7 +645,7 @@ def extended_lambdas(tu, path: str, text: bytes) -> bytes | None:
     if not lambdas:
         return None
     tag = hashlib.sha256(path.encode() + text).hexdigest()[:10]
-    tops = [d for d in tu.cursor.get_children() if _in_file(d, path)]
+    tops = top_level_in(tu, path)
     edits = []  # (offset, end, replacement)
 
     def fail(c, what):
@@ -797,8 +817,8 @@ def calls_enzyme_in_host_code(tu, path) -> bool:
         for ch in c.get_children():
             visit(ch)
 
-    for d in tu.cursor.get_children():
-        if _in_file(d, path) and d.kind == K.FUNCTION_DECL and d.is_definition() and not is_device_only(d):
+    for d in top_level_in(tu, path):
+        if d.kind == K.FUNCTION_DECL and d.is_definition() and not is_device_only(d):
             visit(d)
     return bool(found)
 
@@ -812,7 +832,7 @@ def applies(tu, path: str) -> bool:
 
     if calls_enzyme_in_host_code(tu, path):
         return False
-    for d in tu.cursor.get_children():
-        if _in_file(d, path) and d.kind == K.VAR_DECL and is_texture(canonical(d.type)):
+    for d in top_level_in(tu, path):
+        if d.kind == K.VAR_DECL and is_texture(canonical(d.type)):
             return False
     return True

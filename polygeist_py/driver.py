@@ -7,6 +7,8 @@ Project flags (pgcc --help lists them all): --cpuify (CUDA kernels run as OpenMP
 host C++ compiler: -ccbin CXX, --cuda-host=pgcc compiles it with pgcc instead), --polyhedral / --no-polyhedral,
 --emit=mlir|cleanup|cpuify|ad|scop|polyhedral|llvm-dialect|llvm (print the module after that stage),
 --debug (show Python tracebacks of internal errors). Unknown flags are ignored with a warning.
+As gcc: -v lists the stages and the external commands as they run, -### lists them without running (verbose.py);
+a unit that compiles for more than 3 s shows a progress line on a terminal (progress.py).
 """
 
 from __future__ import annotations
@@ -33,31 +35,75 @@ HELP = """Usage: pgcc [options] inputs...    (a gcc-compatible driver; nvcc's fl
 Inputs: .c (C), .cu (CUDA: device code through pgcc, C++ host code through the host compiler), .cpp/.cc (C++,
 to the host compiler under --cpuify), anything else goes to the linker (.o, .a, .so).
 
-Compiling (as gcc):
-  -c / -S / -o FILE      object / assembly / output name      -O0 -O1 -O2 -O3   (no -O: -O0; CUDA device: -O2)
-  -I DIR  -D M[=V]  -U M  -include FILE  -std=STD  -x c|cuda|c++|none
-  -L DIR  -l LIB  -Wl,ARGS  -Xlinker ARG  -shared  -static  -pthread  -rdynamic
-  -MD -MMD -MP -MF FILE -MT TARGET   dependency files for make
+C compiler (as gcc):
+  -c                     compile to an object file, do not link
+  -S                     compile to an assembly file
+  -o FILE                the output file
+  -O0 -O1 -O2 -O3 -Os -Oz -Ofast -Og   optimization level (default -O0; CUDA device code: -O2, as nvcc)
+  -I DIR                 add a directory to the include path (also -isystem, -iquote, -idirafter DIR)
+  -D NAME[=VALUE]        define a macro
+  -U NAME                undefine a macro
+  -include FILE          include FILE first (-imacros FILE: its macros only)
+  -std=STD               the language standard (c99, c11, gnu17, c++17...)
+  -x c|cuda|c++|none     the language of the inputs that follow (none: by suffix)
   -fopenmp               honour #pragma omp (README: the supported directives); without it they are ignored
   -ffp-contract=off|on|fast   fuse a*b+c into FMA only with fast (on means off, as in gcc 12)
-  -funsigned-char -fsigned-char -f[un]signed-bitfields   honoured; -fsanitize= -ftrapv -fshort-enums
-                         -fpack-struct are errors; other -f/-m/-g flags do not change the program and are accepted
-  -w  -Wall ...  -Werror  -Werror=X  -Wno-error=X   warnings as gcc (the parser's diagnostics)
-  -v  --version  -dumpversion  --help
-  -print-search-dirs -print-file-name=F -print-prog-name=P -dumpmachine ...   answered by the system's cc (the linker)
+  -funsigned-char        plain char is unsigned (-fsigned-char: signed, the default)
+  -funsigned-bitfields   plain int bit-fields are unsigned (-fsigned-bitfields: signed, the default)
+  -pthread               define _REENTRANT and link with -pthread
+  -w                     no warnings
+  -Wall, -Wextra, -W...  warnings as gcc (the parser's diagnostics)
+  -Werror                warnings are errors (-Werror=X: warning X only; -Wno-error=X: not X)
+  -f... -m... -g...      other code generation and debugging flags: accepted, they do not change the program
+  -fsanitize=..., -fsanitize-trap, -fsanitize-recover, -ftrapv, -fshort-enums, -fshort-wchar, -fpack-struct,
+  -fstack-check, -fno-signed-char, -fno-unsigned-char   errors: they would change what the program means
+  -pedantic -ansi -pipe -save-temps --param N=V -aux-info FILE   accepted and ignored
+  -fpermissive           a C++ option: ignored with a warning, as gcc does for C
+
+Dependencies (for make):
+  -MD                    write x.d beside the object: the source and every header it includes
+  -MMD                   the same without system headers
+  -MF FILE               the dependency file's name
+  -MT TARGET             the rule's target (-MQ TARGET: the same)
+  -MP                    an empty rule per header
+
+Linking:
+  -L DIR                 add a library directory
+  -l LIB                 link with a library (-lcudart and the CUDA toolkit's runtime libraries: pgcc's own)
+  -Wl,ARGS               pass comma-separated ARGS to the linker
+  -Xlinker ARG           pass ARG to the linker
+  -shared                a shared library
+  -static                a static executable
+  -rdynamic              export every symbol (-no-pie, -pie, -s: as gcc)
+  -print-search-dirs     answered by the system's cc, the linker (also -print-file-name=F, -print-prog-name=P,
+                         -print-libgcc-file-name, -print-multi-directory, -print-multi-os-directory,
+                         -print-multi-lib, -print-multiarch, -print-sysroot, -dumpmachine)
 
 CUDA on the CPU:
   --cpuify               kernel launches become OpenMP loop nests over blocks and threads
-  -ccbin CXX / --compiler-bindir CXX   the host C++ compiler (default c++)
+  -ccbin CXX             the host C++ compiler (also --compiler-bindir CXX; default c++ or $PGCC_HOST_CXX)
   --cuda-host=c++|pgcc   host code of .cu files through the host compiler (default) or through pgcc itself
-  nvcc flags accepted: -arch -gencode -code -Xcompiler -Xptxas --use_fast_math -lineinfo -G --extended-lambda
-                         -rdc -dc -dlink --default-stream --threads -maxrregcount
+  -Xcompiler A,B         options for the host compiler (also --compiler-options)
+  --use_fast_math        fuse multiplies and adds as nvcc's fast math does (also -use_fast_math)
+  -dc                    compile device code for linking (as -c; also --device-c)
+  -dlink                 the device link step: an empty object (also --device-link)
+  -arch ARCH, -code CODE, -gencode SPEC    GPU targets: accepted and ignored (also --gpu-architecture,
+                         --gpu-code, --generate-code)
+  -rdc=true|false        relocatable device code: accepted, kernels always link across files
+                         (also --relocatable-device-code)
+  -lineinfo, -G, --extended-lambda, --expt-extended-lambda, --expt-relaxed-constexpr, -src-in-ptx,
+  --resource-usage, -res-usage, -maxrregcount N, --maxrregcount, -Xptxas, --ptxas-options, -Xnvlink,
+  --default-stream, --threads N, -t N       nvcc flags that do not change code on the CPU: accepted and ignored
 
 Polyhedral scheduling (affine loop nests, isl; on by default at -O3):
-  --polyhedral / --no-polyhedral   force the stage on or off
-  --schedule=FILE        impose user schedules (per SCoP)           --fusion=max|smart|none
-  --tile-sizes=N[,N...]  tile sizes per band member                  --no-tiling
-  --no-parallel          no parallel loops from the schedule          --no-unroll-jam
+  --polyhedral           run the stage at any -O level
+  --no-polyhedral        do not run it
+  --schedule=FILE        impose user schedules (per SCoP)
+  --fusion=max|smart|none   the loop fusion policy (default smart)
+  --tile-sizes=N[,N...]  tile sizes per band member (default 32)
+  --no-tiling            no tiling
+  --no-parallel          no parallel loops from the schedule
+  --no-unroll-jam        no unroll-and-jam
   --autotune[=BUDGET]    search schedule variants by measurement first (successive halving, BUDGET timed runs,
                          default 24; needs a main that prints results) and store the best in the tuning database
   --tuning-db=PATH       the tuning database (default $PGCC_TUNING_DB or ~/.cache/pgcc/tuning-db.json): -O3
@@ -65,22 +111,29 @@ Polyhedral scheduling (affine loop nests, isl; on by default at -O3):
   --no-tuning-db         neither read nor write it (with --autotune: compile with what it found, store nothing)
   --scheduler ADDR       Dask scheduler (tcp://host:port) for --autotune (default: a local cluster)
 
-Inspecting:
-  -S --emit=STAGE        print the module after STAGE: mlir cleanup cpuify ad scop polyhedral llvm-dialect llvm
-  --debug                Python tracebacks of internal errors
-  --time-report          wall and CPU time of each stage and subprocess on stderr (also -ftime-report)
+Automatic differentiation: no flag; __enzyme_autodiff / __enzyme_fwddiff calls in the source (Enzyme's API).
 
-Remarks (clang's form, on stderr: file:line:col: remark: ... [-Rpass=STAGE]; stages: polyhedral, cpuify):
+Output and inspection:
+  --emit=STAGE           print the module after STAGE: mlir cleanup cpuify ad scop polyhedral llvm-dialect llvm
+                         (scop: the SCoPs modelled and the loop nests left out, with the reason)
+  --time-report          wall and CPU time of each stage and subprocess on stderr (also -ftime-report)
+  --debug                Python tracebacks of internal errors
+
+Remarks (clang's form, on stderr: file:line:col: remark: ... [-Rpass=STAGE]; stages: polyhedral, cpuify, ad):
   -Rpass=REGEX           what the stages matching REGEX did (SCoPs scheduled, loops parallel/tiled, barriers)
   -Rpass-missed=REGEX    what they did not do, and why (loop nest not a SCoP, dependence keeping a loop serial)
-  -Rpass-analysis=REGEX  the facts behind it (statements, parameters, dependences of each SCoP)
+  -Rpass-analysis=REGEX  the facts behind it (statements, dependences, values an adjoint caches or recomputes)
   -fopt-info[-optimized|-missed|-note|-all][-loop|-omp]   gcc's spelling of the same
 
 Compile cache (objects reused as ccache does; opt-in):
-  --cache / --no-cache   use it (also when PGCC_CACHE_DIR is set) / not for this command
-                         PGCC_CACHE_DIR (default ~/.cache/pgcc), PGCC_CACHE_SIZE (default 1G: 500M, 2G, ...)
+  --cache                use it (also on when PGCC_CACHE_DIR is set; PGCC_CACHE_SIZE: its limit, default 1G)
+  --no-cache             not for this command
 
-Automatic differentiation needs no flag: __enzyme_autodiff / __enzyme_fwddiff calls in the source (Enzyme's API).
+Driver:
+  -v                     print the version, then each stage and external command as it runs, and compile
+  -###                   print the stages and commands without running anything
+  --version              the version (-dumpversion: the number only)
+  --help                 this text
 Unknown options are ignored with a warning."""
 IGNORED_PREFIXES = ("-W", "-f", "-m", "-g", "-pedantic", "-pipe", "-ansi", "-w", "-save-temps", "--param")
 # gcc options whose value is the next argument (so that the value is never taken for an input file).
@@ -147,7 +200,8 @@ class Options:
     dep_targets: list = field(default_factory=list)   # -MT
     dep_phony: bool = False             # -MP
     info: str | None = None             # --version, --help, -dumpversion, -v alone: print and stop
-    verbose: bool = False               # -v
+    verbose: bool = False               # -v (and -###): list the stages and external commands (verbose.py)
+    dry_run: bool = False               # -###: list them without running anything (dry_run)
     host_compiler: str | None = None    # -ccbin / --compiler-bindir (nvcc): the host C++ compiler of .cu files
     cuda_host: str = "c++"              # --cuda-host=c++ (nvcc's model) | pgcc (pgcc compiles host code too)
     host_flags: list = field(default_factory=list)   # -Xcompiler a,b: options for the host compiler
@@ -345,6 +399,8 @@ def parse_args(argv: list[str]) -> Options:
             value()
         elif a == "-v":  # gcc: the version and configuration (alone), then the usual work
             o.verbose = True
+        elif a == "-###":  # gcc: the commands that would run, not run
+            o.verbose = o.dry_run = True
         elif a in REJECTED_F or a.startswith(REJECTED_F_PREFIXES):
             raise CompileError(f"{a} is not supported by pgcc (it would change the program's meaning)")
         elif a in CLANG_F:
@@ -450,6 +506,8 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
     from .time_report import phase
     with phase("imports (libclang)"):
         from .clang_ast import dependencies, language_of, parse, warnings
+    with phase("imports (MLIR)"):
+        import_mlir()  # first of all MLIR imports (not on a compile cache hit: compile_cached)
 
     if o.cpuify and o.cuda_host == "c++" and (language or language_of(path)) == "c++" and source is None \
             and not (o.emit or o.assembly):
@@ -528,15 +586,21 @@ def compile_cxx_file(path: str, o: Options, workdir: str) -> str:
     files as the command line asks)."""
     from .host_compiler import compile_host
 
+    out, deps = _cxx_output(path, o, workdir)
+    check_output_dir(out)
+    return compile_host(None, path, out, workdir, opt_level=o.opt_level, user_args=o.clang_args,
+                        compiler=o.host_compiler, extra=tuple(o.host_flags + deps))
+
+
+def _cxx_output(path: str, o: Options, workdir: str) -> tuple:
+    """(object path, dependency-file flags) of compile_cxx_file."""
     stem = os.path.splitext(os.path.basename(path))[0]
     out = (o.output or stem + ".o") if o.compile_only else os.path.join(workdir, stem + ".o")
-    check_output_dir(out)
     deps = []
     if o.deps:
         deps = [f"-{o.deps}", *(["-MF", o.dep_file] if o.dep_file else []), *(["-MP"] if o.dep_phony else [])]
         deps += [f for t in o.dep_targets for f in ("-MT", t)]
-    return compile_host(None, path, out, workdir, opt_level=o.opt_level, user_args=o.clang_args,
-                        compiler=o.host_compiler, extra=tuple(o.host_flags + deps))
+    return out, deps
 
 
 def is_cuda_unit(tu) -> bool:
@@ -727,11 +791,39 @@ def run(argv: list[str]) -> int:
     return _run_parsed(o)
 
 
+def import_mlir() -> None:
+    """Import the MLIR bindings (``mlir.ir``) without numpy, which they import only to register four attribute
+    builders (F64/I32/I64/IndexElementsAttr from Python lists): numpy's import costs 0.06-0.1 s and starts
+    BLAS threads, and most compilations never build such an attribute. The same four builders are registered
+    here with numpy imported when one is first used. No effect when mlir.ir or numpy is already imported."""
+    if "mlir.ir" in sys.modules or "numpy" in sys.modules:
+        return
+    sys.modules["numpy"] = None  # `import numpy` raises ImportError: mlir.ir skips its numpy builders
+    try:
+        from mlir import ir
+    finally:
+        del sys.modules["numpy"]
+
+    def builder(dtype: str, element_type):
+        def build(values, context):
+            import numpy as np
+            return ir.DenseElementsAttr.get(np.array(values, dtype=dtype), type=element_type(context),
+                                            context=context)
+        return build
+
+    for kind, dtype, element_type in (
+            ("F64ElementsAttr", "float64", lambda c: ir.F64Type.get(context=c)),
+            ("I32ElementsAttr", "int32", lambda c: ir.IntegerType.get_signless(32, context=c)),
+            ("I64ElementsAttr", "int64", lambda c: ir.IntegerType.get_signless(64, context=c)),
+            ("IndexElementsAttr", "int64", lambda c: ir.IndexType.get(context=c))):
+        ir.register_attribute_builder(kind)(builder(dtype, element_type))
+
+
 def _run_parsed(o: Options) -> int:
     """run() after the command line is parsed (see run)."""
     from .time_report import phase
     with phase("imports (libclang)"):
-        from .clang_ast import language_of
+        from . import clang_ast  # noqa: F401
 
     for w in o.warnings:
         print(w, file=sys.stderr)
@@ -745,11 +837,102 @@ def _run_parsed(o: Options) -> int:
         else:
             print(VERSION if o.info == "-dumpversion" else f"pgcc (polygeist-py) {VERSION}")
         return 0
+    if o.dry_run:
+        for line in dry_run(o, langs_of(o)):
+            print(line, file=sys.stderr)
+        return 0
+    if o.verbose:
+        from . import verbose
+        verbose.start()
+        try:
+            return _compile_and_link(o)
+        finally:
+            verbose.stop()
+    return _compile_and_link(o)
+
+
+def langs_of(o: Options) -> list:
+    """The language of each input ('c', 'cuda', 'c++'; None for linker inputs): -x, else the file's suffix."""
+    from .clang_ast import language_of
+    return [lang or language_of(p) for p, lang in zip(o.inputs, o.languages)]
+
+
+def dry_run(o: Options, langs: list) -> list[str]:
+    """What -### prints: per source, the stages pgcc runs in its own process (verbose.stage_line) and the
+    external commands (verbose.command_line, quoted), then the link command; nothing is run. Object and
+    temporary names are the ones a compilation would use, in a temporary directory shown as pgcc-XXXXXX.
+    Stages that depend on the source say when they run."""
+    import tempfile
+
+    from .backend import backend_commands, link_command
+    from .host_compiler import host_command, join_command, runtime_archive_path
+    from .verbose import command_line, stage_line
+
+    work = os.path.join(tempfile.gettempdir(), "pgcc-XXXXXX")
+    lines, objects = [], []
+    stops = o.compile_only or o.assembly or o.emit
+    for path, lang in zip(o.inputs, langs):
+        if not lang:
+            objects.append(path)
+            continue
+        stem = os.path.splitext(os.path.basename(path))[0]
+        obj_name = o.output if (o.compile_only and o.output) else stem + ".o"
+        if o.cpuify and o.cuda_host == "c++" and lang == "c++" and not (o.emit or o.assembly):
+            out, deps = _cxx_output(path, o, work)
+            lines.append(command_line(host_command(True, path, out, work, opt_level=o.opt_level,
+                                                   user_args=o.clang_args, compiler=o.host_compiler,
+                                                   extra=tuple(o.host_flags + deps)), quoted=True))
+            objects.append(out)
+            continue
+        split = o.cpuify and o.cuda_host == "c++" and lang == "cuda"
+        level = device_opt_level(o) if lang == "cuda" else o.opt_level
+        polyhedral = o.polyhedral if o.polyhedral is not None else (o.opt_level >= 3 or o.emit == "scop")
+        lines += [stage_line(f"parse (libclang) of {path}", "frontend"), stage_line("walk / codegen", "frontend"),
+                  stage_line("cleanup", "MLIR passes")]
+        if lang == "cuda":
+            lines.append(stage_line("cpuify (kernel launches as OpenMP loops)", "cpuify"))
+        lines.append(stage_line("automatic differentiation (when the source calls __enzyme_autodiff or "
+                                "__enzyme_fwddiff)", "AD"))
+        if polyhedral:
+            lines.append(stage_line("SCoPs, isl scheduling, codegen (when the source has affine loops)",
+                                    "polyhedral"))
+        lines += [stage_line("lowering to the LLVM dialect", "MLIR passes"),
+                  stage_line("LLVM IR translation", "back end")]
+        if o.emit:
+            continue
+        if o.assembly:
+            out = o.output or stem + ".s"
+        elif split or not o.compile_only:
+            out = os.path.join(work, stem + (".device.o" if split else ".o"))
+        else:
+            out = obj_name
+        base = os.path.join(work, os.path.basename(out))
+        lines += [command_line(c, quoted=True) for c in backend_commands(
+            base + ".ll", base + ".opt.bc", out, level, "asm" if o.assembly else "obj", o.fp_contract)]
+        if split and not o.assembly:  # nvcc's model (cuda_split.py): the host half, then one object
+            host_obj = os.path.join(work, stem + ".host.o")
+            lines.append(command_line(host_command(False, path, host_obj, work, opt_level=o.opt_level,
+                                                   user_args=o.clang_args, compiler=o.host_compiler,
+                                                   extra=tuple(o.host_flags)), quoted=True))
+            joined = obj_name if o.compile_only else os.path.join(work, stem + ".o")
+            lines.append(command_line(join_command([out, host_obj], joined), quoted=True))
+            out = joined
+        if not o.assembly:
+            objects.append(out)
+    if not stops:
+        lines.append(command_line(link_command(objects + [runtime_archive_path()], o.output or "a.out",
+                                               o.lib_dirs, o.libs, o.link_extra), quoted=True))
+    return lines
+
+
+def _compile_and_link(o: Options) -> int:
+    """_run_parsed after the informational options: compile every source, then link (see run)."""
+    from .time_report import phase
     if o.device_link:  # nvcc -dlink a.o b.o -o link.o: pgcc's kernels link as ordinary symbols already
         from .host_compiler import empty_object
         empty_object(o.output or "a_dlink.o")
         return 0
-    langs = [lang or language_of(p) for p, lang in zip(o.inputs, o.languages)]
+    langs = langs_of(o)
     for p, lang in zip(o.inputs, langs):
         if lang is None and p.endswith((".h", ".hpp", ".cuh")) and not o.preprocess_only:  # (`-x c x.h` does)
             raise CompileError(f"{p}: cannot compile a header (precompiled headers are not supported)")
@@ -765,7 +948,10 @@ def _run_parsed(o: Options) -> int:
     if stops and len(sources) < len(o.inputs):
         print("pgcc: warning: linker input files unused because linking not done", file=sys.stderr)
     failed = 0
+    import contextlib
+
     from .compile_cache import for_options
+    from .progress import Progress
     cache = for_options(o)
     from . import remarks
     remarks.set_active(remarks.Remarks({k: remarks.compile_pattern(k, v) for k, v in o.remarks.items()})
@@ -781,7 +967,8 @@ def _run_parsed(o: Options) -> int:
                 continue
             try:
                 try:
-                    obj = compile_cached(p, tuned_options(p, o, lang, work), work, lang, cache)  # issue 21
+                    with Progress(p) if not o.verbose else contextlib.nullcontext():  # a line for long units
+                        obj = compile_cached(p, tuned_options(p, o, lang, work), work, lang, cache)  # issue 21
                 finally:
                     check_callbacks(p)  # a failed callback explains whatever went wrong after it
             except CompileError as e:

@@ -52,40 +52,51 @@ def compile_host(text: str | None, path: str, out: str, workdir: str, *, opt_lev
     Raises:
         HostCompilerError: the host compiler's errors (its messages, which point at `path`).
     """
-    std = [a for a in user_args if a.startswith("-std=") and "++" in a] or ["-std=c++17"]
-    flags = [a for a in user_args if not a.startswith("-std=")]
-    cmd = [host_cxx(compiler), *std, f"-O{opt_level}", "-fPIC", *flags, *extra]
-    if text is None:  # nvcc gives a .cpp file the toolkit's include directory (its host declarations)
-        cmd += ["-D__PGCC_HOST_PASS__=1", "-D__PGCC_CXX_FILE__=1", "-isystem", cuda_include_dir(),
-                "-x", "c++", path, "-c", "-o", out]
-    else:
-        src, shadow_flags = _shadow_tree(path, workdir, headers or {}, flags)
-        cmd[3 + len(std):3 + len(std)] = shadow_flags  # before the user's own -I directories
+    cmd = host_command(text is None, path, out, workdir, opt_level=opt_level, user_args=user_args,
+                       compiler=compiler, extra=extra)
+    if text is not None:
+        src, _, trees = _shadow_tree(path, workdir, [a for a in user_args if not a.startswith("-std=")])
+        _write_shadow_headers(trees, headers or {})
         with open(src, "w", encoding="utf-8", errors="surrogateescape") as f:
             f.write(f'#line 1 "{path}"\n{text}')
-        cmd += ["-D__PGCC_HOST_PASS__=1", "-D__CUDACC__=1", "-D__PGCC_CUDA__=1",
-                "-iquote", os.path.dirname(os.path.abspath(path)),  # its own "x.h" includes
-                "-isystem", cuda_include_dir(), "-include", "cuda_runtime.h", "-x", "c++", src, "-c", "-o", out]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         raise HostCompilerError(_toolkit_library_message(r.stderr.strip()))
     return out
 
 
+def host_command(cxx_file: bool, path: str, out: str, workdir: str, *, opt_level: int, user_args: list,
+                 compiler: str | None = None, extra: tuple = ()) -> list:
+    """The host compiler's command line of compile_host (`cxx_file`: `path` is a C++ file compiled as it is;
+    else the host half of a .cu file, written to host_source_path, with the include flags of its shadow tree
+    before the user's own -I directories). Raises CompileError when the host compiler does not exist."""
+    std = [a for a in user_args if a.startswith("-std=") and "++" in a] or ["-std=c++17"]
+    flags = [a for a in user_args if not a.startswith("-std=")]
+    cmd = [host_cxx(compiler), *std, f"-O{opt_level}", "-fPIC"]
+    if cxx_file:  # nvcc gives a .cpp file the toolkit's include directory (its host declarations)
+        return cmd + [*flags, *extra, "-D__PGCC_HOST_PASS__=1", "-D__PGCC_CXX_FILE__=1", "-isystem",
+                      cuda_include_dir(), "-x", "c++", path, "-c", "-o", out]
+    src, shadow_flags, _ = _shadow_tree(path, workdir, flags)
+    return cmd + [*shadow_flags, *flags, *extra, "-D__PGCC_HOST_PASS__=1", "-D__CUDACC__=1", "-D__PGCC_CUDA__=1",
+                  "-iquote", os.path.dirname(os.path.abspath(path)),  # its own "x.h" includes
+                  "-isystem", cuda_include_dir(), "-include", "cuda_runtime.h", "-x", "c++", src, "-c", "-o", out]
+
+
+def host_source_path(path: str, workdir: str) -> str:
+    """The file holding the host half of .cu file `path` for the host compiler (in its shadow tree)."""
+    return _shadow_tree(path, workdir, [])[0]
+
+
 SHADOW_DEPTH = 4  # levels of "../" above the .cu file's directory that the copied headers may sit at
 
 
-def _shadow_tree(path: str, workdir: str, headers: dict, flags: list) -> tuple:
+def _shadow_tree(path: str, workdir: str, flags: list) -> tuple:
     """Where the host file of .cu file `path` goes, and the include flags that make its `#include "h"` find the
-    host text of the program's headers (`headers`, {path: text}) before the headers themselves: each header is
-    written at its place relative to `path`'s directory in a copy of that tree under `workdir` (the host file
-    sits where `path` does; a quoted include is looked up in the including file's directory first), and likewise
-    in a copy of each user -I directory, whose -I goes in front of the original's. A `#line` keeps messages
-    pointing at the real file. Returns (host file path, extra flags)."""
-    def copy_of(p, top, root):
-        rel = os.path.relpath(os.path.abspath(p), top)
-        return None if rel.split(os.sep).count("..") > SHADOW_DEPTH else os.path.normpath(os.path.join(root, rel))
-
+    host text of the program's headers before the headers themselves: each header is written (by
+    _write_shadow_headers) at its place relative to `path`'s directory in a copy of that tree under `workdir`
+    (the host file sits where `path` does; a quoted include is looked up in the including file's directory
+    first), and likewise in a copy of each user -I directory, whose -I goes in front of the original's.
+    Returns (host file path, extra flags, [(original directory, its copy)]); writes nothing."""
     trees = [(os.path.dirname(os.path.abspath(path)), os.path.join(workdir, "host-tree", *(["_"] * SHADOW_DEPTH)))]
     extra = []
     for i, a in enumerate(flags):
@@ -94,6 +105,16 @@ def _shadow_tree(path: str, workdir: str, headers: dict, flags: list) -> tuple:
             root = os.path.join(workdir, f"host-include{len(trees)}", *(["_"] * SHADOW_DEPTH))
             trees.append((os.path.abspath(d), root))
             extra.append("-I" + root)
+    return os.path.join(trees[0][1], os.path.basename(path) + ".host.cpp"), extra, trees
+
+
+def _write_shadow_headers(trees: list, headers: dict) -> None:
+    """Write the host text of each program header ({path: text}) into each copied tree of _shadow_tree (a
+    `#line` keeps messages pointing at the real file)."""
+    def copy_of(p, top, root):
+        rel = os.path.relpath(os.path.abspath(p), top)
+        return None if rel.split(os.sep).count("..") > SHADOW_DEPTH else os.path.normpath(os.path.join(root, rel))
+
     for top, root in trees:
         os.makedirs(root, exist_ok=True)
         for h, text in headers.items():
@@ -103,7 +124,6 @@ def _shadow_tree(path: str, workdir: str, headers: dict, flags: list) -> tuple:
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             with open(dest, "w", encoding="utf-8", errors="surrogateescape") as f:
                 f.write(f'#line 1 "{os.path.abspath(h)}"\n{text}')
-    return os.path.join(trees[0][1], os.path.basename(path) + ".host.cpp"), extra
 
 
 def _toolkit_library_message(stderr: str) -> str:
@@ -129,11 +149,8 @@ def runtime_archive() -> str:
     Raises:
         InternalError: the C compiler or `ar` failed on it.
     """
-    with open(RUNTIME_SOURCE, "rb") as f:
-        digest = hashlib.sha256(f.read()).hexdigest()[:16]
-    base = os.environ.get("PGCC_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "polygeist-py")
-    out = os.path.join(base, f"libpgcc_cudart-{digest}.a")
+    out = runtime_archive_path()
+    base, digest = os.path.dirname(out), out.rsplit("-", 1)[1][:-2]
     if os.path.exists(out):
         return out
     try:
@@ -151,6 +168,20 @@ def runtime_archive() -> str:
     return out
 
 
+def runtime_archive_path() -> str:
+    """Where runtime_archive keeps the archive (it may not exist yet)."""
+    with open(RUNTIME_SOURCE, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()[:16]
+    base = os.environ.get("PGCC_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "polygeist-py")
+    return os.path.join(base, f"libpgcc_cudart-{digest}.a")
+
+
+def join_command(objects: list, out: str) -> list:
+    """The command line with which join_objects links `objects` into one relocatable object `out`."""
+    return [linker(), "-r", "-nostdlib", *objects, "-o", out]
+
+
 def join_objects(objects: list, out: str, local: tuple = ()) -> str:
     """One relocatable object from several (`ld -r` through the C driver), as `nvcc -c` gives one object per
     .cu file. The symbols `local` (the stubs of `static` kernels, which the host object calls by name) become
@@ -159,7 +190,7 @@ def join_objects(objects: list, out: str, local: tuple = ()) -> str:
     Raises:
         InternalError: the link or objcopy failed (or no objcopy is installed when `local` is not empty).
     """
-    r = subprocess.run([linker(), "-r", "-nostdlib", *objects, "-o", out], capture_output=True, text=True)
+    r = subprocess.run(join_command(objects, out), capture_output=True, text=True)
     if r.returncode != 0:
         raise InternalError(f"joining the device and host objects failed: {r.stderr.strip()[:2000]}")
     if local:

@@ -7,7 +7,10 @@ regular expression given for its kind matches the stage's name (``re.search``, a
 Kinds (clang's): ``pass`` what a stage did (SCoP scheduled, loop made parallel, tiled, unrolled and jammed;
 launch made a loop nest, barrier eliminated), ``missed`` what it did not do and why (loop nest not modelled and
 the construct that prevents it, schedule kept, loop not parallel and the dependence that prevents it),
-``analysis`` facts behind the decisions (statements, parameters, dependences of a SCoP).
+``analysis`` facts behind the decisions (statements, parameters, dependences of a SCoP). For automatic
+differentiation (stage ``ad``, hooks called from ad/cache.py): ``pass`` each primal value the reverse sweep
+caches, with the cache's layout and size; ``analysis`` each value it recomputes instead, or caches because the
+memory it was loaded from may be overwritten (Enzyme's cache-or-recompute decision).
 
 gcc's ``-fopt-info[-kinds][-groups]`` maps onto them (:func:`from_opt_info`).
 """
@@ -17,7 +20,7 @@ from __future__ import annotations
 import re
 import sys
 
-STAGES = ("polyhedral", "cpuify")
+STAGES = ("polyhedral", "cpuify", "ad")
 KINDS = {"pass": "-Rpass", "missed": "-Rpass-missed", "analysis": "-Rpass-analysis"}
 
 
@@ -195,3 +198,69 @@ def cpuify_survey(module) -> list:
              if f.operation.name == "func.func"}
     visit(module.operation)
     return out
+
+
+def _location_text(location) -> str | None:
+    """``file:line:col`` of an MLIR location (the first position in it), or None."""
+    m = _POSITION.search(str(location).replace('"', ""))
+    return m.group(0) if m else None
+
+
+def _function_name(caches) -> str:
+    try:
+        from mlir import ir
+        return ir.StringAttr(caches.rev.primal.attributes["sym_name"]).value.split(".ad_")[0]  # (AD's clones)
+    except (AttributeError, KeyError, ValueError):
+        return "?"
+
+
+def ad_cached(key, slot, value_type, location, caches) -> None:
+    """Hook of ad/cache.py (Caches.slot, after it creates a cache): a ``pass`` remark [-Rpass=ad] naming the
+    value cached for the reverse sweep of a derivative and the cache's layout and size. `key`: the primal value
+    (or a pseudo key: a while loop's trip count); `slot`: the ad.cache.Slot; `value_type`: the stored type;
+    `location`: an MLIR location; `caches`: the ad.cache.Caches. A no-op unless remarks of stage ad are on."""
+    r = active("ad")
+    if r is None:
+        return
+    from mlir import ir
+
+    from .ad.cache import _constant_index, elem_bytes
+    what = (f"result of '{key.owner.name}'" if isinstance(key, ir.Value) and not isinstance(key.owner, ir.Block)
+            else "loop argument" if isinstance(key, ir.Value) else "trip count of a while loop")
+    width = elem_bytes(value_type)
+    if slot.kind == "rank0":
+        size = f"one {value_type} slot ({width} bytes)"
+    elif slot.kind == "indexed":
+        count = None
+        if slot.sizes:
+            count = 1
+            for n in slot.sizes:
+                c = _constant_index(n)
+                count = None if c is None or count is None else count * c
+        dims = f"{len(slot.loops)} loop{'s' * (len(slot.loops) > 1)}"
+        size = (f"an array of {count} x {value_type} ({count * width} bytes) indexed by {dims}" if count is not None
+                else f"an array of {value_type} indexed by {dims}, sized by the trip counts at run time")
+    else:
+        size = f"an array of {value_type} grown by realloc as the loop runs (its trip count is data-dependent)"
+    r.emit("pass", "ad", _location_text(location),
+           f"{_function_name(caches)}: {what} cached for the reverse sweep in {size}")
+
+
+def ad_recompute(op, recomputed: bool, caches) -> None:
+    """Hook of ad/cache.py (Caches.recompute): an ``analysis`` remark [-Rpass-analysis=ad] saying whether the
+    reverse sweep recomputes `op`'s result or caches it, and why (`recomputed`: the decision). A no-op unless
+    remarks of stage ad are on."""
+    r = active("ad")
+    if r is None or not r.wants("ad", "analysis"):
+        return
+    name = op.name
+    if name in ("memref.load", "llvm.load"):
+        why = ("recomputed (loaded again): nothing may overwrite its memory before the reverse sweep" if recomputed
+               else "cached: its memory may be overwritten before the reverse sweep reads it")
+    elif recomputed:
+        why = "recomputed: a cheap pure operation"
+    elif name.startswith("math."):
+        why = "cached: a transcendental function, dearer to evaluate again than to load"
+    else:
+        why = "cached: not a pure operation"
+    r.emit("analysis", "ad", _location_text(op.location), f"{_function_name(caches)}: result of '{name}' {why}")

@@ -7,7 +7,7 @@ parsing, temporary directories...). CPU time counts this process's threads (``ti
 subprocesses that finished meanwhile (opt, llc, cc: ``RUSAGE_CHILDREN``).
 
 When no report is active (the default) ``phase`` returns a shared no-op context manager: the hooks cost a
-function call each.
+function call each. The phases' names also serve `-v` (verbose.py) and the progress line (progress.py).
 """
 
 from __future__ import annotations
@@ -141,8 +141,26 @@ def stop() -> TimeReport | None:
     return report
 
 
+_listeners: list = []
+
+
+def add_listener(fn) -> None:
+    """Call ``fn(name, group)`` whenever a phase begins, report or not (pgcc -v lists the stages as they run,
+    progress.py shows the current one)."""
+    _listeners.append(fn)
+
+
+def remove_listener(fn) -> None:
+    """Undo add_listener(fn)."""
+    if fn in _listeners:
+        _listeners.remove(fn)
+
+
 def phase(name: str, group: str = ""):
-    """A context manager timing its body as phase `name` of `group` when a report is active; else a no-op."""
+    """A context manager timing its body as phase `name` of `group` when a report is active; else a no-op.
+    Listeners (add_listener) hear of its start either way."""
+    for fn in _listeners:
+        fn(name, group)
     if _current is None:
         return _NULL
     return _current.phase(name, group)

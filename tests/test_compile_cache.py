@@ -119,3 +119,18 @@ def test_volatile_macros_are_not_cached(tmp):
     assert compile_cache.Cache(str(tmp / "c")).first_key(str(tmp / "t.c"), o, "c") is None
     (tmp / "u.c").write_text('int main(void) { return 0; }\n')
     assert compile_cache.Cache(str(tmp / "c")).first_key(str(tmp / "u.c"), o, "c") is not None
+
+
+def test_v_lists_what_runs_and_a_hit_runs_nothing(project):
+    """-v on a miss lists the stages and opt/llc; on a hit nothing is compiled, so nothing is listed, and the
+    listing of the miss is not stored with the cached diagnostics."""
+    cache = project / "cache"
+    miss = pgcc(["-v", "-O2", "-c", "w.c", "-o", "w1.o"], project, cache)
+    assert miss.returncode == 0 and "pgcc: stage: frontend: parse (libclang)" in miss.stderr
+    ran = [ln.split()[0].rsplit("/", 1)[-1] for ln in miss.stderr.splitlines() if ln.startswith(" /")]
+    assert ran == ["opt", "llc"]  # (commands: a space, then the tool's path)
+    hit = pgcc(["-O2", "-c", "w.c", "-o", "w2.o"], project, cache)
+    assert hit.returncode == 0 and "kept on a hit" in hit.stderr and "pgcc: stage" not in hit.stderr
+    hit_v = pgcc(["-v", "-O2", "-c", "w.c", "-o", "w3.o"], project, cache)
+    assert "pgcc: stage" not in hit_v.stderr and not any(ln.startswith(" /") for ln in hit_v.stderr.splitlines())
+    assert (project / "w1.o").read_bytes() == (project / "w3.o").read_bytes()

@@ -40,3 +40,101 @@ def test_toolchain_queries_are_answered_like_the_linker():
         want = subprocess.run(["cc", query], capture_output=True, text=True)
         got = run_pgcc([query])
         assert got.returncode == want.returncode == 0 and got.stdout == want.stdout and got.stdout.strip()
+
+
+def test_help_lists_every_accepted_option_one_per_line():
+    text = run_pgcc(["--help"]).stdout
+    source = open(driver.__file__).read()
+    parse = source[source.index("def parse_args"):source.index("def _language")]
+    # every option parse_args names (`a == "-x"`, startswith, `in (...)`), and the driver's option tables
+    named = set(re.findall(r'"(--?[a-zA-Z#][a-zA-Z0-9_#+-]*=?)"', parse))
+    for table in (driver.CLANG_VALUE_FLAGS, driver.IGNORED_VALUE_FLAGS, driver.CLANG_F, driver.REJECTED_F,
+                  driver.REJECTED_F_PREFIXES, driver.NVCC_IGNORED, driver.NVCC_IGNORED_VALUE, driver.LINKER_QUERIES,
+                  tuple(driver.UNSUPPORTED)):
+        named |= set(table)
+    # prefixes of option families, listed by their spelled-out members (-Wall, -print-file-name=F...)
+    families = {"-", "-f", "-m", "-g", "-W", "-O", "-R", "-Rpass", "-Rpass-missed", "-Rpass-analysis", "-Wimplicit",
+                "-Wno-implicit", "-D_REENTRANT", "-x", "-I", "-D", "-U", "-L", "-l"}
+    rejected = set(driver.UNSUPPORTED)  # -E -M -MM -emit-llvm: errors that name the alternative
+    words = set(re.findall(r"(?<![\w-])(--?[a-zA-Z#][a-zA-Z0-9_#+-]*=?)", text))
+    missing = sorted(o for o in named - families - rejected  # (-rdc=true|false: "-rdc=" is enough)
+                     if not {o, o.rstrip("="), o + "=", o.split("=")[0], o.split("=")[0] + "="} & words)
+    assert not missing, missing
+    for flag in ("-v", "-###", "--time-report", "--cache", "--no-cache", "-Rpass=REGEX", "-fopt-info"):
+        lines = [ln for ln in text.splitlines() if re.match(rf"\s+{re.escape(flag)}(?=[\s\[]|$)", ln)]
+        assert len(lines) == 1, (flag, lines)  # its own line, at the start
+
+
+def commands(stderr: str) -> list:
+    """The external commands of -v (shell words) or -### (quoted) output, as argument lists with the temporary
+    directory replaced by TMP (a command is a space and the tool's absolute path; diagnostics' source lines also
+    start with spaces)."""
+    import shlex
+    return [[re.sub(r"/pgcc-[^/]+/", "/TMP/", w) for w in shlex.split(line)]
+            for line in stderr.splitlines() if line.startswith((" /", ' "/'))]
+
+
+def test_v_lists_stages_and_the_commands_it_runs_and_dash_hash_lists_them_without_running(tmp):
+    src = tmp / "p.c"
+    src.write_text("#include <stdio.h>\n"
+                   "int main(void) { double s = 0; for (int i = 1; i <= 10; i++) s += 1.0 / i;\n"
+                   "  printf(\"%.6f\\n\", s); return 0; }\n")
+    r = run_pgcc(["-v", "-O2", src, "-o", tmp / "p"])
+    assert r.returncode == 0, r.stderr
+    stages = [ln for ln in r.stderr.splitlines() if ln.startswith("pgcc: stage: ")]
+    assert stages[0] == "pgcc: stage: frontend: parse (libclang)" and \
+        "pgcc: stage: back end: LLVM IR translation" in stages
+    ran = commands(r.stderr)
+    tools = [c[0].rsplit("/", 1)[-1] for c in ran]
+    assert tools[-3:] == ["opt", "llc", "cc"] and "-O2" in ran[-3] and str(tmp / "p") in ran[-1]
+    assert run_exe(tmp / "p").stdout == build_and_run_gcc(src, tmp)
+    (tmp / "p").unlink()
+    dry = run_pgcc(["-###", "-O2", src, "-o", tmp / "p"])
+    assert dry.returncode == 0, dry.stderr
+    assert not (tmp / "p").exists()  # nothing ran
+    assert all(ln.startswith(' "') for ln in dry.stderr.splitlines() if ln.startswith(" "))  # gcc's quoting
+    assert commands(dry.stderr) == ran[-3:]  # the runtime library may be built once by the first -v run
+
+
+def build_and_run_gcc(src, tmp) -> str:
+    import subprocess
+    subprocess.run(["gcc", "-O2", str(src), "-o", str(tmp / "ref")], check=True)
+    return run_exe(tmp / "ref").stdout
+
+
+def test_dash_hash_shows_nvcc_model_commands_of_a_cu_file(tmp):
+    from conftest import ROOT
+    src = ROOT / "examples/cuda/vector_add.cu"
+    ran = run_pgcc(["-v", "--cpuify", "-c", src, "-o", tmp / "v.o"])
+    dry = run_pgcc(["-###", "--cpuify", "-c", src, "-o", tmp / "v2.o"])
+    assert ran.returncode == dry.returncode == 0, ran.stderr + dry.stderr
+    want = [[w.replace("v.o", "v2.o") for w in c] for c in commands(ran.stderr)]
+    assert commands(dry.stderr) == want
+    assert [c[0].rsplit("/", 1)[-1] for c in want] == ["opt", "llc", "c++", "cc"]  # device, host, ld -r
+
+
+def test_progress_line_on_a_terminal_only(tmp):
+    import os
+    import pty
+    import subprocess
+
+    from conftest import PROGRAMS, pgcc_cmd
+    src = PROGRAMS / "polybench" / "gemm.c"
+    env = dict(os.environ, PGCC_PROGRESS_AFTER="0")
+    master, slave = pty.openpty()
+    p = subprocess.Popen([*pgcc_cmd(), "-O3", "-c", str(src), "-o", str(tmp / "g.o")], stderr=slave, env=env)
+    os.close(slave)
+    out = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        out += chunk
+    assert p.wait() == 0
+    text = out.decode()
+    assert f"\rpgcc: compiling {src}: " in text and text.endswith("\r\x1b[K")  # shown, then erased
+    piped = run_pgcc(["-O3", "-c", src, "-o", tmp / "g.o"], env=env)
+    assert piped.returncode == 0 and piped.stderr == ""  # not on a pipe

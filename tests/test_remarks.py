@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from conftest import ROOT, run_pgcc
+from conftest import ROOT, run_exe, run_pgcc
 
 GEMM = """#define N 256
 double A[N][N], B[N][N], C[N][N];
@@ -135,3 +135,51 @@ def test_emit_scop_lists_the_loop_nests_it_did_not_model(tmp):
     assert set(missed) == {4, 13, 17}
     assert "A[idx[i]]" in missed[13]["reason"] and missed[13]["at"].endswith(":14:5")
     assert "call to 'note'" in missed[17]["reason"]
+
+
+AD_LOSS = """#include <math.h>
+#include <stdio.h>
+
+extern void __enzyme_autodiff(void *, ...);
+extern int enzyme_dup;
+
+#define N 8
+
+/* sum of squared sines; each input is replaced by its sine on the way */
+static double loss(double *x) {
+    double y = 0.0;
+    for (int i = 0; i < N; i++) {
+        double s = sin(x[i]);
+        x[i] = s;
+        y += s * s;
+    }
+    return y;
+}
+
+int main(void) {
+    double x[N], x0[N], dx[N] = {0};
+    for (int i = 0; i < N; i++) x0[i] = x[i] = 0.25 * i;
+    __enzyme_autodiff((void *)loss, enzyme_dup, x, dx);
+    int bad = 0;
+    for (int i = 0; i < N; i++) bad += fabs(dx[i] - sin(2 * x0[i])) > 1e-12;
+    printf("%d\\n", bad);
+    return bad;
+}
+"""
+
+
+def test_ad_cache_remarks_name_the_cached_value_its_size_and_why(tmp):
+    (tmp / "loss.c").write_text(AD_LOSS)
+    r = run_pgcc(["-O2", tmp / "loss.c", "-o", tmp / "loss", "-Rpass=ad", "-Rpass-analysis=ad"])
+    assert r.returncode == 0, r.stderr
+    got = remarks(r.stderr)
+    # x[i] is overwritten after it is read: the reverse sweep needs the old value, one per iteration
+    line = AD_LOSS.splitlines().index("        double s = sin(x[i]);") + 1
+    cached = [(ln, m) for _, ln, m, flag, stage in got if flag == "-Rpass" and stage == "ad"]
+    assert cached == [(line, "loss: result of 'memref.load' cached for the reverse sweep in an array of 8 x f64 "
+                             "(64 bytes) indexed by 1 loop")], r.stderr
+    why = [m for _, ln, m, flag, _ in got if flag == "-Rpass-analysis" and ln == line]
+    assert why and "may be overwritten" in why[0]
+    assert run_exe(tmp / "loss").stdout == "0\n"  # the derivative is right
+    quiet = run_pgcc(["-O2", tmp / "loss.c", "-o", tmp / "loss", "-Rpass=polyhedral"])
+    assert quiet.returncode == 0 and quiet.stderr == ""  # other stages' filters do not show AD remarks

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
 from mlir import ir
 from mlir.dialects import memref, scf
 
@@ -21,7 +20,7 @@ from . import c_types as CT
 LARGE = 4096                 # elements: above this, the paths below
 MAX_DENSE_GLOBAL = 1 << 26   # elements of a global with non-zero initial values that pgcc materializes
 
-_INT_DTYPES = {8: np.int8, 16: np.int16, 32: np.int32, 64: np.int64}
+_INT_DTYPES = {8: "int8", 16: "int16", 32: "int32", 64: "int64"}  # numpy dtypes (imported when used)
 
 
 def is_large(dims) -> bool:
@@ -75,6 +74,7 @@ def global_initializer(mg, d, mtype, init):
     if n > MAX_DENSE_GLOBAL:
         raise error_at(d, f"unsupported construct: initial values in a global array of {n} elements "
                           f"(at most {MAX_DENSE_GLOBAL})")
+    import numpy as np  # only here: importing it costs every compilation 0.1 s (driver.import_mlir)
     if is_f:
         arr = np.zeros(n, dtype=np.float32 if isinstance(elem, ir.F32Type) else np.float64)
         for i, v in vals.items():
