@@ -38,6 +38,8 @@ to the host compiler under --cpuify), anything else goes to the linker (.o, .a, 
 C compiler (as gcc):
   -c                     compile to an object file, do not link
   -S                     compile to an assembly file
+  -E                     preprocess only, with the system's cc (pgcc's -I/-D/-U/-std and __PGCC__); .s/.S
+                         inputs are assembled by cc too
   -o FILE                the output file
   -O0 -O1 -O2 -O3 -Os -Oz -Ofast -Og   optimization level (default -O0; CUDA device code: -O2, as nvcc)
   -I DIR                 add a directory to the include path (also -isystem, -iquote, -idirafter DIR)
