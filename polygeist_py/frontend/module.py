@@ -467,9 +467,11 @@ def addressed_in_initializers(tu) -> set:
                 static_locals(ch)
 
     for d in tu.cursor.get_children():
-        if d.kind == K.VAR_DECL and in_main_file(d, tu):
+        # (the program's own files: a .c file included by another one, expat's xmltok_ns.c; not system headers)
+        own = in_main_file(d, tu) or d.location.file is not None and not d.location.is_in_system_header
+        if d.kind == K.VAR_DECL and own:
             initializer(d)
-        elif d.kind == K.FUNCTION_DECL and d.is_definition() and in_main_file(d, tu):
+        elif d.kind == K.FUNCTION_DECL and d.is_definition() and own:
             static_locals(d)
     return out
 
