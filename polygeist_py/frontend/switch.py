@@ -100,12 +100,16 @@ def emit_switch(fg, c):
     cond, body = ch
     segs = segments(fg, body)
     seeking = gotos.entering_switch(fg, c)  # gotos from outside to labels in the body
-    if seeking and not fg.pure(cond):
-        raise fg.unsupported(c, "goto into a switch body whose controlling expression has side effects")
-    x = fg.rvalue(cond)  # clang has promoted it already (unused when a goto enters the body)
     ct = canonical(cond.type)
     if not CT.is_int(ct):
         raise fg.unsupported(cond, f"switch on a value of type '{cond.type.spelling}'")
+    if seeking and not fg.pure(cond):  # evaluated only when no goto enters the body (then its value is unused)
+        flying = None
+        for k in seeking:
+            flying = fg.env[k].value if flying is None else arith.ori(flying, fg.env[k].value)
+        x = fg.emit_if(flying, lambda: fg.zero(ct), lambda: fg.rvalue(cond), [cond], result_type=CT.value_type(ct))
+    else:
+        x = fg.rvalue(cond)  # clang has promoted it already (unused when a goto enters the body)
     width = ir.IntegerType(x.type).width
     inner = [lab for _, s in segs for lab in nested_labels(s)]  # entered by the dispatch as gotos
     consts = [v for labels, _ in segs for v in labels if v != "default"] + \
