@@ -253,13 +253,13 @@ def _initializer_offset(const):
     text = str(ins.results[0].type)
     if len(pos) != 1 or not text.startswith("!llvm.struct<packed ("):
         return None
-    sizes = [_packed_bytes(t) for t in _members(text[len("!llvm.struct<packed ("):-2])]
+    sizes = [_packed_bytes(t) for t in struct_members(text[len("!llvm.struct<packed ("):-2])]
     if any(x is None for x in sizes[:pos[0]]):
         return None
     return sum(sizes[:pos[0]])
 
 
-def _members(body):
+def struct_members(body):
     """The member types of a struct body `a, b, array<2 x i8>` (top-level commas only)."""
     parts, depth, cur = [], 0, ""
     for ch in body:
@@ -290,7 +290,7 @@ def _packed_bytes(t):
         e = _packed_bytes(elem.strip())
         return None if e is None else int(n) * e
     if t.startswith("struct<packed ("):
-        sizes = [_packed_bytes(x) for x in _members(t[len("struct<packed ("):-2])]
+        sizes = [_packed_bytes(x) for x in struct_members(t[len("struct<packed ("):-2])]
         return None if any(x is None for x in sizes) else sum(sizes)
     return None
 

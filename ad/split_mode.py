@@ -27,6 +27,8 @@ from mlir.dialects import arith, func, llvm, memref
 
 from polygeist_py.errors import error_at_op
 
+from .prepare import struct_members
+
 
 
 def _i64():
@@ -69,21 +71,7 @@ def _aggregate_bytes(text):
         n, _, elem = text[len("array<"):-1].partition(" x ")
         return int(n) * _aggregate_bytes(elem)
     if text.startswith("struct<"):
-        body = text[text.index("(") + 1:text.rindex(")")]
-        parts, depth, cur = [], 0, ""
-        for ch in body:
-            if ch in "<(":
-                depth += 1
-            elif ch in ">)":
-                depth -= 1
-            if ch == "," and depth == 0:
-                parts.append(cur)
-                cur = ""
-            else:
-                cur += ch
-        if cur.strip():
-            parts.append(cur)
-        return sum(_aggregate_bytes(x) for x in parts)
+        return sum(_aggregate_bytes(x) for x in struct_members(text[text.index("(") + 1:text.rindex(")")]))
     m = re.fullmatch(r"[if](\d+)", text)
     if m:
         return 16 if int(m.group(1)) > 64 else 8

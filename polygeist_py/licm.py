@@ -209,7 +209,7 @@ def _split_from_branches(loop, info, analysis, keep, body=0) -> int:
     if len(region.blocks) != 1:
         return 0
     moved = 0
-    loop_acc = None
+    reads = _LoopReads(loop, analysis, info)
     for g in [o.operation for o in region.blocks[0].operations]:
         if g.name != "scf.if" or len(g.regions[0].blocks) != 1 or SPECULATED in g.attributes or \
                 _speculated(g, loop):
@@ -224,11 +224,8 @@ def _split_from_branches(loop, info, analysis, keep, body=0) -> int:
                 break
             if _candidate(x, analysis) and not _calls_kept(x, keep):
                 feed = _pure_feed(x, g, loop)
-                acc = analysis.accesses(x)
-                if loop_acc is None:
-                    loop_acc = analysis.accesses(loop, include_self=False)
-                if feed is not None and not acc.writes and not _conflicts(loop_acc, acc, info) and not any(
-                        _conflicts(analysis.accesses(b), acc, info) for b in before):
+                if feed is not None and reads.unchanged(x) and not any(
+                        _conflicts(analysis.accesses(b), analysis.accesses(x), info) for b in before):
                     _move_guarded(x, g, lambda: c, feed)
                     moved += 1
                     continue
@@ -281,7 +278,7 @@ def _hoist_from(loop, info, analysis, keep=frozenset()) -> int:
     if len(region.blocks) != 1:
         return 0
     block = region.blocks[0]
-    loop_acc = None
+    reads = _LoopReads(loop, analysis, info)
     moved = 0
     for op in [o.operation for o in block.operations]:
         if not _surely_returns_before(op, analysis):
@@ -295,12 +292,7 @@ def _hoist_from(loop, info, analysis, keep=frozenset()) -> int:
                     _invariant_branch(op, loop)):
                 continue
             first_iteration = True  # the branch is invariant, its condition is not
-        acc = analysis.accesses(op)
-        if acc.writes:
-            continue
-        if loop_acc is None:
-            loop_acc = analysis.accesses(loop, include_self=False)
-        if _conflicts(loop_acc, acc, info):
+        if not reads.unchanged(op):
             continue
         if first_iteration:
             moved += _hoist_from_first_iteration(op, loop)
@@ -319,6 +311,22 @@ def _hoist_from(loop, info, analysis, keep=frozenset()) -> int:
     return moved
 
 
+class _LoopReads:
+    """Whether an op only reads, and nothing `loop` (its other ops) writes may change what it reads; what the
+    loop accesses is worked out once, when first needed."""
+
+    def __init__(self, loop, analysis, info):
+        self.loop, self.analysis, self.info, self.loop_acc = loop, analysis, info, None
+
+    def unchanged(self, op) -> bool:
+        acc = self.analysis.accesses(op)
+        if acc.writes:
+            return False
+        if self.loop_acc is None:
+            self.loop_acc = self.analysis.accesses(self.loop, include_self=False)
+        return not _conflicts(self.loop_acc, acc, self.info)
+
+
 def _hoist_from_while_body(loop, info, analysis, keep) -> int:
     """Move the invariant read-only candidates of scf.while `loop`'s body (its `do` region, which runs only when
     the condition holds) to before the loop under ``scf.if (the condition's first evaluation)``: the body runs at
@@ -329,19 +337,14 @@ def _hoist_from_while_body(loop, info, analysis, keep) -> int:
     body = loop.regions[1]
     if len(body.blocks) != 1 or len(loop.regions[0].blocks) != 1 or info.device_code():
         return 0
-    loop_acc = None
+    reads = _LoopReads(loop, analysis, info)
     moved = 0
     for op in [o.operation for o in body.blocks[0].operations]:
         if not _surely_returns_before(op, analysis):
             break
         if not _candidate(op, analysis) or _calls_kept(op, keep) or not _invariant(op, loop):
             continue
-        acc = analysis.accesses(op)
-        if acc.writes:
-            continue
-        if loop_acc is None:
-            loop_acc = analysis.accesses(loop, include_self=False)
-        if _conflicts(loop_acc, acc, info):
+        if not reads.unchanged(op):
             continue
         condition = _first_condition(loop, analysis)
         if condition is None:
@@ -694,7 +697,7 @@ def _move_guarded(op, loop, cond, feed=()) -> None:
     """Move `op` before `loop` under ``scf.if (cond)``; its results outside are the if's results, zeros
     when the loop does not run (never read then: every use is inside the loop). The pure ops `feed` that compute
     its operands are copied along (they stay too: other ops may use them)."""
-    from mlir.dialects import arith, scf
+    from mlir.dialects import scf
 
     with ir.InsertionPoint(loop), op.location:
         types = [r.type for r in op.results]
