@@ -103,13 +103,13 @@ def emit_switch(fg, c):
     ct = canonical(cond.type)
     if not CT.is_int(ct):
         raise fg.unsupported(cond, f"switch on a value of type '{cond.type.spelling}'")
-    if seeking and not fg.pure(cond):  # evaluated only when no goto enters the body (then its value is unused)
-        flying = None
-        for k in seeking:
-            flying = fg.env[k].value if flying is None else arith.ori(flying, fg.env[k].value)
+    flying = None  # a goto from outside is entering the body: the dispatch selects nothing then
+    for k in seeking:
+        flying = fg.env[k].value if flying is None else arith.ori(flying, fg.env[k].value)
+    if seeking and not fg.pure(cond):  # evaluated only when no goto enters the body
         x = fg.emit_if(flying, lambda: fg.zero(ct), lambda: fg.rvalue(cond), [cond], result_type=CT.value_type(ct))
     else:
-        x = fg.rvalue(cond)  # clang has promoted it already (unused when a goto enters the body)
+        x = fg.rvalue(cond)  # clang has promoted it already
     width = ir.IntegerType(x.type).width
     inner = [lab for _, s in segs for lab in nested_labels(s)]  # entered by the dispatch as gotos
     consts = [v for labels, _ in segs for v in labels if v != "default"] + \
@@ -134,6 +134,8 @@ def emit_switch(fg, c):
             else:
                 t = matches(v)
             h = arith.ori(h, t)
+        if flying is not None:
+            h = arith.andi(h, arith.xori(flying, fg.const_bool(True)))
         return h
 
     lid = next(fg.loop_ids)

@@ -46,6 +46,58 @@ static int scan(const struct encoding *enc, const char *p)
   }
 }
 
+/* A goto past the switch's test into its body, where a case label nested in a statement would match the value
+ * the test would have given (0 from the call's stand-in, k from the pure test): it must not be dispatched. */
+static int next_value(void)
+{
+  calls++;
+  return 7;
+}
+
+static int nested_impure(int k)
+{
+  int r = 0;
+  if (k == 5)
+    goto inside;
+  switch (next_value()) {
+  case 1:
+    r = 1;
+    break;
+  default:
+    if (k) {
+    case 0:
+      r += 100;
+    }
+    r += 10;
+  inside:
+    r += 1000;
+    break;
+  }
+  return r;
+}
+
+static int nested_pure(int k)
+{
+  int r = 0;
+  if (k == 5)
+    goto inside;
+  switch (k) {
+  case 1:
+    r = 1;
+    break;
+  default:
+    if (k > 5) {
+    case 5:
+      r += 100;
+    }
+    r += 10;
+  inside:
+    r += 1000;
+    break;
+  }
+  return r;
+}
+
 int main(void)
 {
   const struct encoding enc = { ascii_type };
@@ -53,6 +105,12 @@ int main(void)
   for (int i = 0; i < 7; i++) {
     calls = 0;
     printf("%d ", scan(&enc, inputs[i]));
+  }
+  printf("\n");
+  for (int k = 0; k < 8; k++) {
+    calls = 0;
+    int a = nested_impure(k);
+    printf("%d:%d/%d ", a, calls, nested_pure(k));
   }
   printf("\n");
   return 0;
