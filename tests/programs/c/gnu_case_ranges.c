@@ -68,6 +68,21 @@ static int weight(long v)
   return w;
 }
 
+/* A case range on a label nested in a loop of the switch body (reached through the switch's dispatch). */
+static int drain(int n)
+{
+  int steps = 0;
+  switch (n) {
+  case 0:
+    while (n) {
+    case 1 ... 3:
+      n--;
+      steps++;
+    }
+  }
+  return steps * 10 + n;
+}
+
 int main(int argc, char **argv)
 {
   const char *text = "Hello, World_42!\tx = y*2 @home \xe9t\xe9";
@@ -83,6 +98,9 @@ int main(int argc, char **argv)
   long vals[] = {-4, -3, -1, 0, 1, 2, 3, 5, 7, 10, 3000000000L, 3000000600L, 3000000601L, argc};
   for (size_t i = 0; i < sizeof vals / sizeof *vals; i++)
     printf("%ld:%d ", vals[i], weight(vals[i]));
+  printf("\n");
+  for (int n = -1; n < 6; n++)
+    printf("%d ", drain(n));
   printf("\n");
   (void)argv;
   return 0;
