@@ -16,6 +16,7 @@ from mlir.dialects import arith, func, llvm
 from ..clang_ast import K, T, canonical, children, evaluate, string_initializer, string_literal, strip_implicit, \
     unary_op
 from ..errors import error_at
+from . import complex_values
 from . import attributes
 from . import c_types as CT
 from . import gotos
@@ -611,6 +612,8 @@ class LLVMMemory:
                         out.append(self.reference_to(a, CT.unreferenced(p.ctype)))
                     elif p.ctype.kind == T.POINTER or CT.is_array(p.ctype):
                         out.append(self.raw_pointer(a))
+                    elif CT.is_complex(p.ctype):  # (float _Complex: a vector<2xf32>)
+                        out.append(complex_values.to_abi(self.convert(self.rvalue(a), a.type, p.ctype, a), p.ctype))
                     else:
                         out.append(self.convert(self.rvalue(a), a.type, p.ctype, a))
                 elif p.kind == "expand":
@@ -693,6 +696,8 @@ class LLVMMemory:
         rt = sig.ret_ctype
         if rt.kind == T.POINTER and CT.pointee_is_memref(rt):
             return self.from_ptr(res, rt, None, call)
+        if CT.is_complex(rt):
+            return complex_values.from_abi(res, rt)
         return res
 
     def indirect_call(self, call, callee_expr, args):

@@ -241,7 +241,9 @@ def signature(param_types, result_type, variadic=False) -> Signature:
                               "llvm.align": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(c.get_align(), 8))})
             continue
         t = CT.abi_type(c)
-        if CT.is_float(c):
+        if CT.is_complex(c):  # (double _Complex: two SSE registers; float _Complex: one)
+            sses -= 2 if canonical(c.element_type).kind == T.DOUBLE else 1
+        elif CT.is_float(c):
             sses -= 1
         else:
             ints -= 1

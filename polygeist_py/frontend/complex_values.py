@@ -1,0 +1,189 @@
+"""C99 complex values (`double _Complex`, `float _Complex`): MLIR `complex<f64>`/`complex<f32>` values.
+
+A complex value is built and taken apart with the `complex` dialect (create/re/im, lowered by the upstream
+complex-to-LLVM patterns); arithmetic is done on the parts with `arith`, as gcc does at -O0/-O2 without
+-ffast-math: `+`/`-` part by part, a real operand (clang leaves it real) touching only the parts it meets,
+complex `*` and `/` through libgcc's Annex G helpers (__muldc3/__divdc3, __mulsc3/__divsc3: C11 G.5.1's
+infinity and NaN recovery; gcc's inline fast path for `*` gives the same value whenever it is used).
+At a function boundary (x86-64 System V) a `double _Complex` is a struct of two doubles (two SSE registers,
+returned in xmm0:xmm1) and a `float _Complex` one SSE register holding both floats (clang's `<2 x float>`).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.dialects import arith, complex as cplx, vector
+
+from ..clang_ast import T, canonical
+from . import c_types as CT
+
+# libgcc's complex multiplication/division helpers, by part type
+HELPERS = {"mul": {64: "__muldc3", 32: "__mulsc3"}, "div": {64: "__divdc3", 32: "__divsc3"}}
+
+
+def part_ctype(ty):
+    """The clang type of each part of complex type `ty` (float or double)."""
+    return canonical(canonical(ty).element_type)
+
+
+def parts(v):
+    """(real, imaginary) MLIR values of complex value `v`."""
+    return cplx.ReOp(v).result, cplx.ImOp(v).result
+
+
+def make(re, im):
+    """The complex value with parts `re`, `im` (MLIR floats of one type)."""
+    return cplx.CreateOp(ir.ComplexType.get(re.type), re, im).result
+
+
+def from_abi(v, ty):
+    """A complex argument or call result as received at the boundary (float complex: a vector<2xf32>)."""
+    if isinstance(v.type, ir.VectorType):
+        return make(vector.extract(v, [], [0]), vector.extract(v, [], [1]))
+    return v
+
+
+def to_abi(v, ty):
+    """A complex value as passed at a function boundary (see from_abi)."""
+    t = CT.abi_type(ty)
+    if isinstance(t, ir.VectorType):
+        re, im = parts(v)
+        return vector.FromElementsOp(t, [re, im]).result
+    return v
+
+
+def zero(ty):
+    t = CT.scalar_type(part_ctype(ty))
+    z = arith.constant(t, 0.0)
+    return make(z, z)
+
+
+def convert(fg, v, src, dst, cursor=None):
+    """C conversion of `v` from `src` to `dst` where one of them is complex (C11 6.3.1.7): a real becomes the
+    real part (imaginary part +0), a complex becomes its real part, to _Bool both parts are tested."""
+    src, dst = canonical(src), canonical(dst)
+    if CT.is_complex(src) and CT.is_complex(dst):
+        pt = part_ctype(src)
+        re, im = parts(v)
+        return make(fg.convert(re, pt, part_ctype(dst), cursor), fg.convert(im, pt, part_ctype(dst), cursor))
+    if CT.is_complex(dst):
+        re = fg.convert(v, src, part_ctype(dst), cursor)
+        return make(re, arith.constant(re.type, 0.0))
+    if dst.kind == T.BOOL:
+        return to_bool(v)
+    re, _ = parts(v)
+    return fg.convert(re, part_ctype(src), dst, cursor)
+
+
+def to_bool(v):
+    """`z != 0`: either part nonzero (unordered: a NaN part is true)."""
+    re, im = parts(v)
+    z = arith.constant(re.type, 0.0)
+    return arith.ori(arith.cmpf(arith.CmpFPredicate.UNE, re, z), arith.cmpf(arith.CmpFPredicate.UNE, im, z))
+
+
+def split(v):
+    """(real, imaginary or None for a real operand)."""
+    return parts(v) if isinstance(v.type, ir.ComplexType) else (v, None)
+
+
+def binary(fg, op, va, vb):
+    """`va op vb` for op in + - * / == != where either operand is complex (the other one a real of the part
+    type, as clang's usual arithmetic conversions leave it). Returns a complex value, or an i1 for == and !=.
+    Raises KeyError for any other op (the caller reports it)."""
+    (a, b), (c, d) = split(va), split(vb)
+    t = a.type
+    zero_ = arith.constant(t, 0.0)
+    if op in ("==", "!="):
+        eq = arith.andi(arith.cmpf(arith.CmpFPredicate.OEQ, a, c),
+                        arith.cmpf(arith.CmpFPredicate.OEQ, b if b is not None else zero_, d if d is not None else zero_))
+        return eq if op == "==" else arith.xori(eq, arith.constant(ir.IntegerType.get_signless(1), 1))
+    if op == "+":
+        im = d if b is None else b if d is None else arith.addf(b, d)
+        return make(arith.addf(a, c), im)
+    if op == "-":
+        im = arith.negf(d) if b is None else b if d is None else arith.subf(b, d)
+        return make(arith.subf(a, c), im)
+    if op == "*":
+        if b is None:
+            return make(arith.mulf(a, c), arith.mulf(a, d))
+        if d is None:
+            return make(arith.mulf(a, c), arith.mulf(b, c))
+        return helper(fg, "mul", a, b, c, d)
+    if op == "/":
+        if d is None:
+            return make(arith.divf(a, c), arith.divf(b, c))
+        return helper(fg, "div", a, b if b is not None else zero_, c, d)
+    raise KeyError(op)
+
+
+def _part_type(v):
+    return ir.ComplexType(v.type).element_type if isinstance(v.type, ir.ComplexType) else v.type
+
+
+def _widen(v, t):
+    if _part_type(v) == t:
+        return v
+    if isinstance(v.type, ir.ComplexType):
+        re, im = parts(v)
+        return make(arith.extf(t, re), arith.extf(t, im))
+    return arith.extf(t, v)
+
+
+def common(va, vb):
+    """Floating operands `va`, `vb` (real or complex) with parts of their wider float type (the computation
+    type of a compound assignment such as `zf *= zd` or `x += z`)."""
+    ta, tb = _part_type(va), _part_type(vb)
+    t = ta if ir.FloatType(ta).width >= ir.FloatType(tb).width else tb
+    return _widen(va, t), _widen(vb, t)
+
+
+def narrow(v, ty):
+    """Complex value `v` (parts possibly wider) as the value of lvalue type `ty`: complex (parts truncated)
+    or real (its real part, C11 6.3.1.7)."""
+    t = CT.scalar_type(part_ctype(ty)) if CT.is_complex(ty) else CT.scalar_type(ty)
+    re, im = parts(v)
+    if re.type != t:
+        re, im = arith.truncf(t, re), arith.truncf(t, im)
+    return make(re, im) if CT.is_complex(ty) else re
+
+
+def helper(fg, kind, a, b, c, d):
+    """libgcc's __muldc3/__divdc3 (or the float forms) on parts a+bi, c+di."""
+    width = ir.FloatType(a.type).width
+    ret = ir.ComplexType.get(a.type) if width == 64 else ir.VectorType.get([2], a.type)
+    return from_abi(fg.mg.builtins.libc(HELPERS[kind][width], ret, [a, b, c, d]), None)
+
+
+def negate(v):
+    re, im = parts(v)
+    return make(arith.negf(re), arith.negf(im))
+
+
+def conjugate(v):
+    re, im = parts(v)
+    return make(re, arith.negf(im))
+
+
+# ---------------------------------------------------------------- complex.h functions gcc expands itself
+def creal_like(which):
+    """creal/cimag (and f forms, `__builtin_` forms): a part of the argument (clang made it complex)."""
+    def handler(fg, call, args):
+        v = fg.rvalue(args[0])
+        return parts(v)[which]
+    return handler
+
+
+def conj_builtin(fg, call, args):
+    return conjugate(fg.rvalue(args[0]))
+
+
+BUILTINS = {
+    **{p + n + s: creal_like(0) for p in ("", "__builtin_") for n in ("creal",) for s in ("", "f")},
+    **{p + n + s: creal_like(1) for p in ("", "__builtin_") for n in ("cimag",) for s in ("", "f")},
+    **{p + "conj" + s: conj_builtin for p in ("", "__builtin_") for s in ("", "f")},
+}
+
+# libm's complex functions, callable as `__builtin_<name>` too (a call of the library function)
+LIBM_COMPLEX = [n + s for n in ("cabs carg cexp clog csqrt cpow csin ccos ctan csinh ccosh ctanh casin cacos "
+                                "catan casinh cacosh catanh cproj").split() for s in ("", "f")]
