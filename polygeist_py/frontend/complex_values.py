@@ -14,7 +14,8 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, complex as cplx, vector
 
-from ..clang_ast import T, canonical
+from ..clang_ast import K, T, canonical, children, evaluate, strip_implicit, unary_op
+from ..errors import error_at
 from . import c_types as CT
 
 # libgcc's complex multiplication/division helpers, by part type
@@ -187,3 +188,70 @@ BUILTINS = {
 # libm's complex functions, callable as `__builtin_<name>` too (a call of the library function)
 LIBM_COMPLEX = [n + s for n in ("cabs carg cexp clog csqrt cpow csin ccos ctan csinh ccosh ctanh casin cacos "
                                 "catan casinh cacosh catanh cproj").split() for s in ("", "f")]
+
+
+# ---------------------------------------------------------------- constants of globals' initializers
+def constant(e) -> complex:
+    """The value of constant expression `e` (complex or real) as a Python complex, for a global's initializer:
+    literals, imaginary literals (`I`), casts, unary -/+, and + - * / of constants (products and quotients as
+    C's formulas of finite values; the parts are rounded to the expression's type, float or double).
+
+    Raises:
+        CompileError: an expression that is not such a constant."""
+    s = strip_implicit(e)
+    while s.kind in (K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) or s.kind == K.UNEXPOSED_EXPR and len(children(s)) == 1:
+        s = strip_implicit(children(s)[-1])
+    if s.kind == K.IMAGINARY_LITERAL:
+        v = complex(0.0, float(constant(children(s)[0]).real))
+    elif s.kind == K.UNARY_OPERATOR and unary_op(s) in ("-", "+", "__extension__"):
+        v = constant(children(s)[0])
+        v = -v if unary_op(s) == "-" else v
+    elif s.kind == K.BINARY_OPERATOR and s.binary_operator.name in ("Add", "Sub", "Mul", "Div"):
+        a, b = (constant(c) for c in children(s))
+        op = s.binary_operator.name
+        if op == "Mul":
+            v = complex(a.real * b.real - a.imag * b.imag, a.real * b.imag + a.imag * b.real)
+        elif op == "Div" and b.imag != 0:
+            raise error_at(e, "unsupported construct: division by a complex number in a global's initializer")
+        else:
+            v = a + b if op == "Add" else a - b if op == "Sub" else complex(a.real / b.real, a.imag / b.real)
+    else:
+        r = evaluate(s) if not CT.is_complex(s.type) else None
+        if not isinstance(r, (int, float)):
+            raise error_at(e, "unsupported construct: non-constant initializer of a complex global")
+        v = complex(float(r), 0.0)
+    ty = canonical(e.type)
+    if CT.is_complex(ty) and part_ctype(ty).kind == T.FLOAT or ty.kind == T.FLOAT:
+        v = complex(_to_f32(v.real), _to_f32(v.imag))
+    return v
+
+
+def _to_f32(x: float) -> float:
+    import struct
+    return struct.unpack("f", struct.pack("f", x))[0]
+
+
+def dense_attribute(shape, elem, vals):
+    """The text of a dense attribute of complex type `elem` and `shape` holding Python numbers `vals`
+    (row-major)."""
+    def text(v):
+        v = complex(v)
+        return f"({v.real!r}, {v.imag!r})".replace("inf", "0x7FF0000000000000")
+    if all(v == vals[0] for v in vals):
+        return f"dense<{text(vals[0])}>"
+
+    def nested(flat, dims):
+        if not dims:
+            return text(flat[0])
+        step = len(flat) // dims[0]
+        return "[" + ", ".join(nested(flat[i * step:(i + 1) * step], dims[1:]) for i in range(dims[0])) + "]"
+    return f"dense<{nested(list(vals), list(shape))}>"
+
+
+def global_op(module, name, mtype, vis, init_text, constant, alignment):
+    """Insert `memref.global` @name of complex element type with initializer text `init_text` (dense_attribute)
+    at the current insertion point (the Python bindings cannot hold a complex DenseElementsAttr)."""
+    text = (f'memref.global {chr(34) + vis + chr(34) + " " if vis else ""}{"constant " if constant else ""}'
+            f'@{name} : {mtype} = {init_text} {{alignment = {alignment} : i64}}')
+    op = ir.Operation.parse(text)
+    ir.InsertionPoint.current.insert(op)

@@ -309,7 +309,13 @@ class LLVMMemory:
         """Store scalar `v` of C type `ty` at !llvm.ptr `ptr` (volatile when `ty` is)."""
         if canonical(ty).kind == T.POINTER:
             v = self.to_ptr(v)
-        llvm.StoreOp(v, ptr, volatile_=True if canonical(ty).is_volatile_qualified() else None)
+        vol = True if canonical(ty).is_volatile_qualified() else None
+        if CT.is_complex(ty):  # (the two parts, real first)
+            re, im = complex_values.parts(v)
+            llvm.StoreOp(re, ptr, volatile_=vol)
+            llvm.StoreOp(im, self.at_offset(ptr, CT.byte_width(re.type)), volatile_=vol)
+            return
+        llvm.StoreOp(v, ptr, volatile_=vol)
 
     def designator(self, item):
         """See `designator_of`; errors are CompileErrors at the item."""
@@ -521,6 +527,10 @@ class LLVMMemory:
         if ety.kind == T.POINTER:
             v = llvm.LoadOp(CT.llvm_ptr(), p, volatile_=vol).result
             return self.from_ptr(v, ety, None, None) if CT.pointee_is_memref(ety) else v
+        if CT.is_complex(ety):  # (LLVM memory holds floats: the two parts, real first)
+            t = CT.scalar_type(complex_values.part_ctype(ety))
+            return complex_values.make(llvm.LoadOp(t, p, volatile_=vol).result,
+                                       llvm.LoadOp(t, self.at_offset(p, CT.byte_width(t)), volatile_=vol).result)
         return llvm.LoadOp(CT.scalar_type(ety), p, volatile_=vol).result
 
     def store_llvm(self, p, ety, v):

@@ -116,7 +116,7 @@ class LValueGen:
     def memref_subscript(self, e):
         """Whether subscript `e` indexes a memref: numeric elements, reached from a memref-backed array variable
         or a pointer to numeric data (else it goes through raw bytes: also a volatile element)."""
-        if not CT.is_arith(e.type) or canonical(e.type).is_volatile_qualified():
+        if not CT.is_numeric(e.type) or canonical(e.type).is_volatile_qualified():
             return False
         c = e
         while c.kind == K.ARRAY_SUBSCRIPT_EXPR:

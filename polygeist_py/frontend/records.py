@@ -33,7 +33,7 @@ def is_byte_object(ty) -> bool:
         return True
     if CT.is_array(c):
         elem = CT.array_shape(c).elem
-        return not CT.is_arith(elem) or canonical(elem).is_volatile_qualified()
+        return not CT.is_numeric(elem) or canonical(elem).is_volatile_qualified()
     return False
 
 
