@@ -721,6 +721,8 @@ class LLVMMemory:
             sig = R.signature(params, ft.get_result(), ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic())
         except CT.UnsupportedType as err:
             raise self.unsupported(call, str(err)) from None
+        if any(CT.is_complex(t) for t in [*params, ft.get_result()]):
+            raise self.unsupported(call, "complex argument or result in a call through a pointer to a function")
         if ft.kind != T.FUNCTIONPROTO and sig.has_records:
             raise self.unsupported(call, "struct argument or result in a call through a pointer to a function "
                                          "without a prototype")

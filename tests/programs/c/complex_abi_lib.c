@@ -1,0 +1,18 @@
+/* Library half of a two-object program: complex values across the C ABI (compiled by gcc or pgcc). */
+#include <complex.h>
+
+double _Complex rotate(double _Complex z, double angle_cos, double _Complex w, int times) {
+    for (int i = 0; i < times; i++)
+        z = z * w * angle_cos;
+    return z;
+}
+
+float _Complex mixf(int n, float _Complex a, double d, float _Complex b) {
+    return a * n + b * (float)d;
+}
+
+double _Complex step(double _Complex z, float _Complex c);
+
+double _Complex apply(double _Complex z, float _Complex c) { return step(z, c) + step(c, z); }
+
+float _Complex roundtrip(float _Complex z) { return conjf(z) * 2.0f; }

@@ -1,0 +1,20 @@
+/* Main half of a two-object program (see complex_abi_lib.c): calls into the library and is called back. */
+#include <complex.h>
+#include <stdio.h>
+
+double _Complex rotate(double _Complex z, double angle_cos, double _Complex w, int times);
+float _Complex mixf(int n, float _Complex a, double d, float _Complex b);
+double _Complex apply(double _Complex z, float _Complex c);
+float _Complex roundtrip(float _Complex z);
+
+double _Complex step(double _Complex z, float _Complex c) { return z * z + c; }
+
+int main(void) {
+    double _Complex r = rotate(1.0 + 0.5 * I, 0.9, 0.6 + 0.8 * I, 5);
+    float _Complex m = mixf(3, 1.5f - 2.0f * I, 0.25, -4.0f + 1.0f * I);
+    double _Complex a = apply(0.3 - 0.2 * I, 0.1f + 0.7f * I);
+    float _Complex t = roundtrip(m);
+    printf("%.17g %.17g\n%.9g %.9g\n%.17g %.17g\n%.9g %.9g\n", creal(r), cimag(r), crealf(m), cimagf(m),
+           creal(a), cimag(a), crealf(t), cimagf(t));
+    return 0;
+}
