@@ -551,6 +551,10 @@ class ExprGen:
             elif CT.is_float(at):
                 one = arith.constant(old.type, 1.0)
                 new = arith.addf(old, one) if "++" in op else arith.subf(old, one)
+            elif CT.is_complex(at):  # (z + 1: the real part only)
+                re, im = complex_values.parts(old)
+                one = arith.constant(re.type, 1.0)
+                new = complex_values.make(arith.addf(re, one) if "++" in op else arith.subf(re, one), im)
             elif not isinstance(old.type, ir.IntegerType):  # e.g. ++ on an array parameter of VLA rows
                 raise self.unsupported(e, f"{op[-2:]} on a value of type '{a.type.spelling}'")
             else:

@@ -628,6 +628,10 @@ class LLVMMemory:
                         out.append(self.convert(self.rvalue(a), a.type, p.ctype, a))
                 elif p.kind == "expand":
                     out += self.record_pieces(self.record_value(a), p.ctype, p.classes)
+                elif CT.is_complex(p.ctype):  # (a double _Complex in memory: records.signature)
+                    tmp = self.byte_alloca(CT.size_of(p.ctype), 16)
+                    self.store_scalar(tmp, p.ctype, self.convert(self.rvalue(a), a.type, p.ctype, a))
+                    out.append(tmp)
                 else:  # byval: LLVM copies the bytes into the argument area
                     out.append(self.record_value(a))
                 continue

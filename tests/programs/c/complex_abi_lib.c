@@ -16,3 +16,20 @@ double _Complex step(double _Complex z, float _Complex c);
 double _Complex apply(double _Complex z, float _Complex c) { return step(z, c) + step(c, z); }
 
 float _Complex roundtrip(float _Complex z) { return conjf(z) * 2.0f; }
+
+/* the SSE registers run out: a double _Complex that would straddle them goes in memory */
+double _Complex weighted(double a, double b, double c, double d, double e, double f, double g, double _Complex z,
+                         double h) {
+    return z * (a + b + c + d + e + f + g) + h;
+}
+
+double _Complex spilled(double a, double b, double c, double d, double e, double f, double g, double h,
+                        double _Complex z, float _Complex y) {
+    return z * (a - b + c - d + e - f + g - h) + y;
+}
+
+typedef struct { double _Complex z; } wrapped;
+typedef struct { float _Complex a, b; } pairf;
+
+wrapped doubled(wrapped w) { w.z = w.z * 2; return w; }
+pairf swapped(pairf p) { pairf q = {p.b, p.a}; return q; }

@@ -6,6 +6,14 @@ double _Complex rotate(double _Complex z, double angle_cos, double _Complex w, i
 float _Complex mixf(int n, float _Complex a, double d, float _Complex b);
 double _Complex apply(double _Complex z, float _Complex c);
 float _Complex roundtrip(float _Complex z);
+double _Complex weighted(double a, double b, double c, double d, double e, double f, double g, double _Complex z,
+                         double h);
+double _Complex spilled(double a, double b, double c, double d, double e, double f, double g, double h,
+                        double _Complex z, float _Complex y);
+typedef struct { double _Complex z; } wrapped;
+typedef struct { float _Complex a, b; } pairf;
+wrapped doubled(wrapped w);
+pairf swapped(pairf p);
 
 double _Complex step(double _Complex z, float _Complex c) { return z * z + c; }
 
@@ -16,5 +24,11 @@ int main(void) {
     float _Complex t = roundtrip(m);
     printf("%.17g %.17g\n%.9g %.9g\n%.17g %.17g\n%.9g %.9g\n", creal(r), cimag(r), crealf(m), cimagf(m),
            creal(a), cimag(a), crealf(t), cimagf(t));
+    double _Complex w = weighted(1, 2, 3, 4, 5, 6, 7, 0.5 + 0.25 * I, 9);
+    double _Complex s = spilled(1, 2, 3, 4, 5, 6, 7, 8, 0.5 + 0.25 * I, 3.0f - 1.0f * I);
+    wrapped d = doubled((wrapped){1.0 - 2.0 * I});
+    pairf q = swapped((pairf){1.0f + 2.0f * I, 3.0f});
+    printf("%g %g %g %g\n%g %g %g %g %g %g\n", creal(w), cimag(w), creal(s), cimag(s), creal(d.z), cimag(d.z),
+           crealf(q.a), cimagf(q.a), crealf(q.b), cimagf(q.b));
     return 0;
 }
