@@ -179,7 +179,16 @@ def conj_builtin(fg, call, args):
     return conjugate(fg.rvalue(args[0]))
 
 
+def build(fg, call, args):
+    """`__builtin_complex(re, im)` (C11's CMPLX): the parts as given, with no arithmetic (so a NaN or an infinity
+    stays as it is, which `re + im * I` does not guarantee)."""
+    pt = part_ctype(call.type)
+    return make(fg.convert(fg.rvalue(args[0]), args[0].type, pt, args[0]),
+                fg.convert(fg.rvalue(args[1]), args[1].type, pt, args[1]))
+
+
 BUILTINS = {
+    "__builtin_complex": build,
     **{p + n + s: creal_like(0) for p in ("", "__builtin_") for n in ("creal",) for s in ("", "f")},
     **{p + n + s: creal_like(1) for p in ("", "__builtin_") for n in ("cimag",) for s in ("", "f")},
     **{p + "conj" + s: conj_builtin for p in ("", "__builtin_") for s in ("", "f")},

@@ -14,7 +14,7 @@ static void showf(const char *what, float _Complex z) {
 
 int main(int argc, char **argv) {
     double big = argc * 1e300, tiny = argc * 1e-300, inf = argc * INFINITY, nan_ = argc * NAN;
-    double _Complex vals[] = {1.0 + 2.0 * I, big + tiny * I, tiny - big * I, inf + 1.0 * I, nan_ + inf * I,
+    double _Complex vals[] = {1.0 + 2.0 * I, big + tiny * I, tiny - big * I, inf + 1.0 * I, CMPLX(nan_, inf),
                               0.0, 3.0 - 0.0 * I, -big - big * I};
     int n = sizeof vals / sizeof vals[0];
     for (int i = 0; i < n; i++)
@@ -25,8 +25,6 @@ int main(int argc, char **argv) {
             float _Complex a = vals[i], b = vals[j];
             snprintf(tag, sizeof tag, "f%d*%d", i, j);
             showf(tag, a * b);
-            if (isnan(creal(vals[j])))
-                continue; /* (a NaN divisor: gcc's result differs from libgcc's __divdc3 in signs) */
             snprintf(tag, sizeof tag, "%d/%d", i, j);
             show(tag, vals[i] / vals[j]);
             snprintf(tag, sizeof tag, "f%d/%d", i, j);
