@@ -52,8 +52,10 @@ def is_arith(ty) -> bool:
 
 
 def is_complex(ty) -> bool:
-    """A C99 complex type (`double _Complex`, `float _Complex`): an MLIR `complex<f64>`/`complex<f32>` value."""
-    return canonical(ty).kind == T.COMPLEX
+    """A C99 complex type pgcc translates (`double _Complex`, `float _Complex`): an MLIR `complex<f64>` /
+    `complex<f32>` value. (`long double _Complex` is not one: every use of it is an error.)"""
+    c = canonical(ty)
+    return c.kind == T.COMPLEX and canonical(c.element_type).kind in (T.FLOAT, T.DOUBLE)
 
 
 def is_numeric(ty) -> bool:

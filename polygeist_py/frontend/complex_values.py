@@ -12,7 +12,7 @@ returned in xmm0:xmm1) and a `float _Complex` one SSE register holding both floa
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, complex as cplx, vector
+from mlir.dialects import arith, complex as cplx, llvm, vector
 
 from ..clang_ast import K, T, canonical, children, evaluate, strip_implicit, unary_op
 from ..errors import error_at
@@ -51,6 +51,31 @@ def to_abi(v, ty):
         re, im = parts(v)
         return vector.FromElementsOp(t, [re, im]).result
     return v
+
+
+def llvm_type(t):
+    """MLIR type `t` as an LLVM dialect type for llvm.call: complex<fN> -> !llvm.struct<(fN, fN)>."""
+    if isinstance(t, ir.ComplexType):
+        e = ir.ComplexType(t).element_type
+        return ir.Type.parse(f"!llvm.struct<({e}, {e})>")
+    return t
+
+
+def to_llvm(v):
+    """Value `v` as an llvm.call operand (a complex: the LLVM struct of its parts, see llvm_type)."""
+    if not isinstance(v.type, ir.ComplexType):
+        return v
+    re, im = parts(v)
+    s = llvm.UndefOp(llvm_type(v.type)).result
+    return llvm.InsertValueOp(llvm.InsertValueOp(s, re, [0]).result, im, [1]).result
+
+
+def from_llvm(v, t):
+    """An llvm.call result `v` as MLIR type `t` (the inverse of to_llvm)."""
+    if not isinstance(t, ir.ComplexType):
+        return v
+    e = ir.ComplexType(t).element_type
+    return make(llvm.ExtractValueOp(e, v, [0]).result, llvm.ExtractValueOp(e, v, [1]).result)
 
 
 def zero(ty):

@@ -115,7 +115,10 @@ class ExprGen:
             m = getattr(self, "expr_" + k.name, None)
             if m is None:
                 raise self.unsupported(e, f"expression '{k.name.lower().replace('_', ' ')}'")
-            return m(e, discard) if k in (K.CALL_EXPR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR) else m(e)
+            try:
+                return m(e, discard) if k in (K.CALL_EXPR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR) else m(e)
+            except CT.UnsupportedType as err:  # (a type met inside, `long double _Complex` through a pointer)
+                raise self.unsupported(e, str(err)) from None
 
     def expr_INTEGER_LITERAL(self, e):
         v = evaluate(e)
@@ -577,6 +580,8 @@ class ExprGen:
                 return complex_values.negate(v) if op == "-" else complex_values.conjugate(v)
             if op == "!":
                 return self.from_bool(arith.xori(complex_values.to_bool(v), self.const_bool(True)), ty)
+        elif canonical(a.type).kind == T.COMPLEX:
+            raise self.unsupported(e, f"operator {op} on a value of type '{a.type.spelling}'")
         elif op in ("__real", "__imag"):  # of a real: the value, and zero
             return v if op == "__real" else self.zero(ty)
         if op == "+":

@@ -725,15 +725,17 @@ class LLVMMemory:
             sig = R.signature(params, ft.get_result(), ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic())
         except CT.UnsupportedType as err:
             raise self.unsupported(call, str(err)) from None
-        if any(CT.is_complex(t) for t in [*params, ft.get_result()]):
-            raise self.unsupported(call, "complex argument or result in a call through a pointer to a function")
         if ft.kind != T.FUNCTIONPROTO and sig.has_records:
             raise self.unsupported(call, "struct argument or result in a call through a pointer to a function "
                                          "without a prototype")
         fp = self.to_ptr(self.pointer(callee_expr))
 
         def emit(vals, results):
-            ins = [v.type for v in vals][: len(sig.ftype.inputs)] if sig.variadic else list(sig.ftype.inputs)
+            # (a double _Complex is an LLVM struct of two doubles in llvm.call, as the func lowering makes it)
+            vals = [complex_values.to_llvm(v) for v in vals]
+            c_results, results = results, [complex_values.llvm_type(t) for t in results]
+            ins = [v.type for v in vals][: len(sig.ftype.inputs)] if sig.variadic else \
+                [complex_values.llvm_type(t) for t in sig.ftype.inputs]
             rt = results[0] if results else ir.Type.parse("!llvm.void")
             dots = ", ..." if sig.variadic else ""
             fty = ir.Type.parse(f"!llvm.func<{rt} ({', '.join(str(t) for t in ins)}{dots})>")
@@ -742,7 +744,7 @@ class LLVMMemory:
             if any(sig.arg_attrs):  # byval/sret must be on the call site of an indirect call
                 attrs = sig.arg_attrs + [{}] * (len(vals) - len(sig.arg_attrs))
                 op.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(a) for a in attrs])
-            return op.result if results else None
+            return complex_values.from_llvm(op.result, c_results[0]) if results else None
 
         return self.call_lowered(sig, args, call, emit)
 

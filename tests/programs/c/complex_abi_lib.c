@@ -33,3 +33,8 @@ typedef struct { float _Complex a, b; } pairf;
 
 wrapped doubled(wrapped w) { w.z = w.z * 2; return w; }
 pairf swapped(pairf p) { pairf q = {p.b, p.a}; return q; }
+
+/* a callback through a pointer, defined in the other object */
+double _Complex apply_fn(double _Complex (*f)(double _Complex, float _Complex), double _Complex z, float _Complex c) {
+    return f(z, c) - f(c, z);
+}

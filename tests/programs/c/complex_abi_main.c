@@ -14,6 +14,7 @@ typedef struct { double _Complex z; } wrapped;
 typedef struct { float _Complex a, b; } pairf;
 wrapped doubled(wrapped w);
 pairf swapped(pairf p);
+double _Complex apply_fn(double _Complex (*f)(double _Complex, float _Complex), double _Complex z, float _Complex c);
 
 double _Complex step(double _Complex z, float _Complex c) { return z * z + c; }
 
@@ -30,5 +31,8 @@ int main(void) {
     pairf q = swapped((pairf){1.0f + 2.0f * I, 3.0f});
     printf("%g %g %g %g\n%g %g %g %g %g %g\n", creal(w), cimag(w), creal(s), cimag(s), creal(d.z), cimag(d.z),
            crealf(q.a), cimagf(q.a), crealf(q.b), cimagf(q.b));
+    double _Complex (*fp)(double _Complex, float _Complex) = step;
+    double _Complex b = apply_fn(fp, 1.0 - 0.5 * I, 0.25f) + fp(2.0, 1.0f * I);
+    printf("%.17g %.17g\n", creal(b), cimag(b));
     return 0;
 }
