@@ -227,37 +227,56 @@ LIBM_COMPLEX = [n + s for n in ("cabs carg cexp clog csqrt cpow csin ccos ctan c
 # ---------------------------------------------------------------- constants of globals' initializers
 def constant(e) -> complex:
     """The value of constant expression `e` (complex or real) as a Python complex, for a global's initializer:
-    literals, imaginary literals (`I`), casts, unary -/+, and + - * / of constants (products and quotients as
-    C's formulas of finite values; the parts are rounded to the expression's type, float or double).
+    literals, imaginary literals (`I`), CMPLX, casts, unary -/+, and + - * / of constants, part by part as
+    `binary` computes them at run time (a real operand has no imaginary part: `-3.0 * I` is -0 - 3i); the parts
+    are rounded to the expression's type (float or double).
 
     Raises:
         CompileError: an expression that is not such a constant."""
+    re, im = _constant(e)
+    return complex(re, 0.0 if im is None else im)
+
+
+def _constant(e):
+    """(real, imaginary or None for a real value) of constant expression `e` (see constant)."""
     s = strip_implicit(e)
     while s.kind in (K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) or s.kind == K.UNEXPOSED_EXPR and len(children(s)) == 1:
         s = strip_implicit(children(s)[-1])
     if s.kind == K.IMAGINARY_LITERAL:
-        v = complex(0.0, float(constant(children(s)[0]).real))
+        re, im = 0.0, _constant(children(s)[0])[0]
+    elif s.kind == K.CALL_EXPR and s.spelling == "__builtin_complex":  # CMPLX(x, y)
+        re, im = (_constant(x)[0] for x in s.get_arguments())
     elif s.kind == K.UNARY_OPERATOR and unary_op(s) in ("-", "+", "__extension__"):
-        v = constant(children(s)[0])
-        v = -v if unary_op(s) == "-" else v
+        re, im = _constant(children(s)[0])
+        if unary_op(s) == "-":
+            re, im = -re, None if im is None else -im
     elif s.kind == K.BINARY_OPERATOR and s.binary_operator.name in ("Add", "Sub", "Mul", "Div"):
-        a, b = (constant(c) for c in children(s))
+        (a, b), (c, d) = (_constant(x) for x in children(s))
         op = s.binary_operator.name
-        if op == "Mul":
-            v = complex(a.real * b.real - a.imag * b.imag, a.real * b.imag + a.imag * b.real)
-        elif op == "Div" and b.imag != 0:
+        if op == "Add":
+            re, im = a + c, d if b is None else b if d is None else b + d
+        elif op == "Sub":
+            re, im = a - c, (None if d is None else -d) if b is None else b if d is None else b - d
+        elif op == "Mul":
+            if b is None or d is None:
+                re, im = a * c, (None if d is None else a * d) if b is None else b * c
+            else:
+                re, im = a * c - b * d, a * d + b * c
+        elif d is not None:
             raise error_at(e, "unsupported construct: division by a complex number in a global's initializer")
         else:
-            v = a + b if op == "Add" else a - b if op == "Sub" else complex(a.real / b.real, a.imag / b.real)
+            re, im = a / c, None if b is None else b / c
     else:
         r = evaluate(s) if not CT.is_complex(s.type) else None
         if not isinstance(r, (int, float)):
             raise error_at(e, "unsupported construct: non-constant initializer of a complex global")
-        v = complex(float(r), 0.0)
+        re, im = float(r), None
     ty = canonical(e.type)
     if CT.is_complex(ty) and part_ctype(ty).kind == T.FLOAT or ty.kind == T.FLOAT:
-        v = complex(_to_f32(v.real), _to_f32(v.imag))
-    return v
+        re, im = _to_f32(re), None if im is None else _to_f32(im)
+    if CT.is_complex(ty) and im is None:
+        im = 0.0
+    return re, im
 
 
 def _to_f32(x: float) -> float:

@@ -801,6 +801,12 @@ def const_image(ty, init):
                 return
             ptrs[off] = e
             return
+        if CT.is_complex(t):  # (the two parts, real first)
+            v = complex_values.constant(e)
+            pt = complex_values.part_ctype(t)
+            write(off, pt, v.real)
+            write(off + CT.size_of(pt), pt, v.imag)
+            return
         v = evaluate(e)
         if not isinstance(v, (int, float)):
             raise error_at(e, "unsupported construct: non-constant initializer of a global")
