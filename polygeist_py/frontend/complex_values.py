@@ -12,7 +12,7 @@ returned in xmm0:xmm1) and a `float _Complex` one SSE register holding both floa
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, complex as cplx, llvm, vector
+from mlir.dialects import arith, complex as cplx, llvm, scf, vector
 
 from ..clang_ast import K, T, canonical, children, evaluate, strip_implicit, unary_op
 from ..errors import error_at
@@ -135,7 +135,7 @@ def binary(fg, op, va, vb):
             return make(arith.mulf(a, c), arith.mulf(a, d))
         if d is None:
             return make(arith.mulf(a, c), arith.mulf(b, c))
-        return helper(fg, "mul", a, b, c, d)
+        return product(fg, a, b, c, d)
     if op == "/":
         if d is None:
             return make(arith.divf(a, c), arith.divf(b, c))
@@ -172,6 +172,21 @@ def narrow(v, ty):
     if re.type != t:
         re, im = arith.truncf(t, re), arith.truncf(t, im)
     return make(re, im) if CT.is_complex(ty) else re
+
+
+def product(fg, a, b, c, d):
+    """(a+bi)(c+di) as gcc computes it: the textbook formula, and libgcc's __muldc3 (which recomputes it and
+    recovers infinities, C11 G.5.1) only when both parts of that are NaN."""
+    re = arith.subf(arith.mulf(a, c), arith.mulf(b, d))
+    im = arith.addf(arith.mulf(a, d), arith.mulf(b, c))
+    both_nan = arith.andi(arith.cmpf(arith.CmpFPredicate.UNO, re, re), arith.cmpf(arith.CmpFPredicate.UNO, im, im))
+    t = ir.ComplexType.get(a.type)
+    op = scf.IfOp(both_nan, [t], has_else=True)
+    with ir.InsertionPoint(op.then_block):
+        scf.YieldOp([helper(fg, "mul", a, b, c, d)])
+    with ir.InsertionPoint(op.else_block):
+        scf.YieldOp([make(re, im)])
+    return op.results[0]
 
 
 def helper(fg, kind, a, b, c, d):
