@@ -21,7 +21,7 @@ def pgcc_output(src, tmp, opt):
 
 
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
-@pytest.mark.parametrize("name", ["complex_numerics", "complex_objects", "complex_globals"])
+@pytest.mark.parametrize("name", ["complex_numerics", "complex_objects", "complex_globals", "complex_varargs"])
 def test_programs_like_gcc(tmp_path, name, opt):
     ref = run_exe(build_gcc(C / f"{name}.c", tmp_path / "ref"))
     got = pgcc_output(C / f"{name}.c", tmp_path, opt)
@@ -67,6 +67,10 @@ def test_abi_between_gcc_and_pgcc(tmp_path):
      "error: unsupported construct: type '_Complex long double'"),
     ("#include <stdio.h>\nint main(void) { double _Complex w = 2.0; printf(\"%f\\n\", w); return 0; }\n",
      ":2:58: error: unsupported construct: passing a '_Complex double' to 'printf'"),
+    ("double _Complex f(int n, ...) { return n; }\n",
+     ":1:17: error: unsupported construct: definition of the variadic function 'f' with a complex parameter"),
+    ("int main(void) { _Complex int k = 1; return __real__ k; }\n",
+     ":1:31: error: unsupported construct: variable of type '_Complex int'"),
 ])
 def test_unsupported_is_clear_error(tmp_path, code, what):
     assert what in compile_error(tmp_path / "e.c", code)

@@ -646,19 +646,25 @@ class LLVMMemory:
                 elif at.kind != T.LONGDOUBLE:  # (an __int128 takes two registers or none)
                     need = 2 if CT.size_of(at) == 16 else 1
                     ints = ints - need if need <= ints else ints
-            elif at.kind == T.RECORD:
+            elif at.kind == T.RECORD or CT.is_complex(at):
+                if CT.is_complex(at):  # (in the variadic tail, a struct of its two parts: its bytes, as a record's)
+                    tmp = self.byte_alloca(16, 16)
+                    self.store_scalar(tmp, at, self.rvalue(a))
+                    record = tmp
+                else:
+                    record = None
                 try:
                     classes = R.classify(at)
                 except CT.UnsupportedType as err:
                     raise self.unsupported(a, str(err)) from None
                 ni, ns = (classes.count("int"), classes.count("sse")) if classes else (0, 0)
                 if classes is not None and ni <= ints and ns <= sses:
-                    out += self.record_pieces(self.record_value(a), at, classes)
+                    out += self.record_pieces(record if record is not None else self.record_value(a), at, classes)
                     ints, sses = ints - ni, sses - ns
                 elif byval is not None:  # in memory: a copy in the argument area, as for a named argument
                     byval[len(out)] = {"llvm.byval": ir.TypeAttr.get(R.bytes_type(at)), "llvm.align":
                                        ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(at.get_align(), 8))}
-                    out.append(self.record_value(a))
+                    out.append(record if record is not None else self.record_value(a))
                 else:
                     raise self.unsupported(a, f"passing a '{a.type.spelling}' in memory to a variadic function "
                                               "called through a pointer")
