@@ -3,10 +3,13 @@
 A complex value is built and taken apart with the `complex` dialect (create/re/im, lowered by the upstream
 complex-to-LLVM patterns); arithmetic is done on the parts with `arith`, as gcc does at -O0/-O2 without
 -ffast-math: `+`/`-` part by part, a real operand (clang leaves it real) touching only the parts it meets,
-complex `*` and `/` through libgcc's Annex G helpers (__muldc3/__divdc3, __mulsc3/__divsc3: C11 G.5.1's
-infinity and NaN recovery; gcc's inline fast path for `*` gives the same value whenever it is used).
-At a function boundary (x86-64 System V) a `double _Complex` is a struct of two doubles (two SSE registers,
-returned in xmm0:xmm1) and a `float _Complex` one SSE register holding both floats (clang's `<2 x float>`).
+complex `*` as gcc's inline textbook product with libgcc's __muldc3/__mulsc3 when both parts come out NaN,
+complex `/` always through __divdc3/__divsc3 (C11 G.5.1's infinity and NaN recovery, as gcc calls them).
+In memory a complex object is its real part then its imaginary part (memref elements of complex type, or two
+floats in raw LLVM memory). At a function boundary (x86-64 System V) a `double _Complex` is a struct of two
+doubles (two SSE registers, returned in xmm0:xmm1; in memory when fewer than two SSE registers are left) and a
+`float _Complex` one SSE register holding both floats (clang's `<2 x float>`). `long double _Complex` is not
+translated (c_types.is_complex is false for it, so every use is an error).
 """
 
 from __future__ import annotations
@@ -79,6 +82,7 @@ def from_llvm(v, t):
 
 
 def zero(ty):
+    """+0 + 0i of complex C type `ty`."""
     t = CT.scalar_type(part_ctype(ty))
     z = arith.constant(t, 0.0)
     return make(z, z)
@@ -109,7 +113,7 @@ def to_bool(v):
 
 
 def split(v):
-    """(real, imaginary or None for a real operand)."""
+    """(real, imaginary or None) of operand `v`, a complex value or a real one (which has no imaginary part)."""
     return parts(v) if isinstance(v.type, ir.ComplexType) else (v, None)
 
 
@@ -121,8 +125,8 @@ def binary(fg, op, va, vb):
     t = a.type
     zero_ = arith.constant(t, 0.0)
     if op in ("==", "!="):
-        eq = arith.andi(arith.cmpf(arith.CmpFPredicate.OEQ, a, c),
-                        arith.cmpf(arith.CmpFPredicate.OEQ, b if b is not None else zero_, d if d is not None else zero_))
+        b, d = (zero_ if x is None else x for x in (b, d))
+        eq = arith.andi(arith.cmpf(arith.CmpFPredicate.OEQ, a, c), arith.cmpf(arith.CmpFPredicate.OEQ, b, d))
         return eq if op == "==" else arith.xori(eq, arith.constant(ir.IntegerType.get_signless(1), 1))
     if op == "+":
         im = d if b is None else b if d is None else arith.addf(b, d)
@@ -197,11 +201,13 @@ def helper(fg, kind, a, b, c, d):
 
 
 def negate(v):
+    """-z: both parts negated."""
     re, im = parts(v)
     return make(arith.negf(re), arith.negf(im))
 
 
 def conjugate(v):
+    """conj(z) (and GNU's ~z): the imaginary part negated."""
     re, im = parts(v)
     return make(re, arith.negf(im))
 
@@ -216,6 +222,7 @@ def creal_like(which):
 
 
 def conj_builtin(fg, call, args):
+    """conj/conjf (also `__builtin_` forms): see conjugate."""
     return conjugate(fg.rvalue(args[0]))
 
 

@@ -116,7 +116,8 @@ class ExprGen:
             if m is None:
                 raise self.unsupported(e, f"expression '{k.name.lower().replace('_', ' ')}'")
             try:
-                return m(e, discard) if k in (K.CALL_EXPR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR) else m(e)
+                return m(e, discard) if k in (K.CALL_EXPR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR,
+                                              K.UNARY_OPERATOR) else m(e)
             except CT.UnsupportedType as err:  # (a type met inside, `long double _Complex` through a pointer)
                 raise self.unsupported(e, str(err)) from None
 
