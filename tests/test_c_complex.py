@@ -54,7 +54,7 @@ def test_abi_between_gcc_and_pgcc(tmp_path):
             subprocess.run(["gcc", str(objs[lib, "lib"]), str(objs[main, "main"]), "-o", str(exe), "-lm"], check=True)
             r = run_exe(exe)
             outs[lib, main] = (r.returncode, r.stdout)
-    assert outs["gcc", "gcc"][0] == 0 and outs["gcc", "gcc"][1].count("\n") == 7
+    assert outs["gcc", "gcc"][0] == 0 and outs["gcc", "gcc"][1].count("\n") == 8
     assert outs["gcc", "pgcc"] == outs["pgcc", "gcc"] == outs["pgcc", "pgcc"] == outs["gcc", "gcc"]
 
 

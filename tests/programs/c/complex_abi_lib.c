@@ -38,3 +38,7 @@ pairf swapped(pairf p) { pairf q = {p.b, p.a}; return q; }
 double _Complex apply_fn(double _Complex (*f)(double _Complex, float _Complex), double _Complex z, float _Complex c) {
     return f(z, c) - f(c, z);
 }
+
+/* globals shared with the other object */
+double _Complex shared_z = 1.0 + 2.0 * I;
+float _Complex shared_f[2] = {3.0f, -1.0f};

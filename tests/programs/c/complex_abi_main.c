@@ -14,6 +14,8 @@ typedef struct { double _Complex z; } wrapped;
 typedef struct { float _Complex a, b; } pairf;
 wrapped doubled(wrapped w);
 pairf swapped(pairf p);
+extern double _Complex shared_z;
+extern float _Complex shared_f[2];
 double _Complex apply_fn(double _Complex (*f)(double _Complex, float _Complex), double _Complex z, float _Complex c);
 
 double _Complex step(double _Complex z, float _Complex c) { return z * z + c; }
@@ -34,5 +36,8 @@ int main(void) {
     double _Complex (*fp)(double _Complex, float _Complex) = step;
     double _Complex b = apply_fn(fp, 1.0 - 0.5 * I, 0.25f) + fp(2.0, 1.0f * I);
     printf("%.17g %.17g\n", creal(b), cimag(b));
+    shared_z *= 2.0 * I;
+    shared_f[1] += shared_z;
+    printf("%g %g %g %g\n", creal(shared_z), cimag(shared_z), crealf(shared_f[1]), cimagf(shared_f[1]));
     return 0;
 }
