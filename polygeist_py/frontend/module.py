@@ -344,6 +344,11 @@ class ModuleGen:
             vals[0] = array_init.constant_value(init)
 
     def initializer(self, d, ty, mtype, init):
+        if isinstance(mtype.element_type, ir.ComplexType):  # (no Python builder for complex elements: the
+            vals = [0] * math.prod(mtype.shape)  # attribute's text, which complex_values.global_op parses)
+            if init is not None:
+                self.initial_values(init, list(mtype.shape), d, vals)
+            return complex_values.dense_attribute(list(mtype.shape), mtype.element_type, vals)
         large = big_init.global_initializer(self, d, mtype, init)  # None unless more than LARGE elements
         if large is not None:
             return large
@@ -355,8 +360,6 @@ class ModuleGen:
         if CT.is_bool(CT.array_shape(ty).elem):  # C converts to bool: any non-zero value is 1
             vals = [int(v != 0) for v in vals]
         is_f = isinstance(elem, (ir.F32Type, ir.F64Type))
-        if isinstance(elem, ir.ComplexType):  # (no Python builder for complex elements: the attribute's text)
-            return complex_values.dense_attribute(shape, elem, vals)
         if str(elem) == "f80":
             attrs = [x87.attribute(v) for v in vals]
         elif is_f:

@@ -9,6 +9,8 @@ struct rec table[2] = {{1, 1.0 + 2.0 * I}, {2, -3.0 * I}};
 const float _Complex fc[3] = {1.0f, 2.0f * I, CMPLXF(3.0f, -4.0f)};
 float _Complex one_f = 1.0f - 1.0f * I;
 
+int large_globals(void);
+
 static float _Complex fmul(float _Complex a, float _Complex b) { return a * b; }
 
 int main(int argc, char **argv) {
@@ -26,5 +28,15 @@ int main(int argc, char **argv) {
         puts("both");
     table[0].z *= table[1].z;
     printf("%g %g\n", creal(table[0].z), cimag(table[0].z));
+    return large_globals();
+}
+
+/* large complex globals: zero-filled, and designated initializers far apart */
+double _Complex big_buffer[100000];
+static float _Complex sparse_table[5000] = {1.0f, [4999] = 2.0f * I};
+
+int large_globals(void) {
+    big_buffer[99999] += sparse_table[4999] + sparse_table[0];
+    printf("%g %g %g\n", creal(big_buffer[99999]), cimag(big_buffer[99999]), cimag(big_buffer[5]));
     return 0;
 }
