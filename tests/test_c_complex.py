@@ -1,7 +1,10 @@
-"""C99 complex numbers (`double _Complex`, `float _Complex`), differential against gcc -O0: numerical programs
-(FFT, RLC impedance, quadratic roots, Julia set), Annex G products and quotients at infinities and extreme
-magnitudes, mixed real/complex operands, and complex values across the C ABI between gcc- and pgcc-built
-objects in both directions; plus the errors for what is not supported."""
+"""C99 complex numbers (`double _Complex`, `float _Complex`), differential against gcc -O0 at pgcc -O0 and -O2:
+numerical programs (FFT, RLC impedance, quadratic roots, Julia set), complex objects (heap and 2-D arrays,
+struct members, `__real__`/`__imag__` lvalues, globals with constant initializers), varargs, libm's complex
+functions, Annex G products and quotients at infinities, NaNs and extreme magnitudes with mixed real/complex
+operands, and complex values across the C ABI between gcc- and pgcc-built objects in both directions
+(registers, memory when the SSE registers run out, callbacks, shared globals); plus the errors for what is not
+supported (`long double _Complex`, complex through printf's `...`)."""
 
 from __future__ import annotations
 
@@ -21,7 +24,8 @@ def pgcc_output(src, tmp, opt):
 
 
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
-@pytest.mark.parametrize("name", ["complex_numerics", "complex_objects", "complex_globals", "complex_varargs", "complex_libm"])
+@pytest.mark.parametrize("name", ["complex_numerics", "complex_objects", "complex_globals", "complex_varargs",
+                                  "complex_libm"])
 def test_programs_like_gcc(tmp_path, name, opt):
     ref = run_exe(build_gcc(C / f"{name}.c", tmp_path / "ref"))
     got = pgcc_output(C / f"{name}.c", tmp_path, opt)
