@@ -24,8 +24,8 @@ def pgcc_output(src, tmp, opt):
 
 
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
-@pytest.mark.parametrize("name", ["complex_numerics", "complex_objects", "complex_globals", "complex_varargs", "complex_records",
-                                  "complex_libm"])
+@pytest.mark.parametrize("name", ["complex_numerics", "complex_objects", "complex_globals", "complex_varargs",
+                                  "complex_records", "complex_libm"])
 def test_programs_like_gcc(tmp_path, name, opt):
     ref = run_exe(build_gcc(C / f"{name}.c", tmp_path / "ref"))
     got = pgcc_output(C / f"{name}.c", tmp_path, opt)
