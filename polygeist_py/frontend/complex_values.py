@@ -229,6 +229,8 @@ def conj_builtin(fg, call, args):
 def build(fg, call, args):
     """`__builtin_complex(re, im)` (C11's CMPLX): the parts as given, with no arithmetic (so a NaN or an infinity
     stays as it is, which `re + im * I` does not guarantee)."""
+    if not CT.is_complex(call.type):
+        raise error_at(call, f"unsupported construct: a complex value of type '{call.type.spelling}'")
     pt = part_ctype(call.type)
     return make(fg.convert(fg.rvalue(args[0]), args[0].type, pt, args[0]),
                 fg.convert(fg.rvalue(args[1]), args[1].type, pt, args[1]))
