@@ -345,8 +345,11 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         # (and no warnings gcc does not give by default: overriding initializers, GNU's _Alignof of an
         # expression and constant folding of array sizes)
         quiet = ["-Wno-initializer-overrides", "-Wno-gnu-alignof-expression", "-Wno-gnu-folding-constant"]
+        # C11's CMPLX/CMPLXF/CMPLXL, which glibc's complex.h defines for gcc >= 4.7 only (clang says 4.2)
+        cmplx = [f"-D{m}(x,y)=__builtin_complex(({t})(x),({t})(y))"
+                 for m, t in (("CMPLX", "double"), ("CMPLXF", "float"), ("CMPLXL", "long double"))]
         args = ["-x", "c", "-std=gnu11", *legacy, "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes",
-                *quiet] + \
+                *quiet, *cmplx] + \
             [a for a in user_args if not a.startswith("-std=c++") and not a.startswith("-std=gnu++")]
     args += ["-D__PGCC__=1"]
     openmp = "-fopenmp" in args

@@ -117,6 +117,9 @@ def constant_value(e):
     long double. Raises CompileError when it is not constant."""
     if e.type.get_canonical().kind == T.LONGDOUBLE:  # (clang evaluates in double: the literal's own text)
         return x87.exact_constant(e, evaluate, error_at)
+    if e.type.get_canonical().kind == T.COMPLEX:  # (libclang does not evaluate complex constants)
+        from .complex_values import constant
+        return constant(e)
     v = evaluate(e)
     if isinstance(v, (int, float)):
         return v

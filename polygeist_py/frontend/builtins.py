@@ -14,6 +14,7 @@ from mlir.dialects import arith, func, llvm
 
 from ..clang_ast import K, T, canonical, evaluate, strip_implicit
 from ..errors import error_at
+from . import complex_values
 from . import affine_forms as AF
 from . import c_types as CT
 from . import int_semantics as IS
@@ -66,7 +67,7 @@ LIBRARY = set(LIBM) | {n + "f" for n in LIBM} | {n + "l" for n in LIBM} | set(
      "strstr strdup strndup strspn strcspn strpbrk bzero bcmp index rindex malloc calloc realloc free abort exit "
      "_exit puts putchar fputs fputc fwrite printf fprintf sprintf snprintf vprintf vfprintf vsprintf "
      "vsnprintf scanf fscanf sscanf isalnum isalpha isdigit isspace isupper islower isxdigit isprint "
-     "ispunct iscntrl isgraph toupper tolower").split())
+     "ispunct iscntrl isgraph toupper tolower").split()) | set(complex_values.LIBM_COMPLEX)
 UNKNOWN_PREFIXES = (BUILTIN, "__sync_", "__atomic_", "__c11_atomic_")
 
 
@@ -387,6 +388,7 @@ GNU_BUILTINS = {
     **{p + n: modf for p in ("", BUILTIN) for n in ("modf", "modff")},
     **varargs.BUILTINS,
     **gnu_atomics.BUILTINS,
+    **complex_values.BUILTINS,  # creal, cimag, conj
 }
 
 

@@ -51,6 +51,18 @@ def is_arith(ty) -> bool:
     return is_int(ty) or is_float(ty)
 
 
+def is_complex(ty) -> bool:
+    """A C99 complex type pgcc translates (`double _Complex`, `float _Complex`): an MLIR `complex<f64>` /
+    `complex<f32>` value. (`long double _Complex` is not one: every use of it is an error.)"""
+    c = canonical(ty)
+    return c.kind == T.COMPLEX and canonical(c.element_type).kind in (T.FLOAT, T.DOUBLE)
+
+
+def is_numeric(ty) -> bool:
+    """An arithmetic or complex type: one value in registers, one element in memory (memrefs hold either)."""
+    return is_arith(ty) or is_complex(ty)
+
+
 def is_array(ty) -> bool:
     return canonical(ty).kind in ARRAY_KINDS
 
@@ -88,6 +100,8 @@ def scalar_type(ty) -> ir.Type:
         return ir.F64Type.get()
     if c.kind == T.LONGDOUBLE:  # x86-64: 80-bit x87 extended precision in a 16-byte slot (LLVM's x86_fp80)
         return ir.Type.parse("f80")
+    if c.kind == T.COMPLEX and canonical(c.element_type).kind in (T.FLOAT, T.DOUBLE):
+        return ir.ComplexType.get(scalar_type(c.element_type))
     raise UnsupportedType(f"type '{ty.spelling}'")
 
 
@@ -140,7 +154,7 @@ def pointee_is_memref(ty) -> bool:
     if c.kind != T.POINTER and c.kind not in ARRAY_KINDS:
         return False
     elem = array_shape(pointee(c)).elem
-    return is_arith(elem) and not canonical(elem).is_volatile_qualified()  # (volatile: LLVM's volatile accesses)
+    return is_numeric(elem) and not canonical(elem).is_volatile_qualified()  # (volatile: LLVM's volatile accesses)
 
 
 def dynamic() -> int:
@@ -176,7 +190,7 @@ def strided_memref(dims: list, elem: ir.Type, dynamic_offset: bool = True) -> ir
 def array_memref_type(ty) -> ir.MemRefType:
     """Storage type of a C array variable: ``double[N][M]`` -> memref<NxMxf64> (identity layout)."""
     shape = array_shape(ty)
-    if not is_arith(shape.elem):
+    if not is_numeric(shape.elem):
         raise UnsupportedType(f"array of '{shape.elem.spelling}'")
     dyn = ir.ShapedType.get_dynamic_size()
     return ir.MemRefType.get([dyn if d is None else d for d in shape.dims], memory_type(shape.elem))
@@ -189,7 +203,7 @@ def llvm_ptr() -> ir.Type:
 def value_type(ty) -> ir.Type:
     """MLIR type of a C rvalue of type ``ty`` inside a function."""
     c = canonical(ty)
-    if is_arith(c):
+    if is_numeric(c):
         return scalar_type(c)
     if c.kind == T.POINTER:
         return pointer_memref_type(c) if pointee_is_memref(c) else llvm_ptr()
@@ -204,6 +218,8 @@ def abi_type(ty) -> ir.Type:
     if c.kind in (T.POINTER, T.CONSTANTARRAY, T.INCOMPLETEARRAY, T.VARIABLEARRAY, T.FUNCTIONPROTO,
                   T.FUNCTIONNOPROTO) or c.kind in REFERENCE_KINDS:  # (a parameter of function type: a pointer)
         return llvm_ptr()
+    if c.kind == T.COMPLEX and canonical(c.element_type).kind == T.FLOAT:  # (x86-64: both parts in one SSE
+        return ir.VectorType.get([2], ir.F32Type.get())  # register, clang's <2 x float>)
     return value_type(c)
 
 
@@ -214,6 +230,8 @@ def byte_width(t: ir.Type) -> int:
         return 8
     if str(t) == "f80":
         return 16
+    if isinstance(t, ir.ComplexType) or str(t).startswith("complex<"):
+        return 2 * byte_width(ir.ComplexType(t).element_type)
     return max(int(str(t)[1:]) // 8, 1)
 
 

@@ -94,6 +94,9 @@ class Calls:
     def variadic_call(self, fg, call, callee, args, sig, name=None):
         if sig.has_records:
             raise error_at(call, f"unsupported construct: struct arguments to the variadic function '{callee.spelling}'")
+        if any(CT.is_complex(p.ctype) for p in sig.params) or CT.is_complex(sig.ret_ctype):
+            raise error_at(call, f"unsupported construct: complex parameter or result of the variadic function "
+                                 f"'{callee.spelling}'")
         name = name or callee.spelling
         defn = callee.get_definition()
         if defn is not None and name == defn.spelling and name not in self.mg.defined:

@@ -16,6 +16,7 @@ from mlir.dialects import arith, func, llvm, memref
 from ..clang_ast import (K, T, canonical, children, evaluate, has_attr, string_initializer, strip_implicit,
                          var_decl_initializer)
 from ..errors import CompileError
+from . import complex_values
 from . import array_init
 from . import attributes
 from . import big_init
@@ -46,6 +47,8 @@ class DeclGen:
                     self.define(key, held, arg, cursor=p)
             elif CT.is_arith(ty):
                 self.define(key, ty, arg, cursor=p)
+            elif CT.is_complex(ty):
+                self.define(key, ty, complex_values.from_abi(arg, ty), cursor=p)
             elif ty.kind in (T.FUNCTIONPROTO, T.FUNCTIONNOPROTO):  # `callback cb`: C adjusts it to a pointer
                 self.define(key, ty, arg, cursor=p)
             else:
@@ -61,6 +64,8 @@ class DeclGen:
 
     def to_abi(self, v, ty):
         """A value as passed across a function boundary (pointers as !llvm.ptr)."""
+        if CT.is_complex(ty):
+            return complex_values.to_abi(v, ty)
         return self.to_ptr(v) if canonical(ty).kind == T.POINTER else v
 
     # ---------------------------------------------------------------- variables
@@ -68,7 +73,7 @@ class DeclGen:
         """Bind a new variable: SSA unless its address is taken (then a 0-d memref; pointers are stored raw).
         `cursor`, its declaration, places an error."""
         if key in self.addr_taken:
-            if CT.is_arith(ty):
+            if CT.is_numeric(ty):
                 m = self.alloca_entry(ir.MemRefType.get([], CT.memory_type(ty)), key=key)
             elif canonical(ty).kind == T.POINTER:  # a pointer in memory: raw bytes (no memref of pointers)
                 self.struct_vars[key] = self.byte_alloca(8, max(8, self.local_aligns.get(key, 1)))
@@ -199,7 +204,7 @@ class DeclGen:
         if ty.kind == T.RECORD:
             self.struct_vars[key] = self.struct_storage(d, ty, inits)
             return
-        if not (CT.is_arith(ty) or ty.kind == T.POINTER):
+        if not (CT.is_numeric(ty) or ty.kind == T.POINTER):
             raise self.unsupported(d, f"variable of type '{d.type.spelling}'")
         init = inits[-1] if inits else None
         if self.has_vla_pointee(ty):

@@ -13,6 +13,7 @@ from mlir.dialects import arith, llvm
 
 from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg, string_literal, strip_implicit, unary_op
 from ..errors import CompileError, error_at
+from . import complex_values
 from . import affine_forms as AF
 from . import c_types as CT
 from . import gnu_atomics
@@ -38,6 +39,8 @@ class ExprGen:
         ty = canonical(ty)
         if v.type == ir.IntegerType.get_signless(1):
             return v
+        if CT.is_complex(ty):
+            return complex_values.to_bool(v)
         if CT.is_int(ty):
             return arith.cmpi(arith.CmpIPredicate.ne, v, self.const_int(v.type, 0))
         if CT.is_float(ty):
@@ -52,6 +55,11 @@ class ExprGen:
         src, dst = canonical(src), canonical(dst)
         if dst.kind == T.VOID or dst.kind == T.RECORD and src.kind == T.RECORD:
             return v
+        if CT.is_complex(src) or CT.is_complex(dst):
+            if not (CT.is_numeric(src) and CT.is_numeric(dst) or dst.kind == T.BOOL):
+                raise error_at(cursor, f"unsupported conversion from '{src.spelling}' to '{dst.spelling}'") \
+                    if cursor else CompileError("unsupported conversion")
+            return complex_values.convert(self, v, src, dst, cursor)
         if dst.kind == T.BOOL:
             return self.to_bool(v, src)
         if CT.is_arith(dst):
@@ -107,7 +115,11 @@ class ExprGen:
             m = getattr(self, "expr_" + k.name, None)
             if m is None:
                 raise self.unsupported(e, f"expression '{k.name.lower().replace('_', ' ')}'")
-            return m(e, discard) if k in (K.CALL_EXPR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR, K.UNARY_OPERATOR) else m(e)
+            try:
+                return m(e, discard) if k in (K.CALL_EXPR, K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR,
+                                              K.UNARY_OPERATOR) else m(e)
+            except CT.UnsupportedType as err:  # (a type met inside, `long double _Complex` through a pointer)
+                raise self.unsupported(e, str(err)) from None
 
     def expr_INTEGER_LITERAL(self, e):
         v = evaluate(e)
@@ -138,6 +150,15 @@ class ExprGen:
                 raise self.unsupported(e, "long double literal from a built-in macro")
             return x87.constant(v)
         return arith.constant(CT.scalar_type(e.type), float(evaluate(e)))
+
+    def expr_IMAGINARY_LITERAL(self, e):
+        """`2.0i`, `1.0iF` (complex.h's I): real part +0, the literal's number as the imaginary part."""
+        ch = children(e)
+        if len(ch) != 1 or not CT.is_complex(e.type):
+            raise self.unsupported(e, "imaginary literal")
+        pt = complex_values.part_ctype(e.type)
+        im = self.convert(self.rvalue(ch[0]), ch[0].type, pt, ch[0])
+        return complex_values.make(arith.constant(im.type, 0.0), im)
 
     def expr_PAREN_EXPR(self, e):
         return self.rvalue(children(e)[0])
@@ -414,9 +435,19 @@ class ExprGen:
                                      CT.is_array(bt)):  # (an array operand is a pointer: `argv + n + 1`)
             return self.pointer_arith(e, op, a, b)
         va, vb = self.rvalue(a), self.rvalue(b)
+        if CT.is_complex(at) or CT.is_complex(bt):
+            v = self.complex_op(op, va, vb, e)
+            return self.from_bool(v, ty) if op in ("EQ", "NE") else v
         if op in ("LT", "GT", "LE", "GE", "EQ", "NE"):
             return self.from_bool(self.compare(op, va, vb, at), ty)
         return self.arith_op(op, va, vb, ty, e)
+
+    def complex_op(self, op, va, vb, e):
+        """`va op vb` with a complex operand (complex_values.binary); other operators are errors."""
+        sym = {"Add": "+", "Sub": "-", "Mul": "*", "Div": "/", "EQ": "==", "NE": "!="}.get(op)
+        if sym is None:
+            raise self.unsupported(e, f"operator {op} on a complex value")
+        return complex_values.binary(self, sym, va, vb)
 
     def from_bool(self, v, ty):
         ty = canonical(ty)
@@ -484,6 +515,13 @@ class ExprGen:
             v = self.offset_pointer(cur, k, at)
             self.store(lv, v)
             return v
+        if CT.is_complex(at) or CT.is_complex(b.type):  # (clang's computation type: complex, or the lhs real)
+            if not (CT.is_numeric(at) and CT.is_numeric(b.type)) or CT.is_int(at) or CT.is_int(b.type):
+                raise self.unsupported(e, f"compound assignment of '{b.type.spelling}' to '{a.type.spelling}'")
+            cur, rv = complex_values.common(self.load(lv), self.rvalue(b))
+            v = complex_values.narrow(self.complex_op(op, cur, rv, e), at)
+            stored = self.store(lv, v)
+            return v if stored is None else stored
         # the computation type: usual arithmetic conversions (promoted lhs for shifts), then back to lhs's type
         if not (CT.is_arith(at) and CT.is_arith(b.type)):
             raise self.unsupported(e, f"compound assignment to '{a.type.spelling}'")
@@ -517,6 +555,10 @@ class ExprGen:
             elif CT.is_float(at):
                 one = arith.constant(old.type, 1.0)
                 new = arith.addf(old, one) if "++" in op else arith.subf(old, one)
+            elif CT.is_complex(at):  # (z + 1: the real part only)
+                re, im = complex_values.parts(old)
+                one = arith.constant(re.type, 1.0)
+                new = complex_values.make(arith.addf(re, one) if "++" in op else arith.subf(re, one), im)
             elif not isinstance(old.type, ir.IntegerType):  # e.g. ++ on an array parameter of VLA rows
                 raise self.unsupported(e, f"{op[-2:]} on a value of type '{a.type.spelling}'")
             else:
@@ -532,6 +574,17 @@ class ExprGen:
         if op == "*":
             return self.load(self.lvalue(e))
         v = self.rvalue(a)
+        if CT.is_complex(a.type):
+            if op in ("__real", "__imag"):
+                return complex_values.parts(v)[op == "__imag"]
+            if op in ("-", "~"):  # (GNU C: ~z is the conjugate)
+                return complex_values.negate(v) if op == "-" else complex_values.conjugate(v)
+            if op == "!":
+                return self.from_bool(arith.xori(complex_values.to_bool(v), self.const_bool(True)), ty)
+        elif canonical(a.type).kind == T.COMPLEX:
+            raise self.unsupported(e, f"operator {op} on a value of type '{a.type.spelling}'")
+        elif op in ("__real", "__imag"):  # of a real: the value, and zero
+            return v if op == "__real" else self.zero(ty)
         if op == "+":
             return v
         if op == "-":

@@ -11,6 +11,7 @@ from mlir.dialects import arith, llvm, memref
 
 from ..clang_ast import T, canonical, is_va_arg
 from ..errors import CompileError, error_at
+from . import complex_values
 from . import c_types as CT
 
 
@@ -49,6 +50,8 @@ class GenBase:
             return arith.constant(CT.scalar_type(ty), 0.0)
         if CT.is_int(ty):
             return self.const_int(ty, 0)
+        if CT.is_complex(ty):
+            return complex_values.zero(ty)
         if ty.kind == T.POINTER:
             return self.null_pointer(ty)
         if CT.is_reference(ty):  # a returned reference before `return` sets it

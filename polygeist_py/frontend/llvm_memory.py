@@ -16,6 +16,7 @@ from mlir.dialects import arith, func, llvm
 from ..clang_ast import K, T, canonical, children, evaluate, string_initializer, string_literal, strip_implicit, \
     unary_op
 from ..errors import error_at
+from . import complex_values
 from . import attributes
 from . import c_types as CT
 from . import gotos
@@ -308,7 +309,13 @@ class LLVMMemory:
         """Store scalar `v` of C type `ty` at !llvm.ptr `ptr` (volatile when `ty` is)."""
         if canonical(ty).kind == T.POINTER:
             v = self.to_ptr(v)
-        llvm.StoreOp(v, ptr, volatile_=True if canonical(ty).is_volatile_qualified() else None)
+        vol = True if canonical(ty).is_volatile_qualified() else None
+        if CT.is_complex(ty):  # (the two parts, real first)
+            re, im = complex_values.parts(v)
+            llvm.StoreOp(re, ptr, volatile_=vol)
+            llvm.StoreOp(im, self.at_offset(ptr, CT.byte_width(re.type)), volatile_=vol)
+            return
+        llvm.StoreOp(v, ptr, volatile_=vol)
 
     def designator(self, item):
         """See `designator_of`; errors are CompileErrors at the item."""
@@ -520,6 +527,10 @@ class LLVMMemory:
         if ety.kind == T.POINTER:
             v = llvm.LoadOp(CT.llvm_ptr(), p, volatile_=vol).result
             return self.from_ptr(v, ety, None, None) if CT.pointee_is_memref(ety) else v
+        if CT.is_complex(ety):  # (LLVM memory holds floats: the two parts, real first)
+            t = CT.scalar_type(complex_values.part_ctype(ety))
+            return complex_values.make(llvm.LoadOp(t, p, volatile_=vol).result,
+                                       llvm.LoadOp(t, self.at_offset(p, CT.byte_width(t)), volatile_=vol).result)
         return llvm.LoadOp(CT.scalar_type(ety), p, volatile_=vol).result
 
     def store_llvm(self, p, ety, v):
@@ -611,10 +622,16 @@ class LLVMMemory:
                         out.append(self.reference_to(a, CT.unreferenced(p.ctype)))
                     elif p.ctype.kind == T.POINTER or CT.is_array(p.ctype):
                         out.append(self.raw_pointer(a))
+                    elif CT.is_complex(p.ctype):  # (float _Complex: a vector<2xf32>)
+                        out.append(complex_values.to_abi(self.convert(self.rvalue(a), a.type, p.ctype, a), p.ctype))
                     else:
                         out.append(self.convert(self.rvalue(a), a.type, p.ctype, a))
                 elif p.kind == "expand":
                     out += self.record_pieces(self.record_value(a), p.ctype, p.classes)
+                elif CT.is_complex(p.ctype):  # (a double _Complex in memory: records.signature)
+                    tmp = self.byte_alloca(CT.size_of(p.ctype), 16)
+                    self.store_scalar(tmp, p.ctype, self.convert(self.rvalue(a), a.type, p.ctype, a))
+                    out.append(tmp)
                 else:  # byval: LLVM copies the bytes into the argument area
                     out.append(self.record_value(a))
                 continue
@@ -629,19 +646,25 @@ class LLVMMemory:
                 elif at.kind != T.LONGDOUBLE:  # (an __int128 takes two registers or none)
                     need = 2 if CT.size_of(at) == 16 else 1
                     ints = ints - need if need <= ints else ints
-            elif at.kind == T.RECORD:
+            elif at.kind == T.RECORD or CT.is_complex(at):
+                if CT.is_complex(at):  # (in the variadic tail, a struct of its two parts: its bytes, as a record's)
+                    tmp = self.byte_alloca(16, 16)
+                    self.store_scalar(tmp, at, self.rvalue(a))
+                    record = tmp
+                else:
+                    record = None
                 try:
                     classes = R.classify(at)
                 except CT.UnsupportedType as err:
                     raise self.unsupported(a, str(err)) from None
                 ni, ns = (classes.count("int"), classes.count("sse")) if classes else (0, 0)
                 if classes is not None and ni <= ints and ns <= sses:
-                    out += self.record_pieces(self.record_value(a), at, classes)
+                    out += self.record_pieces(record if record is not None else self.record_value(a), at, classes)
                     ints, sses = ints - ni, sses - ns
                 elif byval is not None:  # in memory: a copy in the argument area, as for a named argument
                     byval[len(out)] = {"llvm.byval": ir.TypeAttr.get(R.bytes_type(at)), "llvm.align":
                                        ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(at.get_align(), 8))}
-                    out.append(self.record_value(a))
+                    out.append(record if record is not None else self.record_value(a))
                 else:
                     raise self.unsupported(a, f"passing a '{a.type.spelling}' in memory to a variadic function "
                                               "called through a pointer")
@@ -693,6 +716,8 @@ class LLVMMemory:
         rt = sig.ret_ctype
         if rt.kind == T.POINTER and CT.pointee_is_memref(rt):
             return self.from_ptr(res, rt, None, call)
+        if CT.is_complex(rt):
+            return complex_values.from_abi(res, rt)
         return res
 
     def indirect_call(self, call, callee_expr, args):
@@ -712,7 +737,11 @@ class LLVMMemory:
         fp = self.to_ptr(self.pointer(callee_expr))
 
         def emit(vals, results):
-            ins = [v.type for v in vals][: len(sig.ftype.inputs)] if sig.variadic else list(sig.ftype.inputs)
+            # (a double _Complex is an LLVM struct of two doubles in llvm.call, as the func lowering makes it)
+            vals = [complex_values.to_llvm(v) for v in vals]
+            c_results, results = results, [complex_values.llvm_type(t) for t in results]
+            ins = [v.type for v in vals][: len(sig.ftype.inputs)] if sig.variadic else \
+                [complex_values.llvm_type(t) for t in sig.ftype.inputs]
             rt = results[0] if results else ir.Type.parse("!llvm.void")
             dots = ", ..." if sig.variadic else ""
             fty = ir.Type.parse(f"!llvm.func<{rt} ({', '.join(str(t) for t in ins)}{dots})>")
@@ -721,7 +750,7 @@ class LLVMMemory:
             if any(sig.arg_attrs):  # byval/sret must be on the call site of an indirect call
                 attrs = sig.arg_attrs + [{}] * (len(vals) - len(sig.arg_attrs))
                 op.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(a) for a in attrs])
-            return op.result if results else None
+            return complex_values.from_llvm(op.result, c_results[0]) if results else None
 
         return self.call_lowered(sig, args, call, emit)
 
@@ -777,6 +806,12 @@ def const_image(ty, init):
                 ptrs.pop(off, None)
                 return
             ptrs[off] = e
+            return
+        if CT.is_complex(t):  # (the two parts, real first)
+            v = complex_values.constant(e)
+            pt = complex_values.part_ctype(t)
+            write(off, pt, v.real)
+            write(off + CT.size_of(pt), pt, v.imag)
             return
         v = evaluate(e)
         if not isinstance(v, (int, float)):

@@ -12,6 +12,7 @@ from mlir.dialects import affine, arith, llvm, memref
 
 from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
 from ..errors import CompileError
+from . import complex_values
 from . import affine_forms as AF
 from . import c_types as CT
 from .scan import decl_key, parameter_type
@@ -49,6 +50,9 @@ class LValueGen:
             raise self.unsupported(e, f"use of '{r.spelling}' here")
         if k == K.ARRAY_SUBSCRIPT_EXPR:
             return self.subscript_lvalue(e)
+        if k == K.UNARY_OPERATOR and unary_op(e) in ("__real", "__imag") and CT.is_complex(children(e)[0].type):
+            # a part of a complex object (`__real__ z = x`): the whole is read and written back
+            return ("cpart", self.lvalue(children(e)[0]), unary_op(e) == "__imag", canonical(e.type))
         if k == K.UNARY_OPERATOR and unary_op(e) == "*":
             inner = children(e)[0]
             pt = canonical(inner.type)
@@ -116,7 +120,7 @@ class LValueGen:
     def memref_subscript(self, e):
         """Whether subscript `e` indexes a memref: numeric elements, reached from a memref-backed array variable
         or a pointer to numeric data (else it goes through raw bytes: also a volatile element)."""
-        if not CT.is_arith(e.type) or canonical(e.type).is_volatile_qualified():
+        if not CT.is_numeric(e.type) or canonical(e.type).is_volatile_qualified():
             return False
         c = e
         while c.kind == K.ARRAY_SUBSCRIPT_EXPR:
@@ -141,6 +145,8 @@ class LValueGen:
             return self.env[lv.key].value
         if isinstance(lv, tuple) and lv[0] == "gpu":
             return self.gpu_id(lv[1], lv[2])
+        if isinstance(lv, tuple) and lv[0] == "cpart":
+            return complex_values.parts(self.load(lv[1]))[lv[2]]
         if isinstance(lv, tuple) and lv[0] == "llvm":
             return self.load_llvm(lv[1], lv[2])
         if isinstance(lv, tuple) and lv[0] == "bits":
@@ -174,6 +180,10 @@ class LValueGen:
         if isinstance(lv, VarLV):
             self.env[lv.key] = Binding(v, form)
             return
+        if isinstance(lv, tuple) and lv[0] == "cpart":
+            re, im = complex_values.parts(self.load(lv[1]))
+            self.store(lv[1], complex_values.make(re, v) if lv[2] else complex_values.make(v, im))
+            return v
         if isinstance(lv, tuple) and lv[0] == "gpu":
             raise CompileError(f"cannot assign to {lv[1]}.{lv[2]}")
         if isinstance(lv, tuple) and lv[0] == "llvm":

@@ -12,6 +12,7 @@ from ..clang_ast import (K, T, canonical, children, has_attr, in_main_file, stri
                          var_decl_initializer)
 from .. import aliases, constructors, pipeline
 from ..errors import CompileError, error_at
+from . import complex_values
 from . import array_init
 from . import attributes
 from . import big_init
@@ -287,7 +288,7 @@ class ModuleGen:
                 mtype = CT.array_memref_type(ty)
                 if not mtype.has_static_shape:
                     raise error_at(d, "unsupported construct: global variable-length array")
-            elif CT.is_arith(ty):
+            elif CT.is_numeric(ty):
                 mtype = ir.MemRefType.get([], CT.memory_type(ty))
             elif ty.kind == T.POINTER:
                 return self.llvm_global(d, key, name)
@@ -310,12 +311,18 @@ class ModuleGen:
                             d.semantic_parent.kind == K.FUNCTION_DECL or
                             self.device_stubs is not None and not shared_with_host) else None
         with ir.Location.file(self.filename, d.location.line, d.location.column), ir.InsertionPoint.at_block_begin(self.module.body):
-            memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility=vis,
-                            initial_value=attrs.get("initial_value"),
-                            constant=bool(canonical(d.type).is_const_qualified()) and is_def or None,
-                            alignment=max(_definition_alignment(mtype) or 1,
-                                          attributes.declaration_attributes(d, "global").align or 1)
-                            if is_def else None)
+            if isinstance(attrs.get("initial_value"), str):  # complex elements: built from text (complex_values)
+                complex_values.global_op(self.module, name, mtype, vis, attrs["initial_value"],
+                                         bool(canonical(d.type).is_const_qualified()),
+                                         max(_definition_alignment(mtype) or 1,
+                                             attributes.declaration_attributes(d, "global").align or 1))
+            else:
+                memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility=vis,
+                                initial_value=attrs.get("initial_value"),
+                                constant=bool(canonical(d.type).is_const_qualified()) and is_def or None,
+                                alignment=max(_definition_alignment(mtype) or 1,
+                                              attributes.declaration_attributes(d, "global").align or 1)
+                                if is_def else None)
         mv = MemVar(None, ty, global_name=name, mtype=mtype)
         self.globals[key] = mv
         return mv
@@ -337,6 +344,11 @@ class ModuleGen:
             vals[0] = array_init.constant_value(init)
 
     def initializer(self, d, ty, mtype, init):
+        if isinstance(mtype.element_type, ir.ComplexType):  # (no Python builder for complex elements: the
+            vals = [0] * math.prod(mtype.shape)  # attribute's text, which complex_values.global_op parses)
+            if init is not None:
+                self.initial_values(init, list(mtype.shape), d, vals)
+            return complex_values.dense_attribute(list(mtype.shape), mtype.element_type, vals)
         large = big_init.global_initializer(self, d, mtype, init)  # None unless more than LARGE elements
         if large is not None:
             return large

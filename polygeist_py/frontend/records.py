@@ -33,7 +33,7 @@ def is_byte_object(ty) -> bool:
         return True
     if CT.is_array(c):
         elem = CT.array_shape(c).elem
-        return not CT.is_arith(elem) or canonical(elem).is_volatile_qualified()
+        return not CT.is_numeric(elem) or canonical(elem).is_volatile_qualified()
     return False
 
 
@@ -121,6 +121,9 @@ def scalars(ty, base=0):
         return out
     if c.kind == T.LONGDOUBLE:
         return [(base, "x87", 16)]
+    if CT.is_complex(c):  # (two floats of the part type: real, then imaginary)
+        part = canonical(c.element_type)
+        return scalars(part, base) + scalars(part, base + CT.size_of(part))
     if CT.is_float(c):
         return [(base, "float", CT.size_of(c))]
     if CT.is_int(c) or c.kind == T.POINTER:
@@ -241,7 +244,16 @@ def signature(param_types, result_type, variadic=False) -> Signature:
                               "llvm.align": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(c.get_align(), 8))})
             continue
         t = CT.abi_type(c)
-        if CT.is_float(c):
+        if CT.is_complex(c) and canonical(c.element_type).kind == T.DOUBLE and sses < 2:
+            # (not both parts in registers: the whole value in memory, as gcc passes it and clang says)
+            params.append(ParamABI("byval", c, [CT.llvm_ptr()], first))
+            ins.append(CT.llvm_ptr())
+            attrs.append({"llvm.byval": ir.TypeAttr.get(bytes_type(c)),
+                          "llvm.align": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 8)})
+            continue
+        if CT.is_complex(c):  # (double _Complex: two SSE registers; float _Complex: one)
+            sses -= 2 if canonical(c.element_type).kind == T.DOUBLE else 1
+        elif CT.is_float(c):
             sses -= 1
         else:
             ints -= 1

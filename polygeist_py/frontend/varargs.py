@@ -43,8 +43,10 @@ def body_signature(fg, c, name: str):
     Raises:
         CompileError: a struct parameter or result, or a C++ member function."""
     sig = fg.sig
-    if sig.has_records or sig.has_this:
-        what = "a struct parameter or result" if sig.has_records else "a C++ member function"
+    if sig.has_records or sig.has_this or any(CT.is_complex(p.ctype) for p in sig.params) or \
+            CT.is_complex(sig.ret_ctype):
+        what = "a struct parameter or result" if sig.has_records else "a C++ member function" if sig.has_this \
+            else "a complex parameter or result"
         raise fg.unsupported(c, f"definition of the variadic function '{c.spelling}' with {what}")
     ins = list(sig.ftype.inputs) + [CT.llvm_ptr()]
     return BODY_PREFIX + name, ir.FunctionType.get(ins, list(sig.ftype.results))
@@ -111,7 +113,10 @@ def va_arg(fg, e):
     if ty.kind == T.RECORD:
         return _va_arg_record(fg, _list_address(fg, next(c for c in children(e) if not c.kind.is_reference())),
                               ty, e)
-    if CT.is_array(ty):
+    if CT.is_complex(ty):  # (passed as a struct of its two parts: their bytes, as a record's, then loaded)
+        p = _va_arg_record(fg, _list_address(fg, next(c for c in children(e) if not c.kind.is_reference())), ty, e)
+        return fg.load_llvm(p, ty)
+    if CT.is_array(ty) or ty.kind == T.COMPLEX:
         raise error_at(e, f"unsupported construct: va_arg of type '{e.type.spelling}'")
     if ty.kind == T.FLOAT or CT.is_int(ty) and ty.get_size() < 4:
         raise error_at(e, f"va_arg of type '{e.type.spelling}', which the default argument promotions change "
