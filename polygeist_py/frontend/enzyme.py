@@ -29,7 +29,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, func
 
-from ..clang_ast import K, T, canonical, children, strip_implicit
+from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
 from ..errors import error_at
 from . import c_types as CT
 
@@ -61,12 +61,16 @@ UNSUPPORTED_MARKERS = {
     "enzyme_tape": "enzyme_tape outside __enzyme_augmentfwd / __enzyme_reverse",
     "enzyme_nofree": "enzyme_nofree", "enzyme_primal_return": "enzyme_primal_return",
     "enzyme_noret": "enzyme_noret",
+    "enzyme_context": "Enzyme's shadow contexts (enzyme_context)",
 }
 UNSUPPORTED_FUNCTIONS = {
     "__enzyme_augmentsize": "Enzyme's split mode with a caller-allocated tape (__enzyme_augmentsize)",
     "__enzyme_virtualreverse": "Enzyme's split mode (__enzyme_virtualreverse)",
     "__enzyme_batch": "Enzyme's batch mode (__enzyme_batch)",
     "__enzyme_todense": "__enzyme_todense", "__enzyme_truncate": "Enzyme's truncation (__enzyme_truncate)",
+    "__enzyme_context": "Enzyme's shadow contexts (__enzyme_context)",
+    "__enzyme_shadow": "Enzyme's shadow contexts (__enzyme_shadow)",
+    "__enzyme_fixed_point": "Enzyme's fixed-point iteration (__enzyme_fixed_point)",
 }
 
 
@@ -85,8 +89,14 @@ def mode_of(name: str):
 
 
 def marker_of(arg):
-    """The activity a marker argument (``enzyme_dup``...) stands for, or None for an ordinary argument."""
+    """The activity a marker argument (``enzyme_dup``...) stands for, or None for an ordinary argument; also
+    for its address (``&enzyme_const``: C++ callers passing markers through a variadic template, as Enzyme
+    accepts)."""
     a = strip_implicit(arg)
+    if a.kind == K.UNARY_OPERATOR and unary_op(a) == "&" and a.get_children():
+        inner = strip_implicit(next(iter(a.get_children())))
+        if inner.kind == K.DECL_REF_EXPR and inner.referenced is not None and inner.referenced.spelling in MARKERS:
+            a = inner
     if a.kind == K.DECL_REF_EXPR and a.referenced is not None and a.referenced.kind == K.VAR_DECL:
         if a.referenced.spelling in UNSUPPORTED_MARKERS:
             raise error_at(arg, f"unsupported construct: {UNSUPPORTED_MARKERS[a.referenced.spelling]}")

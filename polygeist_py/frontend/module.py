@@ -111,11 +111,16 @@ class ModuleGen:
                 self.device_top_level(c)
 
     def top_level(self, d):
-        if d.kind in cxx_classes.METHOD_KINDS:  # `double P::get() const { ... }` outside its class
+        if d.kind in cxx_classes.METHOD_KINDS + (K.FUNCTION_TEMPLATE, K.VAR_DECL) and \
+                d.semantic_parent is not None and \
+                d.semantic_parent.kind in (K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+            pass  # (a member of a class template defined outside it: each specialization's is defined where used)
+        elif d.kind in cxx_classes.METHOD_KINDS:  # `double P::get() const { ... }` outside its class
             cxx_classes.check_method(d)
             if d.is_definition():
                 self.define_function(d)
-        elif d.kind == K.FUNCTION_TEMPLATE and d.semantic_parent.kind != K.CLASS_TEMPLATE:
+        elif d.kind in (K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION) or \
+                d.kind == K.FUNCTION_TEMPLATE and d.semantic_parent.kind != K.CLASS_TEMPLATE:
             pass  # (a free function template: each specialization called is defined under its mangled name)
         elif d.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL, K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE):
             self.check_record(d)
@@ -188,7 +193,9 @@ class ModuleGen:
         (nvcc's model) everything but the stubs: the host compiler defines the host versions."""
         if self.device_stubs is not None:
             return c.spelling not in self.device_stubs
-        return cxx_classes.is_inline_method(c) or is_free_specialization(c)  # (other units instantiate their own)
+        return cxx_classes.is_inline_method(c) or is_free_specialization(c) or \
+            c.kind in cxx_classes.METHOD_KINDS and c.semantic_parent.type.get_num_template_arguments() > 0
+        # (other units instantiate their own specializations and members of class templates)
 
     def check_record(self, d):
         """Reject the C++ of a class/struct definition pgcc does not translate (cxx_classes.check_record)."""
