@@ -245,10 +245,11 @@ def emit(fg, call, args, struct_ptr=None):
     target = mg.declare(fn)
     results = [] if res_c is None else [CT.scalar_type(res_c)]
     if struct_ptr is not None:
-        fields = list(call_ty.get_fields()) if call_ty.kind == T.RECORD else []
-        if mode != "reverse" or len(fields) != len(active_types) or not all(CT.is_float(f.type) for f in fields):
+        slots = value_slots(call_ty)
+        if mode != "reverse" or len(slots) != len(active_types) or not all(CT.is_float(t) for _, t in slots):
             raise error_at(call, f"{name} initializes a '{call.type.spelling}': expected a struct of "
-                                 f"{len(active_types)} floating-point fields (one per active argument)")
+                                 f"{len(active_types)} floating-point fields or array elements (one per active "
+                                 "argument)")
         results = [CT.scalar_type(t) for t in active_types]
     k = getattr(mg, "enzyme_calls", 0)
     mg.enzyme_calls = k + 1
@@ -262,9 +263,9 @@ def emit(fg, call, args, struct_ptr=None):
     if struct_ptr is not None:
         i64 = ir.IntegerType.get_signless(64)
         from mlir.dialects import llvm
-        for f, r, t in zip(fields, op.results, active_types):
-            at = fg.byte_offset(struct_ptr, arith.constant(i64, call_ty.get_offset(f.spelling) // 8))
-            llvm.StoreOp(fg.convert(r, t, f.type, call), at)
+        for (offset, slot_type), r, t in zip(slots, op.results, active_types):
+            at = fg.byte_offset(struct_ptr, arith.constant(i64, offset))
+            llvm.StoreOp(fg.convert(r, t, slot_type, call), at)
         return None
     if call_ty.kind == T.VOID:
         return None
@@ -281,6 +282,20 @@ def _spelling(arg):
     """The name of the variable argument `arg` is (an Enzyme marker such as ``enzyme_width``), or None."""
     a = strip_implicit(arg)
     return a.referenced.spelling if a.kind == K.DECL_REF_EXPR and a.referenced is not None else None
+
+
+def value_slots(call_ty) -> list:
+    """[(byte offset, C type)] of the values a struct of gradients or tangents `call_ty` holds, in order: its
+    fields, an array of floating-point elements counting as one slot per element (``struct { double df[3]; }``)."""
+    slots = []
+    for f in (list(call_ty.get_fields()) if call_ty.kind == T.RECORD else []):
+        ft, off = canonical(f.type), call_ty.get_offset(f.spelling) // 8
+        if ft.kind == T.CONSTANTARRAY and CT.is_float(canonical(ft.element_type)):
+            et = canonical(ft.element_type)
+            slots += [(off + j * et.get_size(), et) for j in range(ft.element_count)]
+        else:
+            slots.append((off, ft))
+    return slots
 
 
 def _emit_vector(fg, call, name, fn, args, struct_ptr):
@@ -300,14 +315,7 @@ def _emit_vector(fg, call, name, fn, args, struct_ptr):
     params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
     fret = canonical(fn.result_type)
     call_ty = canonical(call.type)
-    slots = []  # (byte offset, C type) of each direction's tangent: float fields, or the elements of one array
-    for f in (list(call_ty.get_fields()) if call_ty.kind == T.RECORD else []):
-        ft, off = canonical(f.type), call_ty.get_offset(f.spelling) // 8
-        if ft.kind == T.CONSTANTARRAY and CT.is_float(canonical(ft.element_type)):
-            et = canonical(ft.element_type)
-            slots += [(off + j * et.get_size(), et) for j in range(ft.element_count)]
-        else:
-            slots.append((off, ft))
+    slots = value_slots(call_ty)  # (byte offset, C type) of each direction's tangent
     if struct_ptr is None or not CT.is_float(fret) or len(slots) != width or \
             not all(CT.is_float(t) for _, t in slots):
         raise error_at(call, f"unsupported construct: {name} with enzyme_width {width} other than for a function "
