@@ -593,6 +593,15 @@ def scan_attributes(mg):
         if d.kind in (K.LINKAGE_SPEC, K.NAMESPACE, K.STRUCT_DECL, K.CLASS_DECL):  # (C++: static members too)
             work.extend(d.get_children())
             continue
+        if d.kind == K.CLASS_TEMPLATE:  # its members' attributes reach each specialization's: template_rules
+            for m in d.get_children():
+                if m.kind in (K.CXX_METHOD, K.VAR_DECL, K.FUNCTION_TEMPLATE):
+                    _template_member_rules(mg, m, seen)
+            continue
+        if d.kind in (K.CXX_METHOD, K.VAR_DECL, K.FUNCTION_TEMPLATE) and d.semantic_parent is not None and \
+                d.semantic_parent.kind == K.CLASS_TEMPLATE:  # (a member defined outside its class template)
+            _template_member_rules(mg, d, seen)
+            continue
         if d.kind == K.FUNCTION_TEMPLATE and d.semantic_parent.kind not in (K.CLASS_TEMPLATE, K.STRUCT_DECL,
                                                                              K.CLASS_DECL):
             # (its specializations get the rules when they are declared: template_rules)
@@ -649,13 +658,30 @@ def _global_symbol(d) -> str:
     return d.spelling
 
 
+def _template_member_rules(mg, m, seen) -> None:
+    """Record the Enzyme attributes on member `m` of a class template (its pattern) for template_rules."""
+    for attr, arg, tok in _enzyme_attributes(m):
+        seen.add((tok.location.line, tok.location.column))
+        if attr not in ATTRIBUTES or (attr == "enzyme_function_like" and (arg is None or m.kind == K.VAR_DECL)):
+            raise _error_at_location(tok.extent.start, f"unsupported construct: attribute '{attr}' on a member "
+                                                       "of a class template")
+        mg.__dict__.setdefault("enzyme_template_rules", {}).setdefault(m.hash, []).append((attr, arg))
+
+
 def template_rules(mg, spec, name) -> None:
-    """Enzyme attributes written on a free function template apply to its specialization `spec` (symbol
-    `name`), declared now."""
+    """Enzyme attributes written on a free function template or on a member of a class template apply to its
+    specialization `spec` (symbol `name`: a function, or with `spec` a variable, a static data member), declared
+    now."""
     scan_attributes(mg)
+    rules = getattr(mg, "enzyme_template_rules", {})
     t = spec.specialized_template
-    for attr, arg in getattr(mg, "enzyme_template_rules", {}).get(t.hash if t is not None else None, []):
-        if attr == "enzyme_inactive":
+    if t is not None and t.hash not in rules and t.semantic_parent is not None and \
+            t.semantic_parent.kind == K.CLASS_TEMPLATE:
+        t = t.canonical  # (a member declared in the class and defined outside: the attributes are on the first)
+    for attr, arg in rules.get(t.hash if t is not None else None, []):
+        if spec.kind == K.VAR_DECL:
+            _add_rule(mg, "inactive_global", name)
+        elif attr == "enzyme_inactive":
             _add_rule(mg, "inactive", name)
         else:
             _add_rule(mg, "function_like", name, arg)

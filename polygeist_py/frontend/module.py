@@ -249,8 +249,9 @@ class ModuleGen:
             if sig.has_records:
                 f.arg_attrs = R.attrs_array(sig)
         self.functions[name] = f
-        if is_free_specialization(callee) and self.device_stubs is None:
-            enzyme.template_rules(self, callee, name)  # (enzyme_inactive on the template)
+        if self.device_stubs is None and (is_free_specialization(callee) or callee.kind in cxx_classes.METHOD_KINDS
+                                          and callee.semantic_parent.type.get_num_template_arguments() > 0):
+            enzyme.template_rules(self, callee, name)  # (enzyme_inactive on the template or the class template's)
         return name
 
     # ---------------------------------------------------------------- globals
@@ -275,6 +276,8 @@ class ModuleGen:
             name = variable_symbol(d)  # the host compiler's name for it (`app::counter`: _ZN3app7counterE)
         if d.semantic_parent is not None and d.semantic_parent.kind in cxx_classes.RECORD_KINDS:
             name = cxx_classes.member_symbol(d)  # a static data member
+            if self.device_stubs is None and d.semantic_parent.type.get_num_template_arguments() > 0:
+                enzyme.template_rules(self, d, name)  # (enzyme_inactive on the class template's member)
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
             name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local
             taken = {mv.global_name for mv in self.globals.values()}

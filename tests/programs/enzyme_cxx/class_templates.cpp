@@ -2,7 +2,8 @@
 // (type and non-type parameters, const member functions, operator[], a static member function) used at two
 // specializations in one differentiated function, a polynomial template whose member is defined outside the
 // class, a rank-N tensor declared by variadic partial specializations (operator[] returning the sub-tensor), and
-// Enzyme's markers passed by address through a variadic template declaration (&enzyme_dup). Gradients and
+// Enzyme's markers passed by address through a variadic template declaration (&enzyme_dup), enzyme_inactive on
+// a static member function and a static data member of a class template. Gradients and
 // tangents against central finite differences; prints "label derivative reference", exits 1 when one is off.
 #include <cmath>
 #include <cstdio>
@@ -46,6 +47,25 @@ struct tensor<T, first, rest...> {
   tensor<T, rest...> value[first];
   tensor<T, rest...> &operator[](int i) { return value[i]; }
 };
+
+// Enzyme's attributes on members of a class template: each specialization's member is inactive
+template <typename T>
+struct counter {
+  __attribute__((enzyme_inactive)) static T seen;
+  __attribute__((noinline)) __attribute__((enzyme_inactive)) static T penalty(T a) { return 5 * a; }
+  __attribute__((noinline)) static void record(T a, T *c) {
+    seen += a;
+    *c *= a;
+  }
+};
+template <typename T>
+T counter<T>::seen = 0;
+
+double tracked(double a) {
+  double c = a;
+  counter<double>::record(a, &c);
+  return c + counter<double>::penalty(a);
+}
 
 static int failures;
 
@@ -113,5 +133,8 @@ int main() {
     am[i] -= h;
     check("tensor_grad", dA[i / 2][i % 2], (deviator_of(ap) - deviator_of(am)) / (2 * h));
   }
+  double g = __enzyme_autodiff<double>((void *)tracked, 1.5);
+  check("inactive_members_grad", g, 2 * 1.5);  // (penalty and seen carry no derivative)
+  check("inactive_static_member_value", counter<double>::seen, 1.5);
   return failures ? 1 : 0;
 }
