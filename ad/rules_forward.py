@@ -47,12 +47,13 @@ def scalar_rule(fw, op):
 
 
 def quotient_tangent(ta, r, tb, b):
-    """The tangent of r = a / b as (ta - r * tb) / b (Enzyme's rule; ta None: a has no tangent). Not the sum of
-    the partials ta / b - (a / b^2) tb: a / b^2 leaves the double range for |b| < 1e-154 (or > 1e154 when the
-    product is regrouped as a * (1/b)^2), giving inf * 0 = NaN or 0 where the tangent is representable."""
+    """The tangent of r = a / b as (ta - r * tb) * (1/b) (Enzyme's rule, (ta - r tb) / b, with the reciprocal
+    that a loop with an invariant divisor computes once; ta None: a has no tangent). Not the sum of the partials
+    ta / b - (a / b^2) tb: a / b^2 leaves the double range for |b| < 1e-154 (or > 1e154 when the product is
+    regrouped as a * (1/b)^2), giving inf * 0 = NaN or 0 where the tangent is representable."""
     rtb = arith.mulf(r, tb)
     num = arith.negf(rtb) if ta is None else arith.subf(ta, rtb)
-    return arith.divf(num, b)
+    return arith.mulf(num, P.recip(b.type, b))
 
 
 def plumbing_rule(fw, op):
