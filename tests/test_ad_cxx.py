@@ -106,3 +106,21 @@ def test_unsupported_cxx_forms_are_clear_errors(src, line, msg, tmp):
     assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr and "internal compiler error" not in r.stderr, r.stderr
     assert f"e.cpp:{line}:" in r.stderr and "error:" in r.stderr and msg in r.stderr, r.stderr
+
+
+@pytest.mark.skipif(shutil.which("g++") is None, reason="g++ is not installed")
+def test_class_template_static_member_shared_by_two_units(tmp):
+    """A static data member of a class template, defined in a header both units include, is one object (a
+    weak definition in each unit, as g++ emits it): the units link and count into the same variable."""
+    (tmp / "c.h").write_text("template <typename T> struct tally { static T n; static void add(T v) { n += v; } };\n"
+                             "template <typename T> T tally<T>::n = 1;\n")
+    (tmp / "a.cpp").write_text('#include "c.h"\nvoid other() { tally<int>::add(5); tally<double>::add(0.5); }\n')
+    (tmp / "b.cpp").write_text('#include <cstdio>\n#include "c.h"\nvoid other();\n'
+                               'int main() { tally<int>::add(2); other(); printf("%d %.2f\\n", tally<int>::n, '
+                               'tally<double>::n); return 0; }\n')
+    r = run_pgcc([tmp / "a.cpp", tmp / "b.cpp", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    g = subprocess.run(["g++", str(tmp / "a.cpp"), str(tmp / "b.cpp"), "-o", str(tmp / "ref")], capture_output=True,
+                       text=True)
+    assert g.returncode == 0, g.stderr
+    assert run_exe(tmp / "app").stdout == run_exe(tmp / "ref").stdout

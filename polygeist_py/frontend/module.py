@@ -274,10 +274,12 @@ class ModuleGen:
                 return same
         if self.device_stubs is not None and is_device_variable(d):
             name = variable_symbol(d)  # the host compiler's name for it (`app::counter`: _ZN3app7counterE)
+        templ_member = False  # a static data member of a class template's specialization
         if d.semantic_parent is not None and d.semantic_parent.kind in cxx_classes.RECORD_KINDS:
             name = cxx_classes.member_symbol(d)  # a static data member
             if self.device_stubs is None and d.semantic_parent.type.get_num_template_arguments() > 0:
                 enzyme.template_rules(self, d, name)  # (enzyme_inactive on the class template's member)
+                templ_member = d.is_definition()
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
             name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local
             taken = {mv.global_name for mv in self.globals.values()}
@@ -286,12 +288,18 @@ class ModuleGen:
                 name, n = f"{base}.{n}", n + 1
         init0 = var_decl_initializer(d)
         if R.is_byte_object(ty) and not is_texture(ty) and not CT.is_dim3(ty) or ty.kind == T.POINTER and init0 is not None and not is_null_constant(init0) \
-                or key in self.addressed_globals or is_thread_local(d):
+                or key in self.addressed_globals or is_thread_local(d) or templ_member:
             from .llvm_memory import byte_global
             init = var_decl_initializer(d)
             external = d.storage_class == d.storage_class.EXTERN and init is None
-            return byte_global(self, d, key, name, init, (d.is_definition() or is_tentative(d)) and not external,
-                               external)
+            mv = byte_global(self, d, key, name, init, (d.is_definition() or is_tentative(d)) and not external,
+                             external)
+            if templ_member:  # every unit that uses it defines it, as g++ does (a weak definition): one object
+                for op in self.module.body.operations:
+                    if op.operation.name == "llvm.mlir.global" and \
+                            ir.StringAttr(op.attributes["sym_name"]).value == name:
+                        op.attributes["linkage"] = ir.Attribute.parse("#llvm.linkage<linkonce_odr>")
+            return mv
         try:
             if CT.is_array(ty):
                 mtype = CT.array_memref_type(ty)
