@@ -48,9 +48,9 @@ def recip(t, a):
 
 
 def _sign(t, x):
-    # d|x|/dx: +1 for x >= 0 (also at 0, like Enzyme), -1 below
-    neg = arith.cmpf(arith.CmpFPredicate.OLT, x, const(t, 0.0))
-    return arith.select(neg, const(t, -1.0), const(t, 1.0))
+    # d|x|/dx: the sign of x, read from its sign bit as Enzyme does: +1 at +0.0 and -1 at -0.0, so the side
+    # from which x reached 0 decides (fabs(-x*x) at x = 0 has the second derivative 2 only with fabs'(-0.0) = -1)
+    return _signbit_sign(const(t, 1.0), x)
 
 
 def _max_min(pred):
@@ -82,9 +82,11 @@ def _fpowi(k, x, r, t):
 def _divf(k, x, r, t):
     # d(a/b)/da = 1/b, d(a/b)/db = -a/b^2 = -(a * (1/b)) * (1/b): one division, 1/b, shared by both partials (CSE)
     # and hoisted out of a loop in which b does not change; the quotient a/b is not needed, so the reverse
-    # sweep neither re-divides nor caches it. (a * (1/b)) first: no overflow that -a/b/b would not have.
+    # sweep neither re-divides nor caches it. (a * (1/b)) first: no overflow that -a/b/b would not have; negated
+    # before the second factor, so that LLVM's InstCombine, folding the negation into a `reassoc` accumulation,
+    # does not regroup the chain as a * (1/b)^2, which underflows for |b| > 1e154 (Enzyme's div_range test).
     inv = recip(t, x(1))
-    return inv if k == 0 else arith.negf(mul(mul(x(0), inv), inv))
+    return inv if k == 0 else mul(arith.negf(mul(x(0), inv)), inv)
 
 
 def _atan2(k, x, r, t):

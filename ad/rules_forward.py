@@ -28,6 +28,9 @@ def scalar_rule(fw, op):
     r = new.results[0]
     if not fw.act.is_varied(op.results[0]):
         return
+    if op.name == "arith.divf" and fw.t(op.operands[1]) is not None:
+        fw.tmap[op.results[0]] = quotient_tangent(fw.t(op.operands[0]), r, fw.t(op.operands[1]), fw.p(op.operands[1]))
+        return
     rule = P.PARTIALS[op.name]
     acc = None
     for k, v in enumerate(op.operands):
@@ -41,6 +44,16 @@ def scalar_rule(fw, op):
         acc = term if acc is None else P.accumulate(acc, term)
     if acc is not None:
         fw.tmap[op.results[0]] = acc
+
+
+def quotient_tangent(ta, r, tb, b):
+    """The tangent of r = a / b as (ta - r * tb) * (1/b) (Enzyme's rule, (ta - r tb) / b, with the reciprocal
+    that a loop with an invariant divisor computes once; ta None: a has no tangent). Not the sum of the partials
+    ta / b - (a / b^2) tb: a / b^2 leaves the double range for |b| < 1e-154 (or > 1e154 when the product is
+    regrouped as a * (1/b)^2), giving inf * 0 = NaN or 0 where the tangent is representable."""
+    rtb = arith.mulf(r, tb)
+    num = arith.negf(rtb) if ta is None else arith.subf(ta, rtb)
+    return arith.mulf(num, P.recip(b.type, b))
 
 
 def plumbing_rule(fw, op):

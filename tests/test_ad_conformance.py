@@ -14,6 +14,12 @@ PREFIX = ("#include <stdlib.h>\nextern double __enzyme_autodiff(void *, ...);\n"
           "extern void __enzyme_augmentfwd(void *, ...);\nextern void __enzyme_reverse(void *, ...);\n"
           "extern int enzyme_dup, enzyme_const, enzyme_allocated, enzyme_tape;\n")
 ERRORS = [
+    # Enzyme's shadow contexts and fixed-point iteration (ForwardMode/global_shadow_initializer.c, fixed_point.c)
+    ("extern void *__enzyme_context(int);\nvoid *g(void) { return __enzyme_context(1); }\n", 7,
+     "unsupported construct: Enzyme's shadow contexts (__enzyme_context)"),
+    ("extern void __enzyme_fixed_point(void *, ...);\nint step(long i, double *u) { u[0] *= 0.5; return u[0] > 1; }\n"
+     "void g(double *u) { __enzyme_fixed_point((void *)step, u); }\n", 8,
+     "unsupported construct: Enzyme's fixed-point iteration (__enzyme_fixed_point)"),
     # a caller-allocated tape smaller than pgcc's tape (Enzyme's allocatedtape_err.c says "need 8 bytes")
     ("void f(double *x) { x[0] = x[0] * x[0]; }\n"
      "void r(double *x, double *dx, void *t) { __enzyme_reverse((void *)f, x, dx, enzyme_allocated, 4,\n"

@@ -131,10 +131,10 @@ def check_callee(callee, call, templates=False):
         d = d.semantic_parent
     if templates:  # device code: every specialization is its own function, named by its mangled name
         return
-    parent = callee.semantic_parent
-    if callee.get_num_template_arguments() > 0 or \
-            parent is not None and parent.kind in RECORD_KINDS and parent.type.get_num_template_arguments() > 0:
-        raise unsupported_cxx(call, "template")  # (members of class templates: libclang shows their pattern)
+    if callee.get_num_template_arguments() > 0:  # a member function template (free ones: calls.py)
+        raise unsupported_cxx(call, "template")
+    # (a member of a class template's specialization: the cursor a call references is the instantiated member,
+    # named after the specialization by method_symbol: `vec<double, 3>::dot`)
 
 
 def check_used_record(ty, use, templates=False):
@@ -212,25 +212,27 @@ def with_this(sig: R.Signature) -> R.Signature:
     return dataclasses.replace(sig, ftype=ftype, arg_attrs=list(sig.arg_attrs) + [{}], has_this=True)
 
 
-def _scope(d) -> str:
-    """`ns::Class` for a record declaration (enclosing namespaces and classes)."""
+def _scope(d, args=False) -> str:
+    """`ns::Class` for a record declaration (enclosing namespaces and classes); with `args`, a class template's
+    specialization with its arguments (`ns::vec<double, 3>`: a symbol of its own for each specialization)."""
     parts = []
     while d is not None and d.kind in RECORD_KINDS + (K.NAMESPACE,):
-        parts.append(d.spelling or "(anonymous)")
+        templ = args and d.kind != K.NAMESPACE and d.type.get_num_template_arguments() > 0
+        parts.append((d.displayname if templ else d.spelling) or "(anonymous)")
         d = d.semantic_parent
     return "::".join(reversed(parts))
 
 
 def member_symbol(d) -> str:
     """The symbol of a static data member: ``Class::name``."""
-    return f"{_scope(d.semantic_parent)}::{d.spelling}"
+    return f"{_scope(d.semantic_parent, args=True)}::{d.spelling}"
 
 
 def method_symbol(c) -> str:
     """The symbol of member function `c`: ``Class::name``, plus ``(param types)`` when the name is overloaded
     in the class and `` const`` for a const member function of an overloaded name."""
     cls = c.semantic_parent
-    name = f"{_scope(cls)}::{c.spelling}"
+    name = f"{_scope(cls, args=True)}::{c.spelling}"
     defn = cls.get_definition() or cls
     same = [m for m in children(defn) if m.kind in METHOD_KINDS and m.spelling == c.spelling]
     if len(same) > 1:

@@ -227,13 +227,15 @@ class DeclGen:
         """A local struct of scalar fields (e.g. `struct timeval` for gettimeofday) as raw bytes on the stack:
         fields are read and written through their byte offsets, `&s` is the C pointer. Struct copies,
         initializers and nested aggregates are not supported yet."""
-        for f in ty.get_fields():
-            ft = canonical(f.type)
-            if f.is_bitfield() or not (CT.is_arith(ft) or ft.kind == T.POINTER):
-                raise self.unsupported(d, f"struct with a field of type '{f.type.spelling}'")
         call = strip_implicit(inits[-1]) if inits else None
         gradients = call is not None and call.kind == K.CALL_EXPR and call.referenced is not None \
             and enzyme.mode_of(call.referenced.spelling)  # `struct grads g = __enzyme_autodiff(...)`
+        for f in ty.get_fields():
+            ft = canonical(f.type)
+            if gradients and ft.kind == T.CONSTANTARRAY and CT.is_float(canonical(ft.element_type)):
+                continue  # (`struct { double df[3]; } g = __enzyme_autodiff(...)`: enzyme.value_slots)
+            if f.is_bitfield() or not (CT.is_arith(ft) or ft.kind == T.POINTER):
+                raise self.unsupported(d, f"struct with a field of type '{f.type.spelling}'")
         if inits and not gradients and not self.mg.builtins.is_channel_desc(inits[-1]):
             raise self.unsupported(d, "struct initializer")
         i64 = ir.IntegerType.get_signless(64)

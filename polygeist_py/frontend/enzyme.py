@@ -29,7 +29,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, func
 
-from ..clang_ast import K, T, canonical, children, strip_implicit
+from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
 from ..errors import error_at
 from . import c_types as CT
 
@@ -61,12 +61,16 @@ UNSUPPORTED_MARKERS = {
     "enzyme_tape": "enzyme_tape outside __enzyme_augmentfwd / __enzyme_reverse",
     "enzyme_nofree": "enzyme_nofree", "enzyme_primal_return": "enzyme_primal_return",
     "enzyme_noret": "enzyme_noret",
+    "enzyme_context": "Enzyme's shadow contexts (enzyme_context)",
 }
 UNSUPPORTED_FUNCTIONS = {
     "__enzyme_augmentsize": "Enzyme's split mode with a caller-allocated tape (__enzyme_augmentsize)",
     "__enzyme_virtualreverse": "Enzyme's split mode (__enzyme_virtualreverse)",
     "__enzyme_batch": "Enzyme's batch mode (__enzyme_batch)",
     "__enzyme_todense": "__enzyme_todense", "__enzyme_truncate": "Enzyme's truncation (__enzyme_truncate)",
+    "__enzyme_context": "Enzyme's shadow contexts (__enzyme_context)",
+    "__enzyme_shadow": "Enzyme's shadow contexts (__enzyme_shadow)",
+    "__enzyme_fixed_point": "Enzyme's fixed-point iteration (__enzyme_fixed_point)",
 }
 
 
@@ -85,8 +89,14 @@ def mode_of(name: str):
 
 
 def marker_of(arg):
-    """The activity a marker argument (``enzyme_dup``...) stands for, or None for an ordinary argument."""
+    """The activity a marker argument (``enzyme_dup``...) stands for, or None for an ordinary argument; also
+    for its address (``&enzyme_const``: C++ callers passing markers through a variadic template, as Enzyme
+    accepts)."""
     a = strip_implicit(arg)
+    if a.kind == K.UNARY_OPERATOR and unary_op(a) == "&" and a.get_children():
+        inner = strip_implicit(next(iter(a.get_children())))
+        if inner.kind == K.DECL_REF_EXPR and inner.referenced is not None and inner.referenced.spelling in MARKERS:
+            a = inner
     if a.kind == K.DECL_REF_EXPR and a.referenced is not None and a.referenced.kind == K.VAR_DECL:
         if a.referenced.spelling in UNSUPPORTED_MARKERS:
             raise error_at(arg, f"unsupported construct: {UNSUPPORTED_MARKERS[a.referenced.spelling]}")
@@ -235,10 +245,11 @@ def emit(fg, call, args, struct_ptr=None):
     target = mg.declare(fn)
     results = [] if res_c is None else [CT.scalar_type(res_c)]
     if struct_ptr is not None:
-        fields = list(call_ty.get_fields()) if call_ty.kind == T.RECORD else []
-        if mode != "reverse" or len(fields) != len(active_types) or not all(CT.is_float(f.type) for f in fields):
+        slots = value_slots(call_ty)
+        if mode != "reverse" or len(slots) != len(active_types) or not all(CT.is_float(t) for _, t in slots):
             raise error_at(call, f"{name} initializes a '{call.type.spelling}': expected a struct of "
-                                 f"{len(active_types)} floating-point fields (one per active argument)")
+                                 f"{len(active_types)} floating-point fields or array elements (one per active "
+                                 "argument)")
         results = [CT.scalar_type(t) for t in active_types]
     k = getattr(mg, "enzyme_calls", 0)
     mg.enzyme_calls = k + 1
@@ -252,9 +263,9 @@ def emit(fg, call, args, struct_ptr=None):
     if struct_ptr is not None:
         i64 = ir.IntegerType.get_signless(64)
         from mlir.dialects import llvm
-        for f, r, t in zip(fields, op.results, active_types):
-            at = fg.byte_offset(struct_ptr, arith.constant(i64, call_ty.get_offset(f.spelling) // 8))
-            llvm.StoreOp(fg.convert(r, t, f.type, call), at)
+        for (offset, slot_type), r, t in zip(slots, op.results, active_types):
+            at = fg.byte_offset(struct_ptr, arith.constant(i64, offset))
+            llvm.StoreOp(fg.convert(r, t, slot_type, call), at)
         return None
     if call_ty.kind == T.VOID:
         return None
@@ -271,6 +282,20 @@ def _spelling(arg):
     """The name of the variable argument `arg` is (an Enzyme marker such as ``enzyme_width``), or None."""
     a = strip_implicit(arg)
     return a.referenced.spelling if a.kind == K.DECL_REF_EXPR and a.referenced is not None else None
+
+
+def value_slots(call_ty) -> list:
+    """[(byte offset, C type)] of the values a struct of gradients or tangents `call_ty` holds, in order: its
+    fields, an array of floating-point elements counting as one slot per element (``struct { double df[3]; }``)."""
+    slots = []
+    for f in (list(call_ty.get_fields()) if call_ty.kind == T.RECORD else []):
+        ft, off = canonical(f.type), call_ty.get_offset(f.spelling) // 8
+        if ft.kind == T.CONSTANTARRAY and CT.is_float(canonical(ft.element_type)):
+            et = canonical(ft.element_type)
+            slots += [(off + j * et.get_size(), et) for j in range(ft.element_count)]
+        else:
+            slots.append((off, ft))
+    return slots
 
 
 def _emit_vector(fg, call, name, fn, args, struct_ptr):
@@ -290,14 +315,7 @@ def _emit_vector(fg, call, name, fn, args, struct_ptr):
     params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
     fret = canonical(fn.result_type)
     call_ty = canonical(call.type)
-    slots = []  # (byte offset, C type) of each direction's tangent: float fields, or the elements of one array
-    for f in (list(call_ty.get_fields()) if call_ty.kind == T.RECORD else []):
-        ft, off = canonical(f.type), call_ty.get_offset(f.spelling) // 8
-        if ft.kind == T.CONSTANTARRAY and CT.is_float(canonical(ft.element_type)):
-            et = canonical(ft.element_type)
-            slots += [(off + j * et.get_size(), et) for j in range(ft.element_count)]
-        else:
-            slots.append((off, ft))
+    slots = value_slots(call_ty)  # (byte offset, C type) of each direction's tangent
     if struct_ptr is None or not CT.is_float(fret) or len(slots) != width or \
             not all(CT.is_float(t) for _, t in slots):
         raise error_at(call, f"unsupported construct: {name} with enzyme_width {width} other than for a function "
@@ -575,6 +593,15 @@ def scan_attributes(mg):
         if d.kind in (K.LINKAGE_SPEC, K.NAMESPACE, K.STRUCT_DECL, K.CLASS_DECL):  # (C++: static members too)
             work.extend(d.get_children())
             continue
+        if d.kind == K.CLASS_TEMPLATE:  # its members' attributes reach each specialization's: template_rules
+            for m in d.get_children():
+                if m.kind in (K.CXX_METHOD, K.VAR_DECL, K.FUNCTION_TEMPLATE):
+                    _template_member_rules(mg, m, seen)
+            continue
+        if d.kind in (K.CXX_METHOD, K.VAR_DECL, K.FUNCTION_TEMPLATE) and d.semantic_parent is not None and \
+                d.semantic_parent.kind == K.CLASS_TEMPLATE:  # (a member defined outside its class template)
+            _template_member_rules(mg, d, seen)
+            continue
         if d.kind == K.FUNCTION_TEMPLATE and d.semantic_parent.kind not in (K.CLASS_TEMPLATE, K.STRUCT_DECL,
                                                                              K.CLASS_DECL):
             # (its specializations get the rules when they are declared: template_rules)
@@ -631,13 +658,30 @@ def _global_symbol(d) -> str:
     return d.spelling
 
 
+def _template_member_rules(mg, m, seen) -> None:
+    """Record the Enzyme attributes on member `m` of a class template (its pattern) for template_rules."""
+    for attr, arg, tok in _enzyme_attributes(m):
+        seen.add((tok.location.line, tok.location.column))
+        if attr not in ATTRIBUTES or (attr == "enzyme_function_like" and (arg is None or m.kind == K.VAR_DECL)):
+            raise _error_at_location(tok.extent.start, f"unsupported construct: attribute '{attr}' on a member "
+                                                       "of a class template")
+        mg.__dict__.setdefault("enzyme_template_rules", {}).setdefault(m.hash, []).append((attr, arg))
+
+
 def template_rules(mg, spec, name) -> None:
-    """Enzyme attributes written on a free function template apply to its specialization `spec` (symbol
-    `name`), declared now."""
+    """Enzyme attributes written on a free function template or on a member of a class template apply to its
+    specialization `spec` (symbol `name`: a function, or with `spec` a variable, a static data member), declared
+    now."""
     scan_attributes(mg)
+    rules = getattr(mg, "enzyme_template_rules", {})
     t = spec.specialized_template
-    for attr, arg in getattr(mg, "enzyme_template_rules", {}).get(t.hash if t is not None else None, []):
-        if attr == "enzyme_inactive":
+    if t is not None and t.hash not in rules and t.semantic_parent is not None and \
+            t.semantic_parent.kind == K.CLASS_TEMPLATE:
+        t = t.canonical  # (a member declared in the class and defined outside: the attributes are on the first)
+    for attr, arg in rules.get(t.hash if t is not None else None, []):
+        if spec.kind == K.VAR_DECL:
+            _add_rule(mg, "inactive_global", name)
+        elif attr == "enzyme_inactive":
             _add_rule(mg, "inactive", name)
         else:
             _add_rule(mg, "function_like", name, arg)

@@ -112,11 +112,16 @@ class ModuleGen:
                 self.device_top_level(c)
 
     def top_level(self, d):
-        if d.kind in cxx_classes.METHOD_KINDS:  # `double P::get() const { ... }` outside its class
+        if d.kind in cxx_classes.METHOD_KINDS + (K.FUNCTION_TEMPLATE, K.VAR_DECL) and \
+                d.semantic_parent is not None and \
+                d.semantic_parent.kind in (K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
+            pass  # (a member of a class template defined outside it: each specialization's is defined where used)
+        elif d.kind in cxx_classes.METHOD_KINDS:  # `double P::get() const { ... }` outside its class
             cxx_classes.check_method(d)
             if d.is_definition():
                 self.define_function(d)
-        elif d.kind == K.FUNCTION_TEMPLATE and d.semantic_parent.kind != K.CLASS_TEMPLATE:
+        elif d.kind in (K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION) or \
+                d.kind == K.FUNCTION_TEMPLATE and d.semantic_parent.kind != K.CLASS_TEMPLATE:
             pass  # (a free function template: each specialization called is defined under its mangled name)
         elif d.kind in (K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL, K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE):
             self.check_record(d)
@@ -189,7 +194,9 @@ class ModuleGen:
         (nvcc's model) everything but the stubs: the host compiler defines the host versions."""
         if self.device_stubs is not None:
             return c.spelling not in self.device_stubs
-        return cxx_classes.is_inline_method(c) or is_free_specialization(c)  # (other units instantiate their own)
+        return cxx_classes.is_inline_method(c) or is_free_specialization(c) or \
+            c.kind in cxx_classes.METHOD_KINDS and c.semantic_parent.type.get_num_template_arguments() > 0
+        # (other units instantiate their own specializations and members of class templates)
 
     def check_record(self, d):
         """Reject the C++ of a class/struct definition pgcc does not translate (cxx_classes.check_record)."""
@@ -243,8 +250,9 @@ class ModuleGen:
             if sig.has_records:
                 f.arg_attrs = R.attrs_array(sig)
         self.functions[name] = f
-        if is_free_specialization(callee) and self.device_stubs is None:
-            enzyme.template_rules(self, callee, name)  # (enzyme_inactive on the template)
+        if self.device_stubs is None and (is_free_specialization(callee) or callee.kind in cxx_classes.METHOD_KINDS
+                                          and callee.semantic_parent.type.get_num_template_arguments() > 0):
+            enzyme.template_rules(self, callee, name)  # (enzyme_inactive on the template or the class template's)
         return name
 
     # ---------------------------------------------------------------- globals
@@ -267,8 +275,12 @@ class ModuleGen:
                 return same
         if self.device_stubs is not None and is_device_variable(d):
             name = variable_symbol(d)  # the host compiler's name for it (`app::counter`: _ZN3app7counterE)
+        templ_member = False  # a static data member of a class template's specialization
         if d.semantic_parent is not None and d.semantic_parent.kind in cxx_classes.RECORD_KINDS:
             name = cxx_classes.member_symbol(d)  # a static data member
+            if self.device_stubs is None and d.semantic_parent.type.get_num_template_arguments() > 0:
+                enzyme.template_rules(self, d, name)  # (enzyme_inactive on the class template's member)
+                templ_member = d.is_definition()
         if d.semantic_parent is not None and d.semantic_parent.kind == K.FUNCTION_DECL:
             name = f"{d.semantic_parent.spelling}.{d.spelling}"  # a static local
             taken = {mv.global_name for mv in self.globals.values()}
@@ -277,12 +289,18 @@ class ModuleGen:
                 name, n = f"{base}.{n}", n + 1
         init0 = var_decl_initializer(d)
         if R.is_byte_object(ty) and not is_texture(ty) and not CT.is_dim3(ty) or ty.kind == T.POINTER and init0 is not None and not is_null_constant(init0) \
-                or key in self.addressed_globals or is_thread_local(d):
+                or key in self.addressed_globals or is_thread_local(d) or templ_member:
             from .llvm_memory import byte_global
             init = var_decl_initializer(d)
             external = d.storage_class == d.storage_class.EXTERN and init is None
-            return byte_global(self, d, key, name, init, (d.is_definition() or is_tentative(d)) and not external,
-                               external)
+            mv = byte_global(self, d, key, name, init, (d.is_definition() or is_tentative(d)) and not external,
+                             external)
+            if templ_member:  # every unit that uses it defines it, as g++ does (a weak definition): one object
+                for op in self.module.body.operations:
+                    if op.operation.name == "llvm.mlir.global" and \
+                            ir.StringAttr(op.attributes["sym_name"]).value == name:
+                        op.attributes["linkage"] = ir.Attribute.parse("#llvm.linkage<linkonce_odr>")
+            return mv
         try:
             if CT.is_array(ty):
                 mtype = CT.array_memref_type(ty)
