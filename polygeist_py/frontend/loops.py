@@ -11,7 +11,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import affine, arith, scf
 
-from ..clang_ast import K, canonical, children, evaluate, is_va_arg, strip_implicit, unary_op
+from ..clang_ast import K, canonical, children, evaluate, file_text, is_va_arg, spelled_at, strip_implicit, unary_op
 from . import affine_forms as AF
 from . import c_types as CT
 from . import gotos
@@ -20,29 +20,84 @@ from .scan import assigned_decls, decl_key, exits
 from .values import RET, Binding
 
 
+def _header_semicolons_of_tokens(c) -> list:
+    """Byte offsets of the two `;` of FOR_STMT `c`'s header: the first ones at parenthesis depth 1."""
+    semis, depth = [], 0
+    for t in c.get_tokens():
+        if t.spelling == "(":
+            depth += 1
+        elif t.spelling == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        elif t.spelling == ";" and depth == 1:
+            semis.append(t.extent.start.offset)
+    return semis
+
+
+def _header_semicolons(text: str, at: int):
+    """Offsets of the two `;` of the `for (...)` header spelled at offset `at` of source text `text` (a macro's
+    definition: line continuations, comments and literals skipped), or None when they are not found there."""
+    depth, semis, i = 0, [], at
+    while i < len(text):
+        ch = text[i]
+        if text.startswith("/*", i):
+            i = text.find("*/", i + 2)
+            if i < 0:
+                return None
+            i += 2
+            continue
+        if ch in "\"'":
+            j = i + 1
+            while j < len(text) and text[j] != ch:
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                break
+        elif ch == ";" and depth == 1:
+            semis.append(i)
+        i += 1
+    return semis if len(semis) == 2 else None
+
+
 class LoopGen:
     """Mixin for FunctionGen: loop statements."""
 
     def for_parts(self, c):
-        """init, cond, inc, body of a FOR_STMT (absent parts are None), told apart by the `;` tokens."""
+        """init, cond, inc, body of a FOR_STMT (absent parts are None), told apart by the header's two `;`.
+
+        libclang shows only the parts that are there, so with one or two missing their positions decide: the
+        `;` come from the statement's tokens, or, for a loop a macro expansion wrote (whose tokens are the
+        macro's invocation: expat's DEFINE_UTF16_TO_UTF8), from the macro's definition, where the parts are
+        spelled too.
+
+        Raises:
+            CompileError: the parts cannot be placed (a loop whose header is spread over macro arguments)."""
         ch = children(c)
         body = ch[-1]
-        if len(ch) == 4:  # all three present (no tokens needed: a loop written by a macro has none usable)
+        if len(ch) == 4:  # all three present
             return ch[0], ch[1], ch[2], body
+        spelled = spelled_at(c.location)
+        loc = c.location
+        in_macro = spelled is not None and (loc.file is None or spelled[1] != loc.offset
+                                            or spelled[0] is not file_text(loc.file.name))
+        if in_macro:
+            text, at = spelled
+            semis = _header_semicolons(text, at) if text.startswith("for", at) else None
+            offsets = [spelled_at(part.extent.start) for part in ch[:-1]]
+            if semis is None or any(o is None or o[0] is not text for o in offsets):
+                raise self.unsupported(c, "for loop written by a macro whose header leaves out a part")
+            offsets = [o[1] for o in offsets]
+        else:
+            semis = _header_semicolons_of_tokens(c)
+            offsets = [part.extent.start.offset for part in ch[:-1]]
         parts = {"init": None, "cond": None, "inc": None}
-        # the two ';' of the header are the first ones at parenthesis depth 1
-        semis, depth = [], 0
-        for t in c.get_tokens():
-            if t.spelling == "(":
-                depth += 1
-            elif t.spelling == ")":
-                depth -= 1
-                if depth == 0:
-                    break
-            elif t.spelling == ";" and depth == 1:
-                semis.append(t.extent.start.offset)
-        for part in ch[:-1]:
-            off = part.extent.start.offset
+        for part, off in zip(ch[:-1], offsets):
             if off < semis[0]:
                 parts["init"] = part
             elif off < semis[1]:
@@ -197,7 +252,6 @@ class LoopGen:
 
     def emit_affine_for(self, m, lb_f, ub_f, body, c):
         step = m["step"]
-        idx = ir.IndexType.get()
         if m["inclusive"]:
             ub_f = AF.add(ub_f, AF.const(1 if step > 0 else -1))
         if step > 0:
