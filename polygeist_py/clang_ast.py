@@ -155,8 +155,9 @@ _lib.clang_getFileName.restype = ci._CXString
 
 @functools.lru_cache(maxsize=64)
 def file_text(name: str) -> str:
-    """The text of source file `name` (cached: many lookups read the same header). Raises OSError."""
-    with open(name, encoding="utf-8", errors="replace") as f:
+    """The text of source file `name`, one character per byte (latin-1), so that libclang's byte offsets index
+    it even in files with UTF-8 comments (cached: many lookups read the same header). Raises OSError."""
+    with open(name, encoding="latin-1", newline="") as f:
         return f.read()
 
 
