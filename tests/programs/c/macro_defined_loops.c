@@ -1,6 +1,7 @@
 /* Functions written by macros (one definition instantiated per encoding, as XML and codec libraries do) whose
  * for loops leave out parts of their header: libclang shows only the parts that are there, and the tokens of a
- * macro expansion are the macro's invocation, so the parts are placed from the macro's definition. */
+ * macro expansion are the macro's invocation, so the parts are placed from the macro's definition.
+ * (UTF-8 in a comment before them, as in author lists: “Jürgen Müller”, must not shift the offsets.) */
 #include <stdio.h>
 #include <string.h>
 
