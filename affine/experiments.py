@@ -51,6 +51,7 @@ class ScopView:
 
     def __init__(self, name, model, deps, schedule):
         self.name, self.model, self.deps = name, model, deps
+        self.experiment = None  # the Experiment holding the MLIR module the model refers to
         self.schedule = legality.flat_map(model, schedule)
         self.parallel: set = set()
 
@@ -137,6 +138,10 @@ class Experiment:
     def __init__(self, path, clang_args, scops, ctx, module):
         self.path, self.clang_args, self.scops = path, clang_args, scops
         self._ctx, self._module = ctx, module
+        # (`load(path).scop(name).model` keeps only the model: it must keep the module alive, whose ops it names;
+        # freed with the Experiment, they were read after the free: a crash)
+        for s in scops:
+            s.experiment = s.model.experiment = s.model.scop.experiment = self
 
     def scop(self, name: str) -> ScopView:
         for s in self.scops:
