@@ -347,3 +347,18 @@ def test_device_assert_reports_cuda_error_assert(tmp):
     assert got.stdout == "0\n1 1 device-side assert triggered\n"
     failed = [line for line in got.stderr.splitlines() if "Assertion `v[i] < limit` failed" in line]
     assert len(failed) == 2 and all(line.startswith(f"{src}:5:") for line in failed), got.stderr
+
+
+def test_texture_references_in_an_included_kernel_file(tmp):
+    """Legacy 1-D texture references declared in a kernel file that main.cu includes (Rodinia's kmeans layout),
+    bound by the host compiler's code with both forms of cudaBindTexture and read by tex1Dfetch in kernels, next
+    to `#include <omp.h>`, cuda.h's CUDA_SUCCESS and a dynamically initialized global: nvcc's model, checked
+    against the program's CPU reference."""
+    r = run_pgcc([SPLIT / "texture_clusters" / "main.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    outs = set()
+    for threads in (1, 2, 4):
+        got = run_exe(tmp / "app", threads=threads)
+        assert got.returncode == 0 and got.stdout.strip().endswith("PASS"), (threads, got.stdout, got.stderr)
+        outs.add(got.stdout)
+    assert len(outs) == 1

@@ -464,13 +464,19 @@ class CudaBuiltins:
         if elem is None or not CT.is_arith(elem):
             raise error_at(d, f"unsupported construct: texture of '{elem.spelling if elem else '?'}' (only "
                               "scalar element types)")
+        static = d.storage_class == d.storage_class.STATIC
+        # nvcc's model (cuda_split.py): the host compiler defines the texture (pgcc_cuda_texture.h's
+        # textureReference, whose first field is the bound pointer) and binds it; device code reads that object
+        shared_with_host = self.mg.device_stubs is not None
+        if shared_with_host and static:
+            raise error_at(d, f"unsupported construct: static texture reference '{d.spelling}' (host and device "
+                              "code share a texture reference through its external symbol; drop `static`)")
         if name not in self.mg.llvm_decls:
             loc = ir.Location.file(self.mg.filename, d.location.line, d.location.column)
             with loc, ir.InsertionPoint.at_block_begin(self.mg.module.body):
-                static = d.storage_class == d.storage_class.STATIC
                 g = llvm.GlobalOp(CT.llvm_ptr(), name,
                                   ir.Attribute.parse(f"#llvm.linkage<{'internal' if static else 'external'}>"))
-                if d.storage_class != d.storage_class.EXTERN:
+                if d.storage_class != d.storage_class.EXTERN and not shared_with_host:
                     with ir.InsertionPoint(g.initializer.blocks.append()):
                         llvm.ReturnOp(arg=llvm.ZeroOp(CT.llvm_ptr()).result)
             self.mg.llvm_decls.add(name)
