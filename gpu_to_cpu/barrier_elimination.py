@@ -100,9 +100,25 @@ def _uniform(v, p, assumed=frozenset()) -> bool:
         return _uniform(owner.operands[0], p, assumed) and all(_uniform(y.operands[i], p, assumed) for y in yields)
     if _reads_constant(owner, p):
         return all(_uniform(o, p, assumed) for o in owner.operands)  # `constexpr int BLOCK`, `__constant__` data
+    if _uniform_address_load(owner, p, assumed):
+        return True
     if not is_pure(owner):
         return False
     return all(_uniform(o, p, assumed) for o in owner.operands)
+
+
+LOADS = ("llvm.load", "memref.load", "affine.load")
+
+
+def _uniform_address_load(op, p, assumed=frozenset()) -> bool:
+    """A non-volatile load whose address is the same in every thread of loop `p` (its pointer or memref and
+    indices are uniform): `k < 1 + boxes[blockIdx.x].nn` bounding a loop with barriers (Rodinia's lavaMD). Every
+    thread reads the same location, so in a program without data races every thread reads the same value: a
+    write to it by any thread between the barriers around the reads would race with the other threads' reads.
+    (Memory private to a thread has a per-thread address: it is defined inside `p` or indexed by the thread.)"""
+    if op.operation.name not in LOADS or "volatile_" in op.attributes or "pgcc.volatile" in op.attributes:
+        return False
+    return all(_uniform(o, p, assumed) for o in op.operands)
 
 
 def _reads_constant(op, p=None) -> bool:
@@ -546,7 +562,7 @@ def _while_state_to_caches(p, x) -> None:
     per_thread = [i for i in range(len(bargs)) if i not in uniform]
     ok = _uniform(cond.operands[0], p, assumed)
     ok = ok and all(is_pure(op) or _reads_constant(op, p) or op.results[0] in flags
-                    for op in list(before.operations)[:-1])
+                    or _uniform_address_load(op, p, assumed) for op in list(before.operations)[:-1])
     # a per-thread carried value is passed through the condition unchanged, at its own position
     ok = ok and all(i < len(forwarded) and forwarded[i] == bargs[i] and i < len(aargs)
                     and all(u.owner.operation == cond.operation for u in bargs[i].uses) for i in per_thread)
