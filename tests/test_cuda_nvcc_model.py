@@ -25,7 +25,8 @@ SPLIT = PROGRAMS / "cuda_split"
                                   "locals_across_barriers", "inheritance_shapes",
                                   "lambdas_this_init", "runtime_tiles", "palette_table_grid",
                                   "last_block_columns", "warp_rows_logsumexp", "macro_dispatch",
-                                  "variadic_apply", "shared_window_loop", "cell_neighbors"])
+                                  "variadic_apply", "shared_window_loop", "cell_neighbors",
+                                  "quad_sort_texture"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
