@@ -203,7 +203,7 @@ def _hoist_uniform(p, stop=None) -> None:
     """Move the pure top-level ops of `p` whose operands are defined outside it (up to `stop`) before `p`, and
     the stack copies every thread makes of the same values (uniform_spill): a small struct argument, which the
     C ABI passes in registers and the inlined kernel stores to its stack, is then one copy for the block."""
-    spills = set()
+    spills, written = set(), False
     for op in body_ops(p):
         if stop is not None and op.operation == stop.operation:
             break
@@ -211,18 +211,25 @@ def _hoist_uniform(p, stop=None) -> None:
         name = op.operation.name
         if outside and (is_pure(op) or _reads_constant(op, p) or name == "llvm.alloca" and _uniform_spill(op, p)
                         or name == "llvm.store" and _base(op.operands[1]) in spills
-                        or name == "scf.if" and _pure_select(op, p)):
+                        or name in ("scf.if", "scf.for", "scf.while") and _pure_select(op, p)
+                        # a load every thread makes at the same address before any thread writes memory in
+                        # this stretch (`if (blockIdx.x >= params.count) return;` on a __constant__ struct)
+                        or not written and _uniform_address_load(op, p)):
             op.move_before(p)
             if name == "llvm.alloca":
                 spills.add(op.results[0])
+        elif not (is_pure(op) or name in LOADS):
+            written = True
 
 
 def _pure_select(x, p) -> bool:
-    """Whether scf.if `x` (its condition defined outside thread loop `p`) only computes values: pure ops on
-    values defined in it or outside `p` (``c = (blockIdx.x == gridDim.x - 1) ? n % 8 : 8``, a bound of a later
-    loop), so that one evaluation before `p` serves every thread."""
+    """Whether scf.if, scf.for or scf.while `x` (its operands defined outside thread loop `p`) only computes
+    values: pure ops on values defined in it or outside `p` (``c = (blockIdx.x == gridDim.x - 1) ? n % 8 : 8``,
+    or Rodinia srad's `for (i = 2; i <= N; i *= 2) if (nf >= i) df = i;`, the bound of a later loop with
+    barriers), so that one evaluation before `p` serves every thread."""
     for op in collect(x, lambda o: True):
-        if not (is_pure(op) or op.operation.name == "scf.yield"):
+        if not (is_pure(op) or op.operation.name in ("scf.yield", "scf.condition", "scf.if", "scf.for",
+                                                     "scf.while")):
             return False
         if any(defined_inside(o, p) and not defined_inside(o, x) for o in op.operands):
             return False

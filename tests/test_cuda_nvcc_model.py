@@ -26,7 +26,8 @@ SPLIT = PROGRAMS / "cuda_split"
                                   "lambdas_this_init", "runtime_tiles", "palette_table_grid",
                                   "last_block_columns", "warp_rows_logsumexp", "macro_dispatch",
                                   "variadic_apply", "shared_window_loop", "cell_neighbors",
-                                  "quad_sort_texture"])
+                                  "quad_sort_texture", "partial_block_sums",
+                                  "constant_params_tracking"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
@@ -363,3 +364,20 @@ def test_texture_references_in_an_included_kernel_file(tmp):
         assert got.returncode == 0 and got.stdout.strip().endswith("PASS"), (threads, got.stdout, got.stderr)
         outs.add(got.stdout)
     assert len(outs) == 1
+
+
+def test_older_nvcc_makefile_flags_and_toolkit_include_dir(tmp):
+    """Flags of older nvcc Makefiles (Rodinia's make.config): the toolkit's include directory (`-I$(CUDA_DIR)/
+    include`, here a stand-in whose cuda_runtime_api.h would break the build if it were read), -Xptxas with its
+    value, --cudart, -keep, -prec-div=, --std=, -lineinfo before a -O; the program still passes."""
+    toolkit = tmp / "cuda" / "include"
+    toolkit.mkdir(parents=True)
+    (toolkit / "cuda_runtime_api.h").write_text('#error "the toolkit header was read"\n')
+    (toolkit / "cuda_runtime.h").write_text('#error "the toolkit header was read"\n')
+    flags = [f"-I{toolkit}", "-isystem", str(toolkit), "-Xptxas", "-v", "--ptxas-options=-v", "--cudart", "static",
+             "-cudart=shared", "-keep", "-prec-div=true", "--std=c++14", "-lineinfo", "-O3", "-lcuda", "-lcudart",
+             f"-L{tmp / 'cuda' / 'lib64'}"]
+    r = run_pgcc(["--cpuify", SPLIT / "stencil_constant.cu", *flags, "-o", tmp / "app"])
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
+    got = run_exe(tmp / "app", threads=2)
+    assert got.returncode == 0 and got.stdout.strip().endswith("PASS"), got.stdout
