@@ -100,9 +100,25 @@ def _uniform(v, p, assumed=frozenset()) -> bool:
         return _uniform(owner.operands[0], p, assumed) and all(_uniform(y.operands[i], p, assumed) for y in yields)
     if _reads_constant(owner, p):
         return all(_uniform(o, p, assumed) for o in owner.operands)  # `constexpr int BLOCK`, `__constant__` data
+    if _uniform_address_load(owner, p, assumed):
+        return True
     if not is_pure(owner):
         return False
     return all(_uniform(o, p, assumed) for o in owner.operands)
+
+
+LOADS = ("llvm.load", "memref.load", "affine.load")
+
+
+def _uniform_address_load(op, p, assumed=frozenset()) -> bool:
+    """A non-volatile load whose address is the same in every thread of loop `p` (its pointer or memref and
+    indices are uniform): `k < 1 + boxes[blockIdx.x].nn` bounding a loop with barriers (Rodinia's lavaMD). Every
+    thread reads the same location, so in a program without data races every thread reads the same value: a
+    write to it by any thread between the barriers around the reads would race with the other threads' reads.
+    (Memory private to a thread has a per-thread address: it is defined inside `p` or indexed by the thread.)"""
+    if op.operation.name not in LOADS or "volatile_" in op.attributes or "pgcc.volatile" in op.attributes:
+        return False
+    return all(_uniform(o, p, assumed) for o in op.operands)
 
 
 def _reads_constant(op, p=None) -> bool:
@@ -187,7 +203,7 @@ def _hoist_uniform(p, stop=None) -> None:
     """Move the pure top-level ops of `p` whose operands are defined outside it (up to `stop`) before `p`, and
     the stack copies every thread makes of the same values (uniform_spill): a small struct argument, which the
     C ABI passes in registers and the inlined kernel stores to its stack, is then one copy for the block."""
-    spills = set()
+    spills, written = set(), False
     for op in body_ops(p):
         if stop is not None and op.operation == stop.operation:
             break
@@ -195,18 +211,25 @@ def _hoist_uniform(p, stop=None) -> None:
         name = op.operation.name
         if outside and (is_pure(op) or _reads_constant(op, p) or name == "llvm.alloca" and _uniform_spill(op, p)
                         or name == "llvm.store" and _base(op.operands[1]) in spills
-                        or name == "scf.if" and _pure_select(op, p)):
+                        or name in ("scf.if", "scf.for", "scf.while") and _pure_select(op, p)
+                        # a load every thread makes at the same address before any thread writes memory in
+                        # this stretch (`if (blockIdx.x >= params.count) return;` on a __constant__ struct)
+                        or not written and _uniform_address_load(op, p)):
             op.move_before(p)
             if name == "llvm.alloca":
                 spills.add(op.results[0])
+        elif not (is_pure(op) or name in LOADS):
+            written = True
 
 
 def _pure_select(x, p) -> bool:
-    """Whether scf.if `x` (its condition defined outside thread loop `p`) only computes values: pure ops on
-    values defined in it or outside `p` (``c = (blockIdx.x == gridDim.x - 1) ? n % 8 : 8``, a bound of a later
-    loop), so that one evaluation before `p` serves every thread."""
+    """Whether scf.if, scf.for or scf.while `x` (its operands defined outside thread loop `p`) only computes
+    values: pure ops on values defined in it or outside `p` (``c = (blockIdx.x == gridDim.x - 1) ? n % 8 : 8``,
+    or Rodinia srad's `for (i = 2; i <= N; i *= 2) if (nf >= i) df = i;`, the bound of a later loop with
+    barriers), so that one evaluation before `p` serves every thread."""
     for op in collect(x, lambda o: True):
-        if not (is_pure(op) or op.operation.name == "scf.yield"):
+        if not (is_pure(op) or op.operation.name in ("scf.yield", "scf.condition", "scf.if", "scf.for",
+                                                     "scf.while")):
             return False
         if any(defined_inside(o, p) and not defined_inside(o, x) for o in op.operands):
             return False
@@ -546,7 +569,7 @@ def _while_state_to_caches(p, x) -> None:
     per_thread = [i for i in range(len(bargs)) if i not in uniform]
     ok = _uniform(cond.operands[0], p, assumed)
     ok = ok and all(is_pure(op) or _reads_constant(op, p) or op.results[0] in flags
-                    for op in list(before.operations)[:-1])
+                    or _uniform_address_load(op, p, assumed) for op in list(before.operations)[:-1])
     # a per-thread carried value is passed through the condition unchanged, at its own position
     ok = ok and all(i < len(forwarded) and forwarded[i] == bargs[i] and i < len(aargs)
                     and all(u.owner.operation == cond.operation for u in bargs[i].uses) for i in per_thread)

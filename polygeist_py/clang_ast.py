@@ -333,7 +333,10 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         args = ["-x", kind, "-std=c++17"]
         if language == "cuda":
             args += ["--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent", "-isystem",
-                     cuda_include_dir(), "-include", "cuda_runtime.h", "-D__PGCC_CUDA__=1"]
+                     cuda_include_dir(), "-include", "cuda_runtime.h", "-D__PGCC_CUDA__=1",
+                     # the host compiler's own headers that nvcc finds through it (`#include <omp.h>` in a
+                     # .cu whose host code calls omp_get_wtime): searched last, as a system directory
+                     "-idirafter", omp_include_dir()]
         args += [a for a in user_args if not a.startswith("-std=")]
     else:
         # a C++ standard on a C file: gcc warns and ignores it, so do we

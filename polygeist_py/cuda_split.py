@@ -825,14 +825,6 @@ def calls_enzyme_in_host_code(tu, path) -> bool:
 
 def applies(tu, path: str) -> bool:
     """Whether .cu file `path` is compiled in nvcc's model. Files that call Enzyme from host code (their
-    derivatives differentiate host functions that launch kernels, on pgcc's MLIR) and files with texture
-    references (bound on the host, read on the device through pgcc's own lowering) keep pgcc's whole-file
-    path."""
-    from .frontend.cuda_builtins import is_texture
-
-    if calls_enzyme_in_host_code(tu, path):
-        return False
-    for d in top_level_in(tu, path):
-        if d.kind == K.VAR_DECL and is_texture(canonical(d.type)):
-            return False
-    return True
+    derivatives differentiate host functions that launch kernels, on pgcc's MLIR) keep pgcc's whole-file
+    path. (Texture references are the host compiler's objects, which device code reads: cuda_builtins.py.)"""
+    return not calls_enzyme_in_host_code(tu, path)

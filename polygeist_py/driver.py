@@ -95,7 +95,11 @@ CUDA on the CPU:
                          (also --relocatable-device-code)
   -lineinfo, -G, --extended-lambda, --expt-extended-lambda, --expt-relaxed-constexpr, -src-in-ptx,
   --resource-usage, -res-usage, -maxrregcount N, --maxrregcount, -Xptxas, --ptxas-options, -Xnvlink,
-  --default-stream, --threads N, -t N       nvcc flags that do not change code on the CPU: accepted and ignored
+  --default-stream, --threads N, -t N, --cudart KIND, -cudart KIND, -keep, --keep, -keep-dir D, --keep-dir,
+  --nvlink-options, --generate-line-info, -prec-div=, -prec-sqrt=, -ftz=, -fmad=
+                         nvcc flags that do not change code on the CPU: accepted and ignored
+  --std=STD              nvcc's spelling of -std; -I of a CUDA toolkit's include directory is not searched
+                         (pgcc's CUDA headers stand for the toolkit's)
 
 Polyhedral scheduling (affine loop nests, isl; on by default at -O3):
   --polyhedral           run the stage at any -O level
@@ -157,15 +161,31 @@ LANGS = {"c": "c", "cuda": "cuda", "c++": "c++", "cu": "cuda"}
 # nvcc's flags, so that Makefiles written for nvcc build with NVCC="pgcc --cpuify". GPU code generation and
 # debugging options mean nothing for code that runs on the CPU; relocatable device code is how pgcc always
 # links kernels across files (each stub is an ordinary external symbol).
-NVCC_IGNORED = ("-lineinfo", "-G", "--extended-lambda", "--expt-extended-lambda", "--expt-relaxed-constexpr",
-                "-rdc=true", "-rdc=false", "--relocatable-device-code=true", "--relocatable-device-code=false",
-                "-Xptxas", "--ptxas-options", "-src-in-ptx", "--resource-usage", "-res-usage")
+NVCC_IGNORED = ("-lineinfo", "--generate-line-info", "-G", "--extended-lambda", "--expt-extended-lambda",
+                "--expt-relaxed-constexpr", "-rdc=true", "-rdc=false", "--relocatable-device-code=true",
+                "--relocatable-device-code=false", "-src-in-ptx", "--resource-usage", "-res-usage", "-keep",
+                "--keep")
+# (-Xptxas -v: the value is ptxas's, not a pgcc flag)
 NVCC_IGNORED_VALUE = ("-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code",
                       "-maxrregcount", "--maxrregcount", "-Xptxas", "--ptxas-options", "-rdc",
-                      "--relocatable-device-code", "-Xnvlink", "--default-stream", "-t", "--threads")
+                      "--relocatable-device-code", "-Xnvlink", "--nvlink-options", "--default-stream", "-t",
+                      "--threads", "-cudart", "--cudart", "-keep-dir", "--keep-dir")
 NVCC_IGNORED_PREFIX = ("-arch=", "--gpu-architecture=", "-code=", "--gpu-code=", "-gencode=", "--generate-code=",
                        "-maxrregcount=", "--maxrregcount=", "-Xptxas=", "--ptxas-options=", "-Xnvlink=",
-                       "--default-stream=", "--threads=")
+                       "--nvlink-options=", "--default-stream=", "--threads=", "-cudart=", "--cudart=",
+                       "-prec-div=", "--prec-div=", "-prec-sqrt=", "--prec-sqrt=", "-ftz=", "--ftz=",
+                       "-fmad=", "--fmad=", "-keep-dir=", "--keep-dir=")
+
+
+def _cuda_toolkit_include(flag: str) -> bool:
+    """Whether include flag `flag` (`-I/usr/local/cuda/include`) names a CUDA toolkit's include directory
+    (holding the toolkit's cuda_runtime_api.h), which Makefiles written for nvcc pass: pgcc's own CUDA headers
+    stand for the toolkit's, so that directory is not searched (its thrust/cub/cuBLAS headers are then the
+    clear "needs the GPU toolkit" errors of cuda_split.toolkit_library)."""
+    from .toolchain import cuda_include_dir
+    d = flag[2:] if flag.startswith("-I") else flag
+    return bool(d) and os.path.isfile(os.path.join(d, "cuda_runtime_api.h")) and \
+        os.path.realpath(d) != os.path.realpath(cuda_include_dir())
 CUDA_RUNTIME_LIBS = ("cudart", "cudart_static", "cuda", "cudadevrt")  # pgcc links its own runtime instead
 VERSION = "0.1.0"
 
@@ -276,10 +296,20 @@ def parse_args(argv: list[str]) -> Options:
             if lvl == "g":
                 o.opt_level = 1
             o.opt_level = min(o.opt_level, 3)
+        elif a in ("-I", "-isystem", "-idirafter") and i + 1 < len(argv) \
+                and _cuda_toolkit_include(argv[i + 1]):
+            value()  # nvcc's toolkit include directory: pgcc's CUDA headers stand for it
+        elif a.startswith(("-I", "-isystem", "-idirafter")) and \
+                _cuda_toolkit_include(a[len(next(f for f in ("-isystem", "-idirafter", "-I") if a.startswith(f))):]):
+            pass
         elif a in CLANG_VALUE_FLAGS:
             o.clang_args += [a, value()]
         elif a.startswith(("-I", "-D", "-U", "-std=", "-iquote", "-isystem", "-idirafter")):
             o.clang_args.append(a)
+        elif a.startswith("--std="):  # nvcc's spelling of -std
+            o.clang_args.append(a[1:])
+        elif a in NVCC_IGNORED:  # before -l: nvcc's -lineinfo is not a library
+            pass
         elif a == "-x":
             lang = _language(value())
         elif a.startswith("-x"):

@@ -25,7 +25,9 @@ SPLIT = PROGRAMS / "cuda_split"
                                   "locals_across_barriers", "inheritance_shapes",
                                   "lambdas_this_init", "runtime_tiles", "palette_table_grid",
                                   "last_block_columns", "warp_rows_logsumexp", "macro_dispatch",
-                                  "variadic_apply", "shared_window_loop"])
+                                  "variadic_apply", "shared_window_loop", "cell_neighbors",
+                                  "quad_sort_texture", "partial_block_sums",
+                                  "constant_params_tracking", "symbol_by_name"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
@@ -347,3 +349,35 @@ def test_device_assert_reports_cuda_error_assert(tmp):
     assert got.stdout == "0\n1 1 device-side assert triggered\n"
     failed = [line for line in got.stderr.splitlines() if "Assertion `v[i] < limit` failed" in line]
     assert len(failed) == 2 and all(line.startswith(f"{src}:5:") for line in failed), got.stderr
+
+
+def test_texture_references_in_an_included_kernel_file(tmp):
+    """Legacy 1-D texture references declared in a kernel file that main.cu includes (Rodinia's kmeans layout),
+    bound by the host compiler's code with both forms of cudaBindTexture and read by tex1Dfetch in kernels, next
+    to `#include <omp.h>`, cuda.h's CUDA_SUCCESS and a dynamically initialized global: nvcc's model, checked
+    against the program's CPU reference."""
+    r = run_pgcc([SPLIT / "texture_clusters" / "main.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    outs = set()
+    for threads in (1, 2, 4):
+        got = run_exe(tmp / "app", threads=threads)
+        assert got.returncode == 0 and got.stdout.strip().endswith("PASS"), (threads, got.stdout, got.stderr)
+        outs.add(got.stdout)
+    assert len(outs) == 1
+
+
+def test_older_nvcc_makefile_flags_and_toolkit_include_dir(tmp):
+    """Flags of older nvcc Makefiles (Rodinia's make.config): the toolkit's include directory (`-I$(CUDA_DIR)/
+    include`, here a stand-in whose cuda_runtime_api.h would break the build if it were read), -Xptxas with its
+    value, --cudart, -keep, -prec-div=, --std=, -lineinfo before a -O; the program still passes."""
+    toolkit = tmp / "cuda" / "include"
+    toolkit.mkdir(parents=True)
+    (toolkit / "cuda_runtime_api.h").write_text('#error "the toolkit header was read"\n')
+    (toolkit / "cuda_runtime.h").write_text('#error "the toolkit header was read"\n')
+    flags = [f"-I{toolkit}", "-isystem", str(toolkit), "-Xptxas", "-v", "--ptxas-options=-v", "--cudart", "static",
+             "-cudart=shared", "-keep", "-prec-div=true", "--std=c++14", "-lineinfo", "-O3", "-lcuda", "-lcudart",
+             f"-L{tmp / 'cuda' / 'lib64'}"]
+    r = run_pgcc(["--cpuify", SPLIT / "stencil_constant.cu", *flags, "-o", tmp / "app"])
+    assert r.returncode == 0 and "warning" not in r.stderr, r.stderr
+    got = run_exe(tmp / "app", threads=2)
+    assert got.returncode == 0 and got.stdout.strip().endswith("PASS"), got.stdout

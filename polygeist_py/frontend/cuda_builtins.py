@@ -84,6 +84,16 @@ def is_texture(ty) -> bool:
     return ty.kind == T.RECORD and ty.get_declaration().spelling == "texture"
 
 
+def is_vector_texel(ty) -> bool:
+    """True for a CUDA vector type (float4, int2, uchar4, ...) as a texture's element type: a struct of one to
+    four fields of one arithmetic type."""
+    if ty.kind != T.RECORD:
+        return False
+    fields = list(ty.get_fields())
+    return 1 <= len(fields) <= 4 and all(CT.is_arith(f.type) for f in fields) and \
+        len({canonical(f.type).spelling for f in fields}) == 1
+
+
 def texture_params(ty):
     """(element clang type, dimensions, reads normalized floats) of a canonical ``texture<...>`` type, whose
     spelling omits default arguments: ``texture<float>``, ``texture<float, 2>``, ``texture<int, 1, (...)1U>``."""
@@ -461,16 +471,22 @@ class CudaBuiltins:
                               "textures bound to linear memory (cudaBindTexture, tex1Dfetch) are supported")
         if normalized:
             raise error_at(d, f"unsupported construct: texture '{d.type.spelling}' with cudaReadModeNormalizedFloat")
-        if elem is None or not CT.is_arith(elem):
+        if elem is None or not (CT.is_arith(elem) or is_vector_texel(elem)):
             raise error_at(d, f"unsupported construct: texture of '{elem.spelling if elem else '?'}' (only "
-                              "scalar element types)")
+                              "scalar and CUDA vector element types)")
+        static = d.storage_class == d.storage_class.STATIC
+        # nvcc's model (cuda_split.py): the host compiler defines the texture (pgcc_cuda_texture.h's
+        # textureReference, whose first field is the bound pointer) and binds it; device code reads that object
+        shared_with_host = self.mg.device_stubs is not None
+        if shared_with_host and static:
+            raise error_at(d, f"unsupported construct: static texture reference '{d.spelling}' (host and device "
+                              "code share a texture reference through its external symbol; drop `static`)")
         if name not in self.mg.llvm_decls:
             loc = ir.Location.file(self.mg.filename, d.location.line, d.location.column)
             with loc, ir.InsertionPoint.at_block_begin(self.mg.module.body):
-                static = d.storage_class == d.storage_class.STATIC
                 g = llvm.GlobalOp(CT.llvm_ptr(), name,
                                   ir.Attribute.parse(f"#llvm.linkage<{'internal' if static else 'external'}>"))
-                if d.storage_class != d.storage_class.EXTERN:
+                if d.storage_class != d.storage_class.EXTERN and not shared_with_host:
                     with ir.InsertionPoint(g.initializer.blocks.append()):
                         llvm.ReturnOp(arg=llvm.ZeroOp(CT.llvm_ptr()).result)
             self.mg.llvm_decls.add(name)
@@ -523,6 +539,8 @@ class CudaBuiltins:
         i = fg.rvalue(args[1])
         i = arith.extsi(i64, i) if i.type != i64 else i
         at = fg.byte_offset(base, arith.muli(i, arith.constant(i64, CT.size_of(ty))))
+        if not CT.is_arith(ty):  # a float4/int2... texel: a record's value is its address (bound memory is
+            return at            # read-only while kernels read it through the texture)
         return llvm.LoadOp(CT.scalar_type(ty), at).result
 
     def bind_texture(self, fg, call, args):

@@ -115,10 +115,12 @@ cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : 101; }
 cudaError_t cudaGetLastError(void) { return sticky(); }
 cudaError_t cudaPeekAtLastError(void) { return sticky(); }
 const char *cudaGetErrorString(cudaError_t e) {
-  return e == cudaSuccess ? "no error" : e == 710 ? "device-side assert triggered" : "unknown error";
+  return e == cudaSuccess ? "no error" : e == 710 ? "device-side assert triggered"
+       : e == 13 ? "invalid device symbol" : "unknown error";
 }
 const char *cudaGetErrorName(cudaError_t e) {
-  return e == cudaSuccess ? "cudaSuccess" : e == 710 ? "cudaErrorAssert" : "cudaErrorUnknown";
+  return e == cudaSuccess ? "cudaSuccess" : e == 710 ? "cudaErrorAssert" : e == 13 ? "cudaErrorInvalidSymbol"
+       : "cudaErrorUnknown";
 }
 
 /* streams carry no state */

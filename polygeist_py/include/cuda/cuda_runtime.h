@@ -82,6 +82,7 @@ enum cudaError {
   cudaErrorInitializationError = 3,
   cudaErrorLaunchFailure = 4,
   cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidDevice = 101,
   cudaErrorNoDevice = 100,
   cudaErrorAssert = 710,
@@ -394,6 +395,25 @@ template <class T> static inline cudaError_t cudaMemcpyToSymbolAsync(const T &sy
 }
 template <class T> static inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count,
     size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t s = 0) {
+  memmove(dst, (const char *)&symbol + offset, count);
+  return cudaSuccess;
+}
+/* a symbol named by a string ("c_clusters", CUDA before 5.0): CUDA 5.0 and later return
+   cudaErrorInvalidSymbol and copy nothing (a char array variable is a symbol as any other) */
+template <size_t N> static inline cudaError_t cudaMemcpyToSymbol(const char (&symbol)[N], const void *src,
+    size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return cudaErrorInvalidSymbol;
+}
+template <size_t N> static inline cudaError_t cudaMemcpyToSymbol(char (&symbol)[N], const void *src,
+    size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return cudaMemcpyToSymbol_bytes((void *)&symbol, src, count, offset);
+}
+template <size_t N> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, const char (&symbol)[N],
+    size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return cudaErrorInvalidSymbol;
+}
+template <size_t N> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, char (&symbol)[N], size_t count,
+    size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
   memmove(dst, (const char *)&symbol + offset, count);
   return cudaSuccess;
 }

@@ -25,6 +25,8 @@ struct cudaArray {
 typedef struct cudaArray *cudaArray_t;
 typedef const struct cudaArray *cudaArray_const_t;
 struct textureReference {
+  /* the memory cudaBindTexture bound (first: device code loads it from the texture's address) */
+  const void *__pgcc_bound;
   int normalized;
   enum cudaTextureFilterMode filterMode;
   enum cudaTextureAddressMode addressMode[3];
@@ -33,6 +35,40 @@ struct textureReference {
 template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
 struct texture : public textureReference {};
 
+#ifdef __PGCC_HOST_PASS__
+/* nvcc's model: the host compiler's texture reference is the object device code reads (cuda_builtins.py:
+   texture_global); binding stores the memory's address in it, and the memory is read from its first byte */
+static inline cudaError_t cudaBindTexture(size_t *offset, const struct textureReference *texref, const void *devPtr,
+                                          const struct cudaChannelFormatDesc *desc, size_t size = ~(size_t)0) {
+  (void)desc, (void)size;
+  if (texref == NULL)
+    return cudaErrorInvalidValue;
+  if (offset != NULL)
+    *offset = 0;
+  ((struct textureReference *)texref)->__pgcc_bound = devPtr;
+  return cudaSuccess;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, mode> &tex, const void *devPtr,
+                            size_t size = ~(size_t)0) {
+  return cudaBindTexture(offset, &tex, devPtr, (const struct cudaChannelFormatDesc *)NULL, size);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, mode> &tex, const void *devPtr,
+                            const struct cudaChannelFormatDesc &desc, size_t size = ~(size_t)0) {
+  return cudaBindTexture(offset, &tex, devPtr, &desc, size);
+}
+static inline cudaError_t cudaUnbindTexture(const struct textureReference *texref) {
+  if (texref == NULL)
+    return cudaErrorInvalidValue;
+  ((struct textureReference *)texref)->__pgcc_bound = NULL;
+  return cudaSuccess;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+cudaError_t cudaUnbindTexture(const texture<T, dim, mode> &tex) {
+  return cudaUnbindTexture(&tex);
+}
+#else
 template <class T, int dim, enum cudaTextureReadMode mode>
 cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, mode> &tex, const void *devPtr,
                             size_t size = ~(size_t)0);
@@ -44,6 +80,7 @@ extern "C" cudaError_t cudaBindTexture(size_t *offset, const struct textureRefer
 template <class T, int dim, enum cudaTextureReadMode mode>
 cudaError_t cudaUnbindTexture(const texture<T, dim, mode> &tex);
 extern "C" cudaError_t cudaUnbindTexture(const struct textureReference *texref);
+#endif
 template <class T> __device__ T tex1Dfetch(const texture<T, 1, cudaReadModeElementType> &tex, int x);
 template <class T> __device__ float tex1Dfetch(const texture<T, 1, cudaReadModeNormalizedFloat> &tex, int x);
 
