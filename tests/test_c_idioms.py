@@ -244,3 +244,15 @@ def test_array_range_designator_with_a_side_effect_is_an_error(tmp):
     err = compile_error(tmp / "rng.c", "int f(void);\nint main(void) {\n  int t[4] = { [0 ... 3] = f() };\n"
                                        "  return t[3];\n}\n")
     assert "rng.c:3:16: error:" in err and "range designator" in err
+
+
+def test_preprocessed_output_without_line_markers_compiles(tmp):
+    """`gcc -E -P` output puts glibc's declarations in the main file: the attributes clang adds itself to a
+    redeclared scanf sit on the first declaration's name, and must not be read as written attributes."""
+    src = tmp / "scan.c"
+    src.write_text('#include <stdio.h>\nint main(void) {\n  int x = 0;\n  if (sscanf("41", "%d", &x) == 1)\n'
+                   '    printf("%d\\n", x + 1);\n  return 0;\n}\n')
+    flat = tmp / "flat.c"
+    flat.write_text(subprocess.run(["gcc", "-E", "-P", str(src)], capture_output=True, text=True, check=True).stdout)
+    got = run_exe(build_pgcc(flat, tmp / "app", extra=("-w",)))
+    assert (got.stdout, got.returncode) == ("42\n", 0), got.stderr

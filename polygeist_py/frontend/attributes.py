@@ -167,9 +167,10 @@ def declaration_attributes(decl, kind: str) -> DeclAttributes:
             continue
         if a.location.file is None or a.location.is_in_system_header:  # (glibc's: hints, from its macros)
             continue
-        if spelled_at(a.extent.start) == spelled_at(decl.location):
+        if spelled_at(a.extent.start) in (spelled_at(decl.location), spelled_at(decl.canonical.location)):
             continue  # an attribute clang adds itself (`format` on a redeclared printf) sits on the name (where
-            # it is spelled: a macro that writes both the name and an attribute puts them at one expansion point)
+            # it is spelled: a macro that writes both the name and an attribute puts them at one expansion point;
+            # of the first declaration, on a redeclaration: `gcc -E -P` output of stdio.h)
         name, args = _spelled(a)
         if name.startswith("enzyme"):  # Enzyme's attributes: frontend/enzyme.py
             continue
