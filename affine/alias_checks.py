@@ -177,18 +177,18 @@ class _Ranges:
         strides = list(meta.strides)
         if name in self.model.rows:  # A[i * n + j] modelled as A[i, j]: rows of n elements
             row = self.params[int(self.model.rows[name][1:])]
-            lows = [self._add(self._mul(lows[0], row), lows[1])]
-            highs = [self._add(self._mul(highs[0], row), highs[1])]
+            lows = [arith.addi(arith.muli(lows[0], row), lows[1])]
+            highs = [arith.addi(arith.muli(highs[0], row), highs[1])]
         if len(lows) != ty.rank:
             raise Unchecked(f"array {name}: {len(lows)} subscripts for a rank-{ty.rank} memref")
         lo, hi = meta.offset, meta.offset
         for k, stride in enumerate(strides):  # (C arrays: every stride is positive)
-            lo = self._add(lo, self._mul(lows[k], stride))
-            hi = self._add(hi, self._mul(highs[k], stride))
+            lo = arith.addi(lo, arith.muli(lows[k], stride))
+            hi = arith.addi(hi, arith.muli(highs[k], stride))
         size = self._const(_element_bytes(ty.element_type))
         base = memref.ExtractAlignedPointerAsIndexOp(mem).result
-        return (self._add(base, self._mul(lo, size)),
-                self._add(base, self._mul(self._add(hi, self._const(1)), size)))
+        return (arith.addi(base, arith.muli(lo, size)),
+                arith.addi(base, arith.muli(arith.addi(hi, self._const(1)), size)))
 
     # ---- isl piecewise affine expressions -> index arithmetic
     def _expr(self, pa):
@@ -230,11 +230,6 @@ class _Ranges:
     def _const(self, n):
         return arith.constant(self.index, n)
 
-    def _add(self, a, b):
-        return arith.addi(a, b)
-
-    def _mul(self, a, b):
-        return arith.muli(a, b)
 
 
 def _element_bytes(ty) -> int:
