@@ -231,7 +231,6 @@ class _Ranges:
         return arith.constant(self.index, n)
 
 
-
 def _element_bytes(ty) -> int:
     if isinstance(ty, (ir.IntegerType, ir.FloatType)):
         return max(1, (ty.width + 7) // 8)
