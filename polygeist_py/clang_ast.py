@@ -175,6 +175,44 @@ def spelled_at(location):
         return None
 
 
+def spelled_word(cursor) -> str:
+    """The identifier or keyword spelled where `cursor`'s extent starts, read at its spelling location, so that
+    an expression a macro expansion produced shows the word written in the macro's definition (`sizeof` in
+    `#define SZ(x) sizeof(x)`) where libclang's tokens would show the macro's name. '' when there is none."""
+    where = spelled_at(cursor.extent.start)
+    if where is None:
+        return ""
+    text, off = where
+    m = _WORD.match(text, off)
+    return m.group(0) if m else ""
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
+
+
+def macro_definitions(tu) -> dict:
+    """{name: (parameter names, or None for an object-like macro; the body's token spellings)} of the macros the
+    translation unit defines, from libclang's detailed preprocessing record (the last definition wins); cached
+    on `tu`. Directive text and macro expansions are not preprocessed for us, so code reading tokens there
+    looks the definitions up here."""
+    table = getattr(tu, "_macro_definitions", None)
+    if table is None:
+        table = {}
+        for c in tu.cursor.get_children():
+            if c.kind != K.MACRO_DEFINITION:
+                continue
+            toks = list(c.get_tokens())
+            if len(toks) > 1 and toks[1].spelling == "(" and \
+                    toks[1].extent.start.offset == toks[0].extent.end.offset:  # `M(` with no space: function-like
+                close = next((i for i, t in enumerate(toks) if t.spelling == ")"), len(toks) - 1)
+                params = [t.spelling for t in toks[2:close] if t.spelling != ","]
+                table[c.spelling] = (params, [t.spelling for t in toks[close + 1:]])
+            else:
+                table[c.spelling] = (None, [t.spelling for t in toks[1:]])
+        tu._macro_definitions = table
+    return table
+
+
 def string_literal(cursor) -> str:
     """The text of a STRING_LITERAL (escapes decoded, adjacent literals joined), one char per byte."""
     import ast

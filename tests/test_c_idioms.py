@@ -29,7 +29,7 @@ ARGS = ("-v", "-q", "rest")
                                   "goto_block_labels.c", "goto_past_declarations.c", "gnu_conditional.c",
                                   "gnu_case_ranges.c", "initializer_overrides.c", "static_local_tables.c",
                                   "included_encodings.c", "switch_goto_entry.c",
-                                  "macro_defined_loops.c"])
+                                  "macro_defined_loops.c", "macro_written_builtins.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -244,6 +244,14 @@ def test_array_range_designator_with_a_side_effect_is_an_error(tmp):
     err = compile_error(tmp / "rng.c", "int f(void);\nint main(void) {\n  int t[4] = { [0 ... 3] = f() };\n"
                                        "  return t[3];\n}\n")
     assert "rng.c:3:16: error:" in err and "range designator" in err
+
+
+def test_range_designator_inside_a_macro_is_an_error(tmp):
+    """libclang's tokens show a macro's name where it is used, so `[1] RANGE(1, 2) = v` would read as the
+    element `[1][1][2]`: pgcc stops with an error naming the construct instead of filling the wrong elements."""
+    err = compile_error(tmp / "mrng.c", "#define RANGE(a, b) [a ... b]\nint t[3][4][2] = { [1] RANGE(1, 2) = {6} };\n"
+                                        "int main(void) { return t[1][1][0]; }\n")
+    assert "mrng.c:2:20: error:" in err and "range designator written inside a macro" in err
 
 
 def test_preprocessed_output_without_line_markers_compiles(tmp):

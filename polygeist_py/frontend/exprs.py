@@ -11,7 +11,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm
 
-from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg, string_literal, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg, spelled_word, string_literal, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import complex_values
 from . import affine_forms as AF
@@ -179,8 +179,7 @@ class ExprGen:
         written as a type) or one whose evaluation has effects (C evaluates a VLA-typed operand)."""
         from mlir.dialects import memref as M
         kids = [c for c in children(e) if c.kind.is_expression()]
-        first = next(iter(e.get_tokens()), None)
-        if len(kids) != 1 or first is None or first.spelling != "sizeof" or not self.side_effect_free(kids[0]) \
+        if len(kids) != 1 or spelled_word(e) != "sizeof" or not self.side_effect_free(kids[0]) \
                 or canonical(kids[0].type).kind != T.VARIABLEARRAY:
             return None
         ref = self.strip_parens(kids[0])
@@ -247,7 +246,7 @@ class ExprGen:
             return False
         if c.kind == K.UNARY_OPERATOR and unary_op(c) in ("++", "--"):
             return False
-        if c.kind == K.BINARY_OPERATOR and any(t.spelling == "=" for t in c.get_tokens()):
+        if c.kind == K.BINARY_OPERATOR and c.binary_operator.name == "Assign":  # (not tokens: a macro may write it)
             return False
         return all(self.side_effect_free(k) for k in children(c))
 
@@ -300,15 +299,15 @@ class ExprGen:
             if isinstance(v, (int, float)):  # `__builtin_offsetof(T, m)`, GNU constant builtins
                 return arith.constant(CT.scalar_type(e.type), float(v)) if CT.is_float(e.type) else \
                     self.const_int(e.type, self.signed_bits(int(v), CT.scalar_type(e.type).width))
-            first = next(iter(e.get_tokens()), None)  # `__atomic_load_n(p, order)` is an AtomicExpr, no call
-            if first is not None and first.spelling == "__builtin_choose_expr" and len(ch) == 3 and \
+            first = spelled_word(e)  # (`__atomic_load_n(p, order)` is an AtomicExpr, no call; macros may write them)
+            if first == "__builtin_choose_expr" and len(ch) == 3 and \
                     isinstance(evaluate(ch[0]), int):  # GNU: the chosen operand only, as it is
                 return self.rvalue(ch[1] if evaluate(ch[0]) else ch[2])
             atomic = gnu_atomics.builtin_name(e)
             if atomic in gnu_atomics.BUILTINS:  # `__atomic_fetch_add(p, v, order)`: an AtomicExpr
                 return gnu_atomics.BUILTINS[atomic](self, e, gnu_atomics.atomic_expr_arguments(ch))
-            if first is not None and first.spelling.startswith(UNKNOWN_PREFIXES):
-                raise error_at(e, f"unsupported builtin '{first.spelling}'")
+            if first.startswith(UNKNOWN_PREFIXES):
+                raise error_at(e, f"unsupported builtin '{first}'")
             raise self.unsupported(e)
         return self.cast(ch[0], e.type, e)
 

@@ -24,7 +24,7 @@ import re
 from mlir import ir
 from mlir.dialects import arith, llvm
 
-from ..clang_ast import T, canonical, evaluate, spelled_at
+from ..clang_ast import T, canonical, evaluate, spelled_word
 from ..errors import error_at
 from . import c_types as CT
 from . import int_semantics as IS
@@ -40,9 +40,7 @@ def builtin_name(call) -> str:
     (`__atomic_fetch_add(...)`, which libclang does not name) is spelled, also inside a macro's definition."""
     if call.spelling:  # (clang names a `__sync_*` call by its size: `__sync_fetch_and_add_4`)
         return re.sub(r"_(1|2|4|8|16)$", "", call.spelling) if call.spelling.startswith("__sync_") else call.spelling
-    where = spelled_at(call.extent.start)
-    m = re.match(r"\w+", where[0][where[1]:]) if where is not None else None
-    return m.group(0) if m else ""
+    return spelled_word(call)
 
 
 def atomic_expr_arguments(children: list) -> list:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, func, llvm
 
-from ..clang_ast import K, T, canonical, children, evaluate, string_initializer, string_literal, strip_implicit, \
+from ..clang_ast import K, T, canonical, children, evaluate, macro_definitions, string_initializer, string_literal, strip_implicit, \
     unary_op
 from ..errors import error_at
 from . import complex_values
@@ -46,13 +46,15 @@ def _with_ranges(item, path) -> list:
     apart. Other entries stay cursors.
 
     Raises:
-        ValueError: a range bound that is not a constant."""
+        ValueError: a range bound that is not a constant, or a range a macro writes."""
     tokens = []
     for t in item.get_tokens():
         if t.spelling == "=":
             break
         tokens.append(t.spelling)
     if "..." not in tokens:
+        if _macro_writes_range(item.translation_unit, tokens):
+            raise ValueError("GNU range designator written inside a macro")
         return list(path)
     out, k, depth, ranged = [], 0, 0, False
     for t in tokens:
@@ -78,6 +80,14 @@ def _with_ranges(item, path) -> list:
             out.append(path[k])
             k += 1
     return out + list(path[k:])
+
+
+def _macro_writes_range(tu, tokens, depth: int = 0) -> bool:
+    """Whether a macro used in designator `tokens` has `...` in its expansion: libclang's tokens show the macro's
+    name there, so `[lo ... hi]` would read as `[lo][hi]` (wrong elements, silently)."""
+    table = macro_definitions(tu)
+    return depth < 16 and any(t in table and ("..." in table[t][1] or
+                                              _macro_writes_range(tu, table[t][1], depth + 1)) for t in tokens)
 
 
 def field_index(fields, name):

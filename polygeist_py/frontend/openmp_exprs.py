@@ -15,7 +15,7 @@ import re
 from mlir import ir
 from mlir.dialects import arith
 
-from ..clang_ast import K, canonical
+from ..clang_ast import K, canonical, macro_definitions
 from ..errors import CompileError
 from . import c_types as CT
 from .scan import decl_key
@@ -178,20 +178,8 @@ class ClauseExpr:
 
 def macros(gen) -> dict:
     """{name: [token spellings]} of the object-like macros of the translation unit (the directive's text is
-    not preprocessed: `num_threads(NT)`), from libclang's detailed preprocessing record; cached per module."""
-    mg = gen.mg
-    table = mg.__dict__.get("_omp_macros")
-    if table is None:
-        table = mg.__dict__["_omp_macros"] = {}
-        for c in mg.tu.cursor.get_children():
-            if c.kind != K.MACRO_DEFINITION:
-                continue
-            toks = list(c.get_tokens())
-            if len(toks) > 1 and toks[1].spelling == "(" and \
-                    toks[1].extent.start.offset == toks[0].extent.end.offset:
-                continue  # function-like
-            table[c.spelling] = [t.spelling for t in toks[1:]]
-    return table
+    not preprocessed: `num_threads(NT)`)."""
+    return {name: body for name, (params, body) in macro_definitions(gen.mg.tu).items() if params is None}
 
 
 def _expand(gen, toks, depth: int = 0) -> list:
