@@ -22,7 +22,8 @@ def gcc_openmp(src, out):
     return out
 
 
-@pytest.mark.parametrize("program", ["loops", "threads", "skipped_pragmas", "simd", "atomics", "region_loops"])
+@pytest.mark.parametrize("program", ["loops", "threads", "skipped_pragmas", "simd", "atomics", "region_loops",
+                                     "pragma_operator"])
 def test_outputs_equal_gcc_openmp(program, tmp):
     exe = build_pgcc(OMP / f"{program}.c", tmp / program, ["-fopenmp"])
     ref = gcc_openmp(OMP / f"{program}.c", tmp / f"{program}_gcc")

@@ -46,7 +46,7 @@ from mlir.dialects import arith, memref, scf, ub
 from ..clang_ast import (K, canonical, children, file_contents, in_skipped_range, strip_implicit, unary_op,
                          var_decl_initializer)
 from ..errors import CompileError
-from . import c_types as CT
+from . import c_types as CT, pragma_operator
 from .scan import assigned_decls, contains, decl_key, exits
 from .values import Binding, MemLV
 
@@ -118,7 +118,9 @@ def directives(tu, function) -> dict:
         if a.spelling == "#" and b.spelling == "pragma" and c.spelling == "omp" and \
                 a.location.line == b.location.line == c.location.line and not in_skipped_range(tu, a.location):
             found.append(a)  # (the tokens of lines an `#if` skipped are there too: not directives)
-    if not found:
+    written = [(text, first, last) for text, first, last in pragma_operator.pragma_operands(tu, toks)
+               if text.split()[:1] == ["omp"]]
+    if not found and not written:
         return {}
     texts = {}
     out = []
@@ -127,6 +129,9 @@ def directives(tu, function) -> dict:
         if f.name not in texts:
             texts[f.name] = file_contents(tu, f)
         out.append(parse_directive(texts[f.name], hash_tok.extent.start.offset, f.name))
+    for text, first, last in written:
+        out.append(_operator_directive(text, first, last))
+    out.sort(key=lambda d: d.end)
     stmts = []  # (start offset, pre-order position, cursor) of every statement and expression in the body
     body = next(ch for ch in function.get_children() if ch.kind == K.COMPOUND_STMT)
 
@@ -153,6 +158,16 @@ def directives(tu, function) -> dict:
             raise unsupported(d.name, d.where, "no statement follows the directive")
         attached.setdefault(nxt[2].hash, []).append(d)
     return attached
+
+
+def _operator_directive(text: str, first, last) -> Directive:
+    """The Directive of `_Pragma("omp ...")` written (or expanded from a macro used) between tokens `first`
+    and `last`: it applies to the statement after `last`, and its diagnostics point at `first`'s line."""
+    loc = first.location
+    pad = b"\n" * (loc.line - 1) + b" " * (loc.column - 1)  # (so parse_directive's positions are first's)
+    d = parse_directive(pad + b"#pragma " + text.encode("latin-1"), len(pad), loc.file.name)
+    d.end = last.extent.end.offset
+    return d
 
 
 FILE_SCOPE_HINTS = ("declare simd", "declare target", "end declare target", "declare variant")
