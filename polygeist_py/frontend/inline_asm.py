@@ -33,6 +33,7 @@ from mlir.dialects import llvm
 from ..clang_ast import K, T, canonical, children
 from . import c_types as CT
 from . import records as R
+from .c_text import code_chars
 from .values import VarLV
 
 REGISTER_LETTERS = {"a": "{ax}", "b": "{bx}", "c": "{cx}", "d": "{dx}", "S": "{si}", "D": "{di}",
@@ -78,44 +79,21 @@ def parse_printed(text: str) -> list:
 
 
 def _balanced(text, start):
-    """(text up to the parenthesis closing the one before `start`, the offset after it); strings skipped."""
-    depth, i = 1, start
-    while i < len(text):
-        ch = text[i]
-        if ch == '"':
-            i = _STRING.match(text, i).end()
-            continue
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return text[start:i], i + 1
-        i += 1
+    """(text up to the parenthesis closing the one before `start`, the offset after it); literals skipped."""
+    for i, ch, depth in code_chars(text, start, depth=1):
+        if ch == ")" and depth == 0:
+            return text[start:i], i + 1
     raise ValueError("unbalanced asm statement")
 
 
 def _split_top(text, sep):
-    """`text` split at `sep` outside strings, parentheses and brackets."""
-    parts, depth, cur, i = [], 0, "", 0
-    while i < len(text):
-        ch = text[i]
-        if ch == '"':
-            end = _STRING.match(text, i).end()
-            cur += text[i:end]
-            i = end
-            continue
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
+    """`text` split at `sep` outside literals, parentheses and brackets."""
+    parts, last = [], 0
+    for i, ch, depth in code_chars(text, brackets="([)]"):
         if ch == sep and depth == 0 and not (sep == ":" and text[i + 1:i + 2] == ":" and _cxx_scope(text, i)):
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-        i += 1
-    parts.append(cur)
+            parts.append(text[last:i])
+            last = i + 1
+    parts.append(text[last:])
     return parts
 
 

@@ -16,6 +16,7 @@ from . import affine_forms as AF
 from . import c_types as CT
 from . import gotos
 from . import int_semantics as IS
+from .c_text import code_chars
 from .scan import assigned_decls, decl_key, exits
 from .values import RET, Binding
 
@@ -38,30 +39,12 @@ def _header_semicolons_of_tokens(c) -> list:
 def _header_semicolons(text: str, at: int):
     """Offsets of the two `;` of the `for (...)` header spelled at offset `at` of source text `text` (a macro's
     definition: line continuations, comments and literals skipped), or None when they are not found there."""
-    depth, semis, i = 0, [], at
-    while i < len(text):
-        ch = text[i]
-        if text.startswith("/*", i):
-            i = text.find("*/", i + 2)
-            if i < 0:
-                return None
-            i += 2
-            continue
-        if ch in "\"'":
-            j = i + 1
-            while j < len(text) and text[j] != ch:
-                j += 2 if text[j] == "\\" else 1
-            i = j + 1
-            continue
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                break
-        elif ch == ";" and depth == 1:
+    semis = []
+    for i, ch, depth in code_chars(text, at):
+        if ch == ")" and depth == 0:
+            break
+        if ch == ";" and depth == 1:
             semis.append(i)
-        i += 1
     return semis if len(semis) == 2 else None
 
 
