@@ -200,24 +200,31 @@ def exits(node, kinds) -> bool:
     kinds = frozenset(kinds)
     if K.GOTO_STMT in kinds:
         kinds |= {K.INDIRECT_GOTO_STMT}
-    return _exits(node, kinds, frozenset())
+    return not kinds.isdisjoint(_escaping(node))
 
 
-def _exits(c, kinds, hidden) -> bool:
-    if c.kind in kinds and c.kind not in hidden:
-        return True
-    if c.kind == K.LAMBDA_EXPR:
-        return False  # the body of another function
-    if not c.kind.is_statement():
-        return any(_exits(ch, kinds, hidden) for ch in c.get_children())
-    key = _memo_key(c, "exits", kinds, hidden)
+_JUMPS = frozenset({K.RETURN_STMT, K.GOTO_STMT, K.INDIRECT_GOTO_STMT, K.BREAK_STMT, K.CONTINUE_STMT})
+
+
+def _escaping(c) -> frozenset:
+    """The kinds of jump statements inside `c` that leave it (one summary per statement, memoized: the walker
+    asks about several kinds of every statement it emits)."""
+    k = c.kind
+    if k == K.LAMBDA_EXPR:
+        return frozenset()  # the body of another function
+    if not k.is_statement():
+        return frozenset().union(*(_escaping(ch) for ch in c.get_children()))
+    key = _memo_key(c, "escaping")
     hit = _MEMO.get(key)
     if hit is None:
-        if c.kind in LOOPS:
-            hidden = hidden | {K.BREAK_STMT, K.CONTINUE_STMT}
-        elif c.kind == K.SWITCH_STMT:
-            hidden = hidden | {K.BREAK_STMT}
-        hit = _MEMO[key] = any(_exits(ch, kinds, hidden) for ch in c.get_children())
+        hit = frozenset().union(*(_escaping(ch) for ch in c.get_children()))
+        if k in LOOPS:
+            hit -= {K.BREAK_STMT, K.CONTINUE_STMT}
+        elif k == K.SWITCH_STMT:
+            hit -= {K.BREAK_STMT}
+        if k in _JUMPS:
+            hit |= {k}
+        _MEMO[key] = hit
     return hit
 
 
