@@ -14,7 +14,7 @@ import itertools
 from mlir import ir
 from mlir.dialects import affine, arith, scf
 
-from ..clang_ast import K, T, canonical, children, has_attr, strip_implicit, var_decl_initializer
+from ..clang_ast import K, T, canonical, children, has_attr, spelled_word, strip_implicit, var_decl_initializer
 from . import affine_forms as AF
 from . import c_types as CT
 from . import gotos, inline_asm, openmp_dispatch, openmp_regions, switch
@@ -70,6 +70,9 @@ class StmtGen:
         toks = [t.spelling for t in itertools.islice(c.get_tokens(), 3)]
         kids = children(c)
         hint = toks[:2] == ["#", "pragma"] and len(toks) > 2 and toks[2] in LOOP_HINT_PRAGMAS
+        # `_Pragma("GCC unroll 4")`, also from a macro (its tokens show the macro's name): the pragmas clang
+        # attaches to a statement are the loop hints
+        hint = hint or spelled_word(c) == "_Pragma"
         if len(kids) == 1 and (hint or toks[:2] == ["[", "["] or toks[:1] == ["__attribute__"]):
             self.visit(kids[0])
             return

@@ -1,6 +1,6 @@
 /* GNU builtins and keywords that reach the compiler through macros, as library headers write them:
  * `sizeof` of a variable-length array, `__builtin_choose_expr`, `__atomic_*`, `?:`, case ranges and
- * range designators inside macro bodies. */
+ * range designators and loop hints (_Pragma) inside macro bodies. */
 #include <stdio.h>
 #include <stddef.h>
 
@@ -11,6 +11,8 @@
 #define OR_ELSE(a, b) ((a) ?: (b))
 #define DIGIT_CASES case '0' ... '9'
 #define FILL(lo, hi) [lo ... hi] =
+#define PRAGMA(x) _Pragma(#x)
+#define UNROLL_BY_4 _Pragma("GCC unroll 4")
 
 static int classes[8] = { FILL(2, 5) 7, [7] = 1 };
 static int grid[4][3] = { FILL(0, 1) { 1, 2, 3 }, [3] = { 9 } };
@@ -33,6 +35,17 @@ static size_t row_bytes(int n, int m) {
     return ARRAY_BYTES(table[i]) + ARRAY_BYTES(table);
 }
 
+static int weighted_sum(const int *v, int n) {
+    int s = 0;
+    UNROLL_BY_4
+    for (int i = 0; i < n; i++)
+        s += v[i] * (i + 1);
+    PRAGMA(clang loop vectorize(enable))
+    for (int i = 0; i < n; i++)
+        s ^= v[i];
+    return s;
+}
+
 int main(void) {
     int refs = 4, zero = 0;
     int id = PICK(1, next_id(), scale());
@@ -45,6 +58,7 @@ int main(void) {
     printf("%d %d %d\n", first, second, evaluations);
     printf("%d %d %d\n", kind('5'), kind('q'), kind('#'));
     printf("%zu %zu\n", row_bytes(4, 3), row_bytes(2, 7));
+    printf("%d\n", weighted_sum(classes, 8));
     for (int k = 0; k < 8; k++)
         printf("%d ", classes[k]);
     for (int r = 0; r < 4; r++)
