@@ -14,7 +14,8 @@ schedules per SCoP, and macro definitions such as problem sizes). For every pair
 3. runs it once and compares its output with the untransformed program's (`-O3 --no-polyhedral`, compiled and
    run once per kernel and macro set): byte-equal, or equal within `rtol` for every number when rtol > 0;
 4. times it: `reps` runs, median, minimum and noise (relative spread (max - min) / median), OMP_NUM_THREADS
-   pinned with OMP_PROC_BIND=close / OMP_PLACES=cores.
+   pinned with OMP_PROC_BIND=close / OMP_PLACES=cores; on a cluster, the runs of one machine hold its lock
+   (`machine_slot`), so that two workers never time programs on the same cores at once.
 
 Distribution is Dask's (`dask.distributed`, the optional extra `polygeist-py[distributed]`): one task per
 reference and per variant, the variant tasks depending on their reference. A LocalCluster is started by
@@ -37,12 +38,14 @@ Worker processes start by spawning, so a script that calls sweep() must guard it
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
 import os
 import re
 import shutil
+import socket
 import statistics
 import subprocess
 import sys
@@ -156,13 +159,17 @@ class Variant:
 class SweepConfig:
     """How variants are measured. reps: timed runs per variant (median reported); threads: OMP_NUM_THREADS of
     every run; compile_timeout / run_timeout: seconds before a compile or one run counts as hung ("timeout");
-    rtol: 0 for byte-equal output, else the relative tolerance of every printed number; opt: pgcc's -O flag."""
+    rtol: 0 for byte-equal output, else the relative tolerance of every printed number; opt: pgcc's -O flag;
+    exclusive: on a Dask cluster, a variant's runs (output check and timings) hold a lock of its machine, so that
+    two workers of one machine never run programs at the same time (their pinned threads would share cores;
+    compiles still run in parallel)."""
     reps: int = 3
     threads: int = 1
     compile_timeout: float = 300.0
     run_timeout: float = 60.0
     rtol: float = 0.0
     opt: str = "-O3"
+    exclusive: bool = True
 
 
 def _pairs(defines) -> tuple:
@@ -266,6 +273,30 @@ def _time(exe: str, kernel: Kernel, cfg: SweepConfig, reps: int):
     return OK, times, ""
 
 
+@contextlib.contextmanager
+def machine_slot(cfg: SweepConfig):
+    """Hold this machine's timing lock (a `distributed.Lock` named after the host) while the block runs, when
+    on a Dask worker and `cfg.exclusive`; elsewhere (the serial path) do nothing. The lock is lease-based: a
+    worker that dies holding it loses it after `distributed.scheduler.locks.lease-timeout`."""
+    worker = None
+    if cfg.exclusive:
+        try:
+            from distributed import get_worker
+            worker = get_worker()
+        except (ImportError, ValueError):  # not on a worker
+            worker = None
+    if worker is None:
+        yield
+        return
+    from distributed import Lock
+    lock = Lock(f"{TIMING_RESOURCE}-{socket.gethostname()}")
+    lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def noise(times) -> float | None:
     """Relative spread of repeated timings: (max - min) / median; None for fewer than two."""
     if len(times) < 2:
@@ -307,11 +338,13 @@ def reference(kernel: Kernel, source: str, defines: tuple, cfg: SweepConfig) -> 
                                   cfg.compile_timeout)
         if status != OK:
             return {"status": status, "output": None, "times": [], "message": "reference: " + msg}
-        status, out = _run(exe, kernel, cfg)
+        with machine_slot(cfg):
+            status, out = _run(exe, kernel, cfg)
         if status != OK:
             return {"status": status, "output": None, "times": [], "message": "reference: " + out}
         _EXE_CACHE[cache_key] = (exe, out)
-    status, times, msg = _time(exe, kernel, cfg, cfg.reps)
+    with machine_slot(cfg):
+        status, times, msg = _time(exe, kernel, cfg, cfg.reps)
     return {"status": OK, "output": out, "times": times, "message": msg}
 
 
@@ -385,14 +418,15 @@ def run_variant(kernel: Kernel, source: str, variant: Variant, ref: dict, cfg: S
     if status != OK:
         row.update(status=status, message=exe)
         return row
-    status, out = _run(exe, kernel, cfg)
-    if status != OK:
-        row.update(status=status, message=out)
-        return row
-    if not same_output(out, ref["output"], cfg.rtol):
-        row.update(status=WRONG_OUTPUT, message="output differs from the untransformed program's")
-        return row
-    status, times, msg = _time(exe, kernel, cfg, cfg.reps)
+    with machine_slot(cfg):
+        status, out = _run(exe, kernel, cfg)
+        if status != OK:
+            row.update(status=status, message=out)
+            return row
+        if not same_output(out, ref["output"], cfg.rtol):
+            row.update(status=WRONG_OUTPUT, message="output differs from the untransformed program's")
+            return row
+        status, times, msg = _time(exe, kernel, cfg, cfg.reps)
     row.update(status=status, message=msg, times=[round(t, 6) for t in times])
     if times:
         row.update(median_s=round(statistics.median(times), 6), min_s=round(min(times), 6),

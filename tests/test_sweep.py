@@ -3,6 +3,7 @@ gives, a hung variant times out, a worker killed mid-sweep loses nothing measure
 journal, illegal variants are rejected before compiling, wrong outputs are rejected."""
 
 import json
+import os
 
 import pytest
 
@@ -19,7 +20,9 @@ GEMM = PROGRAMS / "polybench" / "gemm.c"
 MISBEHAVING = r"""
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #ifndef N
 #define N 16
@@ -33,6 +36,11 @@ int main(int argc, char **argv) {
 #ifdef KILL_WORKER
   if (variant) kill(getppid(), SIGKILL);
 #endif
+  const char *log = getenv("SWEEP_RUN_LOG");  /* when and how long each run ran (sweeps' runs are exclusive) */
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_REALTIME, &t0);
+  if (log)
+    usleep(40000);
   for (int i = 0; i < N; i++)
     for (int j = 0; j < N; j++)
       A[i][j] = i * 0.5 + j;
@@ -40,6 +48,12 @@ int main(int argc, char **argv) {
     for (int j = 0; j < N; j++)
       A[i][j] += A[i - 1][j];
   printf("%.6f\n", A[N - 1][N - 1]);
+  clock_gettime(CLOCK_REALTIME, &t1);
+  FILE *f = log ? fopen(log, "a") : NULL;
+  if (f) {
+    fprintf(f, "%ld.%09ld %ld.%09ld\n", (long)t0.tv_sec, t0.tv_nsec, (long)t1.tv_sec, t1.tv_nsec);
+    fclose(f);
+  }
   return 0;
 }
 """
@@ -49,10 +63,26 @@ CFG = sw.SweepConfig(reps=2, run_timeout=20)
 
 
 @pytest.fixture(scope="module")
-def client():
+def run_log(tmp_path_factory):
+    """The file the kernels' runs append their (start, end) times to (the workers inherit the variable)."""
+    path = tmp_path_factory.mktemp("runs") / "runs.log"
+    old = os.environ.get("SWEEP_RUN_LOG")
+    os.environ["SWEEP_RUN_LOG"] = str(path)
+    yield path
+    if old is None:
+        os.environ.pop("SWEEP_RUN_LOG")
+    else:
+        os.environ["SWEEP_RUN_LOG"] = old
+
+
+@pytest.fixture(scope="module")
+def client(run_log):
     import dask
-    # no retry by Dask (its default allows 3): the sweep gives every task that was on a dying worker a second chance
-    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+    # no retry by Dask (its default allows 3): the sweep gives every task that was on a dying worker a second
+    # chance; a lock held by a killed worker is released after 2 s (Dask's default: 30 s)
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0,
+                          "distributed.scheduler.locks.lease-timeout": "2s",
+                          "distributed.scheduler.locks.lease-validation-interval": "0.5s"}):
         c, _ = sw.make_client(None, n_workers=2)
         yield c
         cluster = c.cluster
@@ -66,12 +96,17 @@ def _kernel(tmp, name, *defines):
     return sw.Kernel(str(path), defines=[(d, 1) for d in defines], name=name)
 
 
-def test_two_workers_give_the_rows_of_a_serial_run(client, tmp):
+def test_two_workers_give_the_rows_of_a_serial_run(client, run_log, tmp):
     small = _kernel(tmp, "colsum")
     kernels = [small, sw.Kernel(small.path, defines=[("N", 40)], name="colsum40")]
     space = [SPACE[0], SPACE[2]]
     serial = sw.sweep(kernels, space, config=CFG, serial=True, progress=False)
+    run_log.write_text("")
     dist = sw.sweep(kernels, space, config=CFG, scheduler=client, progress=False, journal=str(tmp / "j.jsonl"))
+    # the two workers compiled in parallel but never ran programs at the same time (one machine)
+    runs = sorted(tuple(map(float, line.split())) for line in run_log.read_text().splitlines())
+    assert len(runs) == (2 + 4) * (1 + CFG.reps)  # 2 references and 4 variants: an output check, then the reps
+    assert all(end <= start for (_, end), (start, _) in zip(runs, runs[1:])), runs
     assert len(dist.rows) == 4 and all(r["status"] == sw.OK for r in dist.rows)
     assert dist.content() == serial.content()
     assert {r["worker"] for r in dist.rows} <= {w for w in client.scheduler_info()["workers"]}
@@ -81,6 +116,23 @@ def test_two_workers_give_the_rows_of_a_serial_run(client, tmp):
     dist.to_json(str(tmp / "r.json"))
     assert (tmp / "r.csv").read_text().splitlines()[0].startswith("kernel,variant,")
     assert len(json.loads((tmp / "r.json").read_text())["rows"]) == 4
+
+
+def test_workers_of_one_machine_run_programs_one_at_a_time(client):
+    """Two tasks on the two workers, each holding the machine's slot for half a second, run one after the other
+    (and side by side with `exclusive=False`)."""
+    def hold(exclusive):  # (a closure: Dask pickles it by value)
+        import time
+        with sw.machine_slot(sw.SweepConfig(exclusive=exclusive)):
+            start = time.time()
+            time.sleep(0.5)
+            return start, time.time()
+
+    workers = list(client.scheduler_info()["workers"])[:2]
+    for exclusive in (True, False):
+        futures = [client.submit(hold, exclusive, pure=False, workers=[w]) for w in workers]
+        (_, first_end), (second_start, _) = sorted(f.result() for f in futures)
+        assert (first_end <= second_start) == exclusive
 
 
 def test_hung_variant_times_out_and_the_sweep_completes(client, tmp):
