@@ -20,7 +20,7 @@ import traceback
 from dataclasses import dataclass, field
 
 from .errors import CompileError, InternalError
-from .system_cc import assemble, is_assembly, preprocess
+from .system_cc import assemble, dependencies_only, is_assembly, preprocess
 
 # gcc's questions about the toolchain (libtool's "dynamic linker characteristics", configure scripts): pgcc links
 # through the system's cc, so cc's answers are pgcc's
@@ -65,6 +65,7 @@ C compiler (as gcc):
 Dependencies (for make):
   -MD                    write x.d beside the object: the source and every header it includes
   -MMD                   the same without system headers
+  -M, -MM                only list the dependencies (with and without system headers), with the system's cc
   -MF FILE               the dependency file's name
   -MT TARGET             the rule's target (-MQ TARGET: the same)
   -MP                    an empty rule per header
@@ -153,8 +154,6 @@ REJECTED_F = ("-ftrapv", "-fshort-enums", "-fshort-wchar", "-fpack-struct", "-fn
               "-fno-unsigned-char", "-fsanitize-trap", "-fstack-check")
 REJECTED_F_PREFIXES = ("-fsanitize=", "-fpack-struct=", "-fsanitize-recover")
 UNSUPPORTED = {
-    "-M": "-M (dependencies only) is not supported; use -MD or -MMD with -c",
-    "-MM": "-MM (dependencies only) is not supported; use -MD or -MMD with -c",
     "-emit-llvm": "-emit-llvm is not supported; use --emit=llvm",
 }
 LANGS = {"c": "c", "cuda": "cuda", "c++": "c++", "cu": "cuda"}
@@ -198,6 +197,7 @@ class Options:
     compile_only: bool = False
     assembly: bool = False
     preprocess_only: bool = False       # -E: the system's cc preprocesses (system_cc.py)
+    deps_only: str | None = None        # -M / -MM: the system's cc lists the dependencies (system_cc.py)
     opt_level: int = 0                  # gcc's default; see device_opt_level for CUDA device code
     opt_given: bool = False             # an -O flag was given
     clang_args: list = field(default_factory=list)
@@ -316,6 +316,8 @@ def parse_args(argv: list[str]) -> Options:
             lang = _language(a[2:])
         elif a in ("-MD", "-MMD"):
             o.deps = a[1:]
+        elif a in ("-M", "-MM"):
+            o.deps_only = a[1:]
         elif a == "-MP":
             o.dep_phony = True
         elif a == "-MF":
@@ -775,16 +777,21 @@ def write_text(o: Options, text: str) -> None:
 
 
 def preprocess_inputs(o: Options, langs: list) -> int:
-    """-E: each C input preprocessed by the system's cc (system_cc.py) to -o's file or stdout; returns 0.
+    """-E: each C input preprocessed by the system's cc (system_cc.py) to -o's file or stdout; -M/-MM: its
+    dependencies listed by the system's cc (as make rules, to -MF's or -o's file or stdout); returns 0.
 
     Raises:
-        CompileError: -o with several inputs, an input that is not C, or cc failed."""
-    if o.output and o.output != "-" and len(o.inputs) > 1:
-        raise CompileError("cannot specify -o with -E and multiple files")
+        CompileError: -o or -MF with several inputs, an input that is not C, or cc failed."""
+    flag = "-" + o.deps_only if o.deps_only else "-E"
+    if ((o.output and o.output != "-") or (o.deps_only and o.dep_file)) and len(o.inputs) > 1:
+        raise CompileError(f"cannot specify {'-MF' if o.dep_file else '-o'} with {flag} and multiple files")
     for p, lang in zip(o.inputs, langs):
         if lang != "c" and not p.endswith((".S", ".sx", ".h")):
-            raise CompileError(f"{p}: -E is supported for C files (and .S, headers) only")
-        preprocess(p, o.clang_args, o.output)
+            raise CompileError(f"{p}: {flag} is supported for C files (and .S, headers) only")
+        if o.deps_only:
+            dependencies_only(p, o.clang_args, o.deps_only, o.output, o.dep_file, o.dep_targets, o.dep_phony)
+        else:
+            preprocess(p, o.clang_args, o.output)
     return 0
 
 
@@ -969,7 +976,7 @@ def _compile_and_link(o: Options) -> int:
         if lang is None and p.endswith((".h", ".hpp", ".cuh")) and not o.preprocess_only:  # (`-x c x.h` does)
             raise CompileError(f"{p}: cannot compile a header (precompiled headers are not supported)")
         check_input(p)
-    if o.preprocess_only:
+    if o.preprocess_only or o.deps_only:
         return preprocess_inputs(o, langs)
     sources = [p for p, lang in zip(o.inputs, langs) if lang or (o.compile_only and is_assembly(p))]
     if (o.compile_only or o.assembly or o.emit) and o.output and len(sources) > 1:

@@ -1,6 +1,6 @@
 """What gcc's driver hands to its preprocessor and assembler, pgcc hands to the system's C compiler (the program
-it links with, toolchain.linker()): `pgcc -E x.c` preprocesses with `cc -E`, and `pgcc -c x.S` assembles with
-`cc -c`, with the same -I/-D/-U/-include/-std options. The macros are the system compiler's, plus __PGCC__ (pgcc's
+it links with, toolchain.linker()): `pgcc -E x.c` preprocesses with `cc -E`, `pgcc -M/-MM x.c` lists the
+dependencies with `cc -M/-MM`, and `pgcc -c x.S` assembles with `cc -c`, with the same -I/-D/-U/-include/-std options. The macros are the system compiler's, plus __PGCC__ (pgcc's
 own parser, libclang, predefines clang's); `configure` scripts only ask the preprocessor which headers exist and
 what they define, which is the same for both.
 """
@@ -35,6 +35,21 @@ def preprocess(path: str, clang_args: list, output: str | None) -> None:
     cmd = [linker(), "-E", *_preprocessor_flags(clang_args), path]
     if output and output != "-":
         cmd += ["-o", output]
+    _run(cmd, path)
+
+
+def dependencies_only(path: str, clang_args: list, kind: str, output: str | None, dep_file: str | None,
+                      targets: list, phony: bool) -> None:
+    """`cc -M` (kind "M": every header) or `cc -MM` ("MM": user headers) of C file `path`: make's rule
+    `path.o: path headers...` to `dep_file` (-MF), else `output` (-o), else stdout; `targets` (-MT) name the
+    rule's targets, `phony` (-MP) adds an empty rule per header.
+
+    Raises:
+        CompileError: cc failed."""
+    cmd = [linker(), "-" + kind, *_preprocessor_flags(clang_args), path]
+    cmd += [a for t in targets for a in ("-MT", t)] + (["-MP"] if phony else [])
+    if dep_file or (output and output != "-"):
+        cmd += ["-MF", dep_file or output]
     _run(cmd, path)
 
 

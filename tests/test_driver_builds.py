@@ -92,7 +92,8 @@ def test_bad_invocations(tmp, setup, args, pattern):
 
 
 def test_preprocess_and_assemble_through_the_system_compiler(tmp):
-    """-E preprocesses with the system's cc (pgcc's -D/-I and __PGCC__), and the output compiles; `-c x.S`
+    """-E preprocesses with the system's cc (pgcc's -D/-I and __PGCC__), and the output compiles; -M/-MM list
+    the dependencies as gcc does; `-c x.S`
     assembles (it was taken for a linker input and no object was written)."""
     (tmp / "inc").mkdir()
     (tmp / "inc" / "k.h").write_text("#define K (SCALE * 7)\n")
@@ -101,6 +102,13 @@ def test_preprocess_and_assemble_through_the_system_compiler(tmp):
     assert r.returncode == 0 and "int k = (3 * 7);" in r.stdout, r.stderr
     r = run_pgcc(["-E", "-Iinc", "-DSCALE=2", "p.c", "-o", "p.i"], cwd=tmp)
     assert r.returncode == 0 and (tmp / "p.i").exists()
+    # -M / -MM: make's rule, as gcc's driver prints it (the makedepend step of older Makefiles)
+    for flags in (["-M"], ["-MM"], ["-MM", "-MT", "obj/p.o", "-MP"]):
+        r = run_pgcc([*flags, "-Iinc", "p.c"], cwd=tmp)
+        want = subprocess.run(["gcc", *flags, "-Iinc", "p.c"], cwd=tmp, capture_output=True, text=True).stdout
+        assert r.returncode == 0 and r.stdout == want and "inc/k.h" in r.stdout, r.stderr
+    r = run_pgcc(["-MM", "-Iinc", "p.c", "-MF", "p.dep"], cwd=tmp)
+    assert r.returncode == 0 and (tmp / "p.dep").read_text().split() == ["p.o:", "p.c", "inc/k.h"]
     (tmp / "f.S").write_text("#define VALUE 42\n.globl forty_two\nforty_two:\n  movl $VALUE, %eax\n  ret\n"
                              ".section .note.GNU-stack,\"\",@progbits\n")
     (tmp / "m.c").write_text("int forty_two(void);\nint main(void) { return forty_two() - 42; }\n")
