@@ -355,10 +355,14 @@ def minmax(fg, call, args):
 
 
 def absolute(fg, call, args):
-    """`__builtin_elementwise_abs`: math.absi / math.absf (the most negative integer stays itself)."""
+    """`__builtin_elementwise_abs`: math.absf; for integers x < 0 ? 0 - x : x (the most negative integer stays
+    itself, as pabsb; LLVM matches the select as its abs; math.absi has no lowering in this pipeline)."""
     v = fg.rvalue(args[0])
     elem = vectors.element_ctype(args[0].type) if CT.is_vector(args[0].type) else canonical(args[0].type)
-    return math.absf(v) if CT.is_float(elem) else math.absi(v)
+    if CT.is_float(elem):
+        return math.absf(v)
+    z = vectors.zero(args[0].type) if CT.is_vector(args[0].type) else fg.zero(args[0].type)
+    return arith.select(arith.cmpi(arith.CmpIPredicate.slt, v, z), arith.subi(z, v), v)
 
 
 def square_root(fg, call, args):
