@@ -556,7 +556,7 @@ class ExprGen:
         ty = canonical(e.type)
         if op == "__extension__":  # GNU: only silences pedantic warnings
             return self.rvalue(a, discard=discard)
-        if op in ("-", "+", "~", "!") and CT.is_vector(ty):  # element-wise (vectors.py)
+        if op in ("-", "+", "~", "!", "pre++", "pre--", "post++", "post--") and CT.is_vector(ty):  # (vectors.py)
             return vectors.unary(self, op, a, e)
         if op in ("pre++", "pre--", "post++", "post--"):
             lv = self.lvalue(a)

@@ -808,6 +808,11 @@ def const_image(ty, init):
 
     def put_scalar(off, t, e):
         t = canonical(t)
+        if CT.is_vector(t):  # `{1, 2, 3, 4}` (also as `(v4si){...}`): its constant elements
+            items, elem = vectors.constant_elements(e)
+            for k, item in enumerate(items):
+                put_scalar(off + k * CT.size_of(elem), elem, item)
+            return
         if t.kind == T.POINTER:
             e = constant_branch(e)
             if is_null_constant(e):
@@ -860,7 +865,7 @@ def const_image(ty, init):
             used = agg(off, t, items, 0)
             if used < len(items):
                 raise error_at(items[used], "unsupported construct: excess elements in an initializer")
-        elif s.kind == K.INIT_LIST_EXPR:
+        elif s.kind == K.INIT_LIST_EXPR and not CT.is_vector(t):  # (a vector's list: put_scalar)
             if children(s):
                 obj(off, t, children(s)[0])
         elif CT.is_array(t) and s.kind == K.STRING_LITERAL:

@@ -162,8 +162,15 @@ def compound(gen, op, a, b, e):
 
 
 def unary(gen, op, a, e):
-    """`-v`, `+v`, `~v`, `!v` element-wise (expr_UNARY_OPERATOR's hook; `!v` is `v == 0`)."""
+    """`-v`, `+v`, `~v`, `!v`, `++v`, `v--`... element-wise (expr_UNARY_OPERATOR's hook; `!v` is `v == 0`)."""
     ty = canonical(e.type)
+    if op in ("pre++", "pre--", "post++", "post--"):
+        lv = gen.lvalue(a)
+        old = gen.load(lv)
+        one = splat(gen, gen.const_int(_int(), 1), _int(), ty, e)
+        new = arith_op(gen, "Add" if "++" in op else "Sub", old, one, ty, e)
+        gen.store(lv, new)
+        return new if op.startswith("pre") else old
     if op == "+":
         return gen.rvalue(a)
     if op in ("-", "~", "!"):
@@ -185,6 +192,11 @@ def element_lvalue(gen, e, base, index):
     """`v[i]` of vector lvalue `base`: ("vecelt", base lvalue, i64 index, element type)."""
     i = gen.convert(gen.rvalue(index), index.type, _long(), index)
     return ("vecelt", gen.lvalue(base), i, element_ctype(base.type))
+
+
+def _int():
+    from .values import ci_uint
+    return ci_uint()
 
 
 def _long():
@@ -241,6 +253,21 @@ def init_list(gen, e, ty):
         raise gen.unsupported(e, "vector initializer with too many elements")
     parts += [gen.zero(elem)] * (n - len(parts))
     return vector.FromElementsOp(vt, parts).result
+
+
+def constant_elements(e):
+    """The element initializers of a vector global's initializer `e` (a brace list, maybe inside a compound
+    literal or a cast of one) and their C type (the innermost list's element type: a cast reinterprets the
+    bytes); raises CompileError at `e` for anything else (a vector-valued call...)."""
+    from ..clang_ast import K
+    s = strip_implicit(e)
+    while s.kind in (K.COMPOUND_LITERAL_EXPR, K.CSTYLE_CAST_EXPR, K.PAREN_EXPR) and children(s):
+        s = strip_implicit([c for c in children(s) if c.kind.is_expression()][-1])
+    if s.kind != K.INIT_LIST_EXPR:
+        raise error_at(e, "unsupported construct: vector initializer of a global that is not a brace list")
+    if not CT.is_vector(s.type):
+        raise error_at(e, "unsupported construct: vector initializer of a global that is not a brace list")
+    return children(s), element_ctype(s.type)
 
 
 def first_token(e):
