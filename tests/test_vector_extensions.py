@@ -75,3 +75,18 @@ def test_unsupported_simd_is_a_clear_error(tmp):
     err = compile_error(tmp / "b.c", "typedef _Bool b4 __attribute__((ext_vector_type(4)));\n"
                         "int f(b4 x) { return x[0]; }\nint main(void) { return 0; }\n")
     assert "b.c:2:" in err and "vector type '_Bool" in err
+
+
+def test_intrinsic_outside_its_instruction_set_is_an_error(tmp):
+    """An SSSE3 intrinsic in a function compiled for the default target is gcc's error (it would be code for a
+    processor the program does not target); -mssse3 or a target attribute (also one implying it) allows it."""
+    code = ("#include <tmmintrin.h>\n"
+            "__attribute__((target(\"avx2\"))) int g(__m128i a) { return _mm_cvtsi128_si32(_mm_shuffle_epi8(a, a)); }\n"
+            "int f(__m128i a) { return _mm_cvtsi128_si32(_mm_shuffle_epi8(a, a)); }\n"
+            "int main(void) { return f(_mm_set1_epi8(3)) - g(_mm_set1_epi8(3)); }\n")
+    assert subprocess.run(["gcc", "-x", "c", "-", "-o", str(tmp / "g")], input=code, text=True,
+                          capture_output=True).returncode != 0
+    err = compile_error(tmp / "s.c", code)
+    assert "s.c:3:" in err and "'_mm_shuffle_epi8' requires target feature 'ssse3'" in err and "'f'" in err
+    got = run_exe(build_pgcc(tmp / "s.c", tmp / "s", extra=("-mssse3",)))
+    assert got.returncode == 0

@@ -331,7 +331,8 @@ def pmuludq(fg, call, args):
 
 
 def _unsigned_elements(arg):
-    return CT.is_unsigned(vectors.element_ctype(arg.type))
+    elem = vectors.element_ctype(arg.type) if CT.is_vector(arg.type) else canonical(arg.type)
+    return CT.is_unsigned(elem)
 
 
 def saturating(fg, call, args):
@@ -425,3 +426,87 @@ SPECIAL = {
 }
 
 BUILTINS = {**{n: direct for n in DIRECT}, **SPECIAL}
+
+
+# ------------------------------------------------------------------ target features of always_inline functions
+# What each x86 feature implies (gcc's and clang's -m options: -mavx2 enables AVX, SSE4.2, ...).
+IMPLIES = {"sse3": {"sse2"}, "ssse3": {"sse3"}, "sse4.1": {"ssse3"}, "sse4.2": {"sse4.1", "crc32"},
+           "avx": {"sse4.2"}, "avx2": {"avx"}, "fma": {"avx"}, "f16c": {"avx"}, "pclmul": {"sse2"},
+           "aes": {"sse2"}, "sha": {"sse2"}, "vpclmulqdq": {"avx", "pclmul"}, "sse2": {"sse", "mmx"}}
+# the predefined macro that tells whether the translation unit has a feature
+MACROS = {"sse3": "__SSE3__", "ssse3": "__SSSE3__", "sse4.1": "__SSE4_1__", "sse4.2": "__SSE4_2__",
+          "avx": "__AVX__", "avx2": "__AVX2__", "fma": "__FMA__", "f16c": "__F16C__", "pclmul": "__PCLMUL__",
+          "aes": "__AES__", "sha": "__SHA__", "vpclmulqdq": "__VPCLMULQDQ__", "popcnt": "__POPCNT__",
+          "bmi": "__BMI__", "bmi2": "__BMI2__", "lzcnt": "__LZCNT__", "crc32": "__CRC32__",
+          "avx512f": "__AVX512F__", "avx512bw": "__AVX512BW__", "avx512vl": "__AVX512VL__"}
+_UNIT_FEATURES: dict = {}
+
+
+def _closure(features):
+    out, todo = set(), list(features)
+    while todo:
+        f = todo.pop()
+        if f not in out:
+            out.add(f)
+            todo += IMPLIES.get(f, ())
+    return out
+
+
+def unit_features(tu) -> set:
+    """The x86 features the whole translation unit may use: the baseline (SSE2) and what its -m options add,
+    read from the macros clang predefines for the same options (a parse of a few lines, once per option set)."""
+    key = tuple(getattr(tu, "target_args", ()))
+    if key not in _UNIT_FEATURES:
+        import clang.cindex as ci
+        probe = "".join(f"#ifdef {m}\nint {f.replace('.', '_')};\n#endif\n" for f, m in MACROS.items())
+        t = ci.Index.create().parse("features.c", args=["-x", "c", *key], unsaved_files=[("features.c", probe)])
+        have = {c.spelling.replace("_", ".") for c in t.cursor.get_children()}
+        _UNIT_FEATURES[key] = _closure({"sse", "sse2", "mmx"} | {f for f in MACROS if f in have})
+    return _UNIT_FEATURES[key]
+
+
+def _attribute_args(decl, names):
+    """The string arguments of `decl`'s attributes called one of `names` (`target("avx2,pclmul")`), and
+    whether it has `always_inline`."""
+    found, always = [], False
+    for d in (decl, decl.get_definition()):
+        if d is None:
+            continue
+        for a in d.get_children():
+            if not a.kind.is_attribute():
+                continue
+            toks = [t.spelling for t in a.get_tokens()]
+            if toks and toks[0] in ("always_inline", "__always_inline__"):
+                always = True
+            if len(toks) >= 3 and toks[0] in names and toks[1] == "(" and toks[2].startswith('"'):
+                found.append(toks[2].strip('"'))
+    return found, always
+
+
+def check_target_features(fg, call, callee):
+    """An always_inline function that needs instruction-set features (the intrinsics: `_mm_shuffle_epi8` is
+    `target("ssse3")`) called from a function that lacks one: the error gcc and clang give (this would be code
+    for a processor the program does not target).
+
+    Raises:
+        CompileError at `call`, naming the function and the feature."""
+    need, always = _attribute_args(callee, ("target", "__target__"))
+    if not need or not always:
+        return
+    caller = getattr(fg, "cursor", None)
+    have_attr, _ = _attribute_args(caller, ("target", "__target__")) if caller is not None else ([], False)
+    if any("arch=" in h for h in have_attr):
+        return  # (a processor name: its features are clang's to know)
+    have = unit_features(call.translation_unit) | _closure(
+        {f.strip() for h in have_attr for f in h.split(",") if not f.strip().startswith("no-")})
+    for spec in need:
+        for f in (x.strip() for x in spec.split(",")):
+            if f and not f.startswith(("no-", "arch=", "tune=")) and f not in have and f in _known():
+                where = f"function '{caller.spelling}'" if caller is not None else "this function"
+                raise error_at(call, f"always_inline function '{callee.spelling}' requires target feature '{f}', "
+                                     f"but would be inlined into {where} that is compiled without support for "
+                                     f"'{f}' (-m{f} or __attribute__((target(\"{f}\"))))")
+
+
+def _known():
+    return set(MACROS) | set(IMPLIES) | {"sse", "sse2", "mmx"}
