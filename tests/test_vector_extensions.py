@@ -90,3 +90,9 @@ def test_intrinsic_outside_its_instruction_set_is_an_error(tmp):
     assert "s.c:3:" in err and "'_mm_shuffle_epi8' requires target feature 'ssse3'" in err and "'f'" in err
     got = run_exe(build_pgcc(tmp / "s.c", tmp / "s", extra=("-mssse3",)))
     assert got.returncode == 0
+
+
+def test_scalar_intrinsics(tmp):
+    """BMI/BMI2/LZCNT, crc32, AES, PCLMUL, fences, pause, MXCSR and rdtsc (declared builtins without bodies:
+    `void _mm_pause(void);`) are LLVM's x86 intrinsics, never calls of functions that do not exist."""
+    same_as_gcc(C / "x86_scalar_intrinsics.c", tmp, "-O2")

@@ -109,12 +109,23 @@ def _direct_table():
               "hsubpd256": "avx.hsub.pd.256", "hsubps256": "avx.hsub.ps.256",
               "addsubpd256": "avx.addsub.pd.256", "addsubps256": "avx.addsub.ps.256",
               "pmulhrsw256": "avx2.pmul.hr.sw"})
+    t.update({"aesenc128": "aesni.aesenc", "aesenclast128": "aesni.aesenclast", "aesdec128": "aesni.aesdec",
+              "aesdeclast128": "aesni.aesdeclast", "aesimc128": "aesni.aesimc",
+              "aeskeygenassist128": "aesni.aeskeygenassist",
+              "sha1msg1": "sha1msg1", "sha1msg2": "sha1msg2", "sha1nexte": "sha1nexte", "sha1rnds4": "sha1rnds4",
+              "sha256msg1": "sha256msg1", "sha256msg2": "sha256msg2", "sha256rnds2": "sha256rnds2",
+              "bextr_u32": "bmi.bextr.32", "bextr_u64": "bmi.bextr.64", "bzhi_si": "bmi.bzhi.32",
+              "bzhi_di": "bmi.bzhi.64", "pdep_si": "bmi.pdep.32", "pdep_di": "bmi.pdep.64",
+              "pext_si": "bmi.pext.32", "pext_di": "bmi.pext.64"})
     for v, p in (("pd", "pd"), ("ps", "ps")):
         for w, s in (("", ""), ("256", ".256")):
             t[f"vtestz{v}{w}"] = f"avx.vtestz.{p}{s}"
             t[f"vtestc{v}{w}"] = f"avx.vtestc.{p}{s}"
             t[f"vtestnzc{v}{w}"] = f"avx.vtestnzc.{p}{s}"
-    return {IA32 + k: "llvm.x86." + v for k, v in t.items()}
+    # functions the headers declare and clang knows as builtins (no inline body: `void _mm_pause(void);`)
+    plain = {"_mm_pause": "sse2.pause", "_mm_lfence": "sse2.lfence", "_mm_mfence": "sse2.mfence",
+             "_mm_sfence": "sse.sfence", "_mm_clflush": "sse2.clflush", "__rdtsc": "rdtsc"}
+    return {**{IA32 + k: "llvm.x86." + v for k, v in t.items()}, **{k: "llvm.x86." + v for k, v in plain.items()}}
 
 
 DIRECT = _direct_table()
@@ -396,7 +407,30 @@ def nontemporal_load(fg, call, args):
     return llvm.LoadOp(CT.value_type(call.type), p, alignment=CT.size_of(call.type), nontemporal=True).result
 
 
+def count_zeros(fg, call, args):
+    """tzcnt / lzcnt: LLVM's cttz / ctlz defined at zero (the operand's width, as the instructions give)."""
+    v = fg.rvalue(args[0])
+    name = "llvm.cttz" if "tzcnt" in call.spelling else "llvm.ctlz"
+    r = intrinsic(name, v.type, [v, arith.constant(ir.IntegerType.get_signless(1), 0)])
+    return fg.convert(r, args[0].type, call.type, call)
+
+
+def mxcsr(fg, call, args):
+    """`_mm_getcsr()` / `_mm_setcsr(x)`: stmxcsr / ldmxcsr through a 4-byte stack slot (their operand is
+    memory)."""
+    slot = fg.byte_alloca(4, 4)
+    i32 = ir.IntegerType.get_signless(32)
+    if call.spelling == "_mm_getcsr":
+        intrinsic("llvm.x86.sse.stmxcsr", None, [slot])
+        return llvm.LoadOp(i32, slot).result
+    llvm.StoreOp(fg.rvalue(args[0]), slot)
+    intrinsic("llvm.x86.sse.ldmxcsr", None, [slot])
+
+
 SPECIAL = {
+    **{IA32 + n: count_zeros for n in ("tzcnt_u16", "tzcnt_u32", "tzcnt_u64", "lzcnt_u16", "lzcnt_u32",
+                                        "lzcnt_u64")},
+    "_mm_getcsr": mxcsr, "_mm_setcsr": mxcsr,
     **{IA32 + f"cmp{p}{k}": compare_fixed for p in PREDICATES for k in ("pd", "ps", "sd", "ss")},
     **{IA32 + n: pshufd for n in ("pshufd", "pshufd256", "vpermilps", "vpermilps256", "vpermilpd", "vpermilpd256",
                                    "permdi256", "permdf256")},
