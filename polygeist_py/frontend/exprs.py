@@ -351,6 +351,8 @@ class ExprGen:
             return self.convert_object(v, from_c, to_c, e)  # (a derived class's base subobject: cxx_classes)
         if CT.is_array(to_c) and is_array_parameter(inner):
             return v  # (an array parameter's value is its pointer)
+        if e.kind == K.CSTYLE_CAST_EXPR and (CT.is_vector(to_c) or CT.is_vector(from_c)):  # (vectors.py)
+            return vectors.explicit_cast(self, v, from_c, to_c, inner)
         return self.convert(v, from_c, to_c, inner)
 
     def expr_ARRAY_SUBSCRIPT_EXPR(self, e):

@@ -22,7 +22,7 @@ from mlir import ir
 from mlir.dialects import arith, llvm, vector
 
 from ..clang_ast import T, canonical, children, evaluate, strip_implicit
-from ..errors import error_at
+from ..errors import CompileError, error_at
 from . import c_types as CT
 
 SHUFFLE = "__builtin_shufflevector"
@@ -62,25 +62,31 @@ def bitcast(v, to: ir.Type):
 
 
 def convert(gen, v, src, dst, cursor=None):
-    """C conversion with a vector on either side: vector -> vector or scalar of the same size reinterprets the
-    bits (gcc: a cast between vector types, or to an integer of the vector's size); scalar -> vector splats.
+    """C conversion with a vector on either side, as clang makes it implicitly: scalar -> vector splats (an
+    operand of a vector operator); vector -> vector or scalar of the same size reinterprets the bits (gcc's
+    lax conversions between vector types).
 
-    Raises CompileError (at `cursor`) for sizes that differ, as clang does."""
+    Raises CompileError (at `cursor`) for sizes that differ."""
     src, dst = canonical(src), canonical(dst)
     if CT.is_vector(dst) and CT.is_arith(src):
-        if CT.size_of(src) == CT.size_of(dst) and not CT.is_vector(src) and cursor is not None \
-                and _explicit_cast(cursor):
-            return bitcast(v, CT.vector_type(dst))  # `(__m64)x` of an 8-byte integer: the bits
         return splat(gen, v, src, dst, cursor)
+    return reinterpret(v, src, dst, cursor)
+
+
+def explicit_cast(gen, v, src, dst, cursor):
+    """`(T)x` with a vector on either side: the same bits (gcc: a cast between a vector and a vector or
+    scalar of the same size); a scalar cast to a vector of another size splats it (clang's ext_vector_type)."""
+    src, dst = canonical(src), canonical(dst)
+    if CT.is_vector(dst) and CT.is_arith(src) and CT.size_of(src) != CT.size_of(dst):
+        return splat(gen, v, src, dst, cursor)
+    return reinterpret(v, src, dst, cursor)
+
+
+def reinterpret(v, src, dst, cursor):
     if CT.size_of(src) != CT.size_of(dst) or not (CT.is_vector(dst) or CT.is_arith(dst)):
         msg = f"unsupported conversion from '{src.spelling}' to '{dst.spelling}'"
-        raise error_at(cursor, msg) if cursor is not None else gen.error(None, msg)
+        raise error_at(cursor, msg) if cursor is not None else CompileError(msg)
     return bitcast(v, CT.value_type(dst))
-
-
-def _explicit_cast(cursor):
-    from ..clang_ast import K
-    return cursor.kind in (K.CSTYLE_CAST_EXPR,)
 
 
 INT_OPS = {"Add": arith.addi, "Sub": arith.subi, "Mul": arith.muli, "And": arith.andi, "Or": arith.ori,

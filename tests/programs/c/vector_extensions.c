@@ -11,6 +11,7 @@ typedef uint8_t u8x16 __attribute__((vector_size(16)));
 typedef float f32x4 __attribute__((vector_size(16)));
 typedef double f64x2 __attribute__((vector_size(16)));
 typedef uint64_t u64x2 __attribute__((vector_size(16)));
+typedef int32_t i32x2 __attribute__((vector_size(8)));
 typedef uint32_t u32x4_u __attribute__((vector_size(16), aligned(1)));
 
 #define PRIME1 0x9E3779B1u
@@ -131,6 +132,9 @@ int main(void) {
     int out[4];
     memcpy(out, &arr[2], sizeof out);
     printf("memcpy %d %d\n", out[0], out[3]);
+    i32x2 packed = (i32x2)0x700000003LL;  /* casts between a scalar and a vector of its size: the bits */
+    long long unpacked = (long long)(packed + 1);
+    printf("scalar casts %d %d %llx\n", packed[0], packed[1], unpacked);
     lanes in = {.v = seed};
     in.w[3] = 99;
     struct state st = {{{1, 2, 3, 4}, {0}}, 0};
