@@ -211,6 +211,7 @@ def _long():
 
 
 def load_element(gen, lv):
+    """The value of a ("vecelt", ...) lvalue: element i of the vector."""
     _, base, i, _elem = lv
     return llvm.ExtractElementOp(gen.load(base), i).result
 
@@ -281,19 +282,24 @@ def first_token(e):
     return t.spelling if t is not None else None
 
 
+def _span(c):
+    return (c.extent.start.file.name if c.extent.start.file else None, c.extent.start.offset, c.extent.end.offset)
+
+
 def builtin_kind(e):
     """SHUFFLE / CONVERT for an UNEXPOSED_EXPR that is `__builtin_shufflevector(...)` /
-    `__builtin_convertvector(...)`, else None. (libclang has no cursor kind for them: the first token
-    tells, and an implicit cast never spans more than its operand.)"""
+    `__builtin_convertvector(...)`, else None. (libclang has no cursor kind for them: an implicit cast spans
+    exactly its operand, a builtin call more; the first token names the builtin unless a macro wrote it.)"""
     if not CT.is_vector(e.type):
         return None
     ch = children(e)
+    if not ch or len(ch) == 1 and _span(ch[0]) == _span(e):
+        return None  # an implicit conversion (also one of a builtin's result: the same first token)
     tok = first_token(e)
     if tok in (SHUFFLE, CONVERT):
         return tok
-    if len(ch) == 1 and (ch[0].extent.start.offset, ch[0].extent.end.offset) != \
-            (e.extent.start.offset, e.extent.end.offset) and e.extent.start.file is not None \
-            and CT.is_vector(ch[0].type):
+    if len(ch) == 1 and CT.is_vector(ch[0].type) and \
+            canonical(ch[0].type).element_count == canonical(e.type).element_count:
         return CONVERT
     if len(ch) >= 3 and CT.is_vector(ch[0].type) and all(evaluate(c) is not None for c in ch[2:]):
         return SHUFFLE

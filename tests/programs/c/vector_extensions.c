@@ -14,6 +14,8 @@ typedef uint64_t u64x2 __attribute__((vector_size(16)));
 typedef int32_t i32x2 __attribute__((vector_size(8)));
 typedef uint32_t u32x4_u __attribute__((vector_size(16), aligned(1)));
 
+#define REVERSE(a, b) __builtin_shufflevector(a, b, 3, 2, 1, 0)
+#define TO_FLOAT(a) __builtin_convertvector(a, f32x4)
 #define PRIME1 0x9E3779B1u
 #define PRIME2 0x85EBCA77u
 
@@ -132,6 +134,11 @@ int main(void) {
     int out[4];
     memcpy(out, &arr[2], sizeof out);
     printf("memcpy %d %d\n", out[0], out[3]);
+    u64x2 interleaved = (u64x2)__builtin_shufflevector(a, b, 0, 4, 1, 5);
+    u64x2 reversed = (u64x2)REVERSE(a, b);
+    f32x4 halves = TO_FLOAT(a) / 2;
+    printf("macros %llx %llx %.1f\n", (unsigned long long)interleaved[1], (unsigned long long)reversed[0],
+           halves[2]);
     i32x2 packed = (i32x2)0x700000003LL;  /* casts between a scalar and a vector of its size: the bits */
     long long unpacked = (long long)(packed + 1);
     printf("scalar casts %d %d %llx\n", packed[0], packed[1], unpacked);
