@@ -21,7 +21,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm, vector
 
-from ..clang_ast import T, canonical, children, evaluate, strip_implicit
+from ..clang_ast import K, canonical, children, evaluate, strip_implicit
 from ..errors import CompileError, error_at
 from . import c_types as CT
 
@@ -32,10 +32,6 @@ CONVERT = "__builtin_convertvector"
 def element_ctype(ty):
     """The canonical clang type of one element of vector type `ty`."""
     return canonical(canonical(ty).element_type)
-
-
-def _i(width):
-    return ir.IntegerType.get_signless(width)
 
 
 def zero(ty) -> ir.Value:
@@ -83,6 +79,9 @@ def explicit_cast(gen, v, src, dst, cursor):
 
 
 def reinterpret(v, src, dst, cursor):
+    """Value `v` of C type `src` as C type `dst` of the same size (vector or scalar): the same bits.
+
+    Raises CompileError (at `cursor`) when the sizes differ or `dst` is neither."""
     if CT.size_of(src) != CT.size_of(dst) or not (CT.is_vector(dst) or CT.is_arith(dst)):
         msg = f"unsupported conversion from '{src.spelling}' to '{dst.spelling}'"
         raise error_at(cursor, msg) if cursor is not None else CompileError(msg)
@@ -266,7 +265,6 @@ def constant_elements(e):
     """The element initializers of a vector global's initializer `e` (a brace list, maybe inside a compound
     literal or a cast of one) and their C type (the innermost list's element type: a cast reinterprets the
     bytes); raises CompileError at `e` for anything else (a vector-valued call...)."""
-    from ..clang_ast import K
     s = strip_implicit(e)
     while s.kind in (K.COMPOUND_LITERAL_EXPR, K.CSTYLE_CAST_EXPR, K.PAREN_EXPR) and children(s):
         s = strip_implicit([c for c in children(s) if c.kind.is_expression()][-1])
@@ -278,6 +276,7 @@ def constant_elements(e):
 
 
 def first_token(e):
+    """The spelling of the first token of cursor `e` (None when it has none)."""
     t = next(iter(e.get_tokens()), None)
     return t.spelling if t is not None else None
 

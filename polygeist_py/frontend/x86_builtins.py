@@ -395,6 +395,7 @@ def nontemporal_store(fg, call, args):
 
 
 def movnti(fg, call, args):
+    """`__builtin_ia32_movnti(p, x)` (_mm_stream_si32): a store of x at p with LLVM's !nontemporal hint."""
     p, v = _values(fg, args)
     p = fg.to_ptr(p) if p.type != CT.llvm_ptr() else p
     llvm.StoreOp(v, p, nontemporal=True)
