@@ -57,7 +57,7 @@ def test_instruction_set_macros_match_gcc(tmp):
         f"#ifdef {m}\n  puts(\"{m}\");\n#endif\n" for m in ("__SSE2__", "__SSE3__", "__SSSE3__", "__SSE4_1__",
                                                              "__SSE4_2__", "__AVX__", "__AVX2__", "__PCLMUL__"))
                    + "  return 0;\n}\n")
-    for flags in ((), ("-msse4.1", "-mpclmul"), ("-march=x86-64-v3",)):
+    for flags in ((), ("-march=x86-64-v3", "-mpclmul")):
         ref = subprocess.run(["gcc", *flags, "-dM", "-E", "-x", "c", "/dev/null"], capture_output=True, text=True)
         want = sorted(m for m in ("__SSE2__", "__SSE3__", "__SSSE3__", "__SSE4_1__", "__SSE4_2__", "__AVX__",
                                   "__AVX2__", "__PCLMUL__") if f"#define {m} " in ref.stdout)

@@ -500,48 +500,68 @@ def unit_features(tu) -> set:
     return _UNIT_FEATURES[key]
 
 
-def _attribute_args(decl, names):
-    """The string arguments of `decl`'s attributes called one of `names` (`target("avx2,pclmul")`), and
-    whether it has `always_inline`."""
-    found, always = [], False
-    for d in (decl, decl.get_definition()):
-        if d is None:
-            continue
-        for a in d.get_children():
-            if not a.kind.is_attribute():
-                continue
+# The instruction set of every function of clang's intrinsic headers, by header: each declares its functions
+# always_inline with `__target__("<feature>")` (read from the header's name: an attribute's tokens, behind the
+# header's attribute macro, cost a tokenization of thousands of tokens per function).
+HEADER_FEATURES = {"mmintrin.h": "mmx", "xmmintrin.h": "sse", "emmintrin.h": "sse2", "pmmintrin.h": "sse3",
+                   "tmmintrin.h": "ssse3", "smmintrin.h": "sse4.1", "nmmintrin.h": "sse4.2", "avxintrin.h": "avx",
+                   "avx2intrin.h": "avx2", "__wmmintrin_aes.h": "aes", "__wmmintrin_pclmul.h": "pclmul",
+                   "bmiintrin.h": "bmi", "bmi2intrin.h": "bmi2", "lzcntintrin.h": "lzcnt",
+                   "popcntintrin.h": "popcnt", "fmaintrin.h": "fma", "f16cintrin.h": "f16c", "shaintrin.h": "sha",
+                   "crc32intrin.h": "crc32"}
+_CALLER_FEATURES: dict = {}
+
+
+def header_feature(decl):
+    """The feature a function of clang's intrinsic headers needs (`_mm_shuffle_epi8` -> 'ssse3'), else None."""
+    f = decl.location.file
+    if f is None or "/resource/include/" not in f.name.replace("\\", "/"):
+        return None
+    return HEADER_FEATURES.get(f.name.replace("\\", "/").rsplit("/", 1)[-1])
+
+
+def _target_attributes(decl):
+    """The strings of `decl`'s `target("...")` attributes (`["avx2,pclmul"]`)."""
+    found = []
+    for a in decl.get_children():
+        if a.kind.is_attribute():
             toks = [t.spelling for t in a.get_tokens()]
-            if toks and toks[0] in ("always_inline", "__always_inline__"):
-                always = True
-            if len(toks) >= 3 and toks[0] in names and toks[1] == "(" and toks[2].startswith('"'):
+            if len(toks) >= 3 and toks[0] in ("target", "__target__") and toks[1] == "(" and toks[2].startswith('"'):
                 found.append(toks[2].strip('"'))
-    return found, always
+    return found
+
+
+def caller_features(caller):
+    """The features function `caller` may use beyond the translation unit's (its target attribute, or the
+    feature of its intrinsic header), or None when it names a processor (`target("arch=haswell")`: clang's to
+    know). Computed once per function."""
+    key = (caller.location.file.name if caller.location.file else None, caller.extent.start.offset, caller.spelling)
+    if key not in _CALLER_FEATURES:
+        own = header_feature(caller)
+        specs = [own] if own else _target_attributes(caller)
+        if any("arch=" in sp for sp in specs):
+            _CALLER_FEATURES[key] = None
+        else:
+            _CALLER_FEATURES[key] = _closure({f.strip() for sp in specs for f in sp.split(",")
+                                              if f.strip() and not f.strip().startswith("no-")})
+    return _CALLER_FEATURES[key]
 
 
 def check_target_features(fg, call, callee):
-    """An always_inline function that needs instruction-set features (the intrinsics: `_mm_shuffle_epi8` is
-    `target("ssse3")`) called from a function that lacks one: the error gcc and clang give (this would be code
-    for a processor the program does not target).
+    """A function of the intrinsic headers (always_inline, `__target__("ssse3")` for `_mm_shuffle_epi8`)
+    called from a function that lacks its feature (no -mssse3, no target attribute implying it): the error gcc
+    and clang give (this would be code for a processor the program does not target).
 
     Raises:
         CompileError at `call`, naming the function and the feature."""
-    need, always = _attribute_args(callee, ("target", "__target__"))
-    if not need or not always:
+    need = header_feature(callee)
+    if need is None:
         return
     caller = getattr(fg, "cursor", None)
-    have_attr, _ = _attribute_args(caller, ("target", "__target__")) if caller is not None else ([], False)
-    if any("arch=" in h for h in have_attr):
-        return  # (a processor name: its features are clang's to know)
-    have = unit_features(call.translation_unit) | _closure(
-        {f.strip() for h in have_attr for f in h.split(",") if not f.strip().startswith("no-")})
-    for spec in need:
-        for f in (x.strip() for x in spec.split(",")):
-            if f and not f.startswith(("no-", "arch=", "tune=")) and f not in have and f in _known():
-                where = f"function '{caller.spelling}'" if caller is not None else "this function"
-                raise error_at(call, f"always_inline function '{callee.spelling}' requires target feature '{f}', "
-                                     f"but would be inlined into {where} that is compiled without support for "
-                                     f"'{f}' (-m{f} or __attribute__((target(\"{f}\"))))")
-
-
-def _known():
-    return set(MACROS) | set(IMPLIES) | {"sse", "sse2", "mmx"}
+    extra = caller_features(caller) if caller is not None else set()
+    if extra is None or need in unit_features(call.translation_unit) | extra:
+        return
+    where = f"function '{caller.spelling}'" if caller is not None else "this function"
+    raise error_at(call, f"always_inline function '{callee.spelling}' requires target feature '{need}', but would "
+                         f"be inlined into {where} that is compiled without support for '{need}' (-m{need} or "
+                         f"__attribute__((target(\"{need}\"))))")
