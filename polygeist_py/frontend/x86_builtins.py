@@ -79,7 +79,9 @@ def _direct_table():
               "insertps128": "sse41.insertps",
               "pclmulqdq128": "pclmulqdq",
               "crc32qi": "sse42.crc32.32.8", "crc32hi": "sse42.crc32.32.16", "crc32si": "sse42.crc32.32.32",
-              "crc32di": "sse42.crc32.64.64"})
+              "crc32di": "sse42.crc32.64.64",
+              **{f"pcmp{k}str{r}128": f"sse42.pcmp{k}str{r}128" for k in ("e", "i")
+                 for r in ("i", "ia", "ic", "io", "is", "iz", "m")}})
     t.update({"pmaddwd256": "avx2.pmadd.wd", "psadbw256": "avx2.psad.bw", "pmovmskb256": "avx2.pmovmskb",
               "packsswb256": "avx2.packsswb", "packssdw256": "avx2.packssdw", "packuswb256": "avx2.packuswb",
               "packusdw256": "avx2.packusdw", "pavgb256": "avx2.pavg.b", "pavgw256": "avx2.pavg.w",
@@ -103,7 +105,7 @@ def _direct_table():
               "vpermilvarpd256": "avx.vpermilvar.pd.256", "vpermilvarps256": "avx.vpermilvar.ps.256",
               "vzeroupper": "avx.vzeroupper", "vzeroall": "avx.vzeroall", "lddqu256": "avx.ldu.dq.256",
               "cvtps2dq256": "avx.cvt.ps2dq.256", "cvttps2dq256": "avx.cvtt.ps2dq.256",
-              "cvtpd2dq256": "avx.cvt.pd2dq.256", "cvttpd2dq256": "avx.cvtt.pd2.dq.256",
+              "cvtpd2dq256": "avx.cvt.pd2dq.256", "cvttpd2dq256": "avx.cvtt.pd2dq.256",
               "cvtpd2ps256": "avx.cvt.pd2.ps.256", "rcpps256": "avx.rcp.ps.256", "rsqrtps256": "avx.rsqrt.ps.256",
               "dpps256": "avx.dp.ps.256", "haddpd256": "avx.hadd.pd.256", "haddps256": "avx.hadd.ps.256",
               "hsubpd256": "avx.hsub.pd.256", "hsubps256": "avx.hsub.ps.256",
