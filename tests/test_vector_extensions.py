@@ -43,8 +43,9 @@ def test_sse2_kernels(opt, tmp):
 
 def test_target_attributes_and_avx2_flag(tmp):
     """SSSE3, SSE4.1 and AVX2 intrinsics in functions with target attributes (pshufb, pmaddubsw, blends,
-    extracts, ptest, phminposuw, palignr, permutes, variable shifts, 128-bit lane moves, psadbw); built plain
-    at -O0 and with -mavx2 at -O2 (which also defines __AVX2__, as gcc)."""
+    extracts, ptest, phminposuw, palignr, permutes, variable shifts, 128-bit lane moves, psadbw; every
+    immediate-operand shuffle and blend form, float compares/rounding/dot products); built plain at -O0 and
+    with -mavx2 at -O2 (which also defines __AVX2__, as gcc)."""
     same_as_gcc(C / "simd_dispatch.c", tmp, "-O0")
     out = same_as_gcc(C / "simd_dispatch.c", tmp, "-O2", flags=("-mavx2",))
     assert "compiled with AVX2" in out

@@ -73,6 +73,53 @@ __attribute__((target("avx2"))) static void avx2_checks(const uint8_t *p, int64_
     out[7] = _mm256_extract_epi64(_mm256_mul_epu32(a, b), 1) + _mm256_testz_si256(a, b);
 }
 
+/* immediate-operand shuffles, blends, lane moves and float forms of AVX2 and SSE4.1, printed whole */
+__attribute__((target("avx2"))) static void pr(const char *w, __m256i v) { int32_t o[8]; _mm256_storeu_si256((__m256i *)o, v); printf("%s", w); for (int i = 0; i < 8; i++) printf(" %d", o[i]); printf("\n"); }
+static void pr4(const char *w, __m128 v) { float o[4]; _mm_storeu_ps(o, v); printf("%s %g %g %g %g\n", w, o[0], o[1], o[2], o[3]); }
+__attribute__((target("avx2"))) static void lane_ops(const uint8_t *p) {
+  __m256i a = _mm256_loadu_si256((const __m256i *)p), b = _mm256_loadu_si256((const __m256i *)(p + 32));
+  pr("shuffle_epi32", _mm256_shuffle_epi32(a, 0x93));
+  pr("alignr", _mm256_alignr_epi8(a, b, 7));
+  pr("alignr20", _mm256_alignr_epi8(a, b, 20));
+  pr("blend32", _mm256_blend_epi32(a, b, 0xa6));
+  pr("blend16", _mm256_blend_epi16(a, b, 0x3c));
+  pr("insert", _mm256_inserti128_si256(a, _mm256_castsi256_si128(b), 1));
+  pr("perm2x128", _mm256_permute2x128_si256(a, b, 0x83));
+  pr("slli_si256", _mm256_slli_si256(a, 5));
+  pr("shufflehi", _mm256_shufflehi_epi16(a, 0x1b));
+  pr("unpacklo64", _mm256_unpacklo_epi64(a, b));
+  pr("cvtepu8", _mm256_cvtepu8_epi32(_mm256_castsi256_si128(a)));
+  pr("packs", _mm256_packs_epi32(a, b));
+  pr("mullo", _mm256_mullo_epi32(a, b));
+  pr("min", _mm256_min_epu32(a, b));
+  pr("abs", _mm256_abs_epi16(a));
+  pr("hadd", _mm256_hadd_epi16(a, b));
+  pr("sllv", _mm256_sllv_epi64(a, _mm256_set1_epi64x(3)));
+  pr("sra", _mm256_sra_epi16(a, _mm_cvtsi32_si128(4)));
+  pr("srai", _mm256_srai_epi32(a, 9));
+  pr("broadcast", _mm256_broadcastd_epi32(_mm256_castsi256_si128(b)));
+  pr("bcast128", _mm256_broadcastsi128_si256(_mm256_castsi256_si128(b)));
+  pr("maskload", _mm256_maskload_epi32((const int *)p, _mm256_setr_epi32(-1, 0, -1, 0, 0, 0, -1, -1)));
+  __m256 f = _mm256_cvtepi32_ps(a), g = _mm256_cvtepi32_ps(b);
+  pr("ps", _mm256_cvttps_epi32(_mm256_mul_ps(_mm256_permute_ps(f, 0x4e), _mm256_set1_ps(0.001f))));
+  pr("cmpps", _mm256_castps_si256(_mm256_cmp_ps(f, g, _CMP_LT_OQ)));
+  pr("shufps", _mm256_castps_si256(_mm256_shuffle_ps(f, g, 0xb1)));
+  pr("blendv", _mm256_castps_si256(_mm256_blendv_ps(f, g, f)));
+  pr("permpd", _mm256_castpd_si256(_mm256_permute4x64_pd(_mm256_castsi256_pd(a), 0x9c)));
+  __m128 x = _mm_setr_ps(1, 2, 3, 4), y = _mm_setr_ps(5, 6, 7, 8);
+  pr4("shuffle_ps", _mm_shuffle_ps(x, y, 0x1e));
+  pr4("blend_ps", _mm_blend_ps(x, y, 0x5));
+  pr4("movehl", _mm_movehl_ps(x, y));
+  pr4("round", _mm_round_ps(_mm_mul_ps(x, _mm_set1_ps(1.37f)), _MM_FROUND_TO_NEAREST_INT));
+  pr4("dp", _mm_dp_ps(x, y, 0xf1));
+  pr4("insert_ps", _mm_insert_ps(x, y, 0x90));
+  pr4("hadd_ps", _mm_hadd_ps(x, y));
+  pr4("rsqrt~", _mm_cmpgt_ps(_mm_rsqrt_ps(x), _mm_set1_ps(0.5f)));
+  __m128d d = _mm_setr_pd(1.5, -2.5);
+  double o[2]; _mm_storeu_pd(o, _mm_shuffle_pd(d, _mm_set1_pd(9), 1)); printf("shufpd %g %g\n", o[0], o[1]);
+  printf("extract %d %lld %d\n", _mm256_extract_epi8(a, 30), (long long)_mm256_extract_epi64(b, 2), _mm_extract_epi8(_mm256_extracti128_si256(a, 1), 3));
+  printf("testc %d %d %d\n", _mm256_testc_si256(a, b), _mm_testnzc_si128(_mm256_castsi256_si128(a), _mm256_castsi256_si128(b)), _mm256_movemask_ps(f));
+}
 int main(void) {
     static uint8_t a[1000];
     static int8_t b[1000];
@@ -98,6 +145,7 @@ int main(void) {
     for (int i = 0; i < 8; i++)
         printf(" %lld", (long long)q[i]);
     printf("\n");
+    lane_ops(src);
 #ifdef __AVX2__
     printf("compiled with AVX2\n");
 #endif
