@@ -97,3 +97,19 @@ def test_scalar_intrinsics(tmp):
     """BMI/BMI2/LZCNT, crc32, AES, PCLMUL, fences, pause, MXCSR and rdtsc (declared builtins without bodies:
     `void _mm_pause(void);`) are LLVM's x86 intrinsics, never calls of functions that do not exist."""
     same_as_gcc(C / "x86_scalar_intrinsics.c", tmp, "-O2")
+
+
+@pytest.mark.parametrize("pgcc_side", ["main", "lib"])
+def test_vector_abi_links_with_gcc(tmp, pgcc_side):
+    """Vector arguments and results in SSE registers (they leave the integer registers to a record of two
+    longs after them; seven of them leave too few SSE registers for two-double records after them: those go
+    to memory, as gcc passes them), an 8-byte vector in a small record (SSE class), a vector in a record
+    bigger than 16 bytes (memory); the other half compiled by gcc."""
+    gcc_src = C / ("vector_abi_lib.c" if pgcc_side == "main" else "vector_abi_main.c")
+    pg_src = C / ("vector_abi_main.c" if pgcc_side == "main" else "vector_abi_lib.c")
+    r = subprocess.run(["gcc", "-O0", "-c", str(gcc_src), "-o", str(tmp / "gcc.o")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    mixed = run_exe(build_pgcc(pg_src, tmp / "mixed", extra=(str(tmp / "gcc.o"),)))
+    ref = run_exe(build_gcc(C / "vector_abi_main.c", tmp / "ref", extra=(str(C / "vector_abi_lib.c"),)))
+    assert ref.stdout == "ints 656\n4 5 10 3 5 8 4328\n"
+    assert (mixed.stdout, mixed.returncode) == (ref.stdout, 0)
