@@ -56,6 +56,8 @@ C compiler (as gcc):
   -w                     no warnings
   -Wall, -Wextra, -W...  warnings as gcc (the parser's diagnostics)
   -Werror                warnings are errors (-Werror=X: warning X only; -Wno-error=X: not X)
+  -msse4.1 -mavx2 -march=CPU   x86 instruction sets (also -mno-X, -mtune=CPU): the macros gcc defines (__AVX2__...)
+                         and the <immintrin.h> intrinsics a function may use
   -f... -m... -g...      other code generation and debugging flags: accepted, they do not change the program
   -fsanitize=..., -fsanitize-trap, -fsanitize-recover, -ftrapv, -fshort-enums, -fshort-wchar, -fpack-struct,
   -fstack-check, -fno-signed-char, -fno-unsigned-char   errors: they would change what the program means
