@@ -95,7 +95,8 @@ def test_intrinsic_outside_its_instruction_set_is_an_error(tmp):
 
 def test_scalar_intrinsics(tmp):
     """BMI/BMI2/LZCNT, crc32, AES, PCLMUL, fences, pause, MXCSR and rdtsc (declared builtins without bodies:
-    `void _mm_pause(void);`) are LLVM's x86 intrinsics, never calls of functions that do not exist."""
+    `void _mm_pause(void);`) are LLVM's x86 intrinsics, never calls of functions that do not exist; an AVX-512
+    round as xxh3 writes it (512-bit shuffles, multiplies and shifts, masked moves)."""
     same_as_gcc(C / "x86_scalar_intrinsics.c", tmp, "-O2")
 
 

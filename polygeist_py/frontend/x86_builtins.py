@@ -53,6 +53,8 @@ def _direct_table():
             sse2[f"p{ins}{e}i128"] = f"sse2.p{ins}i.{e}"
             sse2[f"p{ins}{e}256"] = f"avx2.p{ins}.{e}"
             sse2[f"p{ins}{e}i256"] = f"avx2.p{ins}i.{e}"
+            sse2[f"p{ins}{e}512"] = f"avx512.p{ins}.{e}.512"
+            sse2[f"p{ins}{e}i512"] = f"avx512.p{ins}i.{e}.512"
     for cmp in ("eq", "lt", "le", "gt", "ge", "neq"):
         sse2[f"comisd{cmp}"] = f"sse2.comi{cmp}.sd"
         sse2[f"ucomisd{cmp}"] = f"sse2.ucomi{cmp}.sd"
@@ -410,6 +412,20 @@ def nontemporal_load(fg, call, args):
     return llvm.LoadOp(CT.value_type(call.type), p, alignment=CT.size_of(call.type), nontemporal=True).result
 
 
+def mask_bits(m, n):
+    """An AVX-512 mask register value (an integer of at least n bits) as vector<n x i1>, bit i lane i."""
+    w = ir.IntegerType(m.type).width
+    bits = vectors.bitcast(m, ir.VectorType.get([w], ir.IntegerType.get_signless(1)))
+    return bits if w == n else vectors.shuffle(bits, bits, list(range(n)))
+
+
+def select(fg, call, args):
+    """`__builtin_ia32_select{b,w,d,q,ps,pd}_{128,256,512}(mask, a, b)` (AVX-512 masking): a where the mask's
+    bit is set, else b."""
+    m, a, b = _values(fg, args)
+    return arith.select(mask_bits(m, ir.VectorType(a.type).shape[0]), a, b)
+
+
 def count_zeros(fg, call, args):
     """tzcnt / lzcnt: LLVM's cttz / ctlz defined at zero (the operand's width, as the instructions give)."""
     v = fg.rvalue(args[0])
@@ -431,12 +447,13 @@ def mxcsr(fg, call, args):
 
 
 SPECIAL = {
+    **{IA32 + f"select{t}_{w}": select for t in ("b", "w", "d", "q", "ps", "pd") for w in ("128", "256", "512")},
     **{IA32 + n: count_zeros for n in ("tzcnt_u16", "tzcnt_u32", "tzcnt_u64", "lzcnt_u16", "lzcnt_u32",
                                         "lzcnt_u64")},
     "_mm_getcsr": mxcsr, "_mm_setcsr": mxcsr,
     **{IA32 + f"cmp{p}{k}": compare_fixed for p in PREDICATES for k in ("pd", "ps", "sd", "ss")},
-    **{IA32 + n: pshufd for n in ("pshufd", "pshufd256", "vpermilps", "vpermilps256", "vpermilpd", "vpermilpd256",
-                                   "permdi256", "permdf256")},
+    **{IA32 + n: pshufd for n in ("pshufd", "pshufd256", "pshufd512", "vpermilps", "vpermilps256", "vpermilpd",
+                                   "vpermilpd256", "permdi256", "permdf256")},
     **{IA32 + n: pshuflw for n in ("pshuflw", "pshufhw", "pshuflw256", "pshufhw256")},
     **{IA32 + n: byteshift for n in ("pslldqi128_byteshift", "psrldqi128_byteshift", "pslldqi256_byteshift",
                                       "psrldqi256_byteshift")},
@@ -453,7 +470,7 @@ SPECIAL = {
     **{IA32 + n: insert128 for n in ("insert128i256", "vinsertf128_pd256", "vinsertf128_ps256",
                                       "vinsertf128_si256")},
     **{IA32 + n: perm2x128 for n in ("permti256", "vperm2f128_pd256", "vperm2f128_ps256", "vperm2f128_si256")},
-    **{IA32 + n: pmuludq for n in ("pmuludq128", "pmuludq256", "pmuldq128", "pmuldq256")},
+    **{IA32 + n: pmuludq for n in ("pmuludq128", "pmuludq256", "pmuludq512", "pmuldq128", "pmuldq256", "pmuldq512")},
     IA32 + "undef128": undefined, IA32 + "undef256": undefined, "__builtin_nondeterministic_value": undefined,
     IA32 + "movnti": movnti, IA32 + "movnti64": movnti,
     "__builtin_nontemporal_store": nontemporal_store, "__builtin_nontemporal_load": nontemporal_load,
