@@ -20,7 +20,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm, math, vector
 
-from ..clang_ast import canonical, evaluate
+from ..clang_ast import T, canonical, evaluate
 from ..errors import error_at
 from . import c_types as CT
 from . import vectors
@@ -121,6 +121,10 @@ def _direct_table():
               "bextr_u32": "bmi.bextr.32", "bextr_u64": "bmi.bextr.64", "bzhi_si": "bmi.bzhi.32",
               "bzhi_di": "bmi.bzhi.64", "pdep_si": "bmi.pdep.32", "pdep_di": "bmi.pdep.64",
               "pext_si": "bmi.pext.32", "pext_di": "bmi.pext.64"})
+    for i in ("d", "q"):  # (gather{index}_{element}: `__builtin_ia32_gatherd_ps256`)
+        for e in ("d", "q", "ps", "pd"):
+            t[f"gather{i}_{e}"] = f"avx2.gather.{i}.{e}"
+            t[f"gather{i}_{e}256"] = f"avx2.gather.{i}.{e}.256"
     for v, p in (("pd", "pd"), ("ps", "ps")):
         for w, s in (("", ""), ("256", ".256")):
             t[f"vtestz{v}{w}"] = f"avx.vtestz.{p}{s}"
@@ -149,7 +153,9 @@ def _result_type(call):
 
 
 def _values(fg, args):
-    return [fg.rvalue(a) for a in args]
+    """The builtin's operands as the intrinsic takes them (a pointer as the raw !llvm.ptr, also one to numbers,
+    which the walker holds as a memref)."""
+    return [fg.raw_pointer(a) if canonical(a.type).kind == T.POINTER else fg.rvalue(a) for a in args]
 
 
 def _imm(fg, call, arg):

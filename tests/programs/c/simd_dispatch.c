@@ -120,6 +120,25 @@ __attribute__((target("avx2"))) static void lane_ops(const uint8_t *p) {
   printf("extract %d %lld %d\n", _mm256_extract_epi8(a, 30), (long long)_mm256_extract_epi64(b, 2), _mm_extract_epi8(_mm256_extracti128_si256(a, 1), 3));
   printf("testc %d %d %d\n", _mm256_testc_si256(a, b), _mm_testnzc_si128(_mm256_castsi256_si128(a), _mm256_castsi256_si128(b)), _mm256_movemask_ps(f));
 }
+/* intrinsics taking pointers: masked loads and stores, lddqu, maskmovdqu, gathers */
+__attribute__((target("avx2"))) static void memory_ops(int *p, const char *q, const double *d) {
+    __m256i m = _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, 0, -1);
+    __m256i v = _mm256_maskload_epi32(p, m);
+    _mm256_maskstore_epi32(p + 8, m, _mm256_add_epi32(v, _mm256_set1_epi32(100)));
+    __m128i u = _mm_lddqu_si128((const __m128i *)q);
+    _mm_maskmoveu_si128(u, _mm_set1_epi8((char)0x80), (char *)(p + 16));
+    __m256i idx = _mm256_setr_epi32(7, 0, 3, 3, 12, 1, 9, 5);
+    __m256i g = _mm256_i32gather_epi32(p, idx, 4);
+    __m256i w = _mm256_mask_i32gather_epi32(_mm256_set1_epi32(-9), p, idx, _mm256_setr_epi32(-1, 0, -1, 0, -1, 0, -1, 0), 4);
+    __m256d x = _mm256_i64gather_pd(d, _mm256_setr_epi64x(2, 0, 5, 1), 8);
+    __m128i y = _mm_i64gather_epi32(p, _mm_set_epi64x(8, 4), 4);
+    double o[4];
+    _mm256_storeu_pd(o, x);
+    printf("gathers %d %d %d %d %.1f %.1f %d %d\n", _mm256_extract_epi32(g, 0), _mm256_extract_epi32(g, 4),
+           _mm256_extract_epi32(w, 1), _mm256_extract_epi32(w, 6), o[0], o[2], _mm_extract_epi32(y, 0),
+           _mm_extract_epi32(y, 1));
+}
+
 int main(void) {
     static uint8_t a[1000];
     static int8_t b[1000];
@@ -146,6 +165,15 @@ int main(void) {
         printf(" %lld", (long long)q[i]);
     printf("\n");
     lane_ops(src);
+    int words[24] = {0};
+    double reals[8];
+    for (int i = 0; i < 8; i++) {
+        words[i] = i * i + 1;
+        reals[i] = i * 1.5;
+    }
+    memory_ops(words, "abcdefghijklmnop", reals);
+    for (int i = 0; i < 24; i++)
+        printf("%d%c", words[i], i == 23 ? '\n' : ' ');
 #ifdef __AVX2__
     printf("compiled with AVX2\n");
 #endif
