@@ -21,7 +21,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm, vector
 
-from ..clang_ast import K, canonical, children, evaluate, strip_implicit
+from ..clang_ast import K, T, canonical, children, evaluate, strip_implicit
 from ..errors import CompileError, error_at
 from . import c_types as CT
 
@@ -73,6 +73,8 @@ def explicit_cast(gen, v, src, dst, cursor):
     """`(T)x` with a vector on either side: the same bits (gcc: a cast between a vector and a vector or
     scalar of the same size); a scalar cast to a vector of another size splats it (clang's ext_vector_type)."""
     src, dst = canonical(src), canonical(dst)
+    if dst.kind == T.VOID:  # `(void)v`
+        return v
     if CT.is_vector(dst) and CT.is_arith(src) and CT.size_of(src) != CT.size_of(dst):
         return splat(gen, v, src, dst, cursor)
     return reinterpret(v, src, dst, cursor)

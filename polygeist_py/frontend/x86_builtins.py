@@ -121,6 +121,16 @@ def _direct_table():
               "bextr_u32": "bmi.bextr.32", "bextr_u64": "bmi.bextr.64", "bzhi_si": "bmi.bzhi.32",
               "bzhi_di": "bmi.bzhi.64", "pdep_si": "bmi.pdep.32", "pdep_di": "bmi.pdep.64",
               "pext_si": "bmi.pext.32", "pext_di": "bmi.pext.64"})
+    t.update({"vfmaddsubpd": "fma.vfmaddsub.pd", "vfmaddsubpd256": "fma.vfmaddsub.pd.256",
+              "vfmaddsubps": "fma.vfmaddsub.ps", "vfmaddsubps256": "fma.vfmaddsub.ps.256",
+              "vcvtps2ph": "vcvtps2ph.128", "vcvtps2ph256": "vcvtps2ph.256", "emms": "mmx.emms",
+              "monitor": "sse3.monitor", "mwait": "sse3.mwait", "rdpmc": "rdpmc", "wbinvd": "wbinvd",
+              "readeflags_u32": "flags.read.u32", "readeflags_u64": "flags.read.u64",
+              "writeeflags_u32": "flags.write.u32", "writeeflags_u64": "flags.write.u64"})
+    for op in ("load", "store"):
+        for e in ("pd", "ps"):
+            t[f"mask{op}{e}"] = f"avx.mask{op}.{e}"
+            t[f"mask{op}{e}256"] = f"avx.mask{op}.{e}.256"
     for i in ("d", "q"):  # (gather{index}_{element}: `__builtin_ia32_gatherd_ps256`)
         for e in ("d", "q", "ps", "pd"):
             t[f"gather{i}_{e}"] = f"avx2.gather.{i}.{e}"
@@ -165,9 +175,18 @@ def _imm(fg, call, arg):
     return v
 
 
+# builtins whose C result type is not the intrinsic's (same bits): the intrinsic's, as MLIR text
+RESULTS = {IA32 + "cvtpd2dq": "vector<4xi32>"}
+
+
 def direct(fg, call, args):
-    """A builtin that is one LLVM x86 intrinsic with the same operands."""
-    return intrinsic(DIRECT[call.spelling], _result_type(call), _values(fg, args))
+    """A builtin that is one LLVM x86 intrinsic with the same operands (the result reinterpreted where the
+    builtin's C type differs from the intrinsic's, as clang does)."""
+    rt = _result_type(call)
+    if call.spelling in RESULTS:
+        r = intrinsic(DIRECT[call.spelling], ir.Type.parse(RESULTS[call.spelling]), _values(fg, args))
+        return vectors.bitcast(r, rt)
+    return intrinsic(DIRECT[call.spelling], rt, _values(fg, args))
 
 
 def compare_fixed(fg, call, args):
@@ -387,6 +406,12 @@ def absolute(fg, call, args):
     return arith.select(arith.cmpi(arith.CmpIPredicate.slt, v, z), arith.subi(z, v), v)
 
 
+def fused_multiply_add(fg, call, args):
+    """`__builtin_elementwise_fma(a, b, c)` (the FMA intrinsics): math.fma, one rounding."""
+    a, b, c = _values(fg, args)
+    return math.fma(a, b, c)
+
+
 def square_root(fg, call, args):
     """`__builtin_elementwise_sqrt`: math.sqrt."""
     return math.sqrt(fg.rvalue(args[0]))
@@ -483,6 +508,7 @@ SPECIAL = {
     "__builtin_elementwise_add_sat": saturating, "__builtin_elementwise_sub_sat": saturating,
     "__builtin_elementwise_min": minmax, "__builtin_elementwise_max": minmax,
     "__builtin_elementwise_abs": absolute, "__builtin_elementwise_sqrt": square_root,
+    "__builtin_elementwise_fma": fused_multiply_add,
 }
 
 BUILTINS = {**{n: direct for n in DIRECT}, **SPECIAL}
