@@ -421,6 +421,7 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
     if errors:
         raise Diagnostics(diags, truncated)
     tu.openmp = openmp  # read by the frontend (frontend/openmp.py)
+    tu.target_args = [a for a in args if a.startswith("-m")]  # (-mavx2...: frontend/x86_builtins.py)
     tu.language = language
     return tu
 

@@ -56,6 +56,8 @@ C compiler (as gcc):
   -w                     no warnings
   -Wall, -Wextra, -W...  warnings as gcc (the parser's diagnostics)
   -Werror                warnings are errors (-Werror=X: warning X only; -Wno-error=X: not X)
+  -msse4.1 -mavx2 -march=CPU   x86 instruction sets (also -mno-X, -mtune=CPU): the macros gcc defines (__AVX2__...)
+                         and the <immintrin.h> intrinsics a function may use
   -f... -m... -g...      other code generation and debugging flags: accepted, they do not change the program
   -fsanitize=..., -fsanitize-trap, -fsanitize-recover, -ftrapv, -fshort-enums, -fshort-wchar, -fpack-struct,
   -fstack-check, -fno-signed-char, -fno-unsigned-char   errors: they would change what the program means
@@ -145,6 +147,22 @@ Unknown options are ignored with a warning."""
 IGNORED_PREFIXES = ("-W", "-f", "-m", "-g", "-pedantic", "-pipe", "-ansi", "-w", "-save-temps", "--param")
 # gcc options whose value is the next argument (so that the value is never taken for an input file).
 CLANG_VALUE_FLAGS = ("-I", "-D", "-U", "-include", "-isystem", "-iquote", "-idirafter", "-imacros")
+# x86 instruction-set options (gcc's and clang's spelling): they decide __SSSE3__, __AVX2__... and which
+# <immintrin.h> intrinsics a function may call, so the parser gets them; other -m options change nothing here.
+ISA_FEATURES = {"mmx", "sse", "sse2", "sse3", "ssse3", "sse4", "sse4.1", "sse4.2", "sse4a", "avx", "avx2", "fma",
+                "f16c", "bmi", "bmi2", "lzcnt", "popcnt", "pclmul", "aes", "sha", "vpclmulqdq", "gfni", "vaes",
+                "movbe", "adx", "rdrnd", "rdseed", "xsave", "crc32", "avx512f", "avx512bw", "avx512vl",
+                "avx512dq", "avx512cd", "avx512vnni", "avxvnni"}
+
+
+def is_isa_flag(a: str) -> bool:
+    """Whether command-line argument `a` selects x86 instruction sets (-mavx2, -mno-sse4.1, -march=haswell)."""
+    if a.startswith(("-march=", "-mtune=")):
+        return True
+    name = a[len("-mno-"):] if a.startswith("-mno-") else a[2:] if a.startswith("-m") else None
+    return name in ISA_FEATURES
+
+
 IGNORED_VALUE_FLAGS = ("--param", "-aux-info")
 # -f flags that change what a program means. Honoured: -fwrapv and -fno-strict-aliasing describe what pgcc's code
 # does anyway (signed overflow wraps, no type-based alias analysis), -ffast-math permits what pgcc does without
@@ -437,6 +455,8 @@ def parse_args(argv: list[str]) -> Options:
             o.verbose = o.dry_run = True
         elif a in REJECTED_F or a.startswith(REJECTED_F_PREFIXES):
             raise CompileError(f"{a} is not supported by pgcc (it would change the program's meaning)")
+        elif is_isa_flag(a):  # -mavx2, -msse4.1, -march=native: the parser's __AVX2__... and the intrinsics allowed
+            o.clang_args.append(a)
         elif a in CLANG_F:
             o.clang_args.append(a)  # the language's own meaning of `char` and bit-fields: the parser applies it
         elif a.startswith(IGNORED_PREFIXES):

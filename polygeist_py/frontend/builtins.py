@@ -23,6 +23,7 @@ from .scan import decl_key, out_param_var
 from . import gnu_atomics
 from . import varargs
 from . import x87
+from . import x86_builtins
 from .values import MemLV
 
 BUILTIN = "__builtin_"
@@ -439,6 +440,8 @@ class Builtins(CudaBuiltins):
             handler = self.variadic
         elif plain in LIBRARY:
             handler = library_call
+        elif name in x86_builtins.BUILTINS:  # the x86 intrinsic headers' builtins
+            handler = x86_builtins.BUILTINS[name]
         elif name.startswith(UNKNOWN_PREFIXES):
             handler = unsupported
         else:

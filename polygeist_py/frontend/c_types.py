@@ -200,11 +200,29 @@ def llvm_ptr() -> ir.Type:
     return ir.Type.parse("!llvm.ptr")
 
 
+def is_vector(ty) -> bool:
+    """A GCC vector type (``vector_size``) or clang extended vector (``ext_vector_type``): one MLIR
+    ``vector<NxT>`` value (frontend/vectors.py has its operators)."""
+    return canonical(ty).kind in (T.VECTOR, T.EXTVECTOR)
+
+
+def vector_type(ty) -> ir.VectorType:
+    """``int __attribute__((vector_size(16)))`` -> vector<4xi32> (elements as ``scalar_type``; raises
+    UnsupportedType for a vector of anything else, e.g. ``bool``)."""
+    c = canonical(ty)
+    elem = canonical(c.element_type)
+    if not is_arith(elem) or elem.kind in (T.BOOL, T.LONGDOUBLE):
+        raise UnsupportedType(f"vector type '{ty.spelling}'")
+    return ir.VectorType.get([c.element_count], scalar_type(elem))
+
+
 def value_type(ty) -> ir.Type:
     """MLIR type of a C rvalue of type ``ty`` inside a function."""
     c = canonical(ty)
     if is_numeric(c):
         return scalar_type(c)
+    if is_vector(c):
+        return vector_type(c)
     if c.kind == T.POINTER:
         return pointer_memref_type(c) if pointee_is_memref(c) else llvm_ptr()
     if c.kind == T.RECORD:  # a struct/union value is the address of its bytes (see docs/memory_model.md)

@@ -15,6 +15,7 @@ from ..errors import error_at
 from . import c_types as CT
 from . import enzyme
 from . import records as R
+from . import x86_builtins
 from .builtins import Builtins
 from .cuda_builtins import WARP_SYNC, is_texture  # noqa: F401  (imported from here: gpu_to_cpu, older callers)
 from .cxx_classes import check_callee
@@ -72,6 +73,7 @@ class Calls:
             # (host code too: a free function template's specialization is a function of its own, named by its
             # mangled name; the standard library stays an error)
             check_callee(callee, call, templates=self.mg.device_stubs is not None or callee.kind == K.FUNCTION_DECL)
+        x86_builtins.check_target_features(fg, call, callee)  # (an intrinsic of <immintrin.h> needs its ISA)
         return self.user_call(fg, call, callee, args)
 
     def user_call(self, fg, call, callee, args, name=None):

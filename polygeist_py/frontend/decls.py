@@ -45,7 +45,7 @@ class DeclGen:
                     self.define(key, held, self.from_ptr(arg, ty, sizes, p), cursor=p)
                 else:
                     self.define(key, held, arg, cursor=p)
-            elif CT.is_arith(ty):
+            elif CT.is_arith(ty) or CT.is_vector(ty):
                 self.define(key, ty, arg, cursor=p)
             elif CT.is_complex(ty):
                 self.define(key, ty, complex_values.from_abi(arg, ty), cursor=p)
@@ -75,8 +75,9 @@ class DeclGen:
         if key in self.addr_taken:
             if CT.is_numeric(ty):
                 m = self.alloca_entry(ir.MemRefType.get([], CT.memory_type(ty)), key=key)
-            elif canonical(ty).kind == T.POINTER:  # a pointer in memory: raw bytes (no memref of pointers)
-                self.struct_vars[key] = self.byte_alloca(8, max(8, self.local_aligns.get(key, 1)))
+            elif canonical(ty).kind == T.POINTER or CT.is_vector(ty):  # raw bytes (no memref of pointers/vectors)
+                size, align = (8, 8) if canonical(ty).kind == T.POINTER else (CT.size_of(ty), canonical(ty).get_align())
+                self.struct_vars[key] = self.byte_alloca(size, max(align, self.local_aligns.get(key, 1)))
                 self.store_scalar(self.struct_vars[key], ty, value)
                 return
             else:
@@ -204,7 +205,7 @@ class DeclGen:
         if ty.kind == T.RECORD:
             self.struct_vars[key] = self.struct_storage(d, ty, inits)
             return
-        if not (CT.is_numeric(ty) or ty.kind == T.POINTER):
+        if not (CT.is_numeric(ty) or ty.kind == T.POINTER or CT.is_vector(ty)):
             raise self.unsupported(d, f"variable of type '{d.type.spelling}'")
         init = inits[-1] if inits else None
         if self.has_vla_pointee(ty):

@@ -21,6 +21,7 @@ from . import gotos
 from . import x87
 from . import int_semantics as IS
 from . import varargs
+from . import vectors
 from .builtins import UNKNOWN_PREFIXES
 from .scan import decl_key, is_array_parameter
 from .values import WARP_SIZE, VarLV
@@ -55,6 +56,8 @@ class ExprGen:
         src, dst = canonical(src), canonical(dst)
         if dst.kind == T.VOID or dst.kind == T.RECORD and src.kind == T.RECORD:
             return v
+        if CT.is_vector(src) or CT.is_vector(dst):  # (GCC vector extensions: vectors.py)
+            return vectors.convert(self, v, src, dst, cursor)
         if CT.is_complex(src) or CT.is_complex(dst):
             if not (CT.is_numeric(src) and CT.is_numeric(dst) or dst.kind == T.BOOL):
                 raise error_at(cursor, f"unsupported conversion from '{src.spelling}' to '{dst.spelling}'") \
@@ -292,6 +295,9 @@ class ExprGen:
             return arith.constant(CT.scalar_type(e.type), float(v)) if CT.is_float(e.type) else self.const_int(e.type, v)
         if is_va_arg(e):
             return varargs.va_arg(self, e)
+        vector_builtin = vectors.unexposed(self, e) if CT.is_vector(e.type) else None
+        if vector_builtin is not None:  # (__builtin_shufflevector / __builtin_convertvector)
+            return vector_builtin
         if is_binary_conditional(e):
             return self.binary_conditional(e)
         if len(ch) != 1:
@@ -344,9 +350,13 @@ class ExprGen:
             return self.convert_object(v, from_c, to_c, e)  # (a derived class's base subobject: cxx_classes)
         if CT.is_array(to_c) and is_array_parameter(inner):
             return v  # (an array parameter's value is its pointer)
+        if e.kind == K.CSTYLE_CAST_EXPR and (CT.is_vector(to_c) or CT.is_vector(from_c)):  # (vectors.py)
+            return vectors.explicit_cast(self, v, from_c, to_c, inner)
         return self.convert(v, from_c, to_c, inner)
 
     def expr_ARRAY_SUBSCRIPT_EXPR(self, e):
+        if vectors.is_vector_subscript(e):  # `v[i]` of any vector value
+            return vectors.subscript_rvalue(self, e, *children(e))
         return self.load(self.lvalue(e))
 
     def expr_MEMBER_REF_EXPR(self, e):
@@ -430,6 +440,8 @@ class ExprGen:
             return self.logical(op, a, b, e)
         ty = canonical(e.type)
         at, bt = canonical(a.type), canonical(b.type)
+        if CT.is_vector(at) or CT.is_vector(bt):  # element-wise (vectors.py)
+            return vectors.binary(self, op, a, b, e)
         if op in ("Add", "Sub") and (at.kind == T.POINTER or bt.kind == T.POINTER or CT.is_array(at) or
                                      CT.is_array(bt)):  # (an array operand is a pointer: `argv + n + 1`)
             return self.pointer_arith(e, op, a, b)
@@ -504,6 +516,8 @@ class ExprGen:
     def expr_COMPOUND_ASSIGNMENT_OPERATOR(self, e, discard=False):
         op = e.binary_operator.name.replace("Assign", "")
         a, b = children(e)
+        if CT.is_vector(a.type) or CT.is_vector(b.type):  # element-wise (vectors.py)
+            return vectors.compound(self, op, a, b, e)
         lv = self.lvalue(a)
         at = canonical(a.type)
         if at.kind == T.POINTER or is_array_parameter(a):
@@ -543,6 +557,8 @@ class ExprGen:
         ty = canonical(e.type)
         if op == "__extension__":  # GNU: only silences pedantic warnings
             return self.rvalue(a, discard=discard)
+        if op in ("-", "+", "~", "!", "pre++", "pre--", "post++", "post--") and CT.is_vector(ty):  # (vectors.py)
+            return vectors.unary(self, op, a, e)
         if op in ("pre++", "pre--", "post++", "post--"):
             lv = self.lvalue(a)
             at = canonical(a.type)
@@ -618,6 +634,8 @@ class ExprGen:
         """A braced temporary of class type (`cg::plus<float>{}`, `Pair{a, b}` as an argument): a stack object
         initialized as a local would be; its value is the address of its bytes, as every struct value is."""
         ty = canonical(e.type)
+        if CT.is_vector(ty):  # `{a, b, c, d}` of a vector (vectors.py)
+            return vectors.init_list(self, e, ty)
         if ty.kind != T.RECORD:
             raise self.unsupported(e, "initializer list here")
         ptr = self.byte_alloca(CT.size_of(ty), ty.get_align())

@@ -13,6 +13,7 @@ from ..clang_ast import T, canonical, is_va_arg
 from ..errors import CompileError, error_at
 from . import complex_values
 from . import c_types as CT
+from . import vectors
 
 
 class GenBase:
@@ -54,6 +55,8 @@ class GenBase:
             return complex_values.zero(ty)
         if ty.kind == T.POINTER:
             return self.null_pointer(ty)
+        if CT.is_vector(ty):
+            return vectors.zero(ty)
         if CT.is_reference(ty):  # a returned reference before `return` sets it
             return llvm.ZeroOp(CT.llvm_ptr()).result
         raise CompileError(f"unsupported type '{ty.spelling}'")

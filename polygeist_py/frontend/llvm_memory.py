@@ -19,6 +19,7 @@ from ..errors import error_at
 from . import complex_values
 from . import attributes
 from . import c_types as CT
+from . import vectors
 from . import gotos
 from . import records as R
 from .records import is_default_construction
@@ -292,7 +293,7 @@ class LLVMMemory:
             if pos < len(items):
                 raise self.unsupported(items[pos], "excess elements in an initializer")
             return
-        if s.kind == K.INIT_LIST_EXPR:  # `int x = {3}`
+        if s.kind == K.INIT_LIST_EXPR and not CT.is_vector(ty):  # `int x = {3}` (a vector's list: its value)
             ch = children(s)
             if not ch:
                 self.store_scalar(ptr, ty, self.zero(ty))
@@ -317,6 +318,9 @@ class LLVMMemory:
 
     def store_scalar(self, ptr, ty, v):
         """Store scalar `v` of C type `ty` at !llvm.ptr `ptr` (volatile when `ty` is)."""
+        if CT.is_vector(ty):  # (vectors.py: any alignment)
+            vectors.store(ptr, ty, v)
+            return
         if canonical(ty).kind == T.POINTER:
             v = self.to_ptr(v)
         vol = True if canonical(ty).is_volatile_qualified() else None
@@ -464,6 +468,8 @@ class LLVMMemory:
 
     def expr_COMPOUND_LITERAL_EXPR(self, e):
         ty = canonical(e.type)
+        if CT.is_vector(ty):  # `(__m128i){a, b}`: a value, no object
+            return self.rvalue([c for c in children(e) if c.kind.is_expression()][-1])
         if R.is_record(ty):
             return self.compound_literal(e)
         if CT.is_array(ty):
@@ -533,6 +539,8 @@ class LLVMMemory:
         ety = canonical(ety)
         if R.is_record(ety) or CT.is_array(ety):
             return p
+        if CT.is_vector(ety):  # (vectors.py: any alignment)
+            return vectors.load(p, ety)
         vol = True if ety.is_volatile_qualified() else None
         if ety.kind == T.POINTER:
             v = llvm.LoadOp(CT.llvm_ptr(), p, volatile_=vol).result
@@ -810,6 +818,11 @@ def const_image(ty, init):
 
     def put_scalar(off, t, e):
         t = canonical(t)
+        if CT.is_vector(t):  # `{1, 2, 3, 4}` (also as `(v4si){...}`): its constant elements
+            items, elem = vectors.constant_elements(e)
+            for k, item in enumerate(items):
+                put_scalar(off + k * CT.size_of(elem), elem, item)
+            return
         if t.kind == T.POINTER:
             e = constant_branch(e)
             if is_null_constant(e):
@@ -862,7 +875,7 @@ def const_image(ty, init):
             used = agg(off, t, items, 0)
             if used < len(items):
                 raise error_at(items[used], "unsupported construct: excess elements in an initializer")
-        elif s.kind == K.INIT_LIST_EXPR:
+        elif s.kind == K.INIT_LIST_EXPR and not CT.is_vector(t):  # (a vector's list: put_scalar)
             if children(s):
                 obj(off, t, children(s)[0])
         elif CT.is_array(t) and s.kind == K.STRING_LITERAL:

@@ -15,6 +15,7 @@ from ..errors import CompileError
 from . import complex_values
 from . import affine_forms as AF
 from . import c_types as CT
+from . import vectors
 from .scan import decl_key, parameter_type
 from .values import GPU_IDS, Binding, MemLV, MemVar, VarLV
 
@@ -49,6 +50,8 @@ class LValueGen:
                 return self.lvalue(e)
             raise self.unsupported(e, f"use of '{r.spelling}' here")
         if k == K.ARRAY_SUBSCRIPT_EXPR:
+            if vectors.is_vector_subscript(e):  # `v[i] = x` (vectors.py)
+                return vectors.element_lvalue(self, e, *children(e))
             return self.subscript_lvalue(e)
         if k == K.UNARY_OPERATOR and unary_op(e) in ("__real", "__imag") and CT.is_complex(children(e)[0].type):
             # a part of a complex object (`__real__ z = x`): the whole is read and written back
@@ -151,6 +154,8 @@ class LValueGen:
             return self.load_llvm(lv[1], lv[2])
         if isinstance(lv, tuple) and lv[0] == "bits":
             return self.load_bits(lv)
+        if isinstance(lv, tuple) and lv[0] == "vecelt":
+            return vectors.load_element(self, lv)
         mt = ir.MemRefType(lv.memref.type)
         if all(isinstance(i, tuple) for i in lv.indices) and lv.indices:
             mp, ops = AF.to_map(lv.indices)
@@ -191,6 +196,8 @@ class LValueGen:
             return
         if isinstance(lv, tuple) and lv[0] == "bits":  # the value the field holds now (truncated)
             return self.store_bits(lv, v)
+        if isinstance(lv, tuple) and lv[0] == "vecelt":
+            return vectors.store_element(self, lv, v)
         if lv.ctype.kind == T.POINTER:
             v = self.to_ptr(v)
         v = CT.as_stored(v, lv.memref)

@@ -289,6 +289,7 @@ class ModuleGen:
                 name, n = f"{base}.{n}", n + 1
         init0 = var_decl_initializer(d)
         if R.is_byte_object(ty) and not is_texture(ty) and not CT.is_dim3(ty) or ty.kind == T.POINTER and init0 is not None and not is_null_constant(init0) \
+                or CT.is_vector(ty) \
                 or key in self.addressed_globals or is_thread_local(d) or templ_member:
             from .llvm_memory import byte_global
             init = var_decl_initializer(d)

@@ -128,6 +128,8 @@ def scalars(ty, base=0):
         return [(base, "float", CT.size_of(c))]
     if CT.is_int(c) or c.kind == T.POINTER:
         return [(base, "int", CT.size_of(c))]
+    if CT.is_vector(c) and CT.size_of(c) <= 8:  # (SSE class, as a double; a wider one is SSE+SSEUP: one register)
+        return [(base, "float", CT.size_of(c))]
     raise CT.UnsupportedType(f"type '{ty.spelling}' in a value passed by value")
 
 
@@ -253,7 +255,7 @@ def signature(param_types, result_type, variadic=False) -> Signature:
             continue
         if CT.is_complex(c):  # (double _Complex: two SSE registers; float _Complex: one)
             sses -= 2 if canonical(c.element_type).kind == T.DOUBLE else 1
-        elif CT.is_float(c):
+        elif CT.is_float(c) or CT.is_vector(c):  # (a vector: one SSE register)
             sses -= 1
         else:
             ints -= 1
