@@ -1,4 +1,4 @@
-"""Time the CUDA examples compiled by ``pgcc --cpuify -O3`` against hand-written OpenMP C versions.
+"""Time the CUDA examples compiled by ``pgcc --cpuify -O3 -march=native`` against hand-written OpenMP C versions.
 
 What is compared: for each program of examples/cuda/ listed in PROGRAMS (every synchronizing example -- shared
 memory, ``__syncthreads()``, atomics -- and a few heavy barrier-free ones), the CUDA program built with
@@ -77,7 +77,8 @@ def build(name: str, workdir: Path, runtime: str) -> dict[str, Path]:
     runtime 'omp': the gcc object is linked with LLVM's libomp (which implements gcc's GOMP_* entry points),
     the runtime pgcc's code uses; 'gomp': with gcc's own libgomp."""
     exes = {"pgcc": workdir / f"{name}.pgcc", "openmp": workdir / f"{name}.omp"}
-    compile_cmd([*pgcc_command(), EXAMPLES / f"{name}.cu", "--cpuify", "-O3", "-o", exes["pgcc"]], "pgcc")
+    compile_cmd([*pgcc_command(), EXAMPLES / f"{name}.cu", "--cpuify", "-O3", "-march=native", "-o", exes["pgcc"]],
+                "pgcc")
     if runtime == "gomp":
         compile_cmd(["gcc", *GCC_FLAGS, OPENMP / f"{name}.c", "-o", exes["openmp"], "-lm"], "gcc")
     else:

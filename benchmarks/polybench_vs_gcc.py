@@ -1,4 +1,4 @@
-"""Time the 30 PolyBench-style kernels compiled by ``pgcc -O3`` against ``gcc -O3 -march=native``.
+"""Time the 30 PolyBench-style kernels compiled by ``pgcc -O3 -march=native`` against ``gcc -O3 -march=native``.
 
 What is measured: the wall-clock time (seconds, ``CLOCK_MONOTONIC``) of the kernel call alone, i.e. of the
 ``kernel_<name>(...)`` call in ``main`` of each tests/programs/polybench/<name>.c -- not the input fill and
@@ -113,7 +113,8 @@ def build(name: str, flags: list[str], workdir: Path, timer_o: Path) -> dict[str
     exes = {"gcc": workdir / f"{name}.gcc", "pgcc": workdir / f"{name}.pgcc"}
     compile_cmd(["gcc", "-O3", "-march=native", *flags, str(src), str(timer_o), "-o", str(exes["gcc"]), "-lm"],
                 "gcc")
-    compile_cmd([*pgcc_command(), "-O3", *PGCC_FLAGS, *flags, str(src), str(timer_o), "-o", str(exes["pgcc"])], "pgcc")
+    compile_cmd([*pgcc_command(), "-O3", "-march=native", *PGCC_FLAGS, *flags, str(src), str(timer_o), "-o",
+                 str(exes["pgcc"])], "pgcc")
     return exes
 
 
@@ -127,7 +128,8 @@ def build_harness(name: str, size: str, workdir: Path) -> dict[str, Path]:
         exes["gcc" + variant] = workdir / f"{name}{variant}.gcc"
         exes["pgcc" + variant] = workdir / f"{name}{variant}.pgcc"
         compile_cmd(["gcc", "-O3", "-march=native", flag, *common, "-o", str(exes["gcc" + variant]), "-lm"], "gcc")
-        compile_cmd([*pgcc_command(), "-O3", *PGCC_FLAGS, flag, *common, "-o", str(exes["pgcc" + variant])], "pgcc")
+        compile_cmd([*pgcc_command(), "-O3", "-march=native", *PGCC_FLAGS, flag, *common, "-o",
+                     str(exes["pgcc" + variant])], "pgcc")
     return exes
 
 

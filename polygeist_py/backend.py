@@ -76,18 +76,40 @@ FEATURES = "+prefer-no-gather,+prefer-no-scatter"
 OPT_OPTIONS = ("-hoist-runtime-checks=false", "-disable-loop-idiom-memcpy")
 
 
-def backend_commands(ll: str, bc: str, out_path: str, opt_level: int, kind: str, fp_contract: str) -> list:
+# gcc's names of instruction sets that LLVM spells otherwise (-msse4 is SSE4.1 and SSE4.2)
+_LLVM_FEATURE = {"sse4": "sse4.2"}
+
+
+def target_machine(clang_args) -> tuple:
+    """(llc's -mcpu, -mattr) for the x86 options of a command line (list of str), read as gcc reads them:
+    `-march=CPU` (`native`: this machine's), then `-mFEATURE`/`-mno-FEATURE` in order. Without -march, gcc's
+    default target, `x86-64`, so that an object runs on any x86-64 machine (the parser's __SSE2__-only macros
+    say the same); `-march=native` gives this machine's vector units, as with gcc."""
+    cpu, attrs = "x86-64", []
+    for a in clang_args:
+        if a.startswith("-march="):
+            cpu = a.split("=", 1)[1]
+        elif a.startswith("-mno-"):
+            attrs.append("-" + _LLVM_FEATURE.get(a[5:], a[5:]))
+        elif a.startswith("-m") and not a.startswith("-mtune="):
+            attrs.append("+" + _LLVM_FEATURE.get(a[2:], a[2:]))
+    return cpu, ",".join([*attrs, FEATURES])
+
+
+def backend_commands(ll: str, bc: str, out_path: str, opt_level: int, kind: str, fp_contract: str,
+                     clang_args=()) -> list:
     """The opt and llc command lines that compile_llvm_ir runs (a list of two argument lists; -v and -### print
-    them)."""
+    them); `clang_args`: the command line's parser options, whose x86 ones choose the target (target_machine)."""
     from .toolchain import llvm_tool
-    cpu = ["-mcpu=native", f"-mattr={FEATURES}"]
+    mcpu, mattr = target_machine(clang_args)
+    cpu = [f"-mcpu={mcpu}", f"-mattr={mattr}"]
     return [[llvm_tool("opt"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, *OPT_OPTIONS, ll, "-o", bc],
             [llvm_tool("llc"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-relocation-model=pic",
              f"-fp-contract={fp_contract}", f"-filetype={kind}", bc, "-o", out_path]]
 
 
 def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "obj", workdir: str = ".",
-                    fp_contract: str = "off") -> None:
+                    fp_contract: str = "off", clang_args=()) -> None:
     """Optimize LLVM IR with `opt -O<n>` and generate an object file (kind='obj') or assembly ('asm') with llc
     (the commands of backend_commands).
 
@@ -98,6 +120,7 @@ def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "ob
         workdir: where the .ll and .bc files are kept.
         fp_contract: "off" (a * b + c rounds twice, as written) or "fast" (llc fuses multiplies and adds into
             FMA instructions wherever it finds them, gcc's default; results change in the last bits).
+        clang_args: the command line's parser options (list of str): -march= and -m<feature> choose the target.
 
     Raises:
         CompileError: the assembler rejects an inline asm statement; InternalError: opt or llc failed.
@@ -110,7 +133,8 @@ def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "ob
     base = os.path.join(workdir, os.path.basename(out_path))
     with open(base + ".ll", "w") as f:
         f.write(ll_text)
-    opt_cmd, llc_cmd = backend_commands(base + ".ll", base + ".opt.bc", out_path, opt_level, kind, fp_contract)
+    opt_cmd, llc_cmd = backend_commands(base + ".ll", base + ".opt.bc", out_path, opt_level, kind, fp_contract,
+                                        clang_args)
     with phase("opt", "subprocesses"):
         _run(opt_cmd, "opt")
     with phase("llc", "subprocesses"):

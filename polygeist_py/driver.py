@@ -56,11 +56,13 @@ C compiler (as gcc):
   -w                     no warnings
   -Wall, -Wextra, -W...  warnings as gcc (the parser's diagnostics)
   -Werror                warnings are errors (-Werror=X: warning X only; -Wno-error=X: not X)
-  -msse4.1 -mavx2 -march=CPU   x86 instruction sets (also -mno-X, -mtune=CPU): the macros gcc defines (__AVX2__...)
-                         and the <immintrin.h> intrinsics a function may use
+  -msse4.1 -mavx2 -march=CPU   x86 instruction sets (also -mno-X, -mtune=CPU): the target code is generated for
+                         (default x86-64, as gcc's; -march=native: this machine's), the macros gcc defines
+                         (__AVX2__...) and the <immintrin.h> intrinsics a function may use
   -f... -m... -g...      other code generation and debugging flags: accepted, they do not change the program
   -fsanitize=..., -fsanitize-trap, -fsanitize-recover, -ftrapv, -fshort-enums, -fshort-wchar, -fpack-struct,
-  -fstack-check, -fno-signed-char, -fno-unsigned-char   errors: they would change what the program means
+  -fstack-check, -fno-signed-char, -fno-unsigned-char, -m32, -mx32, -m16   errors: they would change what the
+                         program means
   -pedantic -ansi -pipe -save-temps --param N=V -aux-info FILE   accepted and ignored
   -fpermissive           a C++ option: ignored with a warning, as gcc does for C
 
@@ -169,7 +171,7 @@ IGNORED_VALUE_FLAGS = ("--param", "-aux-info")
 # it; passed to the parser: the signedness of plain char and bit-fields. Rejected: the rest.
 CLANG_F = ("-funsigned-char", "-fsigned-char", "-funsigned-bitfields", "-fsigned-bitfields")
 REJECTED_F = ("-ftrapv", "-fshort-enums", "-fshort-wchar", "-fpack-struct", "-fno-signed-char",
-              "-fno-unsigned-char", "-fsanitize-trap", "-fstack-check")
+              "-fno-unsigned-char", "-fsanitize-trap", "-fstack-check", "-m32", "-mx32", "-m16")
 REJECTED_F_PREFIXES = ("-fsanitize=", "-fpack-struct=", "-fsanitize-recover")
 UNSUPPORTED = {
     "-emit-llvm": "-emit-llvm is not supported; use --emit=llvm",
@@ -694,11 +696,11 @@ def lower_to_object(tu, path: str, o: Options, workdir: str, obj_name: str, stem
     if o.assembly:
         out = o.output or stem + ".s"
         check_output_dir(out)
-        compile_llvm_ir(ll, out, level, "asm", workdir, o.fp_contract)
+        compile_llvm_ir(ll, out, level, "asm", workdir, o.fp_contract, o.clang_args)
         return None
     out = obj_name if o.compile_only and device_stubs is None else os.path.join(workdir, stem + ".o")
     check_output_dir(out)
-    compile_llvm_ir(ll, out, level, "obj", workdir, o.fp_contract)
+    compile_llvm_ir(ll, out, level, "obj", workdir, o.fp_contract, o.clang_args)
     return out
 
 
@@ -967,7 +969,8 @@ def dry_run(o: Options, langs: list) -> list[str]:
             out = obj_name
         base = os.path.join(work, os.path.basename(out))
         lines += [command_line(c, quoted=True) for c in backend_commands(
-            base + ".ll", base + ".opt.bc", out, level, "asm" if o.assembly else "obj", o.fp_contract)]
+            base + ".ll", base + ".opt.bc", out, level, "asm" if o.assembly else "obj", o.fp_contract,
+            o.clang_args)]
         if split and not o.assembly:  # nvcc's model (cuda_split.py): the host half, then one object
             host_obj = os.path.join(work, stem + ".host.o")
             lines.append(command_line(host_command(False, path, host_obj, work, opt_level=o.opt_level,

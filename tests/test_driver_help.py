@@ -3,7 +3,9 @@ prints the version and toolchain (alone: and stops, as gcc -v does; with inputs:
 
 import re
 
-from conftest import run_exe, run_pgcc
+import pytest
+
+from conftest import compile_error, run_exe, run_pgcc
 
 from polygeist_py import driver
 
@@ -94,6 +96,25 @@ def test_v_lists_stages_and_the_commands_it_runs_and_dash_hash_lists_them_withou
     assert not (tmp / "p").exists()  # nothing ran
     assert all(ln.startswith(' "') for ln in dry.stderr.splitlines() if ln.startswith(" "))  # gcc's quoting
     assert commands(dry.stderr) == ran[-3:]  # the runtime library may be built once by the first -v run
+
+
+@pytest.mark.parametrize("flags,cpu,attrs", [
+    ([], "x86-64", ""),  # gcc's default target: the object runs on any x86-64 machine
+    (["-march=native"], "native", ""),
+    (["-march=haswell", "-mno-avx2", "-msse4"], "haswell", "-avx2,+sse4.2,"),
+])
+def test_target_follows_march_and_instruction_set_flags(tmp, flags, cpu, attrs):
+    src = tmp / "t.c"
+    src.write_text("int main(void) { return 0; }\n")
+    dry = run_pgcc(["-###", "-O2", *flags, src, "-o", tmp / "t"])
+    assert dry.returncode == 0, dry.stderr
+    for tool in commands(dry.stderr)[:2]:  # opt, llc
+        assert f"-mcpu={cpu}" in tool and f"-mattr={attrs}+prefer-no-gather,+prefer-no-scatter" in tool, tool
+
+
+def test_32_bit_targets_are_errors(tmp):
+    err = compile_error(tmp / "m.c", "int main(void) { return 0; }\n", flags=("-m32",))
+    assert "-m32 is not supported" in err
 
 
 def build_and_run_gcc(src, tmp) -> str:

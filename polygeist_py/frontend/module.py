@@ -21,6 +21,7 @@ from . import cxx_classes
 from . import enzyme
 from . import inline_asm
 from . import records as R
+from . import x86_builtins
 from . import x87
 from .calls import Calls
 from .codegen import FunctionGen
@@ -158,6 +159,10 @@ class ModuleGen:
         old = self.functions.pop(name, None)
         fg = FunctionGen(self, c)
         fg.emit()
+        target = x86_builtins.llvm_target(c)  # (`target("avx2")`, an intrinsic header's function)
+        if target:
+            fg.func.attributes["passthrough"] = ir.ArrayAttr.get(
+                [ir.ArrayAttr.get([ir.StringAttr.get(k), ir.StringAttr.get(v)]) for k, v in target])
         if attrs.weak:
             fg.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<weak>")
         for which in ("constructor", "destructor"):  # run before/after main: constructors.py, after lowering

@@ -598,6 +598,28 @@ def caller_features(caller):
     return _CALLER_FEATURES[key]
 
 
+def llvm_target(decl) -> list:
+    """LLVM's function attributes [(name, value)] for function `decl`'s instruction sets: "target-cpu" from
+    `target("arch=CPU")`, "target-features" from `target("avx2,no-sse4a")` or the feature of an intrinsic
+    header's function (`_mm_shuffle_epi8`: ssse3), added to the command line's (LLVM takes a function's
+    feature string instead of the target machine's); [] for a function without them."""
+    own = header_feature(decl)
+    specs = [own] if own else _target_attributes(decl)
+    out, features = [], []
+    for f in (f.strip() for sp in specs for f in sp.split(",")):
+        if f.startswith("arch="):
+            out.append(("target-cpu", f[len("arch="):]))
+        elif f.startswith("no-"):
+            features.append("-" + f[len("no-"):])
+        elif f and not f.startswith("tune=") and f != "default":
+            features.append("+" + f)
+    if features:
+        from ..backend import target_machine
+        out.append(("target-features", ",".join([target_machine(getattr(decl.translation_unit, "target_args",
+                                                                        ()))[1], *features])))
+    return out
+
+
 def check_target_features(fg, call, callee):
     """A function of the intrinsic headers (always_inline, `__target__("ssse3")` for `_mm_shuffle_epi8`)
     called from a function that lacks its feature (no -mssse3, no target attribute implying it): the error gcc
