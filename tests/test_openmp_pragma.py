@@ -23,7 +23,7 @@ def gcc_openmp(src, out):
 
 
 @pytest.mark.parametrize("program", ["loops", "threads", "skipped_pragmas", "simd", "atomics", "region_loops",
-                                     "pragma_operator"])
+                                     "pragma_operator", "thread_copies"])
 def test_outputs_equal_gcc_openmp(program, tmp):
     exe = build_pgcc(OMP / f"{program}.c", tmp / program, ["-fopenmp"])
     ref = gcc_openmp(OMP / f"{program}.c", tmp / f"{program}_gcc")
@@ -111,13 +111,12 @@ ERRORS = [
     ("inner_index_race", "void f(int n, double *a) {\n  int j;\n  #pragma omp parallel for\n"
                          "  for (int i = 0; i < n; i++) for (j = 0; j < n; j++) a[i * n + j] = j;\n}\n",
      "3:3: error: variable 'j' is shared in the parallel loop and assigned in it (a data race)"),
-    ("private_read_first", "void f(int n, double *a) {\n  double t = 1;\n  #pragma omp parallel for private(t)\n"
-                           "  for (int i = 0; i < n; i++) { a[i] = t; t = a[i] * 2; }\n}\n",
-     "3:3: error: private variable 't' may be read in an iteration before the iteration assigns it"),
-    ("firstprivate_carried", "void f(int n, double *a) {\n  double t = 1;\n"
-                             "  #pragma omp parallel for firstprivate(t)\n"
-                             "  for (int i = 0; i < n; i++) { t = t + a[i]; a[i] = t; }\n}\n",
-     "3:3: error: firstprivate variable 't' may be read in an iteration before the iteration assigns it"),
+    ("flag_two_values", "void f(int n, double *a) {\n  int s = 0;\n  #pragma omp parallel for\n"
+                        "  for (int i = 0; i < n; i++) { if (a[i] > 0) s = 1; else s = 2; }\n}\n",
+     "3:3: error: variable 's' is shared in the parallel loop and assigned in it (a data race)"),
+    ("flag_read", "int f(int n, double *a) {\n  int s = 0;\n  #pragma omp parallel for\n"
+                  "  for (int i = 0; i < n; i++) { a[i] = s; s = 1; }\n  return s;\n}\n",
+     "3:3: error: variable 's' is shared in the parallel loop and assigned in it (a data race)"),
     ("collapse_nonrectangular", "void f(int n, double *a) {\n  #pragma omp parallel for collapse(2)\n"
                                 "  for (int i = 0; i < n; i++)\n    for (int j = 0; j < i; j++) a[i * n + j] = 1;\n}\n",
      "2:3: error: unsupported OpenMP construct 'parallel for': the loop is not in canonical form"),

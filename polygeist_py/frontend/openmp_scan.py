@@ -41,11 +41,127 @@ def general_parallel(gen, stmt, dirs) -> bool:
 
 def needs_region(gen, loop, dirs) -> bool:
     """Whether a worksharing loop needs omp ops: scf.parallel has no lastprivate, array reductions,
-    per-thread copies of variables in memory, or constructs that one thread at a time runs."""
+    per-thread copies of variables in memory, private scalars an iteration may read before assigning them
+    (each thread's copy carries its value from one of the thread's iterations to the next), or constructs that
+    one thread at a time runs."""
     return any(c.name in ("lastprivate", "ordered") or c.name == "reduction" and array_items(gen, loop, c)
                or c.name in ("private", "firstprivate", "reduction") and memory_items(gen, loop, c)
                for d in dirs for c in d.clauses) or \
-        any(ds[0].name in EXCLUSIVE and ds[0].name != "atomic" for _, ds in directed(gen, loop))
+        any(ds[0].name in EXCLUSIVE and ds[0].name != "atomic" for _, ds in directed(gen, loop)) or \
+        _thread_copies_differ(gen, loop, dirs)
+
+
+def _thread_copies_differ(gen, loop, dirs) -> bool:
+    """Whether an iteration of `loop` may see what an earlier iteration of its thread left in a private,
+    firstprivate or reduction scalar: it may read a private one before assigning it (hotspot's `delta`,
+    assigned in an if / else-if chain without a final else), or assign a reduction one before reading it
+    (backprop's `sum = 0.0` in a `reduction(+: sum)` loop, which then combines each thread's last value).
+    scf.parallel's copies are per iteration, so only an omp.wsloop's per-thread copies give what OpenMP
+    defines."""
+    loop = O.unwrap_hints(loop)
+    if loop is None or loop.kind != K.FOR_STMT or not dirs:
+        return False
+    private, reduced = listed(dirs, ("private", "firstprivate")), listed(dirs, ("reduction",))
+    if not private and not reduced:
+        return False
+    ivs = loop_ivs(gen, loop, dirs[-1])
+    body = gen.for_parts(loop)[3]
+    assigned, local = assigned_decls([body]) - ivs, declared_in(body)
+    return any(k in assigned and k not in local and may_read_unassigned(gen, body, k)
+               for k in keys(loop, private)) or \
+        any(k in assigned and k not in local and may_read_unassigned(gen, body, k, kill=True)
+            for k in keys(loop, reduced))
+
+
+class _Read(Exception):
+    pass
+
+
+def may_read_unassigned(gen, node, key, kill: bool = False) -> bool:
+    """Whether some path through statement `node` may read variable `key` before assigning it as a whole
+    (a definite-assignment analysis in the manner of Java's JLS chapter 16, conservative: a loop body may run
+    zero times, both arms of a branch must assign, any other use in a construct it does not model (switch,
+    goto, a member or an address) counts as a read). With `kill`, the roles swap: whether some path may
+    assign `key` as a whole (`x = e`) before reading it."""
+    try:
+        _flow(gen, node, key, False, kill)
+    except _Read:
+        return True
+    return False
+
+
+def _flow(gen, c, key, done: bool, kill: bool = False) -> bool:
+    """Whether `key` is assigned (with `kill`: read) after `c` runs, given `done` before it; raises _Read at a
+    read (an assignment) while not."""
+    if c is None:
+        return done
+    k = c.kind
+
+    if k == K.DECL_REF_EXPR:
+        if c.referenced is not None and decl_key(c.referenced) == key:
+            if kill:
+                return True
+            if not done:
+                raise _Read
+        return done
+    if k == K.VAR_DECL and decl_key(c) == key:
+        return True  # (a declaration of its own in the loop: assigned where it is declared, or each iteration's)
+    if k == K.BINARY_OPERATOR and c.binary_operator.name == "Assign":
+        lhs, rhs = children(c)
+        done = _flow(gen, rhs, key, done, kill)
+        lhs_s = strip_implicit(lhs)
+        if lhs_s.kind == K.DECL_REF_EXPR and lhs_s.referenced is not None and decl_key(lhs_s.referenced) == key:
+            if kill and not done:
+                raise _Read
+            return True
+        return _flow(gen, lhs, key, done, kill)
+    if k == K.BINARY_OPERATOR and c.binary_operator.name in ("LAnd", "LOr"):
+        lhs, rhs = children(c)
+        done = _flow(gen, lhs, key, done, kill)
+        _flow(gen, rhs, key, done, kill)
+        return done
+    if k == K.CONDITIONAL_OPERATOR:
+        cond, a, b = children(c)
+        done = _flow(gen, cond, key, done, kill)
+        return _flow(gen, a, key, done, kill) and _flow(gen, b, key, done, kill)
+    if k == K.IF_STMT:
+        ch = children(c)
+        done = _flow(gen, ch[0], key, done, kill)
+        then = _flow(gen, ch[1], key, done, kill)
+        return then and (_flow(gen, ch[2], key, done, kill) if len(ch) > 2 else done)
+    if k == K.FOR_STMT:
+        init, cond, inc, body = gen.for_parts(c)
+        done = _flow(gen, cond, key, _flow(gen, init, key, done, kill), kill)
+        _flow(gen, inc, key, _flow(gen, body, key, done, kill), kill)
+        return done
+    if k == K.WHILE_STMT:
+        cond, body = children(c)[-2:]
+        done = _flow(gen, cond, key, done, kill)
+        _flow(gen, body, key, done, kill)
+        return done
+    if k == K.DO_STMT:
+        body, cond = children(c)
+        return _flow(gen, cond, key, _flow(gen, body, key, done, kill), kill)
+    if k in (K.COMPOUND_STMT, K.DECL_STMT, K.VAR_DECL, K.PAREN_EXPR, K.UNEXPOSED_EXPR, K.RETURN_STMT,
+             K.NULL_STMT, K.BREAK_STMT, K.CONTINUE_STMT) or k.is_expression() and k not in (
+                K.UNARY_OPERATOR, K.MEMBER_REF_EXPR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+        # in order; the operands of other expressions in an unspecified order: each sees only what came
+        # before the expression (a break or continue ends no path here: more paths, still conservative)
+        seq = k in (K.COMPOUND_STMT, K.DECL_STMT)
+        out = done
+        for ch in children(c):
+            r = _flow(gen, ch, key, out if seq else done, kill)
+            out = out or r
+        return out
+    used = key in {decl_key(v) for vs in var_refs(c).values() for v in vs}
+    if kill:  # (an assignment there, as in `switch`, is conservatively one before the read)
+        if used and not done and key in assigned_decls([c]) and k not in (K.UNARY_OPERATOR,
+                                                                          K.COMPOUND_ASSIGNMENT_OPERATOR):
+            raise _Read
+        return done or used
+    if done or not used:
+        return done  # (the constructs not modelled: switch, goto, labels, ++/--, members, &)
+    raise _Read
 
 
 def array_items(gen, stmt, clause) -> bool:
