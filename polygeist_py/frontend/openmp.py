@@ -174,6 +174,9 @@ def _operator_directive(text: str, first, last) -> Directive:
 
 
 FILE_SCOPE_HINTS = ("declare simd", "declare target", "end declare target", "declare variant")
+FUNCTION_KINDS = (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.FUNCTION_TEMPLATE,
+                  K.CONVERSION_FUNCTION)
+SCOPE_KINDS = (K.NAMESPACE, K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL, K.CLASS_TEMPLATE, K.LINKAGE_SPEC)
 
 
 def check_file_scope(tu) -> None:
@@ -184,9 +187,18 @@ def check_file_scope(tu) -> None:
     Raises:
         CompileError: ``unsupported OpenMP construct '<name>'`` at the directive."""
     main = tu.cursor.spelling
-    bodies = [(c.extent.start.offset, c.extent.end.offset) for c in tu.cursor.get_children()
-              if c.location.file is not None and c.location.file.name == main and c.is_definition() and
-              c.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR)]
+    bodies = []
+
+    def collect(parent):  # function bodies, also of templates and of methods inside classes and namespaces
+        for c in parent.get_children():
+            if c.location.file is None or c.location.file.name != main:
+                continue
+            if c.kind in FUNCTION_KINDS and c.is_definition():
+                bodies.append((c.extent.start.offset, c.extent.end.offset))
+            elif c.kind in SCOPE_KINDS:
+                collect(c)
+
+    collect(tu.cursor)
     toks = list(tu.cursor.get_tokens())
     text = None
     for i in range(len(toks) - 2):

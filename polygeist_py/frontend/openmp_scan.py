@@ -67,10 +67,64 @@ def _thread_copies_differ(gen, loop, dirs) -> bool:
     ivs = loop_ivs(gen, loop, dirs[-1])
     body = gen.for_parts(loop)[3]
     assigned, local = assigned_decls([body]) - ivs, declared_in(body)
+    ops = {decl_key(v): reduction_op(c) for d in dirs for c in d.clauses if c.name == "reduction"
+           for t, _ in items(c) for v in var_refs(loop).get(t, [])}
     return any(k in assigned and k not in local and may_read_unassigned(gen, body, k)
                for k in keys(loop, private)) or \
-        any(k in assigned and k not in local and may_read_unassigned(gen, body, k, kill=True)
+        any(k in assigned and k not in local and (may_read_unassigned(gen, body, k, kill=True) or
+                                                  not only_updates(body, k, ops.get(k)))
             for k in keys(loop, reduced))
+
+
+def reduction_op(clause) -> str:
+    """The operator of a `reduction(op: ...)` clause ('' when it has none)."""
+    args = clause.args or []
+    colon = next((i for i, (t, _) in enumerate(args) if t == ":"), None)
+    return "".join(t for t, _ in args[:colon]) if colon is not None else ""
+
+
+# the binary operators that update a reduction variable as its operator combines (x op= e, x = x op e)
+_UPDATES = {"+": ("Add", "Sub"), "-": ("Add", "Sub"), "*": ("Mul",), "&": ("And",), "|": ("Or",), "^": ("Xor",),
+            "&&": ("LAnd",), "||": ("LOr",)}
+
+
+def only_updates(body, key, op) -> bool:
+    """Whether `body` uses reduction variable `key` only to update it with its operator `op`: `x op= e`,
+    `x++`, `x = x op e` (e not using x), an assignment `x = e` without x, and for max/min any assignment
+    `x = f(x, e)` and the condition of an `if` that assigns x (`if (v > m) m = v;`). Any other read of x
+    sees a thread's partial value, which scf.parallel's per-iteration copies would not give."""
+    names = _UPDATES.get(op)
+
+    def uses(c):
+        return key in {decl_key(v) for vs in var_refs(c).values() for v in vs}
+
+    def is_x(c):
+        c = strip_implicit(c)
+        return c.kind == K.DECL_REF_EXPR and c.referenced is not None and decl_key(c.referenced) == key
+
+    def ok(c) -> bool:
+        k = c.kind
+        if k == K.DECL_REF_EXPR:
+            return not is_x(c)
+        if k == K.COMPOUND_ASSIGNMENT_OPERATOR and is_x(children(c)[0]):
+            rhs = children(c)[1]
+            return names is not None and c.binary_operator.name[:-len("Assign")] in names and not uses(rhs)
+        if k == K.UNARY_OPERATOR and unary_op(c) in ("pre++", "pre--", "post++", "post--") and \
+                is_x(children(c)[0]):
+            return op in ("+", "-")
+        if k == K.BINARY_OPERATOR and c.binary_operator.name == "Assign" and is_x(children(c)[0]):
+            rhs = strip_implicit(children(c)[1])
+            if not uses(rhs) or op in ("max", "min"):
+                return True
+            if names is None or rhs.kind != K.BINARY_OPERATOR or rhs.binary_operator.name not in names:
+                return False
+            a, b = children(rhs)
+            return is_x(a) and not uses(b) or rhs.binary_operator.name != "Sub" and is_x(b) and not uses(a)
+        if k == K.IF_STMT and op in ("max", "min") and key in assigned_decls(children(c)[1:]):
+            return all(ok(ch) for ch in children(c)[1:])
+        return all(ok(ch) for ch in c.get_children())
+
+    return ok(body)
 
 
 class _Read(Exception):

@@ -3,6 +3,7 @@
    - a boundary update whose correction is assigned in an if / else-if chain with no final else;
    - a firstprivate running total (each thread continues from the value before the loop);
    - a reduction variable reset by every iteration (each thread's last value is what gets combined);
+   - reduction variables read after their update (a thread's running sum and maximum);
    - breadth-first search levels: a `bool` and an `int` flag set by any iteration that finds work. */
 #include <stdbool.h>
 #include <stdio.h>
@@ -55,6 +56,24 @@ static float layer_forward(void) {
   return sum;
 }
 
+static double prefix[N];
+static int seen[N];
+
+static double partial_reads(int *top) {
+  double s = 0.5;
+  int mx = -1;
+#pragma omp parallel for reduction(+ : s) reduction(max : mx)
+  for (int i = 0; i < N; i++) {
+    s += in[i];
+    prefix[i] = s;
+    if ((int)in[i] > mx)
+      mx = (int)in[i];
+    seen[i] = mx;
+  }
+  *top = mx;
+  return s;
+}
+
 static int bfs_levels(void) {
   bool more;
   int rounds = 0, touched = 0;
@@ -100,15 +119,17 @@ int main(void) {
   boundary_update();
   running_totals();
   float last = layer_forward();
+  int top;
+  double total = partial_reads(&top);
   int bfs = bfs_levels();
 
   double s = 0.0;
   for (int i = 0; i < N; i++)
-    s += out[i] * (i + 1) + run[i] * (i % 5) + level[i];
+    s += out[i] * (i + 1) + run[i] * (i % 5) + level[i] + prefix[i] * (i % 3) + seen[i];
   printf("stencil+totals+levels %.4f\n", s);
   for (int j = 1; j <= 8; j++)
     printf("%.3f ", act[j]);
   printf("\nreduction of the last values %.3f\n", last);
-  printf("bfs %d\n", bfs);
+  printf("bfs %d\nsum %.3f max %d\n", bfs, total, top);
   return 0;
 }
