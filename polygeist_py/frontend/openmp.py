@@ -46,8 +46,8 @@ from dataclasses import dataclass, field
 from mlir import ir
 from mlir.dialects import arith, memref, scf, ub
 
-from ..clang_ast import (K, canonical, children, evaluate, file_contents, in_skipped_range, strip_implicit,
-                         unary_op, var_decl_initializer)
+from ..clang_ast import (K, canonical, children, evaluate, file_contents, in_skipped_range, macro_definitions,
+                         strip_implicit, unary_op, var_decl_initializer)
 from ..errors import CompileError
 from . import c_types as CT, pragma_operator
 from .scan import assigned_decls, contains, decl_key, exits
@@ -131,7 +131,7 @@ def directives(tu, function) -> dict:
         f = hash_tok.location.file
         if f.name not in texts:
             texts[f.name] = file_contents(tu, f)
-        out.append(parse_directive(texts[f.name], hash_tok.extent.start.offset, f.name))
+        out.append(parse_directive(texts[f.name], hash_tok.extent.start.offset, f.name, macro_definitions(tu)))
     for text, first, last in written:
         out.append(_operator_directive(text, first, last))
     out.sort(key=lambda d: d.end)
@@ -218,9 +218,11 @@ def check_file_scope(tu) -> None:
                           "outside a function")
 
 
-def parse_directive(text: bytes, start: int, filename: str) -> Directive:
+def parse_directive(text: bytes, start: int, filename: str, macros=None) -> Directive:
     """Parse the `#pragma omp ...` logical line that starts at byte `start` of `text` (backslash-newline
-    continues it; comments are skipped).
+    continues it; comments are skipped). An object-like macro of `macros` (clang_ast.macro_definitions) written
+    where a clause goes is replaced by its body, as the preprocessor does on `#pragma omp` lines (OpenMP 5.2
+    section 3.1); clause arguments are expanded where they are evaluated (openmp_exprs).
 
     Raises:
         CompileError: an unsupported directive or clause, or a clause list that does not parse.
@@ -266,11 +268,17 @@ def parse_directive(text: bytes, start: int, filename: str) -> Directive:
             raise CompileError(f"expected '(name)' after the OpenMP directive '{d.name}'", *where(toks[0][1]))
         d.arg = toks[1][0] if d.name == "critical" else None
         toks = toks[close + 1:]
-    i = 0
+    i, expanded = 0, 0
     while i < len(toks):
         name, off = toks[i]
         i += 1
         if name == ",":
+            continue
+        if name not in CLAUSES and macros and macros.get(name, (0,))[0] is None and expanded < 64:
+            body = [(t, off) for t in macros[name][1]]  # (diagnostics inside point at the macro's name)
+            toks[i - 1:i] = body
+            i -= 1
+            expanded += 1
             continue
         if not re.match(r"[A-Za-z_]", name):
             raise CompileError(f"expected an OpenMP clause, found '{name}'", *where(off))

@@ -4,7 +4,8 @@
    - a firstprivate running total (each thread continues from the value before the loop);
    - a reduction variable reset by every iteration (each thread's last value is what gets combined);
    - reduction variables read after their update (a thread's running sum and maximum);
-   - breadth-first search levels: a `bool` and an `int` flag set by any iteration that finds work. */
+   - breadth-first search levels: a `bool` and an `int` flag set by any iteration that finds work;
+   - clauses that a macro spells. */
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -34,9 +35,12 @@ static void boundary_update(void) {
   }
 }
 
+/* clauses written through a macro, which the preprocessor expands on `#pragma omp` lines */
+#define CARRY_CLAUSES firstprivate(t) schedule(static)
+
 static void running_totals(void) {
   double t = 1.0;
-#pragma omp parallel for firstprivate(t)
+#pragma omp parallel for CARRY_CLAUSES
   for (int i = 0; i < N; i++) {
     t = t + in[i];
     run[i] = t;
