@@ -142,17 +142,21 @@ def test_private_scalars_assigned_before_use_are_accepted(tmp):
     assert r.returncode == 0, r.stderr
 
 
-def test_loops_in_function_templates(tmp):
+def test_loops_in_function_templates_and_methods(tmp):
     """`#pragma omp parallel for` in the body of a function template (Rodinia cfd's copy<T>) is a directive
-    of each instantiation, not one outside a function; outputs equal g++ -fopenmp's."""
+    of each instantiation, not one outside a function, and a method's locals are private or shared as a
+    function's; outputs equal g++ -fopenmp's."""
     src = tmp / "tpl.cpp"
     src.write_text("#include <stdio.h>\ntemplate <typename T>\nvoid scale(T *dst, const T *src, int n, T f) {\n"
                    "#pragma omp parallel for default(shared) schedule(static)\n"
                    "  for (int i = 0; i < n; i++) dst[i] = src[i] * f;\n}\n"
+                   "struct Acc {\n  double s;\n  void add(const double *a, int n) {\n    double t = 0;\n"
+                   "#pragma omp parallel for reduction(+ : t)\n    for (int i = 0; i < n; i++) t += a[i];\n"
+                   "    s += t;\n  }\n};\n"
                    "int main() {\n  float a[50], b[50]; double c[50], d[50];\n"
                    "  for (int i = 0; i < 50; i++) { a[i] = i * 0.5f; c[i] = i * 0.25; }\n"
-                   "  scale<float>(b, a, 50, 3.0f); scale(d, c, 50, -2.0);\n"
-                   "  printf(\"%g %g %g\\n\", b[7], b[49], d[33]);\n  return 0;\n}\n")
+                   "  scale<float>(b, a, 50, 3.0f); scale(d, c, 50, -2.0);\n  Acc acc = {1.5};\n  acc.add(d, 50);\n"
+                   "  printf(\"%g %g %g %g\\n\", b[7], b[49], d[33], acc.s);\n  return 0;\n}\n")
     exe = build_pgcc(src, tmp / "tpl", ["-fopenmp"])
     r = subprocess.run(["g++", "-fopenmp", str(src), "-o", str(tmp / "ref")], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr

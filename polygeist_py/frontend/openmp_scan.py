@@ -16,7 +16,7 @@ from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
 from ..errors import CompileError
 from . import c_types as CT
 from . import openmp as O
-from .scan import assigned_decls, assigned_target, decl_key, exits
+from .scan import BODY_KINDS, assigned_decls, assigned_target, decl_key, exits
 
 SYNC = ("single", "master", "masked", "critical", "sections", "ordered")  # constructs that are one omp op with a region
 EXCLUSIVE = ("single", "master", "masked", "critical", "section", "sections", "ordered", "atomic", "atomic read",
@@ -403,7 +403,7 @@ def shared_decl(decl, region, private: set) -> bool:
     """Whether variable `decl` is shared by the threads of `region` (None: an orphaned construct)."""
     if decl.kind == K.VAR_DECL and (decl.storage_class in (decl.storage_class.STATIC, decl.storage_class.EXTERN)
                                     or decl.semantic_parent is None
-                                    or decl.semantic_parent.kind != K.FUNCTION_DECL):
+                                    or decl.semantic_parent.kind not in BODY_KINDS):
         return True  # a global or a static local: one object for all threads
     if region is None or decl_key(decl) in private:
         return False
