@@ -260,6 +260,14 @@ def var_refs(node) -> dict:
     return out
 
 
+def clause_refs(node) -> dict:
+    """var_refs of a construct without the variables declared inside it: a clause's names are the variables
+    visible at the directive (`private(j)` is the outer `j`, not a `for (int j = ...)` in the loop)."""
+    inner = declared_in(node)
+    refs = {n: [v for v in vs if decl_key(v) not in inner] for n, vs in var_refs(node).items()}
+    return {n: vs for n, vs in refs.items() if vs}
+
+
 def declared_in(node) -> set:
     out = set()
 

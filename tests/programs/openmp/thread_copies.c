@@ -78,6 +78,25 @@ static double partial_reads(int *top) {
   return s;
 }
 
+/* the clause names the outer i and j; the loop declares its own (a lastprivate makes it an omp.wsloop) */
+static float grid[16][16];
+
+static float inner_names(void) {
+  int i, j, k;
+  float last = 0.0f, d = 0.0f;
+#pragma omp parallel for private(i, j, k, d) lastprivate(last)
+  for (int i = 0; i < 16; i++) {
+    for (int j = 0; j < 16; j++) {
+      k = i * 16 + j;
+      if (j > 0)
+        d = grid[i][j - 1];
+      grid[i][j] += (j > 0 ? d : 0.0f) + (float)(k % 3);
+    }
+    last = grid[i][15];
+  }
+  return last + grid[3][7];
+}
+
 static int bfs_levels(void) {
   bool more;
   int rounds = 0, touched = 0;
@@ -126,6 +145,10 @@ int main(void) {
   int top;
   double total = partial_reads(&top);
   int bfs = bfs_levels();
+  for (int i = 0; i < 16; i++)
+    for (int j = 0; j < 16; j++)
+      grid[i][j] = (float)(i + j) * 0.5f;
+  float names = inner_names();
 
   double s = 0.0;
   for (int i = 0; i < N; i++)
@@ -134,6 +157,6 @@ int main(void) {
   for (int j = 1; j <= 8; j++)
     printf("%.3f ", act[j]);
   printf("\nreduction of the last values %.3f\n", last);
-  printf("bfs %d\nsum %.3f max %d\n", bfs, total, top);
+  printf("bfs %d\nsum %.3f max %d\ninner names %.3f\n", bfs, total, top, names);
   return 0;
 }
