@@ -64,14 +64,16 @@ def test_implicit_declaration_flags_like_gcc(flags, fails, tmp):
         assert ("impl.c:3:18: warning:" in r.stderr) == warned, r.stderr
 
 
-def test_k_and_r_float_parameter_is_an_error(tmp):
-    """A float parameter of a K&R definition receives a double (the caller promotes it): not translated."""
+def test_k_and_r_float_and_bool_parameters_are_converted_on_entry(tmp):
+    """A float or _Bool parameter of a K&R definition receives the promoted double or int (the caller promotes
+    it) and is converted on entry, as gcc does."""
     src = tmp / "krf.c"
-    src.write_text("float h(x) float x; { return x / 2; }\nint main(void) { return (int)h(3.0); }\n")
-    r = run_pgcc([src, "-o", tmp / "p"])
-    assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert "krf.c:1:18: error: unsupported construct: parameter 'x' of type 'float' in the K&R definition of 'h'" \
-        in r.stderr, r.stderr
+    src.write_text("#include <stdio.h>\nfloat h(x) float x; { return x / 3; }\n"
+                   "int pick(b, k) _Bool b; int k; { return b ? k : -k; }\n"
+                   "int main(void) { printf(\"%.7g %d %d\\n\", h(3.5), pick(4, 7), pick(0, 7)); return 0; }\n")
+    ref = run_exe(build_gcc(src, tmp / "ref", extra=("-w",)))
+    got = run_exe(build_pgcc(src, tmp / "app", extra=("-O0", "-w")))
+    assert got.returncode == ref.returncode == 0 and got.stdout == ref.stdout, got.stderr
 
 
 def test_unprototyped_call_with_struct_is_an_error(tmp):

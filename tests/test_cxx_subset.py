@@ -43,8 +43,21 @@ def test_new_array_assigned_later(tmp):
     assert subprocess.run([tmp / "a"], capture_output=True, text=True).stdout == "41\n"
 
 
+@needs_gxx
+def test_new_array_of_row_pointers(tmp):
+    """`new int *[rows]` pointing into one `new int[rows * cols]` block (Rodinia pathfinder's wall)."""
+    (tmp / "r.cpp").write_text("#include <cstdio>\nint main() {\n  int rows = 4, cols = 5;\n"
+                               "  int *data = new int[rows * cols];\n  int **wall = new int *[rows];\n"
+                               "  for (int r = 0; r < rows; r++) wall[r] = data + cols * r;\n"
+                               "  for (int r = 0; r < rows; r++) for (int c = 0; c < cols; c++) wall[r][c] = r * 10 + c;\n"
+                               "  printf(\"%d %d\\n\", data[7], wall[3][4]);\n  delete[] wall;\n  delete[] data;\n"
+                               "  return 0;\n}\n")
+    want = gxx_output([tmp / "r.cpp"], tmp)
+    assert run_exe(build_pgcc(tmp / "r.cpp", tmp / "r")).stdout == want and want.strip()
+
+
 @pytest.mark.parametrize("body,pattern", [
-    ("float **pp = new float*[3]; delete[] pp;", r"error: unsupported construct: new of 'float \*'"),
+    ("float x = 1; float **pp = new float*(&x); delete pp;", r"error: unsupported construct: new of 'float \*'"),
     ("struct S { int a = 1; }; S *s = new S[4]; delete[] s;",
      r"2:\d+: error: unsupported construct: new\[\] of 'S' with a constructor or an initializer"),
 ])

@@ -123,7 +123,10 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
             self.va_list_arg = args[-1] if self.sig.variadic else None  # the entry's va_list (varargs)
             for p, pabi in zip(params, self.sig.params):
                 if pabi.kind == "scalar":
-                    self.bind_param(p, args[pabi.first])
+                    arg = args[pabi.first]
+                    if canonical(p.type).kind in (T.FLOAT, T.BOOL) and pabi.ctype.kind != canonical(p.type).kind:
+                        arg = self.convert(arg, pabi.ctype, p.type, p)  # a K&R float/_Bool: passed promoted
+                    self.bind_param(p, arg)
                 else:
                     self.bind_record_param(p, pabi, args[pabi.first:pabi.first + len(pabi.types)])
             if self.ret_type.kind == T.RECORD:  # the returned record's address (a zeroed slot until `return`)

@@ -70,14 +70,16 @@ class CxxGen:
     """Mixin for FunctionGen: C++ references and ``new``/``delete`` expressions."""
 
     def expr_CXX_NEW_EXPR(self, e):
-        """``new T[n]`` / ``new T`` / ``new T(v)`` for a number type T: malloc of the bytes, a pointer memref."""
+        """``new T[n]`` / ``new T`` / ``new T(v)`` for a number type T (and ``new T*[n]``): malloc of the bytes,
+        a pointer memref."""
         ty = canonical(e.type)
         elem = canonical(ty.get_pointee())
         if elem.kind == T.RECORD:
             return self.new_object(e, elem)
-        if not CT.is_arith(elem):
-            raise self.unsupported(e, f"new of '{ty.get_pointee().spelling}' (only numbers and classes)")
         args = [c for c in children(e) if c.kind.is_expression()]
+        if not CT.is_arith(elem) and not (elem.kind == T.POINTER and _is_array_new(e) and len(args) == 1):
+            raise self.unsupported(e, f"new of '{ty.get_pointee().spelling}' (only numbers, classes and arrays "
+                                      "of pointers without an initializer)")
         i64 = ir.IntegerType.get_signless(64)
         size = arith.constant(i64, elem.get_size())
         array = _is_array_new(e)
@@ -108,8 +110,9 @@ class CxxGen:
         """``delete p`` / ``delete[] p`` of a number array: free (the memory came from malloc, see new)."""
         target = [c for c in children(e) if c.kind.is_expression()]
         pointee = canonical(canonical(target[0].type).get_pointee()) if target else None
-        if pointee is None or not (CT.is_arith(pointee) or pointee.kind.name == "VOID" or pointee.kind == T.RECORD):
-            raise self.unsupported(e, "delete of this type (only numbers and classes)")
+        if pointee is None or not (CT.is_arith(pointee) or pointee.kind.name == "VOID" or pointee.kind == T.RECORD
+                                   or pointee.kind == T.POINTER):
+            raise self.unsupported(e, "delete of this type (only numbers, pointers and classes)")
         if pointee.kind == T.RECORD:  # nothing runs before free: the class must have no destructor body
             check_used_record(pointee, e)
         self.mg.builtins.libc("free", None, [self.raw_pointer(target[0])])

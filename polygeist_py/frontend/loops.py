@@ -17,7 +17,7 @@ from . import c_types as CT
 from . import gotos
 from . import int_semantics as IS
 from .c_text import code_chars
-from .scan import assigned_decls, decl_key, exits
+from .scan import BODY_KINDS, assigned_decls, decl_key, exits
 from .values import RET, Binding
 
 
@@ -118,7 +118,7 @@ class LoopGen:
         if not CT.is_int(ty) or decl_key(var) in self.addr_taken or decl_key(var) in self.mem:
             return None
         if var.kind == K.VAR_DECL and (var.storage_class in (var.storage_class.STATIC, var.storage_class.EXTERN) or
-                                       var.semantic_parent is None or var.semantic_parent.kind != K.FUNCTION_DECL):
+                                       var.semantic_parent is None or var.semantic_parent.kind not in BODY_KINDS):
             return None  # a global or static index lives in memory, where calls in the body see it
         key = decl_key(var)
         # increment

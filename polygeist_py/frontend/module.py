@@ -220,12 +220,12 @@ class ModuleGen:
         try:
             types = [p.type for p in params]
             # a K&R definition `float h(x) float x; {...}`: clang gives it the prototype of the promoted types
-            # (`float (double)`), which callers pass; a float or _Bool parameter would need a conversion on entry
+            # (`float (double)`), which callers pass; a float or _Bool parameter is converted on entry
+            # (codegen.FunctionGen.emit), as gcc does
             proto = list(ft.argument_types()) if ft.kind == T.FUNCTIONPROTO else []
-            for p, a in zip(params, proto if len(proto) == len(params) else []):
+            for i, (p, a) in enumerate(zip(params, proto if len(proto) == len(params) else [])):
                 if canonical(p.type).kind in (T.FLOAT, T.BOOL) and canonical(a).kind != canonical(p.type).kind:
-                    raise error_at(p, f"unsupported construct: parameter '{p.spelling}' of type "
-                                      f"'{p.type.spelling}' in the K&R definition of '{c.spelling}'")
+                    types[i] = a
             if not params and ft.kind == T.FUNCTIONPROTO:
                 types = list(ft.argument_types())
             variadic = ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic()

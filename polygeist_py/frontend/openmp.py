@@ -24,13 +24,16 @@ Simple forms (OpenMP 4.5, sections 2.5 `parallel`, 2.7.1 loop construct, 2.15 da
 
 Each iteration gets its own copies of the private variables (the walker builds SSA per iteration), whereas
 OpenMP gives one copy per thread, which a thread's later iterations may see. The two agree when no
-iteration reads a private copy before assigning it; that is checked (`unobserved`), otherwise the program's
-result would depend on the schedule and it is rejected. A reduction variable starts each iteration at the
+iteration reads a private copy before assigning it; that is checked (`unobserved`; a loop whose iterations
+may, openmp_scan.needs_region routes to omp.wsloop, whose copies are per thread). A reduction variable starts each iteration at the
 operator's identity and the partial values are combined by `scf.reduce` with the value from before the loop
 (OpenMP reassociates the combination the same way).
 
 Unsupported directives and clauses (task, ordered(n), copyin, linear, ...), loops that are not canonical or
-are left early, and shared scalars assigned in the loop (data races) are errors
+are left early, and shared scalars assigned in the loop (data races) are errors, except a flag: an integer
+variable the loop does not read and assigns only one constant (`stop = true` in a breadth-first search),
+which is a reduction over "some iteration assigned it" and so gets the value any order of the iterations
+gives. The errors read
 ``unsupported OpenMP construct '...'`` (or name the race), never translated approximately. Without
 ``-fopenmp`` the pragmas are ignored, as gcc does.
 """
@@ -43,8 +46,8 @@ from dataclasses import dataclass, field
 from mlir import ir
 from mlir.dialects import arith, memref, scf, ub
 
-from ..clang_ast import (K, canonical, children, file_contents, in_skipped_range, strip_implicit, unary_op,
-                         var_decl_initializer)
+from ..clang_ast import (K, canonical, children, evaluate, file_contents, in_skipped_range, macro_definitions,
+                         strip_implicit, unary_op, var_decl_initializer)
 from ..errors import CompileError
 from . import c_types as CT, pragma_operator
 from .scan import assigned_decls, contains, decl_key, exits
@@ -128,7 +131,7 @@ def directives(tu, function) -> dict:
         f = hash_tok.location.file
         if f.name not in texts:
             texts[f.name] = file_contents(tu, f)
-        out.append(parse_directive(texts[f.name], hash_tok.extent.start.offset, f.name))
+        out.append(parse_directive(texts[f.name], hash_tok.extent.start.offset, f.name, macro_definitions(tu)))
     for text, first, last in written:
         out.append(_operator_directive(text, first, last))
     out.sort(key=lambda d: d.end)
@@ -171,6 +174,9 @@ def _operator_directive(text: str, first, last) -> Directive:
 
 
 FILE_SCOPE_HINTS = ("declare simd", "declare target", "end declare target", "declare variant")
+FUNCTION_KINDS = (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.FUNCTION_TEMPLATE,
+                  K.CONVERSION_FUNCTION)
+SCOPE_KINDS = (K.NAMESPACE, K.STRUCT_DECL, K.CLASS_DECL, K.UNION_DECL, K.CLASS_TEMPLATE, K.LINKAGE_SPEC)
 
 
 def check_file_scope(tu) -> None:
@@ -181,9 +187,18 @@ def check_file_scope(tu) -> None:
     Raises:
         CompileError: ``unsupported OpenMP construct '<name>'`` at the directive."""
     main = tu.cursor.spelling
-    bodies = [(c.extent.start.offset, c.extent.end.offset) for c in tu.cursor.get_children()
-              if c.location.file is not None and c.location.file.name == main and c.is_definition() and
-              c.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR)]
+    bodies = []
+
+    def collect(parent):  # function bodies, also of templates and of methods inside classes and namespaces
+        for c in parent.get_children():
+            if c.location.file is None or c.location.file.name != main:
+                continue
+            if c.kind in FUNCTION_KINDS and c.is_definition():
+                bodies.append((c.extent.start.offset, c.extent.end.offset))
+            elif c.kind in SCOPE_KINDS:
+                collect(c)
+
+    collect(tu.cursor)
     toks = list(tu.cursor.get_tokens())
     text = None
     for i in range(len(toks) - 2):
@@ -203,9 +218,11 @@ def check_file_scope(tu) -> None:
                           "outside a function")
 
 
-def parse_directive(text: bytes, start: int, filename: str) -> Directive:
+def parse_directive(text: bytes, start: int, filename: str, macros=None) -> Directive:
     """Parse the `#pragma omp ...` logical line that starts at byte `start` of `text` (backslash-newline
-    continues it; comments are skipped).
+    continues it; comments are skipped). An object-like macro of `macros` (clang_ast.macro_definitions) written
+    where a clause goes is replaced by its body, as the preprocessor does on `#pragma omp` lines (OpenMP 5.2
+    section 3.1); clause arguments are expanded where they are evaluated (openmp_exprs).
 
     Raises:
         CompileError: an unsupported directive or clause, or a clause list that does not parse.
@@ -251,11 +268,17 @@ def parse_directive(text: bytes, start: int, filename: str) -> Directive:
             raise CompileError(f"expected '(name)' after the OpenMP directive '{d.name}'", *where(toks[0][1]))
         d.arg = toks[1][0] if d.name == "critical" else None
         toks = toks[close + 1:]
-    i = 0
+    i, expanded = 0, 0
     while i < len(toks):
         name, off = toks[i]
         i += 1
         if name == ",":
+            continue
+        if name not in CLAUSES and macros and macros.get(name, (0,))[0] is None and expanded < 64:
+            body = [(t, off) for t in macros[name][1]]  # (diagnostics inside point at the macro's name)
+            toks[i - 1:i] = body
+            i -= 1
+            expanded += 1
             continue
         if not re.match(r"[A-Za-z_]", name):
             raise CompileError(f"expected an OpenMP clause, found '{name}'", *where(off))
@@ -485,8 +508,10 @@ class ParallelLoop:
                 lo, hi, st, ivmap = self.bounds(m)
             lbs.append(lo), ubs.append(hi), steps.append(st), ivmaps.append(ivmap)
         reductions = sharing["reduction"]  # [(key, op, unsigned)]
+        flags = sharing["flags"]  # {key: the constant the loop assigns}
         with gen.loc(self.stmt):
-            inits = [gen.env[k].value for k, _, _ in reductions]
+            i32 = ir.IntegerType.get_signless(32)  # (not i1: the OpenMP lowering combines with atomicrmw)
+            inits = [gen.env[k].value for k, _, _ in reductions] + [gen.const_int(i32, 0) for _ in flags]
             op = scf.ParallelOp([v.type for v in inits], lbs, ubs, steps, inits)
             block = op.regions[0].blocks.append(*[ir.IndexType.get()] * len(loops))
         saved = dict(gen.env)
@@ -499,6 +524,8 @@ class ParallelLoop:
                 gen.env[m["key"]] = _binding(gen, gen.from_index(ivmap(iv), m["ty"]))
             for k, opname, unsigned in reductions:
                 gen.env[k] = _binding(gen, identity(opname, gen.env[k].value.type, unsigned))
+            for k, c in flags.items():  # a value other than the constant: "not assigned by this iteration"
+                gen.env[k] = _binding(gen, gen.const_int(gen.env[k].value.type, c ^ 1))
             for k, first in sharing["private"].items():
                 if first and k not in sharing["assigned"]:
                     continue  # read only: the value from before the loop
@@ -507,8 +534,11 @@ class ParallelLoop:
             if cont:
                 gen.env[cont] = _binding(gen, gen.const_bool(False))
             gen.visit(body)
-            red = scf.ReduceOp([gen.env[k].value for k, _, _ in reductions], len(reductions))
-            for region, (k, opname, unsigned), v in zip(red.regions, reductions, inits):
+            written = [arith.extui(i32, arith.cmpi(arith.CmpIPredicate.eq, gen.env[k].value,
+                                                   gen.const_int(gen.env[k].value.type, c))) for k, c in flags.items()]
+            red = scf.ReduceOp([gen.env[k].value for k, _, _ in reductions] + written, len(inits))
+            for region, (k, opname, unsigned), v in zip(red.regions, reductions + [(None, "|", True)] * len(flags),
+                                                        inits):
                 rb = region.blocks.append(v.type, v.type)
                 with ir.InsertionPoint(rb):
                     scf.ReduceReturnOp(combine(opname, rb.arguments[0], rb.arguments[1], unsigned))
@@ -523,6 +553,11 @@ class ParallelLoop:
                     "among threads (unsupported OpenMP construct)", *d.where)
         for (k, _, _), r in zip(reductions, op.results):
             gen.env[k] = _binding(gen, r)
+        with gen.loc(self.stmt):
+            for (k, c), r in zip(flags.items(), list(op.results)[len(reductions):]):
+                ty = gen.env[k].value.type
+                some = arith.cmpi(arith.CmpIPredicate.ne, r, gen.const_int(i32, 0))
+                gen.env[k] = _binding(gen, arith.select(some, gen.const_int(ty, c), gen.env[k].value))
         _privatize_allocas(gen, op, entry_before)
 
     def loop_nest(self, collapse: int) -> list:
@@ -691,14 +726,48 @@ class ParallelLoop:
             ty = canonical(next(v for vs in decls.values() for v in vs if decl_key(v) == k).type)
             reduction.append((k, op, CT.is_int(ty) and CT.is_unsigned(ty)))
         assigned = assigned_decls([body])
+        flags = {}
         for k in assigned:
             if k in local or k in ivs or k in private or any(k == r[0] for r in reduction):
+                continue
+            c = flag_constant(body, k)
+            if c is not None and k in gen.env and k not in gen.mem and (k, "x") not in gen.env and \
+                    isinstance(gen.env[k].value.type, ir.IntegerType):
+                width = ir.IntegerType(gen.env[k].value.type).width
+                c = int(c != 0) if width == 1 else c & ((1 << width) - 1)  # (C's conversion to the type)
+                flags[k] = c - (1 << width) if width > 1 and c >= 1 << (width - 1) else c
                 continue
             name = names.get(k, "?")
             raise CompileError(f"variable '{name}' is shared in the parallel loop and assigned in it (a data "
                                f"race): declare it inside the loop or list it in a private, firstprivate or "
                                f"reduction clause", *self.d.where)
-        return {"private": private, "reduction": reduction, "assigned": assigned, "names": names}
+        return {"private": private, "reduction": reduction, "assigned": assigned, "names": names, "flags": flags}
+
+
+def flag_constant(body, key):
+    """The integer constant that every use of variable `key` in `body` assigns to it (`stop = true;`), or
+    None when some use reads it, assigns another value or assigns in another way."""
+    values, ok = set(), [True]
+
+    def visit(c, parent):
+        if not ok[0]:
+            return
+        if c.kind == K.DECL_REF_EXPR and c.referenced is not None and decl_key(c.referenced) == key:
+            p = parent
+            if p is None or p.kind != K.BINARY_OPERATOR or p.binary_operator.name != "Assign" or \
+                    strip_implicit(children(p)[0]) != c:
+                ok[0] = False
+                return
+            v = evaluate(children(p)[1])
+            if not isinstance(v, int) or isinstance(v, bool):
+                ok[0] = False
+                return
+            values.add(v)
+        for ch in c.get_children():
+            visit(ch, c if c.kind != K.UNEXPOSED_EXPR and c.kind != K.PAREN_EXPR else parent)
+
+    visit(body, None)
+    return values.pop() if ok[0] and len(values) == 1 else None
 
 
 def bound_invariant(gen, e, loop_nodes) -> bool:

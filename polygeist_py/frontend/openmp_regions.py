@@ -177,7 +177,7 @@ def _combine_into(gen, shared, private, op: str, unsigned: bool) -> None:
 
 def _reductions(gen, node, clauses, where) -> list:
     """[(key, decl, op, unsigned)] of the reduction clauses."""
-    refs = S.var_refs(node)
+    refs = S.clause_refs(node)
     out = []
     for c in clauses:
         if c.name != "reduction":
@@ -253,7 +253,7 @@ def emit_parallel(gen, stmt, dirs) -> None:
         elif c.name == "if":  # false: a team of one thread
             from .openmp_exprs import ClauseExpr
             cond = ClauseExpr(gen, c).value("i1")
-    refs = S.var_refs(stmt)
+    refs = S.clause_refs(stmt)
     private = {decl_key(v) for c in par_clauses if c.name in ("private", "firstprivate", "reduction")
                for t, _ in S.items(c) for v in refs.get(t, [])}
     allowed = set()
@@ -340,7 +340,7 @@ def emit_for(gen, stmt, d, clauses) -> None:
     if region is None:  # orphaned: only globals and static locals are shared
         S.check_races(gen, stmt, None, set(), d.where, ivs | S.keys(stmt, S.listed([d], ("private", "firstprivate",
                                                                                       "lastprivate", "reduction"))))
-    refs = S.var_refs(stmt)
+    refs = S.clause_refs(stmt)
     reds = _reductions(gen, stmt, clauses, d.where)
     psec = S.pointer_sections(gen, stmt, clauses)
     heap = [r for r in reds if r[0] in psec]  # reduced over a section of what a pointer points to

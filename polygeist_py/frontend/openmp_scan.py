@@ -16,7 +16,7 @@ from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
 from ..errors import CompileError
 from . import c_types as CT
 from . import openmp as O
-from .scan import assigned_decls, assigned_target, decl_key, exits
+from .scan import BODY_KINDS, assigned_decls, assigned_target, decl_key, exits
 
 SYNC = ("single", "master", "masked", "critical", "sections", "ordered")  # constructs that are one omp op with a region
 EXCLUSIVE = ("single", "master", "masked", "critical", "section", "sections", "ordered", "atomic", "atomic read",
@@ -41,11 +41,181 @@ def general_parallel(gen, stmt, dirs) -> bool:
 
 def needs_region(gen, loop, dirs) -> bool:
     """Whether a worksharing loop needs omp ops: scf.parallel has no lastprivate, array reductions,
-    per-thread copies of variables in memory, or constructs that one thread at a time runs."""
+    per-thread copies of variables in memory, private scalars an iteration may read before assigning them
+    (each thread's copy carries its value from one of the thread's iterations to the next), or constructs that
+    one thread at a time runs."""
     return any(c.name in ("lastprivate", "ordered") or c.name == "reduction" and array_items(gen, loop, c)
                or c.name in ("private", "firstprivate", "reduction") and memory_items(gen, loop, c)
                for d in dirs for c in d.clauses) or \
-        any(ds[0].name in EXCLUSIVE and ds[0].name != "atomic" for _, ds in directed(gen, loop))
+        any(ds[0].name in EXCLUSIVE and ds[0].name != "atomic" for _, ds in directed(gen, loop)) or \
+        _thread_copies_differ(gen, loop, dirs)
+
+
+def _thread_copies_differ(gen, loop, dirs) -> bool:
+    """Whether an iteration of `loop` may see what an earlier iteration of its thread left in a private,
+    firstprivate or reduction scalar: it may read a private one before assigning it (hotspot's `delta`,
+    assigned in an if / else-if chain without a final else), or assign a reduction one before reading it
+    (backprop's `sum = 0.0` in a `reduction(+: sum)` loop, which then combines each thread's last value).
+    scf.parallel's copies are per iteration, so only an omp.wsloop's per-thread copies give what OpenMP
+    defines."""
+    loop = O.unwrap_hints(loop)
+    if loop is None or loop.kind != K.FOR_STMT or not dirs:
+        return False
+    private, reduced = listed(dirs, ("private", "firstprivate")), listed(dirs, ("reduction",))
+    if not private and not reduced:
+        return False
+    ivs = loop_ivs(gen, loop, dirs[-1])
+    body = gen.for_parts(loop)[3]
+    assigned, local = assigned_decls([body]) - ivs, declared_in(body)
+    ops = {decl_key(v): reduction_op(c) for d in dirs for c in d.clauses if c.name == "reduction"
+           for t, _ in items(c) for v in var_refs(loop).get(t, [])}
+    return any(k in assigned and k not in local and may_read_unassigned(gen, body, k)
+               for k in keys(loop, private)) or \
+        any(k in assigned and k not in local and (may_read_unassigned(gen, body, k, kill=True) or
+                                                  not only_updates(body, k, ops.get(k)))
+            for k in keys(loop, reduced))
+
+
+def reduction_op(clause) -> str:
+    """The operator of a `reduction(op: ...)` clause ('' when it has none)."""
+    args = clause.args or []
+    colon = next((i for i, (t, _) in enumerate(args) if t == ":"), None)
+    return "".join(t for t, _ in args[:colon]) if colon is not None else ""
+
+
+# the binary operators that update a reduction variable as its operator combines (x op= e, x = x op e)
+_UPDATES = {"+": ("Add", "Sub"), "-": ("Add", "Sub"), "*": ("Mul",), "&": ("And",), "|": ("Or",), "^": ("Xor",),
+            "&&": ("LAnd",), "||": ("LOr",)}
+
+
+def only_updates(body, key, op) -> bool:
+    """Whether `body` uses reduction variable `key` only to update it with its operator `op`: `x op= e`,
+    `x++`, `x = x op e` (e not using x), an assignment `x = e` without x, and for max/min any assignment
+    `x = f(x, e)` and the condition of an `if` that assigns x (`if (v > m) m = v;`). Any other read of x
+    sees a thread's partial value, which scf.parallel's per-iteration copies would not give."""
+    names = _UPDATES.get(op)
+
+    def uses(c):
+        return key in {decl_key(v) for vs in var_refs(c).values() for v in vs}
+
+    def is_x(c):
+        c = strip_implicit(c)
+        return c.kind == K.DECL_REF_EXPR and c.referenced is not None and decl_key(c.referenced) == key
+
+    def ok(c) -> bool:
+        k = c.kind
+        if k == K.DECL_REF_EXPR:
+            return not is_x(c)
+        if k == K.COMPOUND_ASSIGNMENT_OPERATOR and is_x(children(c)[0]):
+            rhs = children(c)[1]
+            return names is not None and c.binary_operator.name[:-len("Assign")] in names and not uses(rhs)
+        if k == K.UNARY_OPERATOR and unary_op(c) in ("pre++", "pre--", "post++", "post--") and \
+                is_x(children(c)[0]):
+            return op in ("+", "-")
+        if k == K.BINARY_OPERATOR and c.binary_operator.name == "Assign" and is_x(children(c)[0]):
+            rhs = strip_implicit(children(c)[1])
+            if not uses(rhs) or op in ("max", "min"):
+                return True
+            if names is None or rhs.kind != K.BINARY_OPERATOR or rhs.binary_operator.name not in names:
+                return False
+            a, b = children(rhs)
+            return is_x(a) and not uses(b) or rhs.binary_operator.name != "Sub" and is_x(b) and not uses(a)
+        if k == K.IF_STMT and op in ("max", "min") and key in assigned_decls(children(c)[1:]):
+            return all(ok(ch) for ch in children(c)[1:])
+        return all(ok(ch) for ch in c.get_children())
+
+    return ok(body)
+
+
+class _Read(Exception):
+    pass
+
+
+def may_read_unassigned(gen, node, key, kill: bool = False) -> bool:
+    """Whether some path through statement `node` may read variable `key` before assigning it as a whole
+    (a definite-assignment analysis in the manner of Java's JLS chapter 16, conservative: a loop body may run
+    zero times, both arms of a branch must assign, any other use in a construct it does not model (switch,
+    goto, a member or an address) counts as a read). With `kill`, the roles swap: whether some path may
+    assign `key` as a whole (`x = e`) before reading it."""
+    try:
+        _flow(gen, node, key, False, kill)
+    except _Read:
+        return True
+    return False
+
+
+def _flow(gen, c, key, done: bool, kill: bool = False) -> bool:
+    """Whether `key` is assigned (with `kill`: read) after `c` runs, given `done` before it; raises _Read at a
+    read (an assignment) while not."""
+    if c is None:
+        return done
+    k = c.kind
+
+    if k == K.DECL_REF_EXPR:
+        if c.referenced is not None and decl_key(c.referenced) == key:
+            if kill:
+                return True
+            if not done:
+                raise _Read
+        return done
+    if k == K.VAR_DECL and decl_key(c) == key:
+        return True  # (a declaration of its own in the loop: assigned where it is declared, or each iteration's)
+    if k == K.BINARY_OPERATOR and c.binary_operator.name == "Assign":
+        lhs, rhs = children(c)
+        done = _flow(gen, rhs, key, done, kill)
+        lhs_s = strip_implicit(lhs)
+        if lhs_s.kind == K.DECL_REF_EXPR and lhs_s.referenced is not None and decl_key(lhs_s.referenced) == key:
+            if kill and not done:
+                raise _Read
+            return True
+        return _flow(gen, lhs, key, done, kill)
+    if k == K.BINARY_OPERATOR and c.binary_operator.name in ("LAnd", "LOr"):
+        lhs, rhs = children(c)
+        done = _flow(gen, lhs, key, done, kill)
+        _flow(gen, rhs, key, done, kill)
+        return done
+    if k == K.CONDITIONAL_OPERATOR:
+        cond, a, b = children(c)
+        done = _flow(gen, cond, key, done, kill)
+        return _flow(gen, a, key, done, kill) and _flow(gen, b, key, done, kill)
+    if k == K.IF_STMT:
+        ch = children(c)
+        done = _flow(gen, ch[0], key, done, kill)
+        then = _flow(gen, ch[1], key, done, kill)
+        return then and (_flow(gen, ch[2], key, done, kill) if len(ch) > 2 else done)
+    if k == K.FOR_STMT:
+        init, cond, inc, body = gen.for_parts(c)
+        done = _flow(gen, cond, key, _flow(gen, init, key, done, kill), kill)
+        _flow(gen, inc, key, _flow(gen, body, key, done, kill), kill)
+        return done
+    if k == K.WHILE_STMT:
+        cond, body = children(c)[-2:]
+        done = _flow(gen, cond, key, done, kill)
+        _flow(gen, body, key, done, kill)
+        return done
+    if k == K.DO_STMT:
+        body, cond = children(c)
+        return _flow(gen, cond, key, _flow(gen, body, key, done, kill), kill)
+    if k in (K.COMPOUND_STMT, K.DECL_STMT, K.VAR_DECL, K.PAREN_EXPR, K.UNEXPOSED_EXPR, K.RETURN_STMT,
+             K.NULL_STMT, K.BREAK_STMT, K.CONTINUE_STMT) or k.is_expression() and k not in (
+                K.UNARY_OPERATOR, K.MEMBER_REF_EXPR, K.COMPOUND_ASSIGNMENT_OPERATOR):
+        # in order; the operands of other expressions in an unspecified order: each sees only what came
+        # before the expression (a break or continue ends no path here: more paths, still conservative)
+        seq = k in (K.COMPOUND_STMT, K.DECL_STMT)
+        out = done
+        for ch in children(c):
+            r = _flow(gen, ch, key, out if seq else done, kill)
+            out = out or r
+        return out
+    used = key in {decl_key(v) for vs in var_refs(c).values() for v in vs}
+    if kill:  # (an assignment there, as in `switch`, is conservatively one before the read)
+        if used and not done and key in assigned_decls([c]) and k not in (K.UNARY_OPERATOR,
+                                                                          K.COMPOUND_ASSIGNMENT_OPERATOR):
+            raise _Read
+        return done or used
+    if done or not used:
+        return done  # (the constructs not modelled: switch, goto, labels, ++/--, members, &)
+    raise _Read
 
 
 def array_items(gen, stmt, clause) -> bool:
@@ -88,6 +258,14 @@ def var_refs(node) -> dict:
 
     visit(node)
     return out
+
+
+def clause_refs(node) -> dict:
+    """var_refs of a construct without the variables declared inside it: a clause's names are the variables
+    visible at the directive (`private(j)` is the outer `j`, not a `for (int j = ...)` in the loop)."""
+    inner = declared_in(node)
+    refs = {n: [v for v in vs if decl_key(v) not in inner] for n, vs in var_refs(node).items()}
+    return {n: vs for n, vs in refs.items() if vs}
 
 
 def declared_in(node) -> set:
@@ -233,7 +411,7 @@ def shared_decl(decl, region, private: set) -> bool:
     """Whether variable `decl` is shared by the threads of `region` (None: an orphaned construct)."""
     if decl.kind == K.VAR_DECL and (decl.storage_class in (decl.storage_class.STATIC, decl.storage_class.EXTERN)
                                     or decl.semantic_parent is None
-                                    or decl.semantic_parent.kind != K.FUNCTION_DECL):
+                                    or decl.semantic_parent.kind not in BODY_KINDS):
         return True  # a global or a static local: one object for all threads
     if region is None or decl_key(decl) in private:
         return False

@@ -10,6 +10,9 @@ from __future__ import annotations
 from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
 from . import c_types as CT
 
+# declarations whose body declares local variables (a variable declared elsewhere is a global or a member)
+BODY_KINDS = (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION, K.FUNCTION_TEMPLATE)
+
 LOOPS = (K.FOR_STMT, K.WHILE_STMT, K.DO_STMT)
 ASSIGN_OPS = ("=",)
 
