@@ -175,6 +175,8 @@ def differentiate(module, device_code_only: bool = False) -> bool:
         return False
     session = Session(module)
     session.device = device_code_only
+    from collections import Counter  # (Enzyme calls per (function, differentiated function): gpu_block.py)
+    sites = Counter((_enclosing_function(c), c.attributes[FN_ATTR].value) for c in calls)
     placeholders = set()
     for call in _innermost_first(session, calls):
         fn = call.attributes[FN_ATTR].value
@@ -199,7 +201,9 @@ def differentiate(module, device_code_only: bool = False) -> bool:
             extra = ("entry", acts)
             if device_code_only:  # (parameters whose memory may be private to a thread: ad/gpu_block.py)
                 from .gpu_block import reached_by_the_whole_block, uniform_parameters
-                extra += (uniform_parameters(module, call, acts), reached_by_the_whole_block(module, call))
+                whole = reached_by_the_whole_block(module, call)
+                extra += (uniform_parameters(module, call, acts), whole,
+                          whole and sites[(_enclosing_function(call), fn)] == 1)
             name = session.derivative(fn, mode, tuple(a != "const" for a in acts), at=call, ftype=ftype,
                                       extra=extra)
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
