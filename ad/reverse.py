@@ -63,8 +63,8 @@ class Reverse:
         extra: ("entry", activities) for a function called from __enzyme_autodiff (the seed of a floating
             result is 1.0; in device code a third item: the parameters whose arguments are the same in every
             thread, gpu_block.uniform_parameters; a fourth: whether every thread of the block reaches its end; a
-            fifth: whether every thread of the launch reaches its end exactly once), or ("call",) for a callee's derivative (one seed argument per
-            floating result).
+            fifth: whether every thread of the launch reaches its end exactly once), or ("call",) for a callee's
+            derivative (one seed argument per floating result).
     Signature built: per parameter its primal, followed by its shadow for an active pointer; then (call only)
     the seeds; results: the adjoints of the active floating-point parameters, in order.
     """

@@ -3,9 +3,10 @@ normalization ``for (i) out[i] = in[i] / mag(in, n)`` with ``mag`` defined in th
 restrict, against the same program with ``mag`` hoisted by hand.
 
 Forms: sequential C, ``#pragma omp parallel for`` (-fopenmp), a cpuified CUDA kernel whose threads divide by a
-__device__ ``mag`` (``cuda``: one element per thread; ``cuda_gs``: a grid-stride loop over 64 blocks of 256), and the reverse-mode gradients of the sequential and OpenMP forms (``__enzyme_autodiff``) and of the CUDA form
-(``grad_cuda``: each thread differentiates its own element, Enzyme's GPU form; the adjoint of the invariant
-``mag`` runs once per launch, ad/gpu_block.py; no hand-hoisted program: ``hand`` is nan).
+__device__ ``mag`` (``cuda``: one element per thread; ``cuda_gs``: a grid-stride loop over 64 blocks of 256), and
+the reverse-mode gradients of the sequential and OpenMP forms (``__enzyme_autodiff``) and of the CUDA form
+(``grad_cuda``: each thread differentiates its own element, Enzyme's GPU form; the adjoint of the invariant ``mag``
+runs once per launch, ad/gpu_block.py; no hand-hoisted program: ``hand`` is nan).
 The hoisted ``mag`` is a serial reduction (a floating-point sum is not reassociated unless the program says
 so), which bounds the 2-thread speed-up of the OpenMP, CUDA and gradient forms (Amdahl); form ``omp_red`` is the
 OpenMP form whose ``mag`` says so (``#pragma omp parallel for reduction(+ : s)``), hoisted all the same.
@@ -245,7 +246,8 @@ def main() -> int:
                 ta, th_ = t[auto], t.get(hand, float("nan"))
                 if th == 1:
                     one_thread[n] = ta
-                if mag_only in t and hand is not None:  # Amdahl: the serial fraction f of the hand-hoisted program at 1 thread
+                if mag_only in t and hand is not None:  # Amdahl: the serial fraction f of the hand-hoisted
+                    # program at 1 thread
                     f = min(1.0, t[mag_only] / th_)
                     bound[n] = 1 / (f + (1 - f) / 2)
                 bnd = f"{bound[n]:5.2f}" if th > 1 and n in bound else f"{'':5}"

@@ -177,8 +177,8 @@ def test_cuda_gradient_computes_the_norm_once_per_launch(tmp):
                     break
                 o.operation.walk(lambda x: _note_reduction(x, found))
             assert found
-        # the reverse of `mag` (an innermost loop of atomic additions into the shadow of `in`) runs only behind a test of the
-        # launch's arrival count (an atomic increment): in the launch's last thread
+        # the reverse of `mag` (an innermost loop of atomic additions into the shadow of `in`) runs only behind a
+        # test of the launch's arrival count (an atomic increment): in the launch's last thread
         reversed_mag = []
         for op in _nested(m.operation):
             inner = _nested(op)

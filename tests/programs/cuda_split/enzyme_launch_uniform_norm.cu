@@ -75,7 +75,8 @@ int main() {
   double *d_in, *d_din, *d_out, *d_dout;
   cudaMalloc(&d_in, bytes); cudaMalloc(&d_din, bytes); cudaMalloc(&d_out, bytes); cudaMalloc(&d_dout, bytes);
   cudaMemcpy(d_in, in, bytes, cudaMemcpyHostToDevice);
-  const dim3 shapes[4][2] = {{dim3(5), dim3(64)}, {dim3(3), dim3(128)}, {dim3(2, 3), dim3(16, 4)}, {dim3(1), dim3(300)}};
+  const dim3 shapes[4][2] = {{dim3(5), dim3(64)}, {dim3(3), dim3(128)}, {dim3(2, 3), dim3(16, 4)},
+                             {dim3(1), dim3(300)}};
   for (int which = 0; which < 4; which++) {
     for (int s = 0; s < 4; s++) {
       cudaMemset(d_din, 0, bytes);
