@@ -74,6 +74,11 @@ UNSUPPORTED_FUNCTIONS = {
 }
 
 
+# Enzyme's type hints on memory (`__enzyme_double(&x)`: x holds a double): pgcc's memory is typed by the
+# program's own types, so a hint changes nothing; its arguments are evaluated for their effects only
+TYPE_HINTS = {"__enzyme_double", "__enzyme_float", "__enzyme_integer", "__enzyme_pointer"}
+
+
 def unsupported_function(name: str):
     """What an Enzyme API function pgcc does not implement is (for the error message), or None."""
     return next((what for prefix, what in UNSUPPORTED_FUNCTIONS.items() if name.startswith(prefix)), None)
