@@ -85,7 +85,7 @@ class Reverse:
         self.launch_finals = []  # emitted before the return: adjoints run by the launch's last thread
         self.in_launch_final = False
         self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive,
-                            session.inactive_globals)
+                            session.inactive_globals, session.user_shadows)
         for o in self.act.ops:
             if o.name == "func.call" and o.attributes["callee"].value == "realloc" and self.act.is_varied(o.results[0]):
                 from .activity import allocations_of
@@ -375,7 +375,7 @@ class Reverse:
         if owner.operation.name == "memref.get_global":  # (a mutable global holding varied values: ad/shadow_globals.py)
             from .shadow_globals import shadow_of_get_global
             with ir.InsertionPoint(scope.sentinel), owner.location:
-                scope.smemo[v] = shadow_of_get_global(owner)
+                scope.smemo[v] = shadow_of_get_global(owner, self.session.user_shadows)
             return scope.smemo[v]
         if owner.name in ALLOCS:
             sizes = [self.rv(o) for o in owner.operands]

@@ -66,11 +66,15 @@ def _global_op(get_global):
     return None
 
 
-def shadow_of_get_global(get_global):
+def shadow_of_get_global(get_global, user_shadows=None):
     """The shadow of primal ``memref.get_global`` op `get_global`: a memref.get_global of ``@<name>.shadow``,
     created at the insertion point (the shadow global is declared once per module, zero-initialized)."""
-    name = global_name(get_global) + SUFFIX
     module = _module_of(get_global)
+    t = ir.MemRefType(get_global.results[0].type)
+    own = (user_shadows or {}).get(global_name(get_global))
+    if own is not None:  # (enzyme_shadow: the program's global, neither created nor zeroed here)
+        return memref.GetGlobalOp(t, own).result
+    name = global_name(get_global) + SUFFIX
     body = module.regions[0].blocks[0]
     t = ir.MemRefType(get_global.results[0].type)
     if not any(g.operation.name == "memref.global" and ir.StringAttr(g.attributes["sym_name"]).value == name
@@ -82,6 +86,27 @@ def shadow_of_get_global(get_global):
             memref.GlobalOp(name, ir.TypeAttr.get(t), sym_visibility="private",
                             initial_value=ir.DenseElementsAttr.get_splat(shape, zero))
     return memref.GetGlobalOp(t, name).result
+
+
+def check_user_shadows(session) -> None:
+    """Every enzyme_shadow pair whose global the module has: both are mutable memref.globals of one type (a
+    global whose address the program takes lives in raw memory, where pgcc has no shadow to substitute).
+
+    Raises:
+        CompileError: naming enzyme_shadow, at the global."""
+    from polygeist_py.errors import error_at_op
+    body = session.module.body
+    symbols = {ir.StringAttr(o.attributes["sym_name"]).value: o for o in body.operations
+               if "sym_name" in o.attributes}
+    for name, own in session.user_shadows.items():
+        g, sh = symbols.get(name), symbols.get(own)
+        if g is None:
+            continue
+        if g.operation.name != "memref.global" or sh is None or sh.operation.name != "memref.global" or \
+                g.attributes["type"] != sh.attributes["type"] or "constant" in sh.attributes:
+            raise error_at_op(g, f"unsupported construct: __attribute__((enzyme_shadow({own.split('::')[-1]}))) on "
+                                 f"'{name}': pgcc uses it for scalar and array globals whose address the program "
+                                 "does not take, with a shadow of the same type")
 
 
 def zero_shadow_globals(session, f) -> None:
