@@ -10,7 +10,9 @@ resets them to 0) where the primal writes. The derivative called from ``__enzyme
 zeroes the shadow globals it (or a derivative it calls) uses when it starts: the values a global holds on entry
 are constants of the call, so a derivative never depends on an earlier call (where Enzyme's shadow globals keep
 their contents between calls). Globals marked ``__attribute__((enzyme_inactive))`` get none (active values stored there are
-dropped, api_calls.Session.in_inactive_global).
+dropped, api_calls.Session.in_inactive_global). A global marked ``__attribute__((enzyme_shadow(s)))`` has the
+program's own global ``s`` as its shadow instead (its values are differentiated even where only read), which
+pgcc neither creates nor zeroes: Enzyme's convention, the program owns it.
 """
 
 from __future__ import annotations
@@ -68,7 +70,8 @@ def _global_op(get_global):
 
 def shadow_of_get_global(get_global, user_shadows=None):
     """The shadow of primal ``memref.get_global`` op `get_global`: a memref.get_global of ``@<name>.shadow``,
-    created at the insertion point (the shadow global is declared once per module, zero-initialized)."""
+    created at the insertion point (the shadow global is declared once per module, zero-initialized), or of the
+    program's own shadow global where `user_shadows` ({global: its enzyme_shadow global}) names one."""
     module = _module_of(get_global)
     t = ir.MemRefType(get_global.results[0].type)
     own = (user_shadows or {}).get(global_name(get_global))
