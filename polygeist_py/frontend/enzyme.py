@@ -620,6 +620,15 @@ def scan_attributes(mg):
                                                                "function template")
                 mg.__dict__.setdefault("enzyme_template_rules", {}).setdefault(d.hash, []).append((attr, arg))
             continue
+        if d.kind == K.UNEXPOSED_DECL and next(iter(d.get_tokens()), None) is not None and \
+                next(iter(d.get_tokens())).spelling == "template":  # a variable template: variable_template_rules
+            for attr, arg, tok in _enzyme_attributes(d):
+                seen.add((tok.location.line, tok.location.column))
+                if attr != "enzyme_inactive":
+                    raise _error_at_location(tok.extent.start, f"unsupported construct: attribute '{attr}' on a "
+                                                               "variable template")
+                mg.__dict__.setdefault("enzyme_inactive_variable_templates", set()).add(_place(d))
+            continue
         if d.kind not in (K.FUNCTION_DECL, K.VAR_DECL, K.CXX_METHOD):
             continue
         decls.append(d)
@@ -718,6 +727,21 @@ def template_rules(mg, spec, name) -> None:
             _add_rule(mg, "inactive", name)
         else:
             _add_rule(mg, "function_like", name, arg)
+
+
+def _place(d):
+    """(file, line, column, name) of a declaration: a variable template's specialization has its template's
+    (libclang links neither to the other)."""
+    loc = d.location
+    return (loc.file.name if loc.file else None, loc.line, loc.column, d.spelling)
+
+
+def variable_template_rules(mg, spec, name) -> None:
+    """``__attribute__((enzyme_inactive))`` written on a variable template applies to its specialization `spec`
+    (global `name`), emitted now."""
+    scan_attributes(mg)
+    if _place(spec) in getattr(mg, "enzyme_inactive_variable_templates", set()):
+        _add_rule(mg, "inactive_global", name)
 
 
 def _error_at_location(loc, message):

@@ -280,6 +280,7 @@ class ModuleGen:
         templ_member = False  # a static data member of a class template's specialization, or a variable template's
         if is_variable_template_specialization(d):  # (one symbol per specialization, as g++ names it)
             name, templ_member = d.mangled_name, True
+            enzyme.variable_template_rules(self, d, name)  # (enzyme_inactive on the variable template)
         if d.semantic_parent is not None and d.semantic_parent.kind in cxx_classes.RECORD_KINDS:
             name = cxx_classes.member_symbol(d)  # a static data member
             if self.device_stubs is None and d.semantic_parent.type.get_num_template_arguments() > 0:

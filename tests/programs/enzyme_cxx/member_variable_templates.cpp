@@ -1,8 +1,9 @@
 // Member function templates and variable templates under reverse and forward mode: a polynomial class whose
-// evaluation and power helpers are member templates (type and non-type parameters, two specializations of
-// one template in one function, one in float), `constexpr` and mutable variable templates read in differentiated code (one
-// global per specialization: the mutable one is changed between calls). Gradients against hand-derived values
-// and central finite differences. Prints "label derivative reference"; exits 1 when one is outside tolerance.
+// evaluation and power helpers are member templates (type and non-type parameters, two specializations of one
+// template in one function, one in float), `constexpr` and mutable variable templates read in differentiated
+// code (one global per specialization: the mutable one is changed between calls), one marked enzyme_inactive.
+// Gradients against hand-derived values and central finite differences. Prints "label derivative reference";
+// exits 1 when one is outside tolerance.
 #include <cmath>
 #include <cstdio>
 
@@ -11,6 +12,7 @@ extern double __enzyme_fwddiff(void *, ...);
 
 template <typename T> constexpr T half = T(0.5);
 template <typename T> T gain = T(3);
+template <typename T> __attribute__((enzyme_inactive)) T seen_sum = T(0);  // (a tally: no derivative flows in)
 
 struct Poly {
   double c[3];
@@ -27,6 +29,10 @@ double model(double x) {
   return p.eval(x) * gain<double> + p.power<3>(x) + p.power<2>(x) + double(p.eval(float(x)));
 }
 template <typename T> T damp(T x) { return half<T> * x * x * gain<T>; }
+double tally(double x) {
+  seen_sum<double> += x;
+  return x * x + seen_sum<double>;  // (its value is a constant of the derivative)
+}
 
 static int bad = 0;
 static void row(const char *label, double got, double want) {
@@ -51,6 +57,8 @@ int main() {
     row("damp_gain5", __enzyme_autodiff((void *)damp<double>, x), 5.0 * x);
     row("damp_fd", __enzyme_autodiff((void *)damp<double>, x), central(damp<double>, x));
     gain<double> = 3.0;
+    row("tally_rev", __enzyme_autodiff((void *)tally, x), 2 * x);
   }
+  row("tally_kept", seen_sum<double>, 0.7 + 1.9);  // (the primal's stores into it stay)
   return bad;
 }
