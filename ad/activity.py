@@ -293,13 +293,17 @@ class Activity:
         touched: set of ir.Operation that read or define a varied value (or contain such ops).
     """
 
-    def __init__(self, func_op, active_args, inactive_fns=frozenset(), inactive_globals=frozenset()):
+    def __init__(self, func_op, active_args, inactive_fns=frozenset(), inactive_globals=frozenset(),
+                 shadowed_globals=frozenset()):
         self.func = func_op
         self.inactive_fns = inactive_fns
         self.inactive_globals = inactive_globals
         entry = func_op.regions[0].blocks[0]
         self.varied = {entry.arguments[i] for i in active_args}
         self.ops = all_ops(func_op)
+        # (a global with enzyme_shadow: its values are differentiated, the shadow is the program's own global)
+        self.varied |= {o.results[0] for o in self.ops if o.operation.name == "memref.get_global"
+                        and ir.FlatSymbolRefAttr(o.attributes["name"]).value in shadowed_globals}
         changed = True
         while changed:
             changed = False

@@ -35,6 +35,7 @@ class Session:
         self.inactive, self.gradient_rules, self.derivative_rules = set(), {}, {}
         self.function_like = {}        # function -> math op whose derivative rule its calls use
         self.inactive_globals = set()  # globals marked __attribute__((enzyme_inactive))
+        self.user_shadows = {}  # global -> the global the program names as its shadow (enzyme_shadow)
         self.allocators = {}  # __enzyme_allocation_like: allocator -> (size index, deallocator, its arguments)
         self.device = False  # differentiating CUDA device code (one thread's code; ad/gpu_block.py)
         attrs = module.operation.attributes
@@ -45,6 +46,9 @@ class Session:
                 kind = ir.StringAttr(entry[0]).value
                 if kind == "inactive_global":
                     self.inactive_globals.add(ir.StringAttr(entry[1]).value)
+                    continue
+                if kind == "shadow_global":
+                    self.user_shadows[ir.StringAttr(entry[1]).value] = ir.StringAttr(entry[2]).value
                     continue
                 if kind == "function_like":
                     self.function_like[ir.FlatSymbolRefAttr(entry[1]).value] = ir.StringAttr(entry[2]).value
@@ -175,6 +179,11 @@ def differentiate(module, device_code_only: bool = False) -> bool:
         return False
     session = Session(module)
     session.device = device_code_only
+    if session.user_shadows:  # (enzyme_shadow: ad/shadow_globals.py)
+        from .shadow_globals import check_user_shadows
+        check_user_shadows(session)
+    from collections import Counter  # (Enzyme calls per (function, differentiated function): gpu_block.py)
+    sites = Counter((_enclosing_function(c), c.attributes[FN_ATTR].value) for c in calls)
     placeholders = set()
     for call in _innermost_first(session, calls):
         fn = call.attributes[FN_ATTR].value
@@ -199,7 +208,9 @@ def differentiate(module, device_code_only: bool = False) -> bool:
             extra = ("entry", acts)
             if device_code_only:  # (parameters whose memory may be private to a thread: ad/gpu_block.py)
                 from .gpu_block import reached_by_the_whole_block, uniform_parameters
-                extra += (uniform_parameters(module, call, acts), reached_by_the_whole_block(module, call))
+                whole = reached_by_the_whole_block(module, call)
+                extra += (uniform_parameters(module, call, acts), whole,
+                          whole and sites[(_enclosing_function(call), fn)] == 1)
             name = session.derivative(fn, mode, tuple(a != "const" for a in acts), at=call, ftype=ftype,
                                       extra=extra)
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)

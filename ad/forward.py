@@ -37,7 +37,7 @@ class Forward:
         self.active = active
         self.return_primal = return_primal
         self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive,
-                            session.inactive_globals)
+                            session.inactive_globals, session.user_shadows)
         self.vmap = {}
         self.tmap = {}
         self.block_finals = []  # emitted before the return: frees of extern __shared__ tangents (gpu_block.py)

@@ -798,3 +798,165 @@ def _shape_condition(polys):
 
 __all__ = ["barrier_rule", "contains_barrier", "is_shared_alloc", "shared_shadow", "accumulate",
            "private_condition", "polynomial", "zero_by_the_block", "linear_thread_id"]
+
+
+# ------------------------------------------------------------------------------- adjoints run once per launch
+def defer_to_the_launch(rv, op) -> bool:
+    """The reversal of an scf.for that computes the same values in every thread of the launch (a `launch_uniform`
+    reduction such as ``mag(in, n)`` in ``out[i] = in[i] / mag(in, n)``): instead of running the adjoint of the
+    loop in each thread (O(n) per thread, O(n^2) per launch), each thread adds its seeds (the adjoints of the
+    loop's results) to launch-wide accumulators and counts its arrival at the end of the derivative; the last
+    thread of the launch to arrive runs the adjoint once with the summed seeds. Right because an adjoint is linear
+    in its seeds and the loop's code, operands and the memory it reads are the same in every thread (the
+    threadFenceReduction pattern of the CUDA samples: the last block to finish does the final step).
+
+    Only where every thread of the launch reaches the end of the derivative exactly once (`rv.launch_once`: the
+    Enzyme call at a kernel's top level, the kernel's only call of this derivative), outside loops (the loop is
+    at the function's level or inside branches only), and when no per-thread adjoint flows out of the loop (no
+    varied float is used inside it that it does not define). The accumulators are module globals, reset by the
+    last thread for the next launch (launches of one kernel do not overlap: --cpuify runs them in order).
+    Returns whether it did; then the adjoints of the loop's results are consumed."""
+    if not getattr(rv, "launch_once", False) or rv.in_launch_final or op.operation.name != "scf.for":
+        return False
+    seeds = [(k, rv.scope.adj.get(r)) for k, r in enumerate(op.results) if is_float(r.type)]
+    seeds = [(k, g) for k, g in seeds if g is not None]
+    if not seeds or not launch_uniform(rv, op):
+        return False
+    index, i64 = ir.IndexType.get(), ir.IntegerType.get_signless(64)
+    ftype = seeds[0][1].type
+    if any(g.type != ftype for _, g in seeds):
+        return False
+    base = f"{rv.name}.launch{len(rv.launch_finals)}"
+    acc_t = ir.MemRefType.get([len(op.results)], ftype)
+    cnt_t = ir.MemRefType.get([2], i64)  # (arrivals at the end of the derivative, threads that ran the loop)
+    body = rv.session.module.body
+    with ir.InsertionPoint.at_block_begin(body), op.location:
+        for name, t, zero in ((base + ".seeds", acc_t, ir.FloatAttr.get(ftype, 0.0)),
+                              (base + ".count", cnt_t, ir.IntegerAttr.get(i64, 0))):
+            memref.GlobalOp(name, ir.TypeAttr.get(t), sym_visibility="private",
+                            initial_value=ir.DenseElementsAttr.get_splat(
+                                ir.RankedTensorType.get(list(t.shape), t.element_type), zero))
+    with op.location:
+        acc = memref.GetGlobalOp(acc_t, base + ".seeds").result
+        for k, g in seeds:
+            memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, acc, [arith.constant(index, k)])
+            rv.scope.adj.pop(op.results[k])
+        cnt = memref.GetGlobalOp(cnt_t, base + ".count").result
+        memref.AtomicRMWOp(arith.AtomicRMWKind.addi, arith.constant(i64, 1), cnt, [arith.constant(index, 1)])
+
+    def final(loc=op.location):
+        with loc:
+            _run_once_per_launch(rv, op, acc_t, cnt_t, base, [k for k, _ in seeds])
+    rv.launch_finals.append(final)
+    return True
+
+
+def _run_once_per_launch(rv, op, acc_t, cnt_t, base, ks) -> None:
+    """At the end of the derivative: count the thread's arrival; the last thread of the launch takes the summed
+    seeds (resetting the accumulators) and, when some thread ran the loop, emits the reversal of primal loop `op`
+    with those seeds (its operands recomputed from the function's values: `launch_uniform`)."""
+    from .reverse import Scope
+    from .rules_reverse import REVERSE_RULES
+    index, i64 = ir.IndexType.get(), ir.IntegerType.get_signless(64)
+    c0, c1 = arith.constant(index, 0), arith.constant(index, 1)
+    cnt = memref.GetGlobalOp(cnt_t, base + ".count").result
+    old = memref.AtomicRMWOp(arith.AtomicRMWKind.addi, arith.constant(i64, 1), cnt, [c0]).result
+    total = arith.constant(index, 1)
+    for d in DIMS:
+        total = arith.muli(total, arith.muli(gpu.grid_dim(getattr(gpu.Dimension, d)),
+                                             gpu.block_dim(getattr(gpu.Dimension, d))))
+    last = arith.cmpi(arith.CmpIPredicate.eq, arith.addi(old, arith.constant(i64, 1)),
+                      arith.index_cast(i64, total))
+    branch = scf.IfOp(last)
+    with ir.InsertionPoint(branch.then_block):
+        ran = memref.AtomicRMWOp(arith.AtomicRMWKind.addi, arith.constant(i64, 0), cnt, [c1]).result
+        memref.store(arith.constant(i64, 0), cnt, [c0])
+        memref.store(arith.constant(i64, 0), cnt, [c1])
+        acc = memref.GetGlobalOp(acc_t, base + ".seeds").result
+        ftype = acc_t.element_type
+        totals = {}
+        for k in ks:
+            at = arith.constant(index, k)
+            totals[k] = memref.AtomicRMWOp(arith.AtomicRMWKind.addf, arith.constant(ftype, 0.0), acc, [at]).result
+            memref.store(arith.constant(ftype, 0.0), acc, [at])
+        some = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ne, ran, arith.constant(i64, 0)))
+        with ir.InsertionPoint(some.then_block):
+            # scopes for the branches around the loop (launch_uniform: no loop around it), innermost last
+            blocks, b = [], op.operation.block
+            while b != rv.primal.regions[0].blocks[0]:
+                blocks.append(b)
+                b = b.owner.operation.block
+            saved = rv.scope
+            rv.in_launch_final = True
+            for blk in reversed(blocks):
+                sentinel = arith.constant(index, 0).owner
+                rv.scope = Scope(blk, rv.scope, sentinel)
+                rv.sentinels.append(sentinel)
+                rv.caches.register_scope(rv.scope)
+            for k in ks:
+                rv.add_adj(op.results[k], totals[k])
+            REVERSE_RULES["scf.for"](rv, op)
+            rv.scope = saved
+            rv.in_launch_final = False
+            scf.YieldOp([])
+        scf.YieldOp([])
+
+
+def launch_uniform(rv, op) -> bool:
+    """Whether primal loop `op` computes the same values in every thread of the launch and its reversal needs
+    nothing a thread keeps: inside it only pure ops, nested scf.for/scf.if and loads of memory of a parameter the
+    same in every thread that the function only reads; every value it uses from outside is built by pure ops
+    from such parameters, constants and launch dimensions, outside any loop, and is not a varied float; the
+    forward sweep caches nothing of its body (everything is recomputed)."""
+    from polygeist_py.gpu_to_cpu.ir_nav import is_pure
+    from .prepare import memory_root
+    top = op.operation.block == rv.primal.regions[0].blocks[0]
+    for p in [] if top else rv.parent_ops(op.operation.block):
+        if p.operation.name != "scf.if":
+            return False
+    inside = all_ops(op)
+    own = {op.operation} | {o.operation for o in inside}
+    memo = {}
+
+    def uniform(v, depth=0):
+        if v in memo:
+            return memo[v]
+        o = v.owner
+        if isinstance(o, ir.Block):
+            ok = rv.is_top(v) and _is_pointer_argument(rv, v) if str(v.type).startswith("!llvm.ptr") else \
+                rv.is_top(v) and list(o.arguments).index(v) in rv.uniform_params
+        elif o.name in ("gpu.block_dim", "gpu.grid_dim"):
+            ok = True
+        elif depth > 64 or o.name.startswith("gpu.") or not is_pure(o) or (
+                not rv.is_top(v) and v in rv.planner.stored(rv.def_block(v))):
+            ok = False
+        else:
+            ok = all(uniform(x, depth + 1) for x in o.operands)
+        memo[v] = ok
+        return ok
+
+    for o in [op] + inside:
+        name = o.operation.name
+        if name in ("scf.for", "scf.if", "scf.yield"):
+            pass
+        elif name == "memref.load":
+            roots = memory_root(o.operands[0])
+            if len(roots) != 1 or not all(_is_pointer_argument(rv, r) and _only_loads(rv, r) for r in roots):
+                return False
+        elif name.startswith("gpu.") or not is_pure(o):
+            return False
+        for v in o.operands:
+            owner = v.owner
+            mine = (owner.owner if isinstance(owner, ir.Block) else owner).operation in own
+            if mine:
+                continue
+            if is_float(v.type) and rv.act.is_varied(v):
+                return False
+            if not uniform(v):
+                return False
+    for o in [op] + inside:
+        for region in o.regions:
+            for block in region.blocks:
+                if rv.planner.stored(block):
+                    return False
+    return True

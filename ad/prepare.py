@@ -110,6 +110,8 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
     from polygeist_py.frontend.enzyme import bump_iteration_counts
     bump_iteration_counts(copy)  # (__enzyme_iter: one more order of differentiation)
     if any(o.operation.name == "omp.parallel" for o in all_ops(copy)):  # (a team of one: openmp_serial.py)
+        from .openmp_teams import run_as_the_team  # (firstprivate copies: the team's own sharing of the loop)
+        run_as_the_team(copy, module)
         from .openmp_serial import serialize_parallel_regions
         serialize_parallel_regions(copy)
     from .index_switch import index_switches_as_ifs  # (a switch: a chain of scf.if, which AD differentiates)

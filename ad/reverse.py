@@ -62,8 +62,9 @@ class Reverse:
         active: per parameter, whether it is differentiated (duplicated pointer or active scalar).
         extra: ("entry", activities) for a function called from __enzyme_autodiff (the seed of a floating
             result is 1.0; in device code a third item: the parameters whose arguments are the same in every
-            thread, gpu_block.uniform_parameters), or ("call",) for a callee's derivative (one seed argument per
-            floating result).
+            thread, gpu_block.uniform_parameters; a fourth: whether every thread of the block reaches its end; a
+            fifth: whether every thread of the launch reaches its end exactly once), or ("call",) for a callee's
+            derivative (one seed argument per floating result).
     Signature built: per parameter its primal, followed by its shadow for an active pointer; then (call only)
     the seeds; results: the adjoints of the active floating-point parameters, in order.
     """
@@ -79,8 +80,12 @@ class Reverse:
         # device code: every thread of the block reaches the derivative's end (an Enzyme call at a kernel's top level)
         self.uniform_reach = len(extra) > 3 and extra[3]
         self.deferred = {}  # (root, access) -> per-thread adjoint rows summed at the end (gpu_block.py)
+        # device code: every thread of the launch reaches the derivative's end once (gpu_block.defer_to_the_launch)
+        self.launch_once = len(extra) > 4 and extra[4]
+        self.launch_finals = []  # emitted before the return: adjoints run by the launch's last thread
+        self.in_launch_final = False
         self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive,
-                            session.inactive_globals)
+                            session.inactive_globals, session.user_shadows)
         for o in self.act.ops:
             if o.name == "func.call" and o.attributes["callee"].value == "realloc" and self.act.is_varied(o.results[0]):
                 from .activity import allocations_of
@@ -128,6 +133,7 @@ class Reverse:
 
         sweep, return of the adjoints. Returns the func op."""
         ftype = ftype or self.signature()
+        self.name = name
         if list(ftype.inputs) != list(self.signature().inputs):
             raise error_at_op(self.primal, "the arguments of __enzyme_autodiff do not match the function's "
                                            "parameters")
@@ -180,6 +186,8 @@ class Reverse:
                     if self.active[i] and is_float(a.type):
                         g = top.adj.get(a)
                         outs.append(g if g is not None else zero(a.type))
+                for fin in self.launch_finals:  # (adjoints run once per launch: ad/gpu_block.py)
+                    fin()
                 self.caches.free_all()
                 for fin in self.block_finals:  # (extern __shared__ shadows: ad/gpu_block.py)
                     fin()
@@ -367,7 +375,7 @@ class Reverse:
         if owner.operation.name == "memref.get_global":  # (a mutable global holding varied values: ad/shadow_globals.py)
             from .shadow_globals import shadow_of_get_global
             with ir.InsertionPoint(scope.sentinel), owner.location:
-                scope.smemo[v] = shadow_of_get_global(owner)
+                scope.smemo[v] = shadow_of_get_global(owner, self.session.user_shadows)
             return scope.smemo[v]
         if owner.name in ALLOCS:
             sizes = [self.rv(o) for o in owner.operands]
@@ -572,6 +580,13 @@ class Reverse:
                                           "copy: the derivative depends on the team)")
                 else:
                     raise error_at_op(op, f"unsupported construct: no reverse-mode derivative rule for '{op.name}'")
+            if self.session.device and op.operation.name == "scf.for":
+                from .gpu_block import defer_to_the_launch
+                with op.location:
+                    deferred = defer_to_the_launch(self, op)
+                if deferred:  # (its adjoint runs once, in the launch's last thread)
+                    self.after_reverse(op)
+                    continue
             with op.location:
                 rule(self, op)
             self.after_reverse(op)

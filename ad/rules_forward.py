@@ -121,7 +121,7 @@ def get_global_rule(fw, op):
     fw.clone(op)
     if fw.act.is_varied(op.results[0]):
         from .shadow_globals import shadow_of_get_global
-        fw.tmap[op.results[0]] = shadow_of_get_global(op)
+        fw.tmap[op.results[0]] = shadow_of_get_global(op, fw.session.user_shadows)
 
 
 def dealloc_rule(fw, op):

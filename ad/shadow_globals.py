@@ -10,7 +10,9 @@ resets them to 0) where the primal writes. The derivative called from ``__enzyme
 zeroes the shadow globals it (or a derivative it calls) uses when it starts: the values a global holds on entry
 are constants of the call, so a derivative never depends on an earlier call (where Enzyme's shadow globals keep
 their contents between calls). Globals marked ``__attribute__((enzyme_inactive))`` get none (active values stored there are
-dropped, api_calls.Session.in_inactive_global).
+dropped, api_calls.Session.in_inactive_global). A global marked ``__attribute__((enzyme_shadow(s)))`` has the
+program's own global ``s`` as its shadow instead (its values are differentiated even where only read), which
+pgcc neither creates nor zeroes: Enzyme's convention, the program owns it.
 """
 
 from __future__ import annotations
@@ -66,11 +68,16 @@ def _global_op(get_global):
     return None
 
 
-def shadow_of_get_global(get_global):
+def shadow_of_get_global(get_global, user_shadows=None):
     """The shadow of primal ``memref.get_global`` op `get_global`: a memref.get_global of ``@<name>.shadow``,
-    created at the insertion point (the shadow global is declared once per module, zero-initialized)."""
-    name = global_name(get_global) + SUFFIX
+    created at the insertion point (the shadow global is declared once per module, zero-initialized), or of the
+    program's own shadow global where `user_shadows` ({global: its enzyme_shadow global}) names one."""
     module = _module_of(get_global)
+    t = ir.MemRefType(get_global.results[0].type)
+    own = (user_shadows or {}).get(global_name(get_global))
+    if own is not None:  # (enzyme_shadow: the program's global, neither created nor zeroed here)
+        return memref.GetGlobalOp(t, own).result
+    name = global_name(get_global) + SUFFIX
     body = module.regions[0].blocks[0]
     t = ir.MemRefType(get_global.results[0].type)
     if not any(g.operation.name == "memref.global" and ir.StringAttr(g.attributes["sym_name"]).value == name
@@ -82,6 +89,27 @@ def shadow_of_get_global(get_global):
             memref.GlobalOp(name, ir.TypeAttr.get(t), sym_visibility="private",
                             initial_value=ir.DenseElementsAttr.get_splat(shape, zero))
     return memref.GetGlobalOp(t, name).result
+
+
+def check_user_shadows(session) -> None:
+    """Every enzyme_shadow pair whose global the module has: both are mutable memref.globals of one type (a
+    global whose address the program takes lives in raw memory, where pgcc has no shadow to substitute).
+
+    Raises:
+        CompileError: naming enzyme_shadow, at the global."""
+    from polygeist_py.errors import error_at_op
+    body = session.module.body
+    symbols = {ir.StringAttr(o.attributes["sym_name"]).value: o for o in body.operations
+               if "sym_name" in o.attributes}
+    for name, own in session.user_shadows.items():
+        g, sh = symbols.get(name), symbols.get(own)
+        if g is None:
+            continue
+        if g.operation.name != "memref.global" or sh is None or sh.operation.name != "memref.global" or \
+                g.attributes["type"] != sh.attributes["type"] or "constant" in sh.attributes:
+            raise error_at_op(g, f"unsupported construct: __attribute__((enzyme_shadow({own.split('::')[-1]}))) on "
+                                 f"'{name}': pgcc uses it for scalar and array globals whose address the program "
+                                 "does not take, with a shadow of the same type")
 
 
 def zero_shadow_globals(session, f) -> None:

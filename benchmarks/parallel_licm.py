@@ -3,7 +3,10 @@ normalization ``for (i) out[i] = in[i] / mag(in, n)`` with ``mag`` defined in th
 restrict, against the same program with ``mag`` hoisted by hand.
 
 Forms: sequential C, ``#pragma omp parallel for`` (-fopenmp), a cpuified CUDA kernel whose threads divide by a
-__device__ ``mag`` (``cuda``: one element per thread; ``cuda_gs``: a grid-stride loop over 64 blocks of 256), and the reverse-mode gradients of the sequential and OpenMP forms (``__enzyme_autodiff``).
+__device__ ``mag`` (``cuda``: one element per thread; ``cuda_gs``: a grid-stride loop over 64 blocks of 256), and
+the reverse-mode gradients of the sequential and OpenMP forms (``__enzyme_autodiff``) and of the CUDA form
+(``grad_cuda``: each thread differentiates its own element, Enzyme's GPU form; the adjoint of the invariant ``mag``
+runs once per launch, ad/gpu_block.py; no hand-hoisted program: ``hand`` is nan).
 The hoisted ``mag`` is a serial reduction (a floating-point sum is not reassociated unless the program says
 so), which bounds the 2-thread speed-up of the OpenMP, CUDA and gradient forms (Amdahl); form ``omp_red`` is the
 OpenMP form whose ``mag`` says so (``#pragma omp parallel for reduction(+ : s)``), hoisted all the same.
@@ -115,6 +118,18 @@ __global__ void normalize(double *__restrict__ out, const double *in, int n, dou
 #endif
 }
 __global__ void norm_kernel(double *m, const double *in, int n) { *m = mag(in, n); }
+#ifdef GRAD
+extern int enzyme_dup, enzyme_const;
+template <typename... T> __device__ void __enzyme_autodiff(void *, T...);
+__device__ void norm_thread(double *__restrict__ out, const double *__restrict__ in, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) out[i] = in[i] / mag(in, n);
+}
+__global__ void norm_grad(double *__restrict__ out, double *__restrict__ dout, const double *__restrict__ in,
+                          double *__restrict__ din, int n) {
+  __enzyme_autodiff((void *)norm_thread, enzyme_dup, out, dout, enzyme_dup, in, din, enzyme_const, n);
+}
+#endif
 int main(int argc, char **argv) {
   int n = atoi(argv[1]), reps = atoi(argv[2]);
   double *in = (double *)malloc(n * sizeof(double)), *out = (double *)malloc(n * sizeof(double));
@@ -122,8 +137,18 @@ int main(int argc, char **argv) {
   double *din, *dout, *dm, m = 0;
   cudaMalloc(&din, n * sizeof(double)); cudaMalloc(&dout, n * sizeof(double)); cudaMalloc(&dm, sizeof(double));
   cudaMemcpy(din, in, n * sizeof(double), cudaMemcpyHostToDevice);
+#ifdef GRAD
+  double *seed, *grad;  /* the seeds of out and the gradient of in */
+  cudaMalloc(&seed, n * sizeof(double)); cudaMalloc(&grad, n * sizeof(double));
+  cudaMemset(grad, 0, n * sizeof(double));
+#endif
   auto t0 = std::chrono::steady_clock::now();
   for (int r = 0; r < reps; r++) {
+#ifdef GRAD
+    cudaMemcpy(seed, in, n * sizeof(double), cudaMemcpyHostToDevice);  /* (the reverse sweep zeroes the seeds) */
+    norm_grad<<<(n + 255) / 256, 256>>>(dout, seed, din, grad, n);
+    continue;
+#endif
 #ifdef HOIST
     norm_kernel<<<1, 1>>>(dm, din, n);
     cudaMemcpy(&m, dm, sizeof(double), cudaMemcpyDeviceToHost);
@@ -138,6 +163,10 @@ int main(int argc, char **argv) {
   double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / reps;
   cudaMemcpy(out, dout, n * sizeof(double), cudaMemcpyDeviceToHost);
   double s = 0; for (int i = 0; i < n; i++) s += out[i];
+#ifdef GRAD
+  cudaMemcpy(out, grad, n * sizeof(double), cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; i++) s += out[i];
+#endif
   printf("%.9g %.6g\n", t, s);
   return 0;
 }
@@ -174,7 +203,8 @@ def main() -> int:
     ap.add_argument("--sizes", default="10000,100000,1000000")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--max-quadratic", type=int, default=10000)
-    ap.add_argument("--forms", help="comma-separated subset of seq,omp,omp_red,cuda,cuda_gs,grad_seq,grad_omp")
+    ap.add_argument("--forms", help="comma-separated subset of seq,omp,omp_red,cuda,cuda_gs,grad_seq,grad_omp,"
+                                    "grad_cuda")
     ap.add_argument("--pgcc", default=str(Path(sys.executable).parent / "pgcc"))
     a = ap.parse_args()
     sizes = [int(s) for s in a.sizes.split(",")]
@@ -190,6 +220,7 @@ def main() -> int:
         ("cuda_gs", cu, ["--cpuify", "-DGRID_STRIDE"], [1, 2], False, True),
         ("grad_seq", c, ["-DGRAD"], [1], False, False),
         ("grad_omp", c, ["-fopenmp", "-DPAR", "-DGRAD"], [1, 2], False, False),
+        ("grad_cuda", cu, ["--cpuify", "-DGRAD"], [1, 2], False, False),
     ]
     if a.forms:
         forms = [f for f in forms if f[0] in a.forms.split(",")]
@@ -199,7 +230,8 @@ def main() -> int:
     mag_only = build(a.pgcc, c, d / "mag_only", ["-DMAG_ONLY"])
     for name, src, flags, threads, gcc_builds, serial_mag in forms:
         auto = build(a.pgcc, src, d / name, flags)
-        hand = build(a.pgcc, src, d / f"{name}_hand", [*flags, "-DHOIST"])
+        # (grad_cuda: the hand-hoisted kernel takes the norm as an argument, so its gradient is another function)
+        hand = build(a.pgcc, src, d / f"{name}_hand", [*flags, "-DHOIST"]) if name != "grad_cuda" else None
         ghand = build("gcc", src, d / f"{name}_gcc_hand", [*flags, "-DHOIST"]) if gcc_builds else None
         gauto = build("gcc", src, d / f"{name}_gcc", flags) if gcc_builds else None
         one_thread, prev, bound = {}, {}, {}
@@ -211,10 +243,11 @@ def main() -> int:
                 if serial_mag and th == 1 and len(threads) > 1:
                     exes.append(mag_only)
                 t = run_interleaved(exes, n, th, a.reps, quadratic=(gauto,))
-                ta, th_ = t[auto], t[hand]
+                ta, th_ = t[auto], t.get(hand, float("nan"))
                 if th == 1:
                     one_thread[n] = ta
-                if mag_only in t:  # Amdahl: the serial fraction f of the hand-hoisted program at 1 thread
+                if mag_only in t and hand is not None:  # Amdahl: the serial fraction f of the hand-hoisted
+                    # program at 1 thread
                     f = min(1.0, t[mag_only] / th_)
                     bound[n] = 1 / (f + (1 - f) / 2)
                 bnd = f"{bound[n]:5.2f}" if th > 1 and n in bound else f"{'':5}"

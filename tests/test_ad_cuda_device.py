@@ -29,6 +29,17 @@ def test_block_level_derivatives(tmp, name):
         assert got.returncode == 0 and got.stdout.strip().endswith("PASS"), (threads, got.stdout, got.stderr)
 
 
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_reduction_adjoint_once_per_launch(tmp, opt):
+    """The adjoint of a reduction every thread computes alike runs once per launch (gpu_block.defer_to_the_launch):
+    right against finite differences over repeated launches of several shapes, 1-D and 2-D, at 1 and 2 threads."""
+    r = run_pgcc([SPLIT / "enzyme_launch_uniform_norm.cu", "--cpuify", opt, "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2):
+        got = run_exe(tmp / "app", threads=threads)
+        assert got.returncode == 0 and got.stdout.strip().endswith("PASS"), (threads, got.stdout, got.stderr)
+
+
 def _poly(*terms):
     return {tuple(sorted(m)): c for m, c in terms}
 

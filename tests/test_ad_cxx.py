@@ -90,11 +90,6 @@ ERRORS = [
      "double sum(const std::vector<double> &v) { double s = 0; for (unsigned i = 0; i < v.size(); i++) s += v[i]; "
      "return s; }\nvoid g(std::vector<double> *v, std::vector<double> *dv) { __enzyme_autodiff((void *)sum, v, dv); }\n",
      3, "the C++ standard library (std::vector)"),
-    # a member function template (class templates: programs/enzyme_cxx/class_templates.cpp)
-    ("template <typename T, typename... A> T __enzyme_autodiff(void *, A...);\n"
-     "struct Acc { double s; template <typename U> void add(U u) { s += u * u; } };\n"
-     "double f(double x) { Acc a{0}; a.add(x); return a.s; }\n"
-     "double g(double x) { return __enzyme_autodiff<double>((void *)f, x); }\n", 2, "'template'"),
 ]
 
 

@@ -68,3 +68,21 @@ def test_team_dependent_region_is_a_clear_error(src, line, msg, tmp):
     assert r.returncode == 1, r.stderr
     assert "Traceback" not in r.stderr and "internal compiler error" not in r.stderr, r.stderr
     assert f"e.c:{line}:" in r.stderr and "error:" in r.stderr and msg in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_firstprivate_derivatives_follow_the_team(opt, tmp):
+    """`parallel for firstprivate(v)` whose iterations carry v within a thread (tests/programs/ad/
+    omp_firstprivate_team.c; ad/openmp_teams.py): the gradient matches central differences of the primal run by
+    the same team at 1, 2 and 3 threads, and differs between team sizes (the function does)."""
+    exe = tmp / "fp"
+    r = run_pgcc([PROGRAMS / "ad" / "omp_firstprivate_team.c", opt, "-fopenmp", "-o", exe, "-lm"])
+    assert r.returncode == 0, r.stderr
+    seen = {}
+    for threads in (1, 2, 3):
+        got = run_exe(exe, threads=threads)
+        rows = rows_of(got.stdout)
+        assert got.returncode == 0, (threads, rows)
+        assert len(rows) == 6 and all(abs(g - w) <= 1e-6 * (1 + abs(w)) for _, g, w in rows), rows
+        seen[threads] = rows[0][1]
+    assert len({round(v, 6) for v in seen.values()}) == 3, seen

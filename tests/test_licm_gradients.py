@@ -4,8 +4,8 @@ the derivatives' loop nesting (`--emit=ad`: no loop nest is left, where an unhoi
 the loop over i) and on their values against the analytic gradient computed by a gcc -O0 program.
 
 The CUDA form (Enzyme's GPU form: each thread differentiates its own element) computes the primal norm once per
-launch; the adjoint of each thread's `mag` still runs per thread (O(n) each: the threads' seeds differ, and
-summing them first is an AD transformation, not code motion)."""
+launch, and the adjoint of `mag` runs once per launch too: the threads sum their seeds first and the last thread
+of the launch runs it (ad/gpu_block.py, defer_to_the_launch), where it would otherwise cost O(n) per thread."""
 
 from __future__ import annotations
 
@@ -177,6 +177,17 @@ def test_cuda_gradient_computes_the_norm_once_per_launch(tmp):
                     break
                 o.operation.walk(lambda x: _note_reduction(x, found))
             assert found
+        # the reverse of `mag` (an innermost loop of atomic additions into the shadow of `in`) runs only behind a
+        # test of the launch's arrival count (an atomic increment): in the launch's last thread
+        reversed_mag = []
+        for op in _nested(m.operation):
+            inner = _nested(op)
+            if op.name == "scf.for" and not len(op.results) and not any(x.name in LOOPS for x in inner) and any(
+                    x.name == "memref.atomic_rmw" and "addf" in str(x) for x in inner):
+                reversed_mag.append(op)
+        assert reversed_mag
+        for loop in reversed_mag:
+            assert _behind_arrival_count(loop), "the adjoint of mag runs in every thread"
     ref = src.with_name("ref.c")
     ref.write_text(KERNEL_REFERENCE)
     want = [float(x) for x in run_exe(build_gcc(ref, tmp / "ref")).stdout.split()]
@@ -190,3 +201,33 @@ def test_cuda_gradient_computes_the_norm_once_per_launch(tmp):
         assert len(vals) == len(want)
         for g, w in zip(vals, want):
             assert abs(g - w) <= 1e-12 * (1 + abs(w)), (threads, g, w)
+
+
+def _nested(op):
+    """Every op nested in `op` (not `op` itself)."""
+    out = []
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                out.append(inner.operation)
+                out.extend(_nested(inner.operation))
+    return out
+
+
+def _behind_arrival_count(op) -> bool:
+    """Whether `op` is inside an scf.if whose condition derives from an atomic integer increment."""
+    p = op.parent
+    while p is not None and p.name != "func.func":
+        if p.name == "scf.if":
+            work, seen = [p.operands[0]], 0
+            while work and seen < 64:
+                seen += 1
+                v = work.pop()
+                o = v.owner
+                if isinstance(o, ir.Block):
+                    continue
+                if o.name == "memref.atomic_rmw" and "addi" in str(o):
+                    return True
+                work.extend(o.operands)
+        p = p.parent
+    return False

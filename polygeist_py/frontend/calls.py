@@ -51,6 +51,10 @@ class Calls:
         if callee.kind not in (K.FUNCTION_DECL,):
             raise error_at(call, f"unsupported construct: call of {callee.kind.name.lower()}")
         args = list(call.get_arguments())
+        if callee.spelling in enzyme.TYPE_HINTS and canonical(call.type).kind == T.VOID:
+            for a in args:  # (Enzyme's type hints: no effect but their arguments')
+                fg.rvalue(a)
+            return None
         if enzyme.mode_of(callee.spelling):  # __enzyme_autodiff* / __enzyme_fwddiff*, any prototype
             ty = canonical(call.type)
             if ty.kind == T.RECORD and enzyme.mode_of(callee.spelling) in ("reverse", "forward"):

@@ -81,8 +81,8 @@ def check_record(d, templates=False):
     for c in children(d):
         if c.kind == K.CXX_BASE_SPECIFIER:
             continue
-        if c.kind in (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE) and not templates:
-            raise unsupported_cxx(c, "template")
+        if c.kind == K.CLASS_TEMPLATE and not templates:  # (member function templates: one function per
+            raise unsupported_cxx(c, "template")          # specialization called, method_symbol)
         if c.kind in RECORD_KINDS:
             check_record(c, templates)
         elif c.kind in METHOD_KINDS:
@@ -233,6 +233,10 @@ def method_symbol(c) -> str:
     in the class and `` const`` for a const member function of an overloaded name."""
     cls = c.semantic_parent
     name = f"{_scope(cls, args=True)}::{c.spelling}"
+    tmpl = c.specialized_template
+    if tmpl is not None and tmpl.kind == K.FUNCTION_TEMPLATE and c.mangled_name:
+        name += f"<{c.mangled_name}>"  # a member function template's specialization: one symbol each (libclang
+        # gives no template arguments for it: its mangled name tells them apart)
     defn = cls.get_definition() or cls
     same = [m for m in children(defn) if m.kind in METHOD_KINDS and m.spelling == c.spelling]
     if len(same) > 1:

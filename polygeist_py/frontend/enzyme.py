@@ -47,7 +47,7 @@ UNSUPPORTED_REGISTRATIONS = {}
 # Enzyme's source attributes that pgcc implements (clang does not know them: it warns "unknown attribute" and
 # drops them, so they are read off the declaration's tokens, see scan_attributes); any other enzyme_* attribute
 # is an error rather than being ignored
-ATTRIBUTES = {"enzyme_inactive", "enzyme_function_like"}
+ATTRIBUTES = {"enzyme_inactive", "enzyme_function_like", "enzyme_shadow"}
 # (enzyme_inactive_noblock: inactive; "noblock" only lets Enzyme's optimizations move code across the call)
 ATTRIBUTE_ALIASES = {"enzyme_inactive_noblock": "enzyme_inactive"}
 PLACEHOLDER = "__pgcc_enzyme_"
@@ -72,6 +72,11 @@ UNSUPPORTED_FUNCTIONS = {
     "__enzyme_shadow": "Enzyme's shadow contexts (__enzyme_shadow)",
     "__enzyme_fixed_point": "Enzyme's fixed-point iteration (__enzyme_fixed_point)",
 }
+
+
+# Enzyme's type hints on memory (`__enzyme_double(&x)`: x holds a double): pgcc's memory is typed by the
+# program's own types, so a hint changes nothing; its arguments are evaluated for their effects only
+TYPE_HINTS = {"__enzyme_double", "__enzyme_float", "__enzyme_integer", "__enzyme_pointer"}
 
 
 def unsupported_function(name: str):
@@ -547,7 +552,9 @@ def _add_rule(mg, kind, name, *more):
         extra = [ir.StringAttr.get(m) for m in more]
     else:
         extra = [ir.FlatSymbolRefAttr.get(m) for m in more]
-    first = ir.StringAttr.get(name) if kind == "inactive_global" else ir.FlatSymbolRefAttr.get(name)
+    if kind == "shadow_global":  # (global names: StringAttr, as inactive_global's)
+        extra = [ir.StringAttr.get(m) for m in more]
+    first = ir.StringAttr.get(name) if kind in ("inactive_global", "shadow_global") else ir.FlatSymbolRefAttr.get(name)
     rules[f"{kind}:{name}"] = ir.ArrayAttr.get([ir.StringAttr.get(kind), first] + extra)
     mg.enzyme_rules = rules
     mg.module.operation.attributes[RULES_ATTR] = ir.DictAttr.get(rules)
@@ -607,10 +614,20 @@ def scan_attributes(mg):
             # (its specializations get the rules when they are declared: template_rules)
             for attr, arg, tok in _enzyme_attributes(d):
                 seen.add((tok.location.line, tok.location.column))
-                if attr not in ATTRIBUTES or (attr == "enzyme_function_like" and arg is None):
+                if attr not in ATTRIBUTES or attr == "enzyme_shadow" or (attr == "enzyme_function_like" and
+                                                                          arg is None):
                     raise _error_at_location(tok.extent.start, f"unsupported construct: attribute '{attr}' on a "
                                                                "function template")
                 mg.__dict__.setdefault("enzyme_template_rules", {}).setdefault(d.hash, []).append((attr, arg))
+            continue
+        if d.kind == K.UNEXPOSED_DECL and next(iter(d.get_tokens()), None) is not None and \
+                next(iter(d.get_tokens())).spelling == "template":  # a variable template: variable_template_rules
+            for attr, arg, tok in _enzyme_attributes(d):
+                seen.add((tok.location.line, tok.location.column))
+                if attr != "enzyme_inactive":
+                    raise _error_at_location(tok.extent.start, f"unsupported construct: attribute '{attr}' on a "
+                                                               "variable template")
+                mg.__dict__.setdefault("enzyme_inactive_variable_templates", set()).add(_place(d))
             continue
         if d.kind not in (K.FUNCTION_DECL, K.VAR_DECL, K.CXX_METHOD):
             continue
@@ -620,8 +637,10 @@ def scan_attributes(mg):
             where = tok.extent.start
             if attr not in ATTRIBUTES:
                 raise _error_at_location(where, f"unsupported construct: attribute '{attr}' (pgcc implements "
-                                                "enzyme_inactive and enzyme_function_like)")
-            if attr == "enzyme_inactive":
+                                                "enzyme_inactive, enzyme_function_like and enzyme_shadow)")
+            if attr == "enzyme_shadow":
+                _shadow_rule(mg, d, arg, where)
+            elif attr == "enzyme_inactive":
                 if d.kind != K.VAR_DECL:
                     _add_rule(mg, "inactive", mg.declare(d.get_definition() or d))
                 else:
@@ -650,6 +669,28 @@ def scan_attributes(mg):
                                           "or a global variable); write it on the declaration itself")
 
 
+def _shadow_rule(mg, d, arg, where) -> None:
+    """``__attribute__((enzyme_shadow(s)))`` on global `d`: global `s` (declared before it, in the same scope or
+    at file scope) is its shadow: reverse mode adds the adjoints of `d`'s values into `s`, forward mode reads and
+    writes its tangents there, and neither zeroes it (Enzyme's shadow of a global; ad/shadow_globals.py).
+
+    Raises:
+        CompileError: not on a global variable, no argument, or no global of that name."""
+    if d.kind != K.VAR_DECL or arg is None or d.semantic_parent is None or \
+            d.semantic_parent.kind not in (K.TRANSLATION_UNIT, K.NAMESPACE, K.STRUCT_DECL, K.CLASS_DECL):
+        raise _error_at_location(where, "enzyme_shadow needs a global variable and the name of its shadow global: "
+                                        "__attribute__((enzyme_shadow(x_shadow))) double x;")
+    shadow = None
+    for scope in (d.semantic_parent, mg.tu.cursor):
+        shadow = next((c for c in scope.get_children() if c.kind == K.VAR_DECL and c.spelling == arg), None)
+        if shadow is not None:
+            break
+    if shadow is None:
+        raise _error_at_location(where, f"enzyme_shadow({arg}): no global variable '{arg}' declared before it")
+    mg.global_var(shadow)  # (the shadow exists even where the program does not use it)
+    _add_rule(mg, "shadow_global", _global_symbol(d), _global_symbol(shadow))
+
+
 def _global_symbol(d) -> str:
     """The symbol of global variable `d` (a C++ static data member: `Class::name`, as module.global_var)."""
     from . import cxx_classes
@@ -662,7 +703,8 @@ def _template_member_rules(mg, m, seen) -> None:
     """Record the Enzyme attributes on member `m` of a class template (its pattern) for template_rules."""
     for attr, arg, tok in _enzyme_attributes(m):
         seen.add((tok.location.line, tok.location.column))
-        if attr not in ATTRIBUTES or (attr == "enzyme_function_like" and (arg is None or m.kind == K.VAR_DECL)):
+        if attr not in ATTRIBUTES or attr == "enzyme_shadow" or (
+                attr == "enzyme_function_like" and (arg is None or m.kind == K.VAR_DECL)):
             raise _error_at_location(tok.extent.start, f"unsupported construct: attribute '{attr}' on a member "
                                                        "of a class template")
         mg.__dict__.setdefault("enzyme_template_rules", {}).setdefault(m.hash, []).append((attr, arg))
@@ -685,6 +727,21 @@ def template_rules(mg, spec, name) -> None:
             _add_rule(mg, "inactive", name)
         else:
             _add_rule(mg, "function_like", name, arg)
+
+
+def _place(d):
+    """(file, line, column, name) of a declaration: a variable template's specialization has its template's
+    (libclang links neither to the other)."""
+    loc = d.location
+    return (loc.file.name if loc.file else None, loc.line, loc.column, d.spelling)
+
+
+def variable_template_rules(mg, spec, name) -> None:
+    """``__attribute__((enzyme_inactive))`` written on a variable template applies to its specialization `spec`
+    (global `name`), emitted now."""
+    scan_attributes(mg)
+    if _place(spec) in getattr(mg, "enzyme_inactive_variable_templates", set()):
+        _add_rule(mg, "inactive_global", name)
 
 
 def _error_at_location(loc, message):
@@ -726,6 +783,9 @@ def _enzyme_attributes(d):
                 if j + 3 < len(toks) and toks[j + 1].spelling == "(" and toks[j + 3].spelling == ")" \
                         and toks[j + 2].spelling.startswith('"'):
                     arg = toks[j + 2].spelling[1:-1]
+                elif sp == "enzyme_shadow" and j + 3 < len(toks) and toks[j + 1].spelling == "(" and \
+                        toks[j + 3].spelling == ")" and toks[j + 2].kind.name == "IDENTIFIER":
+                    arg = toks[j + 2].spelling  # (the shadow global's name)
                 out.append((ATTRIBUTE_ALIASES.get(sp, sp), arg, toks[j]))
             j += 1
         i = j + 1

@@ -269,13 +269,14 @@ class ExprGen:
             raise self.unsupported(e, f"reference to '{e.spelling}'")
         if r.kind == K.ENUM_CONSTANT_DECL:
             return self.const_int(e.type, r.enum_value)
-        if r.kind in (K.VAR_DECL, K.PARM_DECL):
+        from .module import is_variable_template_specialization
+        if r.kind in (K.VAR_DECL, K.PARM_DECL) or is_variable_template_specialization(r):
             ty = canonical(e.type)
             if CT.is_array(ty) and r.kind != K.PARM_DECL:  # (an array parameter is a pointer)
                 raise self.unsupported(e, "array used as a value")
             if r.spelling == "warpSize" and r.semantic_parent.kind == K.TRANSLATION_UNIT:
                 return self.const_int(ty, WARP_SIZE)
-            if r.kind == K.VAR_DECL and CT.is_int(ty) and ty.is_const_qualified() and not ty.is_volatile_qualified():
+            if r.kind != K.PARM_DECL and CT.is_int(ty) and ty.is_const_qualified() and not ty.is_volatile_qualified():
                 v = evaluate(e)  # `const int N = 30;`, `constexpr int BLOCK = 128;`: C++ constants, not loads
                 if isinstance(v, int) and not isinstance(v, bool):  # (as the attribute's signed bit pattern)
                     return self.const_int(ty, self.signed_bits(v, CT.scalar_type(ty).width))

@@ -42,7 +42,9 @@ class LValueGen:
                 return MemLV(self.mem_ref(mv), [], rt)
             if key in self.env:
                 return VarLV(key, canonical(r.type))
-            if r.kind == K.VAR_DECL and r.semantic_parent is not None and r.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE, K.LINKAGE_SPEC,
+            from .module import is_variable_template_specialization  # (`half<double>`: a global of its own)
+            if (r.kind == K.VAR_DECL or is_variable_template_specialization(r)) and r.semantic_parent is not None \
+                    and r.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE, K.LINKAGE_SPEC,
                                                                                  K.STRUCT_DECL, K.CLASS_DECL):
                 if r.spelling in GPU_IDS:
                     raise self.unsupported(e, f"'{r.spelling}' used as a whole value")

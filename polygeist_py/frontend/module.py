@@ -262,6 +262,8 @@ class ModuleGen:
 
     # ---------------------------------------------------------------- globals
     def global_var(self, d) -> MemVar:
+        """The global variable of declaration `d` (a VAR_DECL, or a variable template's specialization:
+        `is_variable_template_specialization`), emitted on first use."""
         key = decl_key(d.canonical)
         if key in self.globals:
             return self.globals[key]
@@ -280,7 +282,10 @@ class ModuleGen:
                 return same
         if self.device_stubs is not None and is_device_variable(d):
             name = variable_symbol(d)  # the host compiler's name for it (`app::counter`: _ZN3app7counterE)
-        templ_member = False  # a static data member of a class template's specialization
+        templ_member = False  # a static data member of a class template's specialization, or a variable template's
+        if is_variable_template_specialization(d):  # (one symbol per specialization, as g++ names it)
+            name, templ_member = d.mangled_name, True
+            enzyme.variable_template_rules(self, d, name)  # (enzyme_inactive on the variable template)
         if d.semantic_parent is not None and d.semantic_parent.kind in cxx_classes.RECORD_KINDS:
             name = cxx_classes.member_symbol(d)  # a static data member
             if self.device_stubs is None and d.semantic_parent.type.get_num_template_arguments() > 0:
@@ -577,3 +582,11 @@ def _definition_alignment(mtype) -> int | None:
     width = mt.element_type.width if hasattr(mt.element_type, "width") else 0
     return CACHE_LINE if math.prod(mt.shape) * width // 8 >= CACHE_LINE else None
 
+
+def is_variable_template_specialization(d) -> bool:
+    """Whether cursor `d` is a specialization of a C++ variable template (`half<double>` of `template <typename T>
+    constexpr T half = T(0.5);`): libclang shows it as an UNEXPOSED_DECL with the specialization's type, its
+    mangled name and its instantiated initializer."""
+    return d is not None and d.kind == K.UNEXPOSED_DECL and bool(d.mangled_name) and \
+        d.mangled_name.startswith("_Z") and d.semantic_parent is not None and \
+        d.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE) and canonical(d.type).kind != T.INVALID
