@@ -213,6 +213,15 @@ def macro_definitions(tu) -> dict:
     return table
 
 
+def is_variable_template_specialization(d) -> bool:
+    """Whether cursor `d` is a specialization of a C++ variable template (`half<double>` of `template <typename T>
+    constexpr T half = T(0.5);`): libclang shows it as an UNEXPOSED_DECL with the specialization's type, its
+    mangled name and its instantiated initializer."""
+    return d is not None and d.kind == K.UNEXPOSED_DECL and bool(d.mangled_name) and \
+        d.mangled_name.startswith("_Z") and d.semantic_parent is not None and \
+        d.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE) and canonical(d.type).kind != T.INVALID
+
+
 def string_literal(cursor) -> str:
     """The text of a STRING_LITERAL (escapes decoded, adjacent literals joined), one char per byte."""
     import ast

@@ -11,7 +11,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm
 
-from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg, spelled_word, string_literal, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg, is_variable_template_specialization, spelled_word, string_literal, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import complex_values
 from . import affine_forms as AF
@@ -269,7 +269,6 @@ class ExprGen:
             raise self.unsupported(e, f"reference to '{e.spelling}'")
         if r.kind == K.ENUM_CONSTANT_DECL:
             return self.const_int(e.type, r.enum_value)
-        from .module import is_variable_template_specialization
         if r.kind in (K.VAR_DECL, K.PARM_DECL) or is_variable_template_specialization(r):
             ty = canonical(e.type)
             if CT.is_array(ty) and r.kind != K.PARM_DECL:  # (an array parameter is a pointer)

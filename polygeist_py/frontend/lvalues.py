@@ -10,7 +10,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import affine, arith, llvm, memref
 
-from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, is_variable_template_specialization, strip_implicit, unary_op
 from ..errors import CompileError
 from . import complex_values
 from . import affine_forms as AF
@@ -42,7 +42,6 @@ class LValueGen:
                 return MemLV(self.mem_ref(mv), [], rt)
             if key in self.env:
                 return VarLV(key, canonical(r.type))
-            from .module import is_variable_template_specialization  # (`half<double>`: a global of its own)
             if (r.kind == K.VAR_DECL or is_variable_template_specialization(r)) and r.semantic_parent is not None \
                     and r.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE, K.LINKAGE_SPEC,
                                                                                  K.STRUCT_DECL, K.CLASS_DECL):

@@ -8,8 +8,8 @@ from clang.cindex import LanguageKind, LinkageKind, StorageClass
 from mlir import ir
 from mlir.dialects import llvm, memref
 
-from ..clang_ast import (K, T, canonical, children, has_attr, in_main_file, string_initializer,
-                         var_decl_initializer)
+from ..clang_ast import (K, T, canonical, children, has_attr, in_main_file, is_variable_template_specialization,
+                         string_initializer, var_decl_initializer)
 from .. import aliases, constructors, pipeline
 from ..errors import CompileError, error_at
 from . import complex_values
@@ -581,12 +581,3 @@ def _definition_alignment(mtype) -> int | None:
         return None
     width = mt.element_type.width if hasattr(mt.element_type, "width") else 0
     return CACHE_LINE if math.prod(mt.shape) * width // 8 >= CACHE_LINE else None
-
-
-def is_variable_template_specialization(d) -> bool:
-    """Whether cursor `d` is a specialization of a C++ variable template (`half<double>` of `template <typename T>
-    constexpr T half = T(0.5);`): libclang shows it as an UNEXPOSED_DECL with the specialization's type, its
-    mangled name and its instantiated initializer."""
-    return d is not None and d.kind == K.UNEXPOSED_DECL and bool(d.mangled_name) and \
-        d.mangled_name.startswith("_Z") and d.semantic_parent is not None and \
-        d.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE) and canonical(d.type).kind != T.INVALID
