@@ -40,13 +40,22 @@ def flat_map(model: IslScop, schedule) -> isl.UnionMap:
 def violations(model: IslScop, deps: Dependences, schedule) -> dict:
     """{kind: violated pairs (isl.UnionMap)} for the kinds (RAW/WAR/WAW) with at least one violation."""
     s = flat_map(model, schedule)
-    not_before = s.lex_ge_union_map(s)
-    out = {}
-    for kind, d in deps.by_kind().items():
-        bad = d.intersect(not_before)
-        if not bad.is_empty():
-            out[kind] = bad
-    return out
+    if not _violated(s, deps.all):  # (the usual answer, found with one check instead of one per kind)
+        return {}
+    violated = [kind for kind, d in deps.by_kind().items() if _violated(s, d)]
+    not_before = s.lex_ge_union_map(s)  # (pairs of instances: one relation per pair of statements)
+    return {kind: deps.by_kind()[kind].intersect(not_before) for kind in violated}
+
+
+def _violated(s: isl.UnionMap, d: isl.UnionMap) -> bool:
+    """Whether dependence relation `d` has a pair (a, b) with s(a) >= s(b) lexicographically, for a flat schedule
+    `s` (flat_map). Decided on the dependences' images in the one schedule space: cheaper than the pairs of
+    instances of violations, which relate every two statements (ludcmp: 6 checks took 70 ms that way)."""
+    image = d.apply_domain(s).apply_range(s)
+    for m in maps(image):
+        if not m.intersect(isl.Map.lex_ge(m.get_space().domain())).is_empty():
+            return True
+    return False
 
 
 def check(model: IslScop, deps: Dependences, schedule, scop_name: str) -> None:

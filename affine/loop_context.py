@@ -9,6 +9,8 @@ integer solution. Values that are not loop iterators are unconstrained, so "infe
 
 from __future__ import annotations
 
+import functools
+
 import islpy as isl
 from mlir import ir
 
@@ -90,8 +92,14 @@ class ValueNames:
     def infeasible(self, constraints: list) -> bool:
         """Whether `constraints` (isl text over self.params) have no integer solution; False when isl cannot
         parse them."""
-        text = f"[{', '.join(self.params)}] -> {{ : {' and '.join(constraints) or '0 = 0'} }}"
-        try:
-            return isl.Set(text).is_empty()
-        except isl.Error:
-            return False
+        return _empty(f"[{', '.join(self.params)}] -> {{ : {' and '.join(constraints) or '0 = 0'} }}")
+
+
+@functools.lru_cache(maxsize=4096)
+def _empty(text: str) -> bool:
+    """Whether the isl set `text` is empty; False when isl cannot parse it. Kept per text: the helpers ask the
+    same question again for each candidate (across the PolyBench kernels, 406 questions of which 235 differ)."""
+    try:
+        return isl.Set(text).is_empty()
+    except isl.Error:
+        return False

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from mlir import ir
 from mlir.dialects import affine, memref
-from mlir.dialects.transform import interpreter
 
 from polygeist_py.gpu_to_cpu.ir_nav import defined_inside, is_nested_in, is_pure
 
@@ -265,6 +264,7 @@ def _updates_invariant_element(inner, loop) -> bool:
 
 def _apply(loop) -> int:
     """Run the transform on `loop` alone (tagged for the time of the call); 1 when it was transformed."""
+    from mlir.dialects.transform import interpreter  # (here: 16 ms to import, and most SCoPs jam no loop)
     func = loop.parent
     while func.name != "func.func":
         func = func.parent

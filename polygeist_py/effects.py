@@ -394,7 +394,7 @@ def annotate_declared(module, tu) -> int:
     """Copy `__attribute__((pure))` / `__attribute__((const))` of the functions that `module` calls from the
     libclang translation unit `tu` onto their func.func ops (``pgcc.declared_effects = "pure"|"const"``).
     Only functions called in `module` are looked up. Returns how many were annotated."""
-    from .clang_ast import K
+    from .clang_ast import K, top_level_cursors
     funcs = _functions(module)
     called = set()
     for f in funcs.values():
@@ -404,7 +404,7 @@ def annotate_declared(module, tu) -> int:
     if not called:
         return 0
     n = 0
-    for c in tu.cursor.get_children():
+    for c in top_level_cursors(tu):
         if c.kind != K.FUNCTION_DECL:
             continue
         name = c.spelling

@@ -153,6 +153,36 @@ def test_jacobi_statements_are_ordered_by_time_and_skewing_keeps_legality(tmp):
     assert not s.legal
 
 
+def _violated_by_definition(s) -> dict:
+    """{kind: violated pairs} straight from legality's definition: dependences (a, b) with schedule(a) >=
+    schedule(b), over the pairs of instances of every two statements."""
+    not_before = s.schedule.lex_ge_union_map(s.schedule)
+    out = {}
+    for kind, d in s.deps.by_kind().items():
+        if not d.intersect(not_before).is_empty():
+            out[kind] = d.intersect(not_before)
+    return out
+
+
+@pytest.mark.parametrize("src, name, change", [(JACOBI, "jacobi", None), (JACOBI, "jacobi", (0, 2)),
+                                               (LU, "lu", (1, 3)), (SEIDEL, "seidel", "reverse")],
+                         ids=["jacobi", "jacobi-interchanged", "lu-interchanged", "seidel-reversed"])
+def test_violations_match_the_definition(src, name, change, tmp):
+    """legality.violations decides each dependence kind in the schedule space (a speed-up): the kinds it reports
+    and their violated pairs are those of the definition, for legal and illegal schedules of several
+    statements."""
+    s = _scop(tmp, src, name)
+    if change == "reverse":
+        s.skew(1, 1, -2)
+    elif change is not None:
+        s.interchange(*change)
+    got = legality.violations(s.model, s.deps, s.schedule)
+    expected = _violated_by_definition(s)
+    assert got.keys() == expected.keys()
+    assert all(got[k].is_equal(expected[k]) for k in got)
+    assert bool(got) == (change is not None)
+
+
 def test_lu_next_pivot_depends_on_updates(tmp):
     s = _scop(tmp, LU, "lu")
     raw = isl.UnionMap(s.dependences["RAW"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import func, llvm
 
-from ..clang_ast import K, T, canonical, children, record_decl
+from ..clang_ast import K, T, canonical, children, record_decl, top_level_cursors
 from ..errors import error_at
 from . import c_types as CT
 from . import enzyme
@@ -130,7 +130,7 @@ class Calls:
         protos = getattr(self, "_prototypes", None)
         if protos is None:
             protos = self._prototypes = {}
-            for c in self.mg.tu.cursor.get_children():
+            for c in top_level_cursors(self.mg.tu):
                 if c.kind == K.FUNCTION_DECL and canonical(c.type).kind == T.FUNCTIONPROTO:
                     protos.setdefault(c.spelling, c)
         return protos.get(callee.spelling)

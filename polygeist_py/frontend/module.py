@@ -9,7 +9,7 @@ from mlir import ir
 from mlir.dialects import llvm, memref
 
 from ..clang_ast import (K, T, canonical, children, has_attr, in_main_file, is_variable_template_specialization,
-                         string_initializer, var_decl_initializer)
+                         string_initializer, top_level_cursors, var_decl_initializer)
 from .. import aliases, constructors, pipeline
 from ..errors import CompileError, error_at
 from . import complex_values
@@ -69,7 +69,7 @@ class ModuleGen:
     def generate(self) -> ir.Module:
         clear_memo()
         self.addressed_globals = addressed_in_initializers(self.tu) | external_unsized_arrays(self.tu)
-        for c in self.tu.cursor.get_children():
+        for c in top_level_cursors(self.tu):
             if not in_main_file(c, self.tu):
                 if is_included_definition(c):
                     self.top_level(c)
@@ -473,7 +473,7 @@ def external_unsized_arrays(tu) -> set:
     LLVM globals of unknown size (llvm_memory.byte_global), whatever their elements, since a memref global needs
     its shape. (A block-scope `extern T a[];` stays the error 'global variable-length array'.)"""
     out = set()
-    for d in tu.cursor.get_children():
+    for d in top_level_cursors(tu):
         if d.kind == K.VAR_DECL and canonical(d.type).kind == T.INCOMPLETEARRAY:
             defn = d.get_definition()
             if defn is None or canonical(defn.type).kind == T.INCOMPLETEARRAY:
@@ -507,7 +507,7 @@ def addressed_in_initializers(tu) -> set:
             elif ch.kind not in (K.DECL_REF_EXPR, K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.STRING_LITERAL):
                 static_locals(ch)
 
-    for d in tu.cursor.get_children():
+    for d in top_level_cursors(tu):
         # (the program's own files: a .c file included by another one, expat's xmltok_ns.c; not system headers)
         own = in_main_file(d, tu) or d.location.file is not None and not d.location.is_in_system_header
         if d.kind == K.VAR_DECL and own:
