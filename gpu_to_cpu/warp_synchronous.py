@@ -13,6 +13,14 @@ in every lane before any lane stores, and every lane's store before the next sta
 splits the thread loop there as for a warp shuffle (the condition around it need only be uniform within each
 warp, `tid < 32`). A store inside a loop whose bounds are not the same for all threads keeps its order (no
 barriers: such a loop cannot hold one), as does a volatile store to global memory.
+
+The same code relies on lockstep at the end of a divergent `if` without `volatile` (Romberg integration's
+per-row sums): `if (tid < 17) { ...; s[tid] = sum; }  if (tid == 0) { ... s[1] ... s[16] ... }`, no barrier
+between. A warp reconverged after the first `if`, so thread 0 read the sums of lanes 1..16; run serially, thread
+0 would read them before those lanes wrote them. So an `if` that stores to `__shared__` memory, followed in its
+stretch (before the next barrier) by a load from `__shared__` memory, gets a warp-level barrier after it, where
+the warp reconverged (order_divergent_shared_stores; only for an `if` that every thread of a warp reaches: one
+in the thread loop itself or in loops whose bounds all threads share).
 """
 
 from __future__ import annotations
@@ -23,12 +31,15 @@ from mlir.dialects import gpu
 from polygeist_py.frontend.calls import WARP_SYNC
 
 from .ir_nav import collect, defined_inside, enclosing
-from .launch_to_loops import SHARED, is_thread_loop
+from .launch_to_loops import DYNAMIC_SHARED, SHARED, is_thread_loop
 
 VOLATILE = "pgcc.volatile"  # set by the frontend on memref stores through volatile lvalues (frontend/lvalues.py)
 PASS_THROUGH = ("memref.cast", "memref.subview", "memref.reinterpret_cast", "memref.view",
                 "builtin.unrealized_conversion_cast", "llvm.insertvalue", "llvm.inttoptr", "llvm.getelementptr",
-                "arith.index_cast", "arith.index_castui", "memref.extract_aligned_pointer_as_index", "arith.addi")
+                "arith.index_cast", "arith.index_castui", "memref.extract_aligned_pointer_as_index", "arith.addi",
+                "memref.view")
+STORES = ("memref.store", "affine.store", "llvm.store")
+LOADS = ("memref.load", "affine.load", "llvm.load")
 
 
 def order_volatile_shared_stores(module: ir.Module) -> None:
@@ -63,6 +74,8 @@ def _is_shared(m) -> bool:
             continue
         seen.add(v)
         op = v.owner
+        if DYNAMIC_SHARED in op.attributes:  # (the launch's dynamic shared memory: extern __shared__ arrays)
+            return True
         if op.name == "memref.alloca":
             if SHARED in op.attributes:
                 return True
@@ -89,3 +102,55 @@ def _neighbour(op, step):
     ops = list(op.operation.block.operations)
     i = next(k for k, o in enumerate(ops) if o.operation == op.operation) + step
     return ops[i] if 0 <= i < len(ops) else None
+
+
+def order_divergent_shared_stores(module: ir.Module) -> None:
+    """Put a warp-level barrier after each `if` of a thread loop that stores to `__shared__` memory when a load
+    from `__shared__` memory follows it before the next barrier (in place; see the module's docstring)."""
+    for threads in collect(module.operation, is_thread_loop):
+        for guard in collect(threads, lambda o: o.name in ("scf.if", "affine.if")):
+            if not _uniformly_reached(guard, threads) or not collect(guard, _is_shared_access(STORES)):
+                continue
+            nxt = _neighbour(guard, 1)
+            if nxt is not None and nxt.name == "gpu.barrier":
+                continue
+            if _shared_load_follows(guard, threads):
+                with guard.location, ir.InsertionPoint.after(guard):
+                    gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
+
+
+def _is_shared_access(names):
+    def pred(op) -> bool:
+        if op.name not in names:
+            return False
+        ref = op.operands[1] if op.name in STORES else op.operands[0]
+        return _is_shared(ref)
+    return pred
+
+
+def _uniformly_reached(op, threads) -> bool:
+    """Whether every thread of the loop `threads` reaches `op`: only loops with bounds defined outside the thread
+    loop lie between them (an enclosing `if` could leave some lanes of a warp out of a warp barrier)."""
+    p = op.operation.parent
+    while p is not None and p != threads.operation:
+        if p.name not in ("scf.for", "affine.for") or any(defined_inside(v, threads) for v in list(p.operands)[:3]):
+            return False
+        p = p.parent
+    return p is not None
+
+
+def _shared_load_follows(op, threads) -> bool:
+    """Whether a load from `__shared__` memory follows `op` in the thread loop before a barrier (in `op`'s block,
+    then in the blocks of the ops around it)."""
+    load = _is_shared_access(LOADS)
+    cur = op.operation
+    while cur is not None and cur != threads.operation:
+        ops = list(cur.block.operations)
+        i = next(k for k, o in enumerate(ops) if o.operation == cur)
+        for o in ops[i + 1:]:
+            if o.name == "gpu.barrier" or collect(o, lambda x: x.name == "gpu.barrier"):
+                return False
+            if load(o) or collect(o, load):
+                return True
+        cur = cur.parent
+    return False
