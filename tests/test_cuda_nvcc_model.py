@@ -112,6 +112,26 @@ def test_makefile_written_for_nvcc(tmp):
     assert (got.returncode, got.stdout) == (0, "PASS\n")
 
 
+def test_makefile_linking_with_gcc_and_lcudart(tmp):
+    """A Rodinia-style Makefile (`$(CUDA_DIR)/bin/nvcc -c`, then `gcc *.o -L$(CUDA_LIB_DIR) -lcuda -lcudart`)
+    with CUDA_DIR=$(pgcc --cuda-home): the toolkit-like directory's nvcc is pgcc --cpuify and its libcudart a
+    linker script bringing pgcc's runtime and OpenMP, so the gcc-linked program runs (no LD_LIBRARY_PATH)."""
+    import shutil
+
+    for f in ("layer.h", "layer_cuda.cu", "layer_main.c", "gcc_link.mk"):
+        shutil.copy(SPLIT / f, tmp / f)
+    home = run_pgcc(["--cuda-home"])
+    assert home.returncode == 0, home.stderr
+    r = subprocess.run(["make", "-f", "gcc_link.mk", f"CUDA_DIR={home.stdout.strip()}"], cwd=tmp,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    env_free = {k: v for k, v in __import__("os").environ.items() if k != "LD_LIBRARY_PATH"}
+    for threads in (1, 2, 4):
+        got = subprocess.run([str(tmp / "app")], capture_output=True, text=True, timeout=120,
+                             env=dict(env_free, OMP_NUM_THREADS=str(threads)))
+        assert (got.returncode, got.stdout) == (0, "PASS\n"), (threads, got.stdout, got.stderr)
+
+
 def test_differentiated_barrier_loop_with_data_dependent_count_inside_a_loop_is_an_error(tmp):
     """__syncthreads() and __shared__ memory (fixed-size or extern, wherever declared) are differentiated
     (ad/gpu_block.py, the programs of tests/test_ad_cuda_device.py). The reverse of a while loop around
