@@ -90,12 +90,27 @@ def _lockstep_reachable(op, threads) -> bool:
     p = op.operation.parent
     while p is not None and p != threads.operation:
         if p.name in ("scf.for", "affine.for"):
-            if any(defined_inside(v, threads) for v in list(p.operands)[:3]):
+            if not all(_uniform(v, threads) for v in list(p.operands)[:3]):
                 return False
         elif p.name not in ("scf.if", "affine.if"):
             return False
         p = p.parent
     return p is not None
+
+
+def _uniform(v, threads, depth: int = 8) -> bool:
+    """Whether value `v` is the same in every thread of thread loop `threads`: defined outside it, or computed
+    inside it by arithmetic on such values (the inlined kernel converts its parameter `rounds` to the index
+    bound of `for (s = 0; s < rounds; s++)` inside the thread loop). Thread ids are the loop's block arguments."""
+    if not defined_inside(v, threads):
+        return True
+    if isinstance(v.owner, ir.Block) or depth == 0:
+        return False
+    op = v.owner
+    if not (op.name.startswith("arith.") or op.name in ("llvm.mlir.constant", "llvm.sext", "llvm.zext",
+                                                        "llvm.trunc")) or len(op.regions):
+        return False
+    return all(_uniform(x, threads, depth - 1) for x in op.operands)
 
 
 def _neighbour(op, step):
@@ -133,7 +148,7 @@ def _uniformly_reached(op, threads) -> bool:
     loop lie between them (an enclosing `if` could leave some lanes of a warp out of a warp barrier)."""
     p = op.operation.parent
     while p is not None and p != threads.operation:
-        if p.name not in ("scf.for", "affine.for") or any(defined_inside(v, threads) for v in list(p.operands)[:3]):
+        if p.name not in ("scf.for", "affine.for") or not all(_uniform(v, threads) for v in list(p.operands)[:3]):
             return False
         p = p.parent
     return p is not None
