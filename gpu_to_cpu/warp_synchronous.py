@@ -20,7 +20,16 @@ between. A warp reconverged after the first `if`, so thread 0 read the sums of l
 0 would read them before those lanes wrote them. So an `if` that stores to `__shared__` memory, followed in its
 stretch (before the next barrier) by a load from `__shared__` memory, gets a warp-level barrier after it, where
 the warp reconverged (order_divergent_shared_stores; only for an `if` that every thread of a warp reaches: one
-in the thread loop itself or in loops whose bounds all threads share).
+in the thread loop itself, or in loops and `if`s whose bounds and conditions all threads share).
+
+Lockstep also orders reads before writes: in a pipeline of threads (a cascade of filter sections, thread t
+taking thread t-1's output), `x = s_out[t - 1]; ...; s_out[t] = y;` with a barrier only at the end of each
+step reads every lane's previous value before any lane overwrites it. Run serially, thread t would read the
+value thread t-1 wrote in the same step. So a store to `__shared__` memory that follows, in its stretch, a
+load from `__shared__` memory in an earlier statement gets a warp-level barrier before that statement
+(order_shared_stores_after_loads): every thread loads, then every thread stores, as in lockstep warps (and
+as the programs' own CPU references compute). Barrier elimination splits the whole thread loop at such a
+barrier, which orders the lanes of all warps alike.
 """
 
 from __future__ import annotations
@@ -148,7 +157,10 @@ def _uniformly_reached(op, threads) -> bool:
     loop lie between them (an enclosing `if` could leave some lanes of a warp out of a warp barrier)."""
     p = op.operation.parent
     while p is not None and p != threads.operation:
-        if p.name not in ("scf.for", "affine.for") or not all(_uniform(v, threads) for v in list(p.operands)[:3]):
+        if p.name == "scf.if":
+            if not _uniform(p.operands[0], threads):
+                return False
+        elif p.name not in ("scf.for", "affine.for") or not all(_uniform(v, threads) for v in list(p.operands)[:3]):
             return False
         p = p.parent
     return p is not None
@@ -169,3 +181,45 @@ def _shared_load_follows(op, threads) -> bool:
                 return True
         cur = cur.parent
     return False
+
+
+def order_shared_stores_after_loads(module: ir.Module) -> None:
+    """Put a warp-level barrier before each statement of a thread loop that stores to `__shared__` memory
+    when an earlier statement of its stretch (same block, after the last barrier) loads from `__shared__`
+    memory (in place; see the module's docstring). The statement is the store itself, or the loop around it
+    whose bounds differ between threads (`if`s around it are fine: lockstep among the lanes that enter)."""
+    store, load = _is_shared_access(STORES), _is_shared_access(LOADS)
+    for threads in collect(module.operation, is_thread_loop):
+        anchors = []
+        for st in collect(threads, store):
+            anchor = _statement_of(st, threads)
+            if anchor is not None and anchor.operation not in [a.operation for a in anchors]:
+                anchors.append(anchor)
+        for anchor in anchors:
+            ops = list(anchor.operation.block.operations)
+            i = next(k for k, o in enumerate(ops) if o.operation == anchor.operation)
+            if i == 0 or ops[i - 1].name == "gpu.barrier":
+                continue
+            for o in reversed(ops[:i]):
+                if o.name == "gpu.barrier" or collect(o, lambda x: x.name == "gpu.barrier"):
+                    break
+                if load(o) or collect(o, load):
+                    with anchor.location, ir.InsertionPoint(anchor):
+                        gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
+                    break
+
+
+def _statement_of(op, threads):
+    """The ancestor of `op` (or `op`) where a warp-level barrier may go: `op` itself when only `if`s and loops
+    with uniform bounds lie around it, else the innermost loop around it whose bounds differ between threads
+    (a barrier goes before it); None when there is none."""
+    chain, p = [op], op.operation.parent
+    while p is not None and p != threads.operation:
+        chain.append(p)
+        p = p.parent
+    if p is None:
+        return None
+    for cand in chain:
+        if _lockstep_reachable(cand, threads):  # (inside an `if` that some lanes skip: lockstep among the others)
+            return cand
+    return None

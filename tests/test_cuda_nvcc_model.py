@@ -28,7 +28,8 @@ SPLIT = PROGRAMS / "cuda_split"
                                   "variadic_apply", "shared_window_loop", "cell_neighbors",
                                   "quad_sort_texture", "partial_block_sums",
                                   "constant_params_tracking", "symbol_by_name", "kernel_table_rows",
-                                  "box_overlay_args", "periodogram_sincos", "radix_rank_passes"])
+                                  "box_overlay_args", "periodogram_sincos", "radix_rank_passes",
+                                  "section_cascade"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
