@@ -25,9 +25,10 @@ in the thread loop itself, or in loops and `if`s whose bounds and conditions all
 Lockstep also orders reads before writes: in a pipeline of threads (a cascade of filter sections, thread t
 taking thread t-1's output), `x = s_out[t - 1]; ...; s_out[t] = y;` with a barrier only at the end of each
 step reads every lane's previous value before any lane overwrites it. Run serially, thread t would read the
-value thread t-1 wrote in the same step. So a store to `__shared__` memory that follows, in its stretch, a
-load from `__shared__` memory in an earlier statement gets a warp-level barrier before that statement
-(order_shared_stores_after_loads): every thread loads, then every thread stores, as in lockstep warps (and
+value thread t-1 wrote in the same step. So a store to a `__shared__` allocation that follows, in its stretch,
+a load from the same allocation (views of `extern __shared__` memory are one) in an earlier statement gets a
+warp-level barrier before that statement (order_shared_stores_after_loads; a copy between two arrays gets
+none): every thread loads, then every thread stores, as in lockstep warps (and
 as the programs' own CPU references compute). Barrier elimination splits the whole thread loop at such a
 barrier, which orders the lanes of all warps alike.
 """
@@ -76,6 +77,11 @@ def _is_volatile_store(op) -> bool:
 def _is_shared(m) -> bool:
     """Whether memref or pointer `m` designates a `__shared__` allocation: followed back through views and through
     the raw pointer a `volatile float *v = sdata` conversion makes (aligned pointer -> int -> ptr -> memref)."""
+    return _shared_base(m) is not None
+
+
+def _shared_base(m):
+    """The `__shared__` allocation (the op) that memref or pointer `m` designates (see _is_shared), or None."""
     todo, seen = [m], set()
     while todo and len(seen) < 64:
         v = todo.pop()
@@ -84,13 +90,13 @@ def _is_shared(m) -> bool:
         seen.add(v)
         op = v.owner
         if DYNAMIC_SHARED in op.attributes:  # (the launch's dynamic shared memory: extern __shared__ arrays)
-            return True
+            return op
         if op.name == "memref.alloca":
             if SHARED in op.attributes:
-                return True
+                return op
         elif op.name in PASS_THROUGH:
             todo += list(op.operands)
-    return False
+    return None
 
 
 def _lockstep_reachable(op, threads) -> bool:
@@ -184,26 +190,39 @@ def _shared_load_follows(op, threads) -> bool:
 
 
 def order_shared_stores_after_loads(module: ir.Module) -> None:
-    """Put a warp-level barrier before each statement of a thread loop that stores to `__shared__` memory
-    when an earlier statement of its stretch (same block, after the last barrier) loads from `__shared__`
-    memory (in place; see the module's docstring). The statement is the store itself, or the loop around it
+    """Put a warp-level barrier before each statement of a thread loop that stores to a `__shared__`
+    allocation when an earlier statement of its stretch (same block, after the last barrier) loads from that
+    allocation (in place; see the module's docstring). The statement is the store itself, or the loop around it
     whose bounds differ between threads (`if`s around it are fine: lockstep among the lanes that enter)."""
-    store, load = _is_shared_access(STORES), _is_shared_access(LOADS)
+    store = _is_shared_access(STORES)
     for threads in collect(module.operation, is_thread_loop):
-        anchors = []
+        anchors = []  # [(statement, the shared allocations its stores write)]
         for st in collect(threads, store):
             anchor = _statement_of(st, threads)
-            if anchor is not None and anchor.operation not in [a.operation for a in anchors]:
-                anchors.append(anchor)
-        for anchor in anchors:
+            if anchor is None:
+                continue
+            base = _shared_base(st.operands[1])
+            for a, bases in anchors:
+                if a.operation == anchor.operation:
+                    bases.append(base)
+                    break
+            else:
+                anchors.append((anchor, [base]))
+        for anchor, bases in anchors:
             ops = list(anchor.operation.block.operations)
             i = next(k for k, o in enumerate(ops) if o.operation == anchor.operation)
             if i == 0 or ops[i - 1].name == "gpu.barrier":
                 continue
+
+            def same_memory(op, bases=bases):  # a load of an allocation the statement writes: a hazard
+                if op.name not in LOADS:
+                    return False
+                b = _shared_base(op.operands[0])
+                return b is not None and any(b.operation == x.operation for x in bases)
             for o in reversed(ops[:i]):
                 if o.name == "gpu.barrier" or collect(o, lambda x: x.name == "gpu.barrier"):
                     break
-                if load(o) or collect(o, load):
+                if same_memory(o) or collect(o, same_memory):
                     with anchor.location, ir.InsertionPoint(anchor):
                         gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
                     break
