@@ -135,7 +135,8 @@ VIEWS = {"llvm.getelementptr", "memref.subview", "memref.reinterpret_cast", "mem
 # arrives there as a raw pointer (aligned pointer -> index -> i64 -> llvm.ptr -> a new memref descriptor)
 CARRIERS = {"memref.extract_aligned_pointer_as_index", "memref.extract_strided_metadata", "arith.index_cast",
             "arith.index_castui", "arith.addi", "llvm.inttoptr", "llvm.ptrtoint", "llvm.insertvalue",
-            "llvm.extractvalue", "builtin.unrealized_conversion_cast"}
+            "llvm.extractvalue", "builtin.unrealized_conversion_cast",
+            "arith.muli"}  # (a view's offset in bytes, from extract_strided_metadata, added to its base)
 
 
 def _accessed_only(address) -> bool:
@@ -153,9 +154,29 @@ def _accessed_only(address) -> bool:
                 return False  # the address is the stored value
             elif kind in ("memref.store", "affine.store") and use.operand_number == 0:
                 return False
+            elif kind in ("func.call", "llvm.call") and _library_call(user):
+                continue  # `sincosf(x, &s, &c)`: the C library writes through the address and keeps nothing
             elif kind not in DEREFERENCES:
                 return False
     return True
+
+
+def _library_call(call) -> bool:
+    """Whether `call` calls a function the module only declares (the C library's, as `sincosf`): it gets no
+    per-thread pointer cache of barrier elimination, and a local passed to it is dead when the thread's
+    iteration ends, as any local (a function that kept the address would be read after its block ended)."""
+    callee = call.attributes["callee"] if "callee" in call.attributes else None
+    if callee is None:
+        return False  # (an indirect call)
+    name = ir.FlatSymbolRefAttr(callee).value
+    op = call.operation
+    while op.parent is not None:
+        op = op.parent
+    for f in op.regions[0].blocks[0].operations:
+        if f.operation.name in ("func.func", "llvm.func") and "sym_name" in f.attributes \
+                and ir.StringAttr(f.attributes["sym_name"]).value == name:
+            return len(f.regions[0].blocks) == 0
+    return False
 
 
 def _constant(v) -> bool:

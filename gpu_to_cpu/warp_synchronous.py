@@ -13,6 +13,24 @@ in every lane before any lane stores, and every lane's store before the next sta
 splits the thread loop there as for a warp shuffle (the condition around it need only be uniform within each
 warp, `tid < 32`). A store inside a loop whose bounds are not the same for all threads keeps its order (no
 barriers: such a loop cannot hold one), as does a volatile store to global memory.
+
+The same code relies on lockstep at the end of a divergent `if` without `volatile` (Romberg integration's
+per-row sums): `if (tid < 17) { ...; s[tid] = sum; }  if (tid == 0) { ... s[1] ... s[16] ... }`, no barrier
+between. A warp reconverged after the first `if`, so thread 0 read the sums of lanes 1..16; run serially, thread
+0 would read them before those lanes wrote them. So an `if` that stores to `__shared__` memory, followed in its
+stretch (before the next barrier) by a load from `__shared__` memory, gets a warp-level barrier after it, where
+the warp reconverged (order_divergent_shared_stores; only for an `if` that every thread of a warp reaches: one
+in the thread loop itself, or in loops and `if`s whose bounds and conditions all threads share).
+
+Lockstep also orders reads before writes: in a pipeline of threads (a cascade of filter sections, thread t
+taking thread t-1's output), `x = s_out[t - 1]; ...; s_out[t] = y;` with a barrier only at the end of each
+step reads every lane's previous value before any lane overwrites it. Run serially, thread t would read the
+value thread t-1 wrote in the same step. So a store to a `__shared__` allocation that follows, in its stretch,
+a load from the same allocation (views of `extern __shared__` memory are one) in an earlier statement gets a
+warp-level barrier before that statement (order_shared_stores_after_loads; a copy between two arrays gets
+none): every thread loads, then every thread stores, as in lockstep warps (and
+as the programs' own CPU references compute). Barrier elimination splits the whole thread loop at such a
+barrier, which orders the lanes of all warps alike.
 """
 
 from __future__ import annotations
@@ -23,12 +41,15 @@ from mlir.dialects import gpu
 from polygeist_py.frontend.calls import WARP_SYNC
 
 from .ir_nav import collect, defined_inside, enclosing
-from .launch_to_loops import SHARED, is_thread_loop
+from .launch_to_loops import DYNAMIC_SHARED, SHARED, is_thread_loop
 
 VOLATILE = "pgcc.volatile"  # set by the frontend on memref stores through volatile lvalues (frontend/lvalues.py)
 PASS_THROUGH = ("memref.cast", "memref.subview", "memref.reinterpret_cast", "memref.view",
                 "builtin.unrealized_conversion_cast", "llvm.insertvalue", "llvm.inttoptr", "llvm.getelementptr",
-                "arith.index_cast", "arith.index_castui", "memref.extract_aligned_pointer_as_index", "arith.addi")
+                "arith.index_cast", "arith.index_castui", "memref.extract_aligned_pointer_as_index", "arith.addi",
+                "memref.view")
+STORES = ("memref.store", "affine.store", "llvm.store")
+LOADS = ("memref.load", "affine.load", "llvm.load")
 
 
 def order_volatile_shared_stores(module: ir.Module) -> None:
@@ -56,6 +77,11 @@ def _is_volatile_store(op) -> bool:
 def _is_shared(m) -> bool:
     """Whether memref or pointer `m` designates a `__shared__` allocation: followed back through views and through
     the raw pointer a `volatile float *v = sdata` conversion makes (aligned pointer -> int -> ptr -> memref)."""
+    return _shared_base(m) is not None
+
+
+def _shared_base(m):
+    """The `__shared__` allocation (the op) that memref or pointer `m` designates (see _is_shared), or None."""
     todo, seen = [m], set()
     while todo and len(seen) < 64:
         v = todo.pop()
@@ -63,12 +89,14 @@ def _is_shared(m) -> bool:
             continue
         seen.add(v)
         op = v.owner
+        if DYNAMIC_SHARED in op.attributes:  # (the launch's dynamic shared memory: extern __shared__ arrays)
+            return op
         if op.name == "memref.alloca":
             if SHARED in op.attributes:
-                return True
+                return op
         elif op.name in PASS_THROUGH:
             todo += list(op.operands)
-    return False
+    return None
 
 
 def _lockstep_reachable(op, threads) -> bool:
@@ -77,7 +105,7 @@ def _lockstep_reachable(op, threads) -> bool:
     p = op.operation.parent
     while p is not None and p != threads.operation:
         if p.name in ("scf.for", "affine.for"):
-            if any(defined_inside(v, threads) for v in list(p.operands)[:3]):
+            if not all(_uniform(v, threads) for v in list(p.operands)[:3]):
                 return False
         elif p.name not in ("scf.if", "affine.if"):
             return False
@@ -85,7 +113,132 @@ def _lockstep_reachable(op, threads) -> bool:
     return p is not None
 
 
+def _uniform(v, threads, depth: int = 8) -> bool:
+    """Whether value `v` is the same in every thread of thread loop `threads`: defined outside it, or computed
+    inside it by arithmetic on such values (the inlined kernel converts its parameter `rounds` to the index
+    bound of `for (s = 0; s < rounds; s++)` inside the thread loop). Thread ids are the loop's block arguments."""
+    if not defined_inside(v, threads):
+        return True
+    if isinstance(v.owner, ir.Block) or depth == 0:
+        return False
+    op = v.owner
+    if not (op.name.startswith("arith.") or op.name in ("llvm.mlir.constant", "llvm.sext", "llvm.zext",
+                                                        "llvm.trunc")) or len(op.regions):
+        return False
+    return all(_uniform(x, threads, depth - 1) for x in op.operands)
+
+
 def _neighbour(op, step):
     ops = list(op.operation.block.operations)
     i = next(k for k, o in enumerate(ops) if o.operation == op.operation) + step
     return ops[i] if 0 <= i < len(ops) else None
+
+
+def order_divergent_shared_stores(module: ir.Module) -> None:
+    """Put a warp-level barrier after each `if` of a thread loop that stores to `__shared__` memory when a load
+    from `__shared__` memory follows it before the next barrier (in place; see the module's docstring)."""
+    for threads in collect(module.operation, is_thread_loop):
+        for guard in collect(threads, lambda o: o.name in ("scf.if", "affine.if")):
+            if not _uniformly_reached(guard, threads) or not collect(guard, _is_shared_access(STORES)):
+                continue
+            nxt = _neighbour(guard, 1)
+            if nxt is not None and nxt.name == "gpu.barrier":
+                continue
+            if _shared_load_follows(guard, threads):
+                with guard.location, ir.InsertionPoint.after(guard):
+                    gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
+
+
+def _is_shared_access(names):
+    def pred(op) -> bool:
+        if op.name not in names:
+            return False
+        ref = op.operands[1] if op.name in STORES else op.operands[0]
+        return _is_shared(ref)
+    return pred
+
+
+def _uniformly_reached(op, threads) -> bool:
+    """Whether every thread of the loop `threads` reaches `op`: only loops with bounds defined outside the thread
+    loop lie between them (an enclosing `if` could leave some lanes of a warp out of a warp barrier)."""
+    p = op.operation.parent
+    while p is not None and p != threads.operation:
+        if p.name == "scf.if":
+            if not _uniform(p.operands[0], threads):
+                return False
+        elif p.name not in ("scf.for", "affine.for") or not all(_uniform(v, threads) for v in list(p.operands)[:3]):
+            return False
+        p = p.parent
+    return p is not None
+
+
+def _shared_load_follows(op, threads) -> bool:
+    """Whether a load from `__shared__` memory follows `op` in the thread loop before a barrier (in `op`'s block,
+    then in the blocks of the ops around it)."""
+    load = _is_shared_access(LOADS)
+    cur = op.operation
+    while cur is not None and cur != threads.operation:
+        ops = list(cur.block.operations)
+        i = next(k for k, o in enumerate(ops) if o.operation == cur)
+        for o in ops[i + 1:]:
+            if o.name == "gpu.barrier" or collect(o, lambda x: x.name == "gpu.barrier"):
+                return False
+            if load(o) or collect(o, load):
+                return True
+        cur = cur.parent
+    return False
+
+
+def order_shared_stores_after_loads(module: ir.Module) -> None:
+    """Put a warp-level barrier before each statement of a thread loop that stores to a `__shared__`
+    allocation when an earlier statement of its stretch (same block, after the last barrier) loads from that
+    allocation (in place; see the module's docstring). The statement is the store itself, or the loop around it
+    whose bounds differ between threads (`if`s around it are fine: lockstep among the lanes that enter)."""
+    store = _is_shared_access(STORES)
+    for threads in collect(module.operation, is_thread_loop):
+        anchors = []  # [(statement, the shared allocations its stores write)]
+        for st in collect(threads, store):
+            anchor = _statement_of(st, threads)
+            if anchor is None:
+                continue
+            base = _shared_base(st.operands[1])
+            for a, bases in anchors:
+                if a.operation == anchor.operation:
+                    bases.append(base)
+                    break
+            else:
+                anchors.append((anchor, [base]))
+        for anchor, bases in anchors:
+            ops = list(anchor.operation.block.operations)
+            i = next(k for k, o in enumerate(ops) if o.operation == anchor.operation)
+            if i == 0 or ops[i - 1].name == "gpu.barrier":
+                continue
+
+            def same_memory(op, bases=bases):  # a load of an allocation the statement writes: a hazard
+                if op.name not in LOADS:
+                    return False
+                b = _shared_base(op.operands[0])
+                return b is not None and any(b.operation == x.operation for x in bases)
+            for o in reversed(ops[:i]):
+                if o.name == "gpu.barrier" or collect(o, lambda x: x.name == "gpu.barrier"):
+                    break
+                if same_memory(o) or collect(o, same_memory):
+                    with anchor.location, ir.InsertionPoint(anchor):
+                        gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
+                    break
+
+
+def _statement_of(op, threads):
+    """The ancestor of `op` (or `op`) where a warp-level barrier may go: `op` itself when only `if`s and loops
+    with uniform bounds lie around it, else the innermost loop around it whose bounds differ between threads
+    (a barrier goes before it); None when there is none."""
+    chain, p = [op], op.operation.parent
+    while p is not None and p != threads.operation:
+        chain.append(p)
+        p = p.parent
+    if p is None:
+        return None
+    for cand in chain:
+        if _lockstep_reachable(cand, threads):  # (inside an `if` that some lanes skip: lockstep among the others)
+            return cand
+    return None

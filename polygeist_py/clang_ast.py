@@ -377,7 +377,8 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
     language = language or ("cuda" if is_cuda(path) else "c")
     if language in ("cuda", "c++"):
         kind = "cuda" if language == "cuda" else "c++"
-        args = ["-x", kind, "-std=c++17"]
+        # (`register` is accepted as by g++ -std=c++17, which warns: code written for C++14 and nvcc uses it)
+        args = ["-x", kind, "-std=c++17", "-Wno-register"]
         if language == "cuda":
             args += ["--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent", "-isystem",
                      cuda_include_dir(), "-include", "cuda_runtime.h", "-D__PGCC_CUDA__=1",

@@ -357,8 +357,11 @@ def kernels(tu, path: str, launches: list) -> list:
                 add(k)
             continue
         k = call.referenced
+        if k is not None and k.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
+            continue  # `kernel<<<g, b>>>(...)` through a pointer: it points to a stub of address_taken_kernels
         if k is None or k.kind != K.FUNCTION_DECL:
-            raise error_at(call, "unsupported construct: launch through a function pointer")
+            raise error_at(call, "unsupported construct: launch through an expression that is not a kernel "
+                                 "or a pointer variable")
         for a in call.get_arguments():
             if canonical(a.type).get_declaration().spelling.startswith("(lambda at "):
                 raise error_at(a, "unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda); "
@@ -369,7 +372,33 @@ def kernels(tu, path: str, launches: list) -> list:
         spec = specialization(call, k, function)
         if spec is not None and spec not in kern.launches and len(kern.launches) < MAX_SPECIALIZATIONS:
             kern.launches.append(spec)
+    for k in address_taken_kernels(tu, path):
+        add(k)
     return list(out.values())
+
+
+def address_taken_kernels(tu, path: str) -> list:
+    """The kernels (defined in the unit) whose address host code in `path` or its program headers takes
+    (`void (*kernel)(float *, int) = &copy;`, a table of kernels): a launch through such a pointer calls the
+    kernel's host-side declaration, that is its stub, so each needs one whatever the launches name."""
+    files = {path, *program_headers(tu, path)}
+    found = []
+
+    def visit(c, callee_of_launch):
+        for ch in c.get_children():
+            if ch.kind == K.DECL_REF_EXPR and ch is not callee_of_launch:
+                r = ch.referenced
+                if r is not None and r.kind == K.FUNCTION_DECL and has_attr(r, K.CUDAGLOBAL_ATTR) \
+                        and r.get_definition() is not None:
+                    found.append(r.get_definition())
+            if ch.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE) and is_device_only(ch):
+                continue  # (device code's own references are not the host's pointers)
+            visit(ch, None)
+
+    for d in tu.cursor.get_children():
+        if _in_program(d, files) and not (d.kind == K.FUNCTION_DECL and is_device_only(d)):
+            visit(d, None)
+    return found
 
 
 def specialization(call, kernel, function):

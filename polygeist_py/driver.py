@@ -90,6 +90,8 @@ CUDA on the CPU:
   --cpuify               kernel launches become OpenMP loop nests over blocks and threads
   -ccbin CXX             the host C++ compiler (also --compiler-bindir CXX; default c++ or $PGCC_HOST_CXX)
   --cuda-host=c++|pgcc   host code of .cu files through the host compiler (default) or through pgcc itself
+  --cuda-home            print a directory laid out like a CUDA toolkit (bin/nvcc, include, lib64/libcudart.so)
+                         for Makefiles that link with gcc: make CUDA_DIR=$(pgcc --cuda-home)
   -Xcompiler A,B         options for the host compiler (also --compiler-options)
   --use_fast_math        fuse multiplies and adds as nvcc's fast math does (also -use_fast_math)
   -dc                    compile device code for linking (as -c; also --device-c)
@@ -840,6 +842,10 @@ def run(argv: list[str]) -> int:
 
         from .toolchain import linker
         return subprocess.run([linker(), query]).returncode
+    if argv == ["--cuda-home"]:  # a CUDA toolkit's layout for Makefiles that link with gcc -lcudart
+        from .cuda_home import cuda_home
+        print(cuda_home())
+        return 0
     o = parse_args(argv)
     if o.time_report and o.info is None:
         from . import time_report

@@ -18,7 +18,8 @@ from .gpu_to_cpu.serialize_threads import serialize_thread_loops
 from .gpu_to_cpu.shared_atomics import privatize_shared_atomics
 from .gpu_to_cpu.shared_offsets import sign_extend_wrapped_shared_offsets
 from .gpu_to_cpu.thread_loop_interchange import interchange_strided_loops
-from .gpu_to_cpu.warp_synchronous import order_volatile_shared_stores
+from .gpu_to_cpu.warp_synchronous import (order_divergent_shared_stores, order_shared_stores_after_loads,
+                                          order_volatile_shared_stores)
 
 
 def run_cpuify(module: ir.Module) -> None:
@@ -30,6 +31,8 @@ def run_cpuify(module: ir.Module) -> None:
     sign_extend_wrapped_shared_offsets(module)
     launches_to_loops(module)
     order_volatile_shared_stores(module)
+    order_divergent_shared_stores(module)
+    order_shared_stores_after_loads(module)
     privatize_allocas_across_barriers(module)
     eliminate_barriers(module)
     resolve_active_lanes(module)

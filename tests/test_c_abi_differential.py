@@ -121,3 +121,37 @@ def test_negative_subscripts(tmp, level):
     assert r.returncode == 0, r.stderr
     got = run_exe(tmp / "app")
     assert (got.returncode, got.stdout) == (0, ref.stdout)
+
+
+def test_struct_after_one_kind_of_registers_runs_out(tmp):
+    """A struct after seven integer arguments (the six integer registers used up, the SSE ones free) goes in
+    XMM registers when its eightbytes are all SSE and in memory otherwise; after nine doubles, the reverse.
+    Every caller/callee pairing of pgcc and gcc agrees with gcc/gcc (a struct of floats there was passed in
+    memory by pgcc: the kernel stub of a launch with eight integer arguments and a float4 read garbage)."""
+    types = {"f4": ("float v[4];", "s.v[0] + 2 * s.v[1] + 3 * s.v[2] + 4 * s.v[3]", "{1, 2, 3, 4}"),
+             "d2": ("double a, b;", "s.a - 3 * s.b", "{1.5, 2.25}"),
+             "fi": ("float x; int k;", "s.x * 5 + s.k", "{2.5f, 7}"),
+             "i3": ("int v[3];", "s.v[0] * 9 + s.v[1] * 3 + s.v[2]", "{4, 5, 6}")}
+    decls = "".join(f"typedef struct {{ {body} }} T_{n};\n" for n, (body, _, _) in types.items())
+    callee, caller = [decls], ["#include <stdio.h>\n", decls, "int main(void) {\n"]
+    for n, (_, use, init) in types.items():
+        callee.append(f"double ints_{n}(long a, long b, long c, long d, long e, long f, long g, T_{n} s, double x)"
+                      f" {{ return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 11 * ({use}) + x; }}\n"
+                      f"double sses_{n}(double a, double b, double c, double d, double e, double f, double g,"
+                      f" double h, double i, T_{n} s, long k) {{ return a + b * 2 + c * 3 + d + e + f + g + h * 5"
+                      f" + i * 7 + 13 * ({use}) + k; }}\n")
+        caller.append(f"  {{ double ints_{n}(long, long, long, long, long, long, long, T_{n}, double);\n"
+                      f"    double sses_{n}(double, double, double, double, double, double, double, double, double,"
+                      f" T_{n}, long);\n    T_{n} s = {init};\n"
+                      f'    printf("%.17g %.17g\\n", ints_{n}(1, 2, 3, 4, 5, 6, 7, s, 0.5),'
+                      f" sses_{n}(.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 4.5, s, 9)); }}\n")
+    caller.append("  return 0;\n}\n")
+    (tmp / "callee.c").write_text("".join(callee))
+    (tmp / "caller.c").write_text("".join(caller))
+    g = [gcc_object(tmp / f, tmp / f"g_{f}.o") for f in ("callee.c", "caller.c")]
+    p = [pgcc_object(tmp / f, tmp / f"p_{f}.o", "-O2") for f in ("callee.c", "caller.c")]
+    want = run_exe(link(g, tmp / "gg"))
+    assert want.returncode == 0 and want.stdout.count("\n") == len(types)
+    for objs, name in (([p[0], g[1]], "pg"), ([g[0], p[1]], "gp"), (p, "pp")):
+        got = run_exe(link(objs, tmp / name))
+        assert (got.returncode, got.stdout) == (0, want.stdout), name

@@ -27,7 +27,9 @@ SPLIT = PROGRAMS / "cuda_split"
                                   "last_block_columns", "warp_rows_logsumexp", "macro_dispatch",
                                   "variadic_apply", "shared_window_loop", "cell_neighbors",
                                   "quad_sort_texture", "partial_block_sums",
-                                  "constant_params_tracking", "symbol_by_name"])
+                                  "constant_params_tracking", "symbol_by_name", "kernel_table_rows",
+                                  "box_overlay_args", "periodogram_sincos", "radix_rank_passes",
+                                  "section_cascade"])
 def test_programs_pass_against_their_cpu_reference(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
@@ -110,6 +112,26 @@ def test_makefile_written_for_nvcc(tmp):
     assert r.returncode == 0, r.stdout + r.stderr
     got = run_exe(tmp / "app", threads=2)
     assert (got.returncode, got.stdout) == (0, "PASS\n")
+
+
+def test_makefile_linking_with_gcc_and_lcudart(tmp):
+    """A Rodinia-style Makefile (`$(CUDA_DIR)/bin/nvcc -c`, then `gcc *.o -L$(CUDA_LIB_DIR) -lcuda -lcudart`)
+    with CUDA_DIR=$(pgcc --cuda-home): the toolkit-like directory's nvcc is pgcc --cpuify and its libcudart a
+    linker script bringing pgcc's runtime and OpenMP, so the gcc-linked program runs (no LD_LIBRARY_PATH)."""
+    import shutil
+
+    for f in ("layer.h", "layer_cuda.cu", "layer_main.c", "gcc_link.mk"):
+        shutil.copy(SPLIT / f, tmp / f)
+    home = run_pgcc(["--cuda-home"])
+    assert home.returncode == 0, home.stderr
+    r = subprocess.run(["make", "-f", "gcc_link.mk", f"CUDA_DIR={home.stdout.strip()}"], cwd=tmp,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    env_free = {k: v for k, v in __import__("os").environ.items() if k != "LD_LIBRARY_PATH"}
+    for threads in (1, 2, 4):
+        got = subprocess.run([str(tmp / "app")], capture_output=True, text=True, timeout=120,
+                             env=dict(env_free, OMP_NUM_THREADS=str(threads)))
+        assert (got.returncode, got.stdout) == (0, "PASS\n"), (threads, got.stdout, got.stderr)
 
 
 def test_differentiated_barrier_loop_with_data_dependent_count_inside_a_loop_is_an_error(tmp):

@@ -71,8 +71,8 @@ class ModuleGen:
         self.addressed_globals = addressed_in_initializers(self.tu) | external_unsized_arrays(self.tu)
         for c in top_level_cursors(self.tu):
             if not in_main_file(c, self.tu):
-                if is_included_definition(c):
-                    self.top_level(c)
+                if is_included_definition(c):  # (nvcc's model: the host compiler defines a header's host code)
+                    self.top_level(c) if self.device_stubs is None else self.device_top_level(c)
                 continue
             if c.kind == K.LINKAGE_SPEC:
                 items = children(c)

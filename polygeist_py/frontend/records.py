@@ -233,7 +233,9 @@ def signature(param_types, result_type, variadic=False) -> Signature:
             classes = classify(c)
             ni = classes.count("int") if classes else 0
             ns = classes.count("sse") if classes else 0
-            if classes is not None and ni <= ints and ns <= sses:
+            # (the counts go below zero once scalars overflow to the stack: a record needing no register of
+            # that kind still fits, as a struct of floats after seven int arguments goes in XMM registers)
+            if classes is not None and ni <= max(ints, 0) and ns <= max(sses, 0):
                 ints, sses = ints - ni, sses - ns
                 tys = [piece_type(k) for k in classes]
                 params.append(ParamABI("expand", c, tys, first, classes))
