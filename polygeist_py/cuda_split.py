@@ -29,7 +29,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .clang_ast import K, T, canonical, children, evaluate, has_attr, strip_implicit, unary_op, var_decl_initializer
+from .clang_ast import (K, T, canonical, children, evaluate, has_attr, strip_implicit, top_level_cursors, unary_op,
+                        var_decl_initializer)
 from .errors import error_at
 from .frontend.records import is_default_construction
 
@@ -235,13 +236,13 @@ def _top_level(tu) -> list:
     """[(cursor, file name or None)] of the unit's top-level declarations, computed once per unit: the passes of
     this module each walk them, and the CUDA headers bring thousands (asking libclang for every cursor's file in
     every pass took a third of the time of compiling a small .cu file)."""
-    got = getattr(tu, "_pgcc_top_level", None)
+    got = getattr(tu, "_pgcc_top_level_files", None)
     if got is None:
         got = []
-        for d in tu.cursor.get_children():
+        for d in top_level_cursors(tu):
             f = d.location.file
             got.append((d, f.name if f is not None else None))
-        tu._pgcc_top_level = got
+        tu._pgcc_top_level_files = got
     return got
 
 
