@@ -424,7 +424,7 @@ SQL_SCRIPT = """
 .mode list
 CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, v REAL, grp INT, blob BLOB);
 WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000)
-INSERT INTO t(name, v, grp, blob) SELECT 'n' || (x * 7919 % 5003), x * 1.5 / 7, x % 17, randomblob(0) || x FROM c;
+INSERT INTO t(name, v, grp, blob) SELECT 'n' || (x * 7919 % 5003), x * 1.5 / 7, x % 17, CAST(x AS BLOB) FROM c;
 CREATE INDEX t_grp ON t(grp, v);
 SELECT count(*), sum(v), avg(v), min(name), max(name), total(grp) FROM t;
 SELECT grp, count(*), printf('%.6f', avg(v)), group_concat(id % 10, '') FROM t GROUP BY grp ORDER BY grp;
