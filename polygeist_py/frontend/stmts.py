@@ -70,7 +70,10 @@ class StmtGen:
         toks = [t.spelling for t in itertools.islice(c.get_tokens(), 3)]
         kids = children(c)
         hint = toks[:2] == ["#", "pragma"] and len(toks) > 2 and toks[2] in LOOP_HINT_PRAGMAS
-        if len(kids) == 1 and (hint or toks[:2] == ["[", "["] or toks[:1] == ["__attribute__"]):
+        # (an attributed `;` is `[[fallthrough]];` or `__attribute__((fallthrough));`, also when a macro from another
+        # file spells it, whose tokens libclang does not give: zstd's ZSTD_FALLTHROUGH)
+        empty = len(kids) == 1 and kids[0].kind == K.NULL_STMT
+        if len(kids) == 1 and (hint or empty or toks[:2] == ["[", "["] or toks[:1] == ["__attribute__"]):
             self.visit(kids[0])
             return
         raise self.unsupported(c)

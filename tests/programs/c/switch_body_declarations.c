@@ -1,8 +1,11 @@
 /* Declarations directly in a switch body, not in braces: a generated parser's reduce routine declares its
    result union before the first case label; other code declares scratch variables between labels and uses them
-   after fall-through. Passing such a declaration runs no code; its scope is the rest of the body. */
+   after fall-through (marked by a macro from another file). Passing such a declaration runs no code; its scope
+   is the rest of the body. */
 #include <stdio.h>
 #include <string.h>
+
+#include "fallthrough_macro.inc"
 
 typedef union {
     int i;
@@ -32,7 +35,7 @@ static double reduce(entry_t *stack, int top, int rule) {
         break;
     case 2:
         scratch = (int)strlen(stack[top].minor.s);
-        /* falls through */
+        FALL_THROUGH;
     case 3:
         if (rule == 3)
             scratch = 100;
