@@ -26,7 +26,7 @@ from .calls import Calls
 from .codegen import FunctionGen
 from .cuda_builtins import is_texture
 from .llvm_memory import is_null_constant, is_thread_local
-from .scan import clear_memo, decl_key
+from .scan import clear_memo, decl_key, parameters
 from .values import MemVar
 from ..cuda_split import host_symbol, is_device_variable, variable_symbol
 
@@ -210,7 +210,7 @@ class ModuleGen:
 
         Raises:
             CompileError: a parameter or result type that cannot cross a function boundary."""
-        params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
+        params = parameters(c)
         ft = canonical(c.type)  # (a prototype written `__typeof(f) g;` is a typeof type)
         try:
             types = [p.type for p in params]
