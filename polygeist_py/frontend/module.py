@@ -47,6 +47,7 @@ class ModuleGen:
 
     def __init__(self, tu, filename: str, device_stubs: dict | None = None):
         self.tu = tu
+        self._tentative = None  # key -> tentative definition (tentative_definition)
         self.filename = filename
         self.device_stubs = device_stubs
         self.module = ir.Module.create(ir.Location.file(filename, 1, 1))
@@ -256,11 +257,20 @@ class ModuleGen:
         return name
 
     # ---------------------------------------------------------------- globals
+    def tentative_definition(self, key):
+        """The file-scope `int x;` (a tentative definition) of the variable with key `key`, or None: libclang gives
+        no definition for it, and a use may reference an earlier `extern int x;` (flex's `yytext`, bc's scanner).
+        """
+        if self._tentative is None:
+            self._tentative = {decl_key(c.canonical): c for c in self.tu.cursor.get_children()
+                               if c.kind == K.VAR_DECL and is_tentative(c)}
+        return self._tentative.get(key)
+
     def global_var(self, d) -> MemVar:
         key = decl_key(d.canonical)
         if key in self.globals:
             return self.globals[key]
-        d = d.get_definition() or d  # the defining declaration carries the initializer
+        d = d.get_definition() or self.tentative_definition(key) or d  # (the defining one has the initializer)
         ty = canonical(d.type)
         if has_attr(d, K.CUDASHARED_ATTR):
             raise error_at(d, "unsupported construct: __shared__ memory (CUDA shared memory is not supported yet)")
