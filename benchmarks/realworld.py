@@ -165,6 +165,30 @@ def counts_popt(out: str, rc: int):
     return (ok, ok + bad) if ok + bad else None
 
 
+def counts_tap_lines(out: str, rc: int):
+    """Lines 'ok NAME' / 'not ok NAME' that a runner's loop prints per test program."""
+    ok = len(re.findall(r"^ok \S+$", out, re.M))
+    bad = len(re.findall(r"^not ok \S+$", out, re.M))
+    return (ok, ok + bad) if ok + bad else None
+
+def counts_onig(out: str, rc: int):
+    """Oniguruma's test programs each close with 'RESULT   SUCC: s,  FAIL: f,  ERROR: e'; summed."""
+    m = re.findall(r"RESULT +SUCC: *(\d+), +FAIL: *(\d+), +ERROR: *(\d+)", out)
+    if not m:
+        return None
+    ok = sum(int(s) for s, _, _ in m)
+    return ok, ok + sum(int(f) + int(e) for _, f, e in m)
+
+
+def counts_sqlite_fuzzcheck(out: str, rc: int):
+    """sqlite's fuzzcheck closes with 'fuzzcheck: 0 errors out of N tests in ...'."""
+    m = re.findall(r"fuzzcheck: (\d+) errors? out of (\d+) tests", out)
+    if not m:
+        return None
+    bad, total = map(int, m[-1])
+    return total - bad, total
+
+
 def cjson_build(ctx: Ctx) -> list[str]:
     """cJSON with cmake (static library, tests and cJSON_Utils on), or a plain compile of cJSON.c, cJSON_Utils.c
     and its Unity tests when cmake is not installed."""
@@ -362,6 +386,92 @@ def lua_setup(src: Path, ctx: Ctx) -> None:
     (Path(ctx.work) / "test.lua").write_text(LUA_SCRIPT)
 
 
+BC_SCRIPT = r"""
+/* written by polygeist-py's benchmarks/realworld.py: exercises bc -l; output compared gcc vs pgcc */
+bad = 0
+define chk(name, got, want) {
+  if (got != want) { print "FAIL ", name, ": ", got, " want ", want, "\n"; bad = bad + 1 }
+  return (0)
+}
+scale = 60
+x = chk(1, 4*a(1) - 3.141592653589793238462643383279502884197169399375105820974944, 0.000000000000000000000000000000000000000000000000000000000000)
+x = chk(2, sqrt(2)^2 > 1.999999999, 1)
+x = chk(3, e(l(10)) - 10 < 10^-50, 1)
+define f(n) { if (n < 2) return (1); return (n * f(n - 1)); }
+x = chk(4, f(30), 265252859812191058636308480000000)
+define fib(n) { auto a, b, t, i; a = 0; b = 1; for (i = 0; i < n; i++) { t = a + b; a = b; b = t; }; return (a); }
+x = chk(5, fib(200), 280571172992510140037611932413038677189525)
+define g(n) { auto i, s; for (i = 1; i <= n; i++) { a[i] = i * i; }; s = 0; for (i = 1; i <= n; i++) s += a[i]; return (s); }
+x = chk(6, g(100), 338350)
+scale = 0
+x = chk(7, 2^200 % 1000007, (2^100 % 1000007) * (2^100 % 1000007) % 1000007)
+x = chk(8, 1000000007 / 13, 76923077)
+scale = 20
+print 4*a(1), "\n", s(1), "\n", c(1), "\n", l(2), "\n", e(1), "\n", j(2, 1.5), "\n"
+scale = 300
+print 4*a(1), "\n", sqrt(3), "\n"
+scale = 0
+obase = 16; print 2^128 - 1, "\n"; obase = 2; print 12345, "\n"; obase = 10
+ibase = 16; print FFFF, "\n"; ibase = A
+print f(100), "\n", -7 / 2, " ", -7 % 2, "\n"
+if (bad == 0) print "checks ok\n" else print bad, " checks failed\n"
+quit
+"""
+
+SQL_SCRIPT = """
+-- written by polygeist-py's benchmarks/realworld.py: exercises the SQL engine; output compared gcc vs pgcc
+.headers on
+.mode list
+CREATE TABLE t(id INTEGER PRIMARY KEY, name TEXT, v REAL, grp INT, blob BLOB);
+WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 5000)
+INSERT INTO t(name, v, grp, blob) SELECT 'n' || (x * 7919 % 5003), x * 1.5 / 7, x % 17, CAST(x AS BLOB) FROM c;
+CREATE INDEX t_grp ON t(grp, v);
+SELECT count(*), sum(v), avg(v), min(name), max(name), total(grp) FROM t;
+SELECT grp, count(*), printf('%.6f', avg(v)), group_concat(id % 10, '') FROM t GROUP BY grp ORDER BY grp;
+SELECT name, v FROM t WHERE grp = 3 AND v BETWEEN 100 AND 110 ORDER BY v DESC LIMIT 5;
+SELECT id, name FROM t WHERE name LIKE 'n12%' ORDER BY name, id LIMIT 10;
+SELECT a.grp, b.grp, count(*) FROM t a JOIN t b ON a.id = b.id + 1 WHERE a.grp < 3 GROUP BY 1, 2 ORDER BY 1, 2;
+SELECT id, v, rank() OVER (PARTITION BY grp ORDER BY v DESC), sum(v) OVER (ORDER BY id ROWS 3 PRECEDING)
+  FROM t WHERE id < 40 ORDER BY id;
+UPDATE t SET v = v * 2 WHERE id % 3 = 0;
+DELETE FROM t WHERE id % 5 = 0;
+SELECT count(*), printf('%.3f', sum(v)) FROM t;
+SELECT typeof(1), typeof(1.0), typeof('x'), typeof(x'00'), typeof(NULL), 7 / 2, 7 % 3, 7.0 / 2, -7 / 2, 1 << 62;
+SELECT abs(-9223372036854775807), 9223372036854775807 + 1, round(2.5), round(-2.5), round(3.14159, 3);
+SELECT upper('abc'), lower('ÀBC'), length('héllo'), substr('hello', 2, 3), instr('hello', 'll'), hex('AZ'),
+  replace('aaa', 'a', 'bb'), trim('  x '), quote('it''s'), unicode('é'), char(72, 105);
+SELECT printf('%5d|%-5s|%.3e|%x|%q|%c', 42, 'ab', 12345.678, 255, 'a''b', 'z'), printf('%.20f', 0.1);
+SELECT 1e308 * 10, -1e308 * 10, 0.1 + 0.2, 1.0 / 3, CAST('12abc' AS INT), CAST(3.99 AS INT), '10' + 5;
+SELECT date('2024-02-28', '+1 day'), datetime('2000-01-01 12:00:00', '+36 hours'), strftime('%j %W', '2023-12-31'),
+  julianday('2024-01-01') - julianday('2000-01-01');
+CREATE TABLE j(doc TEXT);
+INSERT INTO j VALUES ('{"a": [1, 2, {"b": "x"}], "c": 3.5, "d": null}');
+SELECT json_extract(doc, '$.a[2].b'), json_array_length(doc, '$.a'), json_type(doc, '$.c'),
+  json_set(doc, '$.e', 7), json_remove(doc, '$.a') FROM j;
+SELECT key, value, type FROM j, json_each(j.doc) ORDER BY key;
+WITH RECURSIVE fib(a, b, n) AS (SELECT 0, 1, 0 UNION ALL SELECT b, a + b, n + 1 FROM fib WHERE n < 80)
+SELECT max(a) FROM fib;
+SELECT x, CASE WHEN x % 15 = 0 THEN 'fizzbuzz' WHEN x % 3 = 0 THEN 'fizz' WHEN x % 5 = 0 THEN 'buzz' ELSE x END
+  FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 20) SELECT x FROM c);
+CREATE VIRTUAL TABLE ft USING fts4(body);
+INSERT INTO ft(body) SELECT 'the compiler lowers loop ' || id || ' into affine form' FROM t WHERE id < 200;
+SELECT count(*) FROM ft WHERE ft MATCH 'lowers AND affine';
+SELECT rowid FROM ft WHERE ft MATCH '"loop 17*"' ORDER BY rowid;
+CREATE VIRTUAL TABLE rt USING rtree(id, x0, x1, y0, y1);
+INSERT INTO rt SELECT id, id, id + 10, id * 2, id * 2 + 5 FROM t WHERE id < 300;
+SELECT count(*) FROM rt WHERE x0 <= 100 AND x1 >= 95 AND y0 <= 200;
+BEGIN; CREATE TABLE s(k TEXT PRIMARY KEY, n INT) WITHOUT ROWID;
+INSERT INTO s SELECT name, count(*) FROM t GROUP BY name; COMMIT;
+SELECT count(*), sum(n), max(k) FROM s;
+SAVEPOINT sp; DELETE FROM s; ROLLBACK TO sp; RELEASE sp;
+SELECT count(*) FROM s;
+SELECT * FROM t WHERE id IN (SELECT id FROM t WHERE grp = 5 EXCEPT SELECT id FROM t WHERE v > 50) ORDER BY id;
+EXPLAIN QUERY PLAN SELECT * FROM t WHERE grp = 2 AND v > 10;
+PRAGMA integrity_check;
+SELECT sqlite_compileoption_used('ENABLE_FTS4'), length(sqlite_version()) > 0;
+"""
+
+
 def compress_checks(tool: str, levels: tuple[str, ...], roundtrip: str) -> dict[str, str]:
     """Output checks for a compressor CLI: the compressed bytes at each level (hashed) for every generated input
     must be equal between the builds, and compress + decompress must give the input back."""
@@ -371,6 +481,32 @@ def compress_checks(tool: str, levels: tuple[str, ...], roundtrip: str) -> dict[
     checks["roundtrip"] = ("for f in {inputs}/*; do " + tool + " -9 < $f | " + roundtrip +
                            " | cmp - $f && echo same $(basename $f); done")
     return checks
+
+
+# libsodium's Debian tarball is its git tree (no configure script): every library source is compiled as the
+# portable build (HAVE_TI_MODE: the 64-bit-limb field arithmetic with __int128), then each test program of
+# test/default, which writes NAME.res and exits non-zero when it differs from NAME.exp.
+LIBSODIUM_DEFS = "-DCONFIGURED=1 -DNATIVE_LITTLE_ENDIAN=1 -DHAVE_TI_MODE=1 -DHAVE_INLINE_ASM=0 -DHAVE_MMAP=1 " \
+                 "-DHAVE_MPROTECT=1 -DHAVE_SYS_MMAN_H=1 -DHAVE_POSIX_MEMALIGN=1 -DHAVE_WEAK_SYMBOLS=1"
+LIBSODIUM_BUILD = [
+    "cd src/libsodium/include/sodium && sed -e 's/@VERSION@/1.0.18/; s/@SODIUM_LIBRARY_VERSION_MAJOR@/10/; "
+    "s/@SODIUM_LIBRARY_VERSION_MINOR@/3/; s/@SODIUM_LIBRARY_MINIMAL_DEF@//' version.h.in > version.h",
+    "mkdir -p obj && for f in $(find src/libsodium -name '*.c' | sort); do "
+    "{cc} {cflags} " + LIBSODIUM_DEFS + " -Isrc/libsodium/include/sodium -c $f -o obj/$(echo $f | tr / _).o "
+    "|| exit 1; done && ar rcs libsodium.a obj/*.o",
+    "cd test/default && for f in *.c; do n=${{f%.c}}; {cc} {cflags} -DTEST_NAME=\\\"$n\\\" "
+    "-I../../src/libsodium/include -I../quirks $f ../../libsodium.a -o $n || exit 1; done"]
+LIBSODIUM_TEST = ["cd test/default && for f in *.c; do n=${{f%.c}}; if ./$n; then echo ok $n; "
+                  "else echo not ok $n; st=1; fi; done; exit ${{st:-0}}"]
+
+
+# One set of options for the amalgamation, linked both into the shell and into fuzzcheck (the union of the two
+# programs' options in sqlite's Makefile, less those that need threads or extension loading).
+SQLITE_OPTS = ("-DSQLITE_THREADSAFE=0 -DSQLITE_OMIT_LOAD_EXTENSION -DSQLITE_ENABLE_MEMSYS5 "
+               "-DSQLITE_MAX_MEMORY=50000000 -DSQLITE_PRINTF_PRECISION_LIMIT=1000 -DSQLITE_ENABLE_FTS4 "
+               "-DSQLITE_ENABLE_FTS3_PARENTHESIS -DSQLITE_ENABLE_FTS5 -DSQLITE_ENABLE_RTREE -DSQLITE_ENABLE_GEOPOLY "
+               "-DSQLITE_ENABLE_DBSTAT_VTAB -DSQLITE_ENABLE_BYTECODE_VTAB -DSQLITE_ENABLE_STMTVTAB "
+               "-DSQLITE_ENABLE_DBPAGE_VTAB -DSQLITE_ENABLE_EXPLAIN_COMMENTS -DSQLITE_ENABLE_OFFSET_SQL_FUNC")
 
 
 RECIPES: list[Recipe] = [
@@ -502,6 +638,85 @@ RECIPES: list[Recipe] = [
                "gifclrmp gifbg gifcolor gifecho giffilter gifhisto gifinto gifsponge gifwedge"],
         test=["make -C tests"],
         notes="GIF codec; plain Makefile; make -C tests (regression outputs compared with diff)"),
+    # fourth batch: regex engines, a crypto library, codecs, an SQL engine, a calculator
+    Recipe(
+        name="pcre2", source="deb:pcre2=10.42-1",  # (the security pool's newer version is not served)
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared", "make -j{jobs}"],
+        test=["make check"], test_counts=counts_automake,
+        checks={"pcre2test testinput2": "./pcre2test -q testdata/testinput2 | sha256sum",
+                "pcre2grep": "./pcre2grep -n -i 'compiler|loop[a-z]*' {inputs}/text.txt | sha256sum"},
+        notes="regular expressions (8-bit library, interpreter; no JIT); make check: RunTest + RunGrepTest"),
+    Recipe(
+        name="zstd", source="deb:libzstd",
+        build=["make -j{jobs} -C programs zstd CC={cc} 'CFLAGS={cflags} -DZSTD_NO_INTRINSICS' ZSTD_NO_ASM=1 "
+               "HAVE_ZLIB=0 HAVE_LZMA=0 HAVE_LZ4=0"],
+        test=["make -C tests check CC={cc} 'CFLAGS={cflags} -DZSTD_NO_INTRINSICS' ZSTD_NO_ASM=1 HAVE_ZLIB=0 "
+              "HAVE_LZMA=0 HAVE_LZ4=0"],
+        checks=compress_checks("programs/zstd -q -c", ("-1", "-3", "-19", "--fast=4"), "programs/zstd -q -dc"),
+        notes="scalar build (ZSTD_NO_ASM: no x86-64 assembly Huffman decoder; ZSTD_NO_INTRINSICS: no SSE2 "
+              "vector types); make -C tests check: playTests.sh"),
+    Recipe(
+        name="libsodium", source="deb:libsodium", build=LIBSODIUM_BUILD, test=LIBSODIUM_TEST,
+        test_counts=counts_tap_lines,
+        notes="crypto; the Debian tarball has no configure: a plain compile of src/libsodium (portable C, "
+              "__int128 arithmetic, no SIMD variants) and of each test/default program, its output compared "
+              "with its .exp file"),
+    Recipe(
+        name="oniguruma", source="deb:libonig",
+        build=cmake_build("-DBUILD_SHARED_LIBS=OFF") + [
+            "for t in test_utf8 test_syntax test_options testc testu test_regset test_back; do "
+            "{cc} {cflags} -Isrc -Ibuild test/$t.c build/libonig.a -o build/$t || exit 1; done"],
+        test=["for t in test_utf8 test_syntax test_options testc testu test_regset test_back; do "
+              "build/$t || st=1; done; exit ${{st:-0}}"], test_counts=counts_onig,
+        checks={"test_utf8": "build/test_utf8", "testc": "build/testc", "test_back": "build/test_back"},
+        notes="regular expressions; cmake library + the tarball's test programs (test/*.c)"),
+    Recipe(
+        name="json-c", source="deb:json-c",
+        build=cmake_build("-DBUILD_SHARED_LIBS=OFF -DBUILD_TESTING=ON -DDISABLE_WERROR=ON"),
+        test=["cd build && ctest -j {jobs}"], test_counts=counts_ctest,
+        notes="JSON; cmake + ctest (each test's output compared with its .expected file)"),
+    Recipe(
+        name="libpng", source="deb:libpng1.6=1.6.39-2+deb12u5",  # (the security pool's newer version is not served)
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared --disable-hardware-optimizations",
+               "make -j{jobs}"],
+        test=["make check"], test_counts=counts_automake,
+        checks={"pngtest": "./pngtest pngtest.png {work}/out.png >/dev/null; echo rc=$?; sha256sum < {work}/out.png",
+                "pngimage": "./pngimage --exhaustive contrib/pngsuite/basn*.png 2>&1 | sha256sum"},
+        notes="PNG codec with the system zlib; C only (no SSE/NEON filters); make check: pngtest, pngvalid..."),
+    Recipe(
+        name="opus", source="deb:opus",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared --disable-doc --disable-extra-programs "
+               "--disable-intrinsics", "make -j{jobs}"],
+        test=["make check"], test_counts=counts_automake,
+        notes="audio codec (fixed/float DSP; C only: --disable-intrinsics); make check: celt + opus tests"),
+    Recipe(
+        name="bc", source="deb:bc",
+        build=["CC={cc} CFLAGS={cflags} ./configure", "make -j{jobs} -C lib", "make -j{jobs} -C bc",
+               "make -j{jobs} -C dc"],
+        test=["bc/bc -l {work}/test.bc > {work}/bc.out && tail -1 {work}/bc.out && grep -q 'checks ok' {work}/bc.out",
+              "echo '2 k 10 3 / p 2 100 ^ p 17 v p [ok]p' | dc/dc"],
+        setup=lambda src, ctx: (Path(ctx.work) / "test.bc").write_text(BC_SCRIPT),
+        checks={"script output": "bc/bc -l {work}/test.bc",
+                "Test/*.b": "for f in Test/fact.b Test/sqrt1.b Test/exp.b Test/ln.b Test/atan.b Test/sine.b "
+                            "Test/jn.b; do timeout 60 bc/bc -lq $f </dev/null | head -c 20000 | sha256sum; done",
+                "dc": "echo '20 k 2 v p 1 3 / p 3 200 ^ p 16 o 255 p 10 o [abc] p' | dc/dc"},
+        notes="arbitrary-precision calculator (bc, dc); the runner's bc script + the tarball's Test/*.b"),
+    Recipe(
+        name="sqlite3", source="deb:sqlite3",
+        build=["./configure --disable-tcl --disable-shared --disable-readline CC=gcc",
+               "make sqlite3.c shell.c sqlite3.h",  # (the amalgamation: tclsh and gcc-built tools)
+               "{cc} {cflags} " + SQLITE_OPTS + " -c sqlite3.c -o sqlite3.o",
+               "{cc} {cflags} " + SQLITE_OPTS + " -I. shell.c sqlite3.o -lm -o sqlite3",
+               "{cc} {cflags} " + SQLITE_OPTS + " -I. -Itest -Iext/recover -DSQLITE_OSS_FUZZ test/fuzzcheck.c "
+               "test/ossfuzz.c test/fuzzinvariants.c ext/recover/dbdata.c ext/recover/sqlite3recover.c test/vt02.c "
+               "sqlite3.o -lm -o fuzzcheck"],
+        test=["./fuzzcheck test/fuzzdata1.db test/fuzzdata2.db test/fuzzdata3.db test/fuzzdata4.db "
+              "test/fuzzdata5.db test/fuzzdata6.db test/fuzzdata7.db test/fuzzdata8.db"],
+        test_counts=counts_sqlite_fuzzcheck,
+        setup=lambda src, ctx: (Path(ctx.work) / "test.sql").write_text(SQL_SCRIPT),
+        checks={"sql script": "./sqlite3 :memory: < {work}/test.sql"},
+        notes="the amalgamation (sqlite3.c, ~240k lines, made by tclsh + gcc-built tools) compiled once, linked "
+              "into the shell and fuzzcheck; fuzzcheck on test/fuzzdata*.db + the runner's SQL script"),
 ]
 
 

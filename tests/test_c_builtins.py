@@ -94,3 +94,27 @@ def test_type_generic_builtins_in_cxx(tmp):
     want = run_exe(tmp / "ref").stdout
     got = run_exe(build_pgcc(src, tmp / "app"))
     assert got.stdout == want == "1 1 0 1 3\n1 0 1 1 0 2 1\n"
+
+
+UNPROTOTYPED = """#include <stdio.h>
+double sqrt();              /* K&R declarations of library functions: calls of the symbols as declared */
+double floor();
+char pow ();                /* autoconf's link probe (AC_CHECK_FUNC / AC_CHECK_LIB) declares it so */
+int main(void) {
+    if (sizeof(char) == 2) return pow ();   /* (never taken: the probe only has to compile and link) */
+    printf("%.6f %.1f %.1f\\n", sqrt(2.0), floor(-2.5), floor(7.0 / 2));
+    return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_unprototyped_library_functions_are_plain_calls(opt, tmp):
+    """A library function redeclared without a prototype (`char pow ();`, which libpng's configure links to find
+    libm) is an ordinary call of the symbol, not the builtin lowering for its name (which rejected it)."""
+    src = tmp / "knr.c"
+    src.write_text(UNPROTOTYPED)
+    ref = run_exe(build_gcc(src, tmp / "ref", extra=("-w",)))
+    assert ref.returncode == 0 and ref.stdout
+    got = run_exe(build_pgcc(src, tmp / "app", extra=(opt, "-w", "-lm")))
+    assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode)

@@ -10,7 +10,10 @@ from conftest import PROGRAMS, build_gcc, build_pgcc, run_exe, run_pgcc
 C = PROGRAMS / "c"
 
 
-@pytest.mark.parametrize("name", ["int_semantics.c", "switch_stmt.c", "globals_static.c", "gotos.c", "goto_into_blocks.c", "loop_bounds.c", "bool_memory.c",
+@pytest.mark.parametrize("name", ["int_semantics.c", "switch_stmt.c", "switch_body_declarations.c", "globals_static.c",
+                                  "goto_past_initializers.c", "token_tables.c", "tentative_after_extern.c",
+                                  "vfs_finder_pointers.c",
+                                  "gotos.c", "goto_into_blocks.c", "loop_bounds.c", "bool_memory.c",
                                   "hints_and_constants.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):

@@ -415,7 +415,8 @@ class Builtins(CudaBuiltins):
 
     def lookup_callee(self, callee):
         """The handler of a call of function declaration `callee` (see lookup): also C++'s type-generic
-        classification functions of namespace std (std::isnan, std::isinf, ...), which return bool."""
+        classification functions of namespace std (std::isnan, std::isinf, ...), which return bool. A library
+        function the program redeclares without a prototype is an ordinary call."""
         parent = callee.semantic_parent
         if callee.spelling in STD_CLASSIFY and parent is not None and parent.kind == K.NAMESPACE and \
                 parent.spelling == "std":
@@ -423,6 +424,8 @@ class Builtins(CudaBuiltins):
         if callee.get_definition() is not None and callee.type.kind == T.FUNCTIONPROTO and any(
                 canonical(t).kind == T.RECORD for t in [callee.result_type, *callee.type.argument_types()]):
             return None  # an overload defined in C++ for a class (cuda_fp16.h's __shfl_sync of __half)
+        if callee.type.kind == T.FUNCTIONNOPROTO and not callee.spelling.startswith("__"):
+            return None  # `char pow ();` (autoconf's link probes, K&R code): a call of the symbol as declared
         return self.lookup(callee.spelling)
 
     def lookup(self, name):

@@ -55,7 +55,7 @@ from .llvm_memory import LLVMMemory
 from .loops import LoopGen
 from .lvalues import LValueGen
 from .pointers import PointerGen
-from .scan import address_taken
+from .scan import address_taken, parameters
 from .stmts import StmtGen
 from .values import (RET, RETVAL, Binding, MemLV, MemVar, VarLV, ci_long, ci_uint,  # noqa: F401  (re-exported)
                      size_expressions)
@@ -89,7 +89,7 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
     def emit(self):
         c = self.cursor
         name = self.mg.func_name(c)
-        params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
+        params = parameters(c)
         self.sig = self.mg.signature(c)
         ftype = self.sig.ftype
         internal = c.storage_class == c.storage_class.STATIC or self.mg.is_internal(c)

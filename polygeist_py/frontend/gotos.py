@@ -140,8 +140,8 @@ def plan(body) -> dict:
                 if node.hash != lp.entry:
                     lp.route.add(node.hash)
                 continue
-            if node.kind in CASE_KINDS and lpath[lpath.index(node) - 1].kind in (K.COMPOUND_STMT, K.SWITCH_STMT):
-                lp.route.add(node.hash)  # (the case labels of the segment on the way)
+            if node.kind in CASE_KINDS and _case_chain_parent(lpath, node).kind in (K.COMPOUND_STMT, K.SWITCH_STMT):
+                lp.route.add(node.hash)  # (the case labels of the segment on the way; `case 1: case 2: L:` too)
                 continue
             if node.kind not in ROUTE_KINDS and not (in_switch and node.kind in CASE_KINDS):
                 what = {K.SWITCH_STMT: "a switch body"}.get(node.kind, "a loop body")
@@ -158,6 +158,14 @@ def plan(body) -> dict:
         out[name] = lp
     _plan_dispatch(out, blocks, top)
     return out
+
+
+def _case_chain_parent(path, node):
+    """The statement above case label `node` in `path` and the case labels stacked over it (`case 1: case 2:`)."""
+    i = path.index(node) - 1
+    while i > 0 and path[i].kind in CASE_KINDS:
+        i -= 1
+    return path[i]
 
 
 def _plan_dispatch(plans, blocks, top):

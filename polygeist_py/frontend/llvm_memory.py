@@ -1119,7 +1119,10 @@ def const_gep(p, offset):
 
 
 def constant_lvalue_address(mg, s, e):
-    """Address of a global lvalue `g`, `g.f`, `g[3]`, `g.a[1].b` (constant offsets) in a global initializer."""
+    """Address of a global lvalue `g`, `g.f`, `g[3]`, `g.a[1].b`, `"literal"[6]` (constant offsets) in a global
+    initializer."""
+    if s.kind == K.STRING_LITERAL:  # (`&"undef_EPERM"[6]`: json-c's table of errno names)
+        return mg.string_constant(string_literal(s))
     if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
         r = s.referenced
         if r.kind == K.FUNCTION_DECL:

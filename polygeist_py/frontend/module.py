@@ -27,7 +27,7 @@ from .calls import Calls
 from .codegen import FunctionGen
 from .cuda_builtins import is_texture
 from .llvm_memory import is_null_constant, is_thread_local
-from .scan import clear_memo, decl_key
+from .scan import clear_memo, decl_key, parameters
 from .values import MemVar
 from ..cuda_split import host_symbol, is_device_variable, variable_symbol
 
@@ -48,6 +48,7 @@ class ModuleGen:
 
     def __init__(self, tu, filename: str, device_stubs: dict | None = None):
         self.tu = tu
+        self._tentative = None  # key -> tentative definition (tentative_definition)
         self.filename = filename
         self.device_stubs = device_stubs
         self.module = ir.Module.create(ir.Location.file(filename, 1, 1))
@@ -215,7 +216,7 @@ class ModuleGen:
 
         Raises:
             CompileError: a parameter or result type that cannot cross a function boundary."""
-        params = [a for a in c.get_children() if a.kind == K.PARM_DECL]
+        params = parameters(c)
         ft = canonical(c.type)  # (a prototype written `__typeof(f) g;` is a typeof type)
         try:
             types = [p.type for p in params]
@@ -261,13 +262,22 @@ class ModuleGen:
         return name
 
     # ---------------------------------------------------------------- globals
+    def tentative_definition(self, key):
+        """The file-scope `int x;` (a tentative definition) of the variable with key `key`, or None: libclang gives
+        no definition for it, and a use may reference an earlier `extern int x;` (flex's `yytext`, bc's scanner).
+        """
+        if self._tentative is None:
+            self._tentative = {decl_key(c.canonical): c for c in self.tu.cursor.get_children()
+                               if c.kind == K.VAR_DECL and is_tentative(c)}
+        return self._tentative.get(key)
+
     def global_var(self, d) -> MemVar:
         """The global variable of declaration `d` (a VAR_DECL, or a variable template's specialization:
         `is_variable_template_specialization`), emitted on first use."""
         key = decl_key(d.canonical)
         if key in self.globals:
             return self.globals[key]
-        d = d.get_definition() or d  # the defining declaration carries the initializer
+        d = d.get_definition() or self.tentative_definition(key) or d  # (the defining one has the initializer)
         ty = canonical(d.type)
         if has_attr(d, K.CUDASHARED_ATTR):
             raise error_at(d, "unsupported construct: __shared__ memory (CUDA shared memory is not supported yet)")

@@ -163,7 +163,10 @@ class PointerGen:
                 return self.convert(self.rvalue(inner), it, ty, inner)
             if it.kind in (T.FUNCTIONPROTO, T.FUNCTIONNOPROTO):  # `*fp` or `(fp)` designating a function
                 f = strip_implicit(inner)
-                while f.kind == K.UNARY_OPERATOR and unary_op(f) == "*":
+                # (`*fp` designates the function fp points to; `*pp` with pp a pointer to a function pointer is
+                # the function pointer stored there, loaded below: sqlite's `(**(finder_type*)p)(...)`)
+                while f.kind == K.UNARY_OPERATOR and unary_op(f) == "*" and \
+                        _designates_function(children(f)[0].type):
                     f = strip_implicit(children(f)[0])
                 if canonical(f.type).kind == T.POINTER:
                     return self.pointer(f)
@@ -276,3 +279,12 @@ class PointerGen:
         if op == "Sub":
             k = arith.subi(self.const_index(0), k)
         return self.offset_pointer(pv, k, canonical(e.type))
+
+
+def _designates_function(t) -> bool:
+    """Whether `*e` with `e` of type `t` designates a function: `e` is a function pointer (or a function, before
+    its decay to one)."""
+    c = canonical(t)
+    if c.kind == T.POINTER:
+        c = canonical(c.get_pointee())
+    return c.kind in (T.FUNCTIONPROTO, T.FUNCTIONNOPROTO)

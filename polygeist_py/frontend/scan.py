@@ -122,6 +122,15 @@ def _assigned_uncached(c) -> set:
     return out
 
 
+def parameters(fn) -> list:
+    """The PARM_DECL cursors of function declaration `fn` itself. Its children also hold the parameters of a
+    function type written in its result (`int (*pick(int cls))(const void *, int)` has three PARM_DECL
+    children, sqlite's ftsHashFunction), so they are read as the function's arguments."""
+    if fn.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.CONSTRUCTOR, K.DESTRUCTOR, K.CONVERSION_FUNCTION):
+        return list(fn.get_arguments())
+    return [c for c in children(fn) if c.kind == K.PARM_DECL]
+
+
 def reference_arguments(call) -> list:
     """The arguments of a C++ call that bind to reference parameters (`f(x)` with `void f(int &)`)."""
     callee = call.referenced
@@ -255,7 +264,7 @@ def parameter_type(p):
     if not CT.is_array(t):
         return t
     fn = p.semantic_parent
-    params = [c for c in children(fn) if c.kind == K.PARM_DECL] if fn is not None else []
+    params = parameters(fn) if fn is not None else []
     proto = fn.type.get_canonical() if fn is not None else None
     if proto is None or proto.kind != T.FUNCTIONPROTO or p not in params:
         return t

@@ -14,7 +14,7 @@ import itertools
 from mlir import ir
 from mlir.dialects import affine, arith, scf
 
-from ..clang_ast import K, T, canonical, children, has_attr, spelled_word, strip_implicit, var_decl_initializer
+from ..clang_ast import K, T, canonical, children, has_attr, spelled_word, strip_implicit
 from . import affine_forms as AF
 from . import c_types as CT
 from . import gotos, inline_asm, openmp_dispatch, openmp_regions, switch
@@ -73,7 +73,10 @@ class StmtGen:
         # `_Pragma("GCC unroll 4")`, also from a macro (its tokens show the macro's name): the pragmas clang
         # attaches to a statement are the loop hints
         hint = hint or spelled_word(c) == "_Pragma"
-        if len(kids) == 1 and (hint or toks[:2] == ["[", "["] or toks[:1] == ["__attribute__"]):
+        # (an attributed `;` is `[[fallthrough]];` or `__attribute__((fallthrough));`, also when a macro from another
+        # file spells it, whose tokens libclang does not give: zstd's ZSTD_FALLTHROUGH)
+        empty = len(kids) == 1 and kids[0].kind == K.NULL_STMT
+        if len(kids) == 1 and (hint or empty or toks[:2] == ["[", "["] or toks[:1] == ["__attribute__"]):
             self.visit(kids[0])
             return
         raise self.unsupported(c)
@@ -139,26 +142,22 @@ class StmtGen:
         self.emit_if(cond, lambda: self.emit_stmts(stmts), None, stmts)
 
     def predeclare(self, stmts):
-        """Declare before a guard the scalar variables that `stmts` declare without an initializer, so that a
-        goto past their declaration to a label later in the block still finds them (C gives them an
-        indeterminate value then; here zero)."""
-        for s in stmts:
-            if s.kind != K.DECL_STMT:
+        """Declare before a guard the scalar variables that `stmts` declare, so that a goto past their declaration
+        to a label later in the block still finds them (C gives them an indeterminate value then; here zero). A
+        declaration with an initializer that the guard lets run gives its value back through the guard's
+        results (`carried` counts it as an assignment)."""
+        for d in _declared_scalars(stmts):
+            ty, key = canonical(d.type), decl_key(d)
+            if key in self.env or key in self.addr_taken or ty.is_volatile_qualified() or \
+                    not (CT.is_arith(ty) or ty.kind == T.POINTER) or self.has_vla_pointee(ty) or \
+                    d.storage_class in (d.storage_class.STATIC, d.storage_class.EXTERN):
                 continue
-            for d in children(s):
-                ty = canonical(d.type) if d.kind == K.VAR_DECL else None
-                key = decl_key(d)
-                if ty is None or key in self.env or key in self.addr_taken or ty.is_volatile_qualified() or \
-                        not (CT.is_arith(ty) or ty.kind == T.POINTER) or self.has_vla_pointee(ty) or \
-                        d.storage_class in (d.storage_class.STATIC, d.storage_class.EXTERN) or \
-                        var_decl_initializer(d) is not None:
-                    continue
-                self.define(key, ty, self.zero(ty), cursor=d)
+            self.define(key, ty, self.zero(ty), cursor=d)
 
     def carried(self, nodes, extra=()):
         """Environment keys that statements `nodes` may change (variables, exit flags, goto state), then `extra`
         (keys the caller changes around them)."""
-        assigned = assigned_decls(nodes)
+        assigned = assigned_decls(nodes) | {decl_key(d) for d in _declared_scalars(nodes)}  # (see predeclare)
         keys = [k for k in self.env if base_key(k) in assigned]
         flags = set(extra)
         for n in nodes:
@@ -330,3 +329,8 @@ class StmtGen:
         gotos.emit_case_label(self, c)
 
     visit_DEFAULT_STMT = visit_CASE_STMT
+
+
+def _declared_scalars(stmts):
+    """The variables declared by the declaration statements among `stmts` (not inside them)."""
+    return [d for s in stmts if s.kind == K.DECL_STMT for d in children(s) if d.kind == K.VAR_DECL]

@@ -18,7 +18,8 @@ a first `scf.index_switch` mapping case values to arms when an arm has several l
 
 A case label nested inside a statement of the body (a state machine's `case S:` inside a loop, Duff's device)
 is a label that the dispatch jumps to: its flag starts set when the value matches it. Declarations directly in
-the body (their scope spans segments) are rejected with an error naming the construct.
+the body (their scope spans segments) are declared before the dispatch when passing them runs no code (no
+initializer, no run-time size); others are rejected with an error naming the construct.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, scf
 
-from ..clang_ast import K, canonical, children, evaluate
+from ..clang_ast import K, canonical, children, evaluate, var_decl_initializer
+from . import attributes
 from . import c_types as CT
 from . import gotos
 from .values import Binding
@@ -39,7 +41,8 @@ def segments(fg, body):
     range, and the string 'default'.
 
     Raises:
-        CompileError: for a declaration directly in the body, or a label `case_values` rejects.
+        CompileError: for a declaration directly in the body that `check_hoistable` rejects, or a label
+        `case_values` rejects.
     """
     stmts = children(body) if body.kind == K.COMPOUND_STMT else [body]
     out = []
@@ -49,9 +52,26 @@ def segments(fg, body):
             labels += case_values(fg, s) if s.kind == K.CASE_STMT else ["default"]
             s = children(s)[-1]
         if s.kind == K.DECL_STMT:
-            raise fg.unsupported(s, "declaration directly inside a switch body (put it in braces)")
+            check_hoistable(fg, s)
         out.append((labels, s))
     return out
+
+
+def check_hoistable(fg, decl_stmt):
+    """A declaration directly in a switch body (lemon's parsers put `YYMINORTYPE yylhsminor;` before the first
+    label) is declared once before the dispatch, its scope being the whole body. That is exact only when passing
+    it does nothing: no initializer, no variable-length array, no cleanup.
+
+    Raises:
+        CompileError: for a declaration that runs code where it stands."""
+    for d in children(decl_stmt):
+        if d.kind != K.VAR_DECL or d.storage_class in (d.storage_class.STATIC, d.storage_class.EXTERN):
+            continue
+        ty = canonical(d.type)
+        if var_decl_initializer(d) is not None or attributes.declaration_attributes(d, "local").cleanup \
+                is not None or (CT.is_array(ty) and None in CT.array_shape(ty).dims) or fg.has_vla_pointee(ty):
+            raise fg.unsupported(decl_stmt, "declaration directly inside a switch body with an initializer or a run-time "
+                                    "size (put it in braces)")
 
 
 def nested_labels(node) -> list:
@@ -99,6 +119,9 @@ def emit_switch(fg, c):
         raise fg.unsupported(c, "switch with an initializer or a declaration in its condition")
     cond, body = ch
     segs = segments(fg, body)
+    for _, s in segs:  # (checked by segments: declaring them here runs no code)
+        if s.kind == K.DECL_STMT:
+            fg.visit(s)
     seeking = gotos.entering_switch(fg, c)  # gotos from outside to labels in the body
     ct = canonical(cond.type)
     if not CT.is_int(ct):
@@ -166,7 +189,7 @@ def emit_switch(fg, c):
         for labels, stmt in segs:
             if labels:
                 fg.env[matched] = _binding(arith.ori(fg.env[matched].value, hit(labels)))
-            if stmt.kind == K.NULL_STMT:
+            if stmt.kind in (K.NULL_STMT, K.DECL_STMT):  # (declarations: before the dispatch)
                 continue
             entered = tuple(gotos.flag_key(n) for n, entry in jumps.items() if entry == stmt.hash) + \
                 tuple(k for k, route in seeking.items() if stmt.hash in route)
@@ -223,7 +246,7 @@ def switch_on_arms(fg, x, width, parts):
     nodes = [s for _, stmts in parts for s in stmts]
 
     def body(stmts):
-        return lambda: fg.emit_stmts(stmts)
+        return lambda: fg.emit_stmts([s for s in stmts if s.kind != K.DECL_STMT])  # (declared before)
 
     if all(len(labels) == 1 for labels, _ in parts):  # one label per arm: switch on the value itself
         arm = [(wrap(labels[0], width), i) for i, (labels, _) in enumerate(parts) if i != default]
