@@ -12,7 +12,7 @@ C = PROGRAMS / "c"
 
 @pytest.mark.parametrize("name", ["int_semantics.c", "switch_stmt.c", "switch_body_declarations.c", "globals_static.c",
                                   "goto_past_initializers.c", "token_tables.c", "tentative_after_extern.c",
-                                  "vfs_finder_pointers.c",
+                                  "vfs_finder_pointers.c", "goto_into_nested_switch.c",
                                   "gotos.c", "goto_into_blocks.c", "loop_bounds.c", "bool_memory.c",
                                   "hints_and_constants.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])

@@ -209,8 +209,11 @@ def loop_body(loop):
 
 def entering_switch(fg, switch) -> dict:
     """{flag key: hashes of the statements on its way} of the live labels inside the body of SWITCH_STMT
-    `switch` that a goto from outside it seeks: the segment on the way is entered without the dispatch."""
-    return {flag_key(n): lp.route for n, lp in _plans(fg).items() if flag_key(n) in fg.env and not lp.in_switch
+    `switch` that a goto from outside it seeks (also from another segment of an enclosing switch, pcre2's
+    `goto SET_RECURSION` from `case '\\'` into a switch under `case '('`): the segment on the way is entered
+    without the dispatch."""
+    return {flag_key(n): lp.route for n, lp in _plans(fg).items() if flag_key(n) in fg.env
+            and not (lp.in_switch and lp.scope == switch.hash)  # (its own segments: switch_labels)
             and (switch.hash in lp.route or lp.entry == switch.hash)}
 
 
