@@ -306,7 +306,7 @@ class _SourceText:
 
 
 def _signature(c, texts: _SourceText) -> Signature:
-    params = [p for p in c.get_children() if p.kind == K.PARM_DECL]
+    params = list(c.get_arguments())  # (not every PARM_DECL child: a result of function-pointer type has its own)
     decls = [texts.of(p) or f"{p.type.spelling} {p.spelling}".strip() for p in params]
     rt = c.result_type.get_canonical()
     variadic = c.type.kind == T.FUNCTIONPROTO and c.type.is_function_variadic()

@@ -263,6 +263,13 @@ def test_vla_size_expressions():
         prog.rows(3, 5, R)
 
 
+def test_function_returning_a_function_pointer_has_its_own_parameters_only():
+    prog = pg.compile("static double twice(double x) { return 2 * x; }\n"
+                      "double (*pick(int which))(double) { return twice; }\nint add(int a, int b) { return a + b; }\n")
+    assert prog.signature("pick") == "double (*)(double) pick(int which)"  # (the result's `double` is not one)
+    assert prog.add(2, 3) == 5
+
+
 def test_compile_error_has_line_info():
     src = "int ok(int x) { return x; }\n\nint bad(int x) {\n  return x +;\n}\n"
     with pytest.raises(CompileError) as ei:
