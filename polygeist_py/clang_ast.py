@@ -415,6 +415,16 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         tu = ci.Index.create().parse(path, args=args, unsaved_files=unsaved,
                                       options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD)
     except ci.TranslationUnitLoadError as e:
+        cpu = next((a for a in reversed(args) if a.startswith(("-march=", "-mtune="))), None)
+        if cpu is not None:  # clang rejects an unknown target CPU by failing the whole parse: say so, as gcc does
+            try:
+                ci.Index.create().parse(path, args=[a for a in args if not a.startswith(("-march=", "-mtune="))],
+                                        unsaved_files=unsaved)
+            except ci.TranslationUnitLoadError:
+                pass
+            else:
+                name, value = cpu.split("=", 1)
+                raise CompileError(f"bad value '{value}' for '{name}=' switch (an unknown target CPU)") from None
         raise CompileError(f"cannot parse {path}: {e}") from None
     diags, errors, truncated = [], 0, False
     for d in tu.diagnostics:

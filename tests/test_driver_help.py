@@ -112,9 +112,11 @@ def test_target_follows_march_and_instruction_set_flags(tmp, flags, cpu, attrs):
         assert f"-mcpu={cpu}" in tool and f"-mattr={attrs}+prefer-no-gather,+prefer-no-scatter" in tool, tool
 
 
-def test_32_bit_targets_are_errors(tmp):
+def test_32_bit_targets_and_unknown_cpus_are_errors(tmp):
     err = compile_error(tmp / "m.c", "int main(void) { return 0; }\n", flags=("-m32",))
     assert "-m32 is not supported" in err
+    err = compile_error(tmp / "m.c", "int main(void) { return 0; }\n", flags=("-march=pentium9",))
+    assert "bad value 'pentium9' for '-march=' switch" in err
 
 
 def build_and_run_gcc(src, tmp) -> str:
