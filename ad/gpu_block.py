@@ -451,6 +451,30 @@ def _is_pointer_argument(rv, v) -> bool:
         list(entry.arguments).index(v) in rv.uniform_params
 
 
+def uniform_predicate(argument_ok, op_ok):
+    """A memoized predicate on MLIR values: whether a value is the same in every thread of a launch, i.e. a
+    block argument `argument_ok(v)` accepts, a launch dimension (`gpu.block_dim`/`gpu.grid_dim`), or the result of
+    an op `op_ok(op, v)` accepts (no other gpu op) whose operands are uniform (depth-limited)."""
+    memo = {}
+
+    def uniform(v, depth=0):
+        if v in memo:
+            return memo[v]
+        o = v.owner
+        if isinstance(o, ir.Block):
+            ok = argument_ok(v)
+        elif o.name in ("gpu.block_dim", "gpu.grid_dim"):
+            ok = True
+        elif depth > 64 or o.name.startswith("gpu.") or not op_ok(o, v):
+            ok = False
+        else:
+            ok = all(uniform(x, depth + 1) for x in o.operands)
+        memo[v] = ok
+        return ok
+
+    return uniform
+
+
 def uniform_parameters(module, call, acts) -> tuple:
     """Indices of the parameters of the function an Enzyme call in device code differentiates whose arguments
     (the pointer and its shadow) are the same in every thread of the launch: computed by pure ops from
@@ -468,22 +492,8 @@ def uniform_parameters(module, call, acts) -> tuple:
         f = f.parent
     entry = f.regions[0].blocks[0]
     kernel = _is_kernel(module, ir.StringAttr(f.attributes["sym_name"]).value)
-    memo = {}
-
-    def uniform(v, depth=0):
-        if v in memo:
-            return memo[v]
-        o = v.owner
-        if isinstance(o, ir.Block):
-            ok = kernel and o == entry
-        elif o.name in ("gpu.block_dim", "gpu.grid_dim"):
-            ok = True
-        elif o.name.startswith("gpu.") or depth > 64 or not (is_pure(o) or o.name in PLUMBING):
-            ok = False
-        else:
-            ok = all(uniform(x, depth + 1) for x in o.operands)
-        memo[v] = ok
-        return ok
+    uniform = uniform_predicate(lambda v: kernel and v.owner == entry,
+                                lambda o, v: is_pure(o) or o.name in PLUMBING)
 
     from .prepare import memory_root
     params, k, ops = [], 0, list(call.operands)
@@ -916,24 +926,10 @@ def launch_uniform(rv, op) -> bool:
             return False
     inside = all_ops(op)
     own = {op.operation} | {o.operation for o in inside}
-    memo = {}
-
-    def uniform(v, depth=0):
-        if v in memo:
-            return memo[v]
-        o = v.owner
-        if isinstance(o, ir.Block):
-            ok = rv.is_top(v) and _is_pointer_argument(rv, v) if str(v.type).startswith("!llvm.ptr") else \
-                rv.is_top(v) and list(o.arguments).index(v) in rv.uniform_params
-        elif o.name in ("gpu.block_dim", "gpu.grid_dim"):
-            ok = True
-        elif depth > 64 or o.name.startswith("gpu.") or not is_pure(o) or (
-                not rv.is_top(v) and v in rv.planner.stored(rv.def_block(v))):
-            ok = False
-        else:
-            ok = all(uniform(x, depth + 1) for x in o.operands)
-        memo[v] = ok
-        return ok
+    uniform = uniform_predicate(
+        lambda v: rv.is_top(v) and (_is_pointer_argument(rv, v) if str(v.type).startswith("!llvm.ptr") else
+                                    list(v.owner.arguments).index(v) in rv.uniform_params),
+        lambda o, v: is_pure(o) and (rv.is_top(v) or v not in rv.planner.stored(rv.def_block(v))))
 
     for o in [op] + inside:
         name = o.operation.name
