@@ -178,8 +178,13 @@ class ClauseExpr:
 
 def macros(gen) -> dict:
     """{name: [token spellings]} of the object-like macros of the translation unit (the directive's text is
-    not preprocessed: `num_threads(NT)`)."""
-    return {name: body for name, (params, body) in macro_definitions(gen.mg.tu).items() if params is None}
+    not preprocessed: `num_threads(NT)`); computed once per unit (_expand asks at every level)."""
+    tu = gen.mg.tu
+    table = getattr(tu, "_object_like_macros", None)
+    if table is None:
+        table = tu._object_like_macros = {name: body for name, (params, body) in macro_definitions(tu).items()
+                                          if params is None}
+    return table
 
 
 def _expand(gen, toks, depth: int = 0) -> list:
