@@ -175,6 +175,14 @@ def spelled_at(location):
         return None
 
 
+def spelled_in_file(location) -> bool:
+    """Whether `location` is spelled in a source file (False for tokens the preprocessor made: `__LINE__`'s
+    number, `##` pastes, built-in and command-line macros' bodies)."""
+    f, n = ctypes.c_void_p(), ctypes.c_uint()
+    _lib.clang_getSpellingLocation(location, ctypes.byref(f), ctypes.byref(n), ctypes.byref(n), ctypes.byref(n))
+    return bool(f.value)
+
+
 def spelled_word(cursor) -> str:
     """The identifier or keyword spelled where `cursor`'s extent starts, read at its spelling location, so that
     an expression a macro expansion produced shows the word written in the macro's definition (`sizeof` in
@@ -197,7 +205,7 @@ def macro_definitions(tu) -> dict:
     looks the definitions up here."""
     table = getattr(tu, "_macro_definitions", None)
     if table is None:
-        table = {}
+        table, builtin = {}, set()
         for c in tu.cursor.get_children():
             if c.kind != K.MACRO_DEFINITION:
                 continue
@@ -209,8 +217,29 @@ def macro_definitions(tu) -> dict:
                 table[c.spelling] = (params, [t.spelling for t in toks[close + 1:]])
             else:
                 table[c.spelling] = (None, [t.spelling for t in toks[1:]])
-        tu._macro_definitions = table
+            if c.location.file is None:
+                builtin.add(c.spelling)
+        tu._macro_definitions, tu._builtin_macros = table, frozenset(builtin)
     return table
+
+
+def builtin_macros(tu) -> frozenset:
+    """Names of the macros the compiler predefines (`__CHAR_BIT__`, `__INT_MAX__`: defined in no file)."""
+    macro_definitions(tu)
+    return tu._builtin_macros
+
+
+_lib.clang_getPresumedLocation.argtypes = [ci.SourceLocation, ctypes.POINTER(ci._CXString),
+                                           ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint)]
+_lib.clang_getPresumedLocation.restype = None
+
+
+def presumed_line(location) -> int:
+    """The line `location` has for `__LINE__` and diagnostics (after `#line` directives)."""
+    line, name = ctypes.c_uint(), ci._CXString()
+    _lib.clang_getPresumedLocation(location, ctypes.byref(name), ctypes.byref(line), ctypes.byref(ctypes.c_uint()))
+    _lib.clang_disposeString(name)
+    return line.value
 
 
 def is_variable_template_specialization(d) -> bool:

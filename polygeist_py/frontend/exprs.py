@@ -11,6 +11,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm
 
+from .line_macro import gcc_line_value
 from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg, is_variable_template_specialization, spelled_word, string_literal, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import complex_values
@@ -125,7 +126,7 @@ class ExprGen:
                 raise self.unsupported(e, str(err)) from None
 
     def expr_INTEGER_LITERAL(self, e):
-        v = evaluate(e)
+        v = gcc_line_value(e, evaluate(e))
         ty = canonical(e.type)
         return self.const_int(ty, v if not CT.is_unsigned(ty) else self.signed_bits(v, CT.scalar_type(ty).width))
 
@@ -400,14 +401,16 @@ class ExprGen:
     def reads_memory(self, e):
         """Whether `e` may not be evaluated speculatively (as a select operand, a `?:` arm or the right of
         `&&`/`||`): it reads through a subscript, a pointer or a struct member (`p->f` with p null), or divides
-        integers (a division by zero or INT_MIN / -1 traps; csmith's safe math guards them with `?:`)."""
+        (an integer division by zero or INT_MIN / -1 traps, csmith's safe math guards them with `?:`; a float
+        division by zero traps in a program that enabled FE_DIVBYZERO, as libpng's pngvalid does)."""
         if e.kind in (K.ARRAY_SUBSCRIPT_EXPR,) or e.kind == K.UNARY_OPERATOR and unary_op(e) == "*":
             return True
         if e.kind == K.MEMBER_REF_EXPR and children(e) and not CT.is_dim3(children(e)[0].type):
             return True  # a struct member (threadIdx.x and dim3 variables are values)
         if e.kind in (K.BINARY_OPERATOR, K.COMPOUND_ASSIGNMENT_OPERATOR) and \
-                e.binary_operator.name.replace("Assign", "") in ("Div", "Rem") and CT.is_int(e.type):
-            return True
+                e.binary_operator.name.replace("Assign", "") in ("Div", "Rem") and \
+                (CT.is_int(e.type) or CT.is_float(e.type)):
+            return True  # (a float division may trap too once a program enables traps: gcc's -ftrapping-math)
         # a shift by an out-of-range count, or a float-to-int conversion out of range, is poison in LLVM, and
         # `c || b` computed as `or` keeps it even when c holds: C never evaluates b then
         if e.kind == K.BINARY_OPERATOR and e.binary_operator.name in ("Shl", "Shr"):
