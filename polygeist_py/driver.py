@@ -457,6 +457,10 @@ def parse_args(argv: list[str]) -> Options:
             o.verbose = True
         elif a == "-###":  # gcc: the commands that would run, not run
             o.verbose = o.dry_run = True
+        elif a == "-ftrapping-math":  # (gcc's default, so only a build that means it writes it)
+            o.warnings.append("pgcc: warning: -ftrapping-math is not honoured: like clang's default "
+                              "(-fno-trapping-math), LLVM may evaluate a float operation ahead of the condition "
+                              "that guards it, which traps in a program that enables floating-point traps")
         elif a in REJECTED_F or a.startswith(REJECTED_F_PREFIXES):
             raise CompileError(f"{a} is not supported by pgcc (it would change the program's meaning)")
         elif is_isa_flag(a):  # -mavx2, -msse4.1, -march=native: the parser's __AVX2__... and the intrinsics allowed

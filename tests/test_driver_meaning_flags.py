@@ -36,3 +36,16 @@ def test_meaning_changing_flags_are_rejected(tmp, flag):
     r = run_pgcc([src, flag, "-o", tmp / "app"])
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert f"error: {flag} is not supported by pgcc" in r.stderr
+
+
+def test_guarded_float_division_is_not_speculated(tmp):
+    """A program that enables FE_DIVBYZERO traps runs its guarded divisions only when the guard holds (pgcc's own
+    code; at -O1 and above LLVM may speculate, as clang's -fno-trapping-math allows: hence the warning)."""
+    from conftest import PROGRAMS, build_gcc, build_pgcc
+    src = PROGRAMS / "c" / "fp_traps_guarded.c"
+    ref = run_exe(build_gcc(src, tmp / "ref", extra=("-lm",)))
+    assert ref.returncode == 0 and ref.stdout
+    got = run_exe(build_pgcc(src, tmp / "app", extra=("-O0", "-lm")))
+    assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode)
+    r = run_pgcc([src, "-ftrapping-math", "-c", "-o", tmp / "m.o"])
+    assert r.returncode == 0 and "warning: -ftrapping-math is not honoured" in r.stderr
