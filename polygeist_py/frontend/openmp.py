@@ -50,6 +50,7 @@ from ..clang_ast import (K, canonical, children, evaluate, file_contents, in_ski
                          strip_implicit, unary_op, var_decl_initializer)
 from ..errors import CompileError
 from . import c_types as CT, pragma_operator
+from .macro_expand import expand_positioned, use_end
 from .scan import assigned_decls, contains, decl_key, exits
 from .values import Binding, MemLV
 
@@ -220,8 +221,8 @@ def check_file_scope(tu) -> None:
 
 def parse_directive(text: bytes, start: int, filename: str, macros=None) -> Directive:
     """Parse the `#pragma omp ...` logical line that starts at byte `start` of `text` (backslash-newline
-    continues it; comments are skipped). An object-like macro of `macros` (clang_ast.macro_definitions) written
-    where a clause goes is replaced by its body, as the preprocessor does on `#pragma omp` lines (OpenMP 5.2
+    continues it; comments are skipped). A macro of `macros` (clang_ast.macro_definitions) used where a clause
+    goes is expanded (macro_expand.py), as the preprocessor does on `#pragma omp` lines (OpenMP 5.2
     section 3.1); clause arguments are expanded where they are evaluated (openmp_exprs).
 
     Raises:
@@ -274,9 +275,10 @@ def parse_directive(text: bytes, start: int, filename: str, macros=None) -> Dire
         i += 1
         if name == ",":
             continue
-        if name not in CLAUSES and macros and macros.get(name, (0,))[0] is None and expanded < 64:
-            body = [(t, off) for t in macros[name][1]]  # (diagnostics inside point at the macro's name)
-            toks[i - 1:i] = body
+        use = use_end([t for t, _ in toks], i - 1, macros) if name not in CLAUSES and macros and expanded < 64 \
+            else None
+        if use is not None:  # (diagnostics inside point at the macro's name)
+            toks[i - 1:use] = expand_positioned(toks[i - 1:use], macros)
             i -= 1
             expanded += 1
             continue

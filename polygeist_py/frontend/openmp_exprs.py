@@ -16,6 +16,7 @@ from mlir import ir
 from mlir.dialects import arith
 
 from ..clang_ast import K, canonical, macro_definitions
+from .macro_expand import expand_positioned
 from ..errors import CompileError
 from . import c_types as CT
 from .scan import decl_key
@@ -46,7 +47,7 @@ class ClauseExpr:
                 self.toks[-1] = (self.toks[-1][0] + "=", self.toks[-1][1])
             else:
                 self.toks.append((t, w))
-        self.toks = _expand(gen, self.toks)
+        self.toks = expand_positioned(self.toks, macro_definitions(gen.mg.tu))  # (`num_threads(NT)`)
         if clause.name == "if" and len(self.toks) > 2 and self.toks[1][0] == ":":
             self.toks = self.toks[2:]  # `if(parallel: expr)`: the directive-name modifier
         self.i = 0
@@ -62,7 +63,7 @@ class ClauseExpr:
             CompileError: an operand or operator outside the supported set, or trailing tokens."""
         if not self.toks:
             raise self.error("missing argument")
-        v = self.binary(0)
+        v = self.conditional()
         if self.i != len(self.toks):
             raise self.error(f"unexpected '{self.toks[self.i][0]}'")
         if want == "i1":
@@ -75,6 +76,24 @@ class ClauseExpr:
 
     def peek(self):
         return self.toks[self.i][0] if self.i < len(self.toks) else None
+
+    def conditional(self):
+        """`c ? a : b` (both arms are side-effect free here: evaluated, then selected), or a binary expression."""
+        c = self.binary(0)
+        if self.peek() != "?":
+            return c
+        self.i += 1
+        a = self.conditional()
+        if self.peek() != ":":
+            raise self.error("expected ':'")
+        self.i += 1
+        b = self.conditional()
+        if isinstance(a.type, ir.FloatType) != isinstance(b.type, ir.FloatType):
+            a, b = (arith.sitofp(ir.F64Type.get(), v) if not isinstance(v.type, ir.FloatType) else v for v in (a, b))
+        zero = arith.constant(c.type, 0.0) if isinstance(c.type, ir.FloatType) else arith.constant(_i64(), 0)
+        cond = arith.cmpf(arith.CmpFPredicate.UNE, c, zero) if isinstance(c.type, ir.FloatType) else \
+            arith.cmpi(arith.CmpIPredicate.ne, c, zero)
+        return arith.select(cond, a, b)
 
     def binary(self, level: int):
         if level == len(BINARY):
@@ -99,7 +118,7 @@ class ClauseExpr:
             return v
         if t == "(":
             self.i += 1
-            v = self.binary(0)
+            v = self.conditional()
             if self.peek() != ")":
                 raise self.error("expected ')'")
             self.i += 1
@@ -174,30 +193,6 @@ class ClauseExpr:
         P = arith.CmpIPredicate
         pred = {"<": P.slt, "<=": P.sle, ">": P.sgt, ">=": P.sge, "==": P.eq, "!=": P.ne}[op]
         return arith.extui(_i64(), arith.cmpi(pred, a, b))
-
-
-def macros(gen) -> dict:
-    """{name: [token spellings]} of the object-like macros of the translation unit (the directive's text is
-    not preprocessed: `num_threads(NT)`); computed once per unit (_expand asks at every level)."""
-    tu = gen.mg.tu
-    table = getattr(tu, "_object_like_macros", None)
-    if table is None:
-        table = tu._object_like_macros = {name: body for name, (params, body) in macro_definitions(tu).items()
-                                          if params is None}
-    return table
-
-
-def _expand(gen, toks, depth: int = 0) -> list:
-    """Tokens with object-like macros replaced by their definitions (at the macro's use position)."""
-    table = macros(gen) if any(re.match(r"[A-Za-z_]", t) for t, _ in toks) else {}
-    out = []
-    for t, w in toks:
-        if t in table and depth < 16:
-            body = [(x, w) for x in table[t]]
-            out += _expand(gen, body, depth + 1) if body else []
-        else:
-            out.append((t, w))
-    return out
 
 
 def _nonzero_constant(v) -> bool:

@@ -10,6 +10,10 @@
 #define TEAM(...) PRAGMA(omp parallel __VA_ARGS__)
 #define QUIET_BEGIN _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wunused\"")
 #define QUIET_END _Pragma("GCC diagnostic pop")
+/* macros on ordinary `#pragma omp` lines: a clause written by a function-like macro, and macro arguments */
+#define CHUNKED(kind, n) schedule(kind, n)
+#define WORKERS(n) ((n) > 2 ? 2 : (n))
+#define CAP 3
 
 static double field[4000];
 
@@ -36,6 +40,10 @@ int main(void) {
         seen += hits[t];
         busy += hits[t] != 0;
     }
-    printf("%g team=%d seen=%d busy=%d\n", total, team, seen, busy);
+    long odd = 0;
+#pragma omp parallel for CHUNKED(dynamic, CAP) num_threads(WORKERS(CAP)) reduction(+:odd)
+    for (int i = 0; i < 1000; i++)
+        odd += (i % 2) * (long)omp_get_num_threads();
+    printf("%g team=%d seen=%d busy=%d odd=%ld\n", total, team, seen, busy, odd);
     return 0;
 }
