@@ -65,6 +65,8 @@ C compiler (as gcc):
                          program means
   -pedantic -ansi -pipe -save-temps --param N=V -aux-info FILE   accepted and ignored
   -fpermissive           a C++ option: ignored with a warning, as gcc does for C
+  -ftrapping-math        warns: not honoured (float operations may be evaluated ahead of their guards, as clang's
+                         default -fno-trapping-math allows; only matters once a program enables FP traps)
 
 Dependencies (for make):
   -MD                    write x.d beside the object: the source and every header it includes

@@ -2,7 +2,7 @@
 caller and callee (pgcc/pgcc, pgcc/gcc, gcc/pgcc) at -O0 and -O2 prints what the gcc/gcc build prints.
 
 The generated types cover every size from 1 to 64 bytes (char arrays), float, double, int and mixed members,
-arrays inside structs, nested structs and padding; each is passed by value (alone and after the integer and SSE
+arrays inside structs, nested structs, long double members and padding; each is passed by value (alone and after the integer and SSE
 registers are used up) and returned by value, so the x86-64 System V classification (INTEGER/SSE eightbytes,
 MEMORY with byval/sret) is exercised on both sides of each call."""
 
@@ -29,6 +29,11 @@ TYPES = (
         ("nest", "struct { float x, y; } p; struct { int k; double w; } q;",
          [("p.x", "float"), ("p.y", "float"), ("q.k", "int"), ("q.w", "float")]),
         ("dd3i", "double a[3]; int n;", [("a[0]", "float"), ("a[1]", "float"), ("a[2]", "float"), ("n", "int")]),
+        # long double: X87 classes, so memory as an argument; a lone one is returned in %st0
+        ("ld", "long double v;", [("v", "float")]),
+        ("ld1", "struct { long double v[1]; } w;", [("w.v[0]", "float")]),
+        ("ldi", "long double a; int b;", [("a", "float"), ("b", "int")]),
+        ("dld", "double a; long double b;", [("a", "float"), ("b", "float")]),
     ]
 )
 

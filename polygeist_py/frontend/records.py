@@ -133,19 +133,22 @@ def scalars(ty, base=0):
     raise CT.UnsupportedType(f"type '{ty.spelling}' in a value passed by value")
 
 
-def classify(ty):
-    """x86-64 System V classes of a struct/union passed by value: a list of 'int'/'sse' per eightbyte, or None
-    when the object goes in memory (bigger than 16 bytes, or a field that is not naturally aligned)."""
+def classify(ty, result: bool = False):
+    """x86-64 System V classes of a struct/union passed by value (or returned, `result`): a list of 'int'/'sse'
+    per eightbyte, ['x87'] for a result that is one long double (returned in %st0), or None when the object goes
+    in memory (bigger than 16 bytes, a field that is not naturally aligned, or a long double argument: the
+    X87/X87UP classes mean memory, ABI 3.2.3)."""
     size = CT.size_of(ty)
     if size > 16 or size <= 0:
         return None
     classes = ["sse"] * ((size + 7) // 8)
     seen = [False] * len(classes)
-    for off, kind, size in scalars(ty):
+    parts = scalars(ty)
+    if any(kind == "x87" for _, kind, _ in parts):
+        return ["x87"] if result and all(p == (0, "x87", 16) for p in parts) else None
+    for off, kind, size in parts:
         if off % size:  # a packed record's unaligned field: gcc passes the object in memory
             return None
-        if kind == "x87":  # X87/X87UP: such a record goes in memory as an argument but in st0 as a result
-            raise CT.UnsupportedType(f"record '{ty.spelling}' holding a long double passed or returned by value")
         i = off // 8
         seen[i] = True
         if kind == "int":
@@ -157,7 +160,10 @@ def classify(ty):
 
 
 def piece_type(cls) -> ir.Type:
-    """The register-sized MLIR type carrying one eightbyte (the upper bytes of a partial one are don't-care)."""
+    """The register-sized MLIR type carrying one eightbyte (the upper bytes of a partial one are don't-care), or
+    the x87 register's f80 for class 'x87'."""
+    if cls == "x87":
+        return ir.Type.parse("f80")
     return ir.F64Type.get() if cls == "sse" else ir.IntegerType.get_signless(64)
 
 
@@ -215,7 +221,7 @@ def signature(param_types, result_type, variadic=False) -> Signature:
     if rt.kind == T.VOID:
         ret_kind, outs = "void", []
     elif rt.kind == T.RECORD:
-        ret_classes = classify(rt)
+        ret_classes = classify(rt, result=True)
         if ret_classes is None:
             ret_kind, outs = "sret", []  # LLVM returns the address in %rax itself, as the ABI asks
             ins.append(CT.llvm_ptr())
