@@ -552,7 +552,8 @@ class Sweep:
         for ax, k in zip(axes[:, 0], kernels):
             rows = sorted(self.ok(k), key=lambda r: str(r[x]))
             labels = [f"{r[x]}" + ("" if r["parallel"] else " seq") + ("" if r["unroll_jam"] else " nouj")
-                      + ("" if r["fusion"] == "smart" else f" {r['fusion']}") for r in rows]
+                      + ("" if r["fusion"] == "smart" else f" {r['fusion']}")
+                      + (f" {r['per_scop']}" if r.get("per_scop") else "") for r in rows]
             meds = [r["median_s"] for r in rows]
             lo = [r["median_s"] - r["min_s"] for r in rows]
             hi = [max(r["times"]) - r["median_s"] for r in rows]
