@@ -214,10 +214,11 @@ def apply_variant(o, variant, workdir: str):
 
 def options_for(path: str, o, language: str | None, workdir: str):
     """The driver's hook: Options for compiling `path`, after `--autotune` (tunes the file first) and with the
-    tuning database's variant for each of its SCoPs that has one (a generated --schedule file). Returns `o` itself when nothing applies: the
-    database is off (--no-tuning-db), the file is not C, the polyhedral stage is off, the command line chose
-    the schedule (--schedule=, --tile-sizes=, --fusion=, --no-parallel, --no-unroll-jam, --no-tiling), or the
-    database has nothing for this machine and pgcc version.
+    tuning database's variant for each of its SCoPs that has one (a generated --schedule file). Returns `o`
+    itself when nothing applies: the database is off (--no-tuning-db), the file is not C, the polyhedral stage
+    is off, the command line chose the schedule (--schedule=, --tile-sizes=, --fusion=, --no-parallel,
+    --no-unroll-jam, --no-tiling), or the database has nothing for this machine and pgcc version or for the
+    file's SCoPs.
 
     Raises:
         CompileError: --autotune with a schedule flag of the command line.

@@ -126,7 +126,8 @@ def main(argv=None) -> int:
                        "random_variant": rnd.best.key if rnd.best else None, "random_ratio": ratio(rnd.best),
                        "random_variants_seen": rnd.evaluated, "random_runs": rnd.runs}
                 records.append(rec)
-                print(f"{name:10s} default {_fmt(rec['default_s'], '.4f')} s (noise {_fmt(rec['default_noise'], '.2f')})  "
+                print(f"{name:10s} default {_fmt(rec['default_s'], '.4f')} s "
+                      f"(noise {_fmt(rec['default_noise'], '.2f')})  "
                       f"SH {_fmt(rec['sh_ratio'], '.2f')}x [{rec['sh_variant']}; {sh.evaluated} variants]  "
                       f"random {_fmt(rec['random_ratio'], '.2f')}x [{rec['random_variant']}; {rnd.evaluated} variants]",
                       flush=True)
