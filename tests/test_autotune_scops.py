@@ -60,6 +60,8 @@ int main(void)
   return 0;
 }
 """
+FILL_FUSED = "{ S0[i0, i1] -> [i0, i1, 0]; S1[i0, i1] -> [i0, i1, 1]; S2[i0, i1] -> [i0, i1, 2]; " \
+             "S3[i0, i1] -> [i0, i1, 3] }"
 # reverses matmul's k loop, which carries the accumulation into c[i][j]
 ILLEGAL_MATMUL = {"matmul.scop0": {"schedule": "{ S0[i0, i1, i2] -> [i0, i1, -i2] }", "parallel": []}}
 
@@ -98,14 +100,17 @@ def test_schedule_file_gives_each_scop_its_own_options(program, tmp):
     sched = tmp / "options.json"
     sched.write_text(json.dumps({"scops": [
         {"name": "matmul.scop0", "tile_sizes": [16, 16, 16], "parallel": False},
-        {"name": "gram.scop0", "tile_sizes": [8, 8, 8], "fusion": "none", "unroll_jam": False}]}))
+        {"name": "gram.scop0", "tile_sizes": [8, 8, 8], "fusion": "none", "unroll_jam": False},
+        # main's fill loops: a user schedule (the four statements fused, rows in parallel) with unroll-and-jam
+        {"name": "main.scop0", "schedule": FILL_FUSED, "parallel": [0], "unroll_jam": True}]}))
     scops = _scops(program, f"--schedule={sched}")
     mm, gr, main = scops["matmul.scop0"], scops["gram.scop0"], scops["main.scop0"]
     assert mm["compiled_with"] == {"tile_sizes": [16, 16, 16], "fusion": "smart", "parallel": False,
                                    "unroll_jam": True, "from": "schedule file"}
     assert gr["compiled_with"] == {"tile_sizes": [8, 8, 8], "fusion": "none", "parallel": True,
                                    "unroll_jam": False, "from": "schedule file"}
-    assert main["compiled_with"]["from"] == "command line" and main["compiled_with"]["tile_sizes"] == [32, 32, 32]
+    assert main["compiled_with"] == {"schedule": "user", "parallel": [0], "unroll_jam": True, "from": "schedule file"}
+    assert '"parallel"' in main["schedule_tree"]
     # the schedules themselves: 16 and 8 wide tiles, no parallel loop in matmul only
     assert sorted(set(_tile_sizes(mm))) == [16] and sorted(set(_tile_sizes(gr))) == [8]
     assert '"parallel"' not in mm["schedule_tree"] and '"parallel"' in gr["schedule_tree"]
