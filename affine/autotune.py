@@ -20,13 +20,32 @@ same cost, and a slow variant costs one run (benchmarks/autotune.py compares bot
 which mixes categorical choices (fusion policy, on/off switches) with tile sizes on a log scale, where a
 Bayesian optimizer's surrogate would need many samples before it helps.
 
+Per SCoP: a file with several modelled SCoPs is tuned one SCoP at a time (block coordinate descent), heaviest
+first (deepest loops, then most statements: tuning_db.scop_texts' weight), each by successive halving over the
+space above applied to that SCoP alone (a per-SCoP entry of a --schedule file, user_schedule.py), the SCoPs
+already tuned at their best so far and the others at pgcc's default; the incumbent a SCoP's candidates must beat
+is that best-so-far program. Why not successive halving over the product space, pruned: its size is the space's
+size to the power of the number of SCoPs, so a budget of tens of runs samples a vanishing part of it, and a
+sampled combination that wins says nothing about which of its SCoPs made it win. The SCoPs of a program run one
+after the other, so its time is close to the sum of theirs and the choices barely interact (through the
+caches they leave); for such a nearly separable objective one pass of coordinate descent reaches what a search
+of the product space would, at the cost of one search per SCoP, and each SCoP's own best is what the tuning
+database stores for it (another file containing the SCoP gets exactly that choice).
+
+Budget: BUDGET is the number of timed runs for the whole file, as for one SCoP (compiles and the untransformed
+program's runs are not counted). It is split evenly between the SCoPs (the heaviest get the remainder); since a
+search needs at least 2 runs, only the heaviest BUDGET // 2 SCoPs are tuned when there are more, the others
+keep pgcc's default.
+
 Variants that fail the legality check (illegal), do not compile, crash, hang (timeout) or print something else
-than the untransformed program (wrong-output) are dropped at the rung where they fail: they are never selected.
+than the untransformed program (wrong-output) are dropped at the rung where they fail: they are never selected
+(per SCoP, every candidate is a whole program, checked as such).
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import random
 import statistics
@@ -74,7 +93,10 @@ def plan(budget: int, eta: int = 2) -> list:
 class TuneResult:
     """What a search found for one kernel: the `best` variant (the default when nothing beats it), its median
     and the default schedule's over all their runs (seconds), `speedup` (default / best), the `rungs` (one Sweep
-    each), `runs` (timed runs spent) and `evaluated` (distinct variants timed)."""
+    each), `runs` (timed runs spent) and `evaluated` (distinct variants timed). Tuned per SCoP (tune_scops):
+    `best` is the whole program's Variant (per-SCoP entries), `scops` each tuned SCoP's own choice (a Variant
+    for a whole file, as in the space), `stages` the search of each SCoP; `default_median_s` is from the first
+    search (pgcc's default schedule), `best_median_s` from the last."""
     kernel: Kernel
     best: Variant | None
     best_median_s: float | None
@@ -83,6 +105,9 @@ class TuneResult:
     runs: int = 0
     evaluated: int = 0
     strategy: str = STRATEGY
+    scops: dict = field(default_factory=dict)  # per-SCoP tuning: {scop name: its own best Variant}
+    stages: list = field(default_factory=list)  # per-SCoP tuning: [(scop name, TuneResult of its search)]
+    scop_texts: list | None = None  # tuning_db.scop_texts of the kernel, when tune_scops computed them
 
     @property
     def speedup(self) -> float | None:
@@ -92,21 +117,23 @@ class TuneResult:
 
 
 def successive_halving(kernel, candidates=None, budget: int = DEFAULT_BUDGET, *, eta: int = 2,
-                       config: SweepConfig | None = None, seed: int = 0, min_gain: float = 0.03, **sweep_args) \
-        -> TuneResult:
+                       config: SweepConfig | None = None, seed: int = 0, min_gain: float = 0.03,
+                       incumbent: Variant | None = None, **sweep_args) -> TuneResult:
     """Successive halving over `candidates` (default: default_space()) within `budget` timed runs.
 
     Args:
         kernel: a Kernel or a path; budget: timed runs in total (compiles are not counted: each variant is
             compiled once per worker); eta: the fraction kept per rung is 1/eta; config: threads, timeouts and
             output tolerance (its reps is replaced by the rung's); seed: of the sample of candidates;
-        min_gain: relative margin a variant needs over the default schedule at the last rung;
+        min_gain: relative margin a variant needs over the incumbent at the last rung;
+        incumbent: the variant to beat, always timed and in the last rung (default: pgcc's default, Variant());
         sweep_args: passed to sweep.sweep (scheduler, n_workers, serial, journal, progress).
 
     Algorithm: Jamieson & Talwalkar 2016 (see the module's docstring).
     """
     with _one_cluster(sweep_args) as sweep_args:
-        return _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain, sweep_args)
+        return _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain, sweep_args,
+                                   incumbent or Variant())
 
 
 @contextlib.contextmanager
@@ -127,12 +154,12 @@ def _one_cluster(sweep_args: dict):
                 cluster.close()
 
 
-def _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain, sweep_args) -> TuneResult:
+def _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain, sweep_args,
+                        default: Variant) -> TuneResult:
     kernel = kernel if isinstance(kernel, Kernel) else Kernel(kernel)
     candidates = list(candidates or default_space())
     cfg = config or SweepConfig()
     rungs = plan(budget, eta)
-    default = Variant()
     pool = [default] + random.Random(seed).sample([c for c in candidates if c != default],
                                                   min(rungs[0][0] - 1, len(candidates) - (default in candidates)))
     result = TuneResult(kernel, None, None, None)
@@ -190,6 +217,73 @@ def random_search(kernel, candidates=None, budget: int = DEFAULT_BUDGET, *, reps
                       len(pool), f"random sampling, {reps} repetitions each")
 
 
+def split_budget(budget: int, n: int) -> list:
+    """Timed runs per SCoP, heaviest first, for `n` SCoPs sharing `budget`: an even split (the first get the
+    remainder), over the first budget // 2 SCoPs only when there are more (a search needs 2 runs)."""
+    k = min(n, budget // 2)
+    return [budget // k + (1 if i < budget % k else 0) for i in range(k)] if k else []
+
+
+def tune_scops(kernel, candidates=None, budget: int = DEFAULT_BUDGET, *, eta: int = 2,
+               config: SweepConfig | None = None, seed: int = 0, min_gain: float = 0.03, **sweep_args) \
+        -> TuneResult:
+    """Tune each modelled SCoP of `kernel` on its own (see the module's docstring: one SCoP at a time, heaviest
+    first, the others at their best so far), within `budget` timed runs in all; a file with one SCoP (or none)
+    is tuned as a whole by successive_halving.
+
+    Args: as successive_halving; `candidates` are whole-file Variants (default: default_space()), each applied
+        to one SCoP at a time (Variant.scop_entry).
+
+    Returns a TuneResult whose `best` is the program's variant (per-SCoP entries, Variant.per_scop) and whose
+    `scops` holds each tuned SCoP's own best (pgcc's default, Variant(), when nothing beat it).
+
+    Raises:
+        CompileError: the kernel does not compile (its SCoPs cannot be modelled).
+    """
+    from . import tuning_db as tdb
+    kernel = kernel if isinstance(kernel, Kernel) else Kernel(kernel)
+    candidates = list(candidates or default_space())
+    texts = tdb.scop_texts(kernel.path, _clang_args(kernel))
+    with _one_cluster(sweep_args) as sweep_args:
+        if len(texts) <= 1:
+            res = _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain, sweep_args,
+                                      Variant())
+            if res.best is not None:
+                res.scops = {name: res.best for name, _, _ in texts}
+            res.scop_texts = texts
+            return res
+        order = [name for name, _, _ in sorted(texts, key=lambda t: t[2], reverse=True)]
+        chosen = {}  # scop -> its best Variant so far (absent: pgcc's default)
+        result = TuneResult(kernel, None, None, None, strategy=f"per SCoP, one at a time: {STRATEGY}",
+                            scop_texts=texts)
+        for i, (scop, share) in enumerate(zip(order, split_budget(budget, len(order)))):
+            incumbent = Variant.per_scop(chosen)
+            program = {}  # the candidate programs: this SCoP with each variant of the space
+            for v in candidates:
+                program.setdefault(Variant.per_scop({**chosen, scop: v}), v)
+            res = _successive_halving(kernel, list(program), share, eta, config, seed + i, min_gain, sweep_args,
+                                      incumbent)
+            result.stages.append((scop, res))
+            result.rungs += res.rungs
+            result.runs += res.runs
+            result.evaluated += res.evaluated
+            if res.best is None:  # nothing passed the checks, not even the incumbent: keep what was chosen
+                continue
+            if result.default_median_s is None and i == 0:
+                result.default_median_s = res.default_median_s
+            if res.best != incumbent:
+                chosen[scop] = program[res.best]
+            result.scops[scop] = chosen.get(scop, Variant())
+            result.best, result.best_median_s = res.best, res.best_median_s
+        if result.best is not None:
+            result.best = Variant.per_scop(chosen)
+        return result
+
+
+def _clang_args(k: Kernel) -> list:
+    return list(k.flags) + sw._define_flags(k.defines) + [f"-I{os.path.dirname(k.path)}"]
+
+
 def _with_reps(cfg: SweepConfig, reps: int) -> SweepConfig:
     import dataclasses
     return dataclasses.replace(cfg, reps=reps)
@@ -205,7 +299,7 @@ def emitted_schedules(kernel: Kernel, variant: Variant) -> dict:
         if variant.schedules:
             path = os.path.join(d, "s.json")
             with open(path, "w") as f:
-                json.dump({"scops": [{"name": n, **e} for n, e in json.loads(variant.schedules).items()]}, f)
+                json.dump({"scops": [{"name": n, **e} for n, e in variant.entries().items()]}, f)
             flags.append(f"--schedule={path}")
         r = subprocess.run([sw._pgcc(), "-O3", *flags, *kernel.flags, *sw._define_flags(kernel.defines),
                             f"-I{os.path.dirname(kernel.path)}", kernel.path, "--emit=scop", "-S", "-o", "-"],
@@ -219,8 +313,10 @@ def emitted_schedules(kernel: Kernel, variant: Variant) -> dict:
 
 
 def store(result: TuneResult, db=None) -> list:
-    """Store `result`'s best variant for every modelled SCoP of its kernel in tuning database `db` (a TuningDB,
-    a path, or None for the default path). Returns the keys written (none when no variant passed the checks).
+    """Store in tuning database `db` (a TuningDB, a path, or None for the default path) each modelled SCoP's own
+    best variant: `result.scops[scop]` when it was tuned per SCoP (SCoPs left untuned get nothing), else
+    `result.best` for every SCoP (a search of the whole file). A stored variant keeps only its SCoP's own user
+    schedule. Returns the keys written (none when no variant passed the checks).
 
     Raises:
         CompileError: the kernel does not compile.
@@ -230,17 +326,23 @@ def store(result: TuneResult, db=None) -> list:
         return []
     db = db if isinstance(db, tdb.TuningDB) else tdb.TuningDB(db)
     k = result.kernel
-    texts = tdb.scop_texts(k.path, list(k.flags) + sw._define_flags(k.defines) + [f"-I{os.path.dirname(k.path)}"])
-    fkey = tdb.file_key(texts)
+    texts = result.scop_texts if result.scop_texts is not None else tdb.scop_texts(k.path, _clang_args(k))
     emitted = emitted_schedules(k, result.best)
+    stages = dict(result.stages)
     keys = []
     for name, text, _ in texts:
+        own = result.scops.get(name) if result.scops or result.stages else result.best
+        if own is None:
+            continue
+        sched = own.entries().get(name)
+        own = dataclasses.replace(own, schedules={name: sched} if sched else None)
+        stage = stages.get(name, result)
         keys.append(db.put(text, {
-            "scop": name, "kernel": k.path, "file_key": fkey, "defines": [list(p) for p in k.defines],
-            "variant": result.best.document(), "variant_key": result.best.key,
-            "variant_flags": result.best.flags(), "schedules": result.best.schedules,
-            "schedule": emitted.get(name, ""), "median_s": result.best_median_s,
-            "default_median_s": result.default_median_s, "speedup": result.speedup, "runs": result.runs,
+            "scop": name, "kernel": k.path, "defines": [list(p) for p in k.defines],
+            "variant": own.document(), "variant_key": own.key, "variant_flags": own.flags(),
+            "schedules": own.schedules, "schedule": emitted.get(name, ""),
+            "program_variant": result.best.key, "median_s": stage.best_median_s,
+            "default_median_s": stage.default_median_s, "speedup": stage.speedup, "runs": result.runs,
             "evaluated": result.evaluated, "strategy": result.strategy, "threads": _threads(result)}))
     return keys
 
@@ -267,7 +369,7 @@ def autotune(path, budget: int = DEFAULT_BUDGET, *, defines=(), flags=(), space=
         ImportError: Dask is needed (not serial) and dask.distributed is not installed.
     """
     kernel = Kernel(path, defines=defines, flags=tuple(flags))
-    result = successive_halving(kernel, space, budget, config=config, seed=seed, **sweep_args)
+    result = tune_scops(kernel, space, budget, config=config, seed=seed, **sweep_args)
     if save:
         store(result, db)
     return result
@@ -288,8 +390,8 @@ def autotune_for_driver(path: str, o, db, budget) -> TuneResult:
               "autotuning in this process", file=sys.stderr)
     scheduler = getattr(o, "scheduler", None)
     kernel = Kernel(path, flags=tuple(o.clang_args))
-    result = successive_halving(kernel, None, budget, config=SweepConfig(threads=threads), serial=serial,
-                                scheduler=scheduler, progress=True)
+    result = tune_scops(kernel, None, budget, config=SweepConfig(threads=threads), serial=serial,
+                        scheduler=scheduler, progress=True)
     if result.best is None:
         print(f"pgcc: warning: {path}: autotuning found no variant that runs and prints what the untransformed "
               f"program prints ({_failures(result)}); nothing stored", file=sys.stderr)

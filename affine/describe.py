@@ -1,5 +1,6 @@
 """`--emit=scop`: each SCoP's parameters, domains, accesses, dependences and schedules as JSON whose values are
-in isl notation. The same document, with "schedule" entries edited, is what `--schedule=FILE` reads."""
+in isl notation, and the options each SCoP was scheduled with ("compiled_with"). The same document, with
+"schedule" entries edited, is what `--schedule=FILE` reads (user_schedule.py)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ def scop_dict(report) -> dict:
     out = {"name": report.name, "function": report.function, "status": report.status}
     if report.reason:
         out["reason"] = report.reason
+    if report.compiled_with is not None:  # (tile sizes, fusion, ...: the command line's or its schedule file entry's)
+        out["compiled_with"] = report.compiled_with
     model = report.model
     if model is None:
         return out

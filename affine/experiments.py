@@ -43,7 +43,7 @@ from .transform import model_scops
 
 # sweeps and the autotuner (their Dask parts import dask.distributed only when used)
 from .sweep import Kernel, Sweep, SweepConfig, Variant, grid, sweep  # noqa: E402,F401
-from .autotune import autotune, default_space  # noqa: E402,F401
+from .autotune import autotune, default_space, tune_scops  # noqa: E402,F401
 
 
 class ScopView:

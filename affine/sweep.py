@@ -4,8 +4,8 @@ Command line: `python -m polygeist_py.affine.sweep gemm.c -DNI=500 --tile-sizes 
 --csv out.csv` (see --help).
 
 A sweep is the cross product of kernels (C programs that print their results) and variants (the polyhedral
-stage's choices: tile sizes per band member, fusion policy, parallel loops on/off, unroll-and-jam on/off, user
-schedules per SCoP, and macro definitions such as problem sizes). For every pair it
+stage's choices: tile sizes per band member, fusion policy, parallel loops on/off, unroll-and-jam on/off, for the
+whole file or per SCoP, user schedules per SCoP, and macro definitions such as problem sizes). For every pair it
 
 1. checks legality before compiling: a user schedule is checked against the SCoP's dependences in the worker
    (legality.check / mark_dims_parallel, as the polyhedral stage does); a computed schedule is checked by the
@@ -91,8 +91,10 @@ class Variant:
         None for pgcc's default (32, and 32 x 512 for two-member bands), () for no tiling (--no-tiling);
     fusion: "max" | "smart" | "none" (--fusion=), None for the default (smart);
     parallel: parallel loops (False: --no-parallel); unroll_jam: unroll-and-jam (False: --no-unroll-jam);
-    schedules: user schedules {scop name: {"schedule": isl union map text, "parallel": [dims]}} (--schedule=),
-        stored as JSON text so that a Variant stays hashable;
+    schedules: schedule file entries per SCoP (--schedule=, user_schedule.py): user schedules
+        {scop name: {"schedule": isl union map text, "parallel": [dims]}} and/or options that replace the flags
+        above for that SCoP alone ({"tile_sizes": [16, 16], "fusion": "none", "parallel": false,
+        "unroll_jam": false}); stored as JSON text so that a Variant stays hashable;
     defines: extra macro definitions ((name, value) pairs), e.g. a problem size.
     """
     tile_sizes: tuple | None = None
@@ -129,22 +131,55 @@ class Variant:
     @property
     def key(self) -> str:
         """A stable text naming the variant (its flags; user schedules by a hash of their text)."""
-        parts = self.flags() or ["default"]
-        if self.schedules:
-            parts.append("schedule:" + hashlib.sha256(self.schedules.encode()).hexdigest()[:12])
-        parts += [f"-D{k}={v}" for k, v in self.defines]
+        parts = self.flags() + [f"{name}[{_entry_key(e)}]" for name, e in sorted(self.entries().items())]
+        parts = (parts or ["default"]) + [f"-D{k}={v}" for k, v in self.defines]
         return " ".join(parts)
+
+    def entries(self) -> dict:
+        """{scop name: schedule file entry} of `schedules` ({} without)."""
+        return json.loads(self.schedules) if self.schedules else {}
+
+    def user_schedules(self) -> dict:
+        """The entries of `schedules` that impose a user schedule (the others only set options)."""
+        return {n: e for n, e in self.entries().items() if "schedule" in e or "statements" in e}
+
+    def scop_entry(self, scop: str) -> dict:
+        """The schedule file entry that gives SCoP `scop` alone what this variant gives the whole file: its
+        flags as per-SCoP options, then its own entry for `scop` (a user schedule keeps only its own keys: it
+        fixes tiling, fusion and parallel loops). {} for pgcc's default."""
+        own = dict(self.entries().get(scop, {}))
+        if "schedule" in own or "statements" in own:
+            return own
+        out = {}
+        if self.tile_sizes is not None:
+            out["tile_sizes"] = list(self.tile_sizes)
+        if self.fusion:
+            out["fusion"] = self.fusion
+        if not self.parallel:
+            out["parallel"] = False
+        if not self.unroll_jam:
+            out["unroll_jam"] = False
+        out.update(own)
+        return out
 
     def params(self) -> dict:
         """The variant's parameters as flat columns (for tables and plots)."""
         ts = self.tile_sizes
         return {"tile_sizes": "default" if ts is None else ("none" if ts == () else "x".join(map(str, ts))),
                 "fusion": self.fusion or "smart", "parallel": self.parallel, "unroll_jam": self.unroll_jam,
-                "user_schedule": bool(self.schedules),
+                "user_schedule": bool(self.user_schedules()),
+                "per_scop": " ".join(f"{n}[{_entry_key(e)}]" for n, e in sorted(self.entries().items())),
                 "defines": " ".join(f"{k}={v}" for k, v in self.defines)}
 
     def document(self) -> dict:
         return dataclasses.asdict(self)
+
+    @classmethod
+    def per_scop(cls, choices: dict) -> "Variant":
+        """The variant that gives each SCoP of `choices` ({scop name: Variant}) what that Variant gives a whole
+        file (scop_entry), and the other SCoPs pgcc's default; Variant() when every choice is the default."""
+        entries = {n: e for n, e in ((n, v.scop_entry(n)) for n, v in choices.items()) if e}
+        return cls(schedules=entries or None)
 
     @classmethod
     def from_document(cls, doc: dict) -> "Variant":
@@ -170,6 +205,24 @@ class SweepConfig:
     rtol: float = 0.0
     opt: str = "-O3"
     exclusive: bool = True
+
+
+def _entry_key(entry: dict) -> str:
+    """A short text for one SCoP's schedule file entry: its options as flags, a user schedule by a hash."""
+    parts = []
+    if "schedule" in entry or "statements" in entry:
+        text = json.dumps({k: entry[k] for k in ("schedule", "statements", "parallel") if k in entry}, sort_keys=True)
+        parts.append("schedule:" + hashlib.sha256(text.encode()).hexdigest()[:12])
+    elif "tile_sizes" in entry:
+        ts = entry["tile_sizes"]
+        parts.append("--tile-sizes=" + ",".join(map(str, ts)) if ts else "--no-tiling")
+    if "fusion" in entry:
+        parts.append(f"--fusion={entry['fusion']}")
+    if entry.get("parallel") is False:
+        parts.append("--no-parallel")
+    if "unroll_jam" in entry:
+        parts.append("--unroll-jam" if entry["unroll_jam"] else "--no-unroll-jam")
+    return " ".join(parts) or "default"
 
 
 def _pairs(defines) -> tuple:
@@ -359,14 +412,15 @@ def check_user_schedules(kernel: Kernel, src: str, variant: Variant) -> str:
 
     from . import legality
     from .experiments import load
-    docs = json.loads(variant.schedules)
+    docs = variant.user_schedules()
     exp = load(src, defines=dict(kernel.defines + variant.defines),
                include_dirs=[os.path.dirname(kernel.path)], clang_args=list(kernel.flags))
     try:
         for name, entry in docs.items():
             view = exp.scop(name)
             with exp._ctx:
-                sched = legality.schedule_from_map(view.model, entry["schedule"])
+                text = entry["schedule"] if "schedule" in entry else [st["schedule"] for st in entry["statements"]]
+                sched = legality.schedule_from_map(view.model, text)
                 legality.check(view.model, view.deps, sched, name)
                 legality.mark_dims_parallel(view.model, view.deps, sched, entry.get("parallel", []), name)
     except KeyError as e:
@@ -388,7 +442,7 @@ def compile_variant(kernel: Kernel, source: str, variant: Variant, cfg: SweepCon
     flags = [cfg.opt, *variant.flags(), *_define_flags(kernel.defines + variant.defines)]
     exe = os.path.join(_workdir(), f"{kernel.name}-{_digest(cache_key)}")
     if variant.schedules:
-        why = check_user_schedules(kernel, src, variant)
+        why = check_user_schedules(kernel, src, variant) if variant.user_schedules() else ""
         if why:
             return ILLEGAL, why, 0.0
         sched = exe + ".schedule.json"
@@ -498,7 +552,8 @@ class Sweep:
         for ax, k in zip(axes[:, 0], kernels):
             rows = sorted(self.ok(k), key=lambda r: str(r[x]))
             labels = [f"{r[x]}" + ("" if r["parallel"] else " seq") + ("" if r["unroll_jam"] else " nouj")
-                      + ("" if r["fusion"] == "smart" else f" {r['fusion']}") for r in rows]
+                      + ("" if r["fusion"] == "smart" else f" {r['fusion']}")
+                      + (f" {r['per_scop']}" if r.get("per_scop") else "") for r in rows]
             meds = [r["median_s"] for r in rows]
             lo = [r["median_s"] - r["min_s"] for r in rows]
             hi = [max(r["times"]) - r["median_s"] for r in rows]

@@ -21,6 +21,7 @@ from mlir import ir
 from . import (alias_checks, cell_folding, codegen, dependences, index_set_splitting, isl_model, jam_marks,
                legality, original_schedule, profitability, retiming, scalar_expansion, scalar_promotion,
                scheduler, triangular_jam)
+from .user_schedule import describe_options
 from .scop import NotAScop, source_location, demote_loop_state, drop_dead_iter_args, extract_scop, find_regions
 
 
@@ -37,16 +38,29 @@ class ScopReport:
     region: list | None = None  # the region's top-level ops
     folded: bool = False  # a scalar was folded into an array element in it (cell_folding.py)
     location: str = ""  # file:line:col of the region's first op (for remarks: code generation erases the ops)
+    compiled_with: dict | None = None  # the options its schedule came from (user_schedule.describe_options)
 
 
 @dataclass
 class PolyhedralOptions:
-    """Options of the stage: `schedule` (ScheduleOptions), `user_schedules` {scop name: {"schedule": isl union
-    map text or list of texts, "parallel": [schedule dimensions]}} imposed instead of computed ones, `only_model`
+    """Options of the stage: `schedule` (ScheduleOptions: the command line's), `user_schedules` the entries of a
+    schedule file per SCoP (user_schedule.read_schedule_file: {scop name: {"schedule": isl union map text or
+    list of texts, "parallel": [schedule dimensions]} for a schedule imposed instead of a computed one, and/or
+    "options": {tile_sizes, fusion, parallel, unroll_jam} replacing `schedule`'s for that SCoP}), `only_model`
     to schedule without regenerating code (for --emit=scop)."""
     schedule: scheduler.ScheduleOptions = field(default_factory=scheduler.ScheduleOptions)
     user_schedules: dict = field(default_factory=dict)
     only_model: bool = False
+
+    def user_schedule(self, name: str) -> dict | None:
+        """The user schedule entry of SCoP `name`, or None when its schedule is computed."""
+        entry = self.user_schedules.get(name)
+        return entry if entry is not None and "schedule" in entry else None
+
+    def schedule_for(self, name: str) -> scheduler.ScheduleOptions:
+        """The ScheduleOptions of SCoP `name`: the command line's with its entry's options."""
+        from .user_schedule import schedule_options
+        return schedule_options(self.schedule, self.user_schedules.get(name, {}).get("options", {}))
 
 
 def functions(module) -> list:
@@ -122,16 +136,18 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
             continue
         name, model, deps = report.name, report.model, report.deps
         private = {}
-        if name in options.user_schedules:
-            user = options.user_schedules[name]
+        user = options.user_schedule(name)
+        sched_options = options.schedule_for(name)  # (per SCoP: a schedule file's entry may set them)
+        report.compiled_with = describe_options(sched_options, options.user_schedules.get(name))
+        if user is not None:
             schedule = legality.schedule_from_map(model, user["schedule"])
             legality.check(model, deps, schedule, name)
             schedule = legality.mark_dims_parallel(model, deps, schedule, user.get("parallel", []), name)
         else:
-            scheduled_model, scheduled_deps, schedule, private = _computed_schedule(model, deps, options.schedule)
+            scheduled_model, scheduled_deps, schedule, private = _computed_schedule(model, deps, sched_options)
             legality.check(scheduled_model, scheduled_deps, schedule, name)
             gain, why = profitability.predicts_gain(scheduled_model, schedule)
-            retimed = _retimed(model, deps, schedule, options.schedule)
+            retimed = _retimed(model, deps, schedule, sched_options)
             if retimed is not None:
                 legality.check(model, deps, retimed, name)
                 schedule, private = retimed, {}
@@ -141,7 +157,7 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
             else:
                 private = {}  # the fallback privatizes scalars its own way (original_schedule.py)
                 report.reason = why
-                fallback, how = _fallback(model, deps, options.schedule)
+                fallback, how = _fallback(model, deps, sched_options)
                 if fallback is not None:
                     legality.check(model, deps, fallback, name)
                     schedule, report.reason = fallback, f"{why}; the original loops run {how}"
@@ -149,7 +165,8 @@ def run(module: ir.Module, options: PolyhedralOptions | None = None) -> list:
                     report.status, report.schedule = "kept", schedule
                     _registers_back(report)
                     continue
-        if name not in options.user_schedules and options.schedule.unroll_jam:
+        # (a user schedule is imposed as written unless its entry asks for unroll-and-jam)
+        if (sched_options.unroll_jam if user is None else user.get("options", {}).get("unroll_jam", False)):
             schedule = jam_marks.mark_unroll_jam(model, deps, schedule)[0]
         report.schedule = schedule
         if options.only_model:

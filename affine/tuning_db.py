@@ -4,17 +4,19 @@ An entry is keyed by the SHA-256 of three texts: the SCoP's text (its iteration 
 original schedule, each isl map printed and sorted: everything its dependences, hence the legality of a schedule,
 depend on; parameters stay symbolic, so a problem size is not part of the key), the machine (architecture, CPU
 model, core count) and pgcc's version (a schedule computed from the same flags by another version may differ).
-The value records what the autotuner (autotune.py) selected for the SCoP: the variant (pgcc's polyhedral flags
-and any user schedules), the schedule it produced (`--emit=scop`'s flat schedule, for inspection), the measured
-medians of the variant and of pgcc's default schedule, and the budget spent.
+The value records what the autotuner (autotune.py) selected for that SCoP: its own variant (pgcc's polyhedral
+options and any user schedule, as a sweep Variant), the schedule it produced (`--emit=scop`'s flat schedule, for
+inspection), the measured medians of the variant and of the schedule it replaced, and the budget spent.
 
 The file is JSON ({"version": 1, "entries": {key: entry}}), written atomically (a temporary file renamed over
 it) under an exclusive lock (fcntl), so that concurrent compiles and tuners never see half a file. Default
 path: $PGCC_TUNING_DB, else ~/.cache/pgcc/tuning-db.json.
 
 Later compiles (`pgcc -O3`, `--polyhedral`) look up the SCoPs of each C file when the database has entries for
-this machine and version: see options_for(). Only variants that passed the legality check (pgcc's stage checks
-every schedule, and user schedules are checked again when imposed) and the output check are ever stored.
+this machine and version (options_for()): each SCoP found gets its own stored variant, as an entry of a
+generated --schedule file (user_schedule.py's per-SCoP options and user schedules), whatever file it was tuned
+in; the other SCoPs keep the command line's flags. Only variants that passed the legality check (pgcc's stage
+checks every schedule, and user schedules are checked again when imposed) and the output check are ever stored.
 """
 
 from __future__ import annotations
@@ -161,44 +163,62 @@ def _explicit_schedule_flags(o) -> bool:
                 or not o.parallel or not o.unroll_jam)
 
 
-def choose(hits: list, file_key: str) -> dict | None:
-    """The entry whose variant a file's compile uses, from [(name, weight, entry)] hits: one tuned for this very
-    file (same set of SCoPs) first, else the one of the heaviest SCoP (deepest loops, most statements): pgcc's
-    polyhedral flags apply to a whole file."""
-    if not hits:
-        return None
-    same = [h for h in hits if h[2].get("file_key") == file_key]
-    pool = same or hits
-    return max(pool, key=lambda h: h[1])[2]
-
-
-def file_key(texts) -> str:
-    return hashlib.sha256("\0".join(sorted(t for _, t, _ in texts)).encode()).hexdigest()
-
-
-def apply_entry(o, entry: dict, workdir: str):
-    """A copy of driver Options `o` with the entry's variant: its polyhedral flags, and its user schedules
-    written to a --schedule file in `workdir`."""
+def entry_variant(entry: dict):
+    """The sweep Variant an entry records (its "variant" document; entries written before it was stored: its
+    flags and user schedules)."""
+    from .sweep import Variant
+    if isinstance(entry.get("variant"), dict):
+        return Variant.from_document(entry["variant"])
     from polygeist_py import driver
-    flags = list(entry["variant_flags"])
-    parsed = driver.parse_args([*flags, "x.c"])
+    parsed = driver.parse_args([*entry.get("variant_flags", []), "x.c"])
+    return Variant(tile_sizes=None if parsed.tile_sizes_given is False and parsed.tile_sizes is not None
+                   else (parsed.tile_sizes or ()),
+                   fusion=None if parsed.fusion == "smart" else parsed.fusion, parallel=parsed.parallel,
+                   unroll_jam=parsed.unroll_jam, schedules=entry.get("schedules"))
+
+
+def schedule_entry(name: str, entry: dict, db_path: str) -> dict:
+    """The --schedule file entry (user_schedule.py) that gives SCoP `name` of the file being compiled the variant
+    stored in database entry `entry`: its options, or its user schedule (stored under the name the SCoP had in
+    the tuned file, entry["scop"]: same SCoP text, so the same statements and parameters)."""
+    own = entry_variant(entry).scop_entry(entry.get("scop", name))
+    speedup = entry.get("speedup")
+    origin = f"tuning database {db_path}: {entry.get('variant_key', 'default')}" + \
+        (f", {speedup:.2f}x the default schedule" if speedup else "")
+    return {"name": name, **own, "origin": origin}
+
+
+def write_schedule_file(entries: list, workdir: str) -> str:
+    """A --schedule file of `entries` (schedule file entries with their "name") in `workdir`; returns its path
+    (named after its contents: compiles of the same file reuse it)."""
+    text = json.dumps({"scops": entries}, indent=1, sort_keys=True)
+    path = os.path.join(workdir, f"tuned-{hashlib.sha256(text.encode()).hexdigest()[:12]}.json")
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
+def apply_variant(o, variant, workdir: str):
+    """A copy of driver Options `o` compiling with sweep Variant `variant`: its flags, and its per-SCoP entries
+    (user schedules, options) as a --schedule file in `workdir`."""
+    from polygeist_py import driver
+    parsed = driver.parse_args([*variant.flags(), "x.c"])
     o2 = dataclasses.replace(o, fusion=parsed.fusion, tile_sizes=parsed.tile_sizes,
                              tile_sizes_given=parsed.tile_sizes_given, parallel=parsed.parallel,
                              unroll_jam=parsed.unroll_jam)
-    if entry.get("schedules"):
-        sched = os.path.join(workdir, f"tuned-{hashlib.sha256(entry['schedules'].encode()).hexdigest()[:12]}.json")
-        with open(sched, "w") as f:
-            json.dump({"scops": [{"name": n, **e} for n, e in json.loads(entry["schedules"]).items()]}, f)
+    if variant.schedules:
+        sched = write_schedule_file([{"name": n, **e} for n, e in sorted(variant.entries().items())], workdir)
         o2 = dataclasses.replace(o2, schedule_file=sched, polyhedral=True)
     return o2
 
 
 def options_for(path: str, o, language: str | None, workdir: str):
     """The driver's hook: Options for compiling `path`, after `--autotune` (tunes the file first) and with the
-    tuning database's variant for its SCoPs when one is stored. Returns `o` itself when nothing applies: the
-    database is off (--no-tuning-db), the file is not C, the polyhedral stage is off, the command line chose
-    the schedule (--schedule=, --tile-sizes=, --fusion=, --no-parallel, --no-unroll-jam, --no-tiling), or the
-    database has nothing for this machine and pgcc version.
+    tuning database's variant for each of its SCoPs that has one (a generated --schedule file). Returns `o`
+    itself when nothing applies: the database is off (--no-tuning-db), the file is not C, the polyhedral stage
+    is off, the command line chose the schedule (--schedule=, --tile-sizes=, --fusion=, --no-parallel,
+    --no-unroll-jam, --no-tiling), or the database has nothing for this machine and pgcc version or for the
+    file's SCoPs.
 
     Raises:
         CompileError: --autotune with a schedule flag of the command line.
@@ -223,8 +243,7 @@ def options_for(path: str, o, language: str | None, workdir: str):
         if o.no_tuning_db:  # compile with what the search found, store nothing
             if result.best is None:
                 return o
-            return apply_entry(o, {"variant_flags": result.best.flags(), "schedules": result.best.schedules},
-                               workdir)
+            return apply_variant(o, result.best, workdir)
     if not db.has_entries_here():
         return o
     from polygeist_py.errors import CompileError
@@ -232,12 +251,17 @@ def options_for(path: str, o, language: str | None, workdir: str):
         texts = scop_texts(path, o.clang_args)
     except CompileError:  # the compile itself reports the program's errors, all of them, as usual
         return o
-    hits = [(name, weight, db.get(text)) for name, text, weight in texts]
-    entry = choose([h for h in hits if h[2] is not None], file_key(texts))
-    if entry is None:
+    found = db.entries()
+    hits = [(name, found.get(key(text))) for name, text, _ in texts]
+    hits = [(name, e) for name, e in hits if e is not None]
+    if not hits:
         return o
     if getattr(o, "verbose", False):
         import sys
-        print(f"pgcc: tuning database {db.path}: {path}: {entry['variant_key']} (tuned for {entry['scop']}, "
-              f"{entry.get('speedup') or 1:.2f}x the default schedule)", file=sys.stderr)
-    return apply_entry(o, entry, workdir)
+        for name, e in hits:
+            print(f"pgcc: tuning database {db.path}: {path}: {name}: {e.get('variant_key', 'default')} (tuned in "
+                  f"{os.path.basename(e.get('kernel') or '?')} as {e.get('scop')}, {e.get('speedup') or 1:.2f}x "
+                  f"the default schedule)", file=sys.stderr)
+    # each SCoP its own variant, as a --schedule file entry; the others keep the command line's flags
+    sched = write_schedule_file([schedule_entry(name, e, db.path) for name, e in hits], workdir)
+    return dataclasses.replace(o, schedule_file=sched, polyhedral=True)

@@ -5,7 +5,10 @@ tests/programs/polybench/<name>.c, wrapped in clock_gettime(CLOCK_MONOTONIC) by 
 ``autotune-kernel-seconds <s>``; the sweep reads it through Kernel.timer), at OMP_NUM_THREADS=--threads.
 
 For each kernel (sizes below, chosen so that the kernel runs tens of milliseconds):
-1. successive halving (affine/autotune.py) with --budget timed runs, on a LocalCluster of --workers workers;
+1. the autotuner's search (affine/autotune.py) with --budget timed runs, on a LocalCluster of --workers workers:
+   per SCoP (tune_scops: successive halving for one SCoP at a time, the budget split between the program's
+   SCoPs, its kernel and its initialization), or with --search whole-file one successive halving of the whole
+   file's flags (what the autotuner did before it tuned per SCoP);
 2. random sampling with the same budget (budget // 3 variants, 3 repetitions each, the default among them);
 3. a final sweep of the default schedule, the successive-halving choice and the random-sampling choice with
    --final-reps repetitions each; ratio = default median / choice median (> 1: the choice is faster).
@@ -15,7 +18,8 @@ Throughput: one sweep of a fixed space (--throughput-variants variants of gemm a
 workers: wall seconds (cluster start included) and variants per minute.
 
 Usage: python benchmarks/autotune.py [--kernels gemm,jacobi_2d] [--budget 24] [--threads 2] [--workers 2]
-                                     [--final-reps 7] [--json out.json] [--no-throughput]
+                                     [--search per-scop|whole-file] [--final-reps 7] [--json out.json]
+                                     [--no-throughput]
 The machine is shared and noisy: compare ratios from one run, with the noise column in view.
 """
 
@@ -77,12 +81,19 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
+def _fmt(x, spec: str) -> str:
+    """`x` formatted, or "n/a" (a failed variant, a noise of one repetition)."""
+    return "n/a" if x is None else format(x, spec)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--kernels", default="gemm,jacobi_2d,syrk")
     ap.add_argument("--budget", type=int, default=24)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--search", choices=["per-scop", "whole-file"], default="per-scop",
+                    help="the autotuner's per-SCoP search, or successive halving over the whole file's flags")
     ap.add_argument("--final-reps", type=int, default=7)
     ap.add_argument("--throughput-variants", type=int, default=6)
     ap.add_argument("--no-throughput", action="store_true")
@@ -95,7 +106,8 @@ def main(argv=None) -> int:
         with tempfile.TemporaryDirectory() as d:
             for name in a.kernels.split(","):
                 k = instrument(name, Path(d))
-                sh = at.successive_halving(k, None, a.budget, config=cfg, scheduler=client, progress=False)
+                search = at.tune_scops if a.search == "per-scop" else at.successive_halving
+                sh = search(k, None, a.budget, config=cfg, scheduler=client, progress=False)
                 rnd = at.random_search(k, None, a.budget, reps=3, config=cfg, scheduler=client, progress=False)
                 final = [sw.Variant()] + [v for v in dict.fromkeys([sh.best, rnd.best]) if v and v != sw.Variant()]
                 res = sw.sweep([k], final, config=sw.SweepConfig(threads=a.threads, reps=a.final_reps,
@@ -110,21 +122,23 @@ def main(argv=None) -> int:
                 rec = {"kernel": name, "sizes": SIZES.get(name, {}), "default_s": d0["median_s"],
                        "default_noise": d0["noise"], "sh_variant": sh.best.key if sh.best else None,
                        "sh_ratio": ratio(sh.best), "sh_variants_seen": sh.evaluated, "sh_runs": sh.runs,
+                       "sh_scops": {n: v.key for n, v in sh.scops.items()}, "search": a.search,
                        "random_variant": rnd.best.key if rnd.best else None, "random_ratio": ratio(rnd.best),
                        "random_variants_seen": rnd.evaluated, "random_runs": rnd.runs}
                 records.append(rec)
-                print(f"{name:10s} default {rec['default_s']:.4f} s (noise {rec['default_noise']:.2f})  "
-                      f"SH {rec['sh_ratio']:.2f}x [{rec['sh_variant']}; {sh.evaluated} variants]  "
-                      f"random {rec['random_ratio']:.2f}x [{rec['random_variant']}; {rnd.evaluated} variants]",
+                print(f"{name:10s} default {_fmt(rec['default_s'], '.4f')} s "
+                      f"(noise {_fmt(rec['default_noise'], '.2f')})  "
+                      f"SH {_fmt(rec['sh_ratio'], '.2f')}x [{rec['sh_variant']}; {sh.evaluated} variants]  "
+                      f"random {_fmt(rec['random_ratio'], '.2f')}x [{rec['random_variant']}; {rnd.evaluated} variants]",
                       flush=True)
     finally:
         cluster = client.cluster
         client.close()
         cluster.close()
     print(f"geomean speedup over the default schedule at {a.threads} threads, budget {a.budget} timed runs: "
-          f"successive halving {geomean([r['sh_ratio'] for r in records]):.3f}x, "
-          f"random sampling {geomean([r['random_ratio'] for r in records]):.3f}x")
-    out = {"budget": a.budget, "threads": a.threads, "kernels": records}
+          f"successive halving ({a.search}) {_fmt(geomean([r['sh_ratio'] for r in records]), '.3f')}x, "
+          f"random sampling {_fmt(geomean([r['random_ratio'] for r in records]), '.3f')}x")
+    out = {"budget": a.budget, "threads": a.threads, "search": a.search, "kernels": records}
     if not a.no_throughput:
         space = at.default_space()[:a.throughput_variants]
         with tempfile.TemporaryDirectory() as d:

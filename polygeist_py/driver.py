@@ -113,16 +113,17 @@ CUDA on the CPU:
 Polyhedral scheduling (affine loop nests, isl; on by default at -O3):
   --polyhedral           run the stage at any -O level
   --no-polyhedral        do not run it
-  --schedule=FILE        impose user schedules (per SCoP)
+  --schedule=FILE        per-SCoP user schedules and options (tile_sizes, fusion, parallel, unroll_jam)
   --fusion=max|smart|none   the loop fusion policy (default smart)
   --tile-sizes=N[,N...]  tile sizes per band member (default 32)
   --no-tiling            no tiling
   --no-parallel          no parallel loops from the schedule
   --no-unroll-jam        no unroll-and-jam
   --autotune[=BUDGET]    search schedule variants by measurement first (successive halving, BUDGET timed runs,
-                         default 24; needs a main that prints results) and store the best in the tuning database
+                         default 24, one SCoP at a time; needs a main that prints results) and store each SCoP's
+                         best in the tuning database
   --tuning-db=PATH       the tuning database (default $PGCC_TUNING_DB or ~/.cache/pgcc/tuning-db.json): -O3
-                         compiles use the variant stored for their SCoPs
+                         compiles give each SCoP the variant stored for it
   --no-tuning-db         neither read nor write it (with --autotune: compile with what it found, store nothing)
   --scheduler ADDR       Dask scheduler (tcp://host:port) for --autotune (default: a local cluster)
 

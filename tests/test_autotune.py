@@ -17,10 +17,11 @@ ILLEGAL = {"kernel_gemm.scop0": {"schedule": "{ S0[i, j] -> [i, 1, j, 0]; S1[i, 
                                  "parallel": []}}
 
 
-def _parallel_loops(db, *flags):
-    r = run_pgcc([GEMM, "-O3", f"--tuning-db={db}", *flags, "--emit=polyhedral", "-S", "-o", "-"])
+def _compiled_with(db, *flags) -> dict:
+    """{scop name: (the options it was compiled with, whether its schedule has a parallel loop)} of gemm.c."""
+    r = run_pgcc([GEMM, "-O3", f"--tuning-db={db}", *flags, "--emit=scop", "-S", "-o", "-"])
     assert r.returncode == 0, r.stderr
-    return r.stdout.count("affine.parallel")
+    return {s["name"]: (s["compiled_with"], '"parallel"' in s["schedule_tree"]) for s in json.loads(r.stdout)["scops"]}
 
 
 def test_tuning_db_round_trip_changes_a_later_compile(tmp):
@@ -35,13 +36,20 @@ def test_tuning_db_round_trip_changes_a_later_compile(tmp):
                                                         "pgcc_version": "0.0.0"}}
     (tmp / "db.json").write_text(json.dumps({"version": tdb.FORMAT, "entries": entries}))
     assert db.get(heaviest[1]) is None
-    assert _parallel_loops(db.path) > 0
+    (opts, par), = [v for k, v in _compiled_with(db.path).items() if k == "kernel_gemm.scop0"]
+    assert opts["from"] == "command line" and opts["parallel"] and par
+    # an entry written before entries held a "variant" document: its flags are the variant
     db.put(heaviest[1], {"scop": heaviest[0], "variant_flags": ["--no-parallel"], "variant_key": "--no-parallel",
-                         "file_key": tdb.file_key(texts), "schedules": None, "speedup": 1.5})
+                         "schedules": None, "speedup": 1.5})
     assert db.get(heaviest[1])["variant_flags"] == ["--no-parallel"]
-    assert _parallel_loops(db.path) == 0                      # the stored variant: no parallel loops
-    assert _parallel_loops(db.path, "--no-tuning-db") > 0    # off: pgcc's default schedule
-    assert _parallel_loops(db.path, "--tile-sizes=16,16,16") > 0  # the command line's choice wins
+    got = _compiled_with(db.path)
+    assert got["kernel_gemm.scop0"][0]["parallel"] is False and not got["kernel_gemm.scop0"][1]  # the stored variant
+    assert got["kernel_gemm.scop0"][0]["from"].startswith(f"tuning database {db.path}: --no-parallel")
+    assert got["fill_inputs.scop0"][0]["from"] == "command line"    # no entry: the command line's flags
+    off = _compiled_with(db.path, "--no-tuning-db")["kernel_gemm.scop0"]  # off: pgcc's default schedule
+    assert off[0]["from"] == "command line" and off[1]
+    mine = _compiled_with(db.path, "--tile-sizes=16,16,16")["kernel_gemm.scop0"]  # the command line's choice wins
+    assert mine[0]["from"] == "command line" and mine[0]["tile_sizes"] == [16, 16, 16] and mine[1]
 
 
 def test_illegal_schedule_is_never_selected(tmp):
