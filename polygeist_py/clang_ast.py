@@ -359,6 +359,24 @@ def language_of(path: str) -> str | None:
     return LANGUAGES.get(os.path.splitext(path)[1])
 
 
+def _launch_brackets_joined(path: str, source: str | None) -> str | None:
+    """The text to parse for CUDA file `path` (`source`, or the file's): unchanged (None when it was None)
+    unless a launch writes its brackets with blanks inside (`<< <`, `>> >`), which nvcc accepts and clang does
+    not: then the text with them joined (cuda_split.spaced_launch_brackets, same length)."""
+    from .cuda_split import spaced_launch_brackets  # (cuda_split imports this module)
+    text = source
+    if text is None:
+        try:
+            with open(path, encoding="utf-8", errors="surrogateescape") as f:
+                text = f.read()
+        except OSError:
+            return None  # (clang reports it)
+    if "<<" not in text:
+        return source
+    joined = spaced_launch_brackets(text)
+    return source if joined is text else joined
+
+
 def parse(path: str, user_args: list[str], source: str | None = None, language: str | None = None):
     """Parse a C or CUDA file into a libclang TranslationUnit.
 
@@ -375,6 +393,8 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
             format, with the warnings and notes around them.
     """
     language = language or ("cuda" if is_cuda(path) else "c")
+    if language == "cuda":
+        source = _launch_brackets_joined(path, source)
     if language in ("cuda", "c++"):
         kind = "cuda" if language == "cuda" else "c++"
         # (`register` is accepted as by g++ -std=c++17, which warns: code written for C++14 and nvcc uses it)

@@ -8,7 +8,7 @@ from conftest import PROGRAMS, cpuify_outputs, run_pgcc
 DIR = PROGRAMS / "cuda_rodinia"
 
 
-@pytest.mark.parametrize("name", ["texture_refs_2d"])
+@pytest.mark.parametrize("name", ["texture_refs_2d", "spaced_launch_weights"])
 def test_program_passes_at_every_thread_count(name, tmp):
     outs = cpuify_outputs(DIR / f"{name}.cu", tmp, threads=(1, 2, 4))
     assert outs[0].rstrip().endswith("PASS"), outs[0]
