@@ -8,7 +8,7 @@ from conftest import PROGRAMS, cpuify_outputs, run_pgcc
 DIR = PROGRAMS / "cuda_rodinia"
 
 
-@pytest.mark.parametrize("name", ["texture_refs_2d", "spaced_launch_weights"])
+@pytest.mark.parametrize("name", ["texture_refs_2d", "spaced_launch_weights", "lu_perimeter_split"])
 def test_program_passes_at_every_thread_count(name, tmp):
     outs = cpuify_outputs(DIR / f"{name}.cu", tmp, threads=(1, 2, 4))
     assert outs[0].rstrip().endswith("PASS"), outs[0]
@@ -27,3 +27,4 @@ def test_2d_texture_binding_is_an_error_in_host_code_pgcc_compiles(tmp):
     assert r.returncode == 1
     assert "7:3: error: unsupported construct: 2-D texture references (cudaBindTexture2D)" in r.stderr
     assert "Traceback" not in r.stderr
+
