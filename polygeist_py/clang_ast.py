@@ -420,8 +420,10 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         # C11's CMPLX/CMPLXF/CMPLXL, which glibc's complex.h defines for gcc >= 4.7 only (clang says 4.2)
         cmplx = [f"-D{m}(x,y)=__builtin_complex(({t})(x),({t})(y))"
                  for m, t in (("CMPLX", "double"), ("CMPLXF", "float"), ("CMPLXL", "long double"))]
+        # `#include <omp.h>` without -fopenmp finds the OpenMP runtime's header, as gcc finds its own (searched
+        # last, as a system directory; Rodinia's kmeans includes it in files built without -fopenmp)
         args = ["-x", "c", "-std=gnu11", *legacy, "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes",
-                *quiet, *cmplx] + \
+                *quiet, *cmplx, "-idirafter", omp_include_dir()] + \
             [a for a in user_args if not a.startswith("-std=c++") and not a.startswith("-std=gnu++")]
     args += ["-D__PGCC__=1"]
     openmp = "-fopenmp" in args

@@ -3,7 +3,7 @@ prints PASS or FAIL, built with `pgcc --cpuify` and run at OMP_NUM_THREADS=1, 2 
 
 import pytest
 
-from conftest import PROGRAMS, cpuify_outputs, run_pgcc
+from conftest import PROGRAMS, build_gcc, cpuify_outputs, run_exe, run_pgcc
 
 DIR = PROGRAMS / "cuda_rodinia"
 
@@ -27,4 +27,20 @@ def test_2d_texture_binding_is_an_error_in_host_code_pgcc_compiles(tmp):
     assert r.returncode == 1
     assert "7:3: error: unsupported construct: 2-D texture references (cudaBindTexture2D)" in r.stderr
     assert "Traceback" not in r.stderr
+
+
+def test_c_file_including_omp_h_without_fopenmp_builds_as_with_gcc(tmp):
+    """Host C files of these suites include <omp.h> and are built without -fopenmp (the OpenMP pragmas are
+    then ignored): gcc finds its omp.h anyway, and so does pgcc."""
+    src = tmp / "serial_part.c"
+    src.write_text("#include <stdio.h>\n#include <omp.h>\n\n"
+                   "static float sum_sq(const float *v, int n) {\n  float s = 0.0f;\n"
+                   "#pragma omp parallel for\n  for (int i = 0; i < n; i++)\n    s += v[i] * v[i];\n  return s;\n}\n\n"
+                   "int main(void) {\n  float v[100];\n  for (int i = 0; i < 100; i++)\n    v[i] = i * 0.5f;\n"
+                   "#ifdef _OPENMP\n  puts(\"openmp\");\n#endif\n  printf(\"%.2f\\n\", sum_sq(v, 100));\n  return 0;\n}\n")
+    want = run_exe(build_gcc(src, tmp / "ref"))
+    r = run_pgcc([src, "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "app")
+    assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
 
