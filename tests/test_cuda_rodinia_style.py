@@ -44,19 +44,3 @@ def test_c_file_including_omp_h_without_fopenmp_builds_as_with_gcc(tmp):
     got = run_exe(tmp / "app")
     assert (got.returncode, got.stdout) == (want.returncode, want.stdout)
 
-
-def test_gl_interop_header_compiles_and_its_calls_report_not_supported(tmp):
-    """cuda_gl_interop.h is included by programs that never share buffers with OpenGL (Rodinia's hybridsort);
-    a call says it is not supported instead of failing to link."""
-    src = tmp / "gl.cu"
-    src.write_text("#include <stdio.h>\n#include <cuda_runtime.h>\n#include <cuda_gl_interop.h>\n"
-                   "__global__ void fill(int *p) { p[threadIdx.x] = threadIdx.x; }\n"
-                   "int main() {\n  int *d, h[8];\n  cudaMalloc((void **)&d, sizeof h);\n  fill<<<1, 8>>>(d);\n"
-                   "  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
-                   "  cudaError_t e = cudaGLSetGLDevice(0);\n"
-                   "  printf(\"%d %d\\n\", h[7], e == cudaErrorNotSupported);\n  return 0;\n}\n")
-    r = run_pgcc([src, "--cpuify", "-o", tmp / "app"])
-    assert r.returncode == 0, r.stderr
-    got = run_exe(tmp / "app")
-    assert got.returncode == 0 and got.stdout == "7 1\n"
-    assert "cudaGLSetGLDevice: OpenGL interoperability is not supported" in got.stderr

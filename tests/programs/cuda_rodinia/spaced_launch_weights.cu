@@ -1,12 +1,14 @@
 // Launches written with blanks inside the brackets (`k << < grid, block >> > (...)`, which nvcc accepts and
 // older benchmark codes use), next to host templates closed with `> >`: a particle-weight step in the style of
 // a particle filter (likelihood per particle, a block-level sum in shared memory, a normalization pass), with
-// a CPU reference and PASS/FAIL.
+// a CPU reference and PASS/FAIL. It includes cuda_gl_interop.h, as programs with an optional OpenGL display do,
+// and checks that an interop call reports cudaErrorNotSupported (no GPU to share buffers with).
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
 #include <vector>
 #include <cuda_runtime.h>
+#include <cuda_gl_interop.h>
 
 #define THREADS 128
 
@@ -87,6 +89,8 @@ int main(void)
         if (rows[1][i] != w[i] / total)
             bad++;
     }
+    if (cudaGLSetGLDevice(0) != cudaErrorNotSupported)
+        bad++;
     printf("sum of weights %.12f, %d mismatches\n", sum, bad);
     printf("%s\n", bad ? "FAIL" : "PASS");
     cudaFree(d_x);
