@@ -30,7 +30,10 @@ a load from the same allocation (views of `extern __shared__` memory are one) in
 warp-level barrier before that statement (order_shared_stores_after_loads; a copy between two arrays gets
 none): every thread loads, then every thread stores, as in lockstep warps (and
 as the programs' own CPU references compute). Barrier elimination splits the whole thread loop at such a
-barrier, which orders the lanes of all warps alike.
+barrier, which orders the lanes of all warps alike. A load that only reads what the same thread stores gets
+none: one whose subscript in some dimension is the store's own subscript there, a value that differs between
+any two threads (Rodinia lud's `peri_row[i][idx] -= dia[i][j] * peri_row[j][idx]`, column idx = threadIdx.x,
+in a branch that half of the warp takes, where a warp-level barrier could not go).
 """
 
 from __future__ import annotations
@@ -196,29 +199,30 @@ def order_shared_stores_after_loads(module: ir.Module) -> None:
     whose bounds differ between threads (`if`s around it are fine: lockstep among the lanes that enter)."""
     store = _is_shared_access(STORES)
     for threads in collect(module.operation, is_thread_loop):
-        anchors = []  # [(statement, the shared allocations its stores write)]
+        anchors = []  # [(statement, [(store, the shared allocation it writes)])]
         for st in collect(threads, store):
             anchor = _statement_of(st, threads)
             if anchor is None:
                 continue
             base = _shared_base(st.operands[1])
-            for a, bases in anchors:
+            for a, writes in anchors:
                 if a.operation == anchor.operation:
-                    bases.append(base)
+                    writes.append((st, base))
                     break
             else:
-                anchors.append((anchor, [base]))
-        for anchor, bases in anchors:
+                anchors.append((anchor, [(st, base)]))
+        for anchor, writes in anchors:
             ops = list(anchor.operation.block.operations)
             i = next(k for k, o in enumerate(ops) if o.operation == anchor.operation)
             if i == 0 or ops[i - 1].name == "gpu.barrier":
                 continue
 
-            def same_memory(op, bases=bases):  # a load of an allocation the statement writes: a hazard
+            def same_memory(op, writes=writes, threads=threads):  # a load of memory another thread writes here
                 if op.name not in LOADS:
                     return False
                 b = _shared_base(op.operands[0])
-                return b is not None and any(b.operation == x.operation for x in bases)
+                return b is not None and any(b.operation == base.operation and
+                                             not _own_element(op, st, threads) for st, base in writes)
             for o in reversed(ops[:i]):
                 if o.name == "gpu.barrier" or collect(o, lambda x: x.name == "gpu.barrier"):
                     break
@@ -226,6 +230,61 @@ def order_shared_stores_after_loads(module: ir.Module) -> None:
                     with anchor.location, ir.InsertionPoint(anchor):
                         gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
                     break
+
+
+def _own_element(load, store, threads) -> bool:
+    """Whether memref `load` reads only elements that the same thread's `store` writes, never another thread's:
+    both index the same memref, and either the thread ids that their shared subscripts (the same SSA value in the
+    same dimension) tell apart cover every thread dimension of `threads` with more than one thread, or some
+    shared subscript depends on a thread id and the store's other subscripts are uniform (then a thread storing
+    where this one loads would store where this one stores: a race lockstep does not order either)."""
+    if load.name != "memref.load" or store.name != "memref.store" or load.operands[0] != store.operands[1]:
+        return False
+    ivs = list(threads.regions[0].blocks[0].arguments)
+    uppers = list(threads.operands)[len(ivs):2 * len(ivs)]
+    covered = {k for k, ub in enumerate(uppers) if _constant_one(ub)}
+    distinct = set()
+    pairs = list(zip(list(load.operands)[1:], list(store.operands)[2:]))
+    for a, b in pairs:
+        if a == b:
+            distinct |= _thread_injective(a, ivs, threads)
+    if len(covered | distinct) == len(ivs):
+        return True
+    return bool(distinct) and all(a == b or _uniform_subscript(b, threads) for a, b in pairs)
+
+
+def _uniform_subscript(v, threads) -> bool:
+    """_uniform, or the induction variable of a loop inside the thread loop whose bounds are uniform (every
+    thread runs the same iterations: `for (i = 0; i < BLOCK_SIZE; i++)`)."""
+    if not isinstance(v.owner, ir.Block):
+        return _uniform(v, threads)
+    loop = v.owner.owner
+    return loop is not None and loop.name == "scf.for" and v == loop.regions[0].blocks[0].arguments[0] and \
+        all(_uniform(x, threads) for x in list(loop.operands)[:3])
+
+
+def _constant_one(v) -> bool:
+    op = v.owner
+    return not isinstance(op, ir.Block) and op.name == "arith.constant" and \
+        ir.IntegerAttr(op.attributes["value"]).value == 1
+
+
+def _thread_injective(v, ivs, threads, depth: int = 8) -> set:
+    """The indices of the thread ids in `ivs` of which value `v` is a one-to-one function (the id itself, a cast
+    of it, the id plus or minus a uniform value); empty when there is none."""
+    for _ in range(depth):
+        if isinstance(v.owner, ir.Block):
+            return {k for k, iv in enumerate(ivs) if iv == v}
+        op = v.owner
+        if op.name in ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui"):
+            v = op.operands[0]
+        elif op.name in ("arith.addi", "arith.subi") and _uniform(op.operands[1], threads):
+            v = op.operands[0]
+        elif op.name == "arith.addi" and _uniform(op.operands[0], threads):
+            v = op.operands[1]
+        else:
+            return set()
+    return set()
 
 
 def _statement_of(op, threads):

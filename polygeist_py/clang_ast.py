@@ -388,6 +388,24 @@ def language_of(path: str) -> str | None:
     return LANGUAGES.get(os.path.splitext(path)[1])
 
 
+def _launch_brackets_joined(path: str, source: str | None) -> str | None:
+    """The text to parse for CUDA file `path` (`source`, or the file's): unchanged (None when it was None)
+    unless a launch writes its brackets with blanks inside (`<< <`, `>> >`), which nvcc accepts and clang does
+    not: then the text with them joined (cuda_split.spaced_launch_brackets, same length)."""
+    from .cuda_split import spaced_launch_brackets  # (cuda_split imports this module)
+    text = source
+    if text is None:
+        try:
+            with open(path, encoding="utf-8", errors="surrogateescape") as f:
+                text = f.read()
+        except OSError:
+            return None  # (clang reports it)
+    if "<<" not in text:
+        return source
+    joined = spaced_launch_brackets(text)
+    return source if joined is text else joined
+
+
 def parse(path: str, user_args: list[str], source: str | None = None, language: str | None = None):
     """Parse a C or CUDA file into a libclang TranslationUnit.
 
@@ -404,6 +422,8 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
             format, with the warnings and notes around them.
     """
     language = language or ("cuda" if is_cuda(path) else "c")
+    if language == "cuda":
+        source = _launch_brackets_joined(path, source)
     if language in ("cuda", "c++"):
         kind = "cuda" if language == "cuda" else "c++"
         # (`register` is accepted as by g++ -std=c++17, which warns: code written for C++14 and nvcc uses it)
@@ -429,8 +449,10 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         # C11's CMPLX/CMPLXF/CMPLXL, which glibc's complex.h defines for gcc >= 4.7 only (clang says 4.2)
         cmplx = [f"-D{m}(x,y)=__builtin_complex(({t})(x),({t})(y))"
                  for m, t in (("CMPLX", "double"), ("CMPLXF", "float"), ("CMPLXL", "long double"))]
+        # `#include <omp.h>` without -fopenmp finds the OpenMP runtime's header, as gcc finds its own (searched
+        # last, as a system directory; Rodinia's kmeans includes it in files built without -fopenmp)
         args = ["-x", "c", "-std=gnu11", *legacy, "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes",
-                *quiet, *cmplx] + \
+                *quiet, *cmplx, "-idirafter", omp_include_dir()] + \
             [a for a in user_args if not a.startswith("-std=c++") and not a.startswith("-std=gnu++")]
     args += ["-D__PGCC__=1"]
     openmp = "-fopenmp" in args

@@ -85,6 +85,29 @@ class Kernel:
         return self.cursor.storage_class == self.cursor.storage_class.STATIC or _in_anonymous_namespace(self.cursor)
 
 
+_SPACED_OPEN = re.compile(r"(?<!<)<<[ \t]+<(?!<)")
+_SPACED_CLOSE = re.compile(r">>[ \t]*>")
+
+
+def spaced_launch_brackets(text: str) -> str:
+    """`k << < g, b >> > (args)` (nvcc accepts the launch brackets with blanks inside them; Rodinia's
+    particlefilter writes them so) as `k <<<  g, b >>>  (args)`, which clang parses: every blank moves after
+    the bracket, so the text keeps its length and every line and column stays where it was. `<< <` is no other
+    C++ construct; the first `>>` `>` after it closes the configuration."""
+    out, pos = [], 0
+    for m in _SPACED_OPEN.finditer(text):
+        if m.start() < pos:
+            continue
+        close = _SPACED_CLOSE.search(text, m.end())
+        if close is None:
+            break
+        blanks = " " * (m.end() - m.start() - 3)
+        out += [text[pos:m.start()], "<<<", blanks, text[m.end():close.start()],
+                ">>>", " " * (close.end() - close.start() - 3)]
+        pos = close.end()
+    return "".join(out) + text[pos:] if out else text
+
+
 def toolkit_library(header: str) -> str | None:
     """The CUDA toolkit library that header name `header` (as written in `#include <...>`) belongs to
     (`thrust/device_vector.h` -> 'thrust', `cublas_v2.h` -> 'cuBLAS'), else None."""

@@ -727,6 +727,9 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
 
     with open(path, "rb") as f:
         text = f.read()
+    if b"<<" in text:  # `k << < g, b >> > (...)`: the text clang parsed (clang_ast.parse), the same length
+        text = cuda_split.spaced_launch_brackets(text.decode("utf-8", errors="surrogateescape")).encode(
+            "utf-8", errors="surrogateescape")
     named = cuda_split.extended_lambdas(tu, path, text)  # lambdas passed to kernels become named classes
     if named is not None:
         text = named

@@ -1,5 +1,6 @@
 """Legacy CUDA texture references bound to linear memory (texture<>, cudaBindTexture, tex1Dfetch,
-cudaUnbindTexture) under --cpuify, against a plain-C reference; unsupported texture forms are clear errors."""
+cudaUnbindTexture) under --cpuify, against a plain-C reference; unsupported texture forms are clear errors.
+(2-D texture references and CUDA arrays: test_cuda_rodinia_style.py.)"""
 
 import pytest
 
@@ -14,12 +15,9 @@ def test_texture_fetches_match_c_reference(tmp):
 
 
 UNSUPPORTED = {
-    "2d": ("texture<float, 2, cudaReadModeElementType> img;\n"
-           "__global__ void k(float *o) { o[threadIdx.x] = tex2D(img, threadIdx.x, 0); }\n",
-           "3:48: error: unsupported construct: 2-D texture references (tex2D of a texture<>)"),
-    "array": ("texture<float, 1, cudaReadModeElementType> t;\n"
-              "__global__ void k(float *o) { o[threadIdx.x] = tex1D(t, threadIdx.x); }\n",
-              "3:48: error: unsupported construct: tex1D() of a texture reference bound to a CUDA array"),
+    "3d": ("texture<float, 3, cudaReadModeElementType> vol;\n"
+           "__global__ void k(float *o) { o[threadIdx.x] = tex3D(vol, threadIdx.x, 0, 0); }\n",
+           "3:48: error: unsupported construct: 3-D textures (tex3D)"),
     "normalized": ("texture<unsigned char, 1, cudaReadModeNormalizedFloat> t;\n"
                    "__global__ void k(float *o) { o[threadIdx.x] = tex1Dfetch(t, threadIdx.x); }\n",
                    "cudaReadModeNormalizedFloat"),

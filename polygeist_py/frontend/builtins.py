@@ -18,7 +18,7 @@ from . import complex_values
 from . import affine_forms as AF
 from . import c_types as CT
 from . import int_semantics as IS
-from .cuda_builtins import CudaBuiltins
+from .cuda_builtins import CudaBuiltins, is_texture
 from .scan import decl_key, out_param_var
 from . import gnu_atomics
 from . import varargs
@@ -422,8 +422,11 @@ class Builtins(CudaBuiltins):
                 parent.spelling == "std":
             return classify
         if callee.get_definition() is not None and callee.type.kind == T.FUNCTIONPROTO and any(
-                canonical(t).kind == T.RECORD for t in [callee.result_type, *callee.type.argument_types()]):
-            return None  # an overload defined in C++ for a class (cuda_fp16.h's __shfl_sync of __half)
+                canonical(t).kind == T.RECORD or canonical(t).kind == T.LVALUEREFERENCE and
+                is_texture(canonical(canonical(t).get_pointee()))
+                for t in [callee.result_type, *callee.type.argument_types()]):
+            return None  # an overload defined in C++ for a class (cuda_fp16.h's __shfl_sync of __half, tex2D of a
+            # texture reference)
         if callee.type.kind == T.FUNCTIONNOPROTO and not callee.spelling.startswith("__"):
             return None  # `char pow ();` (autoconf's link probes, K&R code): a call of the symbol as declared
         return self.lookup(callee.spelling)

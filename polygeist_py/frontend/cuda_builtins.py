@@ -17,6 +17,7 @@ from ..clang_ast import K, T, canonical, children, strip_implicit, unary_op
 from ..errors import error_at
 from . import affine_forms as AF
 from . import c_types as CT
+from .llvm_memory import emit_byte_global
 from .scan import out_param_var
 from .values import MemLV, MemVar
 
@@ -58,17 +59,18 @@ SHUFFLES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_syn
 MAX_BLOCK = 1024  # CUDA's limit on threads per block: the size of a warp exchange buffer
 
 
-# texture API forms pgcc does not translate: of legacy texture references only 1-D ones on linear memory are; texture
-# objects (cudaTextureObject_t, pgcc_cuda_texture.h) work in host code the host compiler compiles (nvcc's model)
-_OBJECTS = "; texture objects (cudaTextureObject_t) and CUDA arrays work when the host compiler compiles host code"
+# texture API forms pgcc does not translate. Texture references bound to CUDA arrays or pitched memory (tex1D,
+# tex2D: templates of pgcc_cuda_texture.h) and texture objects work in host code the host compiler compiles
+# (nvcc's model); in host code pgcc compiles only 1-D texture references on linear memory (tex1Dfetch) do
+_OBJECTS = ("; texture objects (cudaTextureObject_t), CUDA arrays and 2-D texture references work when the host "
+            "compiler compiles host code")
 UNSUPPORTED_TEXTURE = {
-    "tex1D": "tex1D() of a texture reference bound to a CUDA array; bind linear memory with cudaBindTexture and "
-             "read it with tex1Dfetch" + _OBJECTS,
-    "tex2D": "2-D texture references (tex2D of a texture<>); only 1-D ones bound to linear memory (tex1Dfetch) are "
-             "supported" + _OBJECTS,
+    "tex1D": "tex1D() of a texture reference with cudaReadModeNormalizedFloat",
+    "tex2D": "tex2D() of a texture reference with cudaReadModeNormalizedFloat",
     "tex3D": "3-D textures (tex3D)",
-    "cudaBindTexture2D": "2-D texture references (cudaBindTexture2D)" + _OBJECTS,
-    "cudaBindTextureToArray": "texture references bound to CUDA arrays (cudaBindTextureToArray, cudaArray)" + _OBJECTS,
+    "cudaBindTexture2D": "2-D texture references (cudaBindTexture2D) in host code that pgcc compiles" + _OBJECTS,
+    "cudaBindTextureToArray": "texture references bound to CUDA arrays (cudaBindTextureToArray, cudaArray) in host "
+                              "code that pgcc compiles" + _OBJECTS,
     **{name: f"CUDA arrays ({name}, cudaArray) in host code that pgcc compiles" + _OBJECTS
        for name in ("cudaMallocArray", "cudaFreeArray", "cudaMemcpy2DToArray", "cudaMemcpyToArray",
                     "cudaMemcpy2DFromArray")},
@@ -460,15 +462,16 @@ class CudaBuiltins:
     # Legacy texture references: `texture<T, 1, cudaReadModeElementType> tex;` is a global holding the pointer
     # cudaBindTexture stored in it; tex1Dfetch(tex, i) loads element i of that memory.
     def texture_global(self, d, key, name):
-        """The LLVM global (a raw pointer, null until bound) standing for texture reference `d`.
+        """The LLVM global standing for texture reference `d`: pgcc_cuda_texture.h's textureReference, whose
+        first word is the bound memory (null until bound; tex1Dfetch loads it) and whose fields tex1D/tex2D read.
 
         Raises:
-            CompileError: a texture that is not 1-D, reads normalized floats, or has a non-scalar element type.
+            CompileError: a texture that is 3-D, reads normalized floats, or has a non-scalar element type.
         """
         elem, dim, normalized = texture_params(canonical(d.type))
-        if dim != 1:
-            raise error_at(d, f"unsupported construct: {dim}-D texture reference '{d.type.spelling}'; only 1-D "
-                              "textures bound to linear memory (cudaBindTexture, tex1Dfetch) are supported")
+        if dim not in (1, 2):
+            raise error_at(d, f"unsupported construct: {dim}-D texture reference '{d.type.spelling}'; 1-D and 2-D "
+                              "texture references are supported")
         if normalized:
             raise error_at(d, f"unsupported construct: texture '{d.type.spelling}' with cudaReadModeNormalizedFloat")
         if elem is None or not (CT.is_arith(elem) or is_vector_texel(elem)):
@@ -482,13 +485,10 @@ class CudaBuiltins:
             raise error_at(d, f"unsupported construct: static texture reference '{d.spelling}' (host and device "
                               "code share a texture reference through its external symbol; drop `static`)")
         if name not in self.mg.llvm_decls:
-            loc = ir.Location.file(self.mg.filename, d.location.line, d.location.column)
-            with loc, ir.InsertionPoint.at_block_begin(self.mg.module.body):
-                g = llvm.GlobalOp(CT.llvm_ptr(), name,
-                                  ir.Attribute.parse(f"#llvm.linkage<{'internal' if static else 'external'}>"))
-                if d.storage_class != d.storage_class.EXTERN and not shared_with_host:
-                    with ir.InsertionPoint(g.initializer.blocks.append()):
-                        llvm.ReturnOp(arg=llvm.ZeroOp(CT.llvm_ptr()).result)
+            # the whole object (tex1D/tex2D read its shape and settings), zero (unbound) where pgcc defines it
+            ty = canonical(d.type)
+            external = d.storage_class == d.storage_class.EXTERN or shared_with_host
+            emit_byte_global(self.mg, name, ty, bytearray(max(CT.size_of(ty), 1)), [], static, external, d)
             self.mg.llvm_decls.add(name)
         mv = MemVar(None, canonical(d.type), global_name=name)
         self.mg.globals[key] = mv

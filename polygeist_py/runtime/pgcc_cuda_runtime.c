@@ -116,11 +116,11 @@ cudaError_t cudaGetLastError(void) { return sticky(); }
 cudaError_t cudaPeekAtLastError(void) { return sticky(); }
 const char *cudaGetErrorString(cudaError_t e) {
   return e == cudaSuccess ? "no error" : e == 710 ? "device-side assert triggered"
-       : e == 13 ? "invalid device symbol" : "unknown error";
+       : e == 13 ? "invalid device symbol" : e == 801 ? "operation not supported" : "unknown error";
 }
 const char *cudaGetErrorName(cudaError_t e) {
   return e == cudaSuccess ? "cudaSuccess" : e == 710 ? "cudaErrorAssert" : e == 13 ? "cudaErrorInvalidSymbol"
-       : "cudaErrorUnknown";
+       : e == 801 ? "cudaErrorNotSupported" : "cudaErrorUnknown";
 }
 
 /* streams carry no state */

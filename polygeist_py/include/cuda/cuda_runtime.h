@@ -87,6 +87,7 @@ enum cudaError {
   cudaErrorNoDevice = 100,
   cudaErrorAssert = 710,
   cudaErrorCooperativeLaunchTooLarge = 720,
+  cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999
 };
 typedef enum cudaError cudaError_t;

@@ -1,8 +1,11 @@
 /* polygeist-py: CUDA textures. Texture objects (further down) read linear memory, pitched 2-D memory and CUDA
-   arrays. Legacy texture references: pgcc supports 1-D textures bound to linear device memory:
-   `texture<T, 1, cudaReadModeElementType> tex;`, cudaBindTexture / cudaUnbindTexture and tex1Dfetch(tex, i),
-   which reads element i of the bound memory (a plain load on the CPU). The other forms (2-D/3-D textures,
-   CUDA arrays, normalized-float reads) are declared so programs parse, and pgcc reports them as unsupported. */
+   arrays. Legacy texture references (`texture<T, dim, cudaReadModeElementType> tex;`, the host compiler's
+   objects, read by device code through their symbol): 1-D ones bound to linear memory (cudaBindTexture,
+   tex1Dfetch(tex, i): element i of the bound memory, a plain load on the CPU), 1-D ones bound to CUDA arrays
+   (cudaBindTextureToArray, tex1D) and 2-D ones bound to pitched memory or CUDA arrays (cudaBindTexture2D,
+   cudaBindTextureToArray, tex2D), read with the texture's filterMode, normalized and addressMode settings as
+   texture objects are. 3-D textures and normalized-float reads are declared so programs parse, and pgcc
+   reports them as unsupported. */
 #ifndef PGCC_CUDA_TEXTURE_H
 #define PGCC_CUDA_TEXTURE_H
 #include <stdio.h>
@@ -31,9 +34,23 @@ struct textureReference {
   enum cudaTextureFilterMode filterMode;
   enum cudaTextureAddressMode addressMode[3];
   struct cudaChannelFormatDesc channelDesc;
+  /* the bound memory's shape: texels per row, rows, bytes from one row to the next (tex1D, tex2D) */
+  size_t __pgcc_width, __pgcc_height, __pgcc_pitch;
 };
 template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
-struct texture : public textureReference {};
+struct texture : public textureReference {
+  /* CUDA's defaults: unnormalized coordinates, point filtering, clamped addressing */
+  texture(int norm = 0, enum cudaTextureFilterMode fMode = cudaFilterModePoint,
+          enum cudaTextureAddressMode aMode = cudaAddressModeClamp) {
+    __pgcc_bound = 0;
+    normalized = norm;
+    filterMode = fMode;
+    addressMode[0] = addressMode[1] = addressMode[2] = aMode;
+    channelDesc.x = channelDesc.y = channelDesc.z = channelDesc.w = 0;
+    channelDesc.f = cudaChannelFormatKindNone;
+    __pgcc_width = __pgcc_height = __pgcc_pitch = 0;
+  }
+};
 
 #ifdef __PGCC_HOST_PASS__
 /* nvcc's model: the host compiler's texture reference is the object device code reads (cuda_builtins.py:
@@ -45,8 +62,59 @@ static inline cudaError_t cudaBindTexture(size_t *offset, const struct textureRe
     return cudaErrorInvalidValue;
   if (offset != NULL)
     *offset = 0;
-  ((struct textureReference *)texref)->__pgcc_bound = devPtr;
+  struct textureReference *t = (struct textureReference *)texref;
+  t->__pgcc_bound = devPtr;
+  t->__pgcc_width = size;  /* (bytes: tex1Dfetch does not check bounds) */
+  t->__pgcc_height = 1;
+  t->__pgcc_pitch = 0;
   return cudaSuccess;
+}
+/* 2-D texture references over pitched memory (cudaMallocPitch) and texture references over CUDA arrays */
+static inline cudaError_t cudaBindTexture2D(size_t *offset, const struct textureReference *texref, const void *devPtr,
+                                            const struct cudaChannelFormatDesc *desc, size_t width, size_t height,
+                                            size_t pitch) {
+  (void)desc;
+  if (texref == NULL)
+    return cudaErrorInvalidValue;
+  if (offset != NULL)
+    *offset = 0;
+  struct textureReference *t = (struct textureReference *)texref;
+  t->__pgcc_bound = devPtr;
+  t->__pgcc_width = width;
+  t->__pgcc_height = height;
+  t->__pgcc_pitch = pitch;
+  return cudaSuccess;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+cudaError_t cudaBindTexture2D(size_t *offset, const texture<T, dim, mode> &tex, const void *devPtr,
+                              const struct cudaChannelFormatDesc &desc, size_t width, size_t height, size_t pitch) {
+  return cudaBindTexture2D(offset, &tex, devPtr, &desc, width, height, pitch);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+cudaError_t cudaBindTexture2D(size_t *offset, const texture<T, dim, mode> &tex, const void *devPtr, size_t width,
+                              size_t height, size_t pitch) {
+  return cudaBindTexture2D(offset, &tex, devPtr, &tex.channelDesc, width, height, pitch);
+}
+static inline cudaError_t cudaBindTextureToArray(const struct textureReference *texref, cudaArray_const_t array,
+                                                 const struct cudaChannelFormatDesc *desc) {
+  (void)desc;
+  if (texref == NULL || array == NULL)
+    return cudaErrorInvalidValue;
+  struct textureReference *t = (struct textureReference *)texref;
+  t->__pgcc_bound = array->data;
+  t->__pgcc_width = array->width;
+  t->__pgcc_height = array->height;
+  t->__pgcc_pitch = array->width * array->elem;
+  return cudaSuccess;
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+cudaError_t cudaBindTextureToArray(const texture<T, dim, mode> &tex, cudaArray_const_t array) {
+  return cudaBindTextureToArray(&tex, array, (const struct cudaChannelFormatDesc *)NULL);
+}
+template <class T, int dim, enum cudaTextureReadMode mode>
+cudaError_t cudaBindTextureToArray(const texture<T, dim, mode> &tex, cudaArray_const_t array,
+                                   const struct cudaChannelFormatDesc &desc) {
+  return cudaBindTextureToArray(&tex, array, &desc);
 }
 template <class T, int dim, enum cudaTextureReadMode mode>
 cudaError_t cudaBindTexture(size_t *offset, const texture<T, dim, mode> &tex, const void *devPtr,
@@ -80,6 +148,21 @@ extern "C" cudaError_t cudaBindTexture(size_t *offset, const struct textureRefer
 template <class T, int dim, enum cudaTextureReadMode mode>
 cudaError_t cudaUnbindTexture(const texture<T, dim, mode> &tex);
 extern "C" cudaError_t cudaUnbindTexture(const struct textureReference *texref);
+template <class T, int dim, enum cudaTextureReadMode mode>
+cudaError_t cudaBindTexture2D(size_t *offset, const texture<T, dim, mode> &tex, const void *devPtr,
+                              const struct cudaChannelFormatDesc &desc, size_t width, size_t height, size_t pitch);
+template <class T, int dim, enum cudaTextureReadMode mode>
+cudaError_t cudaBindTexture2D(size_t *offset, const texture<T, dim, mode> &tex, const void *devPtr, size_t width,
+                              size_t height, size_t pitch);
+cudaError_t cudaBindTexture2D(size_t *offset, const struct textureReference *texref, const void *devPtr,
+                              const struct cudaChannelFormatDesc *desc, size_t width, size_t height, size_t pitch);
+template <class T, int dim, enum cudaTextureReadMode mode>
+cudaError_t cudaBindTextureToArray(const texture<T, dim, mode> &tex, cudaArray_const_t array);
+template <class T, int dim, enum cudaTextureReadMode mode>
+cudaError_t cudaBindTextureToArray(const texture<T, dim, mode> &tex, cudaArray_const_t array,
+                                   const struct cudaChannelFormatDesc &desc);
+cudaError_t cudaBindTextureToArray(const struct textureReference *texref, cudaArray_const_t array,
+                                   const struct cudaChannelFormatDesc *desc);
 #endif
 template <class T> __device__ T tex1Dfetch(const texture<T, 1, cudaReadModeElementType> &tex, int x);
 template <class T> __device__ float tex1Dfetch(const texture<T, 1, cudaReadModeNormalizedFloat> &tex, int x);
@@ -90,17 +173,6 @@ template <class T> __device__ float tex1Dfetch(const texture<T, 1, cudaReadModeN
 #else
 #define PGCC_UNSUPPORTED(what)
 #endif
-template <class T, int dim, enum cudaTextureReadMode mode>
-PGCC_UNSUPPORTED("2-D textures (cudaBindTexture2D); only 1-D textures bound to linear memory are supported")
-cudaError_t cudaBindTexture2D(size_t *offset, const texture<T, dim, mode> &tex, const void *devPtr,
-                              const struct cudaChannelFormatDesc &desc, size_t width, size_t height, size_t pitch);
-template <class T, int dim, enum cudaTextureReadMode mode>
-PGCC_UNSUPPORTED("textures bound to CUDA arrays (cudaBindTextureToArray, cudaArray)")
-cudaError_t cudaBindTextureToArray(const texture<T, dim, mode> &tex, cudaArray_t array);
-template <class T, int dim, enum cudaTextureReadMode mode>
-PGCC_UNSUPPORTED("textures bound to CUDA arrays (cudaBindTextureToArray, cudaArray)")
-cudaError_t cudaBindTextureToArray(const texture<T, dim, mode> &tex, cudaArray_t array,
-                                   const struct cudaChannelFormatDesc &desc);
 #ifdef __PGCC_HOST_PASS__
 static inline cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
                                           size_t height = 0, unsigned int flags = 0) {
@@ -314,10 +386,12 @@ static inline __device__ bool __pgcc_tex_address(int mode, int n, int *i) {
   }
   return true;
 }
-template <class T> static inline __device__ T __pgcc_texel(const struct __pgcc_texture *d, int i, int j) {
-  if (!__pgcc_tex_address(d->address[0], (int)d->width, &i) || !__pgcc_tex_address(d->address[1], (int)d->height, &j))
+template <class T>
+static inline __device__ T __pgcc_texel_at(const unsigned char *data, size_t width, size_t height, size_t pitch,
+                                           int am0, int am1, int i, int j) {
+  if (!__pgcc_tex_address(am0, (int)width, &i) || !__pgcc_tex_address(am1, (int)height, &j))
     return T();
-  return *(const T *)(d->data + (size_t)j * d->pitch + (size_t)i * sizeof(T));
+  return *(const T *)(data + (size_t)j * pitch + (size_t)i * sizeof(T));
 }
 static inline __device__ float __pgcc_lerp(float a, float b, float w) { return a + w * (b - a); }
 static inline __device__ float2 __pgcc_lerp(float2 a, float2 b, float w) {
@@ -332,33 +406,61 @@ template <class T> __device__ T tex1Dfetch(cudaTextureObject_t t, int x) {
   const struct __pgcc_texture *d = t.tex_;
   return x >= 0 && (size_t)x < d->width ? ((const T *)d->data)[x] : T();
 }
-template <class T> __device__ T tex2D(cudaTextureObject_t t, float x, float y) {
-  const struct __pgcc_texture *d = t.tex_;
-  if (d->normalized) {
-    x *= (float)d->width;
-    y *= (float)d->height;
+/* a 2-D read at (x, y) of `height` rows of `width` texels `pitch` bytes apart: point filtering takes the texel
+   holding the point, linear filtering weighs the four nearest texel centers (CUDA's tex2D; exact weights where a
+   GPU uses 9-bit fixed point) */
+template <class T>
+static inline __device__ T __pgcc_tex2D_at(const unsigned char *data, size_t width, size_t height, size_t pitch,
+                                           int filter, int normalized, int am0, int am1, float x, float y) {
+  if (normalized) {
+    x *= (float)width;
+    y *= (float)height;
   }
-  if (d->filter == cudaFilterModePoint)
-    return __pgcc_texel<T>(d, (int)floorf(x), (int)floorf(y));
+  if (filter == cudaFilterModePoint)
+    return __pgcc_texel_at<T>(data, width, height, pitch, am0, am1, (int)floorf(x), (int)floorf(y));
   float xb = x - 0.5f, yb = y - 0.5f;
   int i = (int)floorf(xb), j = (int)floorf(yb);
   float a = xb - floorf(xb), b = yb - floorf(yb);
-  T top = __pgcc_lerp(__pgcc_texel<T>(d, i, j), __pgcc_texel<T>(d, i + 1, j), a);
-  T bottom = __pgcc_lerp(__pgcc_texel<T>(d, i, j + 1), __pgcc_texel<T>(d, i + 1, j + 1), a);
+  T top = __pgcc_lerp(__pgcc_texel_at<T>(data, width, height, pitch, am0, am1, i, j),
+                      __pgcc_texel_at<T>(data, width, height, pitch, am0, am1, i + 1, j), a);
+  T bottom = __pgcc_lerp(__pgcc_texel_at<T>(data, width, height, pitch, am0, am1, i, j + 1),
+                         __pgcc_texel_at<T>(data, width, height, pitch, am0, am1, i + 1, j + 1), a);
   return __pgcc_lerp(top, bottom, b);
+}
+template <class T>
+static inline __device__ T __pgcc_tex1D_at(const unsigned char *data, size_t width, int filter, int normalized,
+                                           int am0, float x) {
+  if (normalized)
+    x *= (float)width;
+  if (filter == cudaFilterModePoint)
+    return __pgcc_texel_at<T>(data, width, 1, 0, am0, cudaAddressModeClamp, (int)floorf(x), 0);
+  float xb = x - 0.5f;
+  int i = (int)floorf(xb);
+  return __pgcc_lerp(__pgcc_texel_at<T>(data, width, 1, 0, am0, cudaAddressModeClamp, i, 0),
+                     __pgcc_texel_at<T>(data, width, 1, 0, am0, cudaAddressModeClamp, i + 1, 0), xb - floorf(xb));
+}
+template <class T> __device__ T tex2D(cudaTextureObject_t t, float x, float y) {
+  const struct __pgcc_texture *d = t.tex_;
+  return __pgcc_tex2D_at<T>(d->data, d->width, d->height, d->pitch, d->filter, d->normalized, d->address[0],
+                            d->address[1], x, y);
 }
 template <class T> __device__ T tex1D(cudaTextureObject_t t, float x) {
   const struct __pgcc_texture *d = t.tex_;
-  if (d->normalized)
-    x *= (float)d->width;
-  if (d->filter == cudaFilterModePoint)
-    return __pgcc_texel<T>(d, (int)floorf(x), 0);
-  float xb = x - 0.5f;
-  int i = (int)floorf(xb);
-  return __pgcc_lerp(__pgcc_texel<T>(d, i, 0), __pgcc_texel<T>(d, i + 1, 0), xb - floorf(xb));
+  return __pgcc_tex1D_at<T>(d->data, d->width, d->filter, d->normalized, d->address[0], x);
 }
-template <class T, enum cudaTextureReadMode mode> __device__ T tex1D(const texture<T, 1, mode> &tex, float x);
-template <class T, enum cudaTextureReadMode mode> __device__ T tex2D(const texture<T, 2, mode> &tex, float x, float y);
+/* texture references: the same reads, with the shape cudaBindTexture2D/cudaBindTextureToArray recorded and the
+   settings the program gave the texture (read at each fetch, as a launch reads them on a GPU) */
+template <class T> __device__ T tex1D(const texture<T, 1, cudaReadModeElementType> &tex, float x) {
+  return __pgcc_tex1D_at<T>((const unsigned char *)tex.__pgcc_bound, tex.__pgcc_width, tex.filterMode,
+                            tex.normalized, tex.addressMode[0], x);
+}
+template <class T> __device__ T tex2D(const texture<T, 2, cudaReadModeElementType> &tex, float x, float y) {
+  return __pgcc_tex2D_at<T>((const unsigned char *)tex.__pgcc_bound, tex.__pgcc_width, tex.__pgcc_height,
+                            tex.__pgcc_pitch, tex.filterMode, tex.normalized, tex.addressMode[0],
+                            tex.addressMode[1], x, y);
+}
+template <class T> __device__ float tex1D(const texture<T, 1, cudaReadModeNormalizedFloat> &tex, float x);
+template <class T> __device__ float tex2D(const texture<T, 2, cudaReadModeNormalizedFloat> &tex, float x, float y);
 template <class T, enum cudaTextureReadMode mode>
 __device__ T tex3D(const texture<T, 3, mode> &tex, float x, float y, float z);
 #endif
