@@ -16,10 +16,10 @@ pointer and double arguments (clang expands it inline instead; the result is the
 ap)`) is the address of the caller's list, as in C.
 
 `va_arg` of a `long double` reads the overflow area directly (LLVM does not lower it), `va_arg` of a struct the
-register save area or the overflow area by the ABI's algorithm (`_va_arg_record`).
-Not supported (each a clear error): struct parameters or results of a variadic definition, `va_arg` of a struct
-holding a long double or of a type that the default argument promotions change (`char`, `short`, `float`: undefined
-in C), variadic C++ member functions.
+register save area or the overflow area by the ABI's algorithm (`_va_arg_record`; a struct holding a long double
+is classed MEMORY: the overflow area). Not supported (each a clear error): struct parameters or results of a
+variadic definition, `va_arg` of a type that the default argument promotions change (`char`, `short`, `float`:
+undefined in C), variadic C++ member functions.
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def _va_arg_record(fg, ap, ty, e):
     like a struct classed MEMORY (larger than 16 bytes). Returns the address of a copy.
 
     Raises:
-        CompileError: a struct holding a long double."""
+        CompileError: a member type with no x86-64 classification here."""
     try:
         classes = R.classify(ty)
     except CT.UnsupportedType as err:
