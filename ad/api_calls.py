@@ -10,7 +10,7 @@ from __future__ import annotations
 from mlir import ir
 
 from polygeist_py.errors import error_at_op
-from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, RULES_ATTR
+from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, RULES_ATTR, SITE_ATTR
 
 from .activity import all_ops
 from .allocators import set_custom_allocators
@@ -210,12 +210,13 @@ def differentiate(module, device_code_only: bool = False) -> bool:
                 from .gpu_block import reached_by_the_whole_block, uniform_parameters
                 whole = reached_by_the_whole_block(module, call)
                 extra += (uniform_parameters(module, call, acts), whole,
-                          whole and sites[(_enclosing_function(call), fn)] == 1)
+                          whole and sites[(_enclosing_function(call), fn)] == 1, _site_names(call))
             name = session.derivative(fn, mode, tuple(a != "const" for a in acts), at=call, ftype=ftype,
                                       extra=extra)
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
-        for a in (FN_ATTR, MODE_ATTR, ACT_ATTR):
-            del call.attributes[a]
+        for a in (FN_ATTR, MODE_ATTR, ACT_ATTR, SITE_ATTR):
+            if a in call.attributes:
+                del call.attributes[a]
         placeholders.add(placeholder)
     for placeholder in placeholders:  # after every call: cpuify may have copied one call (a stub's branches)
         session.funcs[placeholder].operation.erase()
@@ -223,6 +224,14 @@ def differentiate(module, device_code_only: bool = False) -> bool:
     session.finish()
     _erase_unused_markers(module)
     return True
+
+
+def _site_names(call) -> tuple:
+    """(the caller and the Enzyme function, then the source text of each operand: "" for non-pointers) of
+    placeholder `call`, for the run-time messages of its derivative (ad/gpu_block.py `disjoint_shadows`)."""
+    if SITE_ATTR not in call.attributes:
+        return ()
+    return tuple(ir.StringAttr(a).value for a in ir.ArrayAttr(call.attributes[SITE_ATTR]))
 
 
 def _call_augmented(session, call, aug) -> None:
