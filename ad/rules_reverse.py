@@ -18,6 +18,7 @@ from .activity import ALLOCS, MALLOCS, all_ops, is_float
 from .allocators import is_free
 from .libm import is_libm_call
 from .emit import body_ops, create_like, terminator, zero
+from .parallel_overlap import finish as finish_overlap_check, note_atomic, plain_guard
 from .gpu_block import accumulate as device_accumulate, barrier_rule, contains_barrier, is_dynamic_shared
 from .gpu_block import while_count as device_while_count
 from .raw_memory import rev_copy_rule, rev_load_rule, rev_store_rule
@@ -80,7 +81,20 @@ def load_rule(rv, op):
     if rv.session.device:  # one thread's code: atomic where threads may collide (ad/gpu_block.py)
         device_accumulate(rv, op, g, sh, idx)
     elif rv.atomic_context() and not injective_access(op):
+        note_atomic(rv, op)
         memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
+    elif rv.atomic_context():  # (another parameter's shadow may overlap this one: ad/parallel_overlap.py)
+        safe = plain_guard(rv, op, sh)
+        if safe is None:
+            memref.StoreOp(P.accumulate(memref.LoadOp(sh, idx).result, g), sh, idx)
+            return
+        branch = scf.IfOp(safe, [], has_else=True)
+        with ir.InsertionPoint(branch.then_block):
+            memref.StoreOp(P.accumulate(memref.LoadOp(sh, idx).result, g), sh, idx)
+            scf.YieldOp([])
+        with ir.InsertionPoint(branch.else_block):
+            memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
+            scf.YieldOp([])
     else:
         memref.StoreOp(P.accumulate(memref.LoadOp(sh, idx).result, g), sh, idx)
 
@@ -233,6 +247,9 @@ def vararg_call_rule(rv, op):
     differentiated."""
     from .rules_forward import PRINTING
     callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value if "callee" in op.attributes else None
+    if callee is None:
+        raise error_at_op(op, "unsupported construct: differentiating a call through a function pointer that is "
+                              "not one known function where it is differentiated (call the function by name)")
     if callee not in PRINTING:
         raise error_at_op(op, f"unsupported construct: differentiating a call of '{callee}'")
 
@@ -759,6 +776,7 @@ def parallel_rule(rv, op):
         cur = rv.scope.adj.get(f)
         memref.StoreOp(cur if cur is not None else zero(f.type), slots[f], [])
     new = create_like(op, [rv.rv(v) for v in lbs + ubs + steps], [], segments=[n, n, n, 0])
+    rv.__dict__.setdefault("reversed_parallel", {})[op.operation] = new
     block = new.regions[0].blocks.append(*[a.type for a in body.arguments])
     with ir.InsertionPoint(block):
         rlbs, rsteps = [rv.rv(v) for v in lbs], [rv.rv(v) for v in steps]
@@ -777,6 +795,7 @@ def parallel_rule(rv, op):
                 memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, slots[f], [])
         rv.leave()
         scf.ReduceOp([], 0)
+    finish_overlap_check(rv, op, new)
     for f in F:
         rv.scope.adj[f] = memref.LoadOp(slots[f], []).result
 
