@@ -33,6 +33,8 @@ class Session:
         self.count = 0
         # custom rules (frontend/enzyme.py register): calls of these functions are not inlined
         self.inactive, self.gradient_rules, self.derivative_rules = set(), {}, {}
+        from .libm import INTEGER_RESULTS  # (libm functions whose results are integers: constant, as Enzyme's)
+        self.inactive |= {n for n in INTEGER_RESULTS if n in self.funcs and not len(self.funcs[n].regions[0].blocks)}
         self.function_like = {}        # function -> math op whose derivative rule its calls use
         self.inactive_globals = set()  # globals marked __attribute__((enzyme_inactive))
         self.user_shadows = {}  # global -> the global the program names as its shadow (enzyme_shadow)
