@@ -639,7 +639,12 @@ def forward_sweep_shadows(rev, top):
                             llvm.StoreOp(llvm.LoadOp(_ptr(), _at(ss, off)).result, _at(sd, off))
         elif name == "llvm.store":
             val, mem = o.operands[0], o.operands[1]
-            if not is_pointer_like(val.type) or not rev.act.is_varied(mem):
+            if not is_pointer_like(val.type):
+                continue
+            if not rev.act.is_varied(mem):  # (a differentiated pointer kept where no shadow follows it)
+                if rev.act.is_varied(val) and not rev.session.in_inactive_global(mem):
+                    raise error_at_op(o, "storing an active value into memory that has no shadow (an enzyme_const "
+                                         "argument or a global)")
                 continue
             with ir.InsertionPoint.after(rev.fops[o]), o.location:
                 sv = shadow_of_stored_pointer(o, val, fshadow(rev, val) if rev.act.is_varied(val) else None,

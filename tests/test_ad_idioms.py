@@ -57,6 +57,16 @@ ERRORS = [
      "void g(double *x, double *dx, double *o, double *d) { __enzyme_autodiff((void *)prod, enzyme_dup, x, dx,\n"
      "  enzyme_const, 3, enzyme_const, 1.0, enzyme_dup, o, d); }\n", 5,
      "the recursive function 'prod', which writes memory it does not allocate"),
+    # a differentiated pointer kept in a global pointer by a helper, then read back: was a silent zero gradient
+    # in reverse mode (forward mode said so)
+    ("static double *keep;\nstatic void hold(double *p) { keep = p; }\n"
+     "double f(double *x) { hold(x); return keep[0] * keep[1]; }\n"
+     "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }\n", 5,
+     "storing an active value into memory that has no shadow"),
+    # an indirect call through a pointer that may hold any function
+    ("double (*pick)(double);\ndouble f(double x) { return pick(x) * x; }\n"
+     "double g(double x) { return __enzyme_autodiff((void *)f, x); }\n", 5,
+     "a call through a function pointer that is not one known function"),
 ]
 
 
