@@ -133,27 +133,33 @@ class Session:
             Reverse(self, primal, active, extra).build(dname, ftype)
         return dname
 
-    def split_derivative(self, name, active, at=None):
+    def split_derivative(self, name, active, at=None, taped=False):
         """The names (augmented forward, reverse) of Enzyme's split-mode functions for `name` with per-parameter
-        activity `active` (ad/split_mode.py); built on first request.
+        activity `active` (ad/split_mode.py); built on first request. With `taped` (a recursive call that writes
+        memory it does not allocate, rules_reverse.taped_recursive), the tape holds every value the reverse reads
+        from memory outside the function (the caller may write that memory before the reverse runs). The names
+        are known before the functions are built: a recursive function's derivative calls itself.
 
         Raises:
             CompileError: constructs reverse mode cannot differentiate; split mode in device code."""
-        key = (name, "split", active)
+        key = (name, "split", active, taped)
         if key in self.memo:
             return self.memo[key]
         if self.device:
-            raise error_at_op(at, "unsupported construct: Enzyme's split mode (__enzyme_augmentfwd, "
-                                  "__enzyme_reverse) in CUDA device code")
+            what = f"reverse mode through the recursive function '{name}', which writes memory it does not " \
+                "allocate, in CUDA device code" if taped else \
+                "Enzyme's split mode (__enzyme_augmentfwd, __enzyme_reverse) in CUDA device code"
+            raise error_at_op(at, f"unsupported construct: {what}")
         from .reverse import Reverse
         from .split_mode import split
         rev = Reverse(self, self.primal(name, "reverse"), active, ("split",))
+        rev.taped = taped
         combined = self.fresh(f"{name}.split")
-        f = rev.build(combined)
         names = (self.fresh(f"{name}.augment"), self.fresh(f"{name}.reverse"))
+        self.memo[key] = names
+        f = rev.build(combined)
         split(rev, f, *names, want_primal=True)
         del self.funcs[combined]
-        self.memo[key] = names
         return names
 
     def finish(self) -> None:

@@ -323,6 +323,10 @@ class Reverse:
         if not isinstance(owner, ir.Block) and owner.name == "llvm.load":
             from .raw_memory import pointer_rewritten_after
             w = pointer_rewritten_after(self, owner)
+            if w is not None and w == owner:  # (a taped recursive derivative: api_calls.split_derivative)
+                raise error_at_op(owner, "unsupported construct: reverse mode through a recursive call whose "
+                                         "function reads a differentiated pointer from memory its caller may "
+                                         "change after the call")
             if w is not None:
                 kind = w.operation.name
                 what = f"a call of '{w.attributes['callee'].value}'" if kind == "func.call" else f"'{kind}'"

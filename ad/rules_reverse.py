@@ -436,8 +436,10 @@ def alloc_rule(rv, op):
 
 
 def call_rule(rv, op):
-    """A call that was not inlined (recursion): the callee's reverse derivative, recomputing its forward sweep.
-    Exact when the callee writes no memory that is differentiated."""
+    """A call that was not inlined (recursion): the callee's reverse derivative, recomputing its forward sweep
+    (exact when the callee writes no memory it does not allocate and the caller leaves the memory it reads
+    alone after the call); otherwise the forward sweep called the callee's augmented forward pass and this
+    calls its reverse with the tape (`taped_call`, `taped_reverse`: Enzyme's treatment of recursion)."""
     name = op.attributes["callee"].value
     if name in MALLOCS or is_free(name) or name == "realloc" or name in rv.session.inactive or \
             is_dynamic_shared(op):  # (realloc: Reverse.realloc_shadow)
@@ -461,16 +463,12 @@ def call_rule(rv, op):
                                   " or mark it __enzyme_inactivefn)")
         return
     active = tuple(rv.act.is_varied(v) for v in op.operands)
-    callee_primal = rv.session.primal(name, "reverse")
-    from .activity import COPIES, root_alloc
-    for inner in all_ops(callee_primal):
-        target = inner.operands[1] if inner.name in ("memref.store", "llvm.store", "memref.atomic_rmw") else \
-            inner.operands[0] if inner.name in COPIES or inner.name == "llvm.intr.memset" else None
-        if target is not None:
-            mem = target
-            if root_alloc(mem) is None:
-                raise error_at_op(op, f"unsupported construct: reverse mode through the recursive function "
-                                      f"'{name}', which writes memory it does not allocate")
+    if op in rv.tapes:  # (its augmented forward ran in the forward sweep: taped_call)
+        taped_reverse(rv, op, name, active)
+        return
+    if taped_recursive(rv.session, name):
+        raise error_at_op(op, f"unsupported construct: reverse mode through the recursive function "
+                              f"'{name}', which writes memory it does not allocate")
     _check_memory_kept(rv, op, name)
     dname = rv.session.derivative(name, "reverse", active, extra=("call",), at=op)
     args = []
@@ -491,31 +489,100 @@ def call_rule(rv, op):
             k += 1
 
 
-def _check_memory_kept(rv, op, name):
+def taped_recursive(session, name) -> bool:
+    """Whether defined function `name`, which stays a call (recursion), writes memory it does not allocate: its
+    derivative cannot re-run it in the reverse sweep (the writes would repeat on memory already changed), so its
+    calls run its augmented forward, which keeps a tape, and its reverse reads the tape (`taped_reverse`)."""
+    memo = session.__dict__.setdefault("taped_recursive", {})
+    if name not in memo:
+        from .activity import COPIES, root_alloc
+        memo[name] = False
+        for inner in all_ops(session.primal(name, "reverse")):
+            target = inner.operands[1] if inner.name in ("memref.store", "llvm.store", "memref.atomic_rmw") else \
+                inner.operands[0] if inner.name in COPIES or inner.name == "llvm.intr.memset" else None
+            if target is not None and root_alloc(target) is None:
+                memo[name] = True
+                break
+    return memo[name]
+
+
+def taped_call(rv, op) -> None:
+    """Forward sweep of primal call `op` of a `taped_recursive` function with differentiated arguments: one call
+    of its augmented forward (Enzyme's split mode, api_calls.Session.split_derivative with a full tape) instead of
+    the primal call: the same writes and results, and a tape kept in `rv.tapes` for `taped_reverse`."""
+    from .raw_memory import fshadow
+    from mlir.dialects import llvm
+    name = op.attributes["callee"].value
+    active = tuple(rv.act.is_varied(v) for v in op.operands)
+    aug, _ = rv.session.split_derivative(name, active, at=op, taped=True)
+    fcall = rv.fops[op]
+    with ir.InsertionPoint(fcall), op.location:
+        args = []
+        for v, a in zip(op.operands, active):
+            args.append(rv.vmap.get(v, v))
+            if a and not is_float(v.type):
+                args.append(fshadow(rv, v))
+        ptr = ir.Type.parse("!llvm.ptr")
+        call = func.CallOp([ptr] + [r.type for r in op.results], ir.FlatSymbolRefAttr.get(aug), args)
+        rv.tapes[op] = llvm.PtrToIntOp(ir.IntegerType.get_signless(64), call.results[0]).result
+    for old, new, r in zip(fcall.results, list(call.results)[1:], op.results):
+        old.replace_all_uses_with(new)
+        rv.vmap[r] = new
+    rv.fops[op] = call.operation
+    fcall.erase()
+
+
+def taped_reverse(rv, op, name, active) -> None:
+    """Reverse sweep of a call `taped_call` made: the reverse of the split derivative, with the call's arguments
+    and shadows, the adjoints of its floating results, then the tape; its results are the adjoints of the active
+    floating arguments."""
+    _, rev = rv.session.split_derivative(name, active, at=op, taped=True)
+    args = []
+    for v, a in zip(op.operands, active):
+        args.append(rv.rv(v))
+        if a and not is_float(v.type):
+            args.append(rv.shadow(v))
+    for r in op.results:
+        if is_float(r.type):
+            g = rv.pop_adj(r)
+            args.append(g if g is not None else zero(r.type))
+    args.append(_tape_in_reverse(rv, op, rv.tapes[op]))
+    floats = [v for v, a in zip(op.operands, active) if a and is_float(v.type)]
+    call = func.CallOp([v.type for v in floats], ir.FlatSymbolRefAttr.get(rev), args)
+    for v, g in zip(floats, call.results):
+        rv.add_adj(v, g)
+
+
+def _check_memory_kept(rv, op, name, check_only=False):
     """The callee's derivative re-runs its forward sweep in the reverse sweep, reading the memory its pointer
     arguments reach as it is then: that memory must not be written after the call, except by stores of floats
     of a type whose values that derivative does not need (_needed_read_types). A free of the memory after the
-    call is moved to the reverse sweep (_defer_free).
+    call is moved to the reverse sweep (_defer_free). With `check_only` (the forward sweep, choosing between
+    that and a taped call): returns whether the memory is kept, changing nothing.
 
     Raises:
         CompileError: a write after the call that may reach the memory a pointer argument points to."""
     from .cache import Overwrites
     from .activity import is_pointer_like
-    if rv.caches.overwrites is None:
-        rv.caches.overwrites = Overwrites(rv.primal, rv.session)
-    ow = rv.caches.overwrites
+    caches = getattr(rv, "caches", None)
+    if caches is None:  # (the forward sweep)
+        ow = Overwrites(rv.primal, rv.session, getattr(rv, "taped", False))
+    else:
+        if caches.overwrites is None:
+            caches.overwrites = Overwrites(rv.primal, rv.session, getattr(rv, "taped", False))
+        ow = caches.overwrites
     reads = set()
     for v in op.operands:
         if is_pointer_like(v.type):
             reads |= ow.roots(v)
     if not reads:
-        return
+        return True
     needed = _needed_read_types(rv.session, name)
     from .raw_memory import writes_outside
     for later in ow.later_ops(op):
         if later.name == "func.call" and is_free(later.attributes["callee"].value):
             freed = set().union(*(ow.roots(x) for x in later.operands if is_pointer_like(x.type)))
-            if freed & reads:
+            if freed & reads and not check_only:
                 _defer_free(rv, op, name, later, freed)
             continue
         if later.name == "func.call" and not writes_outside(rv.session, later.attributes["callee"].value):
@@ -527,8 +594,11 @@ def _check_memory_kept(rv, op, name):
             continue
         w = ow.writes_of(later)
         if w is None or (w and ow.alias(reads, w)):
+            if check_only:
+                return False
             raise error_at_op(op, f"unsupported construct: reverse mode through the recursive call of '{name}' "
                                   "whose argument memory may be written after the call")
+    return True
 
 
 def _scalar_type_key(t):
