@@ -10,7 +10,7 @@ from __future__ import annotations
 from mlir import ir
 
 from polygeist_py.errors import error_at_op
-from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, RULES_ATTR
+from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, RULES_ATTR, SITE_ATTR
 
 from .activity import all_ops
 from .allocators import set_custom_allocators
@@ -33,6 +33,8 @@ class Session:
         self.count = 0
         # custom rules (frontend/enzyme.py register): calls of these functions are not inlined
         self.inactive, self.gradient_rules, self.derivative_rules = set(), {}, {}
+        from .libm import INTEGER_RESULTS  # (libm functions whose results are integers: constant, as Enzyme's)
+        self.inactive |= {n for n in INTEGER_RESULTS if n in self.funcs and not len(self.funcs[n].regions[0].blocks)}
         self.function_like = {}        # function -> math op whose derivative rule its calls use
         self.inactive_globals = set()  # globals marked __attribute__((enzyme_inactive))
         self.user_shadows = {}  # global -> the global the program names as its shadow (enzyme_shadow)
@@ -131,27 +133,33 @@ class Session:
             Reverse(self, primal, active, extra).build(dname, ftype)
         return dname
 
-    def split_derivative(self, name, active, at=None):
+    def split_derivative(self, name, active, at=None, taped=False):
         """The names (augmented forward, reverse) of Enzyme's split-mode functions for `name` with per-parameter
-        activity `active` (ad/split_mode.py); built on first request.
+        activity `active` (ad/split_mode.py); built on first request. With `taped` (a recursive call that writes
+        memory it does not allocate, rules_reverse.taped_recursive), the tape holds every value the reverse reads
+        from memory outside the function (the caller may write that memory before the reverse runs). The names
+        are known before the functions are built: a recursive function's derivative calls itself.
 
         Raises:
             CompileError: constructs reverse mode cannot differentiate; split mode in device code."""
-        key = (name, "split", active)
+        key = (name, "split", active, taped)
         if key in self.memo:
             return self.memo[key]
         if self.device:
-            raise error_at_op(at, "unsupported construct: Enzyme's split mode (__enzyme_augmentfwd, "
-                                  "__enzyme_reverse) in CUDA device code")
+            what = f"reverse mode through the recursive function '{name}', which writes memory it does not " \
+                "allocate, in CUDA device code" if taped else \
+                "Enzyme's split mode (__enzyme_augmentfwd, __enzyme_reverse) in CUDA device code"
+            raise error_at_op(at, f"unsupported construct: {what}")
         from .reverse import Reverse
         from .split_mode import split
         rev = Reverse(self, self.primal(name, "reverse"), active, ("split",))
+        rev.taped = taped
         combined = self.fresh(f"{name}.split")
-        f = rev.build(combined)
         names = (self.fresh(f"{name}.augment"), self.fresh(f"{name}.reverse"))
+        self.memo[key] = names
+        f = rev.build(combined)
         split(rev, f, *names, want_primal=True)
         del self.funcs[combined]
-        self.memo[key] = names
         return names
 
     def finish(self) -> None:
@@ -210,12 +218,13 @@ def differentiate(module, device_code_only: bool = False) -> bool:
                 from .gpu_block import reached_by_the_whole_block, uniform_parameters
                 whole = reached_by_the_whole_block(module, call)
                 extra += (uniform_parameters(module, call, acts), whole,
-                          whole and sites[(_enclosing_function(call), fn)] == 1)
+                          whole and sites[(_enclosing_function(call), fn)] == 1, _site_names(call))
             name = session.derivative(fn, mode, tuple(a != "const" for a in acts), at=call, ftype=ftype,
                                       extra=extra)
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
-        for a in (FN_ATTR, MODE_ATTR, ACT_ATTR):
-            del call.attributes[a]
+        for a in (FN_ATTR, MODE_ATTR, ACT_ATTR, SITE_ATTR):
+            if a in call.attributes:
+                del call.attributes[a]
         placeholders.add(placeholder)
     for placeholder in placeholders:  # after every call: cpuify may have copied one call (a stub's branches)
         session.funcs[placeholder].operation.erase()
@@ -223,6 +232,14 @@ def differentiate(module, device_code_only: bool = False) -> bool:
     session.finish()
     _erase_unused_markers(module)
     return True
+
+
+def _site_names(call) -> tuple:
+    """(the caller and the Enzyme function, then the source text of each operand: "" for non-pointers) of
+    placeholder `call`, for the run-time messages of its derivative (ad/gpu_block.py `disjoint_shadows`)."""
+    if SITE_ATTR not in call.attributes:
+        return ()
+    return tuple(ir.StringAttr(a).value for a in ir.ArrayAttr(call.attributes[SITE_ATTR]))
 
 
 def _call_augmented(session, call, aug) -> None:

@@ -135,7 +135,7 @@ class Caches:
         loads of memory that nothing may overwrite after them (Enzyme's "overwritten" analysis)."""
         if op.name in ("memref.load", "llvm.load"):
             if self.overwrites is None:
-                self.overwrites = Overwrites(self.rev.primal, self.rev.session)
+                self.overwrites = Overwrites(self.rev.primal, self.rev.session, getattr(self.rev, "taped", False))
             decision = not self.overwrites.may_overwrite_after(op)
         else:
             decision = is_pure(op) and not op.name.startswith(EXPENSIVE)
@@ -366,8 +366,10 @@ class Caches:
             return False
         if owner.name in ("memref.load", "llvm.load"):
             if self.overwrites is None:
-                self.overwrites = Overwrites(rev.primal, rev.session)
+                self.overwrites = Overwrites(rev.primal, rev.session, getattr(rev, "taped", False))
             reads = self.overwrites.roots(owner.operands[0])
+            if self.overwrites.outside(reads):
+                return False
             from .activity import all_ops
             for op in all_ops(loop):
                 w = self.overwrites.writes_of(op)
@@ -486,9 +488,12 @@ class Overwrites:
                  "llvm.intr.memcpy", "llvm.intr.memmove", "llvm.intr.memset", "memref.copy")
     HARMLESS_CALLS = ("malloc", "calloc", "aligned_alloc", "printf", "fprintf", "puts")
 
-    def __init__(self, func_op, session):
+    def __init__(self, func_op, session, taped=False):
         from .prepare import readonly_functions, recursive_names
         self.func = func_op
+        # (a taped recursive derivative: the caller may write any memory but the function's own allocations
+        # between its augmented forward and its reverse, api_calls.Session.split_derivative)
+        self.taped = taped
         self.session = session
         self.readonly = readonly_functions(session.funcs, recursive_names(session.module))
         entry = func_op.regions[0].blocks[0]
@@ -552,9 +557,15 @@ class Overwrites:
             return None
         return set()
 
+    def outside(self, reads) -> bool:
+        """Whether, in a taped derivative, memory of roots `reads` may change before its reverse runs."""
+        return self.taped and any(self.kind(r) != "alloc" for r in reads)
+
     def may_overwrite_after(self, load) -> bool:
         """Whether memory read by load `load` may be written after it."""
         reads = self.roots(load.operands[0])
+        if self.outside(reads):
+            return True
         for op in self.later_ops(load):
             w = self.writes_of(op)
             if w is None or (w and self.alias(reads, w)):

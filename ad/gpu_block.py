@@ -428,7 +428,81 @@ def private_condition(rv, load):
                 return False
         elif not _plumbing(op):
             return False
-    return _shape_condition(key[1])
+    shape = _shape_condition(key[1])
+    if shape is False or _is_restrict(rv, root):
+        return shape
+    # (the shadows of distinct pointer parameters may overlap unless the run-time check says they do not)
+    disjoint = disjoint_shadows(rv)
+    if disjoint is None:
+        return shape
+    return (lambda: disjoint) if shape is True else (lambda: arith.andi(shape(), disjoint))
+
+
+def _is_restrict(rv, param) -> bool:
+    """Whether primal parameter `param` is ``restrict`` (llvm.noalias): its memory and its shadow's are reached
+    through no other parameter."""
+    entry = rv.primal.regions[0].blocks[0]
+    attrs = rv.primal.attributes["arg_attrs"] if "arg_attrs" in rv.primal.attributes else None
+    if attrs is None:
+        return False
+    k = list(entry.arguments).index(param)
+    return "llvm.noalias" in ir.DictAttr(ir.ArrayAttr(attrs)[k])
+
+
+def disjoint_shadows(rv):
+    """An i1 at the start of derivative `rv`: the shadows of its pointer parameters that are not ``restrict`` lie
+    in distinct cudaMalloc'd blocks (the runtime's __pgcc_ad_shadows_disjoint, which also stops the program with
+    a message naming the caller and the arguments when a shadow is the primal memory of a parameter); None when
+    there is no such parameter. Distinct pointer parameters may point into one buffer (nvcc and Enzyme assume
+    nothing without ``__restrict__``): where they do, or may, an adjoint another thread could also reach through
+    an overlapping shadow is added atomically (`private_condition`). Conservative: pointers outside the blocks
+    the runtime knows (host memory, a pointer shifted before its block) count as overlapping."""
+    if hasattr(rv, "disjoint_flag"):
+        return rv.disjoint_flag
+    from mlir.dialects import llvm
+    entry = rv.primal.regions[0].blocks[0]
+    dargs = list(rv.entry.arguments)
+    pairs = [(rv.vmap[a], rv.tmap[a]) for a in entry.arguments
+             if a in rv.tmap and str(a.type).startswith("!llvm.ptr") and not _is_restrict(rv, a)]
+    if not pairs:
+        rv.disjoint_flag = None
+        return None
+    names = list(rv.site_names)
+    what = names[0] if names else f"__enzyme_autodiff of '{rv.name.split('.')[0]}'"
+    texts = []
+    for p, sh in pairs:
+        for v in (p, sh):
+            k = dargs.index(v) + 1 if v in dargs else 0
+            texts.append(names[k] if 0 < k < len(names) and names[k] else f"argument {k}")
+    idx, i64, i32 = ir.IndexType.get(), ir.IntegerType.get_signless(64), ir.IntegerType.get_signless(32)
+    ptr = ir.Type.parse("!llvm.ptr")
+    text = "\x1f".join([what] + texts)
+    with ir.InsertionPoint.at_block_begin(rv.entry), rv.primal.location:
+        buf = memref.AllocaOp(ir.MemRefType.get([2 * len(pairs)], i64), [], [])
+        for k, v in enumerate(v for pair in pairs for v in pair):
+            memref.store(llvm.PtrToIntOp(i64, v).result, buf.result, [arith.constant(idx, k)])
+        base = memref.ExtractAlignedPointerAsIndexOp(buf.result).result
+        at = llvm.IntToPtrOp(ptr, arith.index_cast(i64, base)).result
+        message = llvm.AddressOfOp(ptr, _string_global(rv.session.module, text)).result
+        r = rv.libc("__pgcc_ad_shadows_disjoint", [arith.constant(i64, len(pairs)), at, message], i32)
+        rv.disjoint_flag = arith.cmpi(arith.CmpIPredicate.ne, r, arith.constant(i32, 0))
+    return rv.disjoint_flag
+
+
+def _string_global(module, text: str) -> str:
+    """The name of a private constant global of `module` holding NUL-terminated `text` (made on first use)."""
+    from mlir.dialects import llvm
+    data = text.encode("utf-8") + b"\0"
+    names = {ir.StringAttr(o.attributes["sym_name"]).value for o in module.body.operations
+             if "sym_name" in o.attributes}
+    k = 0
+    while f".pgcc_ad_site.{k}" in names:
+        k += 1
+    name = f".pgcc_ad_site.{k}"
+    with ir.Location.unknown(), ir.InsertionPoint.at_block_begin(module.body):
+        llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{len(data)} x i8>"), name,
+                      ir.Attribute.parse("#llvm.linkage<private>"), constant=True, value=ir.StringAttr.get(data))
+    return name
 
 
 def _known_root(r, entry) -> bool:

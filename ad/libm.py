@@ -1,7 +1,8 @@
 """Derivative rules of C math library functions that stay calls (libm functions without a math-dialect op).
 
 The frontend lowers most of math.h to math/arith ops (partials.PARTIALS differentiates those); `hypot`, `erfc`,
-`tgamma`, `lgamma`, `remainder`, `ldexp`, `frexp`, `fma`, `fdim`, `exp10` (and the float `...f` forms;
+`tgamma`, `lgamma`, `remainder`, `ldexp`, `frexp`, `fma`, `fdim`, `exp10`, the inverse hyperbolic functions,
+`logb`/`rint`/`nearbyint` (piecewise constant), the Bessel functions `j0`/`j1`/`y0`/`y1` (and the float `...f` forms;
 `__builtin_<f>` is a call of f) reach AD as func.call of the library function. LIBM_PARTIALS gives their partial
 derivatives in the form of partials.PARTIALS, so both modes use them like an op's: ``rule(k, x, r, t)`` -> the
 partial of the result with respect to operand k (None: zero, e.g. the integer exponent of ldexp).
@@ -153,8 +154,27 @@ def _fdim(k, x, r, t):
     return arith.select(above, one, zero) if k == 0 else arith.select(above, P.const(t, -1.0), zero)
 
 
+def _bessel(name):
+    """j0' = -j1, y0' = -y1; j1' = j0 - j1/x, y1' = y0 - y1/x (A&S 9.1.28, 9.1.27)."""
+    def rule(k, x, r, t):
+        f = "" if t == ir.F64Type.get() else "f"
+        kind = name[0]
+        if name[1] == "0":
+            return arith.negf(libm_call(f"{kind}1{f}", [x(0)], t))
+        return arith.subf(libm_call(f"{kind}0{f}", [x(0)], t), P.div(r(), x(0)))
+    return rule
+
+
 # C name (double form) -> rule(k, x, r, t) as in partials.PARTIALS
 LIBM_PARTIALS = {
+    "asinh": lambda k, x, r, t: P.div(P.const(t, 1.0), P.op1("math.sqrt", arith.addf(P.sq(x(0)), P.const(t, 1.0)))),
+    "acosh": lambda k, x, r, t: P.div(P.const(t, 1.0), P.op1("math.sqrt", arith.subf(P.sq(x(0)), P.const(t, 1.0)))),
+    "atanh": lambda k, x, r, t: P.div(P.const(t, 1.0), arith.subf(P.const(t, 1.0), P.sq(x(0)))),
+    # (piecewise constant: a zero derivative, as Enzyme gives)
+    "logb": lambda k, x, r, t: None,
+    "rint": lambda k, x, r, t: None,
+    "nearbyint": lambda k, x, r, t: None,
+    "j0": _bessel("j0"), "j1": _bessel("j1"), "y0": _bessel("y0"), "y1": _bessel("y1"),
     "hypot": _hypot,
     "erfc": _erfc,
     "lgamma": lambda k, x, r, t: digamma(x(0)),
@@ -167,6 +187,8 @@ LIBM_PARTIALS = {
     "fdim": _fdim,
     "exp10": lambda k, x, r, t: P.mul(r(), P.const(t, pymath.log(10.0))),
 }
+# libm functions of floats whose results are integers and which write nothing: inactive (derivative zero)
+INTEGER_RESULTS = {n + f for n in ("lround", "llround", "lrint", "llrint", "ilogb") for f in ("", "f")}
 # the functions above with an integer (or pointer to integer) argument
 INTEGER_ARGUMENTS = {"ldexp", "scalbn", "frexp"}
 # the functions above that write through a pointer argument (an int: never differentiated)

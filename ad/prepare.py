@@ -99,6 +99,7 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
     rec = recursive_names(module) | set(keep)  # (functions with custom rules are never inlined)
     hoist_readonly_calls(copy, funcs, rec)
     for _ in range(MAX_INLINE_ROUNDS):
+        direct_calls(copy, module)  # (a function pointer inlining made constant: `twice(sin, x)`)
         calls = [c for c in all_ops(copy) if c.name == "func.call"
                  and c.attributes["callee"].value in funcs and c.attributes["callee"].value not in rec
                  and is_defined(funcs[c.attributes["callee"].value])
@@ -124,6 +125,7 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
                                   "differentiated (derivatives are computed for float and double)")
     direct_allocator_calls(copy, module)
     posix_memalign_as_aligned_alloc(copy, module)
+    sincos_as_stores(copy, module)
     if count_constant_while_loops(copy):  # (tree loops of CUDA reductions: reversed without a taped count)
         PassManager.parse(OPTIMIZE).run(copy)
     if lower_affine:
@@ -136,21 +138,35 @@ def direct_allocator_calls(f, module) -> None:
     local initialized with it, or a global initialized with it that this file never writes) become direct calls,
     so that AD gives their memory a shadow (Enzyme sees them after LLVM's constant propagation)."""
     from .allocators import MALLOCS
+    direct_calls(f, module, MALLOCS | {"free"})
+
+
+def direct_calls(f, module, only=None) -> None:
+    """Calls through a function pointer that can only hold one function (`_function_pointer_target`: a function
+    passed by name to a callee inlined here, a local or a never-written global initialized with it) become direct
+    calls of it (of the functions in `only` when given), with the same argument and result types, so that AD
+    differentiates the function (or applies its rule) as Enzyme does after LLVM's constant propagation."""
     calls = [c for c in all_ops(f) if c.name == "llvm.call" and "callee" not in c.attributes]
     if not calls:
         return
     funcs = functions(module)
+    from polygeist_py.frontend.builtins import math_name
     for c in calls:
         name = _function_pointer_target(c.operands[0], module)
-        if name not in MALLOCS | {"free"} or name not in funcs:
+        if name not in funcs or (only is not None and name not in only):
             continue
         ftype = ir.FunctionType(ir.TypeAttr(funcs[name].attributes["function_type"]).value)
         args = list(c.operands)[1:]
         if [a.type for a in args] != list(ftype.inputs) or [r.type for r in c.results] != list(ftype.results):
             continue
         from mlir.dialects import func
+        math = math_name(name) if not is_defined(funcs[name]) else None
         with ir.InsertionPoint(c), c.location:
-            new = func.CallOp(list(ftype.results), ir.FlatSymbolRefAttr.get(name), args)
+            if math is not None and len(args) == math[1] and len(c.results) == 1 and \
+                    all(a.type == c.results[0].type for a in args):  # (as the frontend emits a direct call)
+                new = ir.Operation.create(math[0], results=[c.results[0].type], operands=args)
+            else:
+                new = func.CallOp(list(ftype.results), ir.FlatSymbolRefAttr.get(name), args)
         for r, n in zip(c.results, new.results):
             r.replace_all_uses_with(n)
         c.erase()
@@ -195,6 +211,25 @@ def posix_memalign_as_aligned_alloc(f, module) -> None:
         c.erase()
 
 
+def sincos_as_stores(f, module) -> None:
+    """GNU's ``sincos(x, &s, &c)`` (and sincosf) without a body in this file becomes ``s = sin(x); c = cos(x)``
+    (math ops and stores through the two pointers), which AD differentiates as any stores of values."""
+    from mlir.dialects import llvm
+    funcs = functions(module)
+    for c in [c for c in all_ops(f) if c.name == "func.call"
+              and c.attributes["callee"].value in ("sincos", "sincosf")]:
+        name = c.attributes["callee"].value
+        if is_defined(funcs[name]) if name in funcs else False:
+            continue
+        x, ps, pc = c.operands
+        if len(c.results) or not str(ps.type).startswith("!llvm.ptr") or not str(pc.type).startswith("!llvm.ptr"):
+            continue
+        with ir.InsertionPoint(c), c.location:
+            llvm.StoreOp(ir.Operation.create("math.sin", results=[x.type], operands=[x]).result, ps)
+            llvm.StoreOp(ir.Operation.create("math.cos", results=[x.type], operands=[x]).result, pc)
+        c.erase()
+
+
 def _declare(module, name, inputs, results) -> None:
     """Declare private function `name` in `module` unless it is declared."""
     from mlir.dialects import func
@@ -231,11 +266,10 @@ def _function_pointer_target(v, module):
     if glob is None or not len(glob.regions[0].blocks) or _written(module, g):
         return None
     consts = [o for o in all_ops(glob) if o.name == "func.constant"]
-    if len(consts) != 1:
+    at = [c for c in consts if _initializer_offset(c) == offset]  # (a table of functions: the entry read)
+    if len(at) != 1:
         return None
-    if offset != _initializer_offset(consts[0]):
-        return None
-    return ir.FlatSymbolRefAttr(consts[0].attributes["value"]).value
+    return ir.FlatSymbolRefAttr(at[0].attributes["value"]).value
 
 
 def _initializer_offset(const):

@@ -416,7 +416,7 @@ def _check_nothing_written_between(rev, load, store):
     from .cache import Overwrites
     caches = getattr(rev, "caches", None)  # (None during the forward sweep)
     ow = caches.overwrites if caches is not None and caches.overwrites is not None else \
-        Overwrites(rev.primal, rev.session)
+        Overwrites(rev.primal, rev.session, getattr(rev, "taped", False))
     if load.operation.block != store.operation.block:
         raise error_at_op(store, "unsupported construct: reverse mode through differentiated bytes moved through "
                                  "an integer across a loop or branch")
@@ -607,6 +607,9 @@ def forward_sweep_shadows(rev, top):
         name = o.operation.name
         if name == "func.call" and o.attributes["callee"].value in rev.session.gradient_rules:
             augmented_call(rev, o)
+        elif name == "func.call" and _taped(rev, o):
+            from .rules_reverse import taped_call
+            taped_call(rev, o)
         elif name in RAW_ALLOCS:
             if not rev.act.is_varied(o.results[0]):
                 continue
@@ -639,7 +642,12 @@ def forward_sweep_shadows(rev, top):
                             llvm.StoreOp(llvm.LoadOp(_ptr(), _at(ss, off)).result, _at(sd, off))
         elif name == "llvm.store":
             val, mem = o.operands[0], o.operands[1]
-            if not is_pointer_like(val.type) or not rev.act.is_varied(mem):
+            if not is_pointer_like(val.type):
+                continue
+            if not rev.act.is_varied(mem):  # (a differentiated pointer kept where no shadow follows it)
+                if rev.act.is_varied(val) and not rev.session.in_inactive_global(mem):
+                    raise error_at_op(o, "storing an active value into memory that has no shadow (an enzyme_const "
+                                         "argument or a global)")
                 continue
             with ir.InsertionPoint.after(rev.fops[o]), o.location:
                 sv = shadow_of_stored_pointer(o, val, fshadow(rev, val) if rev.act.is_varied(val) else None,
@@ -666,6 +674,25 @@ def forward_sweep_shadows(rev, top):
                     if str(t) == "!llvm.ptr":
                         p = llvm.LoadOp(_ptr(), _at(ss, off)).result
                         llvm.StoreOp(p, _at(sd, off))
+
+
+def _taped(rev, o) -> bool:
+    """Whether call `o` (differentiated arguments or results) is of a recursive function that writes memory it
+    does not allocate (rules_reverse.taped_recursive)."""
+    from .prepare import recursive_names
+    from .rules_reverse import taped_recursive
+    name = o.attributes["callee"].value
+    if name not in rev.session.funcs or not len(rev.session.funcs[name].regions[0].blocks) or \
+            name in rev.session.custom() or \
+            not any(rev.act.is_varied(v) for v in list(o.operands) + list(o.results)):
+        return False
+    rec = rev.session.__dict__.setdefault("recursive", None) or recursive_names(rev.session.module)
+    rev.session.recursive = rec
+    if name not in rec or name in rev.session.gradient_rules:
+        return False
+    from .rules_reverse import _check_memory_kept
+    # (also when the caller may change the memory the call reads: re-running it in the reverse would see that)
+    return taped_recursive(rev.session, name) or not _check_memory_kept(rev, o, name, check_only=True)
 
 
 def augmented_call(rev, o):
@@ -938,9 +965,11 @@ def pointer_rewritten_after(rev, load):
     reverse sweep reloads could differ from the one the load saw), or None."""
     from .cache import Overwrites
     if rev.caches.overwrites is None:
-        rev.caches.overwrites = Overwrites(rev.primal, rev.session)
+        rev.caches.overwrites = Overwrites(rev.primal, rev.session, getattr(rev, "taped", False))
     ow = rev.caches.overwrites
     reads = ow.roots(load.operands[0])
+    if ow.outside(reads):
+        return load  # (a taped derivative: the caller may rewrite it before the reverse runs)
     fresh = _fresh_per_iteration(reads, load)
     for o in ow.later_ops(load):
         name = o.operation.name

@@ -63,7 +63,8 @@ class Reverse:
         extra: ("entry", activities) for a function called from __enzyme_autodiff (the seed of a floating
             result is 1.0; in device code a third item: the parameters whose arguments are the same in every
             thread, gpu_block.uniform_parameters; a fourth: whether every thread of the block reaches its end; a
-            fifth: whether every thread of the launch reaches its end exactly once), or ("call",) for a callee's
+            fifth: whether every thread of the launch reaches its end exactly once; a sixth: the caller's name and
+            the source text of the arguments, for run-time messages), or ("call",) for a callee's
             derivative (one seed argument per floating result).
     Signature built: per parameter its primal, followed by its shadow for an active pointer; then (call only)
     the seeds; results: the adjoints of the active floating-point parameters, in order.
@@ -82,6 +83,8 @@ class Reverse:
         self.deferred = {}  # (root, access) -> per-thread adjoint rows summed at the end (gpu_block.py)
         # device code: every thread of the launch reaches the derivative's end once (gpu_block.defer_to_the_launch)
         self.launch_once = len(extra) > 4 and extra[4]
+        # device code: the caller, then the source text of each argument (gpu_block.disjoint_shadows' message)
+        self.site_names = extra[5] if len(extra) > 5 else ()
         self.launch_finals = []  # emitted before the return: adjoints run by the launch's last thread
         self.in_launch_final = False
         self.act = Activity(primal, [i for i, a in enumerate(active) if a], session.inactive,
@@ -320,6 +323,10 @@ class Reverse:
         if not isinstance(owner, ir.Block) and owner.name == "llvm.load":
             from .raw_memory import pointer_rewritten_after
             w = pointer_rewritten_after(self, owner)
+            if w is not None and w == owner:  # (a taped recursive derivative: api_calls.split_derivative)
+                raise error_at_op(owner, "unsupported construct: reverse mode through a recursive call whose "
+                                         "function reads a differentiated pointer from memory its caller may "
+                                         "change after the call")
             if w is not None:
                 kind = w.operation.name
                 what = f"a call of '{w.attributes['callee'].value}'" if kind == "func.call" else f"'{kind}'"

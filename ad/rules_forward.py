@@ -514,6 +514,9 @@ def vararg_call_rule(fw, op):
     """llvm.call (the frontend's variadic C calls): printing has no derivative; anything else (scanf writes
     memory) is not differentiated."""
     callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value if "callee" in op.attributes else None
+    if callee is None:
+        raise error_at_op(op, "unsupported construct: differentiating a call through a function pointer that is "
+                              "not one known function where it is differentiated (call the function by name)")
     if callee not in PRINTING:
         raise error_at_op(op, f"unsupported construct: differentiating a call of '{callee}'")
     fw.clone(op)

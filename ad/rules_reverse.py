@@ -18,6 +18,7 @@ from .activity import ALLOCS, MALLOCS, all_ops, is_float
 from .allocators import is_free
 from .libm import is_libm_call
 from .emit import body_ops, create_like, terminator, zero
+from .parallel_overlap import finish as finish_overlap_check, note_atomic, plain_guard
 from .gpu_block import accumulate as device_accumulate, barrier_rule, contains_barrier, is_dynamic_shared
 from .gpu_block import while_count as device_while_count
 from .raw_memory import rev_copy_rule, rev_load_rule, rev_store_rule
@@ -80,7 +81,20 @@ def load_rule(rv, op):
     if rv.session.device:  # one thread's code: atomic where threads may collide (ad/gpu_block.py)
         device_accumulate(rv, op, g, sh, idx)
     elif rv.atomic_context() and not injective_access(op):
+        note_atomic(rv, op)
         memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
+    elif rv.atomic_context():  # (another parameter's shadow may overlap this one: ad/parallel_overlap.py)
+        safe = plain_guard(rv, op, sh)
+        if safe is None:
+            memref.StoreOp(P.accumulate(memref.LoadOp(sh, idx).result, g), sh, idx)
+            return
+        branch = scf.IfOp(safe, [], has_else=True)
+        with ir.InsertionPoint(branch.then_block):
+            memref.StoreOp(P.accumulate(memref.LoadOp(sh, idx).result, g), sh, idx)
+            scf.YieldOp([])
+        with ir.InsertionPoint(branch.else_block):
+            memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, sh, idx)
+            scf.YieldOp([])
     else:
         memref.StoreOp(P.accumulate(memref.LoadOp(sh, idx).result, g), sh, idx)
 
@@ -233,6 +247,9 @@ def vararg_call_rule(rv, op):
     differentiated."""
     from .rules_forward import PRINTING
     callee = ir.FlatSymbolRefAttr(op.attributes["callee"]).value if "callee" in op.attributes else None
+    if callee is None:
+        raise error_at_op(op, "unsupported construct: differentiating a call through a function pointer that is "
+                              "not one known function where it is differentiated (call the function by name)")
     if callee not in PRINTING:
         raise error_at_op(op, f"unsupported construct: differentiating a call of '{callee}'")
 
@@ -419,8 +436,10 @@ def alloc_rule(rv, op):
 
 
 def call_rule(rv, op):
-    """A call that was not inlined (recursion): the callee's reverse derivative, recomputing its forward sweep.
-    Exact when the callee writes no memory that is differentiated."""
+    """A call that was not inlined (recursion): the callee's reverse derivative, recomputing its forward sweep
+    (exact when the callee writes no memory it does not allocate and the caller leaves the memory it reads
+    alone after the call); otherwise the forward sweep called the callee's augmented forward pass and this
+    calls its reverse with the tape (`taped_call`, `taped_reverse`: Enzyme's treatment of recursion)."""
     name = op.attributes["callee"].value
     if name in MALLOCS or is_free(name) or name == "realloc" or name in rv.session.inactive or \
             is_dynamic_shared(op):  # (realloc: Reverse.realloc_shadow)
@@ -444,16 +463,12 @@ def call_rule(rv, op):
                                   " or mark it __enzyme_inactivefn)")
         return
     active = tuple(rv.act.is_varied(v) for v in op.operands)
-    callee_primal = rv.session.primal(name, "reverse")
-    from .activity import COPIES, root_alloc
-    for inner in all_ops(callee_primal):
-        target = inner.operands[1] if inner.name in ("memref.store", "llvm.store", "memref.atomic_rmw") else \
-            inner.operands[0] if inner.name in COPIES or inner.name == "llvm.intr.memset" else None
-        if target is not None:
-            mem = target
-            if root_alloc(mem) is None:
-                raise error_at_op(op, f"unsupported construct: reverse mode through the recursive function "
-                                      f"'{name}', which writes memory it does not allocate")
+    if op in rv.tapes:  # (its augmented forward ran in the forward sweep: taped_call)
+        taped_reverse(rv, op, name, active)
+        return
+    if taped_recursive(rv.session, name):
+        raise error_at_op(op, f"unsupported construct: reverse mode through the recursive function "
+                              f"'{name}', which writes memory it does not allocate")
     _check_memory_kept(rv, op, name)
     dname = rv.session.derivative(name, "reverse", active, extra=("call",), at=op)
     args = []
@@ -474,31 +489,100 @@ def call_rule(rv, op):
             k += 1
 
 
-def _check_memory_kept(rv, op, name):
+def taped_recursive(session, name) -> bool:
+    """Whether defined function `name`, which stays a call (recursion), writes memory it does not allocate: its
+    derivative cannot re-run it in the reverse sweep (the writes would repeat on memory already changed), so its
+    calls run its augmented forward, which keeps a tape, and its reverse reads the tape (`taped_reverse`)."""
+    memo = session.__dict__.setdefault("taped_recursive", {})
+    if name not in memo:
+        from .activity import COPIES, root_alloc
+        memo[name] = False
+        for inner in all_ops(session.primal(name, "reverse")):
+            target = inner.operands[1] if inner.name in ("memref.store", "llvm.store", "memref.atomic_rmw") else \
+                inner.operands[0] if inner.name in COPIES or inner.name == "llvm.intr.memset" else None
+            if target is not None and root_alloc(target) is None:
+                memo[name] = True
+                break
+    return memo[name]
+
+
+def taped_call(rv, op) -> None:
+    """Forward sweep of primal call `op` of a `taped_recursive` function with differentiated arguments: one call
+    of its augmented forward (Enzyme's split mode, api_calls.Session.split_derivative with a full tape) instead of
+    the primal call: the same writes and results, and a tape kept in `rv.tapes` for `taped_reverse`."""
+    from .raw_memory import fshadow
+    from mlir.dialects import llvm
+    name = op.attributes["callee"].value
+    active = tuple(rv.act.is_varied(v) for v in op.operands)
+    aug, _ = rv.session.split_derivative(name, active, at=op, taped=True)
+    fcall = rv.fops[op]
+    with ir.InsertionPoint(fcall), op.location:
+        args = []
+        for v, a in zip(op.operands, active):
+            args.append(rv.vmap.get(v, v))
+            if a and not is_float(v.type):
+                args.append(fshadow(rv, v))
+        ptr = ir.Type.parse("!llvm.ptr")
+        call = func.CallOp([ptr] + [r.type for r in op.results], ir.FlatSymbolRefAttr.get(aug), args)
+        rv.tapes[op] = llvm.PtrToIntOp(ir.IntegerType.get_signless(64), call.results[0]).result
+    for old, new, r in zip(fcall.results, list(call.results)[1:], op.results):
+        old.replace_all_uses_with(new)
+        rv.vmap[r] = new
+    rv.fops[op] = call.operation
+    fcall.erase()
+
+
+def taped_reverse(rv, op, name, active) -> None:
+    """Reverse sweep of a call `taped_call` made: the reverse of the split derivative, with the call's arguments
+    and shadows, the adjoints of its floating results, then the tape; its results are the adjoints of the active
+    floating arguments."""
+    _, rev = rv.session.split_derivative(name, active, at=op, taped=True)
+    args = []
+    for v, a in zip(op.operands, active):
+        args.append(rv.rv(v))
+        if a and not is_float(v.type):
+            args.append(rv.shadow(v))
+    for r in op.results:
+        if is_float(r.type):
+            g = rv.pop_adj(r)
+            args.append(g if g is not None else zero(r.type))
+    args.append(_tape_in_reverse(rv, op, rv.tapes[op]))
+    floats = [v for v, a in zip(op.operands, active) if a and is_float(v.type)]
+    call = func.CallOp([v.type for v in floats], ir.FlatSymbolRefAttr.get(rev), args)
+    for v, g in zip(floats, call.results):
+        rv.add_adj(v, g)
+
+
+def _check_memory_kept(rv, op, name, check_only=False):
     """The callee's derivative re-runs its forward sweep in the reverse sweep, reading the memory its pointer
     arguments reach as it is then: that memory must not be written after the call, except by stores of floats
     of a type whose values that derivative does not need (_needed_read_types). A free of the memory after the
-    call is moved to the reverse sweep (_defer_free).
+    call is moved to the reverse sweep (_defer_free). With `check_only` (the forward sweep, choosing between
+    that and a taped call): returns whether the memory is kept, changing nothing.
 
     Raises:
         CompileError: a write after the call that may reach the memory a pointer argument points to."""
     from .cache import Overwrites
     from .activity import is_pointer_like
-    if rv.caches.overwrites is None:
-        rv.caches.overwrites = Overwrites(rv.primal, rv.session)
-    ow = rv.caches.overwrites
+    caches = getattr(rv, "caches", None)
+    if caches is None:  # (the forward sweep)
+        ow = Overwrites(rv.primal, rv.session, getattr(rv, "taped", False))
+    else:
+        if caches.overwrites is None:
+            caches.overwrites = Overwrites(rv.primal, rv.session, getattr(rv, "taped", False))
+        ow = caches.overwrites
     reads = set()
     for v in op.operands:
         if is_pointer_like(v.type):
             reads |= ow.roots(v)
     if not reads:
-        return
+        return True
     needed = _needed_read_types(rv.session, name)
     from .raw_memory import writes_outside
     for later in ow.later_ops(op):
         if later.name == "func.call" and is_free(later.attributes["callee"].value):
             freed = set().union(*(ow.roots(x) for x in later.operands if is_pointer_like(x.type)))
-            if freed & reads:
+            if freed & reads and not check_only:
                 _defer_free(rv, op, name, later, freed)
             continue
         if later.name == "func.call" and not writes_outside(rv.session, later.attributes["callee"].value):
@@ -510,8 +594,11 @@ def _check_memory_kept(rv, op, name):
             continue
         w = ow.writes_of(later)
         if w is None or (w and ow.alias(reads, w)):
+            if check_only:
+                return False
             raise error_at_op(op, f"unsupported construct: reverse mode through the recursive call of '{name}' "
                                   "whose argument memory may be written after the call")
+    return True
 
 
 def _scalar_type_key(t):
@@ -759,6 +846,7 @@ def parallel_rule(rv, op):
         cur = rv.scope.adj.get(f)
         memref.StoreOp(cur if cur is not None else zero(f.type), slots[f], [])
     new = create_like(op, [rv.rv(v) for v in lbs + ubs + steps], [], segments=[n, n, n, 0])
+    rv.__dict__.setdefault("reversed_parallel", {})[op.operation] = new
     block = new.regions[0].blocks.append(*[a.type for a in body.arguments])
     with ir.InsertionPoint(block):
         rlbs, rsteps = [rv.rv(v) for v in lbs], [rv.rv(v) for v in steps]
@@ -777,6 +865,7 @@ def parallel_rule(rv, op):
                 memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, slots[f], [])
         rv.leave()
         scf.ReduceOp([], 0)
+    finish_overlap_check(rv, op, new)
     for f in F:
         rv.scope.adj[f] = memref.LoadOp(slots[f], []).result
 

@@ -50,13 +50,16 @@ ERRORS = [
      "  double s = r[0][0] * r[1][0]; free(r[0]); free(r[1]); free(r); return s; }\n"
      "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }\n", 6,
      "reverse mode through a pointer read from memory that may be written again later"),
-    # a recursive function writing through a pointer argument (Enzyme supports it; pgcc says so)
-    ("void prod(const double *x, int n, double acc, double *out) {\n"
-     "  if (n == 0) { *out = acc; return; } prod(x + 1, n - 1, acc * x[0], out); }\n"
-     "extern int enzyme_dup, enzyme_const;\n"
-     "void g(double *x, double *dx, double *o, double *d) { __enzyme_autodiff((void *)prod, enzyme_dup, x, dx,\n"
-     "  enzyme_const, 3, enzyme_const, 1.0, enzyme_dup, o, d); }\n", 5,
-     "the recursive function 'prod', which writes memory it does not allocate"),
+    # a differentiated pointer kept in a global pointer by a helper, then read back: was a silent zero gradient
+    # in reverse mode (forward mode said so)
+    ("static double *keep;\nstatic void hold(double *p) { keep = p; }\n"
+     "double f(double *x) { hold(x); return keep[0] * keep[1]; }\n"
+     "void g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx); }\n", 5,
+     "storing an active value into memory that has no shadow"),
+    # an indirect call through a pointer that may hold any function
+    ("double (*pick)(double);\ndouble f(double x) { return pick(x) * x; }\n"
+     "double g(double x) { return __enzyme_autodiff((void *)f, x); }\n", 5,
+     "a call through a function pointer that is not one known function"),
 ]
 
 

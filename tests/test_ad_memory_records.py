@@ -47,11 +47,6 @@ ERRORS = [
      "  s->p = x + i; s->v = x[i]; s->next = h; h = s; } double r = 0; while (h != &sentinel) { N *nx = h->next;\n"
      "  r += h->v * h->p[0]; free(h); h = nx; } return r; }\nvoid g(double *x, double *dx) { __enzyme_autodiff((void *)f, x, dx, 3); }\n", 5,
      "joins a differentiated pointer with one that has no shadow"),
-    # recursion whose argument memory changes after the call (the callee's derivative would read the new value)
-    ("typedef struct { int n; double w; } R;\nextern double __enzyme_autodiff(void *, ...);\n"
-     "double h(R *r) { if (r->n > 0) { R c = *r; c.n = c.n - 1; double v = h(&c); c.w = 0; return v + c.w; }\n"
-     "  return r->w * r->w; }\n"
-     "void g(R *r, R *dr) { __enzyme_autodiff((void *)h, r, dr); }\n", 3, "recursive call of 'h'"),
 ]
 
 

@@ -44,6 +44,20 @@ def test_omp_atomic_derivatives(opt, tmp):
         assert sum(1 for _, g, _ in rows if abs(g) > 1e-3) >= len(rows) - 4
 
 
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_overlapping_pointer_parameters(opt, tmp):
+    """Pointer parameters that share memory in a differentiated `parallel for` (tests/programs/ad/
+    omp_overlapping_pointers.c, which aborts on a wrong derivative): the plain adjoint updates that
+    injective_access allows are guarded by a run-time check of the shadow ranges (ad/parallel_overlap.py).
+    Gradients half a buffer apart lost updates at 2 threads before."""
+    exe = tmp / "ov"
+    r = run_pgcc([PROGRAMS / "ad" / "omp_overlapping_pointers.c", opt, "-fopenmp", "-o", exe, "-lm"])
+    assert r.returncode == 0, r.stderr
+    for threads in (1, 2):
+        got = run_exe(exe, threads=threads)
+        assert got.returncode == 0 and got.stdout.strip() == "ok", (threads, got.stderr)
+
+
 ERRORS = [
     # an atomic product of differentiated values
     ("extern double __enzyme_autodiff(void *, ...);\n"

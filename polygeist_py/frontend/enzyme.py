@@ -37,6 +37,7 @@ PREFIXES = {"__enzyme_autodiff": "reverse", "__enzyme_fwddiff": "forward", "__en
             "__enzyme_reverse": "split_reverse"}
 MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "active"}
 FN_ATTR, MODE_ATTR, ACT_ATTR = "pgcc.enzyme_fn", "pgcc.enzyme_mode", "pgcc.enzyme_activity"
+SITE_ATTR = "pgcc.enzyme_site"  # (the caller's name, then the source text of each pointer operand)
 RULES_ATTR = "pgcc.enzyme_rules"  # on the module: {f = ["gradient", @f, @aug, @rev] | ["derivative", @f, @fwd] | ...}
 REGISTRATIONS = {"__enzyme_register_gradient": ("gradient", 3), "__enzyme_register_derivative": ("derivative", 2),
                  "__enzyme_inactivefn": ("inactive", 1), "__enzyme_inactivenoblockfn": ("inactive", 1),
@@ -165,6 +166,7 @@ def emit(fg, call, args, struct_ptr=None):
     args, tape_arg = _caller_tape(args, split, name) if split in ("augment", "split_reverse") else (args, None)
     params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
     operands, acts, active_types = [], [], []
+    texts = []  # (the source text of each pointer operand, "" for the others: run-time messages name them)
     i, p = 1, 0
     fret = canonical(fn.result_type)
     # __enzyme_reverse(f, args..., [adjoint of f's floating result], tape)
@@ -186,11 +188,13 @@ def emit(fg, call, args, struct_ptr=None):
                 raise error_at(a, f"enzyme_out on pointer parameter {p + 1} of '{fn.spelling}': "
                                   "use enzyme_dup (pointer and shadow) or enzyme_const")
             operands.append(fg.raw_pointer(a))
+            texts.append(_source_text(a))
             if kind in ("dup", "dupnoneed"):
                 i += 1
                 if i >= len(args):
                     raise error_at(a, f"missing shadow after pointer argument {p + 1} of '{fn.spelling}'")
                 operands.append(fg.raw_pointer(args[i]))
+                texts.append(_source_text(args[i]))
         elif CT.is_int(pt):
             kind = kind or "const"
             if kind != "const":
@@ -265,6 +269,10 @@ def emit(fg, call, args, struct_ptr=None):
     op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(target)
     op.attributes[MODE_ATTR] = ir.StringAttr.get(split)
     op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+    if mode == "reverse" and not split.startswith(("augment", "split")):
+        op.attributes[SITE_ATTR] = ir.ArrayAttr.get(
+            [ir.StringAttr.get(f"in '{fg.cursor.spelling}', {name} of '{fn.spelling}'")] +
+            [ir.StringAttr.get(t) for t in _pointer_texts(operands, texts)])
     if struct_ptr is not None:
         i64 = ir.IntegerType.get_signless(64)
         from mlir.dialects import llvm
@@ -281,6 +289,19 @@ def emit(fg, call, args, struct_ptr=None):
     if not CT.is_arith(call_ty):
         raise error_at(call, f"unsupported construct: {name} declared to return '{call.type.spelling}'")
     return fg.convert(op.results[0], res_c, call_ty, call)
+
+
+def _source_text(arg) -> str:
+    """The source text of call argument `arg` (its tokens), shortened for a run-time message."""
+    text = "".join(t.spelling for t in arg.get_tokens())
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _pointer_texts(operands, texts) -> list:
+    """Per operand of an Enzyme placeholder call, the source text of the pointer arguments (in order), "" for the
+    other operands."""
+    it = iter(texts)
+    return [next(it, "?") if str(v.type).startswith("!llvm.ptr") else "" for v in operands]
 
 
 def _spelling(arg):

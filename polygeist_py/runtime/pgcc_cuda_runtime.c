@@ -56,11 +56,119 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
 /* clock64() and clock() in device code */
 long long __pgcc_device_clock(void) { return (long long)clock(); }
 
+/* The blocks cudaMalloc and friends hand out, sorted by address, so that the derivatives of device code can ask
+   at run time whether pointers lie in distinct allocations (__pgcc_ad_shadows_disjoint below). */
+typedef struct { char *lo, *hi; } pgcc_block;
+static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
+static pgcc_block *blocks;
+static size_t nblocks, blocks_cap;
+static unsigned long blocks_generation; /* changes with every allocation and release (memoized answers expire) */
+
+static size_t first_above(const char *p) { /* index of the first block with lo > p */
+  size_t a = 0, b = nblocks;
+  while (a < b) {
+    size_t m = (a + b) / 2;
+    if (blocks[m].lo <= p) a = m + 1; else b = m;
+  }
+  return a;
+}
+static void track_block(void *p, size_t n) {
+  pthread_mutex_lock(&blocks_lock);
+  if (nblocks == blocks_cap) {
+    size_t cap = blocks_cap ? 2 * blocks_cap : 64;
+    pgcc_block *grown = realloc(blocks, cap * sizeof *grown);
+    if (!grown) { /* untracked: the check then takes the safe path for pointers into it */
+      pthread_mutex_unlock(&blocks_lock);
+      return;
+    }
+    blocks = grown, blocks_cap = cap;
+  }
+  size_t at = first_above(p);
+  memmove(blocks + at + 1, blocks + at, (nblocks - at) * sizeof *blocks);
+  blocks[at].lo = p, blocks[at].hi = (char *)p + (n ? n : 1);
+  nblocks++;
+  __atomic_add_fetch(&blocks_generation, 1, __ATOMIC_SEQ_CST);
+  pthread_mutex_unlock(&blocks_lock);
+}
+static void untrack_block(void *p) {
+  pthread_mutex_lock(&blocks_lock);
+  size_t at = first_above(p);
+  if (at > 0 && blocks[at - 1].lo == (char *)p) {
+    memmove(blocks + at - 1, blocks + at, (nblocks - at) * sizeof *blocks);
+    nblocks--;
+    __atomic_add_fetch(&blocks_generation, 1, __ATOMIC_SEQ_CST);
+  }
+  pthread_mutex_unlock(&blocks_lock);
+}
+static long block_of(const void *p) { /* the tracked block holding byte p, or -1; blocks_lock held */
+  size_t at = first_above(p);
+  return at > 0 && (const char *)p < blocks[at - 1].hi ? (long)at - 1 : -1;
+}
+
+/* The run-time half of ad/gpu_block.py's overlap check, called by the derivative of a __device__ function that
+   __enzyme_autodiff differentiates in a kernel before it adds adjoints without atomics. `ptrs` holds `n`
+   (primal, shadow) pairs, the non-restrict pointer parameters; `what` names the kernel, the function and the
+   arguments ("kernel 'k', __enzyme_autodiff of 'f'", then one name per pointer, separated by '\x1f').
+   Returns 1 when the shadows lie in distinct cudaMalloc'd blocks (or there is only one), else 0: the caller
+   then adds every adjoint atomically (shadows that overlap, or may). A shadow that is the primal memory of some
+   parameter is an error, as for Enzyme (the adjoints would overwrite the values they are computed from).
+   Memoized per thread: every thread of a launch asks with the same pointers. */
+static const char *nth_name(const char *what, long k, int *len) {
+  const char *s = strchr(what, '\x1f');
+  for (long i = 0; s && i < k; i++)
+    s = strchr(s + 1, '\x1f');
+  if (!s) { *len = 1; return "?"; }
+  const char *e = strchr(s + 1, '\x1f');
+  *len = e ? (int)(e - s - 1) : (int)strlen(s + 1);
+  return s + 1;
+}
+#define PGCC_AD_MEMO 16
+static __thread void *memo_ptrs[2 * PGCC_AD_MEMO];
+static __thread long long memo_n = -1;
+static __thread unsigned long memo_generation;
+static __thread int memo_answer;
+int __pgcc_ad_shadows_disjoint(long long n, void *const *ptrs, const char *what) {
+  unsigned long gen = __atomic_load_n(&blocks_generation, __ATOMIC_SEQ_CST);
+  if (n == memo_n && gen == memo_generation && !memcmp(memo_ptrs, ptrs, 2 * n * sizeof *ptrs))
+    return memo_answer;
+  for (long long k = 0; k < n; k++)
+    for (long long j = 0; j < n; j++)
+      if (ptrs[2 * k + 1] && ptrs[2 * k + 1] == ptrs[2 * j]) {
+        int l1, l2;
+        const char *s = nth_name(what, 2 * k + 1, &l1), *p = nth_name(what, 2 * j, &l2);
+        const char *e = strchr(what, '\x1f');
+        fprintf(stderr, "pgcc: %.*s: the shadow '%.*s' is the same memory as the primal '%.*s' (a shadow must "
+                        "be memory of its own)\n", e ? (int)(e - what) : (int)strlen(what), what, l1, s, l2, p);
+        exit(1);
+      }
+  int answer = 1;
+  pthread_mutex_lock(&blocks_lock);
+  for (long long k = 0; k < n && answer; k++) {
+    if (!ptrs[2 * k + 1])
+      continue;
+    long bk = block_of(ptrs[2 * k + 1]);
+    for (long long j = k + 1; j < n && answer; j++) {
+      if (!ptrs[2 * j + 1])
+        continue;
+      long bj = block_of(ptrs[2 * j + 1]);
+      if (bk < 0 || bj < 0 || bj == bk) /* (a pointer into no tracked block may be anything: x - offset) */
+        answer = 0;
+    }
+  }
+  pthread_mutex_unlock(&blocks_lock);
+  if (n <= PGCC_AD_MEMO) {
+    memcpy(memo_ptrs, ptrs, 2 * n * sizeof *ptrs);
+    memo_n = n, memo_generation = gen, memo_answer = answer;
+  }
+  return answer;
+}
+
 /* memory: aligned as cudaMalloc aligns (256 bytes) so that vector loads of device buffers stay aligned */
 cudaError_t cudaMalloc(void **p, size_t n) {
   *p = NULL;
   if (posix_memalign(p, 256, n ? n : 1) != 0)
     return cudaErrorMemoryAllocation;
+  track_block(*p, n);
   return cudaSuccess;
 }
 cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int flags) { (void)flags; return cudaMalloc(p, n); }
@@ -70,8 +178,8 @@ cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height
   *pitch = width;
   return cudaMalloc(p, width * height);
 }
-cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
-cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+cudaError_t cudaFree(void *p) { untrack_block(p); free(p); return cudaSuccess; }
+cudaError_t cudaFreeHost(void *p) { untrack_block(p); free(p); return cudaSuccess; }
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
   (void)kind;
   if (n)
