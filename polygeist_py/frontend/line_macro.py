@@ -34,7 +34,9 @@ def gcc_line_value(cursor, value: int) -> int:
         return value
     tu = cursor.translation_unit
     table = macro_definitions(tu)
-    words = _words(text, start.offset, table)
+    memo = tu.__dict__.setdefault("_line_calls", {})  # (a call's literals ask about the same call text)
+    key = (start.file.name, start.offset)
+    words = memo[key] if key in memo else memo.setdefault(key, _words(text, start.offset, table))
     if not words or "\n" not in text[start.offset:words[0][2]]:
         return value
     shift = presumed_line(start) - start.line  # (`#line` directives)
