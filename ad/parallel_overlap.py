@@ -20,7 +20,7 @@ from mlir.dialects import arith, memref
 from .activity import all_ops, is_float
 
 
-def _single_parallel(op):
+def single_parallel(op):
     """The only scf.parallel around primal op `op` (None when there is none or several)."""
     par, p = None, op.operation.parent
     while p is not None and p.operation.name != "func.func":
@@ -51,7 +51,7 @@ def _state(rv, par):
 
 def note_atomic(rv, load) -> None:
     """Record that the reversal of primal `load` adds to its shadow atomically (inside a parallel loop)."""
-    par = _single_parallel(load)
+    par = single_parallel(load)
     root = _argument_root(rv, load) if par is not None else None
     if root is not None:
         _state(rv, par)["atomic"].add(root)
@@ -61,7 +61,7 @@ def plain_guard(rv, load, sh):
     """For the plain accumulation of primal `load`'s adjoint into shadow memref `sh` in a reversed parallel loop:
     None when nothing can overlap it (its root is an allocation or a restrict parameter), else an i1 value that
     says whether the plain update is safe (a placeholder until `finish` builds the check before the loop)."""
-    par = _single_parallel(load)
+    par = single_parallel(load)
     root = _argument_root(rv, load) if par is not None else None
     if root is None:
         return None

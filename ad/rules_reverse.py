@@ -18,7 +18,7 @@ from .activity import ALLOCS, MALLOCS, all_ops, is_float
 from .allocators import is_free
 from .libm import is_libm_call
 from .emit import body_ops, create_like, terminator, zero
-from .parallel_overlap import finish as finish_overlap_check, note_atomic, plain_guard
+from .parallel_overlap import finish as finish_overlap_check, note_atomic, plain_guard, single_parallel
 from .gpu_block import accumulate as device_accumulate, barrier_rule, contains_barrier, is_dynamic_shared
 from .gpu_block import while_count as device_while_count
 from .raw_memory import rev_copy_rule, rev_load_rule, rev_store_rule
@@ -107,13 +107,7 @@ def injective_access(load) -> bool:
     indices, and every induction variable of the loop is one of the indices (up to integer casts and
     loop-invariant offsets). Distinct function arguments are assumed not to alias (the polyhedral stage's
     assumption for distinct C arrays)."""
-    par, p = None, load.operation.parent
-    while p is not None and p.operation.name != "func.func":
-        if p.operation.name == "scf.parallel":
-            if par is not None:
-                return False
-            par = p
-        p = p.parent
+    par = single_parallel(load)
     if par is None:
         return False
     mem, index = load.operands[0], list(load.operands)[1:]
@@ -471,6 +465,19 @@ def call_rule(rv, op):
                               f"'{name}', which writes memory it does not allocate")
     _check_memory_kept(rv, op, name)
     dname = rv.session.derivative(name, "reverse", active, extra=("call",), at=op)
+    args = _reverse_arguments(rv, op, active)
+    ftype = ir.FunctionType(ir.TypeAttr(rv.session.funcs[dname].attributes["function_type"]).value)
+    call = func.CallOp(list(ftype.results), ir.FlatSymbolRefAttr.get(dname), args)
+    k = 0
+    for v, a in zip(op.operands, active):
+        if a and is_float(v.type):
+            rv.add_adj(v, call.results[k])
+            k += 1
+
+
+def _reverse_arguments(rv, op, active) -> list:
+    """The arguments of the reverse derivative of call `op`: each argument's reverse-sweep value (then its shadow
+    when it is an active pointer), then the adjoint of each floating result (zero when nothing used it)."""
     args = []
     for v, a in zip(op.operands, active):
         args.append(rv.rv(v))
@@ -480,13 +487,7 @@ def call_rule(rv, op):
         if is_float(r.type):
             g = rv.pop_adj(r)
             args.append(g if g is not None else zero(r.type))
-    ftype = ir.FunctionType(ir.TypeAttr(rv.session.funcs[dname].attributes["function_type"]).value)
-    call = func.CallOp(list(ftype.results), ir.FlatSymbolRefAttr.get(dname), args)
-    k = 0
-    for v, a in zip(op.operands, active):
-        if a and is_float(v.type):
-            rv.add_adj(v, call.results[k])
-            k += 1
+    return args
 
 
 def taped_recursive(session, name) -> bool:
@@ -537,15 +538,7 @@ def taped_reverse(rv, op, name, active) -> None:
     and shadows, the adjoints of its floating results, then the tape; its results are the adjoints of the active
     floating arguments."""
     _, rev = rv.session.split_derivative(name, active, at=op, taped=True)
-    args = []
-    for v, a in zip(op.operands, active):
-        args.append(rv.rv(v))
-        if a and not is_float(v.type):
-            args.append(rv.shadow(v))
-    for r in op.results:
-        if is_float(r.type):
-            g = rv.pop_adj(r)
-            args.append(g if g is not None else zero(r.type))
+    args = _reverse_arguments(rv, op, active)
     args.append(_tape_in_reverse(rv, op, rv.tapes[op]))
     floats = [v for v, a in zip(op.operands, active) if a and is_float(v.type)]
     call = func.CallOp([v.type for v in floats], ir.FlatSymbolRefAttr.get(rev), args)
