@@ -28,7 +28,7 @@ step reads every lane's previous value before any lane overwrites it. Run serial
 value thread t-1 wrote in the same step. So a store to a `__shared__` allocation that follows, in its stretch,
 a load from the same allocation (views of `extern __shared__` memory are one) in an earlier statement gets a
 warp-level barrier before that statement (order_shared_stores_after_loads; a copy between two arrays gets
-none): every thread loads, then every thread stores, as in lockstep warps (and
+none, nor a thread's update of the element it reads, `counts[bin][tid]++`): every thread loads, then every thread stores, as in lockstep warps (and
 as the programs' own CPU references compute). Barrier elimination splits the whole thread loop at such a
 barrier, which orders the lanes of all warps alike.
 """
@@ -196,27 +196,28 @@ def order_shared_stores_after_loads(module: ir.Module) -> None:
     whose bounds differ between threads (`if`s around it are fine: lockstep among the lanes that enter)."""
     store = _is_shared_access(STORES)
     for threads in collect(module.operation, is_thread_loop):
-        anchors = []  # [(statement, the shared allocations its stores write)]
+        anchors = []  # [(statement, the shared allocations its stores write, those stores)]
         for st in collect(threads, store):
             anchor = _statement_of(st, threads)
             if anchor is None:
                 continue
             base = _shared_base(st.operands[1])
-            for a, bases in anchors:
+            for a, bases, stores in anchors:
                 if a.operation == anchor.operation:
                     bases.append(base)
+                    stores.append(st)
                     break
             else:
-                anchors.append((anchor, [base]))
-        for anchor, bases in anchors:
+                anchors.append((anchor, [base], [st]))
+        for anchor, bases, stores in anchors:
             ops = list(anchor.operation.block.operations)
             i = next(k for k, o in enumerate(ops) if o.operation == anchor.operation)
             if i == 0 or ops[i - 1].name == "gpu.barrier":
                 continue
 
-            def same_memory(op, bases=bases):  # a load of an allocation the statement writes: a hazard
-                if op.name not in LOADS:
-                    return False
+            def same_memory(op, bases=bases, stores=stores):  # a load of an allocation the statement writes
+                if op.name not in LOADS or all(_same_address(op, st) for st in stores):
+                    return False  # (each thread reading the element it then writes: `s[v][tid]++`, no hazard)
                 b = _shared_base(op.operands[0])
                 return b is not None and any(b.operation == x.operation for x in bases)
             for o in reversed(ops[:i]):
@@ -226,6 +227,18 @@ def order_shared_stores_after_loads(module: ir.Module) -> None:
                     with anchor.location, ir.InsertionPoint(anchor):
                         gpu.BarrierOp().attributes[WARP_SYNC] = ir.UnitAttr.get()
                     break
+
+
+def _same_address(load, store) -> bool:
+    """Whether `load` reads the very element `store` writes (the same memref and index values, or the same
+    pointer value): a thread updating its own element, which lockstep order does not concern (another thread
+    writing that element would race with the store anyway)."""
+    if load.name == "llvm.load" and store.name == "llvm.store":
+        return load.operands[0] == store.operands[1]
+    if load.name in ("memref.load", "affine.load") and store.name == load.name.replace("load", "store") \
+            and "map" not in load.attributes:
+        return list(load.operands) == list(store.operands)[1:]
+    return False
 
 
 def _statement_of(op, threads):
