@@ -14,7 +14,8 @@ the parallel loop there gives exactly that order (Polygeist, PPoPP'23, "barrier 
   wait, as on a GPU);
 * warp-level barriers (shuffles, votes, __syncwarp) in loops or conditions inside such an ``if`` (the first
   warp reducing per-warp partials: ``if (warp == 0) v = warp_sum(v)``): the if's effects are predicated op by
-  op and the barriers and loops around them are left to the cases above (_predicate_guard);
+  op and the barriers and loops around them are left to the cases above (_predicate_guard); so are the
+  __syncthreads() in loops inside the guard of an early return (_exit_guard);
 * any other barrier (in a loop or condition that differs between threads) is an error.
 
 Values computed before a split point and used after it are either recomputed after it (pure arithmetic on
@@ -718,6 +719,15 @@ def _barrier_at_top_of_then(x) -> bool:
     return not _has_else(x) and not len(x.results) and any(op.name == "gpu.barrier" for op in body_ops(x))
 
 
+def _exit_guard(x) -> bool:
+    """An ``if`` the walker made (not written in the source) with nothing in its else branch: the guard around
+    the rest of a kernel after a per-thread ``return`` (`if (x >= width) return;` then a call of a __device__
+    function holding __syncthreads() in a loop: HeCBench morphology). A thread that has returned no longer
+    holds a GPU block's barriers back, so predicating the guard's effects (_predicate_guard) is what it does
+    here too, for block-wide barriers as for warp-level ones."""
+    return WRITTEN_IF not in x.attributes and not _has_else(x)
+
+
 def _has_else(x) -> bool:
     """scf.if `x` has an else branch with ops besides its yield."""
     return bool(len(x.regions[1].blocks) and body_ops(x, 1))
@@ -733,10 +743,11 @@ def _predicate_guard(x) -> None:
     uniform within each warp is legal there; the lanes of the other warps now pass the barrier without taking
     part, as they would on a GPU. Results of x become ``select(c, A's value, E's value)``; the loops and
     conditions left around the barriers are then interchanged as usual (their control must be uniform). A
-    __syncthreads() in A is an error (CUDA requires block-uniform control for it)."""
+    __syncthreads() in A is an error (CUDA requires block-uniform control for it), except in the guard of an
+    early return (_exit_guard)."""
     c = x.operands[0]
     block_wide = [b for b in collect(x, lambda o: o.name == "gpu.barrier") if WARP_SYNC not in b.attributes]
-    if block_wide:
+    if block_wide and not _exit_guard(x):
         raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a condition that "
                              "differs between the threads of a block (non-uniform barrier)")
     if len(x.regions[1].blocks) and any(_has_barrier(op) for op in body_ops(x, 1)):

@@ -28,7 +28,7 @@ step reads every lane's previous value before any lane overwrites it. Run serial
 value thread t-1 wrote in the same step. So a store to a `__shared__` allocation that follows, in its stretch,
 a load from the same allocation (views of `extern __shared__` memory are one) in an earlier statement gets a
 warp-level barrier before that statement (order_shared_stores_after_loads; a copy between two arrays gets
-none): every thread loads, then every thread stores, as in lockstep warps (and
+none, nor a thread's update of the element it reads, `counts[bin][tid]++`): every thread loads, then every thread stores, as in lockstep warps (and
 as the programs' own CPU references compute). Barrier elimination splits the whole thread loop at such a
 barrier, which orders the lanes of all warps alike. A load that only reads what the same thread stores gets
 none: one whose subscript in some dimension is the store's own subscript there, a value that differs between
@@ -218,8 +218,8 @@ def order_shared_stores_after_loads(module: ir.Module) -> None:
                 continue
 
             def same_memory(op, writes=writes, threads=threads):  # a load of memory another thread writes here
-                if op.name not in LOADS:
-                    return False
+                if op.name not in LOADS or all(_same_address(op, st) for st, _ in writes):
+                    return False  # (each thread reading the element it then writes: `s[v][tid]++`, no hazard)
                 b = _shared_base(op.operands[0])
                 return b is not None and any(b.operation == base.operation and
                                              not _own_element(op, st, threads) for st, base in writes)
@@ -285,6 +285,18 @@ def _thread_injective(v, ivs, threads, depth: int = 8) -> set:
         else:
             return set()
     return set()
+
+
+def _same_address(load, store) -> bool:
+    """Whether `load` reads the very element `store` writes (the same memref and index values, or the same
+    pointer value): a thread updating its own element, which lockstep order does not concern (another thread
+    writing that element would race with the store anyway)."""
+    if load.name == "llvm.load" and store.name == "llvm.store":
+        return load.operands[0] == store.operands[1]
+    if load.name in ("memref.load", "affine.load") and store.name == load.name.replace("load", "store") \
+            and "map" not in load.attributes:
+        return list(load.operands) == list(store.operands)[1:]
+    return False
 
 
 def _statement_of(op, threads):

@@ -13,16 +13,43 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, func, gpu
 
-from ..clang_ast import K, T, canonical, children, evaluate, strip_implicit, var_decl_initializer
+from ..clang_ast import K, T, canonical, children, evaluate, has_attr, strip_implicit, var_decl_initializer
 from ..errors import error_at
 from . import c_types as CT
 from .records import is_default_construction
 from .scan import decl_key
-from .values import GPU_IDS, ci_uint
+from .values import GPU_IDS, RET, ci_uint
+
+
+def is_block_barrier(s) -> bool:
+    """Whether statement `s` is a bare `__syncthreads();`."""
+    e = strip_implicit(s) if s.kind == K.UNEXPOSED_EXPR else s
+    return e.kind == K.CALL_EXPR and e.spelling == "__syncthreads" and not list(e.get_arguments())
 
 
 class CudaDeviceGen:
     """Mixin for FunctionGen: CUDA ids, dim3 values, shared memory, kernel launches."""
+
+    def emit_rest_past_barriers(self, rest) -> bool:
+        """The statements `rest` of a kernel's body after one that may `return`, when some of them are bare
+        `__syncthreads();` (`if (i >= n) return;` before a barrier: HeCBench matern). On a GPU a thread that
+        has returned no longer holds the block's barriers back; here it goes on reaching them doing nothing:
+        the statements between barriers run under the not-returned guard, each barrier unguarded, so that it
+        stays where every thread of the block meets it. False (nothing emitted) elsewhere: outside a kernel,
+        in a loop, or with break/continue/goto flags pending."""
+        if not has_attr(self.cursor, K.CUDAGLOBAL_ATTR) or self.loops or self.flags_active() != [RET]:
+            return False
+        cuts = [i for i, r in enumerate(rest) if is_block_barrier(r)]
+        if not cuts:
+            return False
+        start = 0
+        for i in cuts + [len(rest)]:
+            if rest[start:i]:
+                self.emit_guarded(rest[start:i])
+            if i < len(rest):
+                self.visit(rest[i])
+            start = i + 1
+        return True
 
     def gpu_id(self, var, comp):
         op = GPU_IDS[var](getattr(gpu.Dimension, comp)).result

@@ -13,7 +13,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, func, llvm
 
-from ..clang_ast import K, T, canonical, children, evaluate, macro_definitions, string_initializer, string_literal, strip_implicit, \
+from ..clang_ast import K, T, canonical, children, evaluate, is_variable_template_specialization, macro_definitions, string_initializer, string_literal, strip_implicit, \
     unary_op
 from ..errors import error_at
 from . import complex_values
@@ -227,6 +227,8 @@ class LLVMMemory:
         if r is None:
             return False
         if decl_key(r) in self.struct_vars:
+            return True
+        if is_variable_template_specialization(r):  # (module.global_var keeps each specialization as bytes)
             return True
         return r.kind == K.VAR_DECL and (decl_key(r.canonical) in self.mg.addressed_globals
                                          or R.is_byte_object(r.type) and CT.is_array(r.type))  # (volatile)

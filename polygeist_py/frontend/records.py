@@ -159,6 +159,14 @@ def classify(ty, result: bool = False):
     return classes
 
 
+def is_empty_class(ty) -> bool:
+    """Whether record `ty` is a C++ empty class (size 1, no data: a stateless functor such as
+    `struct Add { __device__ T operator()(...) }`). g++ and clang pass such an argument in no register and
+    no stack slot (x86-64 System V 3.2.3: every eightbyte NO_CLASS), so the parameter takes no argument."""
+    c = canonical(ty)
+    return c.kind == T.RECORD and 0 < CT.size_of(c) <= 16 and not scalars(c)
+
+
 def piece_type(cls) -> ir.Type:
     """The register-sized MLIR type carrying one eightbyte (the upper bytes of a partial one are don't-care), or
     the x87 register's f80 for class 'x87'."""
@@ -235,6 +243,9 @@ def signature(param_types, result_type, variadic=False) -> Signature:
     for pt in param_types:
         c = canonical(pt)
         first = len(ins)
+        if c.kind == T.RECORD and is_empty_class(c):  # (no argument: its object is made in the callee)
+            params.append(ParamABI("expand", c, [], first, []))
+            continue
         if c.kind == T.RECORD:
             classes = classify(c)
             ni = classes.count("int") if classes else 0

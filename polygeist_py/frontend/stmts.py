@@ -118,6 +118,8 @@ class StmtGen:
         way to a label, which its own goto flag enters."""
         rest = [r for r in rest if r.kind != K.NULL_STMT]
         m = next((j for j, r in enumerate(rest) if any(gotos.entries(self, r))), len(rest))
+        if m == len(rest) and self.emit_rest_past_barriers(rest):  # (cuda_device: barriers after a return)
+            return
         if rest[:m]:
             self.emit_guarded(rest[:m])
         if m < len(rest):

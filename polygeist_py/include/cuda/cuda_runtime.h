@@ -255,6 +255,11 @@ enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1,
 #define cudaHostAllocDefault 0x00
 #define cudaHostAllocPortable 0x01
 #define cudaHostAllocMapped 0x02
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
 #define cudaDeviceScheduleAuto 0x00
 #define cudaDeviceScheduleBlockingSync 0x04
 #define cudaDeviceMapHost 0x08
@@ -378,6 +383,16 @@ static inline cudaError_t cudaRuntimeGetVersion(int *version) { *version = CUDAR
 #define cudaHostAlloc(ptr, size, flags) cudaMallocHost((ptr), (size))
 #define cudaHostGetDevicePointer(dptr, hptr, flags) (*(void **)(dptr) = (void *)(hptr), cudaSuccess)
 #define cudaThreadExit() cudaSuccess
+/* page-locking host memory: kernels already read host memory, so registering it changes nothing */
+static inline cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
+  (void)ptr; (void)size; (void)flags;
+  return cudaSuccess;
+}
+static inline cudaError_t cudaHostUnregister(void *ptr) { (void)ptr; return cudaSuccess; }
+static inline cudaError_t cudaHostGetFlags(unsigned int *flags, void *ptr) {
+  (void)ptr; *flags = cudaHostAllocMapped;
+  return cudaSuccess;
+}
 
 /* __constant__/__device__ globals: the symbol is the variable itself */
 #ifdef __PGCC_HOST_PASS__
