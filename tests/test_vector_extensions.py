@@ -114,3 +114,43 @@ def test_vector_abi_links_with_gcc(tmp, pgcc_side):
     ref = run_exe(build_gcc(C / "vector_abi_main.c", tmp / "ref", extra=(str(C / "vector_abi_lib.c"),)))
     assert ref.stdout == "ints 656\n4 5 10 3 5 8 4328\n"
     assert (mixed.stdout, mixed.returncode) == (ref.stdout, 0)
+
+
+def _cpu_has(flag):
+    try:
+        return f" {flag} " in open("/proc/cpuinfo").read().replace("\n", " ")
+    except OSError:
+        return False
+
+
+def test_vector_records_link_with_gcc(tmp):
+    """Records holding one vector (`struct { __m128i v; }`, nested, unions of vector types) in one XMM register,
+    with AVX a 32-byte one in a YMM register and with AVX-512F (where the CPU has it) a 64-byte one in a ZMM
+    register; more than eight of them leave the last in memory; unions of a vector and an int (float) array in
+    two integer (SSE) registers; va_arg of 16-byte ones (XMM save slots) and 32-byte ones (memory); each half
+    compiled by gcc."""
+    flags = ("-mavx512f",) if _cpu_has("avx512f") else ("-mavx2",)
+    ref = run_exe(build_gcc(C / "vector_record_abi_main.c", tmp / "ref",
+                            extra=(str(C / "vector_record_abi_lib.c"), *flags, "-Wno-psabi")))
+    assert ref.returncode == 0 and "u_twist 12 9 6 3" in ref.stdout
+    for pg, other in (("main", "lib"), ("lib", "main")):
+        obj = tmp / f"gcc_{other}.o"
+        r = subprocess.run(["gcc", "-O2", *flags, "-c", str(C / f"vector_record_abi_{other}.c"), "-o", str(obj)],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        got = run_exe(build_pgcc(C / f"vector_record_abi_{pg}.c", tmp / f"pg_{pg}", extra=(*flags, str(obj))))
+        assert (got.stdout, got.returncode) == (ref.stdout, 0), pg
+
+
+def test_wide_vector_by_value_without_avx_is_an_error(tmp):
+    """A 32-byte vector parameter without AVX (gcc passes it in memory, LLVM would split it over two XMM
+    registers) is an error naming it; with -mavx, or in a function whose target attribute has AVX, it is not."""
+    code = ("typedef int v8si __attribute__((vector_size(32)));\n"
+            "__attribute__((target(\"avx2\"))) v8si ok(v8si a) { return a + 1; }\n"
+            "v8si twice(v8si a) { return a * 2; }\n"
+            "int main(void) { return 0; }\n")
+    err = compile_error(tmp / "w.c", code)
+    assert "w.c:3:" in err and "32-byte vector 'v8si' passed or returned by value without AVX" in err
+    assert "ok" not in err.replace("-mavx", "")
+    (tmp / "w.c").write_text(code)
+    assert run_exe(build_pgcc(tmp / "w.c", tmp / "w", extra=("-mavx",))).returncode == 0

@@ -143,7 +143,8 @@ class Calls:
         with the promoted types: through the function's address when pgcc knows the function, else through an
         `int (...)`-style llvm.func declaration, as clang calls such functions."""
         try:
-            sig = R.signature([a.type for a in args], callee.result_type, False)
+            sig = R.signature([a.type for a in args], callee.result_type, False,
+                              R.native_vector_bytes(tu=self.mg.tu))
         except CT.UnsupportedType as e:
             raise error_at(call, f"unsupported construct: {e} in a call of '{callee.spelling}' without a prototype") \
                 from None

@@ -672,10 +672,10 @@ class LLVMMemory:
                 else:
                     record = None
                 try:
-                    classes = R.classify(at)
+                    classes = R.classify(at, named=False)
                 except CT.UnsupportedType as err:
                     raise self.unsupported(a, str(err)) from None
-                ni, ns = (classes.count("int"), classes.count("sse")) if classes else (0, 0)
+                ni, ns = R.register_counts(classes) if classes else (0, 0)
                 if classes is not None and ni <= ints and ns <= sses:
                     out += self.record_pieces(record if record is not None else self.record_value(a), at, classes)
                     ints, sses = ints - ni, sses - ns
@@ -693,7 +693,7 @@ class LLVMMemory:
     def record_pieces(self, p, ty, classes):
         """The eightbytes of the record at `p` as register values (through a 16-byte temporary, so reading a
         partial last eightbyte stays inside an object)."""
-        tmp = self.byte_alloca(16, 16)
+        tmp = self.byte_alloca(max(16, CT.size_of(ty)), 16)
         self.copy_bytes(tmp, p, CT.size_of(ty))
         return [llvm.LoadOp(R.piece_type(c), self.at_offset(tmp, 8 * i)).result for i, c in enumerate(classes)]
 
@@ -746,7 +746,8 @@ class LLVMMemory:
         # without a prototype (`double (*f)()`): the arguments as promoted (clang's AST holds them), as gcc calls
         params = list(ft.argument_types()) if ft.kind == T.FUNCTIONPROTO else [a.type for a in args]
         try:
-            sig = R.signature(params, ft.get_result(), ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic())
+            sig = R.signature(params, ft.get_result(), ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic(),
+                              R.native_vector_bytes(tu=self.mg.tu))
         except CT.UnsupportedType as err:
             raise self.unsupported(call, str(err)) from None
         if ft.kind != T.FUNCTIONPROTO and sig.has_records:

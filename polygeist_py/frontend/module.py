@@ -230,7 +230,7 @@ class ModuleGen:
             if not params and ft.kind == T.FUNCTIONPROTO:
                 types = list(ft.argument_types())
             variadic = ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic()
-            sig = R.signature(types, c.result_type, variadic)
+            sig = R.signature(types, c.result_type, variadic, R.native_vector_bytes(tu=self.tu, decl=c))
             return cxx_classes.with_this(sig) if cxx_classes.has_this(c) else sig
         except CT.UnsupportedType as e:
             raise error_at(c, f"unsupported construct: {e} in the signature of '{c.spelling}'") from None
