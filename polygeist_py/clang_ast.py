@@ -359,6 +359,15 @@ def language_of(path: str) -> str | None:
     return LANGUAGES.get(os.path.splitext(path)[1])
 
 
+# clang's `__builtin_bit_cast(T, x)` in C (SIMD code picks it by __has_builtin): libclang gives the expression
+# no type, so it is spelled as what it means, the bytes of x copied into a T (frontend/vectors.py's note)
+BIT_CAST = ("-D__builtin_bit_cast(T, ...)=(__extension__({ __typeof__(__VA_ARGS__) __pgcc_bit_cast_from = "
+            "(__VA_ARGS__); __typeof__(T) __pgcc_bit_cast_to; _Static_assert(sizeof(__pgcc_bit_cast_to) == "
+            "sizeof(__pgcc_bit_cast_from), \"__builtin_bit_cast: the source and destination types differ in "
+            "size\"); __builtin_memcpy(&__pgcc_bit_cast_to, &__pgcc_bit_cast_from, sizeof(__pgcc_bit_cast_to)); "
+            "__pgcc_bit_cast_to; }))")
+
+
 def parse(path: str, user_args: list[str], source: str | None = None, language: str | None = None):
     """Parse a C or CUDA file into a libclang TranslationUnit.
 
@@ -401,7 +410,7 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         cmplx = [f"-D{m}(x,y)=__builtin_complex(({t})(x),({t})(y))"
                  for m, t in (("CMPLX", "double"), ("CMPLXF", "float"), ("CMPLXL", "long double"))]
         args = ["-x", "c", "-std=gnu11", *legacy, "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes",
-                *quiet, *cmplx] + \
+                *quiet, *cmplx, BIT_CAST] + \
             [a for a in user_args if not a.startswith("-std=c++") and not a.startswith("-std=gnu++")]
     args += ["-D__PGCC__=1"]
     openmp = "-fopenmp" in args

@@ -154,3 +154,26 @@ def test_wide_vector_by_value_without_avx_is_an_error(tmp):
     assert "ok" not in err.replace("-mavx", "")
     (tmp / "w.c").write_text(code)
     assert run_exe(build_pgcc(tmp / "w.c", tmp / "w", extra=("-mavx",))).returncode == 0
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_simd_edge_cases(opt, tmp):
+    """Where SIMD compilers differ (tests/programs/c/simd_edge_cases.c): unaligned loads and stores at every
+    offset, intrinsic shifts by counts at and past the element width, saturating adds and packs, movemasks,
+    compare masks as selects, NaN compares and min/max, constant shuffles and byte shifts of 16 and more, float
+    to int conversions under the default rounding and out of range, vector division and modulo, vectors of 4 to
+    64 bytes in static functions, records and unions, __builtin_convertvector and __builtin_bit_cast (gcc 12's C
+    has none: its build copies the bytes); at -O2 also for this machine's CPU (-march=native, as gcc)."""
+    out = same_as_gcc(C / "simd_edge_cases.c", tmp, opt, flags=("-march=native",) if opt == "-O2" else ())
+    assert "slli32: 0 0 0 0" in out and "srai40: 0 -1 0 -1" in out
+    assert "bit_cast bfc00000" in out
+
+
+def test_long_double_complex(tmp):
+    """long double _Complex: initialized globals exact to x87 precision, arithmetic, libm's functions (x87
+    results in st0/st1, arguments in memory), records holding one by value, va_arg, conversions; an array
+    initialized with parts that are not doubles is an error (MLIR's translation would round them)."""
+    out = same_as_gcc(C / "long_double_complex.c", tmp, "-O2")
+    assert "held scale 0.1428571428571428571" in out
+    err = compile_error(tmp / "l.c", "long double _Complex t[2] = { 1.0L / 3 };\nint main(void) { return 0; }\n")
+    assert "l.c:1:" in err and "array of long double _Complex" in err

@@ -10,6 +10,8 @@ aggregates at calls (records.signature).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from mlir import ir
 from mlir.dialects import arith, func, llvm
 
@@ -18,6 +20,7 @@ from ..clang_ast import K, T, canonical, children, evaluate, macro_definitions, 
 from ..errors import error_at
 from . import complex_values
 from . import attributes
+from . import x87
 from . import c_types as CT
 from . import vectors
 from . import gotos
@@ -666,7 +669,7 @@ class LLVMMemory:
                     ints = ints - need if need <= ints else ints
             elif at.kind == T.RECORD or CT.is_complex(at):
                 if CT.is_complex(at):  # (in the variadic tail, a struct of its two parts: its bytes, as a record's)
-                    tmp = self.byte_alloca(16, 16)
+                    tmp = self.byte_alloca(CT.size_of(at), 16)  # (32 bytes for a long double _Complex)
                     self.store_scalar(tmp, at, self.rvalue(a))
                     record = tmp
                 else:
@@ -746,8 +749,7 @@ class LLVMMemory:
         # without a prototype (`double (*f)()`): the arguments as promoted (clang's AST holds them), as gcc calls
         params = list(ft.argument_types()) if ft.kind == T.FUNCTIONPROTO else [a.type for a in args]
         try:
-            sig = R.signature(params, ft.get_result(), ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic(),
-                              R.native_vector_bytes(tu=self.mg.tu))
+            sig = R.signature(params, ft.get_result(), ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic())
         except CT.UnsupportedType as err:
             raise self.unsupported(call, str(err)) from None
         if ft.kind != T.FUNCTIONPROTO and sig.has_records:
@@ -837,6 +839,9 @@ def const_image(ty, init):
             write(off, pt, v.real)
             write(off + CT.size_of(pt), pt, v.imag)
             return
+        if t.kind == T.LONGDOUBLE:  # (clang evaluates in double: exact, x87.exact_constant)
+            write(off, t, x87.exact_constant(e, evaluate, error_at))
+            return
         v = evaluate(e)
         if not isinstance(v, (int, float)):
             raise error_at(e, "unsupported construct: non-constant initializer of a global")
@@ -845,7 +850,9 @@ def const_image(ty, init):
     def write(off, t, v):
         import struct as st
         n = CT.size_of(t)
-        if CT.is_float(t):
+        if canonical(t).kind == T.LONGDOUBLE:  # (the 80-bit x87 value in its 16-byte slot)
+            img[off:off + 10] = x87.x87_bits(Fraction(v)).to_bytes(10, "little")
+        elif CT.is_float(t):
             img[off:off + n] = st.pack("<d" if n == 8 else "<f", float(v))
         else:
             img[off:off + n] = (int(v) & ((1 << (8 * n)) - 1)).to_bytes(n, "little")

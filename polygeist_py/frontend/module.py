@@ -230,7 +230,9 @@ class ModuleGen:
             if not params and ft.kind == T.FUNCTIONPROTO:
                 types = list(ft.argument_types())
             variadic = ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic()
-            sig = R.signature(types, c.result_type, variadic, R.native_vector_bytes(tu=self.tu, decl=c))
+            # (a static function's vectors need not be as gcc passes them: LLVM's way on both sides)
+            width = None if c.linkage == LinkageKind.INTERNAL else R.native_vector_bytes(tu=self.tu, decl=c)
+            sig = R.signature(types, c.result_type, variadic, width)
             return cxx_classes.with_this(sig) if cxx_classes.has_this(c) else sig
         except CT.UnsupportedType as e:
             raise error_at(c, f"unsupported construct: {e} in the signature of '{c.spelling}'") from None
@@ -387,6 +389,7 @@ class ModuleGen:
             vals = [0] * math.prod(mtype.shape)  # attribute's text, which complex_values.global_op parses)
             if init is not None:
                 self.initial_values(init, list(mtype.shape), d, vals)
+            complex_values.check_array_initializer(d, mtype, vals)
             return complex_values.dense_attribute(list(mtype.shape), mtype.element_type, vals)
         large = big_init.global_initializer(self, d, mtype, init)  # None unless more than LARGE elements
         if large is not None:
