@@ -304,12 +304,14 @@ def signature(param_types, result_type, variadic=False, vector_bytes=None) -> Si
                               "llvm.align": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(c.get_align(), 8))})
             continue
         t = CT.abi_type(c)
-        if CT.is_complex(c) and canonical(c.element_type).kind == T.DOUBLE and sses < 2:
+        if CT.is_complex(c) and (canonical(c.element_type).kind == T.LONGDOUBLE or
+                                 canonical(c.element_type).kind == T.DOUBLE and sses < 2):
+            # (a long double _Complex, class COMPLEX_X87, always)
             # (not both parts in registers: the whole value in memory, as gcc passes it and clang says)
             params.append(ParamABI("byval", c, [CT.llvm_ptr()], first))
             ins.append(CT.llvm_ptr())
             attrs.append({"llvm.byval": ir.TypeAttr.get(bytes_type(c)),
-                          "llvm.align": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 8)})
+                          "llvm.align": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(c.get_align(), 8))})
             continue
         if CT.is_complex(c):  # (double _Complex: two SSE registers; float _Complex: one)
             sses -= 2 if canonical(c.element_type).kind == T.DOUBLE else 1
