@@ -177,3 +177,14 @@ def test_long_double_complex(tmp):
     assert "held scale 0.1428571428571428571" in out
     err = compile_error(tmp / "l.c", "long double _Complex t[2] = { 1.0L / 3 };\nint main(void) { return 0; }\n")
     assert "l.c:1:" in err and "array of long double _Complex" in err
+
+
+def test_cpu_dispatch(tmp):
+    """An ifunc whose resolver picks a kernel by __builtin_cpu_supports (an LLVM ifunc: the dynamic linker binds
+    it), a resolver's result called directly, target_clones (its default version), and the values of gcc's
+    __builtin_cpu_supports / __builtin_cpu_is read from libgcc's CPU model, as gcc's build prints them."""
+    out = same_as_gcc(C / "cpu_dispatch.c", tmp, "-O2")
+    sums = out.split("\n")[0].split()[1:]
+    assert len(set(sums)) == 1  # (the dispatched kernel agrees with the scalar one)
+    err = compile_error(tmp / "c.c", "int main(void) { return __builtin_cpu_is(\"znver4\"); }\n")
+    assert "c.c:1:" in err and "'znver4' (not a processor gcc 12 knows)" in err

@@ -64,7 +64,7 @@ class ModuleGen:
         self.named: dict = {}  # function name -> its declaration (C++ overloads are rejected: func_name)
         self.depth = self.max_depth = 0  # statement nesting while walking, and its maximum
         self.startup: dict = {}  # 'constructor'/'destructor' -> [(function symbol, priority)]
-        self.aliases: dict = {}  # alias symbol -> (target symbol, weak)
+        self.aliases: dict = {}  # alias symbol -> (target symbol, weak[, "ifunc": target is its resolver])
         self.module_asm: list = []  # the text of file-scope asm statements, in order
 
     def generate(self) -> ir.Module:
@@ -130,9 +130,12 @@ class ModuleGen:
         elif d.kind == K.FUNCTION_DECL and d.is_definition():
             self.define_function(d)
         elif d.kind == K.FUNCTION_DECL:
-            attrs = attributes.declaration_attributes(d, "function")  # (an ifunc declaration is an error)
+            attrs = attributes.declaration_attributes(d, "function")
             if attrs.alias is not None:  # another name of a definition in this file: aliases.py
                 self.aliases[self.func_name(d)] = (attrs.alias, attrs.weak)
+            if attrs.ifunc is not None:  # the address its resolver returns (aliases.py)
+                self.aliases[self.func_name(d)] = (attrs.ifunc, False, "ifunc")
+                self.declare(d)  # (the ifunc's function type)
         elif d.kind == K.VAR_DECL and enzyme.registration_kind(d.spelling):
             enzyme.register(self, d)  # __enzyme_register_gradient_f = {...}, __enzyme_inactivefn = f
         elif d.kind == K.UNEXPOSED_DECL and (text := inline_asm.file_scope_asm(d)) is not None:

@@ -24,6 +24,7 @@ from ..clang_ast import T, canonical, evaluate
 from ..errors import error_at
 from . import c_types as CT
 from . import vectors
+from . import x86_dispatch
 
 IA32 = "__builtin_ia32_"
 
@@ -511,7 +512,7 @@ SPECIAL = {
     "__builtin_elementwise_fma": fused_multiply_add,
 }
 
-BUILTINS = {**{n: direct for n in DIRECT}, **SPECIAL}
+BUILTINS = {**{n: direct for n in DIRECT}, **SPECIAL, **x86_dispatch.BUILTINS}
 
 
 # ------------------------------------------------------------------ target features of always_inline functions
