@@ -11,7 +11,8 @@ lowers it:
   shifts, blends) as `vector.shuffle`, element extract/insert, pmuludq/pmuldq as 64-bit multiplies, saturating
   adds as LLVM's `sadd.sat`..., min/max/abs as `arith`/`math` ops.
 
-A `__builtin_ia32_*` name in neither table is an error naming it (builtins.py's `unsupported`), never a call
+AVX-512's masks, masked memory operations and the rest are x86_avx512's. A `__builtin_ia32_*` name in no table
+is an error naming it (builtins.py's `unsupported`), never a call
 of a function that does not exist.
 """
 
@@ -24,6 +25,7 @@ from ..clang_ast import T, canonical, evaluate
 from ..errors import error_at
 from . import c_types as CT
 from . import vectors
+from . import x86_avx512
 from . import x86_dispatch
 
 IA32 = "__builtin_ia32_"
@@ -503,7 +505,7 @@ SPECIAL = {
                                       "vinsertf128_si256")},
     **{IA32 + n: perm2x128 for n in ("permti256", "vperm2f128_pd256", "vperm2f128_ps256", "vperm2f128_si256")},
     **{IA32 + n: pmuludq for n in ("pmuludq128", "pmuludq256", "pmuludq512", "pmuldq128", "pmuldq256", "pmuldq512")},
-    IA32 + "undef128": undefined, IA32 + "undef256": undefined, "__builtin_nondeterministic_value": undefined,
+    IA32 + "undef128": undefined, IA32 + "undef256": undefined, IA32 + "undef512": undefined, "__builtin_nondeterministic_value": undefined,
     IA32 + "movnti": movnti, IA32 + "movnti64": movnti,
     "__builtin_nontemporal_store": nontemporal_store, "__builtin_nontemporal_load": nontemporal_load,
     "__builtin_elementwise_add_sat": saturating, "__builtin_elementwise_sub_sat": saturating,
@@ -512,7 +514,8 @@ SPECIAL = {
     "__builtin_elementwise_fma": fused_multiply_add,
 }
 
-BUILTINS = {**{n: direct for n in DIRECT}, **SPECIAL, **x86_dispatch.BUILTINS}
+DIRECT.update(x86_avx512.DIRECT)
+BUILTINS = {**{n: direct for n in DIRECT}, **SPECIAL, **x86_avx512.SPECIAL, **x86_dispatch.BUILTINS}
 
 
 # ------------------------------------------------------------------ target features of always_inline functions
