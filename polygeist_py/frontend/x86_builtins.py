@@ -522,7 +522,11 @@ BUILTINS = {**{n: direct for n in DIRECT}, **SPECIAL, **x86_avx512.SPECIAL, **x8
 # What each x86 feature implies (gcc's and clang's -m options: -mavx2 enables AVX, SSE4.2, ...).
 IMPLIES = {"sse3": {"sse2"}, "ssse3": {"sse3"}, "sse4.1": {"ssse3"}, "sse4.2": {"sse4.1", "crc32"},
            "avx": {"sse4.2"}, "avx2": {"avx"}, "fma": {"avx"}, "f16c": {"avx"}, "pclmul": {"sse2"},
-           "aes": {"sse2"}, "sha": {"sse2"}, "vpclmulqdq": {"avx", "pclmul"}, "sse2": {"sse", "mmx"}}
+           "aes": {"sse2"}, "sha": {"sse2"}, "vpclmulqdq": {"avx", "pclmul"}, "sse2": {"sse", "mmx"},
+           "avx512f": {"avx2", "fma", "f16c"}, "gfni": {"sse2"}, "vaes": {"avx", "aes"},
+           **{f: {"avx512f"} for f in ("avx512bw", "avx512vl", "avx512cd", "avx512dq", "avx512ifma",
+                                       "avx512vpopcntdq", "avx512vnni", "avx512bitalg", "avx512bf16")},
+           "avx512vbmi": {"avx512bw"}, "avx512vbmi2": {"avx512bw"}}
 # the predefined macro that tells whether the translation unit has a feature
 MACROS = {"sse3": "__SSE3__", "ssse3": "__SSSE3__", "sse4.1": "__SSE4_1__", "sse4.2": "__SSE4_2__",
           "avx": "__AVX__", "avx2": "__AVX2__", "fma": "__FMA__", "f16c": "__F16C__", "pclmul": "__PCLMUL__",
@@ -582,7 +586,12 @@ def _target_attributes(decl):
         if a.kind.is_attribute():
             toks = [t.spelling for t in a.get_tokens()]
             if len(toks) >= 3 and toks[0] in ("target", "__target__") and toks[1] == "(" and toks[2].startswith('"'):
-                found.append(toks[2].strip('"'))
+                parts = []  # (adjacent literals are one string: `target("avx512f," "gfni")`)
+                for t in toks[2:]:
+                    if not t.startswith('"'):
+                        break
+                    parts.append(t.strip('"'))
+                found.append("".join(parts))
     return found
 
 
