@@ -412,6 +412,9 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         args = ["-x", "c", "-std=gnu11", *legacy, "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes",
                 *quiet, *cmplx, BIT_CAST] + \
             [a for a in user_args if not a.startswith("-std=c++") and not a.startswith("-std=gnu++")]
+    # (__GNUC__/__GNUC_MINOR__ stay clang's 4.2 beside __clang__, as with clang itself: gcc 12's numbers make
+    # glibc's headers take _Float32, _Float64x... for keywords, which clang lacks, and libraries that test
+    # __clang__ first pick clang's paths either way)
     args += ["-D__PGCC__=1"]
     openmp = "-fopenmp" in args
     if openmp:  # like gcc: _OPENMP and `#pragma omp` only when asked for
