@@ -36,6 +36,7 @@ import json
 import os
 import random
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -789,7 +790,7 @@ def unpack(archive: Path, dest: Path) -> Path:
 
 WRAPPER = """#!/bin/sh
 # counting wrapper written by polygeist-py's realworld.py: logs each C file compiled and the exit status
-"{real}" "$@"
+"{real}" {extra}"$@"
 rc=$?
 for a in "$@"; do
   case "$a" in
@@ -801,14 +802,16 @@ exit $rc
 """
 
 
-def make_wrapper(real: str, name: str, where: Path) -> tuple[Path, Path]:
+def make_wrapper(real: str, name: str, where: Path, extra: str = "") -> tuple[Path, Path]:
     """Create where/NAME, a shell wrapper around the real compiler that appends '<rc> <path.c>' lines to a log;
-    named like the compiler so that build scripts that test the name ('*gcc*') treat it alike."""
+    named like the compiler so that build scripts that test the name ('*gcc*') treat it alike. `extra`: flags
+    (shell words) put before every command's own, for both compilers (`-march=native`)."""
     where.mkdir(parents=True, exist_ok=True)
     log = where / "compiled.log"
     log.write_text("")
     w = where / name
-    w.write_text(WRAPPER.format(real=real, log=log))
+    w.write_text(WRAPPER.format(real=real, log=log, extra=" ".join(shlex.quote(f) for f in shlex.split(extra))
+                                + " " if extra else ""))
     w.chmod(0o755)
     return w, log
 
@@ -913,8 +916,9 @@ class Side:
 
 
 def build_and_test(recipe: Recipe, archive: Path, compiler: str, real_cc: str, work: Path, inputs: Path,
-                   jobs: int, log_dir: Path) -> Side:
-    """Unpack a fresh tree, build it with the wrapped compiler, run its tests and output checks."""
+                   jobs: int, log_dir: Path, extra: str = "") -> Side:
+    """Unpack a fresh tree, build it with the wrapped compiler (`extra`: flags it adds to every compile and
+    link), run its tests and output checks."""
     side = Side(compiler)
     root = work / f"{recipe.name}-{compiler}"
     shutil.rmtree(root, ignore_errors=True)
@@ -923,7 +927,7 @@ def build_and_test(recipe: Recipe, archive: Path, compiler: str, real_cc: str, w
     src = unpack(archive, root / "src")
     scratch = root / "scratch"
     scratch.mkdir()
-    wrapper, log = make_wrapper(real_cc, compiler, root / "bin")
+    wrapper, log = make_wrapper(real_cc, compiler, root / "bin", extra)
     ctx = Ctx(cc=str(wrapper), cflags=CFLAGS, jobs=jobs, inputs=str(inputs), work=str(scratch), compiler=compiler)
     env = dict(os.environ)
     env.pop("MAKEFLAGS", None)
@@ -1047,6 +1051,8 @@ def main(argv=None) -> int:
     ap.add_argument("--work", default="/tmp/realworld", help="work directory (default /tmp/realworld)")
     ap.add_argument("--pgcc", help="the pgcc executable (default: found next to this Python or on PATH)")
     ap.add_argument("--list", action="store_true", help="list the projects and exit")
+    ap.add_argument("--flags", default="", help="compiler flags added to every compile of both compilers, "
+                    "before the build's own (e.g. '-march=native')")
     a = ap.parse_args(argv)
     if a.list:
         for r in RECIPES:
@@ -1087,7 +1093,7 @@ def main(argv=None) -> int:
             rows.append(row)
             continue
         for comp in compilers:
-            side = build_and_test(recipe, archive, comp, real[comp], builds, inputs, a.jobs, logs)
+            side = build_and_test(recipe, archive, comp, real[comp], builds, inputs, a.jobs, logs, a.flags)
             row[comp] = dataclasses.asdict(side)
             row[f"tests_{comp}"] = side.tests_text()
             print(f"   {comp}: build {'ok' if side.build_ok else 'FAIL'} {side.build_seconds:.0f}s, "

@@ -1,6 +1,9 @@
-"""Symbol aliases (`__attribute__((alias("target")))`, glibc's and musl's `weak_alias(name, aliasname)`): the
-frontend records them on the module (`pgcc.aliases`), and after the lowering to the LLVM dialect each becomes an
-`llvm.mlir.alias` whose body is the target's address, as clang emits `@name = [weak] alias <type>, ptr @target`.
+"""Symbol aliases (`__attribute__((alias("target")))`, glibc's and musl's `weak_alias(name, aliasname)`) and
+indirect functions (`__attribute__((ifunc("resolver")))`, x86 libraries' run-time dispatch): the frontend records
+them on the module (`pgcc.aliases`), and after the lowering to the LLVM dialect each becomes an `llvm.mlir.alias`
+whose body is the target's address, as clang emits `@name = [weak] alias <type>, ptr @target`, or an
+`llvm.mlir.ifunc` of the resolver (`@name = ifunc <type>, ptr @resolver`: the dynamic linker calls the resolver
+once and binds the name to the address it returns).
 
 An alias is another name of a definition in the same translation unit (gcc's rule): calls to it in this file go
 through its address, because `llvm.call` names only functions, and LLVM folds them into direct calls.
@@ -17,10 +20,12 @@ ATTR = "pgcc.aliases"
 
 
 def record(module: ir.Module, aliases: dict) -> None:
-    """Note on `module` its aliases: `aliases` maps an alias's symbol to (target symbol, weak: bool)."""
+    """Note on `module` its aliases: `aliases` maps an alias's symbol to (target symbol, weak: bool), or for an
+    `ifunc` to (resolver symbol, False, "ifunc")."""
     module.operation.attributes[ATTR] = ir.DictAttr.get({
-        name: ir.ArrayAttr.get([ir.FlatSymbolRefAttr.get(target), ir.BoolAttr.get(weak)])
-        for name, (target, weak) in aliases.items()})
+        name: ir.ArrayAttr.get([ir.FlatSymbolRefAttr.get(entry[0]), ir.BoolAttr.get(entry[1]),
+                                *([ir.StringAttr.get(entry[2])] if len(entry) > 2 else [])])
+        for name, entry in aliases.items()})
 
 
 def emit_aliases(module: ir.Module) -> None:
@@ -43,6 +48,15 @@ def emit_aliases(module: ir.Module) -> None:
         if aliasee is None or (aliasee.name == "llvm.func" and not aliasee.regions[0].blocks):
             raise InternalError(f"the target '{target}' of alias '{name}' was not kept to the LLVM dialect")
         _calls_through_address(module, name, ptr)
+        if len(entry) > 2:  # `ifunc("resolver")`: the symbol is the address the resolver returns
+            declared = symbols.pop(name, None)
+            ftype = (ir.TypeAttr(declared.attributes["function_type"]).value if declared is not None
+                     else ir.Type.parse("!llvm.func<void ()>", module.context))
+            if declared is not None:
+                declared.erase()
+            with ir.InsertionPoint(module.body), aliasee.location:
+                llvm.IFuncOp(name, ftype, target, ptr, ir.Attribute.parse("#llvm.linkage<external>"))
+            continue
         if name in symbols:
             symbols[name].erase()
         value_type = (aliasee.attributes["function_type"] if aliasee.name == "llvm.func"

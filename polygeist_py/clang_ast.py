@@ -406,6 +406,15 @@ def _launch_brackets_joined(path: str, source: str | None) -> str | None:
     return source if joined is text else joined
 
 
+# clang's `__builtin_bit_cast(T, x)` in C (SIMD code picks it by __has_builtin): libclang gives the expression
+# no type, so it is spelled as what it means, the bytes of x copied into a T (frontend/vectors.py's note)
+BIT_CAST = ("-D__builtin_bit_cast(T, ...)=(__extension__({ __typeof__(__VA_ARGS__) __pgcc_bit_cast_from = "
+            "(__VA_ARGS__); __typeof__(T) __pgcc_bit_cast_to; _Static_assert(sizeof(__pgcc_bit_cast_to) == "
+            "sizeof(__pgcc_bit_cast_from), \"__builtin_bit_cast: the source and destination types differ in "
+            "size\"); __builtin_memcpy(&__pgcc_bit_cast_to, &__pgcc_bit_cast_from, sizeof(__pgcc_bit_cast_to)); "
+            "__pgcc_bit_cast_to; }))")
+
+
 def parse(path: str, user_args: list[str], source: str | None = None, language: str | None = None):
     """Parse a C or CUDA file into a libclang TranslationUnit.
 
@@ -452,8 +461,11 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         # `#include <omp.h>` without -fopenmp finds the OpenMP runtime's header, as gcc finds its own (searched
         # last, as a system directory; Rodinia's kmeans includes it in files built without -fopenmp)
         args = ["-x", "c", "-std=gnu11", *legacy, "-Wno-deprecated-non-prototype", "-Wno-strict-prototypes",
-                *quiet, *cmplx, "-idirafter", omp_include_dir()] + \
+                *quiet, *cmplx, BIT_CAST, "-idirafter", omp_include_dir()] + \
             [a for a in user_args if not a.startswith("-std=c++") and not a.startswith("-std=gnu++")]
+    # (__GNUC__/__GNUC_MINOR__ stay clang's 4.2 beside __clang__, as with clang itself: gcc 12's numbers make
+    # glibc's headers take _Float32, _Float64x... for keywords, which clang lacks, and libraries that test
+    # __clang__ first pick clang's paths either way)
     args += ["-D__PGCC__=1"]
     openmp = "-fopenmp" in args
     if openmp:  # like gcc: _OPENMP and `#pragma omp` only when asked for

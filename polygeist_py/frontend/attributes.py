@@ -4,10 +4,11 @@ change what the program does, or an error naming it; none is silently ignored.
 Implemented: `constructor`/`destructor` (with a priority: llvm.mlir.global_ctors/dtors after the lowering,
 constructors.py), `weak` on functions (weak linkage), `aligned(N)` on variables (the global's or the stack
 slot's alignment), `cleanup(f)` on locals (`f(&var)` when the block ends by any path: decls.py), `used` on functions with external linkage (never dropped anyway), C11 `_Thread_local` /
-`__thread` (module.py: thread-local LLVM globals), `alias("target")` on functions (aliases.py).
+`__thread` (module.py: thread-local LLVM globals), `alias("target")` and `ifunc("resolver")` on functions
+(aliases.py).
 Layout attributes (`packed`, `aligned` on types and fields,
 `mode`) are clang's layout, which pgcc uses. Rejected with an error: `cleanup` on other than locals, `section`, `alias` on variables, `weakref`,
-`ifunc`, `naked`, `transparent_union`, `weak` on variables, `used` on static functions, and any attribute this
+`ifunc` on variables, `naked`, `transparent_union`, `weak` on variables, `used` on static functions, and any attribute this
 table does not know.
 
 libclang exposes most attributes as UNEXPOSED_ATTR cursors without their name or arguments: both are read from the
@@ -40,7 +41,7 @@ availability diagnose_if enable_if overloadable internal_linkage annotate launch
 """.split())
 REJECTED = {"cleanup": "a function called at the end of the variable's scope",  # (locals: implemented)
             "section": "placement in a named section",
-            "alias": "a second name for a definition", "weakref": "a weak reference", "ifunc": "an indirect function",
+            "alias": "a second name for a definition", "weakref": "a weak reference",
             "naked": "a function without prologue", "transparent_union": "a calling convention",
             "interrupt": "an interrupt handler", "scalar_storage_order": "a byte order",
             "vector_size": "GNU vector types", "ext_vector_type": "vector types"}
@@ -57,6 +58,7 @@ class DeclAttributes:
     align: int | None = None
     cleanup: object = None  # the FUNCTION_DECL that `cleanup(f)` names: f(&var) runs when the block ends
     alias: str | None = None  # `alias("target")`: the symbol this declaration is another name of (aliases.py)
+    ifunc: str | None = None  # `ifunc("resolver")`: the function that returns this one's address (aliases.py)
 
 
 _MACRO_USE = re.compile(r"(\w+)\s*\(\s*(\d+)\s*\)")
@@ -133,17 +135,14 @@ def asm_label(decl):
     return next((a.spelling for a in decl.get_children() if a.kind == K.ASM_LABEL_ATTR and a.spelling), None)
 
 
-_ALIAS = re.compile(r'__attribute__\(\(alias\("([^"]*)"\)\)\)')
-
-
-def _alias_target(decl, attr, what) -> str:
-    """The symbol that `alias("target")` on `decl` names, as clang read it (the argument is often built by a macro,
-    `alias(#name)`, so it is taken from clang's printing of the declaration).
+def _alias_target(decl, attr, what, kind="alias") -> str:
+    """The symbol that `alias("target")` (or `ifunc("resolver")`, `kind`) on `decl` names, as clang read it (the
+    argument is often built by a macro, `alias(#name)`, so it is taken from clang's printing of the declaration).
 
     Raises:
         CompileError: the target is not a definition of this translation unit (gcc's rule)."""
     printed = decl.pretty_printed(ci.PrintingPolicy.create(decl))
-    m = _ALIAS.search(printed)
+    m = re.search(rf'__attribute__\(\({kind}\("([^"]*)"\)\)\)', printed)
     if m is None:
         raise error_at(attr, f"unsupported construct: {what} whose target pgcc cannot read")
     target = m.group(1)
@@ -151,7 +150,7 @@ def _alias_target(decl, attr, what) -> str:
         if c.kind == K.FUNCTION_DECL and c.spelling == target and c.is_definition():
             return target
     raise error_at(attr, f"'{decl.spelling}' aliased to undefined symbol '{target}' (the target of "
-                         "__attribute__((alias)) must be defined in the same file)")
+                         f"__attribute__(({kind})) must be defined in the same file)")
 
 
 def declaration_attributes(decl, kind: str) -> DeclAttributes:
@@ -186,6 +185,8 @@ def declaration_attributes(decl, kind: str) -> DeclAttributes:
                 out.align = max(out.align or 1, n if n is not None else 16)  # (no argument: the largest, 16)
             elif name == "alias" and kind == "function":
                 out.alias = _alias_target(decl, a, what)
+            elif name == "ifunc" and kind == "function":  # (x86 multiversioning: aliases.py)
+                out.ifunc = _alias_target(decl, a, what, "ifunc")
             elif name == "cleanup" and kind == "local":
                 out.cleanup = _named_function(a, args, what)
             elif name == "used" and kind == "function" and decl.linkage.name != "INTERNAL":

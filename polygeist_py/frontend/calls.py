@@ -22,6 +22,17 @@ from .cxx_classes import check_callee
 from .records import is_trivial_record
 
 
+def calls_a_result(ch) -> bool:
+    """Whether a call's callee expression (`ch[0]`) is itself a call, `pick()(21)` (an ifunc resolver's result
+    called): libclang's `referenced` names the inner call's function, which is not the one called."""
+    if not ch:
+        return False
+    head = ch[0]
+    while head.kind in (K.PAREN_EXPR, K.UNEXPOSED_EXPR) and len(children(head)) == 1:
+        head = children(head)[0]
+    return head.kind == K.CALL_EXPR
+
+
 class Calls:
     """Emits CALL_EXPR nodes: kernel launches, builtins, then ordinary C-ABI calls."""
 
@@ -34,7 +45,7 @@ class Calls:
         if len(ch) >= 2 and ch[1].kind == K.CALL_EXPR and ch[1].spelling in ("cudaConfigureCall", "__cudaPushCallConfiguration"):
             return fg.launch(call, ch[1])  # cuda_device
         callee = call.referenced
-        if callee is None or callee.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL):
+        if callee is None or callee.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL) or calls_a_result(ch):
             return fg.indirect_call(call, ch[0], list(call.get_arguments()))
         if (callee.kind == K.CXX_METHOD and callee.spelling == "operator="
                 and any(self.builtins.is_texture_setting(c) for c in children(call))):
@@ -143,7 +154,8 @@ class Calls:
         with the promoted types: through the function's address when pgcc knows the function, else through an
         `int (...)`-style llvm.func declaration, as clang calls such functions."""
         try:
-            sig = R.signature([a.type for a in args], callee.result_type, False)
+            sig = R.signature([a.type for a in args], callee.result_type, False,
+                              R.native_vector_bytes(tu=self.mg.tu))
         except CT.UnsupportedType as e:
             raise error_at(call, f"unsupported construct: {e} in a call of '{callee.spelling}' without a prototype") \
                 from None

@@ -14,15 +14,20 @@ translated (c_types.is_complex is false for it, so every use is an error).
 
 from __future__ import annotations
 
+from fractions import Fraction
+from typing import NamedTuple
+
 from mlir import ir
 from mlir.dialects import arith, complex as cplx, llvm, scf, vector
 
 from ..clang_ast import K, T, canonical, children, evaluate, strip_implicit, unary_op
 from ..errors import error_at
 from . import c_types as CT
+from . import x87
 
 # libgcc's complex multiplication/division helpers, by part type
-HELPERS = {"mul": {64: "__muldc3", 32: "__mulsc3"}, "div": {64: "__divdc3", 32: "__divsc3"}}
+HELPERS = {"mul": {64: "__muldc3", 32: "__mulsc3", 80: "__mulxc3"}, "div": {64: "__divdc3", 32: "__divsc3",
+                                                                         80: "__divxc3"}}
 
 
 def part_ctype(ty):
@@ -35,9 +40,14 @@ def parts(v):
     return cplx.ReOp(v).result, cplx.ImOp(v).result
 
 
+def complex_type(t) -> ir.Type:
+    """complex<t> for MLIR float type `t` (parsed: ComplexType.get rejects f80, which has no Python class)."""
+    return ir.Type.parse(f"complex<{t}>")
+
+
 def make(re, im):
     """The complex value with parts `re`, `im` (MLIR floats of one type)."""
-    return cplx.CreateOp(ir.ComplexType.get(re.type), re, im).result
+    return cplx.CreateOp(complex_type(re.type), re, im).result
 
 
 def from_abi(v, ty):
@@ -184,7 +194,7 @@ def product(fg, a, b, c, d):
     re = arith.subf(arith.mulf(a, c), arith.mulf(b, d))
     im = arith.addf(arith.mulf(a, d), arith.mulf(b, c))
     both_nan = arith.andi(arith.cmpf(arith.CmpFPredicate.UNO, re, re), arith.cmpf(arith.CmpFPredicate.UNO, im, im))
-    t = ir.ComplexType.get(a.type)
+    t = complex_type(a.type)
     op = scf.IfOp(both_nan, [t], has_else=True)
     with ir.InsertionPoint(op.then_block):
         scf.YieldOp([helper(fg, "mul", a, b, c, d)])
@@ -196,7 +206,7 @@ def product(fg, a, b, c, d):
 def helper(fg, kind, a, b, c, d):
     """libgcc's __muldc3/__divdc3 (or the float forms) on parts a+bi, c+di."""
     width = ir.FloatType(a.type).width
-    ret = ir.ComplexType.get(a.type) if width == 64 else ir.VectorType.get([2], a.type)
+    ret = ir.VectorType.get([2], a.type) if width == 32 else complex_type(a.type)
     return from_abi(fg.mg.builtins.libc(HELPERS[kind][width], ret, [a, b, c, d]), None)
 
 
@@ -249,23 +259,39 @@ LIBM_COMPLEX = [n + s for n in ("cabs carg cexp clog csqrt cpow csin ccos ctan c
 
 
 # ---------------------------------------------------------------- constants of globals' initializers
-def constant(e) -> complex:
-    """The value of constant expression `e` (complex or real) as a Python complex, for a global's initializer:
-    literals, imaginary literals (`I`), CMPLX, casts, unary -/+, and + - * / of constants, part by part as
-    `binary` computes them at run time (a real operand has no imaginary part: `-3.0 * I` is -0 - 3i); the parts
-    are rounded to the expression's type (float or double).
+def constant(e):
+    """The value of constant expression `e` (complex or real) for a global's initializer: literals, imaginary
+    literals (`I`), CMPLX, casts, unary -/+, and + - * / of constants, part by part as `binary` computes them at
+    run time (a real operand has no imaginary part: `-3.0 * I` is -0 - 3i); the parts are rounded to the
+    expression's type. A Python complex, or for `long double _Complex` an ExactComplex of Fractions (x87
+    extended parts, each operation rounded to it: a double would round `1.0L / 3` twice).
 
     Raises:
         CompileError: an expression that is not such a constant."""
     re, im = _constant(e)
+    if isinstance(re, Fraction) or isinstance(im, Fraction):
+        return ExactComplex(Fraction(re), Fraction(0 if im is None else im))
     return complex(re, 0.0 if im is None else im)
 
 
+class ExactComplex(NamedTuple):
+    """A `long double _Complex` constant: exact real and imaginary parts (Fractions)."""
+    real: Fraction
+    imag: Fraction
+
+
+def _is_long_double(ty) -> bool:
+    c = canonical(ty)
+    return c.kind == T.LONGDOUBLE or c.kind == T.COMPLEX and part_ctype(c).kind == T.LONGDOUBLE
+
+
 def _constant(e):
-    """(real, imaginary or None for a real value) of constant expression `e` (see constant)."""
+    """(real, imaginary or None for a real value) of constant expression `e` (see constant): floats, or
+    Fractions under a long double type."""
     s = strip_implicit(e)
     while s.kind in (K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) or s.kind == K.UNEXPOSED_EXPR and len(children(s)) == 1:
         s = strip_implicit(children(s)[-1])
+    exact = _is_long_double(e.type)
     if s.kind == K.IMAGINARY_LITERAL:
         re, im = 0.0, _constant(children(s)[0])[0]
     elif s.kind == K.CALL_EXPR and s.spelling == "__builtin_complex":  # CMPLX(x, y)
@@ -276,6 +302,8 @@ def _constant(e):
             re, im = -re, None if im is None else -im
     elif s.kind == K.BINARY_OPERATOR and s.binary_operator.name in ("Add", "Sub", "Mul", "Div"):
         (a, b), (c, d) = (_constant(x) for x in children(s))
+        if exact:  # (exact operands, each result rounded below: Fraction arithmetic never meets a float)
+            a, b, c, d = (None if x is None else Fraction(x) for x in (a, b, c, d))
         op = s.binary_operator.name
         if op == "Add":
             re, im = a + c, d if b is None else b if d is None else b + d
@@ -284,12 +312,19 @@ def _constant(e):
         elif op == "Mul":
             if b is None or d is None:
                 re, im = a * c, (None if d is None else a * d) if b is None else b * c
+            elif exact:
+                re, im = x87.rounded(x87.rounded(a * c) - x87.rounded(b * d)), \
+                    x87.rounded(x87.rounded(a * d) + x87.rounded(b * c))
             else:
                 re, im = a * c - b * d, a * d + b * c
         elif d is not None:
             raise error_at(e, "unsupported construct: division by a complex number in a global's initializer")
+        elif exact and c == 0:
+            raise error_at(e, "unsupported construct: division by zero in a long double initializer")
         else:
             re, im = a / c, None if b is None else b / c
+    elif canonical(s.type).kind == T.LONGDOUBLE:  # (clang evaluates in double: the literal's own text)
+        re, im = Fraction(x87.exact_constant(s, evaluate, error_at)), None
     else:
         r = evaluate(s) if not CT.is_complex(s.type) else None
         if not isinstance(r, (int, float)):
@@ -298,6 +333,8 @@ def _constant(e):
     ty = canonical(e.type)
     if CT.is_complex(ty) and part_ctype(ty).kind == T.FLOAT or ty.kind == T.FLOAT:
         re, im = _to_f32(re), None if im is None else _to_f32(im)
+    elif exact:
+        re, im = x87.rounded(Fraction(re)), None if im is None else x87.rounded(Fraction(im))
     if CT.is_complex(ty) and im is None:
         im = 0.0
     return re, im
@@ -308,10 +345,28 @@ def _to_f32(x: float) -> float:
     return struct.unpack("f", struct.pack("f", x))[0]
 
 
+def check_array_initializer(d, mtype, vals):
+    """An array of `long double _Complex` (memref `mtype`) whose initial values `vals` hold a part that is not a
+    double: an error at declaration `d`, since MLIR's translation of such an array's dense attribute to LLVM
+    rounds every part to double (a scalar's it keeps exact).
+
+    Raises:
+        CompileError."""
+    if not mtype.shape or str(ir.ComplexType(mtype.element_type).element_type) != "f80":
+        return
+    for v in vals:
+        for part in (v.real, v.imag):
+            if Fraction(part) != Fraction(float(part)):
+                raise error_at(d, "unsupported construct: an array of long double _Complex initialized with a "
+                                  "part that is not a double (it would be rounded to double)")
+
+
 def dense_attribute(shape, elem, vals):
     """The text of a dense attribute of complex type `elem` and `shape` holding Python numbers `vals`
     (row-major)."""
     def text(v):
+        if str(ir.ComplexType(elem).element_type) == "f80":  # (exact parts: their x87 bits)
+            return f"(0x{x87.x87_bits(Fraction(v.real)):020X}, 0x{x87.x87_bits(Fraction(v.imag)):020X})"
         v = complex(v)
         return f"({v.real!r}, {v.imag!r})".replace("inf", "0x7FF0000000000000")
     if all(v == vals[0] for v in vals):

@@ -10,6 +10,8 @@ aggregates at calls (records.signature).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from mlir import ir
 from mlir.dialects import arith, func, llvm
 
@@ -18,6 +20,7 @@ from ..clang_ast import K, T, canonical, children, evaluate, is_variable_templat
 from ..errors import error_at
 from . import complex_values
 from . import attributes
+from . import x87
 from . import c_types as CT
 from . import vectors
 from . import gotos
@@ -668,16 +671,16 @@ class LLVMMemory:
                     ints = ints - need if need <= ints else ints
             elif at.kind == T.RECORD or CT.is_complex(at):
                 if CT.is_complex(at):  # (in the variadic tail, a struct of its two parts: its bytes, as a record's)
-                    tmp = self.byte_alloca(16, 16)
+                    tmp = self.byte_alloca(CT.size_of(at), 16)  # (32 bytes for a long double _Complex)
                     self.store_scalar(tmp, at, self.rvalue(a))
                     record = tmp
                 else:
                     record = None
                 try:
-                    classes = R.classify(at)
+                    classes = R.classify(at, named=False)
                 except CT.UnsupportedType as err:
                     raise self.unsupported(a, str(err)) from None
-                ni, ns = (classes.count("int"), classes.count("sse")) if classes else (0, 0)
+                ni, ns = R.register_counts(classes) if classes else (0, 0)
                 if classes is not None and ni <= ints and ns <= sses:
                     out += self.record_pieces(record if record is not None else self.record_value(a), at, classes)
                     ints, sses = ints - ni, sses - ns
@@ -695,7 +698,7 @@ class LLVMMemory:
     def record_pieces(self, p, ty, classes):
         """The eightbytes of the record at `p` as register values (through a 16-byte temporary, so reading a
         partial last eightbyte stays inside an object)."""
-        tmp = self.byte_alloca(16, 16)
+        tmp = self.byte_alloca(max(16, CT.size_of(ty)), 16)
         self.copy_bytes(tmp, p, CT.size_of(ty))
         return [llvm.LoadOp(R.piece_type(c), self.at_offset(tmp, 8 * i)).result for i, c in enumerate(classes)]
 
@@ -838,6 +841,9 @@ def const_image(ty, init):
             write(off, pt, v.real)
             write(off + CT.size_of(pt), pt, v.imag)
             return
+        if t.kind == T.LONGDOUBLE:  # (clang evaluates in double: exact, x87.exact_constant)
+            write(off, t, x87.exact_constant(e, evaluate, error_at))
+            return
         v = evaluate(e)
         if not isinstance(v, (int, float)):
             raise error_at(e, "unsupported construct: non-constant initializer of a global")
@@ -846,7 +852,9 @@ def const_image(ty, init):
     def write(off, t, v):
         import struct as st
         n = CT.size_of(t)
-        if CT.is_float(t):
+        if canonical(t).kind == T.LONGDOUBLE:  # (the 80-bit x87 value in its 16-byte slot)
+            img[off:off + 10] = x87.x87_bits(Fraction(v)).to_bytes(10, "little")
+        elif CT.is_float(t):
             img[off:off + n] = st.pack("<d" if n == 8 else "<f", float(v))
         else:
             img[off:off + n] = (int(v) & ((1 << (8 * n)) - 1)).to_bytes(n, "little")

@@ -64,7 +64,7 @@ class ModuleGen:
         self.named: dict = {}  # function name -> its declaration (C++ overloads are rejected: func_name)
         self.depth = self.max_depth = 0  # statement nesting while walking, and its maximum
         self.startup: dict = {}  # 'constructor'/'destructor' -> [(function symbol, priority)]
-        self.aliases: dict = {}  # alias symbol -> (target symbol, weak)
+        self.aliases: dict = {}  # alias symbol -> (target symbol, weak[, "ifunc": target is its resolver])
         self.module_asm: list = []  # the text of file-scope asm statements, in order
 
     def generate(self) -> ir.Module:
@@ -130,9 +130,12 @@ class ModuleGen:
         elif d.kind == K.FUNCTION_DECL and d.is_definition():
             self.define_function(d)
         elif d.kind == K.FUNCTION_DECL:
-            attrs = attributes.declaration_attributes(d, "function")  # (an ifunc declaration is an error)
+            attrs = attributes.declaration_attributes(d, "function")
             if attrs.alias is not None:  # another name of a definition in this file: aliases.py
                 self.aliases[self.func_name(d)] = (attrs.alias, attrs.weak)
+            if attrs.ifunc is not None:  # the address its resolver returns (aliases.py)
+                self.aliases[self.func_name(d)] = (attrs.ifunc, False, "ifunc")
+                self.declare(d)  # (the ifunc's function type)
         elif d.kind == K.VAR_DECL and enzyme.registration_kind(d.spelling):
             enzyme.register(self, d)  # __enzyme_register_gradient_f = {...}, __enzyme_inactivefn = f
         elif d.kind == K.UNEXPOSED_DECL and (text := inline_asm.file_scope_asm(d)) is not None:
@@ -230,7 +233,9 @@ class ModuleGen:
             if not params and ft.kind == T.FUNCTIONPROTO:
                 types = list(ft.argument_types())
             variadic = ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic()
-            sig = R.signature(types, c.result_type, variadic)
+            # (a static function's vectors need not be as gcc passes them: LLVM's way on both sides)
+            width = None if c.linkage == LinkageKind.INTERNAL else R.native_vector_bytes(tu=self.tu, decl=c)
+            sig = R.signature(types, c.result_type, variadic, width)
             return cxx_classes.with_this(sig) if cxx_classes.has_this(c) else sig
         except CT.UnsupportedType as e:
             raise error_at(c, f"unsupported construct: {e} in the signature of '{c.spelling}'") from None
@@ -387,6 +392,7 @@ class ModuleGen:
             vals = [0] * math.prod(mtype.shape)  # attribute's text, which complex_values.global_op parses)
             if init is not None:
                 self.initial_values(init, list(mtype.shape), d, vals)
+            complex_values.check_array_initializer(d, mtype, vals)
             return complex_values.dense_attribute(list(mtype.shape), mtype.element_type, vals)
         large = big_init.global_initializer(self, d, mtype, init)  # None unless more than LARGE elements
         if large is not None:

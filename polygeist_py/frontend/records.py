@@ -128,25 +128,37 @@ def scalars(ty, base=0):
         return [(base, "float", CT.size_of(c))]
     if CT.is_int(c) or c.kind == T.POINTER:
         return [(base, "int", CT.size_of(c))]
-    if CT.is_vector(c) and CT.size_of(c) <= 8:  # (SSE class, as a double; a wider one is SSE+SSEUP: one register)
+    if CT.is_vector(c) and CT.size_of(c) <= 8:  # (SSE class, as a double)
         return [(base, "float", CT.size_of(c))]
+    if CT.is_vector(c):  # (SSE then SSEUP eightbytes: classify)
+        return [(base, "vector", CT.size_of(c))]
     raise CT.UnsupportedType(f"type '{ty.spelling}' in a value passed by value")
 
 
-def classify(ty, result: bool = False):
+def classify(ty, named=True, result: bool = False):
     """x86-64 System V classes of a struct/union passed by value (or returned, `result`): a list of 'int'/'sse'
-    per eightbyte, ['x87'] for a result that is one long double (returned in %st0), or None when the object goes
-    in memory (bigger than 16 bytes, a field that is not naturally aligned, or a long double argument: the
-    X87/X87UP classes mean memory, ABI 3.2.3)."""
+    per eightbyte, ['vector<N>'] for a record that is one N-byte vector register (its eightbytes SSE, SSEUP...: a
+    record holding only a 16-byte vector, or a 32/64-byte one where the unit has AVX/AVX-512F and the argument is
+    named, as gcc and clang pass `struct { __m256i v; }`), ['x87'] for a result that is one long double (returned
+    in %st0), or None when the object goes in memory (bigger than 16 bytes otherwise, a field that is not
+    naturally aligned, or a long double argument: the X87/X87UP classes mean memory, ABI 3.2.3). `named`: False
+    for a variadic argument."""
     size = CT.size_of(ty)
+    entries = scalars(ty)
+    if any(k == "vector" for _, k, _ in entries):
+        if all(k == "vector" and off == 0 and n == size for off, k, n in entries):
+            return [f"vector{size}"] if size == 16 or named and size <= native_vector_bytes(ty) else None
+        # (a vector beside other members, as `union { __m128 v; float f[4]; }`: SSE eightbytes; SSEUP only
+        # follows SSE within one vector-only register)
+        entries = [(off + i, "float", 8) if k == "vector" else (off, k, n)
+                   for off, k, n in entries for i in (range(0, n, 8) if k == "vector" else (0,))]
     if size > 16 or size <= 0:
         return None
     classes = ["sse"] * ((size + 7) // 8)
     seen = [False] * len(classes)
-    parts = scalars(ty)
-    if any(kind == "x87" for _, kind, _ in parts):
-        return ["x87"] if result and all(p == (0, "x87", 16) for p in parts) else None
-    for off, kind, size in parts:
+    if any(kind == "x87" for _, kind, _ in entries):
+        return ["x87"] if result and all(p == (0, "x87", 16) for p in entries) else None
+    for off, kind, size in entries:
         if off % size:  # a packed record's unaligned field: gcc passes the object in memory
             return None
         i = off // 8
@@ -167,11 +179,52 @@ def is_empty_class(ty) -> bool:
     return c.kind == T.RECORD and 0 < CT.size_of(c) <= 16 and not scalars(c)
 
 
+def native_vector_bytes(ty=None, tu=None, decl=None) -> int:
+    """The widest vector (bytes) passed in one register by the unit declaring record `ty` (or unit `tu`; in
+    function `decl`, also by its own target attribute or intrinsic header): 64 with AVX-512F, 32 with AVX,
+    else 16 (gcc's and clang's ABI follows the instruction sets)."""
+    from .x86_builtins import caller_features, unit_features
+
+    if tu is None:
+        d = record_decl(ty)
+        tu = d.translation_unit if d is not None else None
+    features = unit_features(tu) if tu is not None else set()
+    if decl is not None:
+        own = caller_features(decl)
+        if own is None:  # (`target("arch=...")`: any width)
+            return 64
+        features = features | own
+    return 64 if "avx512f" in features else 32 if "avx" in features else 16
+
+
+def check_vector_width(t, vector_bytes):
+    """A vector parameter or result (C type `t`) wider than the `vector_bytes` of the vector registers (`__m256`
+    without -mavx): gcc passes it in memory, LLVM would split it across registers; an error naming it rather
+    than code gcc's objects cannot call.
+
+    Raises:
+        CT.UnsupportedType."""
+    c = canonical(t)
+    if vector_bytes is not None and CT.is_vector(c) and CT.size_of(c) > max(16, vector_bytes):
+        need = "AVX-512F" if CT.size_of(c) > 32 else "AVX"
+        raise CT.UnsupportedType(f"{CT.size_of(c)}-byte vector '{t.spelling}' passed or returned by value "
+                                 f"without {need} (gcc passes it in memory; compile with -m{need.lower()})")
+
+
+def register_counts(classes) -> tuple[int, int]:
+    """(integer, SSE) registers an object of `classes` (classify's list) takes."""
+    ni = classes.count("int")
+    return ni, len(classes) - ni
+
+
 def piece_type(cls) -> ir.Type:
     """The register-sized MLIR type carrying one eightbyte (the upper bytes of a partial one are don't-care), or
-    the x87 register's f80 for class 'x87'."""
+    the x87 register's f80 for class 'x87', the whole record for a 'vector<N>' class (a vector of i64: any N-byte
+    vector takes one XMM/YMM/ZMM)."""
     if cls == "x87":
         return ir.Type.parse("f80")
+    if cls.startswith("vector"):
+        return ir.VectorType.get([int(cls[len("vector"):]) // 8], ir.IntegerType.get_signless(64))
     return ir.F64Type.get() if cls == "sse" else ir.IntegerType.get_signless(64)
 
 
@@ -217,12 +270,15 @@ def bytes_type(ty) -> ir.Type:
     return ir.Type.parse(f"!llvm.array<{max(CT.size_of(ty), 1)} x i8>")
 
 
-def signature(param_types, result_type, variadic=False) -> Signature:
-    """Lower a C prototype (clang parameter types, result type) to the x86-64 System V convention.
+def signature(param_types, result_type, variadic=False, vector_bytes=None) -> Signature:
+    """Lower a C prototype (clang parameter types, result type) to the x86-64 System V convention
+    (`vector_bytes`: native_vector_bytes where the function is compiled or called; None: not checked).
 
     Raises:
         CT.UnsupportedType: a parameter or result type pgcc cannot pass."""
     rt = canonical(result_type)
+    for t in (result_type, *param_types):
+        check_vector_width(t, vector_bytes)
     ints, sses = INT_REGS, SSE_REGS
     ins, attrs, params = [], [], []
     ret_classes = []
@@ -248,8 +304,7 @@ def signature(param_types, result_type, variadic=False) -> Signature:
             continue
         if c.kind == T.RECORD:
             classes = classify(c)
-            ni = classes.count("int") if classes else 0
-            ns = classes.count("sse") if classes else 0
+            ni, ns = register_counts(classes) if classes else (0, 0)
             # (the counts go below zero once scalars overflow to the stack: a record needing no register of
             # that kind still fits, as a struct of floats after seven int arguments goes in XMM registers)
             if classes is not None and ni <= max(ints, 0) and ns <= max(sses, 0):
@@ -265,12 +320,14 @@ def signature(param_types, result_type, variadic=False) -> Signature:
                               "llvm.align": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(c.get_align(), 8))})
             continue
         t = CT.abi_type(c)
-        if CT.is_complex(c) and canonical(c.element_type).kind == T.DOUBLE and sses < 2:
+        if CT.is_complex(c) and (canonical(c.element_type).kind == T.LONGDOUBLE or
+                                 canonical(c.element_type).kind == T.DOUBLE and sses < 2):
+            # (a long double _Complex, class COMPLEX_X87, always)
             # (not both parts in registers: the whole value in memory, as gcc passes it and clang says)
             params.append(ParamABI("byval", c, [CT.llvm_ptr()], first))
             ins.append(CT.llvm_ptr())
             attrs.append({"llvm.byval": ir.TypeAttr.get(bytes_type(c)),
-                          "llvm.align": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 8)})
+                          "llvm.align": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), max(c.get_align(), 8))})
             continue
         if CT.is_complex(c):  # (double _Complex: two SSE registers; float _Complex: one)
             sses -= 2 if canonical(c.element_type).kind == T.DOUBLE else 1

@@ -145,7 +145,7 @@ def _va_arg_record(fg, ap, ty, e):
     Raises:
         CompileError: a member type with no x86-64 classification here."""
     try:
-        classes = R.classify(ty)
+        classes = R.classify(ty, named=False)
     except CT.UnsupportedType as err:
         raise error_at(e, f"unsupported construct: va_arg of type '{e.type.spelling}' ({err})") from None
     size, align = CT.size_of(ty), max(ty.get_align(), 8)
@@ -164,7 +164,7 @@ def _va_arg_record(fg, ap, ty, e):
     if classes is None:
         from_overflow_area()
         return copy
-    ni, ns = classes.count("int"), classes.count("sse")
+    ni, ns = R.register_counts(classes)
     gp = llvm.LoadOp(i32, _field(ap, 0)).result
     fp = llvm.LoadOp(i32, _field(ap, 4)).result
     fits = arith.andi(arith.cmpi(arith.CmpIPredicate.ule, gp, arith.constant(i32, 48 - 8 * ni)),
@@ -174,9 +174,10 @@ def _va_arg_record(fg, ap, ty, e):
         save = llvm.PtrToIntOp(i64, llvm.LoadOp(CT.llvm_ptr(), _field(ap, 16)).result).result
         at = {"int": arith.extui(i64, gp), "sse": arith.extui(i64, fp)}
         for k, cls in enumerate(classes):
-            piece = llvm.LoadOp(R.piece_type(cls), llvm.IntToPtrOp(CT.llvm_ptr(), arith.addi(save, at[cls])).result)
+            reg = "int" if cls == "int" else "sse"  # (a 'vector16' record: one XMM slot)
+            piece = llvm.LoadOp(R.piece_type(cls), llvm.IntToPtrOp(CT.llvm_ptr(), arith.addi(save, at[reg])).result)
             llvm.StoreOp(piece.result, fg.at_offset(copy, 8 * k))
-            at[cls] = arith.addi(at[cls], arith.constant(i64, 8 if cls == "int" else 16))
+            at[reg] = arith.addi(at[reg], arith.constant(i64, 8 if reg == "int" else 16))
         llvm.StoreOp(arith.addi(gp, arith.constant(i32, 8 * ni)), _field(ap, 0))
         llvm.StoreOp(arith.addi(fp, arith.constant(i32, 16 * ns)), _field(ap, 4))
         scf.YieldOp([])

@@ -11,7 +11,8 @@ lowers it:
   shifts, blends) as `vector.shuffle`, element extract/insert, pmuludq/pmuldq as 64-bit multiplies, saturating
   adds as LLVM's `sadd.sat`..., min/max/abs as `arith`/`math` ops.
 
-A `__builtin_ia32_*` name in neither table is an error naming it (builtins.py's `unsupported`), never a call
+AVX-512's masks, masked memory operations and the rest are x86_avx512's. A `__builtin_ia32_*` name in no table
+is an error naming it (builtins.py's `unsupported`), never a call
 of a function that does not exist.
 """
 
@@ -24,6 +25,8 @@ from ..clang_ast import T, canonical, evaluate
 from ..errors import error_at
 from . import c_types as CT
 from . import vectors
+from . import x86_avx512
+from . import x86_dispatch
 
 IA32 = "__builtin_ia32_"
 
@@ -502,7 +505,7 @@ SPECIAL = {
                                       "vinsertf128_si256")},
     **{IA32 + n: perm2x128 for n in ("permti256", "vperm2f128_pd256", "vperm2f128_ps256", "vperm2f128_si256")},
     **{IA32 + n: pmuludq for n in ("pmuludq128", "pmuludq256", "pmuludq512", "pmuldq128", "pmuldq256", "pmuldq512")},
-    IA32 + "undef128": undefined, IA32 + "undef256": undefined, "__builtin_nondeterministic_value": undefined,
+    IA32 + "undef128": undefined, IA32 + "undef256": undefined, IA32 + "undef512": undefined, "__builtin_nondeterministic_value": undefined,
     IA32 + "movnti": movnti, IA32 + "movnti64": movnti,
     "__builtin_nontemporal_store": nontemporal_store, "__builtin_nontemporal_load": nontemporal_load,
     "__builtin_elementwise_add_sat": saturating, "__builtin_elementwise_sub_sat": saturating,
@@ -511,14 +514,19 @@ SPECIAL = {
     "__builtin_elementwise_fma": fused_multiply_add,
 }
 
-BUILTINS = {**{n: direct for n in DIRECT}, **SPECIAL}
+DIRECT.update(x86_avx512.DIRECT)
+BUILTINS = {**{n: direct for n in DIRECT}, **SPECIAL, **x86_avx512.SPECIAL, **x86_dispatch.BUILTINS}
 
 
 # ------------------------------------------------------------------ target features of always_inline functions
 # What each x86 feature implies (gcc's and clang's -m options: -mavx2 enables AVX, SSE4.2, ...).
 IMPLIES = {"sse3": {"sse2"}, "ssse3": {"sse3"}, "sse4.1": {"ssse3"}, "sse4.2": {"sse4.1", "crc32"},
            "avx": {"sse4.2"}, "avx2": {"avx"}, "fma": {"avx"}, "f16c": {"avx"}, "pclmul": {"sse2"},
-           "aes": {"sse2"}, "sha": {"sse2"}, "vpclmulqdq": {"avx", "pclmul"}, "sse2": {"sse", "mmx"}}
+           "aes": {"sse2"}, "sha": {"sse2"}, "vpclmulqdq": {"avx", "pclmul"}, "sse2": {"sse", "mmx"},
+           "avx512f": {"avx2", "fma", "f16c"}, "gfni": {"sse2"}, "vaes": {"avx", "aes"},
+           **{f: {"avx512f"} for f in ("avx512bw", "avx512vl", "avx512cd", "avx512dq", "avx512ifma",
+                                       "avx512vpopcntdq", "avx512vnni", "avx512bitalg", "avx512bf16")},
+           "avx512vbmi": {"avx512bw"}, "avx512vbmi2": {"avx512bw"}}
 # the predefined macro that tells whether the translation unit has a feature
 MACROS = {"sse3": "__SSE3__", "ssse3": "__SSSE3__", "sse4.1": "__SSE4_1__", "sse4.2": "__SSE4_2__",
           "avx": "__AVX__", "avx2": "__AVX2__", "fma": "__FMA__", "f16c": "__F16C__", "pclmul": "__PCLMUL__",
@@ -578,7 +586,12 @@ def _target_attributes(decl):
         if a.kind.is_attribute():
             toks = [t.spelling for t in a.get_tokens()]
             if len(toks) >= 3 and toks[0] in ("target", "__target__") and toks[1] == "(" and toks[2].startswith('"'):
-                found.append(toks[2].strip('"'))
+                parts = []  # (adjacent literals are one string: `target("avx512f," "gfni")`)
+                for t in toks[2:]:
+                    if not t.startswith('"'):
+                        break
+                    parts.append(t.strip('"'))
+                found.append("".join(parts))
     return found
 
 
