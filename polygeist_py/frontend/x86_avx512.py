@@ -105,7 +105,7 @@ _UNSIGNED = ["eq", "ult", "ule", None, "ne", "uge", "ugt", None]
 def compare_mask(fg, call, args):
     """`__builtin_ia32_[u]cmp{b,w,d,q}{128,256,512}_mask(a, b, predicate, mask)`: the compare's lanes ANDed with
     the mask, as a mask integer."""
-    from .x86_builtins import _imm, _values
+    from .x86_operands import _imm, _values
     a, b = _values(fg, args[:2])
     pred = _imm(fg, call, args[2]) & 7
     m = fg.rvalue(args[3])
@@ -115,7 +115,7 @@ def compare_mask(fg, call, args):
         bits = arith.constant(_i1(n), ir.DenseElementsAttr.get_splat(_i1(n), ir.BoolAttr.get(pred == 7)))
     else:
         bits = arith.cmpi(getattr(arith.CmpIPredicate, names[pred]), a, b)
-    from .x86_builtins import mask_bits
+    from .x86_operands import mask_bits
     return to_mask(arith.andi(bits, mask_bits(m, n)), ir.IntegerType(m.type).width)
 
 
@@ -130,7 +130,7 @@ def to_mask_of_signs(fg, call, args):
 def mask_to_vector(fg, call, args):
     """`cvtmask2{b,w,d,q}`: all ones in the lanes whose mask bit is set, zero elsewhere."""
     from . import c_types as CT
-    from .x86_builtins import mask_bits
+    from .x86_operands import mask_bits
     m = fg.rvalue(args[0])
     vt = CT.vector_type(call.type)
     n = vt.shape[0]
@@ -141,7 +141,7 @@ def mask_to_vector(fg, call, args):
 def mask_logic(fg, call, args):
     """Mask-register logic on mask integers: kand/kandn/kor/kxor/kxnor/knot/kadd, kshiftli/kshiftri, kmov,
     kunpck (the low halves: b's low half low, a's above)."""
-    from .x86_builtins import _imm
+    from .x86_operands import _imm
     name = call.spelling[len(IA32):]
     op = name[:-2]
     vals = [fg.rvalue(a) for a in args]
@@ -188,7 +188,7 @@ def mask_test(fg, call, args):
 def masked_load(fg, call, args):
     """`loaddqu*_mask` / `loadup*_mask` / `loada*_mask` / `movdqa*load*_mask(p, passthru, mask)`: lanes whose mask
     bit is set from memory, the others from passthru (faults only in loaded lanes: llvm.masked.load)."""
-    from .x86_builtins import mask_bits
+    from .x86_operands import mask_bits
     p = fg.raw_pointer(args[0])
     src = fg.rvalue(args[1])
     m = fg.rvalue(args[2])
@@ -202,7 +202,7 @@ def masked_load(fg, call, args):
 def masked_store(fg, call, args):
     """`storedqu*_mask` / `storeup*_mask` / `storea*_mask` / `movdqa*store*_mask(p, v, mask)`: the lanes whose
     mask bit is set (llvm.masked.store)."""
-    from .x86_builtins import mask_bits
+    from .x86_operands import mask_bits
     p = fg.raw_pointer(args[0])
     v = fg.rvalue(args[1])
     m = fg.rvalue(args[2])
@@ -213,13 +213,13 @@ def masked_store(fg, call, args):
 
 
 def _bits(v):
-    from .x86_builtins import _bits as bits
+    from .x86_operands import _bits as bits
     return bits(ir.VectorType(v.type).element_type)
 
 
 def compress_expand(fg, call, args):
     """`compress*_mask(v, passthru, mask)` / `expand*_mask`: LLVM's x86 mask.compress/expand intrinsics."""
-    from .x86_builtins import intrinsic, mask_bits
+    from .x86_operands import intrinsic, mask_bits
     v, src, m = (fg.rvalue(a) for a in args)
     n = ir.VectorType(v.type).shape[0]
     which = "compress" if "compress" in call.spelling else "expand"
@@ -228,7 +228,7 @@ def compress_expand(fg, call, args):
 
 def rotate(fg, call, args):
     """`prol{d,q}` / `pror{d,q}` by an immediate: a funnel shift of each element with itself."""
-    from .x86_builtins import _imm, intrinsic
+    from .x86_operands import _imm, intrinsic
     v = fg.rvalue(args[0])
     k = _imm(fg, call, args[1])
     vt = ir.VectorType(v.type)
@@ -240,7 +240,7 @@ def rotate(fg, call, args):
 def valign(fg, call, args):
     """`align{d,q}(a, b, imm)` (valignd/q): elements imm.. of the concatenation b:a (b low), the immediate taken
     modulo the element count."""
-    from .x86_builtins import _imm
+    from .x86_operands import _imm
     a, b = fg.rvalue(args[0]), fg.rvalue(args[1])
     n = ir.VectorType(a.type).shape[0]
     s = _imm(fg, call, args[2]) & (n - 1)
@@ -250,7 +250,7 @@ def valign(fg, call, args):
 def ternlog(fg, call, args):
     """`pternlog{d,q}{128,256,512}_mask{,z}(a, b, c, imm, mask)`: LLVM's vpternlog, then merge masking (a where
     the mask bit is clear) or zero masking."""
-    from .x86_builtins import _values, intrinsic, mask_bits
+    from .x86_operands import _values, intrinsic, mask_bits
     a, b, c, imm = _values(fg, args[:4])
     m = fg.rvalue(args[4])
     name = call.spelling[len(IA32):]
@@ -266,7 +266,7 @@ def elementwise_bits(fg, call, args):
     """`__builtin_elementwise_{popcount,clzg,ctzg,bitreverse,fshl,fshr}` (the AVX-512 headers' lzcnt, popcnt and
     funnel shifts): LLVM's ctpop/ctlz/cttz/bitreverse/fshl/fshr per element; clzg/ctzg's second operand is the
     value for a zero element (without one, the element width)."""
-    from .x86_builtins import intrinsic
+    from .x86_operands import intrinsic
     vals = [fg.rvalue(a) for a in args]
     v = vals[0]
     name = call.spelling[len("__builtin_elementwise_"):]
@@ -302,7 +302,7 @@ def fused_masked(fg, call, args):
     """`vfmadd{ps,pd}512_mask{,z,3}(a, b, c, mask, rounding)`: a*b+c rounded once (in the current rounding mode:
     math.fma; else LLVM's vfmadd with the rounding), then merge masking with a (c for mask3) or zero masking."""
     from mlir.dialects import math
-    from .x86_builtins import _imm, intrinsic, mask_bits
+    from .x86_operands import _imm, intrinsic, mask_bits
     a, b, c = (fg.rvalue(x) for x in args[:3])
     m = fg.rvalue(args[3])
     rounding = _imm(fg, call, args[4])
@@ -322,7 +322,7 @@ def reduce_int(fg, call, args):
     """`__builtin_reduce_{add,mul,and,or,xor,max,min}(v)` on an integer vector (the headers' _mm512_reduce_*
     _epi32/64; exact in any order): LLVM's vector.reduce, max/min signed or unsigned by the element type."""
     from . import c_types as CT
-    from .x86_builtins import intrinsic
+    from .x86_operands import intrinsic
     v = fg.rvalue(args[0])
     op = call.spelling[len("__builtin_reduce_"):]
     if op in ("max", "min"):

@@ -21,11 +21,12 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm, math, vector
 
-from ..clang_ast import T, canonical, evaluate
+from ..clang_ast import canonical
 from ..errors import error_at
 from . import c_types as CT
 from . import vectors
 from . import x86_avx512
+from .x86_operands import _bits, _imm, _values, intrinsic, mask_bits
 from . import x86_dispatch
 
 IA32 = "__builtin_ia32_"
@@ -154,28 +155,9 @@ DIRECT = _direct_table()
 PREDICATES = {"eq": 0, "lt": 1, "le": 2, "unord": 3, "neq": 4, "nlt": 5, "nle": 6, "ord": 7}
 
 
-def intrinsic(name, result_type, args):
-    """`llvm.call_intrinsic` of LLVM intrinsic `name` (overloaded ones are resolved from the operand types)."""
-    op = llvm.CallIntrinsicOp(result_type, ir.StringAttr.get(name), list(args), [], ir.DenseI32ArrayAttr.get([]))
-    return op.results[0] if result_type is not None else None
-
-
 def _result_type(call):
     ty = canonical(call.type)
     return None if ty.spelling == "void" else CT.value_type(ty)
-
-
-def _values(fg, args):
-    """The builtin's operands as the intrinsic takes them (a pointer as the raw !llvm.ptr, also one to numbers,
-    which the walker holds as a memref)."""
-    return [fg.raw_pointer(a) if canonical(a.type).kind == T.POINTER else fg.rvalue(a) for a in args]
-
-
-def _imm(fg, call, arg):
-    v = evaluate(arg)
-    if not isinstance(v, int):
-        raise error_at(arg, f"argument to '{call.spelling}' must be a constant integer")
-    return v
 
 
 # builtins whose C result type is not the intrinsic's (same bits): the intrinsic's, as MLIR text
@@ -208,10 +190,6 @@ def _lanes(vt):
     n = vt.shape[0]
     per = 128 // _bits(vt.element_type)
     return per, max(n // per, 1)
-
-
-def _bits(t):
-    return ir.IntegerType(t).width if isinstance(t, ir.IntegerType) else ir.FloatType(t).width
 
 
 def pshufd(fg, call, args):
@@ -444,13 +422,6 @@ def nontemporal_load(fg, call, args):
     p = fg.rvalue(args[0])
     p = fg.to_ptr(p) if p.type != CT.llvm_ptr() else p
     return llvm.LoadOp(CT.value_type(call.type), p, alignment=CT.size_of(call.type), nontemporal=True).result
-
-
-def mask_bits(m, n):
-    """An AVX-512 mask register value (an integer of at least n bits) as vector<n x i1>, bit i lane i."""
-    w = ir.IntegerType(m.type).width
-    bits = vectors.bitcast(m, ir.VectorType.get([w], ir.IntegerType.get_signless(1)))
-    return bits if w == n else vectors.shuffle(bits, bits, list(range(n)))
 
 
 def select(fg, call, args):
