@@ -30,7 +30,7 @@ ARGS = ("-v", "-q", "rest")
                                   "gnu_case_ranges.c", "initializer_overrides.c", "static_local_tables.c",
                                   "included_encodings.c", "switch_goto_entry.c",
                                   "macro_defined_loops.c", "macro_written_builtins.c", "named_sections.c",
-                                  "asm_dialects.c"])
+                                  "asm_dialects.c", "noreturn_paths.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

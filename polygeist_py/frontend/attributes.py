@@ -38,7 +38,8 @@ stack_protect no_split_stack nocommon common tls_model packed mode aligned retai
 nodiscard maybe_unused likely unlikely carries_dependency no_unique_address disable_tail_calls not_tail_called
 no_profile_instrument_function patchable_function_entry zero_call_used_regs noplt no_reorder symver
 availability diagnose_if enable_if overloadable internal_linkage annotate launch_bounds maxntid minctasm
-""".split())
+_Noreturn
+""".split())  # (C11's `_Noreturn` keyword reaches libclang as an attribute spelled so)
 REJECTED = {"cleanup": "a function called at the end of the variable's scope",  # (locals: implemented)
             "section": "placement in a named section",  # (functions and globals: implemented)
             "alias": "a second name for a definition", "weakref": "a weak reference", "ifunc": "an indirect function",
