@@ -190,6 +190,25 @@ def counts_sqlite_fuzzcheck(out: str, rc: int):
     return total - bad, total
 
 
+def counts_jq(out: str, rc: int):
+    """jq's --run-tests closes each .test file with 'P of T tests passed (M malformed)'; the shell-driven tests
+    (shtest, utf8test) are counted by the runner's 'ok NAME' / 'not ok NAME' lines."""
+    m = re.findall(r"^(\d+) of (\d+) tests passed", out, re.M)
+    ok = sum(int(p) for p, _ in m)
+    tot = sum(int(t) for _, t in m)
+    tap = counts_tap_lines(out, rc)
+    if tap:
+        ok, tot = ok + tap[0], tot + tap[1]
+    return (ok, tot) if tot else None
+
+
+def counts_nettle(out: str, rc: int):
+    """nettle's run-tests prints 'PASS: name' / 'FAIL: name' (and 'SKIP: name') per test program."""
+    ok = len(re.findall(r"^PASS: ", out, re.M))
+    bad = len(re.findall(r"^FAIL: ", out, re.M))
+    return (ok, ok + bad) if ok + bad else None
+
+
 def cjson_build(ctx: Ctx) -> list[str]:
     """cJSON with cmake (static library, tests and cJSON_Utils on), or a plain compile of cJSON.c, cJSON_Utils.c
     and its Unity tests when cmake is not installed."""
@@ -718,6 +737,117 @@ RECIPES: list[Recipe] = [
         checks={"sql script": "./sqlite3 :memory: < {work}/test.sql"},
         notes="the amalgamation (sqlite3.c, ~240k lines, made by tclsh + gcc-built tools) compiled once, linked "
               "into the shell and fuzzcheck; fuzzcheck on test/fuzzdata*.db + the runner's SQL script"),
+    # fifth batch: compressors, a database, a speech codec, a JSON processor, crypto
+    Recipe(
+        name="brotli", source="deb:brotli/bookworm",  # (the security pool's newer version is not served)
+        build=cmake_build("-DBUILD_SHARED_LIBS=OFF"),
+        test=["cd build && ctest -j {jobs}"], test_counts=counts_ctest,
+        checks=compress_checks("build/brotli -c", ("-q 1", "-q 5", "-q 9", "-q 11 -w 18"), "build/brotli -dc"),
+        notes="compressor; cmake + ctest (roundtrip and compatibility tests on the tarball's testdata)"),
+    Recipe(
+        name="lmdb", source="deb:lmdb",
+        build=["make -j{jobs} -C libraries/liblmdb CC={cc} 'OPT={cflags}' liblmdb.a mdb_stat mdb_copy mdb_dump "
+               "mdb_load mtest mtest2 mtest3 mtest4 mtest5"],
+        test=["cd libraries/liblmdb && for t in mtest mtest2 mtest3 mtest4 mtest5; do rm -rf testdb && "
+              "mkdir testdb && if ./$t >/dev/null && ./mdb_stat testdb >/dev/null; then echo ok $t; "
+              "else echo not ok $t; st=1; fi; done; exit ${{st:-0}}"],
+        test_counts=counts_tap_lines,
+        checks={"load+dump": "cd libraries/liblmdb && rm -rf {work}/db && mkdir {work}/db && "
+                             "awk 'BEGIN {{ print \"VERSION=3\\nformat=print\\ntype=btree\\nHEADER=END\"; "
+                             "for (i = 0; i < 4000; i++) printf \" k%07d\\n v%d-%d\\n\", (i * 7919) % 4001, i, "
+                             "i * i % 1000; print \"DATA=END\" }}' | ./mdb_load {work}/db && ./mdb_dump {work}/db "
+                             "| sha256sum && ./mdb_stat -e {work}/db | grep -v 'Map address'"},
+        notes="memory-mapped B+tree database; plain Makefile; mtest..mtest5 (random keys, the verdict only) + "
+              "mdb_load/mdb_dump of a generated table"),
+    Recipe(
+        name="speex", source="deb:speex",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared", "make -j{jobs}",
+               # (its testenc programs are built with the binaries, which need libogg: compiled here)
+               "cd libspeex && for t in testenc testenc_wb testenc_uwb; do {cc} {cflags} -DHAVE_CONFIG_H -I.. "
+               "-I../include $t.c .libs/libspeex.a -lm -o $t || exit 1; done"],
+        # (testenc_wb and testenc_uwb exit with 1 when done: a run counts when it reached its SNR report)
+        test=["cd libspeex && for t in testenc testenc_wb testenc_uwb; do for f in random.bin text.txt; do "
+              "./$t {inputs}/$f {work}/$t.out > {work}/$t.log 2>&1; grep -q 'segmental SNR' {work}/$t.log && "
+              "echo ok $t-$f || {{ echo not ok $t-$f; st=1; }}; done; done; exit ${{st:-0}}"],
+        test_counts=counts_tap_lines,
+        checks={f"{t} decoded": f"cd libspeex && for f in random.bin text.txt ramp.bin; do ./{t} {{inputs}}/$f "
+                                f"{{work}}/o.raw 2>&1 | tail -3; sha256sum < {{work}}/o.raw; done"
+                for t in ("testenc", "testenc_wb", "testenc_uwb")},
+        notes="speech codec (floating-point DSP); no test suite: its testenc programs (encode + decode, SNR) "
+              "on generated 16-bit input, decoded samples compared with gcc's build"),
+    Recipe(
+        name="jq", source="deb:jq=1.6-2.1+deb12u2",  # (the security pool's newer version is not served)
+        build=["for m in $(grep -o 'HAVE_[A-Z0-9_]*' src/libm.h | sort -u | grep -v POW10) HAVE_TIMEGM HAVE_MODF "
+               "HAVE_MEMMEM HAVE_LGAMMA_R HAVE_FREXP HAVE_ISATTY HAVE_STRFTIME HAVE_GMTIME HAVE_ALLOCA_H "
+               "HAVE_ALLOCA HAVE_TM_TM_GMT_OFF HAVE_STRPTIME HAVE_MKSTEMP HAVE_LOCALTIME_R HAVE_GMTIME_R "
+               "HAVE_GETTIMEOFDAY HAVE_ATEXIT HAVE_PTHREAD_KEY_CREATE HAVE_PTHREAD_ONCE; do "
+               "echo \"#define $m 1\"; done > jqconfig.h",
+               "echo '#define JQ_VERSION \"1.6\"' > src/version.h && sed -e 's/\\\\/\\\\\\\\/g' "
+               "-e 's/\"/\\\\\"/g' -e 's/^/\"/' -e 's/$/\\\\n\"/' src/builtin.jq > src/builtin.inc",
+               "mkdir -p obj && for f in $(ls src/*.c | grep -v inject_errors); do {cc} {cflags} -D_GNU_SOURCE "
+               "-DIEEE_8087 -include jqconfig.h -I. -c $f -o obj/$(basename $f .c).o || exit 1; done && "
+               "{cc} obj/*.o -lm -lpthread -o jq"],
+        test=["for t in jqtest base64test optionaltest mantest; do NO_VALGRIND=1 tests/$t || st=1; done; "
+              "for t in shtest utf8test; do NO_VALGRIND=1 tests/$t >/dev/null 2>&1 && echo ok $t || "
+              "{{ echo not ok $t; st=1; }}; done; exit ${{st:-0}}"],
+        test_counts=counts_jq,
+        checks={"filters": "./jq -c '[paths] | length, (.. | numbers) * 3.5, (tostring | length)' tests/torture/*.json "
+                           "2>&1 | sha256sum; ./jq -n '[range(100)] | map(. * 1.1 | floor) | add, (1e1000 | tostring), "
+                           "(3.0 | tostring), ([.[]?] | sort), (\"x\" * 0), ([limit(5; repeat(1))]), "
+                           "(pow(2; 0.5)), (\"2015-03-05T23:51:47Z\" | fromdate | todate)' 2>&1",
+                "jq.test outputs": "./jq -L tests/modules --run-tests < tests/jq.test 2>&1 | sha256sum"},
+        notes="JSON processor (its own bytecode VM, dtoa); a plain compile of src/*.c with the autoconf macros "
+              "written by the runner (no oniguruma: the regex tests are skipped); tests/*test"),
+    Recipe(
+        name="xz-utils", source="deb:xz-utils",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared --disable-nls --disable-doc "
+               "--disable-assembler", "make -j{jobs}"],
+        test=["make check"], test_counts=counts_automake,
+        checks={**compress_checks("src/xz/xz -c", ("-0", "-6", "-9e", "--format=lzma -3",
+                                                   "--x86 --lzma2=preset=4 --check=sha256"), "src/xz/xz -dc"),
+                "list": "src/xz/xz -9 -c {inputs}/text.txt > {work}/t.xz && src/xz/xz -lvv {work}/t.xz "
+                        "| sed 's|{work}|WORK|'"},
+        notes="LZMA compressor (liblzma + xz); configure + make check (the tests/ programs and scripts)"),
+    Recipe(
+        name="gzip", source="deb:gzip",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-nls", "make -j{jobs}"],
+        test=["make check"], test_counts=counts_automake,
+        checks=compress_checks("./gzip -c", ("-1", "-6", "-9", "--rsyncable"), "./gzip -dc"),
+        notes="GNU gzip with its gnulib library; configure + make check (tests/*.sh)"),
+    Recipe(
+        name="flac", source="deb:flac",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared --disable-ogg --disable-cpplibs "
+               "--disable-doxygen-docs --disable-xmms-plugin --disable-asm-optimizations --disable-sse "
+               "--disable-avx --disable-thorough-tests --disable-stack-smash-protection --disable-programs "
+               "--enable-programs", "make -j{jobs}"],
+        # (test_libFLAC's last check, a read-only file, fails as root: it counts as passed when that is its only
+        # error; the other test scripts run one by one, as make check does, at the quickest level)
+        test=["cd test && FLAC__TEST_LEVEL=0 ECHO_N=-n sh ./test_libFLAC.sh "
+              "> {work}/libFLAC.log 2>&1; if [ $(grep -c ERROR {work}/libFLAC.log) -eq 2 ] && "
+              "grep -q 'are you running as root' {work}/libFLAC.log; then echo ok test_libFLAC; "
+              "else echo not ok test_libFLAC; st=1; fi; "
+              "for t in test_grabbag test_flac test_metaflac test_replaygain test_seeking test_streams "
+              "test_compression; do FLAC__TEST_LEVEL=0 ECHO_N=-n sh ./$t.sh > {work}/$t.log 2>&1 && echo ok $t || "
+              "{{ echo not ok $t; st=1; }}; done; exit ${{st:-0}}"],
+        test_counts=counts_tap_lines,
+        checks={"encode": "for f in random.bin text.txt ramp.bin zeros.bin; do for lv in -0 -5 -8; do "
+                          "src/flac/flac -s -f --force-raw-format --endian=little --sign=signed --channels=2 "
+                          "--bps=16 --sample-rate=44100 $lv -o {work}/o.flac {inputs}/$f && "
+                          "sha256sum < {work}/o.flac; src/flac/flac -s -d -f --force-raw-format --endian=little "
+                          "--sign=signed -o {work}/o.raw {work}/o.flac && cmp {work}/o.raw {inputs}/$f && "
+                          "echo same $f $lv; done; done"},
+        notes="lossless audio codec (libFLAC, C only: no SSE/AVX intrinsics); its test scripts at "
+              "FLAC__TEST_LEVEL=0 (test_libFLAC: all but its root-only check) + encode/decode of generated raw audio"),
+    Recipe(
+        name="nettle", source="deb:nettle",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared --disable-assembler --disable-documentation "
+               "--disable-openssl --disable-x86-aesni --disable-x86-sha-ni --disable-x86-pclmul", "make -j{jobs}"],
+        test=["make check"], test_counts=counts_nettle,
+        checks={"nettle-hash": "for a in md5 sha1 sha256 sha512 sha3_256 streebog512 sm3; do "
+                               "tools/nettle-hash -a $a {inputs}/* | sed 's|{inputs}/||'; done",
+                "pbkdf2": "echo -n secret | tools/nettle-pbkdf2 -i 2000 -l 32 saltsalt"},
+        notes="low-level crypto (C only: --disable-assembler); configure + make check (testsuite/*-test, "
+              "GMP-based public-key tests included)"),
 ]
 
 

@@ -491,6 +491,13 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         raise CompileError(f"cannot parse {path}: {e}") from None
     diags, errors, truncated = [], 0, False
     for d in tu.diagnostics:
+        undeclared = _undeclared_library_name(d)
+        if undeclared is not None:  # (autoconf's probe of how to make the compiler report undeclared builtins)
+            errors += 1
+            diags.append(("error", f"'{undeclared}' undeclared (a library function named without a declaration "
+                                   "and not called: gcc's error)", d.location.file.name, d.location.line,
+                          d.location.column))
+            continue
         if d.severity >= ci.Diagnostic.Error:
             if errors == ERROR_LIMIT:
                 truncated = True
@@ -523,6 +530,27 @@ def _toolkit_library(diag: tuple) -> tuple:
     if lib is None:
         return diag
     return (diag[0], f"CUDA library not supported: {lib} (needs the CUDA toolkit; '{m.group(1)}')", *diag[2:])
+
+
+_IMPLICIT_LIBRARY = re.compile(r"call to undeclared library function '(\w+)'")
+
+
+def _undeclared_library_name(d):
+    """The name of a C library function that the program names without declaring it, other than as the callee of
+    a call (`(void) strchr;`): clang's implicit declaration (a warning under pgcc's gcc-12 options) covers it,
+    gcc's only covers calls and makes it an error. None for any other diagnostic."""
+    m = _IMPLICIT_LIBRARY.match(d.spelling)
+    loc = d.location
+    if m is None or d.severity != ci.Diagnostic.Warning or loc.file is None:
+        return None
+    try:
+        text = file_text(loc.file.name)
+    except OSError:
+        return None
+    end = loc.offset + len(m.group(1))
+    if text[loc.offset:end] != m.group(1) or re.match(r"\s*\(", text[end:end + 200]):
+        return None  # a call (or a macro's expansion: clang's own rule then)
+    return m.group(1)
 
 
 def _diag_tuple(d, path: str, user_args=()) -> tuple:

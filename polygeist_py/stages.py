@@ -135,6 +135,8 @@ def _lower(module, pipeline):
     emit_global_ctors(module2)  # __attribute__((constructor/destructor)): llvm.global_ctors/dtors
     from .aliases import emit_aliases
     emit_aliases(module2)  # __attribute__((alias("f"))): llvm.mlir.alias
+    from .sections import apply_sections
+    apply_sections(module2)  # __attribute__((section("name"))) on functions and globals
     return module2
 
 

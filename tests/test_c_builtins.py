@@ -118,3 +118,49 @@ def test_unprototyped_library_functions_are_plain_calls(opt, tmp):
     assert ref.returncode == 0 and ref.stdout
     got = run_exe(build_pgcc(src, tmp / "app", extra=(opt, "-w", "-lm")))
     assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode)
+
+
+CMAKE_PROBES = """#include <stdio.h>
+/* CMake's check_function_exists declares the symbol as `char NAME(void);` and calls it, to see that it links */
+char log2(void);
+char sqrt(void);
+char memcpy(void);
+char abs(void);
+char modff(void);
+int main(int argc, char **argv) {
+    int linked = 0;
+    if (argc > 1000)        /* (never taken: a probe only has to compile and link) */
+        linked = log2() + sqrt() + memcpy() + abs() + modff();
+    printf("%d %s\\n", linked, argv[argc > 1]);
+    return linked;
+}
+"""
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_library_functions_redeclared_otherwise_are_plain_calls(opt, tmp):
+    """A library function redeclared with a prototype of another shape (`char log2(void);`, CMake's
+    check_function_exists probe) is clang's incompatible redeclaration: an ordinary call of the symbol, not the
+    builtin lowering (which rejected brotli's log2 probe, so its build took the slower log() fallback)."""
+    src = tmp / "probe.c"
+    src.write_text(CMAKE_PROBES)
+    ref = run_exe(build_gcc(src, tmp / "ref", extra=("-w", "-lm")), args=("x",))
+    assert ref.returncode == 0 and ref.stdout
+    got = run_exe(build_pgcc(src, tmp / "app", extra=(opt, "-w", "-lm")), args=("x",))
+    assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode)
+
+
+@pytest.mark.parametrize("declared", [False, True])
+def test_library_function_named_without_declaration_is_undeclared(declared, tmp):
+    """autoconf's probe of how to make the compiler report undeclared builtins (`(void) strchr;` with and
+    without <string.h>): gcc rejects the name when nothing declares it (an implicit declaration is only for a
+    call) and accepts it when declared; pgcc must agree, or configure stops ("cannot make ... report undeclared
+    builtins", xz-utils). A call without a declaration stays gcc 12's warning."""
+    src = tmp / "undeclared.c"
+    src.write_text(("#include <string.h>\n" if declared else "") +
+                   "int main(void) {\n#ifndef strchr\n    (void) strchr;\n#endif\n    return (int) strlen(\"x\") - 1;\n}\n")
+    gcc = subprocess.run(["gcc", "-c", str(src), "-o", str(tmp / "g.o")], capture_output=True, text=True)
+    r = run_pgcc(["-c", src, "-o", tmp / "p.o"])
+    assert (r.returncode == 0) == (gcc.returncode == 0) == declared, r.stderr
+    if not declared:
+        assert "undeclared.c:3:12: error: 'strchr' undeclared" in r.stderr and "Traceback" not in r.stderr

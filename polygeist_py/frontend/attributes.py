@@ -5,9 +5,10 @@ Implemented: `constructor`/`destructor` (with a priority: llvm.mlir.global_ctors
 constructors.py), `weak` on functions (weak linkage), `aligned(N)` on variables (the global's or the stack
 slot's alignment), `cleanup(f)` on locals (`f(&var)` when the block ends by any path: decls.py), `used` on functions with external linkage (never dropped anyway), C11 `_Thread_local` /
 `__thread` (module.py: thread-local LLVM globals), `alias("target")` and `ifunc("resolver")` on functions
-(aliases.py).
+(aliases.py), `section("name")` on functions and global or static variables (sections.py: the symbol's
+object-file section).
 Layout attributes (`packed`, `aligned` on types and fields,
-`mode`) are clang's layout, which pgcc uses. Rejected with an error: `cleanup` on other than locals, `section`, `alias` on variables, `weakref`,
+`mode`) are clang's layout, which pgcc uses. Rejected with an error: `cleanup` on other than locals, `section` on automatic variables, `alias` on variables, `weakref`,
 `ifunc` on variables, `naked`, `transparent_union`, `weak` on variables, `used` on static functions, and any attribute this
 table does not know.
 
@@ -38,9 +39,10 @@ stack_protect no_split_stack nocommon common tls_model packed mode aligned retai
 nodiscard maybe_unused likely unlikely carries_dependency no_unique_address disable_tail_calls not_tail_called
 no_profile_instrument_function patchable_function_entry zero_call_used_regs noplt no_reorder symver
 availability diagnose_if enable_if overloadable internal_linkage annotate launch_bounds maxntid minctasm
-""".split())
+_Noreturn
+""".split())  # (C11's `_Noreturn` keyword reaches libclang as an attribute spelled so)
 REJECTED = {"cleanup": "a function called at the end of the variable's scope",  # (locals: implemented)
-            "section": "placement in a named section",
+            "section": "placement in a named section",  # (functions and globals: implemented)
             "alias": "a second name for a definition", "weakref": "a weak reference",
             "naked": "a function without prologue", "transparent_union": "a calling convention",
             "interrupt": "an interrupt handler", "scalar_storage_order": "a byte order",
@@ -59,6 +61,7 @@ class DeclAttributes:
     cleanup: object = None  # the FUNCTION_DECL that `cleanup(f)` names: f(&var) runs when the block ends
     alias: str | None = None  # `alias("target")`: the symbol this declaration is another name of (aliases.py)
     ifunc: str | None = None  # `ifunc("resolver")`: the function that returns this one's address (aliases.py)
+    section: str | None = None  # `section("name")`: the object-file section of the symbol (sections.py)
 
 
 _MACRO_USE = re.compile(r"(\w+)\s*\(\s*(\d+)\s*\)")
@@ -153,6 +156,23 @@ def _alias_target(decl, attr, what, kind="alias") -> str:
                          f"__attribute__(({kind})) must be defined in the same file)")
 
 
+_SECTION = re.compile(r'__attribute__\(\(section\("((?:[^"\\]|\\.)*)"\)\)\)')
+
+
+def _section_name(decl, attr, args, what) -> str:
+    """The section that `section("name")` on `decl` names: the literal argument as spelled, else (a macro builds
+    it) as clang printed the declaration.
+
+    Raises:
+        CompileError: the name cannot be read."""
+    if args is not None and re.fullmatch(r'"[^"\\]*"', args):
+        return args[1:-1]
+    m = _SECTION.search(decl.pretty_printed(ci.PrintingPolicy.create(decl)))
+    if m is None:
+        raise error_at(attr, f"unsupported construct: {what} whose section name pgcc cannot read")
+    return m.group(1)
+
+
 def declaration_attributes(decl, kind: str) -> DeclAttributes:
     """The attributes of FUNCTION_DECL or VAR_DECL `decl`; `kind`: 'function', 'global' or 'local'.
 
@@ -187,6 +207,9 @@ def declaration_attributes(decl, kind: str) -> DeclAttributes:
                 out.alias = _alias_target(decl, a, what)
             elif name == "ifunc" and kind == "function":  # (x86 multiversioning: aliases.py)
                 out.ifunc = _alias_target(decl, a, what, "ifunc")
+            elif name == "section" and (kind in ("function", "global") or decl.storage_class in (
+                    ci.StorageClass.STATIC, ci.StorageClass.EXTERN)):  # (a static local is a global too)
+                out.section = _section_name(decl, a, args, what)
             elif name == "cleanup" and kind == "local":
                 out.cleanup = _named_function(a, args, what)
             elif name == "used" and kind == "function" and decl.linkage.name != "INTERNAL":

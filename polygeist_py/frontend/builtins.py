@@ -393,6 +393,25 @@ GNU_BUILTINS = {
 }
 
 
+# parameter counts of the library functions other than <math.h>'s that have handlers under their plain names
+LIBRARY_ARITY = {"abs": 1, "labs": 1, "llabs": 1, "imaxabs": 1, "memcpy": 3, "memset": 3, "memmove": 3,
+                 "posix_memalign": 3, "modf": 2, "modff": 2, "creal": 1, "crealf": 1, "cimag": 1, "cimagf": 1,
+                 "conj": 1, "conjf": 1}
+
+
+def library_prototype(callee) -> bool:
+    """Whether a program's own prototype of a library function that pgcc lowers itself (<math.h>'s, abs,
+    memcpy...) has the library's shape: its number of parameters (and a floating result for <math.h>'s). A
+    redeclaration of another shape (`char log2(void);`, as CMake's check_function_exists writes to see whether
+    the symbol links) is clang's "incompatible redeclaration of library function", which is no builtin: an
+    ordinary call of the symbol as declared. Names without a handler count as library-shaped."""
+    n = len(list(callee.type.argument_types()))
+    m = math_name(callee.spelling)
+    if m:
+        return n == m[1] and CT.is_float(canonical(callee.result_type))
+    return LIBRARY_ARITY.get(callee.spelling, n) == n
+
+
 class Builtins(CudaBuiltins):
     """Handlers for C library, math and CUDA functions, by name.
 
@@ -429,6 +448,9 @@ class Builtins(CudaBuiltins):
             # texture reference)
         if callee.type.kind == T.FUNCTIONNOPROTO and not callee.spelling.startswith("__"):
             return None  # `char pow ();` (autoconf's link probes, K&R code): a call of the symbol as declared
+        if callee.type.kind == T.FUNCTIONPROTO and not callee.spelling.startswith("__") and \
+                not callee.location.is_in_system_header and not library_prototype(callee):
+            return None  # `char log2(void);` (CMake's check_function_exists): clang too drops the builtin then
         return self.lookup(callee.spelling)
 
     def lookup(self, name):

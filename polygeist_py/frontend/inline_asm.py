@@ -3,6 +3,7 @@ the way clang's CodeGen emits them (clang/lib/CodeGen/CGStmt.cpp, EmitAsmStmt; x
 clang/lib/Basic/Targets/X86.cpp):
 
 - the template's operand references `%0`, `%[name]`, `%w1` become LLVM's `$0`, `${1:w}`; `%%` is `%`, `$` is `$$`;
+  the dialect alternatives `{att|intel}` are LLVM's `$(att$|intel$)`;
 - register constraints pass through (`r`, `q`, `x`, immediates `i`/`n`/`I`..`N`, matching digits), the one-register
   letters become explicit registers (`a` -> `{ax}`, `S` -> `{si}`...), `+` splits into an output and an input tied
   to it; the outputs are the op's results, stored into their lvalues after it;
@@ -178,6 +179,8 @@ def llvm_template(fg, c, spec: AsmSpec) -> str:
         ch = t[i]
         if ch == "$":
             out.append("$$")
+        elif ch in "{|}":  # gcc's dialect alternatives `{att|intel}` (cpuid.h's `xchg{q|}`): LLVM's $( $| $)
+            out.append({"{": "$(", "|": "$|", "}": "$)"}[ch])
         elif ch != "%" or i + 1 == len(t):
             out.append(ch)
         elif t[i + 1] in "%{|}":

@@ -10,7 +10,7 @@ from mlir.dialects import llvm, memref
 
 from ..clang_ast import (K, T, canonical, children, has_attr, in_main_file, is_variable_template_specialization,
                          string_initializer, top_level_cursors, var_decl_initializer)
-from .. import aliases, constructors, pipeline
+from .. import aliases, constructors, pipeline, sections
 from ..errors import CompileError, error_at
 from . import complex_values
 from . import array_init
@@ -65,6 +65,7 @@ class ModuleGen:
         self.depth = self.max_depth = 0  # statement nesting while walking, and its maximum
         self.startup: dict = {}  # 'constructor'/'destructor' -> [(function symbol, priority)]
         self.aliases: dict = {}  # alias symbol -> (target symbol, weak[, "ifunc": target is its resolver])
+        self.sections: dict = {}  # symbol -> `section("name")` of its function or variable (sections.py)
         self.module_asm: list = []  # the text of file-scope asm statements, in order
 
     def generate(self) -> ir.Module:
@@ -90,6 +91,8 @@ class ModuleGen:
             constructors.record(self.module, self.startup)
         if self.aliases:
             aliases.record(self.module, self.aliases)
+        if self.sections:
+            sections.record(self.module, self.sections)
         if self.module_asm:  # (LLVM's `module asm` lines)
             self.module.operation.attributes["llvm.module_asm"] = ir.ArrayAttr.get(
                 [ir.StringAttr.get(line) for text in self.module_asm for line in text.split("\n")])
@@ -169,6 +172,8 @@ class ModuleGen:
                 [ir.ArrayAttr.get([ir.StringAttr.get(k), ir.StringAttr.get(v)]) for k, v in target])
         if attrs.weak:
             fg.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<weak>")
+        if attrs.section is not None:
+            self.sections[name] = attrs.section
         for which in ("constructor", "destructor"):  # run before/after main: constructors.py, after lowering
             prio = getattr(attrs, which)
             if prio is not None:
@@ -312,6 +317,9 @@ class ModuleGen:
             base, n = name, 1
             while name in taken:  # static locals of the same name in different blocks of one function
                 name, n = f"{base}.{n}", n + 1
+        section = attributes.declaration_attributes(d, "global").section
+        if section is not None:
+            self.sections[name] = section
         init0 = var_decl_initializer(d)
         if R.is_byte_object(ty) and not is_texture(ty) and not CT.is_dim3(ty) or ty.kind == T.POINTER and init0 is not None and not is_null_constant(init0) \
                 or CT.is_vector(ty) \
