@@ -68,61 +68,6 @@ for _pred in ("is_statement", "is_expression", "is_reference", "is_declaration")
     _yes = frozenset(k for k in ci.CursorKind if getattr(ci.CursorKind, _pred)(k))
     setattr(ci.CursorKind, _pred, lambda self, _yes=_yes: self in _yes)
 
-# and `get_children` visits the node through a ctypes callback per child on every call, while the walker and its
-# pre-scans (scan.py, switch.py, gotos.py...) ask for the children of each node about ten times (pcre2_compile.c:
-# 340,000 calls for 32,000 nodes; its walk takes 12% less time with the lists kept). The lists are kept for one
-# translation unit at a time, keyed by the cursor's raw fields (the node, its parent declaration and the unit:
-# equal fields, equal children), so a node's children are the same Python objects each time and keep the types
-# and extents looked up through them. Kept here, not on the unit: the cursors refer to their unit, and a unit
-# referring back to them would leave each unit to the cycle collector. At most CHILDREN_MEMO lists (then the memo
-# starts again: it only saves time).
-CHILDREN_MEMO = 200_000
-_visit_children = ci.Cursor.get_children
-_children_memo: dict = {}
-_children_unit: list = [None]  # the unit whose children _children_memo holds
-
-
-def _memoized_children(self):
-    tu = self.__dict__.get("_tu")
-    if tu is None:
-        return _visit_children(self)
-    if _children_unit[0] is not tu or len(_children_memo) >= CHILDREN_MEMO:
-        _children_memo.clear()
-        _children_unit[0] = tu
-    key = bytes(self)  # (kind, xdata, data[3]: clang_equalCursors compares these, less data[1] of a declaration)
-    got = _children_memo.get(key)
-    if got is None:
-        got = _children_memo[key] = list(_visit_children(self))
-    return iter(got)
-
-
-def forget_children() -> None:
-    """Drop the kept children lists (and so the last unit's cursors): call when a unit's walk is over."""
-    _children_memo.clear()
-    _children_unit[0] = None
-
-
-ci.Cursor.get_children = _memoized_children
-
-# and `Type.get_canonical` asks libclang anew each time, the walker's most frequent foreign call (c_types asks it
-# of every type it classifies: 340,000 calls in pcre2_compile.c): the answer is kept on the Type object (a
-# cursor's type is one object per cursor), and a canonical type is its own canonical type.
-_get_canonical = ci.Type.get_canonical
-
-
-def _memoized_canonical(self):
-    d = self.__dict__
-    got = d.get("_pgcc_canonical")
-    if got is None:
-        if "_pgcc_is_canonical" in d:
-            return self
-        got = d["_pgcc_canonical"] = _get_canonical(self)
-        got.__dict__["_pgcc_is_canonical"] = True  # (a mark, not a reference to itself: no cycle to collect)
-    return got
-
-
-ci.Type.get_canonical = _memoized_canonical
-
 
 class _SourceRangeList(ctypes.Structure):
     _fields_ = [("count", ctypes.c_uint), ("ranges", ctypes.POINTER(ci.SourceRange))]

@@ -37,8 +37,6 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
 
     with phase("walk / codegen", "frontend"):
         module = generate(tu, path, device_stubs)
-    from .clang_ast import forget_children
-    forget_children()  # (the walk's cursors: the later stages ask libclang little)
     pipeline.verify(module, "the frontend")
     from .effects import annotate_declared
     annotate_declared(module, tu)  # __attribute__((pure/const)) of called functions, for licm.py (effects.py)
