@@ -18,6 +18,8 @@ of a function that does not exist.
 
 from __future__ import annotations
 
+import itertools
+
 from mlir import ir
 from mlir.dialects import arith, llvm, math, vector
 
@@ -554,8 +556,8 @@ def _target_attributes(decl):
     """The strings of `decl`'s `target("...")` attributes (`["avx2,pclmul"]`)."""
     found = []
     for a in decl.get_children():
-        if a.kind.is_attribute():
-            toks = [t.spelling for t in a.get_tokens()]
+        if a.kind.is_attribute():  # (the first three tokens: an attribute from a macro yields thousands)
+            toks = [t.spelling for t in itertools.islice(a.get_tokens(), 3)]
             if len(toks) >= 3 and toks[0] in ("target", "__target__") and toks[1] == "(" and toks[2].startswith('"'):
                 parts = []  # (adjacent literals are one string: `target("avx512f," "gfni")`)
                 for t in toks[2:]:
