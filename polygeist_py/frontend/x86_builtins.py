@@ -556,11 +556,12 @@ def _target_attributes(decl):
     """The strings of `decl`'s `target("...")` attributes (`["avx2,pclmul"]`)."""
     found = []
     for a in decl.get_children():
-        if a.kind.is_attribute():  # (the first three tokens: an attribute from a macro yields thousands)
-            toks = [t.spelling for t in itertools.islice(a.get_tokens(), 3)]
-            if len(toks) >= 3 and toks[0] in ("target", "__target__") and toks[1] == "(" and toks[2].startswith('"'):
-                parts = []  # (adjacent literals are one string: `target("avx512f," "gfni")`)
-                for t in toks[2:]:
+        if a.kind.is_attribute():  # (read lazily: an attribute from a macro yields the rest of the file's tokens)
+            tokens = (t.spelling for t in a.get_tokens())
+            head = list(itertools.islice(tokens, 3))
+            if len(head) == 3 and head[0] in ("target", "__target__") and head[1] == "(" and head[2].startswith('"'):
+                parts = [head[2].strip('"')]  # (adjacent literals are one string: `target("avx512f," "gfni")`)
+                for t in tokens:
                     if not t.startswith('"'):
                         break
                     parts.append(t.strip('"'))
