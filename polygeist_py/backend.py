@@ -134,15 +134,31 @@ def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "ob
     # target options llc derives from its flags (.init_array instead of .ctors, adi's and mvt's vector loops
     # differed), so the generated code would change.
     from .time_report import phase
-    base = os.path.join(workdir, os.path.basename(out_path))
+    base = os.path.join(workdir, os.path.basename(out_path) if out_path != "-" else "stdout")
     with open(base + ".ll", "w") as f:
         f.write(ll_text)
-    opt_cmd, llc_cmd = backend_commands(base + ".ll", base + ".opt.bc", out_path, opt_level, kind, fp_contract,
+    # `-o -`, `-o /dev/stdout`, a pipe: llc writes a file in workdir, copied there after (its own stdout is ours
+    # to read its messages from)
+    special = out_path == "-" or out_path.startswith(("/dev/", "/proc/")) or \
+        os.path.exists(out_path) and not os.path.isfile(out_path)
+    target = base + ".out" if special else out_path
+    opt_cmd, llc_cmd = backend_commands(base + ".ll", base + ".opt.bc", target, opt_level, kind, fp_contract,
                                         clang_args)
     with phase("opt", "subprocesses"):
         _run(opt_cmd, "opt")
     with phase("llc", "subprocesses"):
         _run(llc_cmd, "llc")
+    if special:
+        import shutil
+        import sys
+        with open(target, "rb") as src:
+            if out_path == "-":
+                sys.stdout.flush()
+                shutil.copyfileobj(src, sys.stdout.buffer)
+                sys.stdout.buffer.flush()
+            else:
+                with open(out_path, "wb") as dst:
+                    shutil.copyfileobj(src, dst)
 
 
 def link_command(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> list:

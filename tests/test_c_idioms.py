@@ -260,3 +260,23 @@ def test_preprocessed_output_without_line_markers_compiles(tmp):
     flat.write_text(subprocess.run(["gcc", "-E", "-P", str(src)], capture_output=True, text=True, check=True).stdout)
     got = run_exe(build_pgcc(flat, tmp / "app", extra=("-w",)))
     assert (got.stdout, got.returncode) == ("42\n", 0), got.stderr
+
+
+def test_inline_definitions_link_across_files(tmp):
+    """A header's C99 inline definitions (gnulib's `_GL_INLINE` style) included by two files, one of which makes
+    them external with `extern inline`; GNU `extern inline` with gnu_inline; a static forward declaration: the
+    program links (no 'multiple definition') and prints what gcc's build prints, also with either file from gcc."""
+    main, lib = C / "inline_defs_main.c", C / "inline_defs_lib.c"
+    ref = run_exe(build_gcc(main, tmp / "ref", extra=(str(lib),)))
+    assert ref.returncode == 0 and ref.stdout
+    objs = {}
+    for name, src in (("main", main), ("lib", lib)):
+        r = subprocess.run(["gcc", "-c", str(src), "-o", str(tmp / f"g_{name}.o")], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        objs[name] = tmp / f"g_{name}.o"
+    for opt in ("-O0", "-O2"):
+        for name, inputs in (("pp", [main, lib]), ("pg", [main, objs["lib"]]), ("gp", [objs["main"], lib])):
+            r = run_pgcc([*inputs, opt, "-o", tmp / name])
+            assert r.returncode == 0, (opt, name, r.stderr)
+            got = run_exe(tmp / name)
+            assert (got.stdout, got.returncode) == (ref.stdout, 0), (opt, name)

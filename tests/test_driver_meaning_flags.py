@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from conftest import run_exe, run_pgcc
+from conftest import pgcc_cmd, run_exe, run_pgcc
 from polygeist_py.driver import device_opt_level, parse_args
 
 
@@ -49,3 +49,17 @@ def test_guarded_float_division_is_not_speculated(tmp):
     assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode)
     r = run_pgcc([src, "-ftrapping-math", "-c", "-o", tmp / "m.o"])
     assert r.returncode == 0 and "warning: -ftrapping-math is not honoured" in r.stderr
+
+
+def test_output_to_stdout(tmp):
+    """`-S -o -` prints the assembly and `-c -o /dev/stdout` writes the object to standard output (llc's own
+    standard output is pgcc's pipe: both were lost, and the object one was an internal error)."""
+    src = tmp / "s.c"
+    src.write_text("int answer(void) { return 42; }\n")
+    asm = run_pgcc([src, "-S", "-o", "-"])
+    assert asm.returncode == 0 and "answer:" in asm.stdout
+    with open(tmp / "s.o", "wb") as out:
+        r = subprocess.run(pgcc_cmd() + [str(src), "-c", "-o", "/dev/stdout"], stdout=out, stderr=subprocess.PIPE)
+    assert r.returncode == 0, r.stderr
+    nm = subprocess.run(["nm", str(tmp / "s.o")], capture_output=True, text=True)
+    assert nm.returncode == 0 and "T answer" in nm.stdout

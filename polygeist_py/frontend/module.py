@@ -19,7 +19,7 @@ from . import big_init
 from . import c_types as CT
 from . import cxx_classes
 from . import enzyme
-from . import inline_asm
+from . import inline_asm, inline_linkage
 from . import records as R
 from . import x86_builtins
 from . import x87
@@ -203,11 +203,14 @@ class ModuleGen:
         return attributes.asm_label(c) or c.spelling
 
     def is_internal(self, c) -> bool:
-        """Whether function definition `c` gets internal linkage besides `static` ones: C++ member functions
+        """Whether function definition `c` gets internal linkage besides `static` ones: those an earlier `static`
+        declaration makes internal, C's inline definitions (inline_linkage.py), C++ member functions
         defined inside their class (inline: every unit that uses one emits its own copy), and in device code
         (nvcc's model) everything but the stubs: the host compiler defines the host versions."""
         if self.device_stubs is not None:
             return c.spelling not in self.device_stubs
+        if c.linkage == LinkageKind.INTERNAL or inline_linkage.is_inline_definition(c):
+            return True  # (`static int f(void);` then `int f(void) {...}`; C's inline definitions)
         return cxx_classes.is_inline_method(c) or is_free_specialization(c) or \
             c.kind in cxx_classes.METHOD_KINDS and c.semantic_parent.type.get_num_template_arguments() > 0
         # (other units instantiate their own specializations and members of class templates)
