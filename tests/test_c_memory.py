@@ -187,7 +187,6 @@ int main() {
 
 
 @pytest.mark.parametrize("code, what", [
-    ("struct L { long double x; }; double f(struct L l) { return 0; }", "long double"),
     ("struct P { int a; }; int f(int n) { struct P v[n][n]; v[0][0].a = n; return v[0][0].a; }",
      "variable-length array of 'struct P'"),
     ("struct S { int a, b; };\nint *p = &((struct S *)0)->b; int main(void) { return 0; }",
