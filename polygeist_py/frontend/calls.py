@@ -109,8 +109,6 @@ class Calls:
         return fg.call_lowered(sig, args, call, emit)
 
     def variadic_call(self, fg, call, callee, args, sig, name=None):
-        if sig.has_records:
-            raise error_at(call, f"unsupported construct: struct arguments to the variadic function '{callee.spelling}'")
         if any(CT.is_complex(p.ctype) for p in sig.params) or CT.is_complex(sig.ret_ctype):
             raise error_at(call, f"unsupported construct: complex parameter or result of the variadic function "
                                  f"'{callee.spelling}'")
@@ -124,7 +122,9 @@ class Calls:
             ret = results[0] if results else ir.Type.parse("!llvm.void")
             fixed = list(sig.ftype.inputs)
             ftype = self.mg.declare_llvm_vararg(name, ret, fixed)
-            attrs = ir.ArrayAttr.get([ir.DictAttr.get(byval.get(i, {})) for i in range(len(vals))]) if byval else None
+            fixed_attrs = list(sig.arg_attrs) + [{}] * (len(vals) - len(sig.arg_attrs))  # (sret, byval)
+            attrs = ir.ArrayAttr.get([ir.DictAttr.get({**fixed_attrs[i], **byval.get(i, {})})
+                                      for i in range(len(vals))]) if byval or any(sig.arg_attrs) else None
             op = llvm.CallOp(results[0] if results else None, vals, [], [], var_callee_type=ir.TypeAttr.get(ftype),
                              callee=ir.FlatSymbolRefAttr.get(name), arg_attrs=attrs)
             return op.result if results else None

@@ -35,6 +35,8 @@ SSA is built directly while walking):
 
 from __future__ import annotations
 
+import dataclasses
+
 import itertools
 
 from mlir import ir
@@ -95,7 +97,7 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
         internal = c.storage_class == c.storage_class.STATIC or self.mg.is_internal(c)
         if self.sig.variadic:  # the body of a variadic function, behind an llvm.func entry (varargs.py)
             entry_name, (name, ftype) = name, varargs.body_signature(self, c, name)
-            varargs.define_entry(self.mg, c, entry_name, name, ftype, internal)
+            varargs.define_entry(self.mg, c, entry_name, name, ftype, internal, self.sig.arg_attrs)
         with self.loc(c), ir.InsertionPoint(self.mg.module.body):
             self.func = func.FuncOp(name, ftype)
             if internal or self.sig.variadic:
@@ -105,7 +107,12 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
             self.entry = self.func.add_entry_block()
             if any(canonical(p.type).is_restrict_qualified() for p in params) or self.sig.has_records:
                 # C99 restrict -> llvm.noalias (for LLVM, and for AD's hoisting of read-only calls)
-                attrs = R.attrs_array(self.sig, [
+                sig = self.sig
+                if sig.variadic:  # (the body takes plain addresses: its entry has the ABI's byval/sret, varargs.py)
+                    sig = dataclasses.replace(sig, arg_attrs=[
+                        {k: v for k, v in a.items() if k not in ("llvm.byval", "llvm.sret", "llvm.align")}
+                        for a in sig.arg_attrs])
+                attrs = R.attrs_array(sig, [
                     {"llvm.noalias": ir.UnitAttr.get()} if canonical(p.type).is_restrict_qualified() else {}
                     for p in params])
                 if self.sig.variadic:  # the va_list argument

@@ -17,8 +17,8 @@ ap)`) is the address of the caller's list, as in C.
 
 `va_arg` of a `long double` reads the overflow area directly (LLVM does not lower it), `va_arg` of a struct the
 register save area or the overflow area by the ABI's algorithm (`_va_arg_record`; a struct holding a long double
-is classed MEMORY: the overflow area). Not supported (each a clear error): struct parameters or results of a
-variadic definition, `va_arg` of a type that the default argument promotions change (`char`, `short`, `float`:
+is classed MEMORY: the overflow area). Struct parameters and results of a variadic definition follow the ABI at
+its entry. Not supported (each a clear error): `va_arg` of a type that the default argument promotions change (`char`, `short`, `float`:
 undefined in C), variadic C++ member functions.
 """
 
@@ -38,23 +38,24 @@ VA_LIST_BYTES, VA_LIST_ALIGN = 24, 16  # x86-64: struct __va_list_tag { unsigned
 
 def body_signature(fg, c, name: str):
     """The body's name and MLIR function type for variadic definition `c` (symbol `name`): the fixed
-    parameters' lowered types, then the `va_list` address.
+    parameters' lowered types (a struct's registers, or the address of its copy or of the result's memory),
+    then the `va_list` address.
 
     Raises:
-        CompileError: a struct parameter or result, or a C++ member function."""
+        CompileError: a complex parameter or result, or a C++ member function."""
     sig = fg.sig
-    if sig.has_records or sig.has_this or any(CT.is_complex(p.ctype) for p in sig.params) or \
-            CT.is_complex(sig.ret_ctype):
-        what = "a struct parameter or result" if sig.has_records else "a C++ member function" if sig.has_this \
-            else "a complex parameter or result"
+    if sig.has_this or any(CT.is_complex(p.ctype) for p in sig.params) or CT.is_complex(sig.ret_ctype):
+        what = "a C++ member function" if sig.has_this else "a complex parameter or result"
         raise fg.unsupported(c, f"definition of the variadic function '{c.spelling}' with {what}")
     ins = list(sig.ftype.inputs) + [CT.llvm_ptr()]
     return BODY_PREFIX + name, ir.FunctionType.get(ins, list(sig.ftype.results))
 
 
-def define_entry(mg, c, name: str, body_name: str, ftype: ir.FunctionType, internal: bool) -> None:
+def define_entry(mg, c, name: str, body_name: str, ftype: ir.FunctionType, internal: bool, arg_attrs=()) -> None:
     """Emit (or complete the earlier declaration of) `llvm.func @name(fixed..., ...)`, the C symbol of variadic
-    definition `c`, which starts a `va_list` and calls `body_name` of function type `ftype` (fixed + list)."""
+    definition `c`, which starts a `va_list` and calls `body_name` of function type `ftype` (fixed + list).
+    `arg_attrs`: the fixed arguments' ABI attributes (llvm.sret, llvm.byval: the entry is what callers see; the
+    body takes the plain addresses)."""
     fixed = list(ftype.inputs)[:-1]
     results = list(ftype.results)
     ret = results[0] if results else ir.Type.parse("!llvm.void")
@@ -63,6 +64,8 @@ def define_entry(mg, c, name: str, body_name: str, ftype: ir.FunctionType, inter
                  if op.operation.name == "llvm.func" and ir.StringAttr(op.attributes["sym_name"]).value == name)
     linkage = "internal" if internal else "external"
     entry.attributes["linkage"] = ir.Attribute.parse(f"#llvm.linkage<{linkage}>")
+    if any(arg_attrs):
+        entry.attributes["arg_attrs"] = ir.ArrayAttr.get([ir.DictAttr.get(dict(a)) for a in arg_attrs])
     assert ir.Type.parse(str(entry_type)) == ir.TypeAttr(entry.attributes["function_type"]).value
     block = ir.Block.create_at_start(entry.regions[0], fixed)
     i64 = ir.IntegerType.get_signless(64)
