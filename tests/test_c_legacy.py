@@ -76,16 +76,6 @@ def test_k_and_r_float_and_bool_parameters_are_converted_on_entry(tmp):
     assert got.returncode == ref.returncode == 0 and got.stdout == ref.stdout, got.stderr
 
 
-def test_unprototyped_call_with_struct_is_an_error(tmp):
-    src = tmp / "nps.c"
-    src.write_text("struct P { long a, b, c; };\nlong f();\n"
-                   "int main(void) { struct P p = {1, 2, 3};\n  return (int)f(p); }\n")
-    r = run_pgcc([src, "-c", "-o", tmp / "p.o"])
-    assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert "nps.c:4:15: error: unsupported construct: struct argument or result in a call of 'f' without a " \
-           "prototype" in r.stderr, r.stderr
-
-
 def test_implicit_call_links_with_gcc_object(tmp):
     """A function called without any declaration in one file and defined (with a prototype) in a gcc-built
     object: the promoted arguments and the int result cross the boundary as gcc passes them."""

@@ -159,13 +159,12 @@ class Calls:
         except CT.UnsupportedType as e:
             raise error_at(call, f"unsupported construct: {e} in a call of '{callee.spelling}' without a prototype") \
                 from None
-        if sig.has_records:
-            raise error_at(call, f"unsupported construct: struct argument or result in a call of "
-                                 f"'{callee.spelling}' without a prototype")
+        # (struct arguments and results cross as the ABI passes them: sret/byval on the call site)
+        attrs = ir.ArrayAttr.get([ir.DictAttr.get(dict(a)) for a in sig.arg_attrs]) if any(sig.arg_attrs) else None
         target = self.prototype_of(callee)
         if target is not None:
             tsig = self.mg.signature(target)
-            if not tsig.variadic and not tsig.has_records and tsig.ftype == sig.ftype:
+            if not tsig.variadic and tsig.ftype == sig.ftype and tsig.arg_attrs == sig.arg_attrs:
                 name = self.mg.declare(target)
 
                 def emit_direct(vals, results):
@@ -177,6 +176,8 @@ class Calls:
 
             def emit_indirect(vals, results):
                 op = llvm.CallOp(results[0] if results else None, [fp] + vals, [], [])
+                if attrs is not None:
+                    op.attributes["arg_attrs"] = attrs  # (the arguments', not the callee pointer's)
                 return op.result if results else None
 
             return fg.call_lowered(sig, args, call, emit_indirect)
@@ -191,6 +192,11 @@ class Calls:
                 with ir.Location.unknown(), ir.InsertionPoint(self.mg.module.body):
                     llvm.LLVMFuncOp(name, ir.TypeAttr.get(decl), linkage=ir.Attribute.parse("#llvm.linkage<external>"))
                 self.mg.llvm_decls.add(name)
+            if attrs is not None:  # (sret/byval cannot be on variadic arguments: call the address, typed as called)
+                fp = llvm.AddressOfOp(CT.llvm_ptr(), name).result
+                op = llvm.CallOp(results[0] if results else None, [fp] + vals, [], [])
+                op.attributes["arg_attrs"] = attrs
+                return op.result if results else None
             op = llvm.CallOp(results[0] if results else None, vals, [], [], var_callee_type=ir.TypeAttr.get(decl),
                              callee=ir.FlatSymbolRefAttr.get(name))
             return op.result if results else None
