@@ -22,10 +22,14 @@ from .cxx_classes import check_callee
 from .records import is_trivial_record
 
 
-def calls_a_result(ch) -> bool:
-    """Whether a call's callee expression (`ch[0]`) is itself a call, `pick()(21)` (an ifunc resolver's result
-    called): libclang's `referenced` names the inner call's function, which is not the one called."""
-    if not ch:
+def calls_a_result(call, ch) -> bool:
+    """Whether a call's callee expression (`ch[0]`, its children `ch`) is itself a call, `pick()(21)` (an ifunc
+    resolver's result called): libclang's `referenced` names the inner call's function, which is not the one
+    called. (C++ constructor calls have no callee child and operator calls list the first operand first: `T(f(x))`
+    and `(a + b) * k` are not such calls.)"""
+    ref = call.referenced
+    if not ch or len(ch) != len(list(call.get_arguments())) + 1 or \
+            ref is not None and (ref.kind == K.CONSTRUCTOR or ref.spelling.startswith("operator")):
         return False
     head = ch[0]
     while head.kind in (K.PAREN_EXPR, K.UNEXPOSED_EXPR) and len(children(head)) == 1:
@@ -45,7 +49,7 @@ class Calls:
         if len(ch) >= 2 and ch[1].kind == K.CALL_EXPR and ch[1].spelling in ("cudaConfigureCall", "__cudaPushCallConfiguration"):
             return fg.launch(call, ch[1])  # cuda_device
         callee = call.referenced
-        if callee is None or callee.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL) or calls_a_result(ch):
+        if callee is None or callee.kind in (K.VAR_DECL, K.PARM_DECL, K.FIELD_DECL) or calls_a_result(call, ch):
             return fg.indirect_call(call, ch[0], list(call.get_arguments()))
         if (callee.kind == K.CXX_METHOD and callee.spelling == "operator="
                 and any(self.builtins.is_texture_setting(c) for c in children(call))):

@@ -15,7 +15,7 @@ so each declaration's specifiers are read from its tokens, macros expanded (`_GL
 
 from __future__ import annotations
 
-from clang.cindex import LanguageKind, StorageClass
+from clang.cindex import LanguageKind, SourceLocation, SourceRange, StorageClass
 
 from ..clang_ast import K, macro_definitions
 from .macro_expand import expand
@@ -54,7 +54,14 @@ def _specifiers(d) -> frozenset:
     """The words written before declaration `d`'s name (storage class, `inline`, attributes), macros expanded;
     empty when a macro writes the name itself (then nothing is assumed)."""
     words, depth = [], 0
-    for t in d.get_tokens():
+    start = d.extent.start
+    if start.file is None:
+        return frozenset()
+    # (the tokens from where the declaration starts in the file: its own extent's tokens are none when a macro
+    # writes its first words, gnulib's `_GL_STAT_TIME_INLINE struct timespec get_stat_atime (...)`)
+    tu = d.translation_unit
+    first = SourceLocation.from_offset(tu, start.file, start.offset)
+    for t in tu.get_tokens(extent=SourceRange.from_locations(first, d.extent.end)):
         s = t.spelling
         if depth == 0 and (s == d.spelling or s in ("{", ";") or s == "(" and words[-1:] not in _ATTRIBUTE):
             break

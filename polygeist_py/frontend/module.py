@@ -553,16 +553,17 @@ def wrap_signed(v: int, width: int) -> int:
 def is_included_definition(d) -> bool:
     """A C function or variable defined with external linkage in a file the main file includes (not a system
     header): `#include "cJSON.c"` in a test, a header that defines a global. gcc emits it, so other objects
-    link against it; pgcc does too (otherwise only what the main file uses would be emitted). C++ and inline
-    functions are still emitted only when used, as their definitions may appear in every unit.
+    link against it; pgcc does too (otherwise only what the main file uses would be emitted). C++ functions and C
+    inline definitions are still emitted only when used, as their definitions may appear in every unit.
     """
     loc = d.location
     if loc.file is None or loc.is_in_system_header or d.language != LanguageKind.C:
         return False
-    if d.linkage != LinkageKind.EXTERNAL or d.storage_class == d.storage_class.EXTERN:
+    if d.linkage != LinkageKind.EXTERNAL or d.storage_class == d.storage_class.EXTERN and not (
+            d.kind == K.FUNCTION_DECL and d.is_function_inlined()):  # (`extern inline`: an external definition)
         return False
-    if d.kind == K.FUNCTION_DECL:
-        return d.is_definition() and not d.is_function_inlined()
+    if d.kind == K.FUNCTION_DECL:  # (an inline function only where it is the external definition: `extern inline`)
+        return d.is_definition() and (not d.is_function_inlined() or not inline_linkage.is_inline_definition(d))
     return d.kind == K.VAR_DECL and (d.is_definition() or is_tentative(d))
 
 

@@ -11,6 +11,7 @@
 
 COUNTER_INLINE int scaled(int x, int k) { return x * k + 1; }
 COUNTER_INLINE long clamp_add(long a, long b, long hi) { long s = a + b; return s > hi ? hi : s; }
+COUNTER_INLINE int plus_three(int x) { return x + 3; }  /* (the external definition's file does not call it) */
 
 #ifndef DEFINE_TRIPLED
 extern inline __attribute__((gnu_inline)) int tripled(int x) { return 3 * x; }

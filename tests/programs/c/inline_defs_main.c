@@ -5,6 +5,6 @@
 int main(void) {
   int (*f)(int, int) = scaled;  /* the address: the external definition's */
   printf("%d %d %ld %d %d\n", scaled(4, 5), f(2, 2), clamp_add(900, 200, 1000), tripled(7), local_seed());
-  printf("%d\n", inline_defs_user(20));
+  printf("%d %d\n", inline_defs_user(20), plus_three(39));
   return 0;
 }
