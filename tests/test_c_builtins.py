@@ -164,3 +164,19 @@ def test_library_function_named_without_declaration_is_undeclared(declared, tmp)
     assert (r.returncode == 0) == (gcc.returncode == 0) == declared, r.stderr
     if not declared:
         assert "undeclared.c:3:12: error: 'strchr' undeclared" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_flt_rounds_follows_the_rounding_mode(tmp):
+    """<float.h>'s FLT_ROUNDS (`__builtin_flt_rounds()` in clang's header; dtoa code reads it) is C's encoding of
+    the current rounding direction: 1 to nearest, 2 upward, 0 toward zero, 3 downward (gcc 12's header says 1
+    whatever the mode; C11 5.2.4.2.2 asks for the mode fesetround set)."""
+    src = tmp / "fr.c"
+    src.write_text("#include <fenv.h>\n#include <float.h>\n#include <stdio.h>\nint main(void) {\n"
+                   "  int a = FLT_ROUNDS; fesetround(FE_UPWARD); int b = FLT_ROUNDS;\n"
+                   "  fesetround(FE_TOWARDZERO); int c = FLT_ROUNDS; fesetround(FE_DOWNWARD); int d = FLT_ROUNDS;\n"
+                   "  fesetround(FE_TONEAREST);\n  printf(\"%d %d %d %d %d\\n\", a, b, c, d, FLT_ROUNDS);\n"
+                   "  return 0;\n}\n")
+    for opt in ("-O0", "-O2"):
+        r = run_pgcc([src, opt, "-o", tmp / "app", "-lm"])
+        assert r.returncode == 0, r.stderr
+        assert run_exe(tmp / "app").stdout == "1 2 0 3 1\n", opt

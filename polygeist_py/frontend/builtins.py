@@ -212,6 +212,15 @@ def trap(fg, call, args):
     return None
 
 
+def flt_rounds(fg, call, args):
+    """`__builtin_flt_rounds()` (<float.h>'s FLT_ROUNDS): the current rounding direction read from the FPU, as
+    LLVM's get.rounding gives it in C's encoding (0 toward zero, 1 to nearest, 2 upward, 3 downward)."""
+    from mlir.dialects import llvm
+    i32 = ir.IntegerType.get_signless(32)
+    v = llvm.CallIntrinsicOp(i32, ir.StringAttr.get("llvm.get.rounding"), [], [], ir.DenseI32ArrayAttr.get([]))
+    return fg.convert(v.results[0], call.type, call.type, call)
+
+
 def folded(fg, call, args):
     """constant_p, object_size, classify_type: clang's constant folding of the call, or what gcc answers when
     it cannot tell (0; object size unknown: -1 for types 0 and 1, 0 for 2 and 3)."""
@@ -374,6 +383,7 @@ GNU_BUILTINS = {
     **{BUILTIN + n: hint for n in ("expect", "expect_with_probability", "assume_aligned", "assume",
                                    "unreachable", "prefetch")},
     BUILTIN + "trap": trap,
+    BUILTIN + "flt_rounds": flt_rounds,
     **{BUILTIN + n: folded for n in ("constant_p", "object_size", "classify_type")},
     **{BUILTIN + b + s: bits for b in BIT_OPS for s in ("", "l", "ll")},
     **{BUILTIN + n: bits for n in ("bswap16", "bswap32", "bswap64", "rotateleft8", "rotateleft16",
