@@ -12,7 +12,7 @@ C = PROGRAMS / "c"
 
 @pytest.mark.parametrize("name", ["int_semantics.c", "switch_stmt.c", "switch_body_declarations.c", "globals_static.c",
                                   "goto_past_initializers.c", "token_tables.c", "tentative_after_extern.c",
-                                  "vfs_finder_pointers.c", "goto_into_nested_switch.c",
+                                  "vfs_finder_pointers.c", "goto_into_nested_switch.c", "switch_body_initializers.c",
                                   "gotos.c", "goto_into_blocks.c", "loop_bounds.c", "bool_memory.c",
                                   "hints_and_constants.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
@@ -58,8 +58,8 @@ def test_static_locals_keep_values(tmp):
 
 
 ERRORS = {
-    "switch_decl.c": ("int main(void) { int n = 1;\n  switch (n) {\n  case 1:\n    int k = 2;\n    n = k;\n  }\n"
-                      "  return n; }\n",
+    "switch_decl.c": ("int main(void) { int n = 1;\n  switch (n) {\n  case 1:\n    int k[2] = {2, 3};\n    n = k[1];\n"
+                      "  }\n  return n; }\n",
                       r"switch_decl\.c:4:5: error: unsupported construct: declaration directly inside a switch body"),
 }
 

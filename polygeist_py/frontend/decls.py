@@ -99,9 +99,22 @@ class DeclGen:
             return VarLV(key, canonical(decl.type))
         raise self.unsupported(cursor, f"assignment to '{decl.spelling}' here")
 
-    def visit_DECL_STMT(self, c):
+    def visit_DECL_STMT(self, c, initialize=True):
+        """Declare the variables of `c` (`initialize=False`: without running their initializers, for a switch
+        body's declarations hoisted before its dispatch). A switch body's hoisted declaration met in place
+        (switch.check_hoistable's deferred_inits) assigns its scalars' initializers instead."""
+        if initialize and c.hash in self.deferred_inits:
+            for d in children(c):
+                init = var_decl_initializer(d) if d.kind == K.VAR_DECL else None
+                if init is not None:
+                    value = self.convert(self.rvalue(init), init.type, d.type, init)
+                    self.store(self.lvalue_of_decl(d, d), value)
+            return
         for d in children(c):
-            if d.kind == K.VAR_DECL:
+            if d.kind == K.VAR_DECL and not initialize and d.storage_class not in (
+                    d.storage_class.STATIC, d.storage_class.EXTERN):
+                self.declare_local(d, initialize=False)
+            elif d.kind == K.VAR_DECL:
                 cleanup = attributes.declaration_attributes(d, "local").cleanup
                 if cleanup is not None:
                     self.addr_taken.add(decl_key(d))  # (its address goes to the cleanup function)
@@ -144,7 +157,8 @@ class DeclGen:
             with self.loc(d):
                 self.emit_if(on, call, None, [])
 
-    def declare_local(self, d):
+    def declare_local(self, d, initialize=True):
+        """Declare local variable `d` (`initialize=False`: a scalar without its initializer, zero until assigned)."""
         ty = canonical(d.type)
         key = decl_key(d)
         align = attributes.declaration_attributes(d, "local").align
@@ -162,7 +176,7 @@ class DeclGen:
         if d.storage_class in (d.storage_class.STATIC, d.storage_class.EXTERN):
             self.mem[key] = self.mg.global_var(d)
             return
-        init = var_decl_initializer(d)
+        init = var_decl_initializer(d) if initialize else None
         inits = [init] if init is not None else []
         if R.is_byte_object(ty) and not CT.is_dim3(ty) and not (ty.kind == T.RECORD and (inits and (
                 self.mg.builtins.is_channel_desc(inits[-1]) or self.enzyme_struct_init(inits[-1])))):

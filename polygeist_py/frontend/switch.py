@@ -27,7 +27,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, scf
 
-from ..clang_ast import K, canonical, children, evaluate, var_decl_initializer
+from ..clang_ast import K, T, canonical, children, evaluate, var_decl_initializer
 from . import attributes
 from . import c_types as CT
 from . import gotos
@@ -59,19 +59,28 @@ def segments(fg, body):
 
 def check_hoistable(fg, decl_stmt):
     """A declaration directly in a switch body (lemon's parsers put `YYMINORTYPE yylhsminor;` before the first
-    label) is declared once before the dispatch, its scope being the whole body. That is exact only when passing
-    it does nothing: no initializer, no variable-length array, no cleanup.
+    label; `case 'u': int h = unhex4(in);` in a JSON parser) is declared once before the dispatch, its scope being
+    the whole body. The initializer of a scalar runs where the declaration stands, as an assignment
+    (`deferred_inits`: a case entered past it sees the variable uninitialized, as C says). Other initializers,
+    variable-length arrays and cleanups would run code at the hoisted declaration: errors.
 
     Raises:
-        CompileError: for a declaration that runs code where it stands."""
+        CompileError: for a declaration that runs code where it stands and is not a scalar's initializer."""
+    deferred = False
     for d in children(decl_stmt):
         if d.kind != K.VAR_DECL or d.storage_class in (d.storage_class.STATIC, d.storage_class.EXTERN):
             continue
         ty = canonical(d.type)
-        if var_decl_initializer(d) is not None or attributes.declaration_attributes(d, "local").cleanup \
-                is not None or (CT.is_array(ty) and None in CT.array_shape(ty).dims) or fg.has_vla_pointee(ty):
+        init = var_decl_initializer(d)
+        sized = (CT.is_array(ty) and None in CT.array_shape(ty).dims) or fg.has_vla_pointee(ty)
+        scalar = CT.is_numeric(ty) or ty.kind == T.POINTER
+        if attributes.declaration_attributes(d, "local").cleanup is not None or sized or \
+                init is not None and (not scalar or init.kind == K.INIT_LIST_EXPR):
             raise fg.unsupported(decl_stmt, "declaration directly inside a switch body with an initializer or a run-time "
                                     "size (put it in braces)")
+        deferred |= init is not None
+    if deferred:
+        fg.deferred_inits.add(decl_stmt.hash)
 
 
 def nested_labels(node) -> list:
@@ -119,9 +128,9 @@ def emit_switch(fg, c):
         raise fg.unsupported(c, "switch with an initializer or a declaration in its condition")
     cond, body = ch
     segs = segments(fg, body)
-    for _, s in segs:  # (checked by segments: declaring them here runs no code)
+    for _, s in segs:  # (checked by segments: declaring them here runs no code; initializers run in place)
         if s.kind == K.DECL_STMT:
-            fg.visit(s)
+            fg.visit_DECL_STMT(s, initialize=False)
     seeking = gotos.entering_switch(fg, c)  # gotos from outside to labels in the body
     ct = canonical(cond.type)
     if not CT.is_int(ct):
@@ -189,8 +198,8 @@ def emit_switch(fg, c):
         for labels, stmt in segs:
             if labels:
                 fg.env[matched] = _binding(arith.ori(fg.env[matched].value, hit(labels)))
-            if stmt.kind in (K.NULL_STMT, K.DECL_STMT):  # (declarations: before the dispatch)
-                continue
+            if stmt.kind == K.NULL_STMT or stmt.kind == K.DECL_STMT and stmt.hash not in fg.deferred_inits:
+                continue  # (declarations: before the dispatch; a scalar's initializer runs here)
             entered = tuple(gotos.flag_key(n) for n, entry in jumps.items() if entry == stmt.hash) + \
                 tuple(k for k, route in seeking.items() if stmt.hash in route)
             for k in entered:  # a goto enters here: as if this segment's case matched
@@ -246,7 +255,7 @@ def switch_on_arms(fg, x, width, parts):
     nodes = [s for _, stmts in parts for s in stmts]
 
     def body(stmts):
-        return lambda: fg.emit_stmts([s for s in stmts if s.kind != K.DECL_STMT])  # (declared before)
+        return lambda: fg.emit_stmts([s for s in stmts if s.kind != K.DECL_STMT or s.hash in fg.deferred_inits])
 
     if all(len(labels) == 1 for labels, _ in parts):  # one label per arm: switch on the value itself
         arm = [(wrap(labels[0], width), i) for i, (labels, _) in enumerate(parts) if i != default]
