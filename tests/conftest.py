@@ -57,6 +57,17 @@ def run_exe(exe, threads=None, args=()):
     return r
 
 
+def assert_passes(exe, threads=(1, 2, 4)) -> list:
+    """Run self-checking program `exe` at each OMP_NUM_THREADS of `threads`; each run must exit 0 with its output
+    ending in PASS. Returns the runs' outputs."""
+    outs = []
+    for n in threads:
+        got = run_exe(exe, threads=n)
+        assert got.returncode == 0 and got.stdout.strip().endswith("PASS"), (n, got.stdout, got.stderr)
+        outs.append(got.stdout)
+    return outs
+
+
 def assert_output_like_gcc(src, tmp, flag_sets=((),), threads=(1, 2), stderr=False):
     """Build `src` with gcc -O0 (the reference) and with `pgcc -O3` plus each of `flag_sets`; at every OpenMP
     thread count of `threads` the pgcc program exits 0 and prints what the reference prints (stdout; also stderr

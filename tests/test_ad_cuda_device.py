@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import PROGRAMS, run_exe, run_pgcc
+from conftest import PROGRAMS, assert_passes, run_exe, run_pgcc
 
 SPLIT = PROGRAMS / "cuda_split"
 
@@ -24,9 +24,7 @@ SPLIT = PROGRAMS / "cuda_split"
 def test_block_level_derivatives(tmp, name):
     r = run_pgcc([SPLIT / f"{name}.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
-    for threads in (1, 2, 4):
-        got = run_exe(tmp / "app", threads=threads)
-        assert got.returncode == 0 and got.stdout.strip().endswith("PASS"), (threads, got.stdout, got.stderr)
+    assert_passes(tmp / "app")
 
 
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
@@ -35,9 +33,7 @@ def test_reduction_adjoint_once_per_launch(tmp, opt):
     right against finite differences over repeated launches of several shapes, 1-D and 2-D, at 1 and 2 threads."""
     r = run_pgcc([SPLIT / "enzyme_launch_uniform_norm.cu", "--cpuify", opt, "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
-    for threads in (1, 2):
-        got = run_exe(tmp / "app", threads=threads)
-        assert got.returncode == 0 and got.stdout.strip().endswith("PASS"), (threads, got.stdout, got.stderr)
+    assert_passes(tmp / "app", threads=(1, 2))
 
 
 def _poly(*terms):
@@ -79,9 +75,7 @@ def test_overlapping_pointer_parameters(tmp, opt):
     passed as its own shadow stops with a message naming the caller and both arguments."""
     r = run_pgcc([SPLIT / "enzyme_overlapping_pointers.cu", "--cpuify", opt, "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
-    for threads in (1, 2):
-        got = run_exe(tmp / "app", threads=threads)
-        assert got.returncode == 0 and got.stdout.strip().endswith("PASS"), (threads, got.stdout, got.stderr)
+    assert_passes(tmp / "app", threads=(1, 2))
     bad = run_exe(tmp / "app", args=["shadow-is-primal"])
     assert bad.returncode == 1 and "in 'grad_product', __enzyme_autodiff of 'product': the shadow 'da' is the " \
         "same memory as the primal 'a'" in bad.stderr, bad.stderr
