@@ -267,8 +267,8 @@ def test_two_files_link_with_gcc(program, tmp):
     """inline_defs: a header's C99 inline definitions (gnulib's `_GL_INLINE` style) included by two files, one of
     which makes them external with `extern inline`; GNU `extern inline` with gnu_inline; a static forward
     declaration (was 'multiple definition' at link time). variadic_records: variadic functions with struct
-    parameters and results (were errors). unprototyped_records: structs through calls without a prototype (were
-    errors). The program prints what gcc's build prints, also with either file from gcc."""
+    parameters and results (were errors). unprototyped_records: structs through calls without a prototype, also
+    through pointers to functions without a prototype (were errors). The program prints what gcc's build prints, also with either file from gcc."""
     main, lib = C / f"{program}_main.c", C / f"{program}_lib.c"
     ref = run_exe(build_gcc(main, tmp / "ref", extra=(str(lib),)))
     assert ref.returncode == 0 and ref.stdout

@@ -176,7 +176,10 @@ class Calls:
                     return op.results[0] if results else None
 
                 return fg.call_lowered(sig, args, call, emit_direct)
-            fp = fg.function_address(target, call)
+        name = callee.spelling
+        if target is not None or name in self.mg.functions:
+            # (also a function whose address was taken before: declared then as a func.func of no parameters)
+            fp = fg.function_address(target or callee, call)
 
             def emit_indirect(vals, results):
                 op = llvm.CallOp(results[0] if results else None, [fp] + vals, [], [])
@@ -185,9 +188,6 @@ class Calls:
                 return op.result if results else None
 
             return fg.call_lowered(sig, args, call, emit_indirect)
-        name = callee.spelling
-        if name in self.mg.functions:
-            raise error_at(call, f"unsupported construct: call of '{name}' without a prototype")
 
         def emit_vararg(vals, results):
             ret = results[0] if results else ir.Type.parse("!llvm.void")

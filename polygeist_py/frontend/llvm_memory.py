@@ -748,15 +748,13 @@ class LLVMMemory:
         ft = canonical(callee_expr.type)
         if ft.kind == T.POINTER:
             ft = canonical(ft.get_pointee())
-        # without a prototype (`double (*f)()`): the arguments as promoted (clang's AST holds them), as gcc calls
+        # without a prototype (`double (*f)()`): the arguments as promoted (clang's AST holds them), as gcc calls;
+        # records cross as the ABI passes them (byval/sret on the call site), as for a prototyped call
         params = list(ft.argument_types()) if ft.kind == T.FUNCTIONPROTO else [a.type for a in args]
         try:
             sig = R.signature(params, ft.get_result(), ft.kind == T.FUNCTIONPROTO and ft.is_function_variadic())
         except CT.UnsupportedType as err:
             raise self.unsupported(call, str(err)) from None
-        if ft.kind != T.FUNCTIONPROTO and sig.has_records:
-            raise self.unsupported(call, "struct argument or result in a call through a pointer to a function "
-                                         "without a prototype")
         fp = self.to_ptr(self.pointer(callee_expr))
 
         def emit(vals, results):
@@ -795,6 +793,9 @@ def function_pointer(mg, decl):
     if sig.variadic and not sig.has_records:
         ret = list(sig.ftype.results)
         mg.declare_llvm_vararg(decl.spelling, ret[0] if ret else ir.Type.parse("!llvm.void"), list(sig.ftype.inputs))
+        return llvm.AddressOfOp(CT.llvm_ptr(), decl.spelling).result
+    if decl.spelling in mg.llvm_decls and decl.spelling not in mg.functions:
+        # (a function called before without a prototype: already an llvm.func `(...)`, calls.unprototyped_call)
         return llvm.AddressOfOp(CT.llvm_ptr(), decl.spelling).result
     name = mg.declare(decl)
     ftype = ir.FunctionType(ir.TypeAttr(mg.functions[name].attributes["function_type"]).value)

@@ -260,7 +260,9 @@ class ModuleGen:
         from mlir.dialects import func
         weak = attributes.declaration_attributes(callee, "function").weak
         with ir.Location.file(self.filename, 1, 1), ir.InsertionPoint(self.module.body):
-            sig = self.signature(callee)
+            # (`double f();` named before its definition `double f(double a, double b) {...}`: the definition's)
+            unprototyped = canonical(callee.type).kind == T.FUNCTIONNOPROTO
+            sig = self.signature(defn if unprototyped and defn is not None else callee)
             f = func.FuncOp(name, sig.ftype, visibility="private")
             if weak and defn is None:  # `extern int f(void) __attribute__((weak));`: null when not linked in
                 f.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<extern_weak>")
