@@ -120,12 +120,15 @@ def _macro_use_argument(attr, param: str):
     return None
 
 
+_C_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # (gcc and clang accept `$` in identifiers)
+
+
 def _named_function(attr, args, what):
     """The FUNCTION_DECL named by the attribute's argument `args` (`cleanup(free_buffer)`).
 
     Raises:
         CompileError: no such function in the translation unit."""
-    if args is not None and args.isidentifier():
+    if args is not None and _C_IDENTIFIER.fullmatch(args):
         for c in attr.translation_unit.cursor.get_children():
             if c.kind == K.FUNCTION_DECL and c.spelling == args:
                 return c.get_definition() or c

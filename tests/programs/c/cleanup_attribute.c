@@ -4,9 +4,11 @@
 #include <stdlib.h>
 static int log_[32], nlog;
 static void note(int *p) { log_[nlog++] = *p; }
+static void note$twice(int *p) { log_[nlog++] = 2 * *p; }   /* `$` in a cleanup's name, as gcc accepts */
 static void release(char **p) { log_[nlog++] = (*p)[0]; free(*p); }
 static int f(int k) {
     int a __attribute__((cleanup(note))) = 1;
+    int z __attribute__((__cleanup__(note$twice))) = 1000 + k;
     for (int i = 0; i < 3; i++) {
         int b __attribute__((cleanup(note))) = 10 + i;
         if (i == k) return 100 + i;
