@@ -878,6 +878,7 @@ def const_image(ty, init):
 
     def obj(off, t, e):
         t = canonical(t)
+        e = literal_list(e, t)
         s = unbraced_string(strip_implicit(e), t)
         if s.kind in (K.INIT_LIST_EXPR, K.STRING_LITERAL) and (R.is_record(t) or CT.is_array(t)):
             clear(off, CT.size_of(t))
@@ -957,7 +958,7 @@ def const_image(ty, init):
             if not aggregate:
                 raise error_at(items[pos].cursor, "unsupported construct: designator into a scalar")
             return agg(off, t, items, pos, elided=True)
-        s = strip_implicit(items[pos])
+        s = strip_implicit(literal_list(items[pos], t))
         if not aggregate or s.kind == K.INIT_LIST_EXPR or (CT.is_array(t) and s.kind == K.STRING_LITERAL):
             obj(off, t, items[pos])
             return pos + 1
@@ -966,6 +967,18 @@ def const_image(ty, init):
     if init is not None:
         obj(0, ty, init)
     return img, sorted(ptrs.items(), key=lambda x: x[0])
+
+
+def literal_list(e, t):
+    """The braced list of compound literal `e` when it has record type `t` (canonical), else `e`: gcc accepts
+    `(struct S){...}` as (part of) the initializer of a static object, an extension meaning the list itself."""
+    s = strip_implicit(e) if not isinstance(e, Designated) else None
+    if s is not None and s.kind == K.COMPOUND_LITERAL_EXPR and R.is_record(t) and \
+            canonical(s.type).get_declaration() == t.get_declaration():  # (whatever its qualifiers)
+        lists = [c for c in children(s) if c.kind == K.INIT_LIST_EXPR]
+        if lists:
+            return lists[0]
+    return e
 
 
 def byte_global(mg, d, key, name, init, is_def, external):
