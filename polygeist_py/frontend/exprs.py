@@ -12,9 +12,10 @@ from mlir import ir
 from mlir.dialects import arith, llvm
 
 from .line_macro import gcc_line_value
-from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg, is_variable_template_specialization, spelled_word, string_literal, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg, is_variable_template_specialization, spelled_word, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import complex_values
+from . import records as R
 from . import affine_forms as AF
 from . import c_types as CT
 from . import gnu_atomics
@@ -24,7 +25,7 @@ from . import int_semantics as IS
 from . import varargs
 from . import vectors
 from .builtins import UNKNOWN_PREFIXES
-from .scan import decl_key, is_array_parameter
+from .scan import decl_key, exits, is_array_parameter
 from .values import WARP_SIZE, VarLV
 
 
@@ -258,7 +259,7 @@ class ExprGen:
         return self.expr_CXX_UNARY_EXPR(e)
 
     def expr_STRING_LITERAL(self, e):
-        return self.mg.string_constant(string_literal(e))
+        return self.mg.literal(e)
 
     def expr_DECL_REF_EXPR(self, e):
         r = e.referenced
@@ -625,13 +626,25 @@ class ExprGen:
         """GNU statement expression ``({ s1; ...; e; })`` (glibc's assert): the statements, then the value of
         the last one when the expression is not void."""
         stmts = children(children(e)[0])
-        if any(self.may_exit(s) for s in stmts):
-            raise self.unsupported(e, "return, break or continue inside a statement expression")
-        if canonical(e.type).kind == T.VOID or not stmts:
+        ty = canonical(e.type)
+        jumps = any(self.may_exit(s) for s in stmts)
+        if jumps and any(exits(s, (K.GOTO_STMT,)) for s in stmts):
+            raise self.unsupported(e, "goto out of a statement expression")
+        if jumps and (e.hash != getattr(self, "exit_safe_expr", None) or R.is_record(ty)):
+            raise self.unsupported(e, "return, break or continue inside a statement expression that is not a "
+                                      "whole statement, a local variable's initializer or assigned to a local "
+                                      "variable")
+        if ty.kind == T.VOID or not stmts:
             self.emit_stmts(stmts)
             return None
         self.emit_stmts(stmts[:-1])
-        return self.rvalue(stmts[-1])
+        last = stmts[-1]
+        cond = self.not_exited() if any(self.may_exit(s) for s in stmts[:-1]) else None
+        if cond is None:
+            return self.rvalue(last)
+        # (after a jump the value is never read: stmt_exprs.exit_safe)
+        return self.emit_if(cond, lambda: self.convert(self.rvalue(last), last.type, ty, last),
+                            lambda: self.zero(ty), [last], result_type=CT.value_type(ty))
 
     def expr_INIT_LIST_EXPR(self, e):
         """A braced temporary of class type (`cg::plus<float>{}`, `Pair{a, b}` as an argument): a stack object

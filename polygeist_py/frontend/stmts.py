@@ -17,7 +17,7 @@ from mlir.dialects import affine, arith, scf
 from ..clang_ast import K, T, canonical, children, has_attr, spelled_word, strip_implicit
 from . import affine_forms as AF
 from . import c_types as CT
-from . import gotos, inline_asm, openmp_dispatch, openmp_regions, switch
+from . import gotos, inline_asm, openmp_dispatch, openmp_regions, stmt_exprs, switch
 from .scan import assigned_decls, contains, decl_key, exits
 from .values import RET, RETVAL, Binding, base_key
 
@@ -38,6 +38,7 @@ class StmtGen:
                 return self.emit_directives(c, self.omp[c.hash])
         self.mg.depth += 1  # (statement nesting: pipeline.py canonicalizes deep nests bottom-up)
         self.mg.max_depth = max(self.mg.max_depth, self.mg.depth)
+        outer_safe, self.exit_safe_expr = getattr(self, "exit_safe_expr", None), stmt_exprs.exit_safe(self, c)
         try:
             with self.loc(c):
                 method = getattr(self, "visit_" + c.kind.name, None)
@@ -49,6 +50,7 @@ class StmtGen:
                 method(c)
         finally:
             self.mg.depth -= 1
+            self.exit_safe_expr = outer_safe
 
     def emit_directives(self, c, dirs):
         """Statement `c` under its `#pragma omp` directives `dirs` (openmp_dispatch)."""
