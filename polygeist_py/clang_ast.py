@@ -251,19 +251,78 @@ def is_variable_template_specialization(d) -> bool:
         d.semantic_parent.kind in (K.TRANSLATION_UNIT, K.NAMESPACE) and canonical(d.type).kind != T.INVALID
 
 
-def string_literal(cursor) -> str:
-    """The text of a STRING_LITERAL (escapes decoded, adjacent literals joined), one char per byte."""
-    import ast
+_SIMPLE_ESCAPES = {"n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "e": 27, "E": 27, "\\": 92,
+                   '"': 34, "'": 39, "?": 63}
+_LITERAL_PART = None
+
+
+def char_width(cursor) -> int:
+    """Bytes per code unit of a STRING_LITERAL: 1 for "" and u8"", 2 for u"", 4 for U"" and L"" (wchar_t is a
+    32-bit int on x86-64 Linux)."""
+    elem = cursor.type.get_canonical().get_array_element_type()
+    size = elem.get_size() if elem.kind != T.INVALID else 1
+    return size if size in (1, 2, 4) else 1
+
+
+def _encode(cp: int, width: int) -> list:
+    """Code point `cp` in the code units of a literal of `width` bytes per unit (UTF-8, UTF-16, UTF-32)."""
+    if width == 1:
+        return list(chr(cp).encode("utf-8", "surrogatepass"))
+    if width == 2 and cp > 0xFFFF:
+        cp -= 0x10000
+        return [0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF)]
+    return [cp]
+
+
+def string_units(cursor) -> list:
+    """The code units of a STRING_LITERAL (adjacent literals joined, escapes decoded, no terminator), C11
+    6.4.5: bytes of UTF-8 for "" and u8"", UTF-16 units for u"", UTF-32 for U"" and L"". Read from clang's
+    spelling of the literal, which writes what is not printable ASCII as octal, `\\x`, `\\u` or `\\U` escapes:
+    octal and hex escapes are code units, universal names are code points."""
     import re
-    spelling = cursor.spelling
-    parts = re.findall(r'"(?:[^"\\]|\\.)*"', spelling)
-    out = b""
-    for p in parts:
-        try:
-            out += ast.literal_eval("b" + p)
-        except (SyntaxError, ValueError):
-            out += ast.literal_eval(p).encode("utf-8")
-    return out.decode("latin-1")
+    global _LITERAL_PART
+    if _LITERAL_PART is None:
+        _LITERAL_PART = re.compile(r'(?:u8|u|U|L)?"((?:[^"\\]|\\.)*)"', re.S)
+    width = char_width(cursor)
+    mask = (1 << (8 * width)) - 1
+    units = []
+    for m in _LITERAL_PART.finditer(cursor.spelling):
+        body, i = m.group(1), 0
+        while i < len(body):
+            ch = body[i]
+            if ch != "\\" or i + 1 == len(body):
+                units += _encode(ord(ch), width)
+                i += 1
+                continue
+            nxt = body[i + 1]
+            if nxt in "01234567":
+                j = i + 1
+                while j < len(body) and j < i + 4 and body[j] in "01234567":
+                    j += 1
+                units.append(int(body[i + 1:j], 8) & mask)
+            elif nxt == "x":
+                j = i + 2
+                while j < len(body) and body[j] in "0123456789abcdefABCDEF":
+                    j += 1
+                units.append(int(body[i + 2:j] or "0", 16) & mask)
+            elif nxt in "uU":
+                j = i + 2 + (4 if nxt == "u" else 8)
+                units += _encode(int(body[i + 2:j], 16), width)
+            else:  # a simple escape; an unknown one is the character itself (gcc warns)
+                units.append(_SIMPLE_ESCAPES.get(nxt, ord(nxt)))
+                j = i + 2
+            i = j
+    return units
+
+
+def string_literal(cursor) -> str:
+    """The bytes of a STRING_LITERAL's array without its terminator (string_units, each unit little-endian in
+    char_width bytes), one char per byte."""
+    width = char_width(cursor)
+    units = string_units(cursor)
+    if width == 1:
+        return bytes(units).decode("latin-1")
+    return b"".join(u.to_bytes(width, "little") for u in units).decode("latin-1")
 
 
 def children(cursor) -> list:
@@ -632,6 +691,10 @@ def string_initializer(init, length: int, pad: bool = True):
         node = strip_implicit(children(node)[0])
     if node.kind != K.STRING_LITERAL:
         return None
-    data = [ord(ch) for ch in string_literal(node)][:length]
-    return [b - 256 if b > 127 else b for b in data] + [0] * ((length - len(data)) if pad else 0)
+    width = char_width(node)
+    data = string_units(node)[:length]
+    if width == 1 or width == 4 and canonical(node.type).get_array_element_type().kind == T.INT:
+        top = 1 << (8 * width)  # (char and wchar_t are signed)
+        data = [b - top if b >= top // 2 else b for b in data]
+    return data + [0] * ((length - len(data)) if pad else 0)
 

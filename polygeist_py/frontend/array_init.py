@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from ..clang_ast import K, T, children, evaluate, string_literal, strip_implicit
+from ..clang_ast import K, T, children, evaluate, string_initializer, strip_implicit
 from ..errors import error_at
 from . import gotos
 from . import x87
@@ -105,7 +105,7 @@ def _fill_one(items, pos, shape, depth, at, sink):
             raise error_at(cursor_of(sub[used]), "unsupported construct: excess elements in an initializer")
         return pos + 1
     if s is not None and s.kind == K.STRING_LITERAL and depth == len(shape) - 2:  # a row of characters
-        for j, ch in enumerate(string_literal(s).encode("latin-1")[: shape[-1]]):
+        for j, ch in enumerate(string_initializer(s, shape[-1], pad=False)):  # (signed as char/wchar_t are)
             sink.put(at + j, ch)
         return pos + 1
     # braces elided: the sub-array takes as many items as it has elements

@@ -8,7 +8,8 @@ from clang.cindex import LanguageKind, LinkageKind, StorageClass
 from mlir import ir
 from mlir.dialects import llvm, memref
 
-from ..clang_ast import (K, T, canonical, children, has_attr, in_main_file, is_variable_template_specialization,
+from ..clang_ast import (K, T, canonical, char_width, children, has_attr, in_main_file, string_literal,
+                         is_variable_template_specialization,
                          string_initializer, top_level_cursors, var_decl_initializer)
 from .. import aliases, constructors, pipeline, sections
 from ..errors import CompileError, error_at
@@ -464,18 +465,26 @@ class ModuleGen:
         cache[mv.global_name] = v
         return v
 
-    def string_constant(self, text: str):
-        """!llvm.ptr to a NUL-terminated private constant holding `text`."""
-        name = self.strings.get(text)
-        data = text.encode("latin-1") + b"\0"
+    def string_constant(self, text: str, width: int = 1):
+        """!llvm.ptr to a private constant holding `text` (one char per byte) and a terminator of `width` zero
+        bytes (a wide literal's code units: clang_ast.string_literal), aligned to `width`."""
+        key = text if width == 1 else (text, width)
+        name = self.strings.get(key)
+        data = text.encode("latin-1") + bytes(width)
         if name is None:
             name = f".str.{len(self.strings)}"
-            self.strings[text] = name
+            self.strings[key] = name
             with ir.Location.unknown(), ir.InsertionPoint.at_block_begin(self.module.body):
                 ty = ir.Type.parse(f"!llvm.array<{len(data)} x i8>")
-                llvm.GlobalOp(ty, name, ir.Attribute.parse("#llvm.linkage<private>"), constant=True,
-                              value=ir.StringAttr.get(data))  # bytes: one i8 per byte, whatever the encoding
+                g = llvm.GlobalOp(ty, name, ir.Attribute.parse("#llvm.linkage<private>"), constant=True,
+                                  value=ir.StringAttr.get(data))  # bytes: one i8 per byte, whatever the encoding
+                if width > 1:
+                    g.attributes["alignment"] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), width)
         return llvm.AddressOfOp(CT.llvm_ptr(), name).result
+
+    def literal(self, cursor):
+        """!llvm.ptr to the array of STRING_LITERAL `cursor` (narrow or wide)."""
+        return self.string_constant(string_literal(cursor), char_width(cursor))
 
     def declare_dynamic_shared(self, elem: ir.Type, mtype: ir.MemRefType) -> str:
         """@__pgcc_dynamic_shared_<elem>: stands for ``extern __shared__ elem s[]`` until --cpuify allocates the
