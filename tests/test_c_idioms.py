@@ -31,7 +31,9 @@ ARGS = ("-v", "-q", "rest")
                                   "included_encodings.c", "switch_goto_entry.c",
                                   "macro_defined_loops.c", "macro_written_builtins.c", "line_in_macro_calls.c",
                                   "long_double_records.c", "named_sections.c", "asm_dialects.c",
-                                  "noreturn_paths.c", "compound_literal_statics.c"])
+                                  "noreturn_paths.c", "compound_literal_statics.c",
+                                  "statement_expression_jumps.c", "wide_string_literals.c",
+                                  "alignas_forms.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -283,3 +285,17 @@ def test_two_files_link_with_gcc(program, tmp):
             assert r.returncode == 0, (opt, name, r.stderr)
             got = run_exe(tmp / name)
             assert (got.stdout, got.returncode) == (ref.stdout, 0), (opt, name)
+
+
+@pytest.mark.parametrize("use, what", [
+    ("  printf(\"%d\\n\", TRY(f()));\n", "return, break or continue inside a statement expression"),
+    ("  *out = TRY(f());\n", "return, break or continue inside a statement expression"),
+    ("  int r = ({ if (f()) goto out; 1; });\n  return r;\nout:\n", "goto out of a statement expression")])
+def test_statement_expression_jump_where_later_code_would_run_is_an_error(use, what, tmp):
+    """A return inside a statement expression whose value still feeds a call or a store through a pointer
+    would let that code run after the return (the walker's exit flags guard statements, not operands): an error
+    naming the construct, never wrong code (statement_expression_jumps.c covers the positions that work)."""
+    code = ("#include <stdio.h>\n#define TRY(x) ({ int r_ = (x); if (r_ < 0) return r_; r_; })\nint f(void);\n"
+            "int g(int *out) {\n" + use + "  return 0;\n}\n")
+    err = compile_error(tmp / "sej.c", code)
+    assert "sej.c:5:" in err and what in err, err

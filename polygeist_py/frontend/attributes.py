@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import clang.cindex as ci
 
-from ..clang_ast import K, file_text, spelled_at
+from ..clang_ast import K, file_text, macro_definitions, spelled_at
 from ..errors import error_at
 
 # attributes that only inform the optimizer or the diagnostics: no meaning for pgcc's code
@@ -97,7 +97,51 @@ def _literal_argument(attr, args):
         n = _macro_use_argument(attr, args)
         if n is not None:
             return n
-    raise ValueError("not a literal")
+    return _integer_expression(attr, args)
+
+
+def _integer_expression(attr, args: str) -> int:
+    """The value of an attribute argument written with object-like macros and integer arithmetic
+    (`aligned(CACHE_LINE)`, `aligned(2 * LINE)`), the translation unit's macros expanded; raises ValueError
+    for anything else."""
+    from .macro_expand import expand
+    toks = expand(_TOKEN.findall(args), macro_definitions(attr.translation_unit))
+    text = " ".join(t.rstrip("uUlL") if t[:1].isdigit() else t for t in toks)
+    if not text or not _ARITHMETIC.fullmatch(text):
+        raise ValueError("not a literal")
+    try:
+        return int(eval(text.replace("/", "//"), {"__builtins__": {}}))  # (digits and operators only)
+    except (SyntaxError, ZeroDivisionError, TypeError, NameError):
+        raise ValueError("not a literal") from None
+
+
+_TOKEN = re.compile(r"0[xX][0-9a-fA-F]+[uUlL]*|\d+[uUlL]*|\w+|<<|>>|\S")
+_ARITHMETIC = re.compile(r"[0-9a-fA-FxX\s()+\-*/%<>&|]+")
+
+
+_BASIC_ALIGN = {"char": 1, "_Bool": 1, "bool": 1, "short": 2, "int": 4, "long": 8, "float": 4, "double": 8,
+                "long long": 8, "long double": 16, "max_align_t": 16, "__int128": 16}
+
+
+def _type_alignment(attr, args: str):
+    """The alignment in bytes of the type named by `_Alignas(T)` / `alignas(T)`'s argument `args`: a basic
+    type (x86-64 SysV sizes), a pointer, or a typedef, struct or union of the translation unit; None when
+    `args` names no such type (a number or an expression: _literal_argument)."""
+    words = [w for w in args.replace("*", " * ").split() if w not in ("const", "volatile", "signed", "unsigned")]
+    if "*" in words:
+        return 8
+    name = " ".join(w for w in words if w != "int") or "int" if words and words[-1] == "int" else " ".join(words)
+    if name in _BASIC_ALIGN:
+        return _BASIC_ALIGN[name]
+    tag = words[-1] if len(words) == 2 and words[0] in ("struct", "union") else None
+    for c in attr.translation_unit.cursor.get_children():
+        if tag is None and len(words) == 1 and c.kind == K.TYPEDEF_DECL and c.spelling == words[0] or \
+                tag is not None and c.kind in (K.STRUCT_DECL, K.UNION_DECL) and c.spelling == tag:
+            align = c.type.get_canonical().get_align() if tag else \
+                c.underlying_typedef_type.get_canonical().get_align()
+            if align > 0:
+                return align
+    return None
 
 
 def _macro_use_argument(attr, param: str):
@@ -204,7 +248,8 @@ def declaration_attributes(decl, kind: str) -> DeclAttributes:
             elif name == "weak" and kind == "function":
                 out.weak = True
             elif name in ("aligned", "alignas", "_Alignas") and kind in ("global", "local"):
-                n = _literal_argument(a, args)
+                n = _type_alignment(a, args) if args is not None and not args.isdigit() else None
+                n = n if n is not None else _literal_argument(a, args)
                 out.align = max(out.align or 1, n if n is not None else 16)  # (no argument: the largest, 16)
             elif name == "alias" and kind == "function":
                 out.alias = _alias_target(decl, a, what)

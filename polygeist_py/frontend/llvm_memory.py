@@ -588,8 +588,8 @@ class LLVMMemory:
             v = arith.extui(ut, v) if v.type.width < bf.unit_bits else arith.trunci(ut, v)
         mask = ((1 << bf.width) - 1) << bf.shift
         old = llvm.LoadOp(ut, p).result
-        keep = arith.andi(old, arith.constant(ut, self.signed_bits(~mask, bf.unit_bits)))
-        new = arith.andi(arith.shli(v, arith.constant(ut, bf.shift)), arith.constant(ut, self.signed_bits(mask, bf.unit_bits)))
+        keep = arith.andi(old, unit_constant(ut, ~mask))
+        new = arith.andi(arith.shli(v, arith.constant(ut, bf.shift)), unit_constant(ut, mask))
         llvm.StoreOp(arith.ori(keep, new), p)
         return self.load_bits(lv)
 
@@ -776,6 +776,15 @@ class LLVMMemory:
         return self.call_lowered(sig, args, call, emit)
 
 
+def unit_constant(ut, v):
+    """arith.constant of integer type `ut` (a bit-field's storage unit, which is wider than 64 bits when a
+    packed record's field straddles eight bytes) holding the low bits of Python int `v`."""
+    w = ir.IntegerType(ut).width
+    v &= (1 << w) - 1
+    v = v - (1 << w) if v >> (w - 1) else v
+    return arith.ConstantOp(ut, ir.IntegerAttr.parse(f"{v} : {ut}")).result
+
+
 def member_object(e):
     """The object expression of MEMBER_REF_EXPR `e` (`s` of `s.f`, `p` of `p->f`); None for a member named
     inside a C++ method without `this->` (libclang shows no implicit `this`); a qualifier (`Base::f()`, a
@@ -876,8 +885,31 @@ def const_image(ty, init):
         for k in [k for k in ptrs if off <= k < off + n]:
             del ptrs[k]
 
+    def flexible(off, t, e):
+        """A flexible array member's initializer (gcc's extension for static objects): the object grows by
+        the elements given."""
+        elem = canonical(t.element_type)
+        s = strip_implicit(e)
+        if s.kind == K.STRING_LITERAL:
+            data = string_literal(s).encode("latin-1") + bytes(CT.size_of(elem))
+            img.extend(bytes(max(0, off + len(data) - len(img))))
+            img[off:off + len(data)] = data
+            return
+        if s.kind != K.INIT_LIST_EXPR:
+            raise error_at(e, "unsupported construct: initializer of a flexible array member")
+        items, pos, k = children(s), 0, 0
+        while pos < len(items):
+            if designated(items[pos]) is not None:
+                raise error_at(items[pos], "unsupported construct: designator in a flexible array member's "
+                                           "initializer")
+            img.extend(bytes(max(0, off + (k + 1) * CT.size_of(elem) - len(img))))
+            pos = slot(off + k * CT.size_of(elem), elem, items, pos)
+            k += 1
+
     def obj(off, t, e):
         t = canonical(t)
+        if t.kind == T.INCOMPLETEARRAY:
+            return flexible(off, t, e)
         e = literal_list(e, t)
         s = unbraced_string(strip_implicit(e), t)
         if s.kind in (K.INIT_LIST_EXPR, K.STRING_LITERAL) and (R.is_record(t) or CT.is_array(t)):
@@ -891,7 +923,7 @@ def const_image(ty, init):
             if children(s):
                 obj(off, t, children(s)[0])
         elif CT.is_array(t) and s.kind == K.STRING_LITERAL:
-            text = string_literal(s).encode("latin-1")[: t.element_count]
+            text = string_literal(s).encode("latin-1")[: t.element_count * CT.size_of(t.element_type)]
             img[off:off + len(text)] = text
         elif is_default_construction(s, t):  # `__device__ float2 v[4];`: C++'s trivial construction, zero bytes
             return
@@ -953,6 +985,9 @@ def const_image(ty, init):
 
     def slot(off, t, items, pos):
         t = canonical(t)
+        if t.kind == T.INCOMPLETEARRAY and not isinstance(items[pos], Designated):
+            flexible(off, t, items[pos])
+            return pos + 1
         aggregate = R.is_record(t) or CT.is_array(t)
         if isinstance(items[pos], Designated):
             if not aggregate:
@@ -1083,7 +1118,7 @@ def global_address(mg, e):
     while s.kind == K.CSTYLE_CAST_EXPR:
         s = strip_implicit(children(s)[-1])
     if s.kind == K.STRING_LITERAL:
-        return mg.string_constant(string_literal(s))
+        return mg.literal(s)
     if s.kind == K.UNARY_OPERATOR and unary_op(s) == "&":
         return constant_lvalue_address(mg, strip_implicit(children(s)[0]), e)
     if s.kind == K.COMPOUND_LITERAL_EXPR:  # `(int[]){2, 3, 5}` at file scope: an unnamed static object
@@ -1146,7 +1181,7 @@ def constant_lvalue_address(mg, s, e):
     """Address of a global lvalue `g`, `g.f`, `g[3]`, `g.a[1].b`, `"literal"[6]` (constant offsets) in a global
     initializer."""
     if s.kind == K.STRING_LITERAL:  # (`&"undef_EPERM"[6]`: json-c's table of errno names)
-        return mg.string_constant(string_literal(s))
+        return mg.literal(s)
     if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
         r = s.referenced
         if r.kind == K.FUNCTION_DECL:
