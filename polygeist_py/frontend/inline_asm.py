@@ -229,9 +229,11 @@ def emit_asm(fg, c):
                 tied.append(("*m", ptr, ty))
             continue
         result_types.append(_operand_type(fg, c, e))
-        stores.append(e)
+        lv = fg.lvalue(e)  # (once: `"+r"(*next())` calls next() once, as gcc does)
+        stores.append((e, lv))
         if "+" in code:
-            tied.append((str(k), _operand_value(fg, e), None))
+            v = fg.load(lv)
+            tied.append((str(k), fg.to_ptr(v) if canonical(e.type).kind == T.POINTER else v, None))
     for (_, code), e in zip(spec.inputs, ins):
         in_codes.append(llvm_constraint(fg, c, code, output=False))
         if is_memory(code):
@@ -270,7 +272,7 @@ def emit_asm(fg, c):
             target()
             continue
         v = op.result if len(result_types) == 1 else llvm.ExtractValueOp(result_types[k], op.result, [k]).result
-        _store(fg, target, v)
+        _store(fg, *target, v)
         k += 1
 
 
@@ -289,7 +291,7 @@ def _memory_operand(fg, c, e):
 
     def store_back():
         v = llvm.LoadOp(elem, slot).result
-        _store(fg, e, v)
+        _store(fg, e, fg.lvalue(e), v)
     return slot, elem, store_back
 
 
@@ -310,9 +312,10 @@ def _operand_value(fg, e):
     return fg.rvalue(e)
 
 
-def _store(fg, e, v):
-    """Store asm result `v` into output lvalue `e` (a pointer in the walker's own form when it keeps one)."""
+def _store(fg, e, lv, v):
+    """Store asm result `v` into output `e` whose lvalue is `lv` (a pointer in the walker's own form when it keeps
+    one)."""
     ty = canonical(e.type)
     if ty.kind == T.POINTER and CT.pointee_is_memref(ty):
         v = fg.from_ptr(v, ty, None, e)
-    fg.store(fg.lvalue(e), v)
+    fg.store(lv, v)

@@ -59,6 +59,9 @@ static int fetch_add(struct counter *c, int d) {
   return d;
 }
 
+static int ring[4] = {5, 6, 7, 8}, cursor_calls;
+static int *next_slot(void) { return &ring[cursor_calls++ & 3]; }  /* an output lvalue with a side effect */
+
 int main(void) {
   uint32_t a, b, c, d;
   CPUID(0, a, b, c, d);
@@ -88,6 +91,9 @@ int main(void) {
   struct pair pr;
   fill_pair(&pr, 12345);
   printf("%d %d %d %d %d %ld %ld %d\n", old, ctr.value, local, copy, arr[2], pr.lo, pr.hi, pid > 0);
+  __asm__("addl $3, %0" : "+r"(*next_slot()));
+  __asm__("" : "=r"(*next_slot()) : "0"(40));
   printf("%016llx %d\n", (unsigned long long)h, asm_answer);
+  printf("%d %d %d %d %d\n", cursor_calls, ring[0], ring[1], ring[2], ring[3]);
   return 0;
 }
