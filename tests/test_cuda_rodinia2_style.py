@@ -14,3 +14,13 @@ def test_storage_class_after_the_type_and_dynamic_shared_bit_packing(tmp):
     assert r.returncode == 0, r.stderr
     outs = assert_passes(tmp / "app")
     assert outs[1] == outs[0] and outs[2] == outs[0]
+
+
+def test_shifts_by_the_width_in_device_code_clamp_as_on_a_gpu(tmp):
+    """huffman's pack2 writes `dw << 32 - bit` with bit 0 and its encoder masks with `(1 << 32) - 1`: PTX
+    clamps shift amounts to the width (0, all ones, the sign); x86 masks them (the word itself), which garbled
+    531 of 11263 packed words."""
+    r = run_pgcc([DIR / "shift_pack.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    outs = assert_passes(tmp / "app")
+    assert outs[1] == outs[0] and outs[2] == outs[0]
