@@ -627,15 +627,28 @@ def _apply_edits(text: bytes, edits: list) -> str:
     return b"".join(out).decode("utf-8", errors="surrogateescape")
 
 
+STATIC_WORD = re.compile(rb"(?<![\w$])static(?![\w$])")
+
+
 def _static_keyword(c, text: bytes):
     """The edit that deletes `static` before a kernel's name: its host declaration must name the stub that
-    the device object defines (external)."""
+    the device object defines (external).
+
+    libclang gives no tokens for some declarations that start with a macro (`__device__ void static f(...)`,
+    Rodinia's huffman): then `static` is looked for in the file's text between the declaration's start and its
+    name. Raises CompileError when it is in neither (written inside a macro's expansion)."""
     for tok in c.get_tokens():
         if tok.spelling == "static":
             s, e = tok.extent.start.offset, tok.extent.end.offset
             return (s, e, b" " * (e - s))
         if tok.spelling == c.spelling:
             break
+    start, name = c.extent.start, c.location
+    if start.file is not None and name.file is not None and start.file.name == name.file.name \
+            and start.offset < name.offset:
+        m = STATIC_WORD.search(text, start.offset, name.offset)
+        if m is not None:
+            return (m.start(), m.end(), b" " * (m.end() - m.start()))
     raise error_at(c, "unsupported construct: 'static' kernel declared through a macro")
 
 

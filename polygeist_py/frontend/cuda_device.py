@@ -30,6 +30,32 @@ def is_block_barrier(s) -> bool:
 class CudaDeviceGen:
     """Mixin for FunctionGen: CUDA ids, dim3 values, shared memory, kernel launches."""
 
+    def in_device_function(self) -> bool:
+        """Whether the function being emitted is CUDA device code (`__global__` or `__device__`, host-device
+        included)."""
+        c = self.cursor
+        return c is not None and (has_attr(c, K.CUDAGLOBAL_ATTR) or has_attr(c, K.CUDADEVICE_ATTR))
+
+    def ptx_shift(self, op: str, va, vb, unsigned: bool):
+        """`va << vb` or `va >> vb` (op "Shl" or "Shr"; both integers of one type) as a GPU computes it: PTX's
+        shl/shr clamp the amount, read as unsigned, to the width, so shifting by the width or more gives 0 (a
+        logical shift) or the sign (an arithmetic one). C leaves such shifts undefined and x86 masks the amount
+        (`dw << 32` is `dw`), but GPU programs rely on the clamp: Rodinia's huffman packs codewords with
+        `dw << 32 - bit` at bit 0 and masks with `(1 << 32) - 1`. A constant amount below the width needs no
+        clamp. Source: PTX ISA, "Logic and Shift Instructions: shl, shr"."""
+        width = va.type.width
+        owner = vb.owner
+        if isinstance(owner, ir.Operation) and owner.name == "arith.constant":
+            amount = ir.IntegerAttr(owner.attributes["value"]).value % (1 << width)
+            if amount < width:
+                return (arith.shli if op == "Shl" else arith.shrui if unsigned else arith.shrsi)(va, vb)
+        w = arith.constant(va.type, width)
+        fits = arith.cmpi(arith.CmpIPredicate.ult, vb, w)
+        if op == "Shr" and not unsigned:
+            return arith.shrsi(va, arith.select(fits, vb, arith.constant(va.type, width - 1)))
+        shifted = (arith.shli if op == "Shl" else arith.shrui)(va, vb)
+        return arith.select(fits, shifted, arith.constant(va.type, 0))
+
     def emit_rest_past_barriers(self, rest) -> bool:
         """The statements `rest` of a kernel's body after one that may `return`, when some of them are bare
         `__syncthreads();` (`if (i >= n) return;` before a barrier: HeCBench matern). On a GPU a thread that

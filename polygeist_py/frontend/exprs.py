@@ -494,6 +494,8 @@ class ExprGen:
         u = CT.is_unsigned(ty)
         if op in ("Shl", "Shr") and vb.type != va.type:
             vb = arith.extui(va.type, vb) if vb.type.width < va.type.width else arith.trunci(va.type, vb)
+        if op in ("Shl", "Shr") and self.in_device_function():  # the GPU's clamped amounts (cuda_device.py)
+            return self.ptx_shift(op, va, vb, u)
         f = {"Add": arith.addi, "Sub": arith.subi, "Mul": arith.muli, "Div": arith.divui if u else arith.divsi,
              "Rem": arith.remui if u else arith.remsi, "And": arith.andi, "Or": arith.ori, "Xor": arith.xori,
              "Shl": arith.shli, "Shr": arith.shrui if u else arith.shrsi}.get(op)

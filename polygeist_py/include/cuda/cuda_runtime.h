@@ -298,6 +298,11 @@ static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int devi
   prop->managedMemory = 1;
   prop->maxThreadsPerMultiProcessor = 2048;
   prop->cooperativeLaunch = 1;
+  /* streams are supported (each stream's work runs in order): programs check this before using them
+     (Rodinia huffman's histogram returns without counting when it is 0) */
+  prop->deviceOverlap = 1;
+  prop->asyncEngineCount = 1;
+  prop->concurrentKernels = 1;
   /* device memory is host memory: the host's pages and atomics are the device's */
   prop->concurrentManagedAccess = 1;
   prop->pageableMemoryAccess = 1;

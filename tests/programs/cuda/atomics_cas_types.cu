@@ -37,7 +37,7 @@ __global__ void gather_stats(const float *x, const int *k, int n, Stats *st) {
   atomicMin(&st->min_i, k[i]);
   atomicMax(&st->max_i, k[i]);
   atomicAnd(&st->and_u, ~(1u << (k[i] & 31)));
-  atomicOr(&st->or_u, 1u << (k[i] % 17));
+  atomicOr(&st->or_u, 1u << ((unsigned)k[i] % 17));
   atomicXor(&st->xor_u, (unsigned)k[i]);
   if (i == n - 1) atomicExch(&st->last, k[i]);
   atomicSub(&st->down, 1);
@@ -70,7 +70,7 @@ int main() {
     w.min_i = std::min(w.min_i, k[i]);
     w.max_i = std::max(w.max_i, k[i]);
     w.and_u &= ~(1u << (k[i] & 31));
-    w.or_u |= 1u << (k[i] % 17);
+    w.or_u |= 1u << ((unsigned)k[i] % 17);
     w.xor_u ^= (unsigned)k[i];
     w.down -= 1;
   }
