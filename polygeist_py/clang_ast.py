@@ -400,17 +400,45 @@ def generic_choice(cursor):
 def strip_implicit(cursor):
     """Skip implicit casts (UNEXPOSED_EXPR with one child), parentheses, `_Generic` selections (to the chosen
     expression) and GNU ``__extension__`` (glibc's assert wraps ``__PRETTY_FUNCTION__`` and a statement
-    expression in it); never a `va_arg`."""
+    expression in it); never a `va_arg` or a type trait."""
     while cursor.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.GENERIC_SELECTION_EXPR) or \
             cursor.kind == K.UNARY_OPERATOR and unary_op(cursor) == "__extension__":
         if cursor.kind == K.GENERIC_SELECTION_EXPR:
             cursor = generic_choice(cursor)
             continue
         ch = children(cursor)
-        if len(ch) != 1 or is_va_arg(cursor):
+        if len(ch) != 1 or is_va_arg(cursor) or is_type_trait(cursor, ch[0]):
             break
         cursor = ch[0]
     return cursor
+
+
+def is_type_trait(cursor, child) -> bool:
+    """Whether UNEXPOSED_EXPR `cursor` with one child `child` is gcc's `__builtin_types_compatible_p(typeof(x),
+    T)`, whose value is a constant of the two types: libclang shows the expression written in `typeof(...)`,
+    parenthesized, as its only child, as if the trait were an implicit conversion of it. (A conversion of a
+    parenthesized expression starts at its parenthesis; the trait starts at its name, read where it is spelled,
+    also inside a macro's definition.)"""
+    return cursor.kind == K.UNEXPOSED_EXPR and _mentions_trait(cursor.translation_unit) and \
+        cursor.type.get_canonical().kind == T.INT and spelled_word(cursor) == "__builtin_types_compatible_p"
+
+
+def _mentions_trait(tu) -> bool:
+    """Whether a file of translation unit `tu` spells `__builtin_types_compatible_p` (cached on `tu`: the
+    trait is rare, and reading where every implicit conversion is spelled is not cheap)."""
+    found = getattr(tu, "_mentions_trait", None)
+    if found is None:
+        names = [tu.spelling] + [i.include.name for i in tu.get_includes()]
+        found = False
+        for name in dict.fromkeys(names):
+            try:
+                if "__builtin_types_compatible_p" in file_text(name):
+                    found = True
+                    break
+            except OSError:
+                continue
+        tu._mentions_trait = found
+    return found
 
 
 def canonical(ty):

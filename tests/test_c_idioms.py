@@ -33,7 +33,8 @@ ARGS = ("-v", "-q", "rest")
                                   "long_double_records.c", "named_sections.c", "asm_dialects.c",
                                   "noreturn_paths.c", "compound_literal_statics.c",
                                   "statement_expression_jumps.c", "wide_string_literals.c",
-                                  "alignas_forms.c", "packed_wide_bitfields.c"])
+                                  "alignas_forms.c", "packed_wide_bitfields.c",
+                                  "type_compatibility.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

@@ -12,7 +12,7 @@ from mlir import ir
 from mlir.dialects import arith, llvm
 
 from .line_macro import gcc_line_value
-from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg, is_variable_template_specialization, spelled_word, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_type_trait, is_va_arg, is_variable_template_specialization, spelled_word, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import complex_values
 from . import records as R
@@ -302,7 +302,7 @@ class ExprGen:
             return vector_builtin
         if is_binary_conditional(e):
             return self.binary_conditional(e)
-        if len(ch) != 1:
+        if len(ch) != 1 or is_type_trait(e, ch[0]):
             v = evaluate(e) if CT.is_arith(e.type) and self.pure(e) else None
             if isinstance(v, (int, float)):  # `__builtin_offsetof(T, m)`, GNU constant builtins
                 return arith.constant(CT.scalar_type(e.type), float(v)) if CT.is_float(e.type) else \
