@@ -231,7 +231,41 @@ def differentiate(module, device_code_only: bool = False) -> bool:
         del session.funcs[placeholder]
     session.finish()
     _erase_unused_markers(module)
+    if device_code_only:
+        _erase_inlined_device_functions(module)
     return True
+
+
+def _erase_inlined_device_functions(module) -> None:
+    """Erase the private functions that read CUDA thread or block ids or wait at a barrier, themselves or
+    through the functions they call, and that nothing references any more: the derivatives inlined their bodies
+    (a `__device__` helper reading ``threadIdx`` that the differentiated function calls, reached only through
+    the Enzyme call), so no launch reaches them and cpuify would leave their ids outside any launch."""
+    funcs = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in module.body.operations
+             if f.operation.name == "func.func"}
+    refs = {name: {ir.FlatSymbolRefAttr(o.attributes[k]).value for o in all_ops(f.operation)
+                   for k in ("callee", "value", "global_name") if k in o.attributes
+                   and isinstance(o.attributes[k], ir.FlatSymbolRefAttr)} for name, f in funcs.items()}
+    outside = {ir.FlatSymbolRefAttr(o.attributes[k]).value for g in module.body.operations
+               if g.operation.name != "func.func" for o in [g.operation] + all_ops(g.operation)
+               for k in ("callee", "value", "global_name") if k in o.attributes
+               and isinstance(o.attributes[k], ir.FlatSymbolRefAttr)}  # (tables of functions in globals)
+    gpu = {n for n, f in funcs.items() if any(o.name.startswith("gpu.") for o in all_ops(f.operation))}
+    grew = True
+    while grew:  # (through callees)
+        more = {n for n in funcs if n not in gpu and refs[n] & gpu}
+        gpu |= more
+        grew = bool(more)
+    while True:
+        live = outside.union(*refs.values())
+        dead = [n for n in gpu if n not in live and "sym_visibility" in funcs[n].attributes
+                and ir.StringAttr(funcs[n].attributes["sym_visibility"]).value == "private"]
+        if not dead:
+            return
+        for n in dead:
+            funcs.pop(n).operation.erase()
+            refs.pop(n)
+            gpu.discard(n)
 
 
 def _site_names(call) -> tuple:
