@@ -1,6 +1,6 @@
 """Issue 19: forms found by running Enzyme's own C integration tests through pgcc (measured outside the
 repository). The programs that must differentiate correctly are tests/programs/enzyme_c/recursive_records.c,
-float_bits.c and api_forms.c (run by test_ad_memory_rules.py at -O0 and -O2); here, the forms that stay
+float_bits.c, api_forms.c and global_shadows.c (run by test_ad_memory_rules.py at -O0 and -O2); here, the forms that stay
 unsupported are clear errors naming the construct (never a wrong derivative, an internal error or a link
 error)."""
 
@@ -14,9 +14,22 @@ PREFIX = ("#include <stdlib.h>\nextern double __enzyme_autodiff(void *, ...);\n"
           "extern void __enzyme_augmentfwd(void *, ...);\nextern void __enzyme_reverse(void *, ...);\n"
           "extern int enzyme_dup, enzyme_const, enzyme_allocated, enzyme_tape;\n")
 ERRORS = [
-    # Enzyme's shadow contexts and fixed-point iteration (ForwardMode/global_shadow_initializer.c, fixed_point.c)
-    ("extern void *__enzyme_context(int);\nvoid *g(void) { return __enzyme_context(1); }\n", 7,
-     "unsupported construct: Enzyme's shadow contexts (__enzyme_context)"),
+    # Enzyme's shadows of globals beyond one context of width 1 (tests/programs/enzyme_c/global_shadows.c):
+    # vector contexts and lanes, a second context, a pointer stored into a queried global at run time, an
+    # address that is not into a global; and fixed-point iteration (ForwardMode/fixed_point.c)
+    ("extern void *__enzyme_context(int);\nvoid *g(void) { return __enzyme_context(2); }\n", 7,
+     "unsupported construct: Enzyme's shadow contexts of a width other than the constant 1"),
+    ("extern void *__enzyme_context(int);\nvoid *g(void) { return __enzyme_context(1); }\n"
+     "void *h(void) { return __enzyme_context(1); }\n", 8, "unsupported construct: a second __enzyme_context"),
+    ("extern void *__enzyme_shadow(void *, int, int);\ndouble w[2];\n"
+     "void *g(void) { return __enzyme_shadow(&w[1], 1, 1); }\n", 8, "a lane other than 0 in __enzyme_shadow"),
+    ("extern void *__enzyme_shadow(void *, int, int);\n"
+     "void *g(double *p) { return __enzyme_shadow(p, 1, 0); }\n", 7,
+     "__enzyme_shadow needs the address of a global variable"),
+    ("extern void *__enzyme_shadow(void *, int, int);\ndouble *a;\n"
+     "double f(double x) { return a[0] * x; }\nvoid init(void) { a = malloc(8); a[0] = 2; }\n"
+     "double g(void) { double **da = __enzyme_shadow(&a, 1, 0); return __enzyme_autodiff((void *)f, 1.0); }\n",
+     9, "unsupported construct: storing a pointer into global 'a', whose shadow __enzyme_shadow asks for"),
     ("extern void __enzyme_fixed_point(void *, ...);\nint step(long i, double *u) { u[0] *= 0.5; return u[0] > 1; }\n"
      "void g(double *u) { __enzyme_fixed_point((void *)step, u); }\n", 8,
      "unsupported construct: Enzyme's fixed-point iteration (__enzyme_fixed_point)"),
