@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import compile_error
+from conftest import compile_error, run_exe, run_pgcc
 
 PREFIX = ("#include <stdlib.h>\nextern double __enzyme_autodiff(void *, ...);\n"
           "extern void __enzyme_augmentfwd(void *, ...);\nextern void __enzyme_reverse(void *, ...);\n"
           "extern int enzyme_dup, enzyme_const, enzyme_allocated, enzyme_tape;\n")
 ERRORS = [
     # Enzyme's shadows of globals beyond one context of width 1 (tests/programs/enzyme_c/global_shadows.c):
-    # vector contexts and lanes, a second context, a pointer stored into a queried global at run time, an
+    # vector contexts and lanes, a pointer stored into a queried global at run time, an
     # address that is not into a global; and fixed-point iteration (ForwardMode/fixed_point.c)
     ("extern void *__enzyme_context(int);\nvoid *g(void) { return __enzyme_context(2); }\n", 7,
      "unsupported construct: Enzyme's shadow contexts of a width other than the constant 1"),
-    ("extern void *__enzyme_context(int);\nvoid *g(void) { return __enzyme_context(1); }\n"
-     "void *h(void) { return __enzyme_context(1); }\n", 8, "unsupported construct: a second __enzyme_context"),
     ("extern void *__enzyme_shadow(void *, int, int);\ndouble w[2];\n"
      "void *g(void) { return __enzyme_shadow(&w[1], 1, 1); }\n", 8, "a lane other than 0 in __enzyme_shadow"),
     ("extern void *__enzyme_shadow(void *, int, int);\n"
@@ -78,3 +76,19 @@ def test_firstprivate_array_in_reverse_mode_is_a_clear_error(tmp):
                         "double g(double *a, double *da, int n) { return __enzyme_autodiff((void *)f, a, da, 1.0, n); }"
                         "\n", flags=("-fopenmp", "-c"))
     assert "e.c:10:" in err and "OpenMP firstprivate or lastprivate variable" in err, err
+
+
+def test_second_shadow_context_aborts(tmp):
+    """pgcc keeps one shadow per global: a program that makes a second context (here one per loop trip) stops
+    with a message instead of sharing the first one's shadows."""
+    src = tmp / "ctx.c"
+    src.write_text("extern void *__enzyme_context(int);\nextern void *__enzyme_shadow(void *, void *, int);\n"
+                   "extern double __enzyme_autodiff(double (*)(double), ...);\nextern int enzyme_context;\n"
+                   "double w = 2;\ndouble f(double x) { return w * x; }\n"
+                   "int main(void) { double s = 0; for (int i = 0; i < 2; i++) { void *c = __enzyme_context(1);\n"
+                   "  double *dw = __enzyme_shadow(c, &w, 0); s += __enzyme_autodiff(f, enzyme_context, c, 1.0) + *dw; }\n"
+                   "  return s != 4; }\n")
+    r = run_pgcc([src, "-o", tmp / "ctx"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "ctx")
+    assert got.returncode != 0 and "__enzyme_context ran a second time" in got.stderr, (got.returncode, got.stderr)

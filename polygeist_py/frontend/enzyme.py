@@ -1129,11 +1129,74 @@ def _all_queried_globals(fg, where):
                 _shadow_of_global(mg, d, c)
 
 
+def _zero_queried_shadows(fg) -> None:
+    """Zero the floating-point bytes of the shadow of every global the file queries (pointers and integers in
+    shadows of raw-memory globals stay as made)."""
+    from mlir.dialects import llvm, memref
+    i8, i64 = ir.IntegerType.get_signless(8), ir.IntegerType.get_signless(64)
+    for shadow, mv in getattr(fg.mg, "enzyme_queried", {}).items():
+        if mv.is_raw_global:
+            base = llvm.AddressOfOp(CT.llvm_ptr(), shadow).result
+            for off, n in float_ranges(mv.ctype):
+                llvm.MemsetOp(fg.byte_offset(base, arith.constant(i64, off)), arith.constant(i8, 0),
+                              arith.constant(i64, n), ir.BoolAttr.get(False))
+            continue
+        t = ir.MemRefType(mv.mtype)
+        m = memref.GetGlobalOp(t, shadow).result
+        nbytes = CT.byte_width(t.element_type)
+        for n in t.shape:
+            nbytes *= n
+        llvm.MemsetOp(fg.to_ptr(m), arith.constant(i8, 0), arith.constant(i64, nbytes), ir.BoolAttr.get(False))
+
+
+CONTEXT_MADE = "__pgcc_enzyme_context_made"
+CONTEXT_MESSAGE = "pgcc: __enzyme_context ran a second time: pgcc keeps one shadow per global (one context)\n"
+
+
+def _once_at_run_time(mg, call) -> None:
+    """At the insertion point: abort with a message on standard error when this runs a second time (a second
+    context would share the first one's shadows: never a silent wrong derivative).
+
+    Raises:
+        CompileError: the file declares write or abort with another type."""
+    from mlir.dialects import llvm, memref, scf
+    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    t = ir.MemRefType.get([], i32)
+    body = mg.module.body
+    names = {ir.StringAttr(o.attributes["sym_name"]).value: o for o in body.operations if "sym_name" in o.attributes}
+    with ir.Location.unknown():
+        if CONTEXT_MADE not in names:
+            with ir.InsertionPoint.at_block_begin(body):
+                memref.GlobalOp(CONTEXT_MADE, ir.TypeAttr.get(t), sym_visibility="private",
+                                initial_value=ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], i32),
+                                                                             ir.IntegerAttr.get(i32, 0)))
+        for fname, ftype in (("write", ir.FunctionType.get([i32, CT.llvm_ptr(), i64], [i64])),
+                             ("abort", ir.FunctionType.get([], []))):
+            have = mg.functions.get(fname) or names.get(fname)
+            if have is None:  # (declared as the frontend declares it: a later use of the program's reuses it)
+                with ir.InsertionPoint(body):
+                    mg.functions[fname] = func.FuncOp(fname, ftype, visibility="private")
+            elif ir.TypeAttr(have.attributes["function_type"]).value != ftype:
+                raise error_at(call, f"unsupported construct: __enzyme_context in a file that declares '{fname}' "
+                                     "with another type")
+        flag = memref.GetGlobalOp(t, CONTEXT_MADE).result
+        made = memref.LoadOp(flag, []).result
+        memref.StoreOp(arith.constant(i32, 1), flag, [])
+        again = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ne, made, arith.constant(i32, 0)))
+        with ir.InsertionPoint(again.then_block):
+            text = mg.string_constant(CONTEXT_MESSAGE)
+            func.CallOp([i64], ir.FlatSymbolRefAttr.get("write"),
+                        [arith.constant(i32, 2), text, arith.constant(i64, len(CONTEXT_MESSAGE))])
+            func.CallOp([], ir.FlatSymbolRefAttr.get("abort"), [])
+            scf.YieldOp([])
+
+
 def emit_shadow_query(fg, call, args):
     """Enzyme's queries of the shadows of globals, for a single context of width 1 (one shadow per global):
 
-    - ``__enzyme_context(1)``: the context (a non-null token; the width must be the constant 1, and one call
-      site per file: pgcc's shadows are one per global, so two contexts would share them);
+    - ``__enzyme_context(1)``: the context (a non-null token; the width must be the constant 1), whose shadows
+      start at 0; a program that makes a second context aborts with a message (pgcc's shadows are one per
+      global: two contexts would share them);
     - ``__enzyme_shadow(ctx, &g, 0)`` / ``__enzyme_shadow(&g, 1, 0)``: the address in g's shadow that
       corresponds to the address given (a member or element of g: the same offset), where reverse mode adds
       g's adjoints and forward mode reads its tangents (g's values are differentiated in every derivative);
@@ -1142,8 +1205,8 @@ def emit_shadow_query(fg, call, args):
     Returns the call's value (an !llvm.ptr), or None for __enzyme_zero_shadows.
 
     Raises:
-        CompileError: a width or lane other than the constants 1 and 0, two __enzyme_context call sites, an
-            address not into a global (or into one pgcc gives no shadow, _shadow_of_global)."""
+        CompileError: a width or lane other than the constants 1 and 0, an address not into a global (or into
+            one pgcc gives no shadow, _shadow_of_global)."""
     from mlir.dialects import llvm, memref
     from .array_init import constant_value
     name = shadow_query(call.referenced.spelling)
@@ -1155,31 +1218,13 @@ def emit_shadow_query(fg, call, args):
         if width != 1:
             raise error_at(call, "unsupported construct: Enzyme's shadow contexts of a width other than the "
                                  "constant 1 (__enzyme_context: pgcc keeps one shadow per global)")
-        sites = getattr(mg, "enzyme_context_sites", set())
-        site = (call.location.file.name if call.location.file else "", call.location.line, call.location.column)
-        sites.add(site)
-        mg.enzyme_context_sites = sites
-        if len(sites) > 1:
-            raise error_at(call, "unsupported construct: a second __enzyme_context (pgcc keeps one shadow per "
-                                 "global: every context would share them)")
+        _once_at_run_time(mg, call)
+        _zero_queried_shadows(fg)  # (a new context's shadows start at 0)
         return llvm.IntToPtrOp(CT.llvm_ptr(), arith.constant(i64, 1)).result
     if name == "__enzyme_zero_shadows":
         for a in args:
             fg.rvalue(a, discard=True)
-        i8 = ir.IntegerType.get_signless(8)
-        for shadow, mv in getattr(mg, "enzyme_queried", {}).items():
-            if mv.is_raw_global:  # (its floating-point bytes: pointers and integers stay as made)
-                base = llvm.AddressOfOp(CT.llvm_ptr(), shadow).result
-                for off, n in float_ranges(mv.ctype):
-                    llvm.MemsetOp(fg.byte_offset(base, arith.constant(i64, off)), arith.constant(i8, 0),
-                                  arith.constant(i64, n), ir.BoolAttr.get(False))
-                continue
-            t = ir.MemRefType(mv.mtype)
-            m = memref.GetGlobalOp(t, shadow).result
-            nbytes = CT.byte_width(t.element_type)
-            for n in t.shape:
-                nbytes *= n
-            llvm.MemsetOp(fg.to_ptr(m), arith.constant(i8, 0), arith.constant(i64, nbytes), ir.BoolAttr.get(False))
+        _zero_queried_shadows(fg)
         return None
     addr, width, lane = _query_operands(call, args)
     if width is not None and constant_value(width) != 1:
