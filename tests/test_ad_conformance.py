@@ -48,6 +48,12 @@ ERRORS = [
      "extern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
      "t2 g(double *x, double *a, double *b) { return __enzyme_fwddiff_t2((void *)f, enzyme_width, 2, x, a, b); }\n",
      9, "with enzyme_width on 'f', whose parameter 1 is not floating-point"),
+    # vector forward mode on a function that updates a global (each direction would start from another value:
+    # was a silent wrong second tangent)
+    ("double state = 0.5;\ndouble f(double x) { state = state * x; return state; }\n"
+     "typedef struct { double d[2]; } t2;\nextern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
+     "t2 g(double x) { return __enzyme_fwddiff_t2((void *)f, enzyme_width, 2, x, 1.0, 2.0); }\n", 10,
+     "unsupported construct: Enzyme's vector forward mode (enzyme_width) on 'f', which writes memory"),
     # a recursive call whose record argument holds a differentiated pointer the caller may change after the call
     # (its taped reverse would reload that pointer)
     ("typedef struct { int lo, hi; const double *v; } span;\n"

@@ -38,6 +38,7 @@ PREFIXES = {"__enzyme_autodiff": "reverse", "__enzyme_fwddiff": "forward", "__en
 MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "active"}
 FN_ATTR, MODE_ATTR, ACT_ATTR = "pgcc.enzyme_fn", "pgcc.enzyme_mode", "pgcc.enzyme_activity"
 SITE_ATTR = "pgcc.enzyme_site"  # (the caller's name, then the source text of each pointer operand)
+LANE_ATTR = "pgcc.enzyme_lane"  # (one direction of vector forward mode: f must write no memory, ad/api_calls.py)
 RULES_ATTR = "pgcc.enzyme_rules"  # on the module: {f = ["gradient", @f, @aug, @rev] | ["derivative", @f, @fwd] | ...}
 REGISTRATIONS = {"__enzyme_register_gradient": ("gradient", 3), "__enzyme_register_derivative": ("derivative", 2),
                  "__enzyme_inactivefn": ("inactive", 1), "__enzyme_inactivenoblockfn": ("inactive", 1),
@@ -338,8 +339,8 @@ def _emit_vector(fg, call, name, fn, args, struct_ptr):
     """Enzyme's vector forward mode, ``__enzyme_fwddiff(f, enzyme_width, W, x, dx_1..dx_W, ...)`` for f of
     floating-point parameters (each followed by W tangents, or constant after enzyme_const) and result: W
     forward derivatives, one per direction, whose results fill the W floating-point fields of the struct the call
-    returns (or the W elements of its one array field). (f of scalars only: it runs once per direction, which is the same only when it writes no memory it
-    is given.)
+    returns (or the W elements of its one array field). (f of scalars only, and writing no memory: it runs once
+    per direction, which is the same only then; the AD stage checks its effects, ad/api_calls.py.)
 
     Raises:
         CompileError: W not a constant >= 1, a parameter that is not floating-point, a result that is not a
@@ -398,6 +399,7 @@ def _emit_vector(fg, call, name, fn, args, struct_ptr):
         op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(mg.declare(fn))
         op.attributes[MODE_ATTR] = ir.StringAttr.get("forward")
         op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+        op.attributes[LANE_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), k)
         at = fg.byte_offset(struct_ptr, arith.constant(i64, offset))
         llvm.StoreOp(fg.convert(op.results[0], fret, slot_type, call), at)
     return None
