@@ -213,6 +213,7 @@ def differentiate(module, device_code_only: bool = False) -> bool:
         elif mode == "forward":
             if LANE_ATTR in call.attributes:
                 effects = _check_writes_nothing(module, fn, call, effects)
+                _check_no_shadowed_globals(session, fn, call)
             active = tuple(a != "const" for a in acts)
             name = session.derivative(fn, mode, active, at=call, ftype=ftype)
         else:
@@ -253,7 +254,7 @@ def _erase_inlined_device_functions(module) -> None:
                if g.operation.name != "func.func" for o in [g.operation] + all_ops(g.operation)
                for k in ("callee", "value", "global_name") if k in o.attributes
                and isinstance(o.attributes[k], ir.FlatSymbolRefAttr)}  # (tables of functions in globals)
-    gpu = {n for n, f in funcs.items() if any(o.name.startswith("gpu.") for o in all_ops(f.operation))}
+    gpu = {n for n, f in funcs.items() if any(o.operation.name.startswith("gpu.") for o in all_ops(f.operation))}
     grew = True
     while grew:  # (through callees)
         more = {n for n in funcs if n not in gpu and refs[n] & gpu}
@@ -288,6 +289,33 @@ def _check_writes_nothing(module, fn, call, effects):
                                 "which writes memory (a global, or through a call): pgcc computes one direction "
                                 "at a time, running the function once per direction")
     return effects
+
+
+def _check_no_shadowed_globals(session, fn, call) -> None:
+    """Vector forward mode on `fn` reading no global whose shadow the program owns (enzyme_shadow, or queried
+    with __enzyme_shadow): Enzyme gives such a global one shadow per direction (its width-1 shadow is another),
+    pgcc's one shadow would seed every direction.
+
+    Raises:
+        CompileError: naming the global."""
+    if not session.user_shadows:
+        return
+    seen, work = set(), [fn]
+    while work:
+        name = work.pop()
+        f = session.funcs.get(name)
+        if name in seen or f is None or not len(f.regions[0].blocks):
+            continue
+        seen.add(name)
+        for o in all_ops(f.operation):
+            key = {"memref.get_global": "name", "llvm.mlir.addressof": "global_name"}.get(o.operation.name)
+            if key is not None and ir.FlatSymbolRefAttr(o.attributes[key]).value in session.user_shadows:
+                g = ir.FlatSymbolRefAttr(o.attributes[key]).value
+                raise error_at_op(call, f"unsupported construct: Enzyme's vector forward mode (enzyme_width) on "
+                                        f"'{fn}', which reads global '{g}' whose shadow the program sets (Enzyme "
+                                        "keeps one shadow per direction; pgcc's shadows of globals have width 1)")
+            if o.operation.name == "func.call":
+                work.append(ir.FlatSymbolRefAttr(o.attributes["callee"]).value)
 
 
 def _site_names(call) -> tuple:

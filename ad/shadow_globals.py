@@ -143,14 +143,15 @@ def _check_pointer_stores(module, name) -> None:
              and ir.StringAttr(o.attributes["sym_name"]).value == name)
     holds_pointers = "ptr" in str(g.attributes["global_type"])
     for o in all_ops(module.operation):
-        if o.name not in ("llvm.store", "llvm.intr.memcpy", "llvm.intr.memmove"):
+        kind = o.operation.name
+        if kind not in ("llvm.store", "llvm.intr.memcpy", "llvm.intr.memmove"):
             continue
-        if o.name == "llvm.store" and str(o.operands[0].type) != "!llvm.ptr" or \
-                o.name != "llvm.store" and not holds_pointers:
+        if kind == "llvm.store" and str(o.operands[0].type) != "!llvm.ptr" or \
+                kind != "llvm.store" and not holds_pointers:
             continue  # (numbers stored: their shadow holds their derivatives)
-        for r in memory_root(o.operands[1] if o.name == "llvm.store" else o.operands[0]):
+        for r in memory_root(o.operands[1] if kind == "llvm.store" else o.operands[0]):
             a = r.owner
-            if not isinstance(a, ir.Block) and a.name == "llvm.mlir.addressof" and \
+            if not isinstance(a, ir.Block) and a.operation.name == "llvm.mlir.addressof" and \
                     ir.FlatSymbolRefAttr(a.attributes["global_name"]).value == name:
                 raise error_at_op(o, f"unsupported construct: storing a pointer into global '{name}', whose "
                                      "shadow __enzyme_shadow asks for (pgcc makes the shadow's pointers from the "

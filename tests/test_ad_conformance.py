@@ -54,6 +54,13 @@ ERRORS = [
      "typedef struct { double d[2]; } t2;\nextern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
      "t2 g(double x) { return __enzyme_fwddiff_t2((void *)f, enzyme_width, 2, x, 1.0, 2.0); }\n", 10,
      "unsupported construct: Enzyme's vector forward mode (enzyme_width) on 'f', which writes memory"),
+    # ... and on a function reading a global whose (width-1) shadow the program queries: Enzyme's shadows per
+    # direction are other ones (was every direction seeded by the one shadow)
+    ("extern void *__enzyme_shadow(void *, int, int);\ndouble g = 2.0;\ndouble f(double x) { return g * x; }\n"
+     "typedef struct { double d[2]; } t2;\nextern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
+     "t2 h(double x) { double *dg = __enzyme_shadow(&g, 1, 0); *dg = 1;\n"
+     "  return __enzyme_fwddiff_t2((void *)f, enzyme_width, 2, x, 1.0, 2.0); }\n", 12,
+     "on 'f', which reads global 'g' whose shadow the program sets"),
     # a recursive call whose record argument holds a differentiated pointer the caller may change after the call
     # (its taped reverse would reload that pointer)
     ("typedef struct { int lo, hi; const double *v; } span;\n"

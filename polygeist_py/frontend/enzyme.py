@@ -1055,7 +1055,7 @@ def _shadow_initializer(mg, sh, ranges, where, gname):
         CompileError: initializer forms whose byte layout is not known here."""
     from polygeist_py.ad.prepare import packed_bytes, struct_members  # (the packed layout of struct globals)
     for o in list(_walk(sh)):
-        kind = o.name
+        kind = o.operation.name
         if kind == "llvm.mlir.addressof":
             target = ir.FlatSymbolRefAttr(o.attributes["global_name"]).value
             if target in _raw_globals(mg):
@@ -1088,9 +1088,9 @@ def _chunk_offset(const, packed_bytes, struct_members):
     """The byte offset at which constant `const` lands in its global: 0 when returned directly, a packed struct
     member's offset when inserted into one (the frontend's layout of a struct global), else None."""
     users = [u.owner for u in const.results[0].uses]
-    if any(u.name == "llvm.return" for u in users):
+    if any(u.operation.name == "llvm.return" for u in users):
         return 0
-    if len(users) != 1 or users[0].name != "llvm.insertvalue":
+    if len(users) != 1 or users[0].operation.name != "llvm.insertvalue":
         return None
     ins = users[0]
     pos = list(ir.DenseI64ArrayAttr(ins.attributes["position"]))
