@@ -22,6 +22,11 @@ Split mode (``pgcc.enzyme_mode`` "augment" / "split_reverse", ad/split_mode.py):
 args...)`` takes reverse mode's operands and returns the tape (a pointer; with a struct of a pointer and a float
 as its result, also f's result); ``__enzyme_reverse(fn, args..., [adjoint of f's floating result], tape)`` takes
 them followed by the seed and the tape and returns what ``__enzyme_autodiff`` returns.
+
+Shadows of globals (emit_shadow_query): ``__enzyme_context(1)``, ``__enzyme_shadow(ctx, &g, 0)`` /
+``__enzyme_shadow(&g, 1, 0)`` and ``__enzyme_zero_shadows(ctx)`` give the program the shadow of a global, which
+every derivative then uses for g (``pgcc.enzyme_rules`` "shadow_global", ad/shadow_globals.py); an
+``enzyme_context, ctx`` pair in a derivative call is consumed.
 """
 
 from __future__ import annotations
