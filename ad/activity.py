@@ -304,6 +304,8 @@ class Activity:
         # (a global with enzyme_shadow: its values are differentiated, the shadow is the program's own global)
         self.varied |= {o.results[0] for o in self.ops if o.operation.name == "memref.get_global"
                         and ir.FlatSymbolRefAttr(o.attributes["name"]).value in shadowed_globals}
+        self.varied |= {o.results[0] for o in self.ops if o.operation.name == "llvm.mlir.addressof"
+                        and ir.FlatSymbolRefAttr(o.attributes["global_name"]).value in shadowed_globals}
         changed = True
         while changed:
             changed = False

@@ -10,7 +10,7 @@ from __future__ import annotations
 from mlir import ir
 
 from polygeist_py.errors import error_at_op
-from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, RULES_ATTR, SITE_ATTR
+from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, LANE_ATTR, MARKERS, MODE_ATTR, RULES_ATTR, SITE_ATTR
 
 from .activity import all_ops
 from .allocators import set_custom_allocators
@@ -193,6 +193,7 @@ def differentiate(module, device_code_only: bool = False) -> bool:
     from collections import Counter  # (Enzyme calls per (function, differentiated function): gpu_block.py)
     sites = Counter((_enclosing_function(c), c.attributes[FN_ATTR].value) for c in calls)
     placeholders = set()
+    effects = None  # (polygeist_py.effects, for vector forward mode: made once)
     for call in _innermost_first(session, calls):
         fn = call.attributes[FN_ATTR].value
         mode = ir.StringAttr(call.attributes[MODE_ATTR]).value
@@ -210,6 +211,9 @@ def differentiate(module, device_code_only: bool = False) -> bool:
                 placeholders.add(placeholder)
                 continue
         elif mode == "forward":
+            if LANE_ATTR in call.attributes:
+                effects = _check_writes_nothing(module, fn, call, effects)
+                _check_no_shadowed_globals(session, fn, call)
             active = tuple(a != "const" for a in acts)
             name = session.derivative(fn, mode, active, at=call, ftype=ftype)
         else:
@@ -222,7 +226,7 @@ def differentiate(module, device_code_only: bool = False) -> bool:
             name = session.derivative(fn, mode, tuple(a != "const" for a in acts), at=call, ftype=ftype,
                                       extra=extra)
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
-        for a in (FN_ATTR, MODE_ATTR, ACT_ATTR, SITE_ATTR):
+        for a in (FN_ATTR, MODE_ATTR, ACT_ATTR, SITE_ATTR, LANE_ATTR):
             if a in call.attributes:
                 del call.attributes[a]
         placeholders.add(placeholder)
@@ -231,7 +235,87 @@ def differentiate(module, device_code_only: bool = False) -> bool:
         del session.funcs[placeholder]
     session.finish()
     _erase_unused_markers(module)
+    if device_code_only:
+        _erase_inlined_device_functions(module)
     return True
+
+
+def _erase_inlined_device_functions(module) -> None:
+    """Erase the private functions that read CUDA thread or block ids or wait at a barrier, themselves or
+    through the functions they call, and that nothing references any more: the derivatives inlined their bodies
+    (a `__device__` helper reading ``threadIdx`` that the differentiated function calls, reached only through
+    the Enzyme call), so no launch reaches them and cpuify would leave their ids outside any launch."""
+    funcs = {ir.StringAttr(f.attributes["sym_name"]).value: f for f in module.body.operations
+             if f.operation.name == "func.func"}
+    refs = {name: {ir.FlatSymbolRefAttr(o.attributes[k]).value for o in all_ops(f.operation)
+                   for k in ("callee", "value", "global_name") if k in o.attributes
+                   and isinstance(o.attributes[k], ir.FlatSymbolRefAttr)} for name, f in funcs.items()}
+    outside = {ir.FlatSymbolRefAttr(o.attributes[k]).value for g in module.body.operations
+               if g.operation.name != "func.func" for o in [g.operation] + all_ops(g.operation)
+               for k in ("callee", "value", "global_name") if k in o.attributes
+               and isinstance(o.attributes[k], ir.FlatSymbolRefAttr)}  # (tables of functions in globals)
+    gpu = {n for n, f in funcs.items() if any(o.operation.name.startswith("gpu.") for o in all_ops(f.operation))}
+    grew = True
+    while grew:  # (through callees)
+        more = {n for n in funcs if n not in gpu and refs[n] & gpu}
+        gpu |= more
+        grew = bool(more)
+    while True:
+        live = outside.union(*refs.values())
+        dead = [n for n in gpu if n not in live and "sym_visibility" in funcs[n].attributes
+                and ir.StringAttr(funcs[n].attributes["sym_visibility"]).value == "private"]
+        if not dead:
+            return
+        for n in dead:
+            funcs.pop(n).operation.erase()
+            refs.pop(n)
+            gpu.discard(n)
+
+
+def _check_writes_nothing(module, fn, call, effects):
+    """Vector forward mode runs one derivative of `fn` per direction (frontend/enzyme.py _emit_vector): the same
+    as Enzyme's single vector derivative only when `fn` writes no memory (a global it updates would be updated
+    once per direction, and each direction would start from another value). Returns the effect analysis (made
+    when `effects` is None).
+
+    Raises:
+        CompileError: `fn` (or a function it calls) writes memory other than its own locals."""
+    from polygeist_py.effects import NONE, EffectAnalysis
+    if effects is None:
+        effects = EffectAnalysis(module)
+    summary = effects.summary.get(fn)
+    if summary is None or summary.writes != NONE:
+        raise error_at_op(call, f"unsupported construct: Enzyme's vector forward mode (enzyme_width) on '{fn}', "
+                                "which writes memory (a global, or through a call): pgcc computes one direction "
+                                "at a time, running the function once per direction")
+    return effects
+
+
+def _check_no_shadowed_globals(session, fn, call) -> None:
+    """Vector forward mode on `fn` reading no global whose shadow the program owns (enzyme_shadow, or queried
+    with __enzyme_shadow): Enzyme gives such a global one shadow per direction (its width-1 shadow is another),
+    pgcc's one shadow would seed every direction.
+
+    Raises:
+        CompileError: naming the global."""
+    if not session.user_shadows:
+        return
+    seen, work = set(), [fn]
+    while work:
+        name = work.pop()
+        f = session.funcs.get(name)
+        if name in seen or f is None or not len(f.regions[0].blocks):
+            continue
+        seen.add(name)
+        for o in all_ops(f.operation):
+            key = {"memref.get_global": "name", "llvm.mlir.addressof": "global_name"}.get(o.operation.name)
+            if key is not None and ir.FlatSymbolRefAttr(o.attributes[key]).value in session.user_shadows:
+                g = ir.FlatSymbolRefAttr(o.attributes[key]).value
+                raise error_at_op(call, f"unsupported construct: Enzyme's vector forward mode (enzyme_width) on "
+                                        f"'{fn}', which reads global '{g}' whose shadow the program sets (Enzyme "
+                                        "keeps one shadow per direction; pgcc's shadows of globals have width 1)")
+            if o.operation.name == "func.call":
+                work.append(ir.FlatSymbolRefAttr(o.attributes["callee"]).value)
 
 
 def _site_names(call) -> tuple:

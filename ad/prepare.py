@@ -289,7 +289,7 @@ def _initializer_offset(const):
     text = str(ins.results[0].type)
     if len(pos) != 1 or not text.startswith("!llvm.struct<packed ("):
         return None
-    sizes = [_packed_bytes(t) for t in struct_members(text[len("!llvm.struct<packed ("):-2])]
+    sizes = [packed_bytes(t) for t in struct_members(text[len("!llvm.struct<packed ("):-2])]
     if any(x is None for x in sizes[:pos[0]]):
         return None
     return sum(sizes[:pos[0]])
@@ -311,7 +311,7 @@ def struct_members(body):
     return parts + ([cur.strip()] if cur.strip() else [])
 
 
-def _packed_bytes(t):
+def packed_bytes(t):
     """Exact size of LLVM type text `t` without padding (ints, floats, ptr, arrays, packed structs), else None."""
     import re
     if t == "ptr" or t == "f64":
@@ -323,10 +323,10 @@ def _packed_bytes(t):
         return int(m.group(1)) // 8
     if t.startswith("array<"):
         n, _, elem = t[len("array<"):-1].partition(" x ")
-        e = _packed_bytes(elem.strip())
+        e = packed_bytes(elem.strip())
         return None if e is None else int(n) * e
     if t.startswith("struct<packed ("):
-        sizes = [_packed_bytes(x) for x in struct_members(t[len("struct<packed ("):-2])]
+        sizes = [packed_bytes(x) for x in struct_members(t[len("struct<packed ("):-2])]
         return None if any(x is None for x in sizes) else sum(sizes)
     return None
 

@@ -371,6 +371,12 @@ class Reverse:
             for r, nr in zip(owner.results, new.results):
                 scope.smemo[r] = nr
             return scope.smemo[v]
+        if owner.operation.name == "llvm.mlir.addressof" and \
+                ir.FlatSymbolRefAttr(owner.attributes["global_name"]).value in self.session.user_shadows:
+            from .shadow_globals import shadow_of_addressof  # (a queried global in raw memory)
+            with ir.InsertionPoint(scope.sentinel), owner.location:
+                scope.smemo[v] = shadow_of_addressof(owner, self.session.user_shadows)
+            return scope.smemo[v]
         if owner.name in ALLOCS and self.session.device and "pgcc.shared" in owner.attributes:
             # one per block, as the primal's (CUDA's __shared__ variables are static, also when declared in a
             # loop): made once, at the start of the reverse sweep
@@ -569,7 +575,7 @@ class Reverse:
                 self.after_reverse(op)
                 continue
             rule = REVERSE_RULES.get(op.operation.name)
-            if rule is None and op.operation.name == "memref.get_global":
+            if rule is None and op.operation.name in ("memref.get_global", "llvm.mlir.addressof"):
                 rule = no_adjoint  # (its shadow global is read on demand: Reverse.shadow)
             if rule is None:
                 if op.name in P.PARTIALS:

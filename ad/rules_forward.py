@@ -124,6 +124,15 @@ def get_global_rule(fw, op):
         fw.tmap[op.results[0]] = shadow_of_get_global(op, fw.session.user_shadows)
 
 
+def addressof_rule(fw, op):
+    """llvm.mlir.addressof of a global in raw memory with a shadow (Enzyme's queried shadows of globals,
+    ad/shadow_globals.py): the address of its shadow global."""
+    fw.clone(op)
+    if fw.act.is_varied(op.results[0]):
+        from .shadow_globals import shadow_of_addressof
+        fw.tmap[op.results[0]] = shadow_of_addressof(op, fw.session.user_shadows)
+
+
 def dealloc_rule(fw, op):
     """memref.dealloc: the shadow is freed too."""
     fw.clone(op)
@@ -538,6 +547,7 @@ FORWARD_RULES = {
     **{n: alloc_rule for n in ALLOCS},
     "memref.dealloc": dealloc_rule,
     "memref.get_global": get_global_rule,
+    "llvm.mlir.addressof": addressof_rule,
     **{n: loop_rule for n in LOOPS},
     "scf.if": if_rule,
     "affine.if": if_rule,

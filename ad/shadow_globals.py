@@ -12,7 +12,11 @@ are constants of the call, so a derivative never depends on an earlier call (whe
 their contents between calls). Globals marked ``__attribute__((enzyme_inactive))`` get none (active values stored there are
 dropped, api_calls.Session.in_inactive_global). A global marked ``__attribute__((enzyme_shadow(s)))`` has the
 program's own global ``s`` as its shadow instead (its values are differentiated even where only read), which
-pgcc neither creates nor zeroes: Enzyme's convention, the program owns it.
+pgcc neither creates nor zeroes: Enzyme's convention, the program owns it. The globals a program queries with
+Enzyme's ``__enzyme_shadow`` (polygeist_py/frontend/enzyme.py: emit_shadow_query) are recorded the same way, with
+a shadow the frontend makes: for a global in raw memory (an ``llvm.mlir.global``: a struct, a pointer, an
+object whose address an initializer takes) the shadow of ``llvm.mlir.addressof @g`` is the address of that
+shadow (shadow_of_addressof).
 """
 
 from __future__ import annotations
@@ -91,6 +95,15 @@ def shadow_of_get_global(get_global, user_shadows=None):
     return memref.GetGlobalOp(t, name).result
 
 
+def shadow_of_addressof(addressof, user_shadows):
+    """The shadow of ``llvm.mlir.addressof @g`` for a global in raw memory that has one (`user_shadows`:
+    {global: its shadow global}, from Enzyme's queries): the address of the shadow global, at the insertion
+    point."""
+    from mlir.dialects import llvm
+    name = ir.FlatSymbolRefAttr(addressof.attributes["global_name"]).value
+    return llvm.AddressOfOp(addressof.results[0].type, user_shadows[name]).result
+
+
 def check_user_shadows(session) -> None:
     """Every enzyme_shadow pair whose global the module has: both are mutable memref.globals of one type (a
     global whose address the program takes lives in raw memory, where pgcc has no shadow to substitute).
@@ -105,11 +118,44 @@ def check_user_shadows(session) -> None:
         g, sh = symbols.get(name), symbols.get(own)
         if g is None:
             continue
+        if g.operation.name == "llvm.mlir.global" and sh is not None and sh.operation.name == "llvm.mlir.global" \
+                and g.attributes["global_type"] == sh.attributes["global_type"]:
+            _check_pointer_stores(session.module, name)  # (a queried global in raw memory: its shadow, made
+            continue  # by the frontend from its initializer, has its type)
         if g.operation.name != "memref.global" or sh is None or sh.operation.name != "memref.global" or \
                 g.attributes["type"] != sh.attributes["type"] or "constant" in sh.attributes:
             raise error_at_op(g, f"unsupported construct: __attribute__((enzyme_shadow({own.split('::')[-1]}))) on "
                                  f"'{name}': pgcc uses it for scalar and array globals whose address the program "
                                  "does not take, with a shadow of the same type")
+
+
+def _check_pointer_stores(module, name) -> None:
+    """No pointer is stored into raw global `name` (one with a queried shadow): its shadow's pointers are made
+    from the initializer (the shadows of the globals it points to), and pgcc has no shadow for memory a pointer
+    stored at run time points to (Enzyme gives such memory a zeroed shadow allocation as it is allocated).
+
+    Raises:
+        CompileError: at such a store."""
+    from polygeist_py.errors import error_at_op
+    from .activity import all_ops
+    from .prepare import memory_root
+    g = next(o for o in module.body.operations if o.operation.name == "llvm.mlir.global"
+             and ir.StringAttr(o.attributes["sym_name"]).value == name)
+    holds_pointers = "ptr" in str(g.attributes["global_type"])
+    for o in all_ops(module.operation):
+        kind = o.operation.name
+        if kind not in ("llvm.store", "llvm.intr.memcpy", "llvm.intr.memmove"):
+            continue
+        if kind == "llvm.store" and str(o.operands[0].type) != "!llvm.ptr" or \
+                kind != "llvm.store" and not holds_pointers:
+            continue  # (numbers stored: their shadow holds their derivatives)
+        for r in memory_root(o.operands[1] if kind == "llvm.store" else o.operands[0]):
+            a = r.owner
+            if not isinstance(a, ir.Block) and a.operation.name == "llvm.mlir.addressof" and \
+                    ir.FlatSymbolRefAttr(a.attributes["global_name"]).value == name:
+                raise error_at_op(o, f"unsupported construct: storing a pointer into global '{name}', whose "
+                                     "shadow __enzyme_shadow asks for (pgcc makes the shadow's pointers from the "
+                                     "global's initializer: memory allocated at run time has no shadow)")
 
 
 def zero_shadow_globals(session, f) -> None:

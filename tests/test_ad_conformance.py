@@ -1,6 +1,6 @@
 """Issue 19: forms found by running Enzyme's own C integration tests through pgcc (measured outside the
 repository). The programs that must differentiate correctly are tests/programs/enzyme_c/recursive_records.c,
-float_bits.c and api_forms.c (run by test_ad_memory_rules.py at -O0 and -O2); here, the forms that stay
+float_bits.c, api_forms.c and global_shadows.c (run by test_ad_memory_rules.py at -O0 and -O2); here, the forms that stay
 unsupported are clear errors naming the construct (never a wrong derivative, an internal error or a link
 error)."""
 
@@ -8,15 +8,26 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import compile_error
+from conftest import compile_error, run_exe, run_pgcc
 
 PREFIX = ("#include <stdlib.h>\nextern double __enzyme_autodiff(void *, ...);\n"
           "extern void __enzyme_augmentfwd(void *, ...);\nextern void __enzyme_reverse(void *, ...);\n"
           "extern int enzyme_dup, enzyme_const, enzyme_allocated, enzyme_tape;\n")
 ERRORS = [
-    # Enzyme's shadow contexts and fixed-point iteration (ForwardMode/global_shadow_initializer.c, fixed_point.c)
-    ("extern void *__enzyme_context(int);\nvoid *g(void) { return __enzyme_context(1); }\n", 7,
-     "unsupported construct: Enzyme's shadow contexts (__enzyme_context)"),
+    # Enzyme's shadows of globals beyond one context of width 1 (tests/programs/enzyme_c/global_shadows.c):
+    # vector contexts and lanes, a pointer stored into a queried global at run time, an
+    # address that is not into a global; and fixed-point iteration (ForwardMode/fixed_point.c)
+    ("extern void *__enzyme_context(int);\nvoid *g(void) { return __enzyme_context(2); }\n", 7,
+     "unsupported construct: Enzyme's shadow contexts of a width other than the constant 1"),
+    ("extern void *__enzyme_shadow(void *, int, int);\ndouble w[2];\n"
+     "void *g(void) { return __enzyme_shadow(&w[1], 1, 1); }\n", 8, "a lane other than 0 in __enzyme_shadow"),
+    ("extern void *__enzyme_shadow(void *, int, int);\n"
+     "void *g(double *p) { return __enzyme_shadow(p, 1, 0); }\n", 7,
+     "__enzyme_shadow needs the address of a global variable"),
+    ("extern void *__enzyme_shadow(void *, int, int);\ndouble *a;\n"
+     "double f(double x) { return a[0] * x; }\nvoid init(void) { a = malloc(8); a[0] = 2; }\n"
+     "double g(void) { double **da = __enzyme_shadow(&a, 1, 0); return __enzyme_autodiff((void *)f, 1.0); }\n",
+     9, "unsupported construct: storing a pointer into global 'a', whose shadow __enzyme_shadow asks for"),
     ("extern void __enzyme_fixed_point(void *, ...);\nint step(long i, double *u) { u[0] *= 0.5; return u[0] > 1; }\n"
      "void g(double *u) { __enzyme_fixed_point((void *)step, u); }\n", 8,
      "unsupported construct: Enzyme's fixed-point iteration (__enzyme_fixed_point)"),
@@ -37,6 +48,19 @@ ERRORS = [
      "extern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
      "t2 g(double *x, double *a, double *b) { return __enzyme_fwddiff_t2((void *)f, enzyme_width, 2, x, a, b); }\n",
      9, "with enzyme_width on 'f', whose parameter 1 is not floating-point"),
+    # vector forward mode on a function that updates a global (each direction would start from another value:
+    # was a silent wrong second tangent)
+    ("double state = 0.5;\ndouble f(double x) { state = state * x; return state; }\n"
+     "typedef struct { double d[2]; } t2;\nextern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
+     "t2 g(double x) { return __enzyme_fwddiff_t2((void *)f, enzyme_width, 2, x, 1.0, 2.0); }\n", 10,
+     "unsupported construct: Enzyme's vector forward mode (enzyme_width) on 'f', which writes memory"),
+    # ... and on a function reading a global whose (width-1) shadow the program queries: Enzyme's shadows per
+    # direction are other ones (was every direction seeded by the one shadow)
+    ("extern void *__enzyme_shadow(void *, int, int);\ndouble g = 2.0;\ndouble f(double x) { return g * x; }\n"
+     "typedef struct { double d[2]; } t2;\nextern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
+     "t2 h(double x) { double *dg = __enzyme_shadow(&g, 1, 0); *dg = 1;\n"
+     "  return __enzyme_fwddiff_t2((void *)f, enzyme_width, 2, x, 1.0, 2.0); }\n", 12,
+     "on 'f', which reads global 'g' whose shadow the program sets"),
     # a recursive call whose record argument holds a differentiated pointer the caller may change after the call
     # (its taped reverse would reload that pointer)
     ("typedef struct { int lo, hi; const double *v; } span;\n"
@@ -65,3 +89,19 @@ def test_firstprivate_array_in_reverse_mode_is_a_clear_error(tmp):
                         "double g(double *a, double *da, int n) { return __enzyme_autodiff((void *)f, a, da, 1.0, n); }"
                         "\n", flags=("-fopenmp", "-c"))
     assert "e.c:10:" in err and "OpenMP firstprivate or lastprivate variable" in err, err
+
+
+def test_second_shadow_context_aborts(tmp):
+    """pgcc keeps one shadow per global: a program that makes a second context (here one per loop trip) stops
+    with a message instead of sharing the first one's shadows."""
+    src = tmp / "ctx.c"
+    src.write_text("extern void *__enzyme_context(int);\nextern void *__enzyme_shadow(void *, void *, int);\n"
+                   "extern double __enzyme_autodiff(double (*)(double), ...);\nextern int enzyme_context;\n"
+                   "double w = 2;\ndouble f(double x) { return w * x; }\n"
+                   "int main(void) { double s = 0; for (int i = 0; i < 2; i++) { void *c = __enzyme_context(1);\n"
+                   "  double *dw = __enzyme_shadow(c, &w, 0); s += __enzyme_autodiff(f, enzyme_context, c, 1.0) + *dw; }\n"
+                   "  return s != 4; }\n")
+    r = run_pgcc([src, "-o", tmp / "ctx"])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "ctx")
+    assert got.returncode != 0 and "__enzyme_context ran a second time" in got.stderr, (got.returncode, got.stderr)

@@ -79,3 +79,14 @@ def test_overlapping_pointer_parameters(tmp, opt):
     bad = run_exe(tmp / "app", args=["shadow-is-primal"])
     assert bad.returncode == 1 and "in 'grad_product', __enzyme_autodiff of 'product': the shadow 'da' is the " \
         "same memory as the primal 'a'" in bad.stderr, bad.stderr
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_thread_ids_through_device_helpers(tmp, opt):
+    """The differentiated __device__ function reads threadIdx/blockIdx/blockDim only through helpers it calls
+    (tests/programs/cuda_split/enzyme_device_helpers.cu: colliding atomics into bins, a shared tile read at a
+    negative offset; float and double): the helpers, inlined into the derivative, are not left outside the launch
+    (was "kernel code outside a launch"), and the gradients match the analytic ones."""
+    r = run_pgcc([SPLIT / "enzyme_device_helpers.cu", "--cpuify", opt, "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    assert_passes(tmp / "app", threads=(1, 2))

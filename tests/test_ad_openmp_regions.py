@@ -23,7 +23,7 @@ def test_parallel_region_derivatives(opt, tmp):
         bad = [row for row in rows if abs(row[1] - row[2]) > 1e-5 * (1 + abs(row[2]))]
         assert got.returncode == 0, (threads, bad)
         assert {lab.rsplit("_", 1)[0] for lab, _, _ in rows} == {"crit", "crit_dot", "critf", "single", "master",
-                                                                  "master_dot"}
+                                                                  "master_dot", "address", "address_dot"}
         assert all(abs(g) > 1e-3 for _, g, _ in rows)
 
 

@@ -79,6 +79,8 @@ class Calls:
                 enzyme.emit(fg, call, args, struct_ptr=ptr)
                 return ptr
             return enzyme.emit(fg, call, args)
+        if enzyme.shadow_query(callee.spelling):  # (Enzyme's shadows of globals)
+            return enzyme.emit_shadow_query(fg, call, args)
         missing = enzyme.unsupported_function(callee.spelling)
         if missing:
             raise error_at(call, f"unsupported construct: {missing}")

@@ -22,6 +22,11 @@ Split mode (``pgcc.enzyme_mode`` "augment" / "split_reverse", ad/split_mode.py):
 args...)`` takes reverse mode's operands and returns the tape (a pointer; with a struct of a pointer and a float
 as its result, also f's result); ``__enzyme_reverse(fn, args..., [adjoint of f's floating result], tape)`` takes
 them followed by the seed and the tape and returns what ``__enzyme_autodiff`` returns.
+
+Shadows of globals (emit_shadow_query): ``__enzyme_context(1)``, ``__enzyme_shadow(ctx, &g, 0)`` /
+``__enzyme_shadow(&g, 1, 0)`` and ``__enzyme_zero_shadows(ctx)`` give the program the shadow of a global, which
+every derivative then uses for g (``pgcc.enzyme_rules`` "shadow_global", ad/shadow_globals.py); an
+``enzyme_context, ctx`` pair in a derivative call is consumed.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ PREFIXES = {"__enzyme_autodiff": "reverse", "__enzyme_fwddiff": "forward", "__en
 MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "active"}
 FN_ATTR, MODE_ATTR, ACT_ATTR = "pgcc.enzyme_fn", "pgcc.enzyme_mode", "pgcc.enzyme_activity"
 SITE_ATTR = "pgcc.enzyme_site"  # (the caller's name, then the source text of each pointer operand)
+LANE_ATTR = "pgcc.enzyme_lane"  # (one direction of vector forward mode: f must write no memory, ad/api_calls.py)
 RULES_ATTR = "pgcc.enzyme_rules"  # on the module: {f = ["gradient", @f, @aug, @rev] | ["derivative", @f, @fwd] | ...}
 REGISTRATIONS = {"__enzyme_register_gradient": ("gradient", 3), "__enzyme_register_derivative": ("derivative", 2),
                  "__enzyme_inactivefn": ("inactive", 1), "__enzyme_inactivenoblockfn": ("inactive", 1),
@@ -62,17 +68,26 @@ UNSUPPORTED_MARKERS = {
     "enzyme_tape": "enzyme_tape outside __enzyme_augmentfwd / __enzyme_reverse",
     "enzyme_nofree": "enzyme_nofree", "enzyme_primal_return": "enzyme_primal_return",
     "enzyme_noret": "enzyme_noret",
-    "enzyme_context": "Enzyme's shadow contexts (enzyme_context)",
+    "enzyme_context": "enzyme_context outside __enzyme_autodiff / __enzyme_fwddiff",
 }
 UNSUPPORTED_FUNCTIONS = {
     "__enzyme_augmentsize": "Enzyme's split mode with a caller-allocated tape (__enzyme_augmentsize)",
     "__enzyme_virtualreverse": "Enzyme's split mode (__enzyme_virtualreverse)",
     "__enzyme_batch": "Enzyme's batch mode (__enzyme_batch)",
     "__enzyme_todense": "__enzyme_todense", "__enzyme_truncate": "Enzyme's truncation (__enzyme_truncate)",
-    "__enzyme_context": "Enzyme's shadow contexts (__enzyme_context)",
-    "__enzyme_shadow": "Enzyme's shadow contexts (__enzyme_shadow)",
     "__enzyme_fixed_point": "Enzyme's fixed-point iteration (__enzyme_fixed_point)",
 }
+# Enzyme's queries of the shadows it gives globals (ad/shadow_globals.py: the module docstring's last part)
+SHADOW_QUERIES = ("__enzyme_context", "__enzyme_shadow", "__enzyme_zero_shadows")
+
+
+def shadow_query(name: str):
+    """Which of SHADOW_QUERIES a function named `name` is (by prefix: C programs declare a second prototype under
+    another name, as for __enzyme_fwddiff), or None."""
+    if name.startswith("__enzyme_zero_shadows"):
+        return "__enzyme_zero_shadows"
+    return next((q for q in SHADOW_QUERIES[:2] if name.startswith(q)), None)
+SHADOW_SUFFIX = ".enzyme_shadow"
 
 
 # Enzyme's type hints on memory (`__enzyme_double(&x)`: x holds a double): pgcc's memory is typed by the
@@ -161,6 +176,7 @@ def emit(fg, call, args, struct_ptr=None):
     if fn is None:
         raise error_at(args[0], f"the first argument of {name} must name a function")
     fn = fn.get_definition() or fn
+    args = _without_context(fg, args, name)
     if split == "forward" and len(args) > 2 and _spelling(args[1]) == "enzyme_width":
         return _emit_vector(fg, call, name, fn, args, struct_ptr)
     args, tape_arg = _caller_tape(args, split, name) if split in ("augment", "split_reverse") else (args, None)
@@ -328,8 +344,8 @@ def _emit_vector(fg, call, name, fn, args, struct_ptr):
     """Enzyme's vector forward mode, ``__enzyme_fwddiff(f, enzyme_width, W, x, dx_1..dx_W, ...)`` for f of
     floating-point parameters (each followed by W tangents, or constant after enzyme_const) and result: W
     forward derivatives, one per direction, whose results fill the W floating-point fields of the struct the call
-    returns (or the W elements of its one array field). (f of scalars only: it runs once per direction, which is the same only when it writes no memory it
-    is given.)
+    returns (or the W elements of its one array field). (f of scalars only, and writing no memory: it runs once
+    per direction, which is the same only then; the AD stage checks its effects, ad/api_calls.py.)
 
     Raises:
         CompileError: W not a constant >= 1, a parameter that is not floating-point, a result that is not a
@@ -388,6 +404,7 @@ def _emit_vector(fg, call, name, fn, args, struct_ptr):
         op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(mg.declare(fn))
         op.attributes[MODE_ATTR] = ir.StringAttr.get("forward")
         op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+        op.attributes[LANE_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), k)
         at = fg.byte_offset(struct_ptr, arith.constant(i64, offset))
         llvm.StoreOp(fg.convert(op.results[0], fret, slot_type, call), at)
     return None
@@ -860,3 +877,383 @@ def lower_iteration_counts(module) -> None:
     sym = ir.SymbolTable(module.operation)
     if ITER in sym and not calls_to(module.operation, ITER):
         sym[ITER].operation.erase()
+
+
+# ---------------------------------------------------------------------------------- shadows of globals (queries)
+def _without_context(fg, args, name):
+    """`args` without Enzyme's ``enzyme_context, ctx`` pair (ctx evaluated for its effects): pgcc has one
+    context, of width 1 (emit_shadow_query), whose shadows every derivative uses.
+
+    Raises:
+        CompileError: enzyme_context at the end of the arguments."""
+    out, i = [], 0
+    while i < len(args):
+        if i > 0 and _spelling(args[i]) == "enzyme_context":
+            if i + 1 >= len(args):
+                raise error_at(args[i], f"enzyme_context at the end of the arguments of {name}")
+            fg.rvalue(args[i + 1], discard=True)
+            i += 2
+            continue
+        out.append(args[i])
+        i += 1
+    return out
+
+
+def _queried_global(arg):
+    """The global VAR_DECL whose storage address expression `arg` points into (``&g``, ``&blk.b``, ``&a[2]``,
+    ``a``, through casts), or None."""
+    c = strip_implicit(arg)
+    while True:
+        if c.kind in (K.PAREN_EXPR, K.CSTYLE_CAST_EXPR, K.UNEXPOSED_EXPR, K.CXX_STATIC_CAST_EXPR,
+                      K.CXX_REINTERPRET_CAST_EXPR) or c.kind == K.UNARY_OPERATOR and unary_op(c) == "&":
+            ch = children(c)
+            c = strip_implicit(ch[-1]) if ch else None
+        elif c.kind == K.MEMBER_REF_EXPR:
+            ch = children(c)
+            if not ch or canonical(ch[0].type).kind == T.POINTER:  # (p->x: not the global's own storage)
+                return None
+            c = strip_implicit(ch[0])
+        elif c.kind == K.ARRAY_SUBSCRIPT_EXPR:
+            ch = children(c)
+            if not ch or not CT.is_array(canonical(strip_implicit(ch[0]).type)):
+                return None
+            c = strip_implicit(ch[0])
+        else:
+            break
+        if c is None:
+            return None
+    d = c.referenced if c.kind == K.DECL_REF_EXPR else None
+    if d is None or d.kind != K.VAR_DECL or d.semantic_parent is None or \
+            d.semantic_parent.kind not in (K.TRANSLATION_UNIT, K.NAMESPACE, K.LINKAGE_SPEC):
+        return None
+    return d
+
+
+def _query_operands(call, args):
+    """(the address argument, its width expression or None, the lane expression) of an __enzyme_shadow call in
+    either of Enzyme's forms: ``(ctx, &g, lane)`` or ``(&g, width, lane)``.
+
+    Raises:
+        CompileError: not three arguments."""
+    if len(args) != 3:
+        raise error_at(call, "__enzyme_shadow takes three arguments: (context, &global, lane) or "
+                             "(&global, width, lane)")
+    if canonical(args[1].type).kind == T.POINTER or CT.is_array(canonical(args[1].type)):
+        return args[1], None, args[2]
+    return args[0], args[1], args[2]
+
+
+def _shadow_of_global(mg, d, where):
+    """The name of the memref.global that is global `d`'s shadow (created on first use, zero-initialized, and
+    recorded as its shadow for the AD stage: the shadow_global rule, as enzyme_shadow records).
+
+    Raises:
+        CompileError: a global pgcc keeps in raw memory (a struct, a pointer, an object whose address an
+            initializer takes), a constant global."""
+    from mlir.dialects import memref
+    mv = mg.global_var(d)
+    if canonical(d.type).is_const_qualified():
+        raise error_at(where, f"unsupported construct: __enzyme_shadow of constant global '{d.spelling}'")
+    if mv.is_raw_global:
+        return _shadow_of_raw_global(mg, mv.global_name, where), mv
+    name = mv.global_name + SHADOW_SUFFIX
+    done = getattr(mg, "enzyme_queried", None)
+    if done is None:
+        done = mg.enzyme_queried = {}
+    if name not in done:
+        t = ir.MemRefType(mv.mtype)
+        elem = t.element_type
+        zero = ir.IntegerAttr.get(elem, 0) if isinstance(elem, ir.IntegerType) else ir.FloatAttr.get(elem, 0.0)
+        with ir.Location.unknown(), ir.InsertionPoint.at_block_begin(mg.module.body):
+            memref.GlobalOp(name, ir.TypeAttr.get(t), sym_visibility="private",
+                            initial_value=ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get(list(t.shape),
+                                                                                                  elem), zero))
+        done[name] = mv
+        _add_rule(mg, "shadow_global", mv.global_name, name)
+    return name, mv
+
+
+def float_ranges(ty, base=0):
+    """The (byte offset, size) of every floating-point scalar in an object of C type `ty` (struct members,
+    array elements, recursively), from `base`: the bytes a shadow holds derivatives in."""
+    ty = canonical(ty)
+    if CT.is_float(ty):
+        return [(base, ty.get_size())]
+    if ty.kind in (T.CONSTANTARRAY,):
+        elem = canonical(ty.element_type)
+        size = elem.get_size()
+        inner = float_ranges(elem)
+        return [(base + k * size + o, n) for k in range(ty.element_count) for o, n in inner]
+    if ty.kind == T.RECORD:
+        out = []
+        for f in ty.get_fields():
+            off = ty.get_offset(f.spelling) if f.spelling else -1
+            if off is None or off < 0:
+                continue
+            out += float_ranges(f.type, base + off // 8)
+        return out
+    return []
+
+
+def _raw_globals(mg):
+    """{symbol: MemVar} of the file's globals in raw memory (llvm.mlir.global)."""
+    return {mv.global_name: mv for mv in mg.globals.values() if mv.is_raw_global}
+
+
+def _shadow_of_raw_global(mg, gname, where):
+    """The name of the shadow of global `gname` kept in raw memory (an llvm.mlir.global): a private copy of its
+    definition whose floating-point bytes are 0, whose integers are the primal's, and whose pointers to other
+    globals point to their shadows (made the same way: Enzyme's shadow of a descriptor holding the address of
+    an array holds the address of the array's shadow). Recorded as its shadow for the AD stage.
+
+    Raises:
+        CompileError: a global without a definition in this file, or whose initializer pgcc cannot map."""
+    name = gname + SHADOW_SUFFIX
+    done = getattr(mg, "enzyme_queried", None)
+    if done is None:
+        done = mg.enzyme_queried = {}
+    if name in done:
+        return name
+    body = mg.module.body
+    g = next((o for o in body.operations if o.operation.name == "llvm.mlir.global"
+              and ir.StringAttr(o.attributes["sym_name"]).value == gname), None)
+    mv = _raw_globals(mg).get(gname)
+    if g is None or mv is None or ("value" not in g.attributes and not len(g.regions[0].blocks)):
+        raise error_at(where, f"unsupported construct: __enzyme_shadow of '{gname}', a global not defined in "
+                              "this file")
+    done[name] = mv
+    ranges = float_ranges(mv.ctype)
+    sh = g.operation.clone(ip=ir.InsertionPoint(g.operation))
+    sh.attributes["sym_name"] = ir.StringAttr.get(name)
+    sh.attributes["linkage"] = ir.Attribute.parse("#llvm.linkage<internal>")
+    if "constant" in sh.attributes:
+        del sh.attributes["constant"]
+    if "value" in sh.attributes:
+        sh.attributes["value"] = _zero_ranges(sh.attributes["value"], 0, ranges, where, gname)
+    else:
+        _shadow_initializer(mg, sh, ranges, where, gname)
+    _add_rule(mg, "shadow_global", gname, name)
+    return name
+
+
+def _zero_ranges(attr, at, ranges, where, gname):
+    """Dense byte attribute `attr` (the bytes at offset `at` of a global) with the bytes of `ranges` zeroed."""
+    text = str(attr.type)
+    if not isinstance(attr, ir.DenseElementsAttr) or "xi8>" not in text:
+        if ranges:
+            raise error_at(where, f"unsupported construct: __enzyme_shadow of '{gname}': its initializer is not "
+                                  "in bytes")
+        return attr
+    data = [int(x) for x in ir.DenseIntElementsAttr(attr)]
+    for off, n in ranges:
+        for k in range(max(off - at, 0), min(off - at + n, len(data))):
+            data[k] = 0
+    return ir.DenseElementsAttr.get(__import__("numpy").array(data, dtype="int8"), type=attr.type)
+
+
+def _shadow_initializer(mg, sh, ranges, where, gname):
+    """Rewrite the initializer region of shadow global `sh` (a clone of the primal's): addresses of globals
+    become those of their shadows, byte chunks inserted into the packed struct lose their floating-point bytes,
+    floating-point constants become 0.
+
+    Raises:
+        CompileError: initializer forms whose byte layout is not known here."""
+    from polygeist_py.ad.prepare import packed_bytes, struct_members  # (the packed layout of struct globals)
+    for o in list(_walk(sh)):
+        kind = o.operation.name
+        if kind == "llvm.mlir.addressof":
+            target = ir.FlatSymbolRefAttr(o.attributes["global_name"]).value
+            if target in _raw_globals(mg):
+                tg = next((x for x in mg.module.body.operations if x.operation.name == "llvm.mlir.global"
+                           and ir.StringAttr(x.attributes["sym_name"]).value == target), None)
+                if tg is not None and "constant" not in tg.attributes:
+                    o.attributes["global_name"] = ir.FlatSymbolRefAttr.get(
+                        _shadow_of_raw_global(mg, target, where))
+        elif kind == "llvm.mlir.constant":
+            v = o.attributes["value"]
+            if isinstance(v, ir.FloatAttr):
+                o.attributes["value"] = ir.FloatAttr.get(v.type, 0.0)
+            elif isinstance(v, ir.DenseElementsAttr) and ranges:
+                at = _chunk_offset(o, packed_bytes, struct_members)
+                if at is None:
+                    raise error_at(where, f"unsupported construct: __enzyme_shadow of '{gname}': the layout of "
+                                          "its initializer")
+                o.attributes["value"] = _zero_ranges(v, at, ranges, where, gname)
+
+
+def _walk(op):
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                yield inner
+                yield from _walk(inner)
+
+
+def _chunk_offset(const, packed_bytes, struct_members):
+    """The byte offset at which constant `const` lands in its global: 0 when returned directly, a packed struct
+    member's offset when inserted into one (the frontend's layout of a struct global), else None."""
+    users = [u.owner for u in const.results[0].uses]
+    if any(u.operation.name == "llvm.return" for u in users):
+        return 0
+    if len(users) != 1 or users[0].operation.name != "llvm.insertvalue":
+        return None
+    ins = users[0]
+    pos = list(ir.DenseI64ArrayAttr(ins.attributes["position"]))
+    text = str(ins.results[0].type)
+    if len(pos) != 1 or not text.startswith("!llvm.struct<packed ("):
+        return None
+    sizes = [packed_bytes(t) for t in struct_members(text[len("!llvm.struct<packed ("):-2])]
+    if any(x is None for x in sizes[:pos[0]]):
+        return None
+    return sum(sizes[:pos[0]])
+
+
+def _all_queried_globals(fg, where):
+    """Give a shadow to every global an __enzyme_shadow call of the file names (once per file): the shadows
+    exist before any derivative or __enzyme_zero_shadows runs, wherever the queries stand."""
+    mg = fg.mg
+    if getattr(mg, "enzyme_queries_scanned", False):
+        return
+    mg.enzyme_queries_scanned = True
+    found = []
+
+    def visit(c):
+        if c.kind == K.CALL_EXPR and c.referenced is not None and \
+                shadow_query(c.referenced.spelling) == "__enzyme_shadow":
+            found.append(c)
+        for ch in c.get_children():
+            visit(ch)
+
+    for top in mg.tu.cursor.get_children():
+        if top.location.file is not None and not top.location.is_in_system_header and \
+                top.kind in (K.FUNCTION_DECL, K.NAMESPACE, K.LINKAGE_SPEC, K.CXX_METHOD):
+            visit(top)
+    for c in found:
+        args = list(c.get_arguments())
+        if len(args) == 3:
+            d = _queried_global(_query_operands(c, args)[0])
+            if d is not None:
+                _shadow_of_global(mg, d, c)
+
+
+def _zero_queried_shadows(fg) -> None:
+    """Zero the floating-point bytes of the shadow of every global the file queries (pointers and integers in
+    shadows of raw-memory globals stay as made)."""
+    from mlir.dialects import llvm, memref
+    i8, i64 = ir.IntegerType.get_signless(8), ir.IntegerType.get_signless(64)
+    for shadow, mv in getattr(fg.mg, "enzyme_queried", {}).items():
+        if mv.is_raw_global:
+            base = llvm.AddressOfOp(CT.llvm_ptr(), shadow).result
+            for off, n in float_ranges(mv.ctype):
+                llvm.MemsetOp(fg.byte_offset(base, arith.constant(i64, off)), arith.constant(i8, 0),
+                              arith.constant(i64, n), ir.BoolAttr.get(False))
+            continue
+        t = ir.MemRefType(mv.mtype)
+        m = memref.GetGlobalOp(t, shadow).result
+        nbytes = CT.byte_width(t.element_type)
+        for n in t.shape:
+            nbytes *= n
+        llvm.MemsetOp(fg.to_ptr(m), arith.constant(i8, 0), arith.constant(i64, nbytes), ir.BoolAttr.get(False))
+
+
+CONTEXT_MADE = "__pgcc_enzyme_context_made"
+CONTEXT_MESSAGE = "pgcc: __enzyme_context ran a second time: pgcc keeps one shadow per global (one context)\n"
+
+
+def _once_at_run_time(mg, call) -> None:
+    """At the insertion point: abort with a message on standard error when this runs a second time (a second
+    context would share the first one's shadows: never a silent wrong derivative).
+
+    Raises:
+        CompileError: the file declares write or abort with another type."""
+    from mlir.dialects import llvm, memref, scf
+    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    t = ir.MemRefType.get([], i32)
+    body = mg.module.body
+    names = {ir.StringAttr(o.attributes["sym_name"]).value: o for o in body.operations if "sym_name" in o.attributes}
+    with ir.Location.unknown():
+        if CONTEXT_MADE not in names:
+            with ir.InsertionPoint.at_block_begin(body):
+                memref.GlobalOp(CONTEXT_MADE, ir.TypeAttr.get(t), sym_visibility="private",
+                                initial_value=ir.DenseElementsAttr.get_splat(ir.RankedTensorType.get([], i32),
+                                                                             ir.IntegerAttr.get(i32, 0)))
+        for fname, ftype in (("write", ir.FunctionType.get([i32, CT.llvm_ptr(), i64], [i64])),
+                             ("abort", ir.FunctionType.get([], []))):
+            have = mg.functions.get(fname) or names.get(fname)
+            if have is None:  # (declared as the frontend declares it: a later use of the program's reuses it)
+                with ir.InsertionPoint(body):
+                    mg.functions[fname] = func.FuncOp(fname, ftype, visibility="private")
+            elif ir.TypeAttr(have.attributes["function_type"]).value != ftype:
+                raise error_at(call, f"unsupported construct: __enzyme_context in a file that declares '{fname}' "
+                                     "with another type")
+        flag = memref.GetGlobalOp(t, CONTEXT_MADE).result
+        made = memref.LoadOp(flag, []).result
+        memref.StoreOp(arith.constant(i32, 1), flag, [])
+        again = scf.IfOp(arith.cmpi(arith.CmpIPredicate.ne, made, arith.constant(i32, 0)))
+        with ir.InsertionPoint(again.then_block):
+            text = mg.string_constant(CONTEXT_MESSAGE)
+            func.CallOp([i64], ir.FlatSymbolRefAttr.get("write"),
+                        [arith.constant(i32, 2), text, arith.constant(i64, len(CONTEXT_MESSAGE))])
+            func.CallOp([], ir.FlatSymbolRefAttr.get("abort"), [])
+            scf.YieldOp([])
+
+
+def emit_shadow_query(fg, call, args):
+    """Enzyme's queries of the shadows of globals, for a single context of width 1 (one shadow per global):
+
+    - ``__enzyme_context(1)``: the context (a non-null token; the width must be the constant 1), whose shadows
+      start at 0; a program that makes a second context aborts with a message (pgcc's shadows are one per
+      global: two contexts would share them);
+    - ``__enzyme_shadow(ctx, &g, 0)`` / ``__enzyme_shadow(&g, 1, 0)``: the address in g's shadow that
+      corresponds to the address given (a member or element of g: the same offset), where reverse mode adds
+      g's adjoints and forward mode reads its tangents (g's values are differentiated in every derivative);
+    - ``__enzyme_zero_shadows(ctx)``: zeroes the shadow of every global the file queries.
+
+    Returns the call's value (an !llvm.ptr), or None for __enzyme_zero_shadows.
+
+    Raises:
+        CompileError: a width or lane other than the constants 1 and 0, an address not into a global (or into
+            one pgcc gives no shadow, _shadow_of_global)."""
+    from mlir.dialects import llvm, memref
+    from .array_init import constant_value
+    name = shadow_query(call.referenced.spelling)
+    mg = fg.mg
+    _all_queried_globals(fg, call)
+    i64 = ir.IntegerType.get_signless(64)
+    if name == "__enzyme_context":
+        width = constant_value(args[0]) if len(args) == 1 else None
+        if width != 1:
+            raise error_at(call, "unsupported construct: Enzyme's shadow contexts of a width other than the "
+                                 "constant 1 (__enzyme_context: pgcc keeps one shadow per global)")
+        _once_at_run_time(mg, call)
+        _zero_queried_shadows(fg)  # (a new context's shadows start at 0)
+        return llvm.IntToPtrOp(CT.llvm_ptr(), arith.constant(i64, 1)).result
+    if name == "__enzyme_zero_shadows":
+        for a in args:
+            fg.rvalue(a, discard=True)
+        _zero_queried_shadows(fg)
+        return None
+    addr, width, lane = _query_operands(call, args)
+    if width is not None and constant_value(width) != 1:
+        raise error_at(width, "unsupported construct: Enzyme's shadows of globals in vector mode (__enzyme_shadow "
+                              "of a width other than 1)")
+    if constant_value(lane) != 0:
+        raise error_at(lane, "unsupported construct: a lane other than 0 in __enzyme_shadow (pgcc's shadows of "
+                             "globals have width 1)")
+    d = _queried_global(addr)
+    if d is None:
+        raise error_at(addr, "__enzyme_shadow needs the address of a global variable (or of a member or element "
+                             "of one)")
+    if width is None:
+        fg.rvalue(args[0], discard=True)  # (the context)
+    shadow, mv = _shadow_of_global(mg, d, addr)
+    p = fg.raw_pointer(addr)
+    if mv.is_raw_global:
+        base = llvm.AddressOfOp(CT.llvm_ptr(), mv.global_name).result
+        sbase = llvm.AddressOfOp(CT.llvm_ptr(), shadow).result
+    else:
+        t = ir.MemRefType(mv.mtype)
+        base = fg.to_ptr(memref.GetGlobalOp(t, mv.global_name).result)
+        sbase = fg.to_ptr(memref.GetGlobalOp(t, shadow).result)
+    offset = arith.subi(llvm.PtrToIntOp(i64, p).result, llvm.PtrToIntOp(i64, base).result)
+    return llvm.IntToPtrOp(CT.llvm_ptr(), arith.addi(llvm.PtrToIntOp(i64, sbase).result, offset)).result

@@ -1,8 +1,9 @@
 /* Derivatives through `#pragma omp parallel` regions that hold several constructs (compile with -fopenmp):
    a per-thread partial sum over an `omp for` added to the result in a `critical` section (float and double),
    two `omp for` loops separated by a `single` block and a barrier, a collapsed 2-d `omp for` with a
-   `master` block. Reverse mode against central finite differences, forward mode against reverse mode (the
-   dot-product test). Prints "label derivative reference"; exits 1 when one is outside tolerance. */
+   `master` block, a loop-local and a private(t) variable passed by address to a helper inside `parallel for`
+   (the first with `#pragma nounroll` between the pragma and its loop). Reverse mode against central finite
+   differences, forward mode against reverse mode (the dot-product test). Prints "label derivative reference"; exits 1 when one is outside tolerance. */
 #include <math.h>
 #include <stdio.h>
 
@@ -94,6 +95,26 @@ static double two_loops_value(const double *x, int n) {
   return two_loops(x, y, n);
 }
 
+/* a thread's own local written through its address by a helper, in `parallel for` loops */
+static void cell_value(const double *x, int i, double *out) { *out = x[i] * x[i] + sin(x[i]); }
+
+double by_address(const double *x, int n) {
+  double y[N], t, e = 0;
+  #pragma omp parallel for
+  #pragma nounroll
+  for (int i = 0; i < n; i++) {
+    double local;
+    cell_value(x, i, &local);
+    y[i] = local * x[(i + 1) % n];
+  }
+  #pragma omp parallel for private(t) reduction(+:e)
+  for (int i = 0; i < n; i++) {
+    cell_value(y, i, &t);
+    e += t * x[i];
+  }
+  return e;
+}
+
 typedef double (*objective)(const double *, int);
 
 static double central(objective f, double *x, int i) {
@@ -132,5 +153,13 @@ int main(void) {
   dot = 0;
   for (int i = 0; i < N; i++) dot += dx[i] * v[i];
   check("master_dot", 0, jv, dot, 1e-10);
+
+  for (int i = 0; i < N; i++) dx[i] = 0;
+  __enzyme_autodiff((void *)by_address, enzyme_dup, x, dx, enzyme_const, N);
+  for (int i = 0; i < N; i += 3) check("address", i, dx[i], central(by_address, x, i), 1e-6);
+  jv = __enzyme_fwddiff((void *)by_address, enzyme_dup, x, v, enzyme_const, N);
+  dot = 0;
+  for (int i = 0; i < N; i++) dot += dx[i] * v[i];
+  check("address_dot", 0, jv, dot, 1e-10);
   return failures ? 1 : 0;
 }
