@@ -137,6 +137,10 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
                     self.bind_param(p, arg)
                 else:
                     self.bind_record_param(p, pabi, args[pabi.first:pabi.first + len(pabi.types)])
+            for p in params:  # `int b[n++]`: a parameter's array bounds are evaluated on entry (C11 6.9.1p10)
+                for size in p.get_children():
+                    if size.kind.is_expression() and not self.pure(size):
+                        self.rvalue(size, discard=True)
             if self.ret_type.kind == T.RECORD:  # the returned record's address (a zeroed slot until `return`)
                 slot = self.byte_alloca(CT.size_of(self.ret_type), self.ret_type.get_align())
                 self.zero_bytes(slot, CT.size_of(self.ret_type))

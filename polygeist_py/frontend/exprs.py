@@ -526,9 +526,10 @@ class ExprGen:
             return vectors.compound(self, op, a, b, e)
         lv = self.lvalue(a)
         at = canonical(a.type)
+        # (the right operand first, then the load: `x[0] |= f()` sees what f stored into x[0], as gcc and clang)
         if at.kind == T.POINTER or is_array_parameter(a):
-            cur = self.load(lv)
             k = self.index_of(self.rvalue(b), b.type)
+            cur = self.load(lv)
             if op == "Sub":
                 k = arith.subi(self.const_index(0), k)
             v = self.offset_pointer(cur, k, at)
@@ -537,7 +538,8 @@ class ExprGen:
         if CT.is_complex(at) or CT.is_complex(b.type):  # (clang's computation type: complex, or the lhs real)
             if not (CT.is_numeric(at) and CT.is_numeric(b.type)) or CT.is_int(at) or CT.is_int(b.type):
                 raise self.unsupported(e, f"compound assignment of '{b.type.spelling}' to '{a.type.spelling}'")
-            cur, rv = complex_values.common(self.load(lv), self.rvalue(b))
+            rb = self.rvalue(b)
+            cur, rv = complex_values.common(self.load(lv), rb)
             v = complex_values.narrow(self.complex_op(op, cur, rv, e), at)
             stored = self.store(lv, v)
             return v if stored is None else stored
@@ -545,8 +547,8 @@ class ExprGen:
         if not (CT.is_arith(at) and CT.is_arith(b.type)):
             raise self.unsupported(e, f"compound assignment to '{a.type.spelling}'")
         comp = IS.compound_computation_type(op, at, b.type)
-        cur = self.convert(self.load(lv), at, comp, a)
         rv = self.convert(self.rvalue(b), b.type, comp, b)
+        cur = self.convert(self.load(lv), at, comp, a)
         form = None
         if lv.__class__ is VarLV and op in ("Add", "Sub") and CT.is_int(at) and not CT.is_unsigned(at):
             f0 = self.env[lv.key].form if lv.key in self.env else None

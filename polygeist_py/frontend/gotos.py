@@ -269,9 +269,10 @@ def emit_compound(fg, c):
              and lp.segment is None]  # (a dispatch loop's labels share one flag: emit_dispatch)
     for n in names:
         fg.env[flag_key(n)] = Binding(fg.const_bool(False))
-    # a block of a loop body that declares a variable-length array frees it at its end, as C's scoping says
-    # (and gcc does): else every iteration would leave its array on the stack
-    sp = llvm.StackSaveOp(ir.Type.parse("!llvm.ptr")).result if fg.loops and declares_vla(c) else None
+    # a block that declares a variable-length array frees it at its end, as C's scoping says (and gcc does):
+    # else every pass through it (a loop's body, or a block a goto jumps back before) would leave its array
+    # on the stack
+    sp = llvm.StackSaveOp(ir.Type.parse("!llvm.ptr")).result if declares_vla(c) else None
     fg.block_cleanups.append([])  # `cleanup(f)` variables declared in this block (decls.arm_cleanup)
     dispatch = [lp for lp in _plans(fg).values() if lp.scope == c.hash and lp.segment is not None]
     if dispatch:
