@@ -213,6 +213,16 @@ void __pgcc_device_assert_fail(const char *expr, const char *file, unsigned int 
   fprintf(stderr, "%s:%u: %s: Assertion `%s` failed.\n", file, line, func, expr);
   __atomic_store_n(&sticky_error, 710, __ATOMIC_SEQ_CST);
 }
+/* A loop or condition holding __syncthreads() whose control pgcc could not prove the same in every thread of
+   a block is counted at run time (gpu_to_cpu/checked_uniformity.py); when threads disagree, a GPU's behavior is
+   undefined (the block may hang): stop with the position of the construct. */
+void __pgcc_nonuniform_control(const char *where, int yes, int taking_part) {
+  fprintf(stderr, "%s: error: __syncthreads() or a warp intrinsic inside a loop or condition that differs "
+          "between the threads of a block at run time (%d of %d threads go on); CUDA requires it to be the "
+          "same in every thread\n", where, yes, taking_part);
+  fflush(stderr);
+  exit(1);
+}
 static cudaError_t sticky(void) { return (cudaError_t)__atomic_load_n(&sticky_error, __ATOMIC_SEQ_CST); }
 
 /* synchronization and errors: everything has finished when a call returns */

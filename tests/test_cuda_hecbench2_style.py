@@ -1,0 +1,31 @@
+"""CUDA programs in the style of HeCBench's self-checking codes (tests/programs/cuda/), second set, built with
+`pgcc --cpuify -O2` and run at 1, 2 and 4 OpenMP threads against their own CPU references.
+
+checked_uniform_loops: loops holding __syncthreads() whose trip counts pgcc cannot prove the same in every thread
+(a text search's exit test uniform only by arithmetic on threadIdx.x + k * blockDim.x, as HeCBench ss; a
+grid-stride row loop starting at threadIdx.y, as jaccard) were compile errors: their conditions are now counted
+over the block at run time (gpu_to_cpu/checked_uniformity.py). A loop whose trip count does differ between
+threads (list ranking by pointer jumping, as wyllie) stops the program with the loop's position and exit status 1.
+"""
+
+from __future__ import annotations
+
+import re
+
+from conftest import PROGRAMS, assert_passes, run_exe, run_pgcc
+
+CUDA = PROGRAMS / "cuda"
+
+
+def test_loops_with_barriers_checked_at_run_time(tmp):
+    src = CUDA / "checked_uniform_loops.cu"
+    r = run_pgcc([src, "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    assert_passes(tmp / "app")
+    for n in (1, 4):
+        got = run_exe(tmp / "app", threads=n, args=("rank",))
+        assert got.returncode == 1 and "ranked" not in got.stdout
+        assert re.search(r"checked_uniform_loops\.cu:70:5: error: __syncthreads\(\) or a warp intrinsic inside a loop "
+                         r"or condition that differs between the threads of a block at run time \(\d+ of 256",
+                         got.stderr), got.stderr
+
