@@ -6,6 +6,10 @@ checked_uniform_loops: loops holding __syncthreads() whose trip counts pgcc cann
 grid-stride row loop starting at threadIdx.y, as jaccard) were compile errors: their conditions are now counted
 over the block at run time (gpu_to_cpu/checked_uniformity.py). A loop whose trip count does differ between
 threads (list ranking by pointer jumping, as wyllie) stops the program with the loop's position and exit status 1.
+
+macro_defined_masks: kernels, a __device__ and a __host__ __device__ function defined by macros (HeCBench mask's
+style): the host half kept each expansion's call but lost the kernel's declaration (g++: 'was not declared in
+this scope'); the bodies are now removed in the macro definitions (cuda_split._macro_device_body_edits).
 """
 
 from __future__ import annotations
@@ -15,6 +19,12 @@ import re
 from conftest import PROGRAMS, assert_passes, run_exe, run_pgcc
 
 CUDA = PROGRAMS / "cuda"
+
+
+def test_kernels_defined_by_macros(tmp):
+    r = run_pgcc([CUDA / "macro_defined_masks.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    assert all(out.splitlines()[-2] == "3 launches" for out in assert_passes(tmp / "app"))
 
 
 def test_loops_with_barriers_checked_at_run_time(tmp):
