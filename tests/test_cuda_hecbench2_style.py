@@ -10,6 +10,10 @@ threads (list ranking by pointer jumping, as wyllie) stops the program with the 
 macro_defined_masks: kernels, a __device__ and a __host__ __device__ function defined by macros (HeCBench mask's
 style): the host half kept each expansion's call but lost the kernel's declaration (g++: 'was not declared in
 this scope'); the bodies are now removed in the macro definitions (cuda_split._macro_device_body_edits).
+
+edge_row_overrun: a kernel whose off-by-one guard writes one row past its cudaMalloc'd buffer (HeCBench
+bezier-surface): device blocks now have a GPU allocator's slack, so the host heap around them survives (the
+program aborted in free() before).
 """
 
 from __future__ import annotations
@@ -19,6 +23,12 @@ import re
 from conftest import PROGRAMS, assert_passes, run_exe, run_pgcc
 
 CUDA = PROGRAMS / "cuda"
+
+
+def test_write_past_a_device_buffer_lands_in_slack(tmp):
+    r = run_pgcc([CUDA / "edge_row_overrun.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    assert_passes(tmp / "app")
 
 
 def test_kernels_defined_by_macros(tmp):

@@ -163,10 +163,18 @@ int __pgcc_ad_shadows_disjoint(long long n, void *const *ptrs, const char *what)
   return answer;
 }
 
-/* memory: aligned as cudaMalloc aligns (256 bytes) so that vector loads of device buffers stay aligned */
+/* memory: aligned as cudaMalloc aligns (256 bytes) so that vector loads of device buffers stay aligned, and
+   sized as a GPU's allocator hands memory out: large blocks in whole 2 MiB pages, small ones in 512-byte
+   units. A kernel that writes a little past its buffer (HeCBench bezier-surface's `if (i > N) return;` lets
+   thread N write one row too many) then writes into slack, as on a GPU, instead of the C library's heap
+   metadata (munmap_chunk(): invalid pointer). The slack of a large block is never touched: no memory. */
+static size_t device_granule(size_t n) {
+  size_t unit = n >= ((size_t)1 << 20) ? ((size_t)2 << 20) : 512;
+  return (n + unit - 1) / unit * unit + (n % unit == 0 ? unit : 0);
+}
 cudaError_t cudaMalloc(void **p, size_t n) {
   *p = NULL;
-  if (posix_memalign(p, 256, n ? n : 1) != 0)
+  if (posix_memalign(p, 256, device_granule(n ? n : 1)) != 0)
     return cudaErrorMemoryAllocation;
   track_block(*p, n);
   return cudaSuccess;
