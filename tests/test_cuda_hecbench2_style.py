@@ -14,6 +14,9 @@ this scope'); the bodies are now removed in the macro definitions (cuda_split._m
 edge_row_overrun: a kernel whose off-by-one guard writes one row past its cudaMalloc'd buffer (HeCBench
 bezier-surface): device blocks now have a GPU allocator's slack, so the host heap around them survives (the
 program aborted in free() before).
+
+packed_lane_ops: half2 comparisons (__hgt2, __hbge2) and the SIMD video intrinsics (__vmaxs4, __vminu4,
+__vabsdiffu4, __vadd2) of HeCBench relu were undeclared identifiers.
 """
 
 from __future__ import annotations
@@ -29,6 +32,13 @@ def test_write_past_a_device_buffer_lands_in_slack(tmp):
     r = run_pgcc([CUDA / "edge_row_overrun.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
     assert_passes(tmp / "app")
+
+
+def test_packed_lane_intrinsics(tmp):
+    r = run_pgcc([CUDA / "packed_lane_ops.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    counts = {out.splitlines()[-2] for out in assert_passes(tmp / "app")}
+    assert len(counts) == 1 and int(counts.pop().split()[0]) > 0
 
 
 def test_kernels_defined_by_macros(tmp):
