@@ -16,7 +16,10 @@ the parallel loop there gives exactly that order (Polygeist, PPoPP'23, "barrier 
   warp reducing per-warp partials: ``if (warp == 0) v = warp_sum(v)``): the if's effects are predicated op by
   op and the barriers and loops around them are left to the cases above (_predicate_guard); so are the
   __syncthreads() in loops inside the guard of an early return (_exit_guard);
-* any other barrier (in a loop or condition that differs between threads) is an error.
+* a barrier in a loop or condition whose control is not proven uniform: the control is counted over the block
+  at run time (checked_uniformity.py: a while loop is rotated so that its condition is evaluated around
+  barriers), and the program stops with the construct's position when threads disagree; control written to
+  differ (`threadIdx.x < 16`, `t & 1`) is an error at compile time.
 
 Values computed before a split point and used after it are either recomputed after it (pure arithmetic on
 thread ids and uniform values) or stored per thread in a cache ``memref<dz x dy x dx x T>`` allocated once per
