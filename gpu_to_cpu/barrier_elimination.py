@@ -16,7 +16,10 @@ the parallel loop there gives exactly that order (Polygeist, PPoPP'23, "barrier 
   warp reducing per-warp partials: ``if (warp == 0) v = warp_sum(v)``): the if's effects are predicated op by
   op and the barriers and loops around them are left to the cases above (_predicate_guard); so are the
   __syncthreads() in loops inside the guard of an early return (_exit_guard);
-* any other barrier (in a loop or condition that differs between threads) is an error.
+* a barrier in a loop or condition whose control is not proven uniform: the control is counted over the block
+  at run time (checked_uniformity.py: a while loop is rotated so that its condition is evaluated around
+  barriers), and the program stops with the construct's position when threads disagree; control written to
+  differ (`threadIdx.x < 16`, `t & 1`) is an error at compile time.
 
 Values computed before a split point and used after it are either recomputed after it (pure arithmetic on
 thread ids and uniform values) or stored per thread in a cache ``memref<dz x dy x dx x T>`` allocated once per
@@ -36,6 +39,7 @@ from polygeist_py.frontend.cuda_builtins import ACTIVE_LANE, BLOCK_UNIFORM, WARP
 from polygeist_py.frontend.stmts import WRITTEN_IF
 from polygeist_py.max_flow import min_cut_source_side
 
+from .checked_uniformity import checked_condition, differs_by_construction, rotate_while
 from .ir_nav import (TRAPPING, body_ops, collect, defined_inside, enclosing, is_nested_in, is_pure,
                      loop_bounds, replace_uses_inside, within)
 from .launch_to_loops import THREADS, is_block_loop, is_thread_loop, parallel_loop
@@ -77,8 +81,14 @@ def _split_at_first_barrier(p) -> list:
     if x.name == "scf.if" and not _uniform(x.operands[0], p):
         if _barrier_at_top_of_then(x) and WRITTEN_IF not in x.attributes:  # the guard of an early `return`
             _distribute_guard(p, x)
+        elif _needs_block_uniform(x) and not differs_by_construction(x.operands[0], p):
+            # (made uniform by a count checked at run time)
+            x.operands[0] = checked_condition(p, x.operands[0], x)
         else:
             _predicate_guard(x)
+        return [p]
+    if x.name == "scf.while" and not _while_state_to_caches(p, x, plan_only=True):
+        rotate_while(p, x)  # its condition is now a count checked at run time, evaluated around barriers
         return [p]
     return _interchange(p, x)
 
@@ -552,9 +562,10 @@ def _for_state_to_caches(p, x) -> None:
             _carry_in_cache(p, x, 3 + i, arg, body, i)
 
 
-def _while_state_to_caches(p, x) -> None:
+def _while_state_to_caches(p, x, plan_only=False) -> bool:
     """scf.while with a barrier: its condition must be uniform; carried values that differ between threads
-    (passed through the condition unchanged, e.g. `v += __shfl_down_sync(..., v, off)`) move to caches."""
+    (passed through the condition unchanged, e.g. `v += __shfl_down_sync(..., v, off)`) move to caches.
+    `plan_only`: change nothing, return whether the loop has that form (else checked_uniformity rotates it)."""
     before, after = x.regions[0].blocks[0], x.regions[1].blocks[0]
     cond, y = list(before.operations)[-1], list(after.operations)[-1]
     bargs, aargs, inits = list(before.arguments), list(after.arguments), list(x.operands)
@@ -575,11 +586,14 @@ def _while_state_to_caches(p, x) -> None:
     ok = ok and all(i < len(forwarded) and forwarded[i] == bargs[i] and i < len(aargs)
                     and all(u.owner.operation == cond.operation for u in bargs[i].uses) for i in per_thread)
     ok = ok and all(_uniform(v, p, assumed) or k in per_thread and v == bargs[k] for k, v in enumerate(forwarded))
-    if not ok:
+    if not ok and (not plan_only or differs_by_construction(cond.operands[0], p)):
         raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a loop or "
                              "condition that differs between the threads of a block (a while loop whose condition does)")
+    if plan_only or not ok:
+        return ok
     for i in per_thread:
         _carry_in_cache(p, x, i, aargs[i], after, i)
+    return True
 
 
 def _shared_flags_read_after_barrier(p, x) -> frozenset:
@@ -712,6 +726,15 @@ def _distribute_guard(p, x) -> None:
                 with op.location, first:
                     replace_uses_inside(r, _load(cache, p), second)
     bar.move_before(second)
+
+
+def _needs_block_uniform(x) -> bool:
+    """scf.if `x` (on a condition not proven uniform) holds a __syncthreads() (not only warp-level barriers)
+    or barriers in both branches, and is not the guard of an early return: CUDA requires its condition to be
+    the same in every thread of the block, which checked_uniformity verifies at run time."""
+    block_wide = any(WARP_SYNC not in b.attributes for b in collect(x, lambda o: o.name == "gpu.barrier"))
+    both = len(x.regions[1].blocks) and any(_has_barrier(op) for op in body_ops(x, 1))
+    return bool((block_wide and not _exit_guard(x)) or both)
 
 
 def _barrier_at_top_of_then(x) -> bool:

@@ -542,6 +542,7 @@ def host_source(tu, path: str, text: bytes, launches: list, headers: dict | None
                       + b")"))
     for f in files:
         edits_of[f].extend(_macro_launch_edits(texts[f]))
+        edits_of[f].extend(_macro_device_body_edits(texts[f]))
 
     def visit_decls(cursors):
         for c in cursors:
@@ -555,6 +556,8 @@ def host_source(tu, path: str, text: bytes, launches: list, headers: dict | None
             elif c.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE, K.CXX_METHOD) and c.is_definition() \
                     and is_device_only(c):
                 body = next((ch for ch in c.get_children() if ch.kind == K.COMPOUND_STMT), None)
+                if body is not None and text[extent(body)[0]:extent(body)[0] + 1] != b"{":
+                    continue  # defined by a macro's expansion: removed in its definition (_macro_device_body_edits)
                 if body is not None:
                     edits.append((*extent(body), b";"))
                     if c.kind != K.CXX_METHOD and c.storage_class == c.storage_class.STATIC:
@@ -611,6 +614,57 @@ def _macro_launch_edits(text: bytes) -> list:
                           + text[k:i].rstrip()))
             at = j + 3
     return edits
+
+
+DEVICE_ONLY_WORDS = re.compile(rb"\b__(global|device)__\b")
+
+
+def _macro_device_body_edits(text: bytes) -> list:
+    """Edits removing, in each macro definition of `text`, the bodies of the device-only functions it defines
+    (`#define MASK_KERNEL(NAME, F) template <typename T> __global__ void NAME(...) { ... }`): the host half
+    keeps their declarations, as host_source does for functions written in the file; their expansion is not
+    in the file, so the definition is edited. A `__host__ __device__` function and a `__device__` lambda
+    (`[=] __device__ (int i) {...}`) keep their bodies. Each removed body leaves its line continuations, so
+    the macro and the lines after it keep their numbers."""
+    edits = []
+    for m in DEFINE.finditer(text):
+        end, at = m.end(), m.start()
+        for w in DEVICE_ONLY_WORDS.finditer(text, m.start(), end):
+            if w.start() < at:
+                continue  # inside a body removed already
+            head_start = max(text.rfind(b";", m.start(), w.start()), text.rfind(b"}", m.start(), w.start()),
+                         text.rfind(b"define", m.start(), w.start()))
+            paren = text.find(b"(", w.end(), end)
+            if b"__host__" in text[head_start:paren if paren >= 0 else end] \
+                    or text[head_start:w.start()].rstrip(b" \t\\\n").endswith(b"]"):
+                continue  # a __host__ __device__ function, or a lambda
+            stop = text.find(b";", w.end(), end)
+            if paren < 0 or 0 <= stop < paren or not re.search(rb"[A-Za-z_]\w*[ \t\\\n]*$", text[w.end():paren]):
+                continue  # a variable, or a lambda
+            close = _matching(text, paren, end, b"(", b")")
+            brace = close + 1 if close >= 0 else -1
+            while 0 <= brace < end and text[brace:brace + 1] in b" \t\\\n":
+                brace += 1
+            if brace < 0 or text[brace:brace + 1] != b"{":
+                continue  # a declaration
+            last = _matching(text, brace, end, b"{", b"}")
+            if last < 0:
+                continue
+            edits.append((brace, last + 1, b";" + b" \\\n" * text.count(b"\n", brace, last + 1)))
+            at = last + 1
+    return edits
+
+
+def _matching(text: bytes, start: int, end: int, open_: bytes, close: bytes) -> int:
+    """The offset of the bracket closing the one at `start` in text[:end], or -1."""
+    depth = 0
+    for k in range(start, end):
+        c = text[k:k + 1]
+        depth += c == open_
+        depth -= c == close
+        if depth == 0:
+            return k
+    return -1
 
 
 def _apply_edits(text: bytes, edits: list) -> str:

@@ -163,10 +163,18 @@ int __pgcc_ad_shadows_disjoint(long long n, void *const *ptrs, const char *what)
   return answer;
 }
 
-/* memory: aligned as cudaMalloc aligns (256 bytes) so that vector loads of device buffers stay aligned */
+/* memory: aligned as cudaMalloc aligns (256 bytes) so that vector loads of device buffers stay aligned, and
+   sized as a GPU's allocator hands memory out: large blocks in whole 2 MiB pages, small ones in 512-byte
+   units. A kernel that writes a little past its buffer (HeCBench bezier-surface's `if (i > N) return;` lets
+   thread N write one row too many) then writes into slack, as on a GPU, instead of the C library's heap
+   metadata (munmap_chunk(): invalid pointer). The slack of a large block is never touched: no memory. */
+static size_t device_granule(size_t n) {
+  size_t unit = n >= ((size_t)1 << 20) ? ((size_t)2 << 20) : 512;
+  return (n + unit - 1) / unit * unit + (n % unit == 0 ? unit : 0);
+}
 cudaError_t cudaMalloc(void **p, size_t n) {
   *p = NULL;
-  if (posix_memalign(p, 256, n ? n : 1) != 0)
+  if (posix_memalign(p, 256, device_granule(n ? n : 1)) != 0)
     return cudaErrorMemoryAllocation;
   track_block(*p, n);
   return cudaSuccess;
@@ -212,6 +220,16 @@ static int sticky_error;
 void __pgcc_device_assert_fail(const char *expr, const char *file, unsigned int line, const char *func) {
   fprintf(stderr, "%s:%u: %s: Assertion `%s` failed.\n", file, line, func, expr);
   __atomic_store_n(&sticky_error, 710, __ATOMIC_SEQ_CST);
+}
+/* A loop or condition holding __syncthreads() whose control pgcc could not prove the same in every thread of
+   a block is counted at run time (gpu_to_cpu/checked_uniformity.py); when threads disagree, a GPU's behavior is
+   undefined (the block may hang): stop with the position of the construct. */
+void __pgcc_nonuniform_control(const char *where, int yes, int taking_part) {
+  fprintf(stderr, "%s: error: __syncthreads() or a warp intrinsic inside a loop or condition that differs "
+          "between the threads of a block at run time (%d of %d threads go on); CUDA requires it to be the "
+          "same in every thread\n", where, yes, taking_part);
+  fflush(stderr);
+  exit(1);
 }
 static cudaError_t sticky(void) { return (cudaError_t)__atomic_load_n(&sticky_error, __ATOMIC_SEQ_CST); }
 

@@ -134,7 +134,8 @@ struct __nv_bfloat16_raw { unsigned short x; };
   static inline __device__ T __shfl_down_sync(unsigned m, T v, unsigned d, int w = 32) { return T(__shfl_down_sync(m, (float)v, d, w)); } \
   static inline __device__ T __shfl_xor_sync(unsigned m, T v, int l, int w = 32) { return T(__shfl_xor_sync(m, (float)v, l, w)); }
 
-/* a pair of T (T2: x low, y high), operations lane by lane */
+/* a pair of T (T2: x low, y high), operations lane by lane; comparisons give 1.0 or 0.0 per lane (__hgt2), or
+   whether both lanes hold (__hbgt2) */
 #define PGCC_HALF2_TYPE(T2, T)                                                                           \
   struct __align__(4) T2 {                                                                              \
     T x, y;                                                                                              \
@@ -156,6 +157,18 @@ struct __nv_bfloat16_raw { unsigned short x; };
   static inline __host__ __device__ T2 __habs2(T2 a) { return T2(__habs(a.x), __habs(a.y)); }            \
   static inline __host__ __device__ T2 __hmax2(T2 a, T2 b) { return T2(__hmax(a.x, b.x), __hmax(a.y, b.y)); } \
   static inline __host__ __device__ T2 __hmin2(T2 a, T2 b) { return T2(__hmin(a.x, b.x), __hmin(a.y, b.y)); } \
+  static inline __host__ __device__ T2 __heq2(T2 a, T2 b) { return T2(T(__heq(a.x, b.x) ? 1.0f : 0.0f), T(__heq(a.y, b.y) ? 1.0f : 0.0f)); } \
+  static inline __host__ __device__ bool __hbeq2(T2 a, T2 b) { return __heq(a.x, b.x) && __heq(a.y, b.y); }                                  \
+  static inline __host__ __device__ T2 __hne2(T2 a, T2 b) { return T2(T(__hne(a.x, b.x) ? 1.0f : 0.0f), T(__hne(a.y, b.y) ? 1.0f : 0.0f)); } \
+  static inline __host__ __device__ bool __hbne2(T2 a, T2 b) { return __hne(a.x, b.x) && __hne(a.y, b.y); }                                  \
+  static inline __host__ __device__ T2 __hlt2(T2 a, T2 b) { return T2(T(__hlt(a.x, b.x) ? 1.0f : 0.0f), T(__hlt(a.y, b.y) ? 1.0f : 0.0f)); } \
+  static inline __host__ __device__ bool __hblt2(T2 a, T2 b) { return __hlt(a.x, b.x) && __hlt(a.y, b.y); }                                  \
+  static inline __host__ __device__ T2 __hle2(T2 a, T2 b) { return T2(T(__hle(a.x, b.x) ? 1.0f : 0.0f), T(__hle(a.y, b.y) ? 1.0f : 0.0f)); } \
+  static inline __host__ __device__ bool __hble2(T2 a, T2 b) { return __hle(a.x, b.x) && __hle(a.y, b.y); }                                  \
+  static inline __host__ __device__ T2 __hgt2(T2 a, T2 b) { return T2(T(__hgt(a.x, b.x) ? 1.0f : 0.0f), T(__hgt(a.y, b.y) ? 1.0f : 0.0f)); } \
+  static inline __host__ __device__ bool __hbgt2(T2 a, T2 b) { return __hgt(a.x, b.x) && __hgt(a.y, b.y); }                                  \
+  static inline __host__ __device__ T2 __hge2(T2 a, T2 b) { return T2(T(__hge(a.x, b.x) ? 1.0f : 0.0f), T(__hge(a.y, b.y) ? 1.0f : 0.0f)); } \
+  static inline __host__ __device__ bool __hbge2(T2 a, T2 b) { return __hge(a.x, b.x) && __hge(a.y, b.y); }                                  \
   static inline __host__ __device__ T2 h2sqrt(T2 a) { return T2(hsqrt(a.x), hsqrt(a.y)); }               \
   static inline __host__ __device__ float __low2float(T2 a) { return (float)a.x; }                       \
   static inline __host__ __device__ float __high2float(T2 a) { return (float)a.y; }                      \
