@@ -101,8 +101,8 @@ class Calls:
         """A call of a C function by name under the C ABI (records.signature); a variadic one (a libc function
         like fprintf or open) is an llvm.call with its fixed part typed by the prototype. `name`: the symbol
         to call instead of the callee's own (a builtin's library function: `__builtin_strlen` -> strlen)."""
-        if canonical(callee.type).kind == T.FUNCTIONNOPROTO and name is None:
-            return self.unprototyped_call(fg, call, callee, args)
+        if canonical(callee.type).kind == T.FUNCTIONNOPROTO:  # (also a builtin clang does not know: __builtin_exit)
+            return self.unprototyped_call(fg, call, callee, args, name)
         sig = self.mg.signature(callee)
         if sig.variadic:
             return self.variadic_call(fg, call, callee, args, sig, name)
@@ -137,11 +137,12 @@ class Calls:
 
         return fg.call_lowered(sig, args, call, emit, byval)
 
-    def prototype_of(self, callee):
+    def prototype_of(self, callee, name=None):
         """The declaration that gives the parameters of a function called without a prototype in scope: its
-        definition (K&R or not) or a prototyped redeclaration anywhere in the file; None when there is none
-        (an implicitly declared `read`, or `int f();` defined in another file)."""
-        defn = callee.get_definition()
+        definition (K&R or not) or a prototyped redeclaration anywhere in the file (of function `name` when
+        given: a library function a builtin stands for); None when there is none (an implicitly declared
+        `read`, or `int f();` defined in another file)."""
+        defn = callee.get_definition() if name is None else None
         if defn is not None:
             return defn
         protos = getattr(self, "_prototypes", None)
@@ -150,15 +151,16 @@ class Calls:
             for c in top_level_cursors(self.mg.tu):
                 if c.kind == K.FUNCTION_DECL and canonical(c.type).kind == T.FUNCTIONPROTO:
                     protos.setdefault(c.spelling, c)
-        return protos.get(callee.spelling)
+        return protos.get(name or callee.spelling)
 
-    def unprototyped_call(self, fg, call, callee, args):
+    def unprototyped_call(self, fg, call, callee, args, name=None):
         """A call of a function declared without a prototype (`int f();`, a K&R definition, or an implicit
         declaration, which clang gives type `int ()`): as in gcc, the arguments are passed as they are after the
         default argument promotions (clang's AST already holds them) and the result has the declared type.
         The call is a func.call when the function's own parameters lower to the same types, else an llvm.call
         with the promoted types: through the function's address when pgcc knows the function, else through an
-        `int (...)`-style llvm.func declaration, as clang calls such functions."""
+        `int (...)`-style llvm.func declaration, as clang calls such functions. `name`: the symbol to call
+        instead of the callee's own (gcc's `__builtin_exit`, which clang declares implicitly: exit)."""
         try:
             sig = R.signature([a.type for a in args], callee.result_type, False,
                               R.native_vector_bytes(tu=self.mg.tu))
@@ -167,7 +169,7 @@ class Calls:
                 from None
         # (struct arguments and results cross as the ABI passes them: sret/byval on the call site)
         attrs = ir.ArrayAttr.get([ir.DictAttr.get(dict(a)) for a in sig.arg_attrs]) if any(sig.arg_attrs) else None
-        target = self.prototype_of(callee)
+        target = self.prototype_of(callee, name)
         if target is not None:
             tsig = self.mg.signature(target)
             if not tsig.variadic and tsig.ftype == sig.ftype and tsig.arg_attrs == sig.arg_attrs:
@@ -178,7 +180,7 @@ class Calls:
                     return op.results[0] if results else None
 
                 return fg.call_lowered(sig, args, call, emit_direct)
-        name = callee.spelling
+        name = name or callee.spelling
         if target is not None or name in self.mg.functions:
             # (also a function whose address was taken before: declared then as a func.func of no parameters)
             fp = fg.function_address(target or callee, call)
