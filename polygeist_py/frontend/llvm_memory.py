@@ -216,6 +216,8 @@ class LLVMMemory:
         pt = CT.pointee(ptr_ty)
         if pt.kind in (T.VOID, T.FUNCTIONPROTO, T.FUNCTIONNOPROTO):
             return 1
+        if CT.size_of(pt) <= 0:  # (a variable-length pointee has no static size: never step by clang's error code)
+            raise CT.UnsupportedType("arithmetic on a pointer to a variable-length array kept as a raw pointer")
         return CT.size_of(pt)
 
     def as_i64(self, v, ty):
@@ -602,13 +604,26 @@ class LLVMMemory:
 
     def pointer_difference(self, e, a, b):
         """`a - b` on pointers: the byte distance divided by the element size (a ptrdiff_t)."""
-        pa, pb = self.to_ptr(self.pointer(a)), self.to_ptr(self.pointer(b))
+        va = self.pointer(a)
+        pa, pb = self.to_ptr(va), self.to_ptr(self.pointer(b))
         d = arith.subi(llvm.PtrToIntOp(I64(), pa).result, llvm.PtrToIntOp(I64(), pb).result)
-        size = self.elem_size(canonical(a.type))
-        if size != 1:
+        if CT.pointee(canonical(a.type)).kind == T.VARIABLEARRAY:  # rows of a VLA: their size is known at run time
+            d = arith.divsi(d, arith.index_cast(I64(), self.row_bytes(va, a)))
+        elif (size := self.elem_size(canonical(a.type))) != 1:
             d = arith.divsi(d, arith.constant(I64(), size))
         rt = CT.scalar_type(e.type)
         return d if rt == I64() else arith.trunci(rt, d)
+
+    def row_bytes(self, p, e):
+        """Bytes of one row that pointer `p` (the memref of expression `e`, a pointer to variable-length rows:
+        its first dim counts rows) steps over: the element's size times the other dims, an index Value."""
+        from mlir.dialects import memref as M
+        if not isinstance(p.type, ir.MemRefType):
+            raise self.unsupported(e, "pointer to a variable-length array kept as a raw pointer")
+        n = arith.constant(ir.IndexType.get(), CT.size_of(CT.array_shape(CT.pointee(canonical(e.type))).elem))
+        for k in range(1, ir.MemRefType(p.type).rank):
+            n = arith.muli(n, M.DimOp(p, arith.constant(ir.IndexType.get(), k)).result)
+        return n
 
     def pointer_order(self, op, va, vb):
         pa, pb = llvm.PtrToIntOp(I64(), self.to_ptr(va)).result, llvm.PtrToIntOp(I64(), self.to_ptr(vb)).result
@@ -877,6 +892,9 @@ def const_image(ty, init):
 
     def obj(off, t, e):
         t = canonical(t)
+        if t.kind == T.INCOMPLETEARRAY:  # a flexible array member given elements (GNU): the object grows
+            t = flexible_member_type(e)
+            img.extend(bytes(max(0, off + CT.size_of(t) - len(img))))
         s = unbraced_string(strip_implicit(e), t)
         if s.kind in (K.INIT_LIST_EXPR, K.STRING_LITERAL) and (R.is_record(t) or CT.is_array(t)):
             clear(off, CT.size_of(t))
@@ -965,6 +983,16 @@ def const_image(ty, init):
     if init is not None:
         obj(0, ty, init)
     return img, sorted(ptrs.items(), key=lambda x: x[0])
+
+
+def flexible_member_type(e):
+    """The array type of initializer `e` of a flexible array member (`struct { int n; int v[]; } g = {3, {1, 2,
+    3}};`, a GNU extension): clang types the braced list or string as the complete array (`int[3]`), and gcc sizes
+    the object to hold it. Raises CompileError for an initializer without braces (elided into the member)."""
+    s = strip_implicit(e)
+    if s.kind in (K.INIT_LIST_EXPR, K.STRING_LITERAL) and canonical(s.type).kind == T.CONSTANTARRAY:
+        return canonical(s.type)
+    raise error_at(e, "unsupported construct: initializer of a flexible array member without braces")
 
 
 def byte_global(mg, d, key, name, init, is_def, external):
