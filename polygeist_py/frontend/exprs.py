@@ -192,9 +192,8 @@ class ExprGen:
             return arith.index_cast(ir.IndexType.get(), self.vla_sizes_of[key])
         elem = CT.array_shape(canonical(ref.type)).elem
         depth = 0
-        while ref.kind == K.ARRAY_SUBSCRIPT_EXPR:  # `b[i]`, `p[i]`: one dim of the memref per subscript
-            ref, depth = self.strip_parens(children(ref)[0]), depth + 1
-        if ref.kind == K.UNARY_OPERATOR and unary_op(ref) == "*":  # `*p`
+        # `b[i]`, `p[i]`, `*p`, `**p`: one dim of the memref per subscript or dereference
+        while ref.kind == K.ARRAY_SUBSCRIPT_EXPR or ref.kind == K.UNARY_OPERATOR and unary_op(ref) == "*":
             ref, depth = self.strip_parens(children(ref)[0]), depth + 1
         key = decl_key(ref.referenced) if ref.kind == K.DECL_REF_EXPR and ref.referenced else None
         if ref.kind == K.DECL_REF_EXPR and canonical(ref.type).kind == T.POINTER and \

@@ -37,6 +37,23 @@ static size_t row_bytes(int rows, int cols, float m[rows][cols])
     return sizeof m[0] + sizeof(*m) * 1000;
 }
 
+/* Slices of a stack of `planes` planes, each rows x cols: the distance between two plane pointers, and one
+   value read through a pointer moved by a plane (a view of a view: its offset is computed at run time). */
+static void planes_report(int planes, int rows, int cols)
+{
+    int stack[planes][rows][cols];
+    for (int p = 0; p < planes; p++)
+        for (int i = 0; i < rows; i++)
+            for (int j = 0; j < cols; j++)
+                stack[p][i][j] = p * 100 + i * 10 + j;
+    int (*top)[rows][cols] = stack + planes - 1, (*second)[rows][cols] = &stack[1];
+    printf("planes apart %td %td, plane %zu row %zu\n", top - second, second - stack, sizeof *top, sizeof **top);
+    printf("reads %d %d %d\n", top[-2][1][1], (*second)[rows - 1][cols - 1], second[1][0][0]);
+    int (*line)[cols] = stack[2];
+    line += rows - 1;
+    printf("line %d %td\n", line[0][cols - 1], line - stack[2]);
+}
+
 int main(int argc, char **argv)
 {
     int rows = 6 + argc, cols = 3 + argc;
@@ -59,5 +76,6 @@ int main(int argc, char **argv)
         total += primes.values[i];
     printf("primes %d total %d last %d none %d\n", primes.count, total, primes.values[primes.count - 1], none.count);
     printf("greeting %u %s\n", greeting.length, greeting.text);
+    planes_report(4 + argc, 3, 2 + argc);
     return 0;
 }
