@@ -252,18 +252,71 @@ def is_variable_template_specialization(d) -> bool:
 
 
 def string_literal(cursor) -> str:
-    """The text of a STRING_LITERAL (escapes decoded, adjacent literals joined), one char per byte."""
-    import ast
-    import re
-    spelling = cursor.spelling
-    parts = re.findall(r'"(?:[^"\\]|\\.)*"', spelling)
-    out = b""
-    for p in parts:
-        try:
-            out += ast.literal_eval("b" + p)
-        except (SyntaxError, ValueError):
-            out += ast.literal_eval(p).encode("utf-8")
-    return out.decode("latin-1")
+    """The text of a STRING_LITERAL (escapes decoded, adjacent literals joined), one char per code unit: a byte
+    for "..." and u8"...", a UTF-16 unit for u"...", a code point for L"..." and U"..." (string_width)."""
+    width = string_width(cursor)
+    units = []
+    for prefix, body in _STRING_PART.findall(cursor.spelling):
+        units += _decode_c_string(body, width)
+    return "".join(map(chr, units))
+
+
+def string_width(cursor) -> int:
+    """Bytes per element of STRING_LITERAL `cursor`'s array type (1, or 2/4 for u"", L"" and U"")."""
+    t = canonical(cursor.type)
+    n = t.element_type.get_size() if t.kind in (T.CONSTANTARRAY, T.INCOMPLETEARRAY) else 1
+    return n if n in (1, 2, 4) else 1
+
+
+_STRING_PART = re.compile(r'(u8|u|U|L)?"((?:[^"\\]|\\.)*)"', re.S)
+_SIMPLE_ESCAPES = {"n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "e": 27, "E": 27,
+                   "\\": 92, "'": 39, '"': 34, "?": 63}
+
+
+def _decode_c_string(body: str, width: int) -> list:
+    """Code units of a C string literal's body (between the quotes) for elements of `width` bytes (C11 6.4.4.4,
+    6.4.5): octal and hex escapes give one unit's value; \\u, \\U and source characters give a code point,
+    written in UTF-8 (width 1), UTF-16 (width 2) or as itself (width 4)."""
+    units, i, n = [], 0, len(body)
+    mask = (1 << (8 * width)) - 1
+
+    def point(cp):
+        if width == 1:
+            units.extend(chr(cp).encode("utf-8", "surrogatepass"))
+        elif width == 2 and cp > 0xFFFF:
+            cp -= 0x10000
+            units.extend((0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF)))
+        else:
+            units.append(cp)
+    while i < n:
+        c = body[i]
+        if c != "\\" or i + 1 >= n:
+            point(ord(c))
+            i += 1
+            continue
+        e = body[i + 1]
+        if e in "01234567":
+            j = i + 1
+            while j < n and j < i + 4 and body[j] in "01234567":
+                j += 1
+            units.append(int(body[i + 1:j], 8) & mask)
+            i = j
+        elif e == "x":
+            j = i + 2
+            while j < n and body[j] in "0123456789abcdefABCDEF":
+                j += 1
+            units.append(int(body[i + 2:j], 16) & mask)
+            i = j
+        elif e in "uU":
+            k = 4 if e == "u" else 8
+            point(int(body[i + 2:i + 2 + k], 16))
+            i += 2 + k
+        elif e == "\n":  # (a backslash-newline inside the literal: a spliced line)
+            i += 2
+        else:
+            units.append(_SIMPLE_ESCAPES.get(e, ord(e)))
+            i += 2
+    return units
 
 
 def children(cursor) -> list:
@@ -633,5 +686,7 @@ def string_initializer(init, length: int, pad: bool = True):
     if node.kind != K.STRING_LITERAL:
         return None
     data = [ord(ch) for ch in string_literal(node)][:length]
-    return [b - 256 if b > 127 else b for b in data] + [0] * ((length - len(data)) if pad else 0)
+    if string_width(node) == 1:  # (bytes as the signed chars they are stored as; wide units as they are)
+        data = [b - 256 if b > 127 else b for b in data]
+    return data + [0] * ((length - len(data)) if pad else 0)
 

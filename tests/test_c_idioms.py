@@ -31,7 +31,7 @@ ARGS = ("-v", "-q", "rest")
                                   "included_encodings.c", "switch_goto_entry.c",
                                   "macro_defined_loops.c", "macro_written_builtins.c", "line_in_macro_calls.c",
                                   "long_double_records.c", "named_sections.c", "asm_dialects.c",
-                                  "noreturn_paths.c", "vla_row_pointers.c"])
+                                  "noreturn_paths.c", "vla_row_pointers.c", "wide_strings.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

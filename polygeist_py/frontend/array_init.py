@@ -105,7 +105,7 @@ def _fill_one(items, pos, shape, depth, at, sink):
             raise error_at(cursor_of(sub[used]), "unsupported construct: excess elements in an initializer")
         return pos + 1
     if s is not None and s.kind == K.STRING_LITERAL and depth == len(shape) - 2:  # a row of characters
-        for j, ch in enumerate(string_literal(s).encode("latin-1")[: shape[-1]]):
+        for j, ch in enumerate([ord(c) for c in string_literal(s)][: shape[-1]]):  # (wide: code units)
             sink.put(at + j, ch)
         return pos + 1
     # braces elided: the sub-array takes as many items as it has elements

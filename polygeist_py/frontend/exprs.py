@@ -12,7 +12,7 @@ from mlir import ir
 from mlir.dialects import arith, llvm
 
 from .line_macro import gcc_line_value
-from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg, is_variable_template_specialization, spelled_word, string_literal, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg, is_variable_template_specialization, spelled_word, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import complex_values
 from . import affine_forms as AF
@@ -264,7 +264,7 @@ class ExprGen:
         return self.expr_CXX_UNARY_EXPR(e)
 
     def expr_STRING_LITERAL(self, e):
-        return self.mg.string_constant(string_literal(e))
+        return self.mg.literal_constant(e)
 
     def expr_DECL_REF_EXPR(self, e):
         r = e.referenced

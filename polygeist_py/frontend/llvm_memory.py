@@ -907,7 +907,8 @@ def const_image(ty, init):
             if children(s):
                 obj(off, t, children(s)[0])
         elif CT.is_array(t) and s.kind == K.STRING_LITERAL:
-            text = string_literal(s).encode("latin-1")[: t.element_count]
+            width = CT.size_of(t.element_type)  # (wide literals: little-endian code units)
+            text = b"".join(ord(c).to_bytes(width, "little") for c in string_literal(s)[: t.element_count])
             img[off:off + len(text)] = text
         elif is_default_construction(s, t):  # `__device__ float2 v[4];`: C++'s trivial construction, zero bytes
             return
@@ -1097,7 +1098,7 @@ def global_address(mg, e):
     while s.kind == K.CSTYLE_CAST_EXPR:
         s = strip_implicit(children(s)[-1])
     if s.kind == K.STRING_LITERAL:
-        return mg.string_constant(string_literal(s))
+        return mg.literal_constant(s)
     if s.kind == K.UNARY_OPERATOR and unary_op(s) == "&":
         return constant_lvalue_address(mg, strip_implicit(children(s)[0]), e)
     if s.kind == K.COMPOUND_LITERAL_EXPR:  # `(int[]){2, 3, 5}` at file scope: an unnamed static object
@@ -1160,7 +1161,7 @@ def constant_lvalue_address(mg, s, e):
     """Address of a global lvalue `g`, `g.f`, `g[3]`, `g.a[1].b`, `"literal"[6]` (constant offsets) in a global
     initializer."""
     if s.kind == K.STRING_LITERAL:  # (`&"undef_EPERM"[6]`: json-c's table of errno names)
-        return mg.string_constant(string_literal(s))
+        return mg.literal_constant(s)
     if s.kind == K.DECL_REF_EXPR and s.referenced is not None:
         r = s.referenced
         if r.kind == K.FUNCTION_DECL:

@@ -9,7 +9,8 @@ from mlir import ir
 from mlir.dialects import llvm, memref
 
 from ..clang_ast import (K, T, canonical, children, has_attr, in_main_file, is_variable_template_specialization,
-                         string_initializer, top_level_cursors, var_decl_initializer)
+                         string_initializer, string_literal, string_width, top_level_cursors,
+                         var_decl_initializer)
 from .. import aliases, constructors, pipeline, sections
 from ..errors import CompileError, error_at
 from . import complex_values
@@ -462,13 +463,20 @@ class ModuleGen:
         cache[mv.global_name] = v
         return v
 
-    def string_constant(self, text: str):
-        """!llvm.ptr to a NUL-terminated private constant holding `text`."""
-        name = self.strings.get(text)
-        data = text.encode("latin-1") + b"\0"
+    def literal_constant(self, cursor):
+        """!llvm.ptr to the private constant of STRING_LITERAL `cursor` (wide literals: their code units)."""
+        return self.string_constant(string_literal(cursor), string_width(cursor))
+
+    def string_constant(self, text: str, width: int = 1):
+        """!llvm.ptr to a NUL-terminated private constant holding `text`, one char per element of `width` bytes
+        (little-endian, as x86-64 stores wchar_t, char16_t and char32_t)."""
+        key = text if width == 1 else (text, width)
+        name = self.strings.get(key)
+        data = text.encode("latin-1") + b"\0" if width == 1 else \
+            b"".join(ord(ch).to_bytes(width, "little") for ch in text + "\0")
         if name is None:
             name = f".str.{len(self.strings)}"
-            self.strings[text] = name
+            self.strings[key] = name
             with ir.Location.unknown(), ir.InsertionPoint.at_block_begin(self.module.body):
                 ty = ir.Type.parse(f"!llvm.array<{len(data)} x i8>")
                 llvm.GlobalOp(ty, name, ir.Attribute.parse("#llvm.linkage<private>"), constant=True,

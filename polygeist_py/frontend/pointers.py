@@ -12,7 +12,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm, memref
 
-from ..clang_ast import K, T, canonical, children, generic_choice, is_binary_conditional, is_va_arg, string_literal, strip_implicit, unary_op
+from ..clang_ast import K, T, canonical, children, generic_choice, is_binary_conditional, is_va_arg, strip_implicit, unary_op
 from ..errors import CompileError, error_at
 from . import c_types as CT
 from .scan import decl_key, is_array_parameter
@@ -189,7 +189,7 @@ class PointerGen:
                     return self.coerce_pointer(self.to_ptr(lv.memref), ty)
             return self.coerce_pointer(self.address(inner), ty)
         if k == K.STRING_LITERAL:
-            return self.mg.string_constant(string_literal(e))
+            return self.mg.literal_constant(e)
         return self.rvalue(e)
 
     def row_address(self, sub, ty):
@@ -208,7 +208,7 @@ class PointerGen:
         """A pointer-typed argument as the raw !llvm.ptr the C ABI passes (string literals directly)."""
         s = strip_implicit(e)
         if s.kind == K.STRING_LITERAL:
-            return self.mg.string_constant(string_literal(s))
+            return self.mg.literal_constant(s)
         m = self.pointer(e)
         if m.type != CT.llvm_ptr() and not isinstance(m.type, ir.MemRefType):  # e.g. a function's address
             raise error_at(e, f"unsupported construct: '{e.type.spelling}' argument passed as a pointer")
@@ -240,7 +240,7 @@ class PointerGen:
         if not self.memref_array(a):
             return self.coerce_pointer(self.address(a), ptr_ty)
         if a.kind == K.STRING_LITERAL:
-            p = self.mg.string_constant(string_literal(a))
+            p = self.mg.literal_constant(a)
             return p if not CT.pointee_is_memref(ptr_ty) else self.from_ptr(p, ptr_ty, None, None)
         if a.kind == K.ARRAY_SUBSCRIPT_EXPR:
             # A[i] where the element is an array: the sub-array at row i
