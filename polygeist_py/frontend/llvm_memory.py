@@ -216,7 +216,7 @@ class LLVMMemory:
         pt = CT.pointee(ptr_ty)
         if pt.kind in (T.VOID, T.FUNCTIONPROTO, T.FUNCTIONNOPROTO):
             return 1
-        if CT.size_of(pt) <= 0:  # (a variable-length pointee has no static size: never step by clang's error code)
+        if CT.size_of(pt) < 0:  # (a variable-length pointee has no static size: never step by clang's error code)
             raise CT.UnsupportedType("arithmetic on a pointer to a variable-length array kept as a raw pointer")
         return CT.size_of(pt)
 
