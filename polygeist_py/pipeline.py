@@ -9,7 +9,8 @@ to_openmp: affine -> scf, scf.parallel -> omp (then omp_schedule.py may pick a l
 lower:    affine/scf/memref/arith/math/omp -> LLVM dialect. The order follows
           shared/TOOLCHAIN.md: convert-scf-to-openmp wraps bodies in memref.alloca_scope, so canonicalize
           runs right after it; math goes to libm before the generic conversion so results match gcc's libm
-          calls bit for bit.
+          calls bit for bit. expand-strided-metadata writes the offsets of views of views (a pointer to the rows
+          of a 3-D VLA moved by a row) as affine.apply, so lower-affine runs again after it.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ CLEANUP = ("builtin.module(canonicalize,cse,"
 
 LICM_ROUNDS = 4  # rounds of licm.py + CLEANUP: one per loop level a guarded op leaves
 TO_OPENMP = "builtin.module(lower-affine,convert-scf-to-openmp)"
-LOWER = ("builtin.module(canonicalize,lower-affine,expand-strided-metadata,"
+LOWER = ("builtin.module(canonicalize,lower-affine,expand-strided-metadata,lower-affine,"
          "finalize-memref-to-llvm,convert-scf-to-cf,convert-math-to-libm,convert-math-to-llvm,"
          "convert-openmp-to-llvm,convert-to-llvm,reconcile-unrealized-casts,canonicalize)")
 

@@ -34,7 +34,8 @@ ARGS = ("-v", "-q", "rest")
                                   "noreturn_paths.c", "compound_literal_statics.c",
                                   "statement_expression_jumps.c", "wide_string_literals.c",
                                   "alignas_forms.c", "packed_wide_bitfields.c",
-                                  "type_compatibility.c", "vla_scopes_and_order.c"])
+                                  "type_compatibility.c", "vla_scopes_and_order.c",
+                                  "vla_row_pointers.c", "wide_strings.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

@@ -13,7 +13,7 @@ from conftest import PROGRAMS, run_exe, run_pgcc
 
 OMP = PROGRAMS / "openmp"
 THREADS = (1, 2, 4)
-PROGRAMS_OMP = ["md_forces", "histogram_sync", "stencil_region", "sections_tree", "reductions_misc"]
+PROGRAMS_OMP = ["md_forces", "histogram_sync", "stencil_region", "sections_tree", "reductions_misc", "static_globals"]
 
 
 def gcc_build(src, out):

@@ -193,16 +193,15 @@ class ExprGen:
             return arith.index_cast(ir.IndexType.get(), self.vla_sizes_of[key])
         elem = CT.array_shape(canonical(ref.type)).elem
         depth = 0
-        while ref.kind == K.ARRAY_SUBSCRIPT_EXPR:  # `b[i]`, `p[i]`: one dim of the memref per subscript
-            ref, depth = self.strip_parens(children(ref)[0]), depth + 1
-        if ref.kind == K.UNARY_OPERATOR and unary_op(ref) == "*":  # `*p`
+        # `b[i]`, `p[i]`, `*p`, `**p`: one dim of the memref per subscript or dereference
+        while ref.kind == K.ARRAY_SUBSCRIPT_EXPR or ref.kind == K.UNARY_OPERATOR and unary_op(ref) == "*":
             ref, depth = self.strip_parens(children(ref)[0]), depth + 1
         key = decl_key(ref.referenced) if ref.kind == K.DECL_REF_EXPR and ref.referenced else None
         if ref.kind == K.DECL_REF_EXPR and canonical(ref.type).kind == T.POINTER and \
                 CT.pointee_is_memref(canonical(ref.type)) and key not in self.env and key not in self.mem:
             return self.declared_row_bytes(ref, depth, elem)  # (`T (*p)[m] = malloc(n * sizeof *p)`)
         if ref.kind == K.DECL_REF_EXPR and canonical(ref.type).kind == T.POINTER and \
-                CT.pointee_is_memref(canonical(ref.type)):
+                CT.pointee_is_memref(canonical(ref.type)) or self.is_array_parameter(ref):
             mem = self.rvalue(ref)  # (a pointer to VLA rows: a memref whose first dim is the rows)
         elif key is not None and key in self.mem:
             mem = self.mem_ref(self.mem[key])
@@ -215,6 +214,13 @@ class ExprGen:
         for k in range(depth, mt.rank):
             n = arith.muli(n, M.DimOp(mem, arith.constant(ir.IndexType.get(), k)).result)
         return n
+
+    @staticmethod
+    def is_array_parameter(ref) -> bool:
+        """Whether DECL_REF_EXPR `ref` names a parameter declared as a variable-length array (`double a[n][m]`:
+        libclang types the reference as declared, the parameter is the pointer to its rows)."""
+        d = ref.referenced
+        return d is not None and d.kind == K.PARM_DECL and canonical(ref.type).kind == T.VARIABLEARRAY
 
     def declared_row_bytes(self, ref, depth, elem):
         """sizeof of `*p` (`depth` 1) or deeper for pointer variable `p` in its own initializer, before it has a

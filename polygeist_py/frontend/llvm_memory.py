@@ -216,6 +216,8 @@ class LLVMMemory:
         pt = CT.pointee(ptr_ty)
         if pt.kind in (T.VOID, T.FUNCTIONPROTO, T.FUNCTIONNOPROTO):
             return 1
+        if CT.size_of(pt) < 0:  # (a variable-length pointee has no static size: never step by clang's error code)
+            raise CT.UnsupportedType("arithmetic on a pointer to a variable-length array kept as a raw pointer")
         return CT.size_of(pt)
 
     def as_i64(self, v, ty):
@@ -602,13 +604,26 @@ class LLVMMemory:
 
     def pointer_difference(self, e, a, b):
         """`a - b` on pointers: the byte distance divided by the element size (a ptrdiff_t)."""
-        pa, pb = self.to_ptr(self.pointer(a)), self.to_ptr(self.pointer(b))
+        va = self.pointer(a)
+        pa, pb = self.to_ptr(va), self.to_ptr(self.pointer(b))
         d = arith.subi(llvm.PtrToIntOp(I64(), pa).result, llvm.PtrToIntOp(I64(), pb).result)
-        size = self.elem_size(canonical(a.type))
-        if size != 1:
+        if CT.pointee(canonical(a.type)).kind == T.VARIABLEARRAY:  # rows of a VLA: their size is known at run time
+            d = arith.divsi(d, arith.index_cast(I64(), self.row_bytes(va, a)))
+        elif (size := self.elem_size(canonical(a.type))) != 1:
             d = arith.divsi(d, arith.constant(I64(), size))
         rt = CT.scalar_type(e.type)
         return d if rt == I64() else arith.trunci(rt, d)
+
+    def row_bytes(self, p, e):
+        """Bytes of one row that pointer `p` (the memref of expression `e`, a pointer to variable-length rows:
+        its first dim counts rows) steps over: the element's size times the other dims, an index Value."""
+        from mlir.dialects import memref as M
+        if not isinstance(p.type, ir.MemRefType):
+            raise self.unsupported(e, "pointer to a variable-length array kept as a raw pointer")
+        n = arith.constant(ir.IndexType.get(), CT.size_of(CT.array_shape(CT.pointee(canonical(e.type))).elem))
+        for k in range(1, ir.MemRefType(p.type).rank):
+            n = arith.muli(n, M.DimOp(p, arith.constant(ir.IndexType.get(), k)).result)
+        return n
 
     def pointer_order(self, op, va, vb):
         pa, pb = llvm.PtrToIntOp(I64(), self.to_ptr(va)).result, llvm.PtrToIntOp(I64(), self.to_ptr(vb)).result

@@ -91,7 +91,8 @@ def _ensure_global(gen, decl) -> None:
     """Register a global variable the function has not used yet (the walker does it at the first use)."""
     k = decl_key(decl)
     if k not in gen.mem and k not in gen.env and k not in gen.struct_vars and S.shared_decl(decl, None, set()) \
-            and decl.kind == K.VAR_DECL and decl.storage_class != decl.storage_class.STATIC:
+            and decl.kind == K.VAR_DECL and (decl.storage_class != decl.storage_class.STATIC or
+                                             decl.semantic_parent.kind == K.TRANSLATION_UNIT):  # (file-scope static)
         gen.mem[k] = gen.mg.global_var(decl)
 
 

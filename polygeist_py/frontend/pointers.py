@@ -181,6 +181,8 @@ class PointerGen:
                 if isinstance(lv, MemLV):
                     return self.element_pointer(lv, ty)
                 return self.coerce_pointer(self.lvalue_address(lv, inner), ty)
+            if inner.kind == K.ARRAY_SUBSCRIPT_EXPR and self.has_vla_pointee(ty):
+                return self.row_address(inner, ty)
             if inner.kind == K.DECL_REF_EXPR:
                 lv = self.lvalue(inner)
                 if isinstance(lv, MemLV) and not lv.indices:
@@ -189,6 +191,18 @@ class PointerGen:
         if k == K.STRING_LITERAL:
             return self.mg.literal(e)
         return self.rvalue(e)
+
+    def row_address(self, sub, ty):
+        """`&a[i]` where the element is a variable-length row (`double (*p)[m] = &grid[k]`): `a + i`, the memref
+        of the rows shifted by i (its run-time row size stays with it), as pointer type `ty`."""
+        base, idx = children(sub)
+        if canonical(base.type).kind != T.POINTER:  # (`i[a]`)
+            base, idx = idx, base
+        rows = self.pointer(base)
+        if rows.type == CT.llvm_ptr():
+            raise self.unsupported(sub, "address of a row of a variable-length array kept as a raw pointer")
+        return self.coerce_pointer(self.offset_pointer(rows, self.index_of(self.rvalue(idx), idx.type),
+                                                       canonical(base.type)), ty)
 
     def raw_pointer(self, e):
         """A pointer-typed argument as the raw !llvm.ptr the C ABI passes (string literals directly)."""
