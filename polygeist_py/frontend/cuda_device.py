@@ -44,7 +44,7 @@ class CudaDeviceGen:
         `dw << 32 - bit` at bit 0 and masks with `(1 << 32) - 1`. A constant amount below the width needs no
         clamp. Source: PTX ISA, "Logic and Shift Instructions: shl, shr"."""
         width = va.type.width
-        owner = vb.owner
+        owner = getattr(vb.owner, "operation", vb.owner)  # (an OpView or an Operation)
         if isinstance(owner, ir.Operation) and owner.name == "arith.constant":
             amount = ir.IntegerAttr(owner.attributes["value"]).value % (1 << width)
             if amount < width:

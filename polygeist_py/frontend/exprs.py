@@ -31,6 +31,15 @@ from .values import WARP_SIZE, VarLV
 
 
 
+def _safe_divisor(v, unsigned: bool) -> bool:
+    """Whether integer Value `v` is a constant by which division cannot trap (nonzero; not -1 when signed)."""
+    owner = getattr(v.owner, "operation", v.owner)  # (an OpView or an Operation; a block argument has neither)
+    if not isinstance(owner, ir.Operation) or owner.name != "arith.constant":
+        return False
+    c = ir.IntegerAttr(owner.attributes["value"]).value
+    return c != 0 and (unsigned or c != -1)
+
+
 class ExprGen:
     """Mixin for FunctionGen: expression values, conversions, operators, affine forms."""
 
@@ -502,6 +511,12 @@ class ExprGen:
             vb = arith.extui(va.type, vb) if vb.type.width < va.type.width else arith.trunci(va.type, vb)
         if op in ("Shl", "Shr") and self.in_device_function():  # the GPU's clamped amounts (cuda_device.py)
             return self.ptx_shift(op, va, vb, u)
+        if op == "Rem" and not _safe_divisor(vb, u):
+            # MLIR counts arith.remsi/remui as speculatable (unlike divsi/divui), so its loop-invariant code motion
+            # would hoist `a % b` above the test or call that guards it; computed as a - (a / b) * b, which LLVM
+            # folds back into one srem/urem
+            q = (arith.divui if u else arith.divsi)(va, vb)
+            return arith.subi(va, arith.muli(q, vb))
         f = {"Add": arith.addi, "Sub": arith.subi, "Mul": arith.muli, "Div": arith.divui if u else arith.divsi,
              "Rem": arith.remui if u else arith.remsi, "And": arith.andi, "Or": arith.ori, "Xor": arith.xori,
              "Shl": arith.shli, "Shr": arith.shrui if u else arith.shrsi}.get(op)
