@@ -162,6 +162,8 @@ class DeclGen:
         ty = canonical(d.type)
         key = decl_key(d)
         align = attributes.declaration_attributes(d, "local").align
+        if d.type.get_align() > max(ty.get_align(), align or 0):  # (a typedef's `aligned(n)`: `aint x;`)
+            align = d.type.get_align()
         if align:
             self.local_aligns[key] = align
         if CT.is_reference(ty):  # `T &r = x;` names x's storage (cxx)

@@ -246,7 +246,9 @@ class LLVMMemory:
             return ptr
         if ty.kind == T.INCOMPLETEARRAY or ty.kind == T.VARIABLEARRAY:
             raise self.unsupported(d, f"variable-length array of '{CT.array_shape(ty).elem.spelling}'")
-        ptr = self.byte_alloca(CT.size_of(ty), max(ty.get_align(), self.local_aligns.get(decl_key(d), 1)))
+        # (d.type: a typedef's `aligned(n)` is on the typedef, not on the canonical record)
+        ptr = self.byte_alloca(CT.size_of(ty), max(ty.get_align(), d.type.get_align(),
+                                                   self.local_aligns.get(decl_key(d), 1)))
         self.struct_vars[decl_key(d)] = ptr
         if init is not None:
             self.init_object(ptr, ty, init)
@@ -1051,7 +1053,7 @@ def byte_global(mg, d, key, name, init, is_def, external):
         img, ptrs = const_image(ty, init) if is_def else (bytearray(max(CT.size_of(ty), 1)), [])
         static = d.storage_class == d.storage_class.STATIC and d.semantic_parent.kind not in (
             K.STRUCT_DECL, K.CLASS_DECL) or d.semantic_parent.kind == K.FUNCTION_DECL  # (C++ static members: external)
-        align = max(ty.get_align(), attributes.declaration_attributes(d, "global").align or 1)
+        align = max(ty.get_align(), d.type.get_align(), attributes.declaration_attributes(d, "global").align or 1)
         emit_byte_global(mg, name, ty, img, ptrs, static, external, d, align=align, thread_local=is_thread_local(d))
         mg.llvm_decls.add(name)
     mv = MemVar(None, ty, global_name=name)

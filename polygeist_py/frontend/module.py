@@ -378,7 +378,7 @@ class ModuleGen:
                 memref.GlobalOp(name, ir.TypeAttr.get(mtype), sym_visibility=vis,
                                 initial_value=attrs.get("initial_value"),
                                 constant=bool(canonical(d.type).is_const_qualified()) and is_def or None,
-                                alignment=max(_definition_alignment(mtype) or 1,
+                                alignment=max(_definition_alignment(mtype) or 1, _typedef_alignment(d),
                                               attributes.declaration_attributes(d, "global").align or 1)
                                 if is_def else None)
         mv = MemVar(None, ty, global_name=name, mtype=mtype)
@@ -504,6 +504,13 @@ class ModuleGen:
                 llvm.LLVMFuncOp(name, ir.TypeAttr.get(ftype), linkage=ir.Attribute.parse("#llvm.linkage<external>"))
             self.llvm_decls.add(name)
         return ftype
+
+
+def _typedef_alignment(d) -> int:
+    """The alignment a typedef's `aligned(n)` gives variable `d` (`typedef int aint __attribute__((aligned(16)));
+    aint x;`) when it exceeds its canonical type's, else 1 (LLVM's own choice stays)."""
+    a = d.type.get_align()
+    return a if a > canonical(d.type).get_align() else 1
 
 
 def external_unsized_arrays(tu) -> set:
