@@ -266,20 +266,21 @@ def _function_pointer_target(v, module):
     if glob is None or not len(glob.regions[0].blocks) or _written(module, g):
         return None
     consts = [o for o in all_ops(glob) if o.name == "func.constant"]
-    at = [c for c in consts if _initializer_offset(c) == offset]  # (a table of functions: the entry read)
+    at = [c for c in consts if initializer_offset(c) == offset]  # (a table of functions: the entry read)
     if len(at) != 1:
         return None
     return ir.FlatSymbolRefAttr(at[0].attributes["value"]).value
 
 
-def _initializer_offset(const):
-    """The byte offset at which func.constant `const` lands in its global's initializer: 0 for the value itself,
-    a field's offset when it is inserted into a packed struct (the frontend's layout of a struct global); None
-    otherwise."""
+def initializer_offset(const):
+    """The byte offset at which constant op `const` (func.constant, llvm.mlir.constant) lands in its global's
+    initializer: 0 for the value itself, a field's offset when it is inserted into a packed struct (the
+    frontend's layout of a struct global); None otherwise."""
     v = const.results[0]
-    while len(list(v.uses)) == 1 and next(iter(v.uses)).owner.name == "builtin.unrealized_conversion_cast":
+    while len(list(v.uses)) == 1 and \
+            next(iter(v.uses)).owner.operation.name == "builtin.unrealized_conversion_cast":
         v = next(iter(v.uses)).owner.results[0]
-    users = [u.owner for u in v.uses]
+    users = [u.owner.operation for u in v.uses]
     if any(u.name == "llvm.return" for u in users):
         return 0
     if len(users) != 1 or users[0].name != "llvm.insertvalue":

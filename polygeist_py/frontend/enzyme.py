@@ -1058,7 +1058,7 @@ def _shadow_initializer(mg, sh, ranges, where, gname):
 
     Raises:
         CompileError: initializer forms whose byte layout is not known here."""
-    from polygeist_py.ad.prepare import packed_bytes, struct_members  # (the packed layout of struct globals)
+    from polygeist_py.ad.prepare import initializer_offset  # (the packed layout of struct globals)
     for o in list(_walk(sh)):
         kind = o.operation.name
         if kind == "llvm.mlir.addressof":
@@ -1074,7 +1074,7 @@ def _shadow_initializer(mg, sh, ranges, where, gname):
             if isinstance(v, ir.FloatAttr):
                 o.attributes["value"] = ir.FloatAttr.get(v.type, 0.0)
             elif isinstance(v, ir.DenseElementsAttr) and ranges:
-                at = _chunk_offset(o, packed_bytes, struct_members)
+                at = initializer_offset(o)
                 if at is None:
                     raise error_at(where, f"unsupported construct: __enzyme_shadow of '{gname}': the layout of "
                                           "its initializer")
@@ -1087,25 +1087,6 @@ def _walk(op):
             for inner in block.operations:
                 yield inner
                 yield from _walk(inner)
-
-
-def _chunk_offset(const, packed_bytes, struct_members):
-    """The byte offset at which constant `const` lands in its global: 0 when returned directly, a packed struct
-    member's offset when inserted into one (the frontend's layout of a struct global), else None."""
-    users = [u.owner for u in const.results[0].uses]
-    if any(u.operation.name == "llvm.return" for u in users):
-        return 0
-    if len(users) != 1 or users[0].operation.name != "llvm.insertvalue":
-        return None
-    ins = users[0]
-    pos = list(ir.DenseI64ArrayAttr(ins.attributes["position"]))
-    text = str(ins.results[0].type)
-    if len(pos) != 1 or not text.startswith("!llvm.struct<packed ("):
-        return None
-    sizes = [packed_bytes(t) for t in struct_members(text[len("!llvm.struct<packed ("):-2])]
-    if any(x is None for x in sizes[:pos[0]]):
-        return None
-    return sum(sizes[:pos[0]])
 
 
 def _all_queried_globals(fg, where):
