@@ -328,9 +328,14 @@ def _fall_into(fg, flag, segment, k):
 
 def declares_vla(block) -> bool:
     """Whether compound statement `block` declares a variable-length array among its own statements."""
+    return declares_vla_in(children(block))
+
+
+def declares_vla_in(stmts) -> bool:
+    """Whether one of statements `stmts` declares a variable-length array."""
     return any(s.kind == K.DECL_STMT and any(d.kind == K.VAR_DECL and d.type.get_canonical().kind == T.VARIABLEARRAY
                                              for d in children(s))
-               for s in children(block))
+               for s in stmts)
 
 
 def entries(fg, s):
@@ -482,6 +487,8 @@ def _loop(fg, flags, body, entering=(), seek_later=False, emit=None, extra=()):
     with ir.InsertionPoint(before):
         for k, a in zip(keys, before.arguments):
             fg.env[k] = Binding(a)
+        # a VLA declared after the label is freed when a goto jumps back before its declaration (C11 6.2.4p7)
+        sp = llvm.StackSaveOp(ir.Type.parse("!llvm.ptr")).result if declares_vla_in(body) else None
         if emit is not None:
             emit()
             body = []
@@ -500,6 +507,8 @@ def _loop(fg, flags, body, entering=(), seek_later=False, emit=None, extra=()):
         again = None
         for k in flags:
             again = fg.env[k].value if again is None else arith.ori(again, fg.env[k].value)
+        if sp is not None:
+            llvm.StackRestoreOp(sp)
         scf.ConditionOp(again, [fg.env[k].value for k in keys])
     with ir.InsertionPoint(after):
         scf.YieldOp(list(after.arguments))
