@@ -2,13 +2,17 @@
 of several runs, and ratios.
 
     python benchmarks/compile_time.py [--runs 5] [--pgcc PGCC] [--kernels gemm,atax,...] [--cuda] [--cache]
-                                      [--baseline PGCC]
+                                      [--baseline PGCC] [--file "PATH FLAG..." [--file ...]] [--file-runs N]
 
 Inputs: an empty `int main(void){return 0;}`, PolyBench-style kernels with their harness
 (tests/programs/polybench, -O3, linked), with --cuda the CUDA examples with --cpuify, with --cache also the
 kernels compiled again as cache hits (PGCC_CACHE_DIR in a fresh temporary directory; the first run fills it).
 gcc runs as `gcc -O3 -lm`. CPU time counts the children of the measured process (resource.RUSAGE_CHILDREN),
 so opt, llc and the linker are included. The machine is shared: compare ratios from one run of the script.
+
+With --file, also large single files (sqlite3.c, Lua's lvm.c...) compiled with `-c` and the given flags by
+both compilers (their rows are not in the kernels' median), --file-runs times each (default 1: such a file takes
+a minute of CPU time).
 
 With --baseline (another pgcc command, e.g. `python /path/to/old/checkout/run_pgcc.py`), that pgcc is measured
 too, its runs alternating with the measured pgcc's and gcc's, and the table adds its CPU time and the speed-up.
@@ -73,6 +77,9 @@ def main() -> int:
     ap.add_argument("--cuda", action="store_true", help="also the CUDA examples with --cpuify")
     ap.add_argument("--cache", action="store_true", help="also the kernels as compile-cache hits")
     ap.add_argument("--baseline", default=None, help="another pgcc command to compare with (alternating runs)")
+    ap.add_argument("--file", action="append", default=[],
+                    help='a large file and its flags, compiled with -c: "PATH FLAG..." (repeatable)')
+    ap.add_argument("--file-runs", type=int, default=1)
     a = ap.parse_args()
     pgcc = a.pgcc.split()
     base = a.baseline.split() if a.baseline else None
@@ -107,6 +114,12 @@ def main() -> int:
                         measure(p + ["-O3", "-c", src, "-o", obj], cenv, bench)
                 row(f"{k} -O3 -c (cache hit)", ["-O3", "-c", src, "-o", obj], ["gcc", "-O3", "-c", src, "-o", obj],
                     cwd=bench, penv=cenv)
+        for spec in a.file:
+            src, *flags = spec.split()
+            obj = str(Path(tmp) / "large.o")
+            row(f"{Path(src).name} {' '.join(f for f in flags if f.startswith('-O'))} -c",
+                [*flags, "-c", src, "-o", obj], ["gcc", *flags, "-c", src, "-o", obj], runs=a.file_runs,
+                cwd=str(Path(src).parent))
         if a.cuda:
             for src in sorted((ROOT / "examples/cuda").glob("*.cu")):
                 row(f"{src.stem}.cu --cpuify", ["--cpuify", str(src), "-o", exe], None, runs=max(1, a.runs // 2))

@@ -44,11 +44,15 @@ def check_lowered(module) -> None:
 
 
 def translate_to_llvm_ir(module) -> str:
-    """LLVM IR text of a module (an ir.Module) that is entirely in the LLVM dialect (see check_lowered)."""
+    """LLVM IR text of a module (an ir.Module) that is entirely in the LLVM dialect (see check_lowered), with no
+    `nuw` flag on its GEPs (signed_offsets.py: C pointers index backwards; run_stages leaves them to this
+    function when asked with gep_flags_in_mlir=False)."""
     from mlir.dialects import llvm as llvm_d
 
+    from .signed_offsets import drop_unsigned_wrap_flags_in_llvm_ir
+
     check_lowered(module)
-    ll = str(llvm_d.translate_module_to_llvmir(module.operation))
+    ll = drop_unsigned_wrap_flags_in_llvm_ir(str(llvm_d.translate_module_to_llvmir(module.operation)))
     return f'target triple = "{TRIPLE}"\n' + ll
 
 
@@ -96,18 +100,44 @@ def target_machine(clang_args) -> tuple:
     return cpu, ",".join([*attrs, FEATURES])
 
 
+# SLP's search for horizontal reductions takes time quadratic in a function's size on the long chains of i1
+# `or`s of a large dispatch loop (a switch with fallthroughs and gotos, as the frontend builds it): Lua's
+# luaV_execute (37,000 instructions) spent 16.6 s of opt's 17.9 s there (sqlite3VdbeExec, 17,700, only a little).
+# Modules with a function beyond this many instructions (before opt; the PolyBench-style kernels and the tests'
+# programs stay below 2,300) are optimized without it; plain SLP (stores, PHIs) and the loop vectorizer's
+# reductions still run.
+SLP_REDUCTION_LIMIT = 20000
+NO_SLP_REDUCTIONS = ("-slp-vectorize-hor=false",)
+
+
+def largest_function(ll: str) -> int:
+    """The number of instructions of the largest function defined in LLVM IR text `ll` (a str as LLVM prints it:
+    `define ... {`, then one instruction per line indented by two spaces, labels unindented, `}`)."""
+    best, pos = 0, 0
+    while (start := ll.find("\ndefine ", pos)) >= 0:
+        end = ll.find("\n}\n", start)
+        if end < 0:
+            break
+        best = max(best, ll.count("\n  ", start, end))
+        pos = end
+    return best
+
+
 # llc keeps loop strength reduction although it is most of llc's time on the polyhedral stage's tiled, jammed and
 # vectorized loops (40-60%: correlation 0.37 s of 0.60 s, in ScalarEvolution's checks of large expressions):
 # measured without it (-disable-lsr, the 30 PolyBench kernels at large sizes, interleaved medians), llc took half
 # the time and correlation ran 1.57x faster, but nussinov ran 25% slower and gesummv and trmm 10%.
 def backend_commands(ll: str, bc: str, out_path: str, opt_level: int, kind: str, fp_contract: str,
-                     clang_args=()) -> list:
+                     clang_args=(), largest: int = 0) -> list:
     """The opt and llc command lines that compile_llvm_ir runs (a list of two argument lists; -v and -### print
-    them); `clang_args`: the command line's parser options, whose x86 ones choose the target (target_machine)."""
+    them); `clang_args`: the command line's parser options, whose x86 ones choose the target (target_machine);
+    `largest`: the instruction count of the module's largest function (largest_function; above
+    SLP_REDUCTION_LIMIT, no SLP horizontal reductions)."""
     from .toolchain import llvm_tool
     mcpu, mattr = target_machine(clang_args)
     cpu = [f"-mcpu={mcpu}", f"-mattr={mattr}"]
-    return [[llvm_tool("opt"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, *OPT_OPTIONS, ll, "-o", bc],
+    extra = NO_SLP_REDUCTIONS if largest > SLP_REDUCTION_LIMIT else ()
+    return [[llvm_tool("opt"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, *OPT_OPTIONS, *extra, ll, "-o", bc],
             [llvm_tool("llc"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-relocation-model=pic",
              f"-fp-contract={fp_contract}", f"-filetype={kind}", bc, "-o", out_path]]
 
@@ -143,7 +173,7 @@ def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "ob
         os.path.exists(out_path) and not os.path.isfile(out_path)
     target = base + ".out" if special else out_path
     opt_cmd, llc_cmd = backend_commands(base + ".ll", base + ".opt.bc", target, opt_level, kind, fp_contract,
-                                        clang_args)
+                                        clang_args, largest_function(ll_text))
     with phase("opt", "subprocesses"):
         _run(opt_cmd, "opt")
     with phase("llc", "subprocesses"):

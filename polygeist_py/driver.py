@@ -694,7 +694,7 @@ def lower_to_object(tu, path: str, o: Options, workdir: str, obj_name: str, stem
         ctx.allow_unregistered_dialects = False
         module = run_stages(tu, path, cpuify=o.cpuify, on_stage=lambda stage, m: emit_here(o, stage, m),
                             polyhedral=lazy_polyhedral_options(o), on_scops=lambda reports, missed: emit_scops(o, reports, missed),
-                            device_stubs=device_stubs)
+                            device_stubs=device_stubs, gep_flags_in_mlir=o.emit == "llvm-dialect")
         if o.emit in STAGES or o.emit == "scop":
             return None
         with phase("LLVM IR translation", "back end"):

@@ -12,6 +12,11 @@ The flags are an MLIR property that the Python bindings neither read nor write (
 attribute), so the module goes once through its generic textual form, where properties are spelled out.
 MLIR prints an f80 (long double) constant in decimal but parses decimals through a double: such constants are
 respelled as their exact bit patterns before the text is parsed again.
+
+The driver, which goes on to LLVM IR anyway, clears the flag in the LLVM IR text instead
+(drop_unsigned_wrap_flags_in_llvm_ir): one scan of text that is printed in any case, where the MLIR round trip
+printed and parsed the whole module once more (5 s of sqlite3.c's compile). The JIT of the Python API, which
+takes the MLIR module itself, keeps the MLIR form.
 """
 
 from __future__ import annotations
@@ -47,6 +52,54 @@ def drop_unsigned_wrap_flags(module: ir.Module) -> ir.Module:
     if not changed[0]:
         return module
     return ir.Module.parse(exact_f80_constants(text), module.context)
+
+
+# A quoted string (c"..." data, quoted names, metadata strings: LLVM escapes '"' inside them as \22), skipped
+# whole so that no text inside one is touched; or a GEP's flags with `nuw` (LLVM prints `inbounds` or `nusw`,
+# then `nuw`), in an instruction or (followed by its parenthesized operands) a constant expression.
+_IR_GEP_NUW = re.compile(r'"[^"]*"|getelementptr( inbounds| nusw)? nuw\b( \()?')
+_NON_NEGATIVE_INDEX = re.compile(r"i\d+ \d+")
+
+
+def drop_unsigned_wrap_flags_in_llvm_ir(text: str) -> str:
+    """LLVM IR `text` (as printed by LLVM) with `nuw` dropped from every getelementptr, as drop_unsigned_wrap_flags
+    does to the LLVM dialect before translation. The translation folds a GEP of constants into a constant
+    expression and then infers `nuw` itself when the GEP is `inbounds` and every index a non-negative constant:
+    such expressions keep the flag, as they did when it was cleared before translation."""
+    if "nuw" not in text:
+        return text
+
+    def clear(m):
+        whole = m.group(0)
+        if whole[0] == '"':
+            return whole
+        if m.group(2) and m.group(1) == " inbounds" and _non_negative_indices(text, m.end()):
+            return whole
+        return "getelementptr" + (m.group(1) or "") + (m.group(2) or "")
+
+    return _IR_GEP_NUW.sub(clear, text)
+
+
+def _non_negative_indices(text: str, start: int) -> bool:
+    """Whether the constant GEP whose operand list starts at text[start] (after its '(') has only non-negative
+    integer constants as indices (operands: element type, base pointer, then `iN <value>` each)."""
+    depth, i, parts, begin = 0, start, [], start
+    while i < len(text):
+        c = text[i]
+        if c in "([<{":
+            depth += 1
+        elif c in ")]>}":
+            if depth == 0:
+                parts.append(text[begin:i].strip())
+                break
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[begin:i].strip())
+            begin = i + 1
+        elif c == '"':
+            i = text.index('"', i + 1)
+        i += 1
+    return len(parts) > 2 and all(_NON_NEGATIVE_INDEX.fullmatch(p) for p in parts[2:])
 
 
 _DECIMAL = r"[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?"

@@ -12,7 +12,8 @@ STAGES = ("mlir", "cleanup", "cpuify", "ad", "polyhedral", "llvm-dialect")
 AFFINE_SCOP_OPS = ("affine.for", "affine.if", "affine.store")
 
 
-def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, on_scops=None, device_stubs=None):
+def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, on_scops=None, device_stubs=None,
+               gep_flags_in_mlir: bool = True):
     """The driver's stage sequence on a parsed translation unit, inside the current ``ir.Context``.
 
     frontend -> verify -> cleanup -> (cpuify + cleanup when CUDA launches are present) -> lowering to the
@@ -21,7 +22,9 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     when the module has affine ops, so that isl is imported only then; or None to skip) schedules the SCoPs;
     ``on_scops(reports, not_modelled)`` receives its per-SCoP reports and, when only modelling
     (``polyhedral.only_model``), the loop nests that no SCoP contains (affine/remarks.py: survey). ``device_stubs`` (nvcc's model, cuda_split.py) translates
-    only the device side of a .cu file. Returns the module (LLVM dialect unless stopped early).
+    only the device side of a .cu file. ``gep_flags_in_mlir``: clear the `nuw` flag of the LLVM dialect's GEPs
+    (signed_offsets.py) in the module; False when the caller translates to LLVM IR and clears them there
+    (backend.translate_to_llvm_ir, the cheaper form). Returns the module (LLVM dialect unless stopped early).
 
     Raises:
         CompileError: unsupported constructs; CUDA launches without ``cpuify``; an illegal user schedule;
@@ -44,6 +47,7 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     check_constant_bounds(module)  # before folding: MLIR asserts on a constant out-of-range global index
     if stop("mlir"):
         return module
+    pipeline.mark_large(module)  # canonicalize's top-down order is slow on very large modules
     pipeline.cleanup(module, "cleanup")
     if stop("cleanup"):
         return module
@@ -114,13 +118,14 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     if stop("polyhedral"):
         return module
     with phase("lowering rewrites (Python)", "lowering"):
-        module = _lower(module, pipeline)
+        module = _lower(module, pipeline, gep_flags_in_mlir)
     stop("llvm-dialect")
     return module
 
 
-def _lower(module, pipeline):
-    """The lowering tail of run_stages: returns the module in the LLVM dialect (a new module)."""
+def _lower(module, pipeline, gep_flags_in_mlir=True):
+    """The lowering tail of run_stages: returns the module in the LLVM dialect (a new module when the GEP flags
+    are cleared here)."""
     from .bool_memory import widen_i1_memrefs
     widen_i1_memrefs(module)  # compiler-made buffers of booleans: one byte each (the lowering needs >= 8 bits)
     from .c_abi_calls import copy_abi_attributes_to_calls
@@ -129,8 +134,10 @@ def _lower(module, pipeline):
     from .omp_schedule import balance_triangular_loops
     balance_triangular_loops(module)
     pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
-    from .signed_offsets import drop_unsigned_wrap_flags
-    module2 = drop_unsigned_wrap_flags(module)  # C pointers index backwards (p[-1]); memref GEPs assume they do not
+    module2 = module
+    if gep_flags_in_mlir:
+        from .signed_offsets import drop_unsigned_wrap_flags
+        module2 = drop_unsigned_wrap_flags(module)  # C pointers index backwards (p[-1]); memref GEPs assume not
     from .constructors import emit_global_ctors
     emit_global_ctors(module2)  # __attribute__((constructor/destructor)): llvm.global_ctors/dtors
     from .aliases import emit_aliases
