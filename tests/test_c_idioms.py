@@ -35,7 +35,8 @@ ARGS = ("-v", "-q", "rest")
                                   "statement_expression_jumps.c", "wide_string_literals.c",
                                   "alignas_forms.c", "packed_wide_bitfields.c",
                                   "type_compatibility.c", "vla_scopes_and_order.c",
-                                  "vla_row_pointers.c", "wide_strings.c", "guarded_remainders.c"])
+                                  "vla_row_pointers.c", "wide_strings.c", "guarded_remainders.c",
+                                  "union_struct_designators.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

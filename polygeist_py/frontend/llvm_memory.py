@@ -370,9 +370,9 @@ class LLVMMemory:
                         raise self.unsupported(cursor_of(item), f"designator '.{des[0]}'")
                     items = items[:pos] + [des[1]] + items[pos + 1:]
                 pos = self.init_member(ptr, fields[i], items, pos)
-                i += 1
-                if union:
+                if union and not _same_member_next(items, pos, fields, i, self.designator):
                     break
+                i += 1 if not union else 0
             return pos
         elem = canonical(ty.element_type)
         esz = CT.size_of(elem)
@@ -979,9 +979,9 @@ def const_image(ty, init):
                     pos += 1
                 else:
                     pos = slot(off + foff, f.type, items, pos)
-                i += 1
-                if R.is_union(t):
+                if R.is_union(t) and not _same_member_next(items, pos, fields, i, designated):
                     break
+                i += 1 if not R.is_union(t) else 0
             return pos
         elem = canonical(t.element_type)
         esz = CT.size_of(elem)
@@ -1019,6 +1019,16 @@ def const_image(ty, init):
     if init is not None:
         obj(0, ty, init)
     return img, sorted(ptrs.items(), key=lambda x: x[0])
+
+
+def _same_member_next(items, pos, fields, i, designator) -> bool:
+    """Whether `items[pos]` designates union member `fields[i]` again: `{.x = 1, .y = 2}` where x and y are
+    members of an anonymous struct that is the union's member i (`union { struct { float x, y; }; float v[2]; }`)."""
+    if pos >= len(items):
+        return False
+    des = designator(items[pos])
+    return des is not None and not isinstance(des[0], int) and des[0] is not None and \
+        field_index(fields, des[0]) == i
 
 
 def literal_list(e, t):
