@@ -533,12 +533,15 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         args += [a for a in user_args if not a.startswith("-std=")]
     else:
         # a C++ standard on a C file: gcc warns and ignores it, so do we
-        # legacy C as gcc 12 accepts it: implicit function declarations and implicit int are warnings (clang
-        # makes them errors in C99 and later), K&R definitions and `f()` declarations draw no warning; the
+        # legacy C as gcc 12 accepts it: implicit function declarations, implicit int, integer-pointer
+        # conversions, incompatible pointer types and `return;` in a non-void function are warnings (clang
+        # makes them errors), K&R definitions and `f()` declarations draw no warning; the
         # user's -Werror=... / -Wno-... flags come after these and win (and a plain -Werror makes them errors, as
         # in gcc, so they are not downgraded then: clang's -Wno-error=X would outlive a later -Werror)
         legacy = [] if "-Werror" in user_args else ["-Wno-error=implicit-function-declaration",
-                                                    "-Wno-error=implicit-int"]
+                                                    "-Wno-error=implicit-int", "-Wno-error=int-conversion",
+                                                    "-Wno-error=incompatible-pointer-types",
+                                                    "-Wno-error=return-mismatch"]
         # (and no warnings gcc does not give by default: overriding initializers, GNU's _Alignof of an
         # expression and constant folding of array sizes)
         quiet = ["-Wno-initializer-overrides", "-Wno-gnu-alignof-expression", "-Wno-gnu-folding-constant"]

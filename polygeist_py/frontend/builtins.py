@@ -456,6 +456,8 @@ class Builtins(CudaBuiltins):
                 for t in [callee.result_type, *callee.type.argument_types()]):
             return None  # an overload defined in C++ for a class (cuda_fp16.h's __shfl_sync of __half, tex2D of a
             # texture reference)
+        if callee.spelling == "alloca" and callee.get_definition() is None:
+            return alloca  # (also implicitly declared, without <alloca.h>: the builtin; libc has no such symbol)
         if callee.type.kind == T.FUNCTIONNOPROTO and not callee.spelling.startswith("__"):
             return None  # `char pow ();` (autoconf's link probes, K&R code): a call of the symbol as declared
         if callee.type.kind == T.FUNCTIONPROTO and not callee.spelling.startswith("__") and \
