@@ -129,7 +129,8 @@ class Calls:
             fixed = list(sig.ftype.inputs)
             ftype = self.mg.declare_llvm_vararg(name, ret, fixed)
             fixed_attrs = list(sig.arg_attrs) + [{}] * (len(vals) - len(sig.arg_attrs))  # (sret, byval)
-            attrs = ir.ArrayAttr.get([ir.DictAttr.get({**fixed_attrs[i], **byval.get(i, {})})
+            lead = 1 if sig.ret_kind == "sret" else 0  # (byval counts pack_args' values: the sret slot precedes)
+            attrs = ir.ArrayAttr.get([ir.DictAttr.get({**fixed_attrs[i], **byval.get(i - lead, {})})
                                       for i in range(len(vals))]) if byval or any(sig.arg_attrs) else None
             op = llvm.CallOp(results[0] if results else None, vals, [], [], var_callee_type=ir.TypeAttr.get(ftype),
                              callee=ir.FlatSymbolRefAttr.get(name), arg_attrs=attrs)

@@ -26,3 +26,11 @@ cpx sum_pairs(cpx first, int n, ...) {
   va_end(ap);
   return first;
 }
+big pick_big(int skip, ...) {  /* an sret result and structs in memory in the variadic tail */
+  va_list ap; va_start(ap, skip);
+  while (skip--) (void)va_arg(ap, double);
+  big r = va_arg(ap, big);
+  va_end(ap);
+  r.n *= 2;
+  return r;
+}
