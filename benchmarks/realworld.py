@@ -995,7 +995,8 @@ RECIPES: list[Recipe] = [
               "against their .ok output)"),
     Recipe(
         name="indent", source="deb:indent",
-        build=["CC={cc} CFLAGS={cflags} ./configure --disable-nls", "make -j{jobs}"],
+        # (with --disable-nls its gettext stubs trip its own -Werror; doc/ needs makeinfo: src/ alone)
+        build=["CC={cc} CFLAGS={cflags} ./configure", "make -j{jobs} -C src"],
         test=["cd regression && sh ./TEST"], test_counts=counts_indent,
         checks={"indent styles": "for o in -gnu -kr -orig -linux '-i8 -ts8 -bli0 -nut -l100'; do "
                                  "for f in src/*.c; do src/indent $o -st $f; done | sha256sum; done"},
