@@ -31,7 +31,7 @@ ARGS = ("-v", "-q", "rest")
                                   "included_encodings.c", "switch_goto_entry.c",
                                   "macro_defined_loops.c", "macro_written_builtins.c", "line_in_macro_calls.c",
                                   "long_double_records.c", "named_sections.c", "asm_dialects.c",
-                                  "noreturn_paths.c"])
+                                  "noreturn_paths.c", "used_statics.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -283,3 +283,15 @@ def test_two_files_link_with_gcc(program, tmp):
             assert r.returncode == 0, (opt, name, r.stderr)
             got = run_exe(tmp / name)
             assert (got.stdout, got.returncode) == (ref.stdout, 0), (opt, name)
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_glibc_inline_functions_at_each_level(opt, tmp):
+    """gcc's macros for the -O level (__OPTIMIZE__, __OPTIMIZE_SIZE__, __NO_INLINE__) and the glibc extern inline
+    functions that __OPTIMIZE__ defines, built by gcc and by pgcc at the same level: btowc's call of the library's
+    btowc through an asm-labelled alias recursed into its own internal copy; <libintl.h> brings <locale.h>."""
+    src = C / "glibc_inline_functions.c"
+    ref = run_exe(build_gcc(src, tmp / "ref", extra=(opt, "-w", "-lpthread")), args=ARGS)
+    assert ref.returncode == 0 and "bsearch 5 -> 2" in ref.stdout
+    got = run_exe(build_pgcc(src, tmp / "app", extra=(opt, "-w", "-lpthread")), args=ARGS)
+    assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode)
