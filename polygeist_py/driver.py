@@ -226,7 +226,6 @@ class Options:
     opt_level: int = 0                  # gcc's default; see device_opt_level for CUDA device code
     opt_given: bool = False             # an -O flag was given
     clang_args: list = field(default_factory=list)
-    opt_macros: list = field(default_factory=list)  # gcc's macros for the -O level (optimize_macros), C only
     lib_dirs: list = field(default_factory=list)
     libs: list = field(default_factory=list)
     link_extra: list = field(default_factory=list)
@@ -283,15 +282,6 @@ def version_banner() -> str:
                       f"Linker driver: {toolchain.linker()}",
                       f"Python: {platform.python_version()}"])
 
-def optimize_macros(level: str) -> list:
-    """The parser flags for what gcc predefines at -O`level` (str: '0', '2', 's', 'g'...): __OPTIMIZE__ from -O1
-    on (glibc's headers read it: <libintl.h> then includes <locale.h>, and its extern inline functions are
-    defined), __OPTIMIZE_SIZE__ at -Os/-Oz, __NO_INLINE__ (clang's default, unoptimized) only at -O0."""
-    if level == "0":
-        return []
-    return ["-D__OPTIMIZE__=1", "-U__NO_INLINE__"] + (["-D__OPTIMIZE_SIZE__=1"] if level in ("s", "z") else [])
-
-
 def parse_args(argv: list[str]) -> Options:
     """gcc-style command line -> Options.
 
@@ -331,7 +321,6 @@ def parse_args(argv: list[str]) -> Options:
             if lvl == "g":
                 o.opt_level = 1
             o.opt_level = min(o.opt_level, 3)
-            o.opt_macros = optimize_macros(lvl)
         elif a in ("-I", "-isystem", "-idirafter") and i + 1 < len(argv) \
                 and _cuda_toolkit_include(argv[i + 1]):
             value()  # nvcc's toolkit include directory: pgcc's CUDA headers stand for it
@@ -589,8 +578,7 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
             and not (o.emit or o.assembly):
         return compile_cxx_file(path, o, workdir)  # nvcc hands .cpp files to the host compiler
     with phase("parse (libclang)", "frontend"):
-        c_only = o.opt_macros if (language or language_of(path)) == "c" else []
-        tu = parse(path, c_only + o.clang_args, source, language)
+        tu = parse(path, o.clang_args, source, language)
     if not o.no_warnings:
         shown = warnings(tu, path)
         for w in shown:
@@ -837,7 +825,7 @@ def preprocess_inputs(o: Options, langs: list) -> int:
         if o.deps_only:
             dependencies_only(p, o.clang_args, o.deps_only, o.output, o.dep_file, o.dep_targets, o.dep_phony)
         else:
-            preprocess(p, o.opt_macros + o.clang_args, o.output)
+            preprocess(p, o.clang_args, o.output)
     return 0
 
 

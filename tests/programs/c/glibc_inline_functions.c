@@ -1,7 +1,8 @@
 /* What gcc predefines for the optimization level, and glibc's extern inline functions that __OPTIMIZE__ turns
    on: btowc/wctob call the library's symbol through an asm-labelled alias of their own name, bsearch takes a
    callback, vprintf passes a va_list on, getline/getc_unlocked/putchar work on FILE buffers, atof/atoi parse,
-   tolower/toupper read the locale's tables. Built by gcc and pgcc at the same -O level, outputs compared. */
+   tolower/toupper read the locale's tables. Built by gcc and pgcc at the same -O level with __OPTIMIZE__ defined,
+   outputs compared. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <libintl.h>
