@@ -13,7 +13,7 @@ C = PROGRAMS / "c"
 
 
 @pytest.mark.parametrize("name", ["forward_structs.c", "legacy_c.c", "side_effects_gotos.c",
-                                  "pointer_integer_conversions.c"])
+                                  "pointer_integer_conversions.c", "braced_scalar_initializers.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

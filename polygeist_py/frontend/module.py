@@ -412,6 +412,8 @@ class ModuleGen:
         Raises:
             CompileError: a non-constant initializer.
         """
+        if not shape and init.kind == K.INIT_LIST_EXPR and len(children(init)) == 1:
+            init = children(init)[0]  # a scalar's initializer in braces (C11 6.7.9p11: `int g = { 5 };`)
         text = string_initializer(init, math.prod(shape), pad=False) if len(shape) == 1 else None
         if text is not None:
             for i, v in enumerate(text):
