@@ -877,6 +877,8 @@ def const_image(ty, init):
 
     def obj(off, t, e):
         t = canonical(t)
+        if CT.is_array(t) and CT.size_of(t) < 0:  # (GNU C: a static struct's flexible array member given values)
+            raise error_at(e, "unsupported construct: initializer of a flexible array member")
         s = unbraced_string(strip_implicit(e), t)
         if s.kind in (K.INIT_LIST_EXPR, K.STRING_LITERAL) and (R.is_record(t) or CT.is_array(t)):
             clear(off, CT.size_of(t))
