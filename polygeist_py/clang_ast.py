@@ -538,6 +538,7 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         # makes them errors), K&R definitions and `f()` declarations draw no warning; the
         # user's -Werror=... / -Wno-... flags come after these and win (and a plain -Werror makes them errors, as
         # in gcc, so they are not downgraded then: clang's -Wno-error=X would outlive a later -Werror)
+        # (and conversions between pointers and integers without a cast: gcc 12 warns, clang 15 errors)
         legacy = [] if "-Werror" in user_args else ["-Wno-error=implicit-function-declaration",
                                                     "-Wno-error=implicit-int", "-Wno-error=int-conversion",
                                                     "-Wno-error=incompatible-pointer-types",

@@ -1,5 +1,6 @@
 """Issue 18 items 2 and 4: structs declared before they are defined, and legacy C as gcc 12 accepts it
-(implicit function declarations and implicit int with a warning, -Werror=/-Wno-error= as in gcc, K&R definitions,
+(implicit function declarations, implicit int and pointer/integer conversions with a warning, -Werror=/-Wno-error= as in
+gcc, K&R definitions,
 calls through declarations without a prototype), compared with gcc -O0 at pgcc -O0 and -O2."""
 
 import subprocess
@@ -11,7 +12,8 @@ from conftest import PROGRAMS, build_gcc, build_pgcc, run_exe, run_pgcc
 C = PROGRAMS / "c"
 
 
-@pytest.mark.parametrize("name", ["forward_structs.c", "legacy_c.c", "side_effects_gotos.c"])
+@pytest.mark.parametrize("name", ["forward_structs.c", "legacy_c.c", "side_effects_gotos.c",
+                                  "pointer_integer_conversions.c", "braced_scalar_initializers.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

@@ -195,6 +195,8 @@ int main() {
      "int main(void) { struct P p = {1}; printf(\"%d\", p); return 0; }", "passing a 'struct P' to 'printf'"),
     ("long sum(double _Complex z, ...) { return (long)__real__ z; }",
      "definition of the variadic function 'sum' with a complex parameter"),
+    ("struct fam { int n; int b[]; };\nstruct fam g = { 2, { [1] = 8 } };",
+     "designator in a flexible array member's initializer"),  # (GNU C; a list without designators works)
 ])
 def test_unsupported_memory_constructs_are_errors(tmp, code, what):
     src = tmp / "u.c"

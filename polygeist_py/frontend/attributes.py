@@ -3,13 +3,15 @@ change what the program does, or an error naming it; none is silently ignored.
 
 Implemented: `constructor`/`destructor` (with a priority: llvm.mlir.global_ctors/dtors after the lowering,
 constructors.py), `weak` on functions (weak linkage), `aligned(N)` on variables (the global's or the stack
-slot's alignment), `cleanup(f)` on locals (`f(&var)` when the block ends by any path: decls.py), `used` on functions with external linkage (never dropped anyway), C11 `_Thread_local` /
+slot's alignment), `cleanup(f)` on locals (`f(&var)` when the block ends by any path: decls.py), `used` (functions
+with external linkage are never dropped anyway; a static function or variable is kept in the object file, as
+`@llvm.used`: sections.py), C11 `_Thread_local` /
 `__thread` (module.py: thread-local LLVM globals), `alias("target")` and `ifunc("resolver")` on functions
 (aliases.py), `section("name")` on functions and global or static variables (sections.py: the symbol's
 object-file section).
 Layout attributes (`packed`, `aligned` on types and fields,
 `mode`) are clang's layout, which pgcc uses. Rejected with an error: `cleanup` on other than locals, `section` on automatic variables, `alias` on variables, `weakref`,
-`ifunc` on variables, `naked`, `transparent_union`, `weak` on variables, `used` on static functions, and any attribute this
+`ifunc` on variables, `naked`, `transparent_union`, `weak` on variables, and any attribute this
 table does not know.
 
 libclang exposes most attributes as UNEXPOSED_ATTR cursors without their name or arguments: both are read from the
@@ -62,6 +64,7 @@ class DeclAttributes:
     alias: str | None = None  # `alias("target")`: the symbol this declaration is another name of (aliases.py)
     ifunc: str | None = None  # `ifunc("resolver")`: the function that returns this one's address (aliases.py)
     section: str | None = None  # `section("name")`: the object-file section of the symbol (sections.py)
+    used: bool = False  # `used` on a static function or variable: kept in the object though unreferenced
 
 
 _MACRO_USE = re.compile(r"(\w+)\s*\(\s*(\d+)\s*\)")
@@ -262,8 +265,10 @@ def declaration_attributes(decl, kind: str) -> DeclAttributes:
                 out.cleanup = _named_function(a, args, what)
             elif name == "used" and kind == "function" and decl.linkage.name != "INTERNAL":
                 pass
+            elif name == "used" and (kind in ("function", "global") or decl.storage_class == ci.StorageClass.STATIC):
+                out.used = True  # (a static local is a global too)
             elif name == "used":
-                raise error_at(a, f"unsupported construct: {what} (keeping an unreferenced static)")
+                raise error_at(a, f"unsupported construct: {what} on an automatic variable")
             elif name in REJECTED:
                 raise error_at(a, f"unsupported construct: {what} ({REJECTED[name]})")
             elif name in ("constructor", "destructor", "weak"):

@@ -677,6 +677,11 @@ class ExprGen:
         ty = canonical(e.type)
         if CT.is_vector(ty):  # `{a, b, c, d}` of a vector (vectors.py)
             return vectors.init_list(self, e, ty)
+        items = children(e)
+        if ty.kind != T.RECORD and len(items) == 1 and canonical(items[0].type).kind != T.RECORD \
+                and (CT.is_arith(ty) or ty.kind == T.POINTER):
+            # a scalar's initializer in braces (C11 6.7.9p11: `char *p = { "xyz" + 1 };`, tcc's tests)
+            return self.convert(self.rvalue(items[0]), items[0].type, ty, items[0])
         if ty.kind != T.RECORD:
             raise self.unsupported(e, "initializer list here")
         ptr = self.byte_alloca(CT.size_of(ty), ty.get_align())

@@ -67,6 +67,8 @@ class ModuleGen:
         self.startup: dict = {}  # 'constructor'/'destructor' -> [(function symbol, priority)]
         self.aliases: dict = {}  # alias symbol -> (target symbol, weak[, "ifunc": target is its resolver])
         self.sections: dict = {}  # symbol -> `section("name")` of its function or variable (sections.py)
+        self._asm_labels: set | None = None  # (asm_labels)
+        self.kept: list = []  # static symbols marked `used`: kept in the object file (sections.py)
         self.module_asm: list = []  # the text of file-scope asm statements, in order
 
     def generate(self) -> ir.Module:
@@ -94,6 +96,8 @@ class ModuleGen:
             aliases.record(self.module, self.aliases)
         if self.sections:
             sections.record(self.module, self.sections)
+        if self.kept:
+            sections.record_kept(self.module, self.kept)
         if self.module_asm:  # (LLVM's `module asm` lines)
             self.module.operation.attributes["llvm.module_asm"] = ir.ArrayAttr.get(
                 [ir.StringAttr.get(line) for text in self.module_asm for line in text.split("\n")])
@@ -175,6 +179,8 @@ class ModuleGen:
             fg.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<weak>")
         if attrs.section is not None:
             self.sections[name] = attrs.section
+        if attrs.used:
+            self.kept.append(name)
         for which in ("constructor", "destructor"):  # run before/after main: constructors.py, after lowering
             prio = getattr(attrs, which)
             if prio is not None:
@@ -201,7 +207,22 @@ class ModuleGen:
         first = self.named.setdefault(c.spelling, c.canonical)
         if first != c.canonical:  # two C++ functions of one name: a symbol for each is not supported
             raise error_at(c, f"unsupported C++ construct 'overloaded function' ('{c.spelling}')")
-        return attributes.asm_label(c) or c.spelling
+        label = attributes.asm_label(c)
+        if label:
+            return label
+        if c.spelling in self.asm_labels() and inline_linkage.is_inline_definition(c.get_definition() or c):
+            # (glibc's `extern wint_t __btowc_alias (int) __asm ("btowc");` called from its extern inline btowc:
+            # the internal copy of an inline definition must not take the external symbol that an asm label
+            # names, or the call recurses into the copy)
+            return c.spelling + ".inline"
+        return c.spelling
+
+    def asm_labels(self) -> set:
+        """The symbols that file-scope function declarations name by asm labels (`f() __asm__("name")`)."""
+        if self._asm_labels is None:
+            self._asm_labels = {label for d in self.tu.cursor.get_children() if d.kind == K.FUNCTION_DECL
+                                and (label := attributes.asm_label(d))}
+        return self._asm_labels
 
     def is_internal(self, c) -> bool:
         """Whether function definition `c` gets internal linkage besides `static` ones: those an earlier `static`
@@ -323,9 +344,11 @@ class ModuleGen:
             base, n = name, 1
             while name in taken:  # static locals of the same name in different blocks of one function
                 name, n = f"{base}.{n}", n + 1
-        section = attributes.declaration_attributes(d, "global").section
-        if section is not None:
-            self.sections[name] = section
+        attrs = attributes.declaration_attributes(d, "global")
+        if attrs.section is not None:
+            self.sections[name] = attrs.section
+        if attrs.used and name not in self.kept:
+            self.kept.append(name)
         init0 = var_decl_initializer(d)
         if R.is_byte_object(ty) and not is_texture(ty) and not CT.is_dim3(ty) or ty.kind == T.POINTER and init0 is not None and not is_null_constant(init0) \
                 or CT.is_vector(ty) \
@@ -392,6 +415,8 @@ class ModuleGen:
         Raises:
             CompileError: a non-constant initializer.
         """
+        if not shape and init.kind == K.INIT_LIST_EXPR and len(children(init)) == 1:
+            init = children(init)[0]  # a scalar's initializer in braces (C11 6.7.9p11: `int g = { 5 };`)
         text = string_initializer(init, math.prod(shape), pad=False) if len(shape) == 1 else None
         if text is not None:
             for i, v in enumerate(text):
