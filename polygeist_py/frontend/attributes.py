@@ -131,6 +131,8 @@ def _type_alignment(attr, args: str):
     type (x86-64 SysV sizes), a pointer, or a typedef, struct or union of the translation unit; None when
     `args` names no such type (a number or an expression: _literal_argument)."""
     words = [w for w in args.replace("*", " * ").split() if w not in ("const", "volatile", "signed", "unsigned")]
+    if not words or not all(_C_IDENTIFIER.fullmatch(w) or w == "*" for w in words) or words[0] == "*":
+        return None  # (a number or an expression: `2 * n`)
     if "*" in words:
         return 8
     name = " ".join(w for w in words if w != "int") or "int" if words and words[-1] == "int" else " ".join(words)

@@ -269,10 +269,12 @@ def emit_compound(fg, c):
              and lp.segment is None]  # (a dispatch loop's labels share one flag: emit_dispatch)
     for n in names:
         fg.env[flag_key(n)] = Binding(fg.const_bool(False))
-    # a block that declares a variable-length array frees it at its end, as C's scoping says (and gcc does):
-    # else every pass through it (a loop's body, or a block a goto jumps back before) would leave its array
-    # on the stack
-    sp = llvm.StackSaveOp(ir.Type.parse("!llvm.ptr")).result if declares_vla(c) else None
+    # a block that declares a variable-length array frees it at its end, as C's scoping says (and gcc does),
+    # when it can run again: else every pass through it (a loop's body, or a block inside a label's loop that
+    # a goto jumps back before) would leave its array on the stack. (Elsewhere the function's return frees it,
+    # and a derivative's reverse sweep may still read it after the block.)
+    again = fg.loops or fg.__dict__.get("label_loops", 0)
+    sp = llvm.StackSaveOp(ir.Type.parse("!llvm.ptr")).result if again and declares_vla(c) else None
     fg.block_cleanups.append([])  # `cleanup(f)` variables declared in this block (decls.arm_cleanup)
     dispatch = [lp for lp in _plans(fg).values() if lp.scope == c.hash and lp.segment is not None]
     if dispatch:
@@ -489,6 +491,7 @@ def _loop(fg, flags, body, entering=(), seek_later=False, emit=None, extra=()):
             fg.env[k] = Binding(a)
         # a VLA declared after the label is freed when a goto jumps back before its declaration (C11 6.2.4p7)
         sp = llvm.StackSaveOp(ir.Type.parse("!llvm.ptr")).result if declares_vla_in(body) else None
+        fg.label_loops = fg.__dict__.get("label_loops", 0) + 1
         if emit is not None:
             emit()
             body = []
@@ -509,6 +512,7 @@ def _loop(fg, flags, body, entering=(), seek_later=False, emit=None, extra=()):
             again = fg.env[k].value if again is None else arith.ori(again, fg.env[k].value)
         if sp is not None:
             llvm.StackRestoreOp(sp)
+        fg.label_loops -= 1
         scf.ConditionOp(again, [fg.env[k].value for k in keys])
     with ir.InsertionPoint(after):
         scf.YieldOp(list(after.arguments))
