@@ -116,7 +116,9 @@ def va_arg(fg, e):
     if ty.kind == T.RECORD:
         return _va_arg_record(fg, _list_address(fg, next(c for c in children(e) if not c.kind.is_reference())),
                               ty, e)
-    if CT.is_complex(ty):  # (passed as a struct of its two parts: their bytes, as a record's, then loaded)
+    if CT.is_complex(ty) or ty.kind in (T.INT128, T.UINT128):
+        # (a complex as a struct of its two parts, an __int128 as two INTEGER eightbytes aligned to 16: their
+        # bytes as a record's, then loaded; LLVM's backend cannot lower an i128 va_arg)
         p = _va_arg_record(fg, _list_address(fg, next(c for c in children(e) if not c.kind.is_reference())), ty, e)
         return fg.load_llvm(p, ty)
     if CT.is_array(ty) or ty.kind == T.COMPLEX:
