@@ -120,8 +120,8 @@ def designator_of(item):
         if len(ch) < 2:
             raise ValueError("designator")
         path, value, cursor = _with_ranges(item, ch[:-1]), ch[-1], item
-        if any(isinstance(d, tuple) for d in path) and not _constant_value(value):
-            raise ValueError("GNU array range designator `[lo ... hi] =` with a value that is not constant")
+        if any(isinstance(d, tuple) for d in path) and not _constant_value(value) and not _without_effects(value):
+            raise ValueError("GNU array range designator `[lo ... hi] =` with a value that has side effects")
     d = path[0]
     if isinstance(d, (int, tuple)):
         head = d
@@ -140,6 +140,32 @@ def _constant_value(e) -> bool:
     if s.kind == K.INIT_LIST_EXPR:
         return all(_constant_value(c) for c in children(s))
     return s.kind == K.STRING_LITERAL or evaluate(s) is not None
+
+
+_PURE_UNARY = ("+", "-", "~", "!")
+
+
+def _without_effects(e) -> bool:
+    """Whether scalar expression `e` reads only variables and computes (`elt`, `n + 1`): evaluating it once per
+    element of a range gives what gcc's single evaluation gives."""
+    s = strip_implicit(e)
+    k = s.kind
+    if k in (K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.CHARACTER_LITERAL):
+        return True
+    if k == K.DECL_REF_EXPR:
+        r = s.referenced
+        return r is not None and (r.kind == K.FUNCTION_DECL or r.kind in (K.VAR_DECL, K.PARM_DECL) and
+                                  not r.type.is_volatile_qualified())
+    if k == K.UNARY_OPERATOR and unary_op(s) == "&":  # (an address: `[0 ... 2] = &handler`)
+        return strip_implicit(children(s)[0]).kind == K.DECL_REF_EXPR
+    if k == K.BINARY_OPERATOR:
+        return "Assign" not in s.binary_operator.name and s.binary_operator.name != "Comma" and \
+            all(_without_effects(c) for c in children(s))
+    if k == K.UNARY_OPERATOR:
+        return unary_op(s) in _PURE_UNARY and _without_effects(children(s)[0])
+    if k == K.CSTYLE_CAST_EXPR:
+        return _without_effects(children(s)[-1])
+    return False
 
 
 def array_position(items, pos, start, elided, i, des):

@@ -19,6 +19,10 @@ static struct cell cells[4] = { [0 ... 2].b[1 ... 2] = 6, [1 ... 3].a = 4, [3] =
 static unsigned char classes[256] = { ['0' ... '9'] = 1, ['a' ... 'z'] = 2, ['A' ... 'Z'] = 2, ['_'] = 2 };
 
 static const char *or_dash(const char *s) { return s ? s : "-"; }
+static int handle_none(void) { return 0; }
+static int handle_one(void) { return 1; }
+typedef int (*handler)(void);
+static const handler handlers[4] = { [0 ... 3] = &handle_none, [1] = handle_one };  /* a syscall-table style */
 
 int main(void)
 {
@@ -29,7 +33,13 @@ int main(void)
   int local[8] = { [1 ... 6] = 3, [4] = 5 };
   struct cell lc[3] = { [0 ... 2] = { 2, { 1, 2, 3 } }, [1].a = 9 };
   double weights[5] = { [0 ... 4] = 0.25, [2] = 1.5 };
+  int fill = 0x42, span[9] = { [1 ... 5] = 9, [6 ... 8] = fill, [4 ... 6] = -fill + 1 };  /* variables, no effects */
 
+  for (int i = 0; i < 9; i++)
+    printf("%d ", span[i]);
+  for (int i = 0; i < 4; i++)
+    printf("%d", handlers[i]());
+  printf("\n");
   for (int i = 0; i < 3; i++)
     printf("%s%d ", or_dash(g[i].k), g[i].v);
   for (int i = 0; i < 2; i++)
