@@ -253,7 +253,7 @@ def is_variable_template_specialization(d) -> bool:
 
 _SIMPLE_ESCAPES = {"n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "e": 27, "E": 27, "\\": 92,
                    '"': 34, "'": 39, "?": 63}
-_LITERAL_PART = None
+_LITERAL_PART = re.compile(r'(?:u8|u|U|L)?"((?:[^"\\]|\\.)*)"', re.S)  # (one literal of clang's spelling)
 
 
 def char_width(cursor) -> int:
@@ -279,10 +279,6 @@ def string_units(cursor) -> list:
     6.4.5: bytes of UTF-8 for "" and u8"", UTF-16 units for u"", UTF-32 for U"" and L"". Read from clang's
     spelling of the literal, which writes what is not printable ASCII as octal, `\\x`, `\\u` or `\\U` escapes:
     octal and hex escapes are code units, universal names are code points."""
-    import re
-    global _LITERAL_PART
-    if _LITERAL_PART is None:
-        _LITERAL_PART = re.compile(r'(?:u8|u|U|L)?"((?:[^"\\]|\\.)*)"', re.S)
     width = char_width(cursor)
     mask = (1 << (8 * width)) - 1
     units = []
@@ -538,7 +534,6 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         # makes them errors), K&R definitions and `f()` declarations draw no warning; the
         # user's -Werror=... / -Wno-... flags come after these and win (and a plain -Werror makes them errors, as
         # in gcc, so they are not downgraded then: clang's -Wno-error=X would outlive a later -Werror)
-        # (and conversions between pointers and integers without a cast: gcc 12 warns, clang 15 errors)
         legacy = [] if "-Werror" in user_args else ["-Wno-error=implicit-function-declaration",
                                                     "-Wno-error=implicit-int", "-Wno-error=int-conversion",
                                                     "-Wno-error=incompatible-pointer-types",

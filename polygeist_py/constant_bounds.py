@@ -21,7 +21,8 @@ def _name(owner) -> str | None:
     return op.name if isinstance(op, ir.Operation) else None
 
 
-def _constant(value):
+def constant_int(value):
+    """The integer of `value` when an arith.constant defines it, else None (a block argument, another op)."""
     op = getattr(value.owner, "operation", value.owner)
     if _name(op) == "arith.constant":
         attr = op.attributes["value"]
@@ -50,7 +51,7 @@ def check(module: ir.Module) -> None:
             consts = [e.value if isinstance(e, ir.AffineConstantExpr) else None
                       for e in amap.results]
         else:
-            consts = [_constant(v) for v in indices]
+            consts = [constant_int(v) for v in indices]
         for dim, c in zip(shape, consts):
             if c is not None and dim >= 0 and not 0 <= c < dim:
                 found.append(error_at_op(op, f"array index {c} is outside the array's {dim} elements"))

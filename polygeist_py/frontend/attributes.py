@@ -135,7 +135,7 @@ def _type_alignment(attr, args: str):
         return None  # (a number or an expression: `2 * n`)
     if "*" in words:
         return 8
-    name = " ".join(w for w in words if w != "int") or "int" if words and words[-1] == "int" else " ".join(words)
+    name = " ".join(w for w in words if w != "int") or "int"  # (`long int` is `long`, `unsigned` is `int`)
     if name in _BASIC_ALIGN:
         return _BASIC_ALIGN[name]
     tag = words[-1] if len(words) == 2 and words[0] in ("struct", "union") else None

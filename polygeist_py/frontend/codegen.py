@@ -87,6 +87,8 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
         self.local_aligns: dict = {}  # local variable key -> bytes of its `aligned(N)` attribute (attributes.py)
         self.block_cleanups: list = []  # per open block: its `cleanup(f)` variables (decls.arm_cleanup)
         self.deferred_inits: set = set()  # hashes of switch-body declarations whose initializers run in place
+        self.exit_safe_expr = None  # hash of the statement expression the current statement ends with (stmt_exprs)
+        self.label_loops = 0  # open loops of goto labels (gotos._loop)
 
     # ---------------------------------------------------------------- function
     def emit(self):

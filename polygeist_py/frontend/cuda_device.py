@@ -14,6 +14,7 @@ from mlir import ir
 from mlir.dialects import arith, func, gpu
 
 from ..clang_ast import K, T, canonical, children, evaluate, has_attr, strip_implicit, var_decl_initializer
+from ..constant_bounds import constant_int
 from ..errors import error_at
 from . import c_types as CT
 from .records import is_default_construction
@@ -44,10 +45,9 @@ class CudaDeviceGen:
         `dw << 32 - bit` at bit 0 and masks with `(1 << 32) - 1`. A constant amount below the width needs no
         clamp. Source: PTX ISA, "Logic and Shift Instructions: shl, shr"."""
         width = va.type.width
-        owner = getattr(vb.owner, "operation", vb.owner)  # (an OpView or an Operation)
-        if isinstance(owner, ir.Operation) and owner.name == "arith.constant":
-            amount = ir.IntegerAttr(owner.attributes["value"]).value % (1 << width)
-            if amount < width:
+        amount = constant_int(vb)
+        if amount is not None:
+            if amount % (1 << width) < width:
                 return (arith.shli if op == "Shl" else arith.shrui if unsigned else arith.shrsi)(va, vb)
         w = arith.constant(va.type, width)
         fits = arith.cmpi(arith.CmpIPredicate.ult, vb, w)

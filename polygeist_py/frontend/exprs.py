@@ -13,6 +13,7 @@ from mlir.dialects import arith, llvm
 
 from .line_macro import gcc_line_value
 from ..clang_ast import K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_type_trait, is_va_arg, is_variable_template_specialization, spelled_word, strip_implicit, unary_op
+from ..constant_bounds import constant_int
 from ..errors import CompileError, error_at
 from . import complex_values
 from . import records as R
@@ -33,11 +34,8 @@ from .values import WARP_SIZE, VarLV
 
 def _safe_divisor(v, unsigned: bool) -> bool:
     """Whether integer Value `v` is a constant by which division cannot trap (nonzero; not -1 when signed)."""
-    owner = getattr(v.owner, "operation", v.owner)  # (an OpView or an Operation; a block argument has neither)
-    if not isinstance(owner, ir.Operation) or owner.name != "arith.constant":
-        return False
-    c = ir.IntegerAttr(owner.attributes["value"]).value
-    return c != 0 and (unsigned or c != -1)
+    c = constant_int(v)
+    return c is not None and c != 0 and (unsigned or c != -1)
 
 
 class ExprGen:
@@ -652,10 +650,11 @@ class ExprGen:
         the last one when the expression is not void."""
         stmts = children(children(e)[0])
         ty = canonical(e.type)
-        jumps = any(self.may_exit(s) for s in stmts)
+        exiting = [self.may_exit(s) for s in stmts]
+        jumps = any(exiting)
         if jumps and any(exits(s, (K.GOTO_STMT,)) for s in stmts):
             raise self.unsupported(e, "goto out of a statement expression")
-        if jumps and (e.hash != getattr(self, "exit_safe_expr", None) or R.is_record(ty)):
+        if jumps and (e.hash != self.exit_safe_expr or R.is_record(ty)):
             raise self.unsupported(e, "return, break or continue inside a statement expression that is not a "
                                       "whole statement, a local variable's initializer or assigned to a local "
                                       "variable")
@@ -664,7 +663,7 @@ class ExprGen:
             return None
         self.emit_stmts(stmts[:-1])
         last = stmts[-1]
-        cond = self.not_exited() if any(self.may_exit(s) for s in stmts[:-1]) else None
+        cond = self.not_exited() if any(exiting[:-1]) else None
         if cond is None:
             return self.rvalue(last)
         # (after a jump the value is never read: stmt_exprs.exit_safe)

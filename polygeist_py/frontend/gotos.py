@@ -273,7 +273,7 @@ def emit_compound(fg, c):
     # when it can run again: else every pass through it (a loop's body, or a block inside a label's loop that
     # a goto jumps back before) would leave its array on the stack. (Elsewhere the function's return frees it,
     # and a derivative's reverse sweep may still read it after the block.)
-    again = fg.loops or fg.__dict__.get("label_loops", 0)
+    again = fg.loops or fg.label_loops
     sp = llvm.StackSaveOp(ir.Type.parse("!llvm.ptr")).result if again and declares_vla(c) else None
     fg.block_cleanups.append([])  # `cleanup(f)` variables declared in this block (decls.arm_cleanup)
     dispatch = [lp for lp in _plans(fg).values() if lp.scope == c.hash and lp.segment is not None]
@@ -491,7 +491,7 @@ def _loop(fg, flags, body, entering=(), seek_later=False, emit=None, extra=()):
             fg.env[k] = Binding(a)
         # a VLA declared after the label is freed when a goto jumps back before its declaration (C11 6.2.4p7)
         sp = llvm.StackSaveOp(ir.Type.parse("!llvm.ptr")).result if declares_vla_in(body) else None
-        fg.label_loops = fg.__dict__.get("label_loops", 0) + 1
+        fg.label_loops += 1
         if emit is not None:
             emit()
             body = []

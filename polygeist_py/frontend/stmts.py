@@ -38,7 +38,7 @@ class StmtGen:
                 return self.emit_directives(c, self.omp[c.hash])
         self.mg.depth += 1  # (statement nesting: pipeline.py canonicalizes deep nests bottom-up)
         self.mg.max_depth = max(self.mg.max_depth, self.mg.depth)
-        outer_safe, self.exit_safe_expr = getattr(self, "exit_safe_expr", None), stmt_exprs.exit_safe(self, c)
+        outer_safe, self.exit_safe_expr = self.exit_safe_expr, stmt_exprs.exit_safe(self, c)
         try:
             with self.loc(c):
                 method = getattr(self, "visit_" + c.kind.name, None)
