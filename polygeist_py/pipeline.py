@@ -1,6 +1,7 @@
 """Pass pipelines between the stages of the data flow (see shared/DESIGN.md), upstream passes throughout.
 
-cleanup:  canonicalize, cse, loop-invariant code motion, affine scalar replacement on the frontend's output;
+cleanup:  canonicalize, cse, loop-invariant code motion, affine scalar replacement on the frontend's output
+          (scalrep_guard.py first keeps upstream's affine-scalrep from erasing a load that still has uses);
           then (`cleanup`) licm.py moves read-only calls and loop nests that upstream's LICM cannot move out of
           loops (parallel ones too), and the passes run again when something moved.
           (Not affine-loop-invariant-code-motion: it hoists ops out of nested scf.if regions and breaks
@@ -20,8 +21,10 @@ from mlir.passmanager import PassManager
 
 from .errors import CompileError, InternalError  # noqa: F401  (InternalError is re-exported)
 
-CLEANUP = ("builtin.module(canonicalize,cse,"
-           "loop-invariant-code-motion,func.func(affine-scalrep),canonicalize,cse,canonicalize)")
+# The cleanup pipeline, in two runs with scalrep_guard.py between them (affine-scalrep may otherwise abort)
+CLEANUP_BEFORE_SCALREP, CLEANUP_FROM_SCALREP = (
+    "builtin.module(canonicalize,cse,loop-invariant-code-motion)",
+    "builtin.module(func.func(affine-scalrep),canonicalize,cse,canonicalize)")
 
 LICM_ROUNDS = 4  # rounds of licm.py + CLEANUP: one per loop level a guarded op leaves
 TO_OPENMP = "builtin.module(lower-affine,convert-scf-to-openmp)"
@@ -80,13 +83,13 @@ def run(module: ir.Module, pipeline: str, stage: str) -> None:
 
 
 def cleanup(module: ir.Module, stage: str) -> None:
-    """The CLEANUP pipeline, then loop-invariant code motion of read-only calls and loop nests (licm.py); when
-    something moved, CLEANUP again (what depends on a moved value may now be invariant too).
+    """The cleanup pipeline (run_cleanup), then loop-invariant code motion of read-only calls and loop nests (licm.py); when
+    something moved, the cleanup again (what depends on a moved value may now be invariant too).
 
     Raises:
         InternalError: a pass or the verifier failed (naming `stage`).
     """
-    run(module, CLEANUP, stage)
+    run_cleanup(module, stage)
     from .licm import hoist_invariant_code
     from .time_report import phase
     for _ in range(LICM_ROUNDS):  # (a guard's test is computed in the loop it leaves: upstream LICM hoists it)
@@ -95,7 +98,20 @@ def cleanup(module: ir.Module, stage: str) -> None:
         if not moved:
             break
         verify(module, f"invariant code motion ({stage})")
-        run(module, CLEANUP, stage)
+        run_cleanup(module, stage)
+
+
+def run_cleanup(module: ir.Module, stage: str) -> None:
+    """The cleanup pipeline, with scalrep_guard.py's demotion of the loads that would make affine-scalrep abort run just before
+    that pass.
+
+    Raises:
+        InternalError: a pass or the verifier failed (naming `stage`).
+    """
+    from .scalrep_guard import guard_redundant_loads
+    run(module, CLEANUP_BEFORE_SCALREP, stage)
+    guard_redundant_loads(module)
+    run(module, CLEANUP_FROM_SCALREP, stage)
 
 
 def verify(module: ir.Module, stage: str) -> None:

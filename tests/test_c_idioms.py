@@ -35,7 +35,7 @@ ARGS = ("-v", "-q", "rest")
                                   "statement_expression_jumps.c", "wide_string_literals.c",
                                   "alignas_forms.c", "packed_wide_bitfields.c",
                                   "type_compatibility.c", "vla_scopes_and_order.c",
-                                  "vla_row_pointers.c", "wide_strings.c", "guarded_remainders.c",
+                                  "vla_row_pointers.c", "wide_strings.c", "guarded_remainders.c", "lagged_fibonacci_seed.c",
                                   "union_struct_designators.c", "legacy_diagnostics.c",
                                   "used_statics.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
