@@ -1,5 +1,6 @@
 """The gradients of Enzyme's and Tapir's normalization are linear because the normal pipeline hoists `mag` first
-(polygeist_py/licm.py, issue 20): `__enzyme_autodiff` of the sequential, OpenMP and while-loop forms. Checked on
+(polygeist_py/licm.py, issue 20): `__enzyme_autodiff` of the sequential, OpenMP and while-loop forms. The reversed
+OpenMP loop sums the adjoint of the hoisted norm as a reduction (ad/rules_reverse.py, parallel_rule). Checked on
 the derivatives' loop nesting (`--emit=ad`: no loop nest is left, where an unhoisted `mag` leaves its loop inside
 the loop over i) and on their values against the analytic gradient computed by a gcc -O0 program.
 
@@ -80,6 +81,11 @@ def test_gradients_are_linear_and_match_the_analytic_gradient(tmp):
             name = ir.StringAttr(f.attributes["sym_name"]).value if f.operation.name == "func.func" else ""
             if ".autodiff" in name:
                 depths[name.split(".")[0]] = _depth(f.operation)
+            if name.startswith("norm_omp.autodiff"):
+                # the adjoint of the hoisted norm is summed over the iterations as a reduction of the reversed
+                # parallel loop, not by an atomic add per iteration (which serialized the threads)
+                text = str(f)
+                assert "memref.atomic_rmw" not in text and "scf.reduce(" in text, text
         assert depths == {"norm_seq": 1, "norm_omp": 1, "norm_while": 1}
 
     want = run_exe(build_gcc(src, tmp / "ref", extra=("-DREFERENCE",)))
