@@ -888,11 +888,14 @@ __all__ = ["barrier_rule", "contains_barrier", "is_shared_alloc", "shared_shadow
 def defer_to_the_launch(rv, op) -> bool:
     """The reversal of an scf.for that computes the same values in every thread of the launch (a `launch_uniform`
     reduction such as ``mag(in, n)`` in ``out[i] = in[i] / mag(in, n)``): instead of running the adjoint of the
-    loop in each thread (O(n) per thread, O(n^2) per launch), each thread adds its seeds (the adjoints of the
-    loop's results) to launch-wide accumulators and counts its arrival at the end of the derivative; the last
-    thread of the launch to arrive runs the adjoint once with the summed seeds. Right because an adjoint is linear
-    in its seeds and the loop's code, operands and the memory it reads are the same in every thread (the
-    threadFenceReduction pattern of the CUDA samples: the last block to finish does the final step).
+    loop in each thread (O(n) per thread, O(n^2) per launch), each thread keeps its seeds (the adjoints of the
+    loop's results) in its own column of a per-block __shared__ array; at the end of the derivative, after a
+    barrier, the block's thread 0 adds the block's sums to launch-wide accumulators and counts the block's
+    arrival, and thread 0 of the last block to arrive runs the adjoint once with the summed seeds. Right because
+    an adjoint is linear in its seeds and the loop's code, operands and the memory it reads are the same in every
+    thread (the threadFenceReduction pattern of the CUDA samples: blocks reduce first, the last block to finish
+    does the final step). Per thread only plain stores to its column: one atomic per thread on one address made
+    2 CPU threads slower than 1 after --cpuify.
 
     Only where every thread of the launch reaches the end of the derivative exactly once (`rv.launch_once`: the
     Enzyme call at a kernel's top level, the kernel's only call of this derivative), outside loops (the loop is
@@ -920,37 +923,69 @@ def defer_to_the_launch(rv, op) -> bool:
             memref.GlobalOp(name, ir.TypeAttr.get(t), sym_visibility="private",
                             initial_value=ir.DenseElementsAttr.get_splat(
                                 ir.RankedTensorType.get(list(t.shape), t.element_type), zero))
+    from polygeist_py.frontend.cuda_builtins import MAX_BLOCK
+    ran_row = len(op.results)  # (rows 0..: the seeds of the loop's results; this one: 1 where the thread ran it)
+    with ir.InsertionPoint(rv.top_scope().sentinel), op.location:
+        rows = memref.AllocaOp(ir.MemRefType.get([ran_row + 1, MAX_BLOCK], ftype), [], [])
+        rows.attributes[SHARED] = ir.UnitAttr.get()
+        lin, _ = linear_thread_id()
+        for k in range(ran_row + 1):
+            memref.store(arith.constant(ftype, 0.0), rows.result, [arith.constant(index, k), lin])
     with op.location:
-        acc = memref.GetGlobalOp(acc_t, base + ".seeds").result
         for k, g in seeds:
-            memref.AtomicRMWOp(arith.AtomicRMWKind.addf, g, acc, [arith.constant(index, k)])
+            at = [arith.constant(index, k), lin]
+            memref.store(arith.addf(memref.load(rows.result, at), g), rows.result, at)
             rv.scope.adj.pop(op.results[k])
-        cnt = memref.GetGlobalOp(cnt_t, base + ".count").result
-        memref.AtomicRMWOp(arith.AtomicRMWKind.addi, arith.constant(i64, 1), cnt, [arith.constant(index, 1)])
+        memref.store(arith.constant(ftype, 1.0), rows.result, [arith.constant(index, ran_row), lin])
 
     def final(loc=op.location):
         with loc:
-            _run_once_per_launch(rv, op, acc_t, cnt_t, base, [k for k, _ in seeds])
+            _run_once_per_launch(rv, op, acc_t, cnt_t, base, [k for k, _ in seeds], rows.result)
     rv.launch_finals.append(final)
     return True
 
 
-def _run_once_per_launch(rv, op, acc_t, cnt_t, base, ks) -> None:
-    """At the end of the derivative: count the thread's arrival; the last thread of the launch takes the summed
-    seeds (resetting the accumulators) and, when some thread ran the loop, emits the reversal of primal loop `op`
-    with those seeds (its operands recomputed from the function's values: `launch_uniform`)."""
+def _run_once_per_launch(rv, op, acc_t, cnt_t, base, ks, rows) -> None:
+    """At the end of the derivative: a barrier, then the block's thread 0 adds the block's seeds (the columns of
+    `rows`) to the launch's accumulators and counts the block's arrival; thread 0 of the last block takes the
+    summed seeds (resetting the accumulators) and, when some thread ran the loop, emits the reversal of primal
+    loop `op` with those seeds (its operands recomputed from the function's values: `launch_uniform`)."""
+    index, i64 = ir.IndexType.get(), ir.IntegerType.get_signless(64)
+    ftype = acc_t.element_type
+    c0, c1 = arith.constant(index, 0), arith.constant(index, 1)
+    gpu.BarrierOp()  # (every thread of the block has written its column)
+    lin, nthreads = linear_thread_id()
+    first = scf.IfOp(arith.cmpi(arith.CmpIPredicate.eq, lin, c0))
+    with ir.InsertionPoint(first.then_block):
+        n_rows = ir.MemRefType(rows.type).shape[0]
+        sums = scf.ForOp(c0, nthreads, c1, [arith.constant(ftype, 0.0)] * n_rows)
+        with ir.InsertionPoint(sums.body):
+            t = sums.induction_variable
+            scf.YieldOp([arith.addf(a, memref.load(rows, [arith.constant(index, r), t]))
+                         for r, a in enumerate(sums.inner_iter_args)])
+        acc = memref.GetGlobalOp(acc_t, base + ".seeds").result
+        for k in ks:
+            memref.AtomicRMWOp(arith.AtomicRMWKind.addf, sums.results[k], acc, [arith.constant(index, k)])
+        cnt = memref.GetGlobalOp(cnt_t, base + ".count").result
+        ran_here = arith.cmpf(arith.CmpFPredicate.ONE, sums.results[n_rows - 1], arith.constant(ftype, 0.0))
+        memref.AtomicRMWOp(arith.AtomicRMWKind.addi, arith.extui(i64, ran_here), cnt, [c1])
+        old = memref.AtomicRMWOp(arith.AtomicRMWKind.addi, arith.constant(i64, 1), cnt, [c0]).result
+        _last_block_runs_the_loop(rv, op, acc_t, cnt, base, ks, old)
+        scf.YieldOp([])
+
+
+def _last_block_runs_the_loop(rv, op, acc_t, cnt, base, ks, old) -> None:
+    """In the block's thread 0, `old` the blocks arrived before it: the last block resets the counters and
+    accumulators and runs the reversal of `op` with the summed seeds when some thread ran the loop."""
     from .reverse import Scope
     from .rules_reverse import REVERSE_RULES
     index, i64 = ir.IndexType.get(), ir.IntegerType.get_signless(64)
     c0, c1 = arith.constant(index, 0), arith.constant(index, 1)
-    cnt = memref.GetGlobalOp(cnt_t, base + ".count").result
-    old = memref.AtomicRMWOp(arith.AtomicRMWKind.addi, arith.constant(i64, 1), cnt, [c0]).result
-    total = arith.constant(index, 1)
+    n_blocks = arith.constant(index, 1)
     for d in DIMS:
-        total = arith.muli(total, arith.muli(gpu.grid_dim(getattr(gpu.Dimension, d)),
-                                             gpu.block_dim(getattr(gpu.Dimension, d))))
+        n_blocks = arith.muli(n_blocks, gpu.grid_dim(getattr(gpu.Dimension, d)))
     last = arith.cmpi(arith.CmpIPredicate.eq, arith.addi(old, arith.constant(i64, 1)),
-                      arith.index_cast(i64, total))
+                      arith.index_cast(i64, n_blocks))
     branch = scf.IfOp(last)
     with ir.InsertionPoint(branch.then_block):
         ran = memref.AtomicRMWOp(arith.AtomicRMWKind.addi, arith.constant(i64, 0), cnt, [c1]).result

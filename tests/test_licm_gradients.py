@@ -188,7 +188,9 @@ def test_cuda_gradient_computes_the_norm_once_per_launch(tmp):
         reversed_mag = []
         for op in _nested(m.operation):
             inner = _nested(op)
-            if op.name == "scf.for" and not len(op.results) and not any(x.name in LOOPS for x in inner) and any(
+            thread_loop = _is_thread_loop(op)  # (the per-thread adjoints)
+            if op.name == "scf.for" and not thread_loop and not len(op.results) and \
+                    not any(x.name in LOOPS for x in inner) and any(
                     x.name == "memref.atomic_rmw" and "addf" in str(x) for x in inner):
                 reversed_mag.append(op)
         assert reversed_mag
@@ -218,6 +220,16 @@ def _nested(op):
                 out.append(inner.operation)
                 out.extend(_nested(inner.operation))
     return out
+
+
+def _is_thread_loop(op) -> bool:
+    """Whether scf.for `op` is a loop of the cpuified launch itself (over threads or blocks): no branch between it
+    and the function but the outermost one (cpuify's choice between launch shapes)."""
+    chain, p = [], op.parent
+    while p is not None and p.name != "func.func":
+        chain.append(p.name)
+        p = p.parent
+    return all(name in LOOPS for name in chain[:-1])
 
 
 def _behind_arrival_count(op) -> bool:
