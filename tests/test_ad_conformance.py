@@ -43,17 +43,24 @@ ERRORS = [
     ("double f(double *x) { return x[0] * x[0]; }\n"
      "double g(double *x, double *dx, void *t) { return __enzyme_autodiff((void *)f, x, dx, enzyme_tape, t); }\n",
      7, "enzyme_tape outside __enzyme_augmentfwd / __enzyme_reverse"),
-    # vector forward mode on a function with a pointer parameter (it would run once per direction)
-    ("double f(double *x) { return x[0] * x[0]; }\ntypedef struct { double d[2]; } t2;\n"
+    # vector forward mode on a function of a struct parameter
+    ("typedef struct { double a, b; } pair;\ndouble f(pair p) { return p.a * p.b; }\ntypedef struct { double d[2]; } t2;\n"
      "extern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
-     "t2 g(double *x, double *a, double *b) { return __enzyme_fwddiff_t2((void *)f, enzyme_width, 2, x, a, b); }\n",
-     9, "with enzyme_width on 'f', whose parameter 1 is not floating-point"),
-    # vector forward mode on a function that updates a global (each direction would start from another value:
-    # was a silent wrong second tangent)
+     "t2 g(pair p) { return __enzyme_fwddiff_t2((void *)f, enzyme_width, 2, p, p, p); }\n",
+     10, "differentiating 'f' with a parameter of type 'pair'"),
+    # vector forward mode through a call kept out of line (recursion: its derivative would run the primal again
+    # for each direction)
+    ("double p(double *x, int n) { return n == 0 ? 1 : x[0] * p(x + 1, n - 1); }\n"
+     "typedef struct { double d[2]; } t2;\nextern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
+     "t2 g(double *x, double *a, double *b) { return __enzyme_fwddiff_t2((void *)p, enzyme_width, 2, x, a, b, 3); }\n",
+     6, "Enzyme's vector forward mode (enzyme_width) through a call of 'p'"),
+    # vector forward mode on a function that updates a global (its shadow global has width 1: the directions
+    # would share it)
     ("double state = 0.5;\ndouble f(double x) { state = state * x; return state; }\n"
      "typedef struct { double d[2]; } t2;\nextern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
      "t2 g(double x) { return __enzyme_fwddiff_t2((void *)f, enzyme_width, 2, x, 1.0, 2.0); }\n", 10,
-     "unsupported construct: Enzyme's vector forward mode (enzyme_width) on 'f', which writes memory"),
+     "unsupported construct: Enzyme's vector forward mode (enzyme_width) through global 'state', which holds "
+     "differentiated values"),
     # ... and on a function reading a global whose (width-1) shadow the program queries: Enzyme's shadows per
     # direction are other ones (was every direction seeded by the one shadow)
     ("extern void *__enzyme_shadow(void *, int, int);\ndouble g = 2.0;\ndouble f(double x) { return g * x; }\n"
