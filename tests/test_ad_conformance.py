@@ -54,6 +54,11 @@ ERRORS = [
      "typedef struct { double d[2]; } t2;\nextern t2 __enzyme_fwddiff_t2(void *, ...); extern int enzyme_width;\n"
      "t2 g(double *x, double *a, double *b) { return __enzyme_fwddiff_t2((void *)p, enzyme_width, 2, x, a, b, 3); }\n",
      6, "Enzyme's vector forward mode (enzyme_width) through a call of 'p'"),
+    # vector reverse mode
+    ("void f(double *x, double *y) { y[0] = x[0] * x[1]; }\nextern int enzyme_width, enzyme_dupv;\n"
+     "void g(double *x, double *dx, double *y, double *dy) {\n"
+     "  __enzyme_autodiff((void *)f, enzyme_width, 2, enzyme_dupv, 16, x, dx, enzyme_dupv, 8, y, dy); }\n",
+     9, "unsupported construct: Enzyme's vector reverse mode (enzyme_width in __enzyme_autodiff)"),
     # vector forward mode on a function that updates a global (its shadow global has width 1: the directions
     # would share it)
     ("double state = 0.5;\ndouble f(double x) { state = state * x; return state; }\n"

@@ -183,6 +183,10 @@ def emit(fg, call, args, struct_ptr=None):
     args = _without_context(fg, args, name)
     if split == "forward" and len(args) > 2 and _spelling(args[1]) == "enzyme_width":
         return _emit_vector(fg, call, name, fn, args, struct_ptr)
+    if len(args) > 1 and _spelling(args[1]) == "enzyme_width":  # (Enzyme's vector reverse mode)
+        raise error_at(args[1], f"unsupported construct: Enzyme's vector reverse mode (enzyme_width in {name}): "
+                                "pgcc's vector mode is forward mode (__enzyme_fwddiff); call the gradient once per "
+                                "direction")
     args, tape_arg = _caller_tape(args, split, name) if split in ("augment", "split_reverse") else (args, None)
     params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
     operands, acts, active_types = [], [], []
