@@ -196,6 +196,7 @@ def differentiate(module, device_code_only: bool = False) -> bool:
     from collections import Counter  # (Enzyme calls per (function, differentiated function): gpu_block.py)
     sites = Counter((_enclosing_function(c), c.attributes[FN_ATTR].value) for c in calls)
     placeholders = set()
+    entry_calls = []  # (the calls the program makes, replaced in place)
     for call in _innermost_first(session, calls):
         fn = call.attributes[FN_ATTR].value
         mode = ir.StringAttr(call.attributes[MODE_ATTR]).value
@@ -211,6 +212,7 @@ def differentiate(module, device_code_only: bool = False) -> bool:
             if mode == "augment":  # (the augmented forward returns the tape and f's results: keep those used)
                 _call_augmented(session, call, aug)
                 placeholders.add(placeholder)
+                entry_calls.append(None)  # (erased: replaced by the call of the augmented forward)
                 continue
         elif mode == "forward":
             active = tuple(a != "const" for a in acts)
@@ -229,10 +231,14 @@ def differentiate(module, device_code_only: bool = False) -> bool:
             name = session.derivative(fn, mode, tuple(a != "const" for a in acts), at=call, ftype=ftype,
                                       extra=extra)
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
+        entry_calls.append(call)
         for a in (FN_ATTR, MODE_ATTR, ACT_ATTR, SITE_ATTR, WIDTH_ATTR):
             if a in call.attributes:
                 del call.attributes[a]
         placeholders.add(placeholder)
+    if getattr(session, "follow_stores", None):  # (pointers stored into globals with queried shadows)
+        from .shadow_globals import follow_pointer_stores
+        follow_pointer_stores(session, [c for c in entry_calls if c is not None])
     for placeholder in placeholders:  # after every call: cpuify may have copied one call (a stub's branches)
         session.funcs[placeholder].operation.erase()
         del session.funcs[placeholder]
