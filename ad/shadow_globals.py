@@ -207,8 +207,11 @@ def follow_pointer_stores(session, entry_calls) -> None:
                 t = ir.FunctionType.get([i32, ptr, i64], [i64]) if name == "write" else ir.FunctionType.get([], [])
                 session.funcs[name] = func.FuncOp(name, t, visibility="private")
     for call in entry_calls:
+        used = _globals_reached(session, ir.FlatSymbolRefAttr(call.attributes["callee"]).value)
         with ir.InsertionPoint(call), call.location:
             for name, offset in slots:
+                if name not in used and session.user_shadows[name] not in used:
+                    continue  # (a derivative that never reads the global)
                 pbase = llvm.AddressOfOp(ptr, name).result
                 sbase = llvm.AddressOfOp(ptr, session.user_shadows[name]).result
                 off = arith.constant(i64, offset)
@@ -227,6 +230,25 @@ def follow_pointer_stores(session, entry_calls) -> None:
                                 [arith.constant(i32, 2), msg, arith.constant(i64, len(text.encode()))])
                     func.CallOp([], ir.FlatSymbolRefAttr.get("abort"), [])
                     scf.YieldOp([])
+
+
+def _globals_reached(session, fname) -> set:
+    """The globals whose address function `fname` or a function it calls (among the session's) takes."""
+    from .activity import all_ops
+    names, seen, work = set(), set(), [fname]
+    while work:
+        n = work.pop()
+        f = session.funcs.get(n)
+        if n in seen or f is None or not len(f.regions[0].blocks):
+            continue
+        seen.add(n)
+        for o in all_ops(f):
+            kind = o.operation.name
+            if kind == "llvm.mlir.addressof":
+                names.add(ir.FlatSymbolRefAttr(o.attributes["global_name"]).value)
+            elif kind == "func.call":
+                work.append(ir.FlatSymbolRefAttr(o.attributes["callee"]).value)
+    return names
 
 
 def zero_shadow_globals(session, f) -> None:
