@@ -10,7 +10,7 @@ from __future__ import annotations
 from mlir import ir
 
 from polygeist_py.errors import error_at_op
-from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, LANE_ATTR, MARKERS, MODE_ATTR, RULES_ATTR, SITE_ATTR
+from polygeist_py.frontend.enzyme import ACT_ATTR, FN_ATTR, MARKERS, MODE_ATTR, RULES_ATTR, SITE_ATTR, WIDTH_ATTR
 
 from .activity import all_ops
 from .allocators import set_custom_allocators
@@ -125,7 +125,10 @@ class Session:
         dname = self.fresh(f"{name}.{'fwddiff' if mode == 'forward' else 'autodiff'}")
         self.memo[key] = dname
         primal = self.primal(name, mode)
-        if mode == "forward":
+        if mode == "forward" and extra is not None and extra[0] == "width":  # (enzyme_width: vector mode)
+            from .vector_forward import VectorForward
+            VectorForward(self, primal, active, extra[1], at).build(dname, ftype)
+        elif mode == "forward":
             from .forward import Forward
             Forward(self, primal, active, return_primal).build(dname, ftype)
         else:
@@ -193,7 +196,7 @@ def differentiate(module, device_code_only: bool = False) -> bool:
     from collections import Counter  # (Enzyme calls per (function, differentiated function): gpu_block.py)
     sites = Counter((_enclosing_function(c), c.attributes[FN_ATTR].value) for c in calls)
     placeholders = set()
-    effects = None  # (polygeist_py.effects, for vector forward mode: made once)
+    entry_calls = []  # (the calls the program makes, replaced in place)
     for call in _innermost_first(session, calls):
         fn = call.attributes[FN_ATTR].value
         mode = ir.StringAttr(call.attributes[MODE_ATTR]).value
@@ -209,13 +212,15 @@ def differentiate(module, device_code_only: bool = False) -> bool:
             if mode == "augment":  # (the augmented forward returns the tape and f's results: keep those used)
                 _call_augmented(session, call, aug)
                 placeholders.add(placeholder)
+                entry_calls.append(None)  # (erased: replaced by the call of the augmented forward)
                 continue
         elif mode == "forward":
-            if LANE_ATTR in call.attributes:
-                effects = _check_writes_nothing(module, fn, call, effects)
-                _check_no_shadowed_globals(session, fn, call)
             active = tuple(a != "const" for a in acts)
-            name = session.derivative(fn, mode, active, at=call, ftype=ftype)
+            width = None
+            if WIDTH_ATTR in call.attributes:  # (Enzyme's vector mode: ad/vector_forward.py)
+                width = ("width", ir.IntegerAttr(call.attributes[WIDTH_ATTR]).value)
+                _check_no_shadowed_globals(session, fn, call)
+            name = session.derivative(fn, mode, active, at=call, ftype=ftype, extra=width)
         else:
             extra = ("entry", acts)
             if device_code_only:  # (parameters whose memory may be private to a thread: ad/gpu_block.py)
@@ -226,10 +231,14 @@ def differentiate(module, device_code_only: bool = False) -> bool:
             name = session.derivative(fn, mode, tuple(a != "const" for a in acts), at=call, ftype=ftype,
                                       extra=extra)
         call.attributes["callee"] = ir.FlatSymbolRefAttr.get(name)
-        for a in (FN_ATTR, MODE_ATTR, ACT_ATTR, SITE_ATTR, LANE_ATTR):
+        entry_calls.append(call)
+        for a in (FN_ATTR, MODE_ATTR, ACT_ATTR, SITE_ATTR, WIDTH_ATTR):
             if a in call.attributes:
                 del call.attributes[a]
         placeholders.add(placeholder)
+    if getattr(session, "follow_stores", None):  # (pointers stored into globals with queried shadows)
+        from .shadow_globals import follow_pointer_stores
+        follow_pointer_stores(session, [c for c in entry_calls if c is not None])
     for placeholder in placeholders:  # after every call: cpuify may have copied one call (a stub's branches)
         session.funcs[placeholder].operation.erase()
         del session.funcs[placeholder]
@@ -270,25 +279,6 @@ def _erase_inlined_device_functions(module) -> None:
             funcs.pop(n).operation.erase()
             refs.pop(n)
             gpu.discard(n)
-
-
-def _check_writes_nothing(module, fn, call, effects):
-    """Vector forward mode runs one derivative of `fn` per direction (frontend/enzyme.py _emit_vector): the same
-    as Enzyme's single vector derivative only when `fn` writes no memory (a global it updates would be updated
-    once per direction, and each direction would start from another value). Returns the effect analysis (made
-    when `effects` is None).
-
-    Raises:
-        CompileError: `fn` (or a function it calls) writes memory other than its own locals."""
-    from polygeist_py.effects import NONE, EffectAnalysis
-    if effects is None:
-        effects = EffectAnalysis(module)
-    summary = effects.summary.get(fn)
-    if summary is None or summary.writes != NONE:
-        raise error_at_op(call, f"unsupported construct: Enzyme's vector forward mode (enzyme_width) on '{fn}', "
-                                "which writes memory (a global, or through a call): pgcc computes one direction "
-                                "at a time, running the function once per direction")
-    return effects
 
 
 def _check_no_shadowed_globals(session, fn, call) -> None:

@@ -251,6 +251,9 @@ def _function_pointer_target(v, module):
         return ir.FlatSymbolRefAttr(owner.attributes["value"]).value
     if owner.name != "llvm.load" or isinstance(owner.operands[0].owner, ir.Block):
         return None
+    local = _local_function_pointer(owner, module)
+    if local is not None:
+        return local
     addr, offset = owner.operands[0].owner, 0
     if addr.name == "llvm.getelementptr":  # (a field of a global struct: `tup.allocfn(n)`)
         from .raw_memory import gep_offset
@@ -270,6 +273,44 @@ def _function_pointer_target(v, module):
     if len(at) != 1:
         return None
     return ir.FlatSymbolRefAttr(at[0].attributes["value"]).value
+
+
+def _local_function_pointer(load, module):
+    """The one function a load of a function pointer from a local (llvm.alloca: a struct or array variable, at a
+    constant offset) can read: every store into the local that overlaps the loaded bytes stores, at exactly that
+    offset, that same known function, and the local's address goes nowhere but into loads, stores, memsets and
+    constant getelementptrs (`rule r = {product, 0.5}; r.combine(a, b)`: LLVM's SROA and store-to-load
+    forwarding make such a call direct before Enzyme sees it). None otherwise."""
+    from .raw_memory import base_and_offset, gep_offset
+    base, offset = base_and_offset(load.operands[0])
+    if isinstance(base.owner, ir.Block) or base.owner.name != "llvm.alloca":
+        return None
+    names, work = set(), [(base, 0)]
+    while work:
+        v, off = work.pop()
+        for u in v.uses:
+            o = u.owner
+            if o.name == "llvm.getelementptr" and u.operand_number == 0:
+                g = gep_offset(o)
+                if g is None:
+                    return None
+                work.append((o.results[0], off + g))
+            elif o.name == "llvm.load" or (o.name == "llvm.intr.memset" and u.operand_number == 0):
+                continue  # (a memset fills the bytes: calling what it leaves in a pointer is undefined behaviour)
+            elif o.name == "llvm.store" and u.operand_number == 1:
+                size = packed_bytes(str(o.operands[0].type).removeprefix("!llvm."))
+                if size is None:
+                    return None
+                if off < offset + 8 and offset < off + size:  # (overlaps the loaded pointer)
+                    if off != offset or str(o.operands[0].type) != "!llvm.ptr":
+                        return None
+                    name = _function_pointer_target(o.operands[0], module)
+                    if name is None:
+                        return None
+                    names.add(name)
+            else:
+                return None  # (the address escapes: a call, a copy, stored as a value)
+    return names.pop() if len(names) == 1 else None
 
 
 def initializer_offset(const):

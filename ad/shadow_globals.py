@@ -16,7 +16,10 @@ pgcc neither creates nor zeroes: Enzyme's convention, the program owns it. The g
 Enzyme's ``__enzyme_shadow`` (polygeist_py/frontend/enzyme.py: emit_shadow_query) are recorded the same way, with
 a shadow the frontend makes: for a global in raw memory (an ``llvm.mlir.global``: a struct, a pointer, an
 object whose address an initializer takes) the shadow of ``llvm.mlir.addressof @g`` is the address of that
-shadow (shadow_of_addressof).
+shadow (shadow_of_addressof). A pointer the program stores into such a global at run time (outside derivatives)
+clears the shadow pointer at the same place; the program sets it through ``__enzyme_shadow`` after the store, as
+Enzyme's programs do, and a derivative called while a cleared shadow pointer sits next to a non-null primal one
+stops with a message (follow_pointer_stores).
 """
 
 from __future__ import annotations
@@ -120,8 +123,12 @@ def check_user_shadows(session) -> None:
             continue
         if g.operation.name == "llvm.mlir.global" and sh is not None and sh.operation.name == "llvm.mlir.global" \
                 and g.attributes["global_type"] == sh.attributes["global_type"]:
-            _check_pointer_stores(session.module, name)  # (a queried global in raw memory: its shadow, made
-            continue  # by the frontend from its initializer, has its type)
+            # (a queried global in raw memory: its shadow, made by the frontend from its initializer, has its
+            # type; pointers stored into it at run time: follow_pointer_stores)
+            if not hasattr(session, "follow_stores"):
+                session.follow_stores = []
+            session.follow_stores += [(name, o, off) for o, off in _check_pointer_stores(session.module, name)]
+            continue
         if g.operation.name != "memref.global" or sh is None or sh.operation.name != "memref.global" or \
                 g.attributes["type"] != sh.attributes["type"] or "constant" in sh.attributes:
             raise error_at_op(g, f"unsupported construct: __attribute__((enzyme_shadow({own.split('::')[-1]}))) on "
@@ -129,19 +136,22 @@ def check_user_shadows(session) -> None:
                                  "does not take, with a shadow of the same type")
 
 
-def _check_pointer_stores(module, name) -> None:
-    """No pointer is stored into raw global `name` (one with a queried shadow): its shadow's pointers are made
-    from the initializer (the shadows of the globals it points to), and pgcc has no shadow for memory a pointer
-    stored at run time points to (Enzyme gives such memory a zeroed shadow allocation as it is allocated).
+def _check_pointer_stores(module, name) -> list:
+    """The stores of a pointer into raw global `name` (one with a queried shadow), as [(store op, byte offset in
+    the global)]: the shadow's pointers are made from the initializer (the shadows of the globals it points to),
+    so after such a store at run time the shadow must follow it (follow_pointer_stores).
 
     Raises:
-        CompileError: at such a store."""
+        CompileError: a store at an offset that is not constant, a copy of bytes holding pointers into the
+            global (pgcc cannot tell which shadow pointers it replaces)."""
     from polygeist_py.errors import error_at_op
     from .activity import all_ops
     from .prepare import memory_root
+    from .raw_memory import base_and_offset
     g = next(o for o in module.body.operations if o.operation.name == "llvm.mlir.global"
              and ir.StringAttr(o.attributes["sym_name"]).value == name)
     holds_pointers = "ptr" in str(g.attributes["global_type"])
+    stores = []
     for o in all_ops(module.operation):
         kind = o.operation.name
         if kind not in ("llvm.store", "llvm.intr.memcpy", "llvm.intr.memmove"):
@@ -149,13 +159,96 @@ def _check_pointer_stores(module, name) -> None:
         if kind == "llvm.store" and str(o.operands[0].type) != "!llvm.ptr" or \
                 kind != "llvm.store" and not holds_pointers:
             continue  # (numbers stored: their shadow holds their derivatives)
-        for r in memory_root(o.operands[1] if kind == "llvm.store" else o.operands[0]):
+        addr = o.operands[1] if kind == "llvm.store" else o.operands[0]
+        for r in memory_root(addr):
             a = r.owner
-            if not isinstance(a, ir.Block) and a.operation.name == "llvm.mlir.addressof" and \
-                    ir.FlatSymbolRefAttr(a.attributes["global_name"]).value == name:
-                raise error_at_op(o, f"unsupported construct: storing a pointer into global '{name}', whose "
-                                     "shadow __enzyme_shadow asks for (pgcc makes the shadow's pointers from the "
-                                     "global's initializer: memory allocated at run time has no shadow)")
+            if isinstance(a, ir.Block) or a.operation.name != "llvm.mlir.addressof" or \
+                    ir.FlatSymbolRefAttr(a.attributes["global_name"]).value != name:
+                continue
+            base, offset = base_and_offset(addr)
+            if kind != "llvm.store" or base.owner is None or isinstance(base.owner, ir.Block) or \
+                    base.owner.operation.name != "llvm.mlir.addressof":
+                raise error_at_op(o, f"unsupported construct: {'copying bytes' if kind != 'llvm.store' else 'storing'}"
+                                     f" a pointer into global '{name}' (at a position pgcc cannot tell), whose "
+                                     "shadow __enzyme_shadow asks for (its shadow pointer cannot follow)")
+            stores.append((o, offset))
+    return stores
+
+
+FOLLOW_MESSAGE = ("pgcc: the shadow of global '{name}' (byte {offset}) was not set after a pointer was stored there: "
+                  "set it through __enzyme_shadow after each such store (the program owns the shadows of globals "
+                  "it queries)\n")
+
+
+def follow_pointer_stores(session, entry_calls) -> None:
+    """Pointers stored into a raw global with a queried shadow at run time (Enzyme programs set the matching
+    shadow pointer through __enzyme_shadow, as the program owns those shadows): each such store in the program's
+    code also clears the shadow pointer at the same place, and each derivative called from the program
+    (`entry_calls`, func.call ops) first checks that no cleared shadow pointer sits next to a non-null primal
+    one, stopping with a message naming the global otherwise (the derivative would read or add into memory
+    that is not the pointer's shadow: never a silent wrong derivative). Stores in derivative functions are not
+    touched: their rules store the pointer's shadow."""
+    from mlir.dialects import arith, func, llvm, scf
+    from .gpu_block import _string_global
+    follows = getattr(session, "follow_stores", [])
+    if not follows:
+        return
+    ptr, i64, i32 = ir.Type.parse("!llvm.ptr"), ir.IntegerType.get_signless(64), ir.IntegerType.get_signless(32)
+    slots = sorted({(name, off) for name, _, off in follows})
+    for name, store, offset in follows:
+        with ir.InsertionPoint.after(store.operation), store.location:
+            sbase = llvm.AddressOfOp(ptr, session.user_shadows[name]).result
+            at = llvm.IntToPtrOp(ptr, arith.addi(llvm.PtrToIntOp(i64, sbase).result,
+                                                 arith.constant(i64, offset))).result
+            llvm.StoreOp(llvm.ZeroOp(ptr).result, at)
+    for name in {"write", "abort"}:
+        if name not in session.funcs:
+            with ir.InsertionPoint(session.module.body), ir.Location.unknown():
+                t = ir.FunctionType.get([i32, ptr, i64], [i64]) if name == "write" else ir.FunctionType.get([], [])
+                session.funcs[name] = func.FuncOp(name, t, visibility="private")
+    for call in entry_calls:
+        used = _globals_reached(session, ir.FlatSymbolRefAttr(call.attributes["callee"]).value)
+        with ir.InsertionPoint(call), call.location:
+            for name, offset in slots:
+                if name not in used and session.user_shadows[name] not in used:
+                    continue  # (a derivative that never reads the global)
+                pbase = llvm.AddressOfOp(ptr, name).result
+                sbase = llvm.AddressOfOp(ptr, session.user_shadows[name]).result
+                off = arith.constant(i64, offset)
+                pv = llvm.LoadOp(i64, llvm.IntToPtrOp(ptr, arith.addi(llvm.PtrToIntOp(i64, pbase).result,
+                                                                      off)).result).result
+                sv = llvm.LoadOp(i64, llvm.IntToPtrOp(ptr, arith.addi(llvm.PtrToIntOp(i64, sbase).result,
+                                                                      off)).result).result
+                zero = arith.constant(i64, 0)
+                bad = arith.andi(arith.cmpi(arith.CmpIPredicate.ne, pv, zero),
+                                 arith.cmpi(arith.CmpIPredicate.eq, sv, zero))
+                check = scf.IfOp(bad)
+                with ir.InsertionPoint(check.then_block):
+                    text = FOLLOW_MESSAGE.format(name=name, offset=offset)
+                    msg = llvm.AddressOfOp(ptr, _string_global(session.module, text)).result
+                    func.CallOp([i64], ir.FlatSymbolRefAttr.get("write"),
+                                [arith.constant(i32, 2), msg, arith.constant(i64, len(text.encode()))])
+                    func.CallOp([], ir.FlatSymbolRefAttr.get("abort"), [])
+                    scf.YieldOp([])
+
+
+def _globals_reached(session, fname) -> set:
+    """The globals whose address function `fname` or a function it calls (among the session's) takes."""
+    from .activity import all_ops
+    names, seen, work = set(), set(), [fname]
+    while work:
+        n = work.pop()
+        f = session.funcs.get(n)
+        if n in seen or f is None or not len(f.regions[0].blocks):
+            continue
+        seen.add(n)
+        for o in all_ops(f):
+            kind = o.operation.name
+            if kind == "llvm.mlir.addressof":
+                names.add(ir.FlatSymbolRefAttr(o.attributes["global_name"]).value)
+            elif kind == "func.call":
+                work.append(ir.FlatSymbolRefAttr(o.attributes["callee"]).value)
+    return names
 
 
 def zero_shadow_globals(session, f) -> None:

@@ -4,7 +4,8 @@ functions without a single arithmetic op (frexp, ldexp, modf, fmod, remainder, c
 erf/erfc, tgamma, lgamma; float and __builtin_ forms), memory allocated the ways C allocates it (calloc,
 aligned_alloc, posix_memalign, function pointers, __enzyme_allocation_like, realloc), pointers
 to differentiated memory kept in structs, pointer arrays, malloc'd records and VLAs, doubles copied through
-integers. Built at -O0 and -O2. The unsupported forms are clear errors naming the construct."""
+integers, vector forward mode with pointer arguments (enzyme_width with enzyme_dupv / enzyme_dup). Built at
+-O0 and -O2. The unsupported forms are clear errors naming the construct."""
 
 from __future__ import annotations
 

@@ -23,6 +23,9 @@ args...)`` takes reverse mode's operands and returns the tape (a pointer; with a
 as its result, also f's result); ``__enzyme_reverse(fn, args..., [adjoint of f's floating result], tape)`` takes
 them followed by the seed and the tape and returns what ``__enzyme_autodiff`` returns.
 
+Vector forward mode (``__enzyme_fwddiff(f, enzyme_width, W, ...)``, _emit_vector): one placeholder call with W
+tangents or shadows after each active operand and ``pgcc.enzyme_width`` W (ad/vector_forward.py).
+
 Shadows of globals (emit_shadow_query): ``__enzyme_context(1)``, ``__enzyme_shadow(ctx, &g, 0)`` /
 ``__enzyme_shadow(&g, 1, 0)`` and ``__enzyme_zero_shadows(ctx)`` give the program the shadow of a global, which
 every derivative then uses for g (``pgcc.enzyme_rules`` "shadow_global", ad/shadow_globals.py); an
@@ -43,7 +46,7 @@ PREFIXES = {"__enzyme_autodiff": "reverse", "__enzyme_fwddiff": "forward", "__en
 MARKERS = {"enzyme_dup": "dup", "enzyme_dupnoneed": "dupnoneed", "enzyme_const": "const", "enzyme_out": "active"}
 FN_ATTR, MODE_ATTR, ACT_ATTR = "pgcc.enzyme_fn", "pgcc.enzyme_mode", "pgcc.enzyme_activity"
 SITE_ATTR = "pgcc.enzyme_site"  # (the caller's name, then the source text of each pointer operand)
-LANE_ATTR = "pgcc.enzyme_lane"  # (one direction of vector forward mode: f must write no memory, ad/api_calls.py)
+WIDTH_ATTR = "pgcc.enzyme_width"  # (Enzyme's vector forward mode: the number of directions, ad/vector_forward.py)
 RULES_ATTR = "pgcc.enzyme_rules"  # on the module: {f = ["gradient", @f, @aug, @rev] | ["derivative", @f, @fwd] | ...}
 REGISTRATIONS = {"__enzyme_register_gradient": ("gradient", 3), "__enzyme_register_derivative": ("derivative", 2),
                  "__enzyme_inactivefn": ("inactive", 1), "__enzyme_inactivenoblockfn": ("inactive", 1),
@@ -62,8 +65,9 @@ PLACEHOLDER = "__pgcc_enzyme_"
 # failure on an undefined __enzyme_* symbol)
 UNSUPPORTED_MARKERS = {
     "enzyme_width": "Enzyme's vector mode (enzyme_width) other than right after the function in __enzyme_fwddiff",
-    "enzyme_dupv": "Enzyme's vector mode with enzyme_dupv (a pointer to the tangents; pass each tangent)",
-    "enzyme_dupnoneedv": "Enzyme's vector mode (enzyme_dupnoneedv)",
+    "enzyme_dupv": "enzyme_dupv outside Enzyme's vector forward mode (__enzyme_fwddiff(f, enzyme_width, W, ...))",
+    "enzyme_dupnoneedv": "enzyme_dupnoneedv outside Enzyme's vector forward mode (__enzyme_fwddiff(f, "
+                         "enzyme_width, W, ...))",
     "enzyme_allocated": "enzyme_allocated outside __enzyme_augmentfwd / __enzyme_reverse",
     "enzyme_tape": "enzyme_tape outside __enzyme_augmentfwd / __enzyme_reverse",
     "enzyme_nofree": "enzyme_nofree", "enzyme_primal_return": "enzyme_primal_return",
@@ -179,6 +183,10 @@ def emit(fg, call, args, struct_ptr=None):
     args = _without_context(fg, args, name)
     if split == "forward" and len(args) > 2 and _spelling(args[1]) == "enzyme_width":
         return _emit_vector(fg, call, name, fn, args, struct_ptr)
+    if len(args) > 1 and _spelling(args[1]) == "enzyme_width":  # (Enzyme's vector reverse mode)
+        raise error_at(args[1], f"unsupported construct: Enzyme's vector reverse mode (enzyme_width in {name}): "
+                                "pgcc's vector mode is forward mode (__enzyme_fwddiff); call the gradient once per "
+                                "direction")
     args, tape_arg = _caller_tape(args, split, name) if split in ("augment", "split_reverse") else (args, None)
     params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
     operands, acts, active_types = [], [], []
@@ -340,73 +348,124 @@ def value_slots(call_ty) -> list:
     return slots
 
 
+VECTOR_MARKERS = {"enzyme_const": "const", "enzyme_dup": "dup", "enzyme_dupnoneed": "dup", "enzyme_dupv": "dupv",
+                  "enzyme_dupnoneedv": "dupv"}
+
+
 def _emit_vector(fg, call, name, fn, args, struct_ptr):
-    """Enzyme's vector forward mode, ``__enzyme_fwddiff(f, enzyme_width, W, x, dx_1..dx_W, ...)`` for f of
-    floating-point parameters (each followed by W tangents, or constant after enzyme_const) and result: W
-    forward derivatives, one per direction, whose results fill the W floating-point fields of the struct the call
-    returns (or the W elements of its one array field). (f of scalars only, and writing no memory: it runs once
-    per direction, which is the same only then; the AD stage checks its effects, ad/api_calls.py.)
+    """Enzyme's vector forward mode, ``__enzyme_fwddiff(f, enzyme_width, W, args...)``: one derivative carrying W
+    directions (ad/vector_forward.py). Per parameter of f, as Enzyme reads them:
+    - a floating-point scalar: its value and W tangents (``enzyme_const``: the value alone);
+    - a pointer: the primal and W shadows (``enzyme_dup`` / ``enzyme_dupnoneed`` or no marker), or
+      ``enzyme_dupv, stride, ptr, dptrs`` (``enzyme_dupnoneedv``): the W shadows interleaved `stride` bytes apart
+      from `dptrs`; ``enzyme_const``: the primal alone;
+    - an integer: its value (constant).
+    The W tangents of a floating-point result fill the W floating-point fields of the struct the call
+    initializes (or the W elements of its one array field); a function without a floating-point result returns
+    nothing.
 
     Raises:
-        CompileError: W not a constant >= 1, a parameter that is not floating-point, a result that is not a
-            struct of W floating-point fields, missing tangents."""
+        CompileError: W not a constant >= 1, missing tangents or shadows, a marker that makes no sense for a
+            parameter, a result other than such a struct."""
     from .array_init import constant_value
+    from mlir.dialects import llvm
     width = constant_value(args[2])
     if not isinstance(width, int) or width < 1:
         raise error_at(args[2], "enzyme_width takes the number of directions (a constant integer >= 1)")
     params = [canonical(t) for t in fn.type.argument_types()] if fn.type.kind == T.FUNCTIONPROTO else []
     fret = canonical(fn.result_type)
     call_ty = canonical(call.type)
-    slots = value_slots(call_ty)  # (byte offset, C type) of each direction's tangent
-    if struct_ptr is None or not CT.is_float(fret) or len(slots) != width or \
-            not all(CT.is_float(t) for _, t in slots):
-        raise error_at(call, f"unsupported construct: {name} with enzyme_width {width} other than for a function "
-                             f"of floating-point result returning a struct of {width} floating-point values")
-    i, values, tangents = 3, [], []  # tangents[p]: the W tangents of parameter p (None: constant)
-    for p, pt in enumerate(params):
-        if not CT.is_float(pt):
-            raise error_at(call, f"unsupported construct: {name} with enzyme_width on '{fn.spelling}', whose "
-                                 f"parameter {p + 1} is not floating-point")
-        marker = _spelling(args[i]) if i < len(args) else None
-        if marker in UNSUPPORTED_MARKERS:
-            raise error_at(args[i], f"unsupported construct: {UNSUPPORTED_MARKERS[marker]}")
-        const = marker == "enzyme_const"
-        if i < len(args) and _spelling(args[i]) in ("enzyme_const", "enzyme_dup"):
-            i += 1
-        if i + 1 + (0 if const else width) > len(args):
-            raise error_at(call, f"{name}: missing the value or the {width} tangents of parameter {p + 1}")
-        values.append(fg.convert(fg.rvalue(args[i]), args[i].type, pt, args[i]))
-        i += 1
-        if const:
-            tangents.append(None)
-            continue
-        tangents.append([fg.convert(fg.rvalue(a), a.type, pt, a) for a in args[i:i + width]])
-        i += width
-    if i != len(args) or len(values) != len(params):
-        raise error_at(call, f"{name}: the arguments do not match '{fn.spelling}' with enzyme_width {width}")
-    from mlir.dialects import llvm
-    mg = fg.mg
+    slots = value_slots(call_ty) if CT.is_float(fret) else []  # (byte offset, C type) of each direction's tangent
+    if CT.is_float(fret) and (struct_ptr is None or len(slots) != width or not all(CT.is_float(t) for _, t in slots)):
+        raise error_at(call, f"unsupported construct: {name} with enzyme_width {width} of a function of "
+                             f"floating-point result other than into a struct of {width} floating-point values")
     i64 = ir.IntegerType.get_signless(64)
-    for k, (offset, slot_type) in enumerate(slots):
-        operands, acts = [], []
-        for v, t in zip(values, tangents):
-            operands.append(v)
-            if t is not None:
-                operands.append(t[k])
-            acts.append("const" if t is None else "dup")
-        n = getattr(mg, "enzyme_calls", 0)
-        mg.enzyme_calls = n + 1
-        pname = f"{PLACEHOLDER}{n}"
-        results = [CT.scalar_type(fret)]
-        with ir.Location.unknown(), ir.InsertionPoint(mg.module.body):
-            func.FuncOp(pname, ir.FunctionType.get([v.type for v in operands], results), visibility="private")
-        op = func.CallOp(results, ir.FlatSymbolRefAttr.get(pname), operands)
-        op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(mg.declare(fn))
-        op.attributes[MODE_ATTR] = ir.StringAttr.get("forward")
-        op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
-        op.attributes[LANE_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), k)
+    i, operands, acts = 3, [], []
+
+    def take(what):
+        nonlocal i
+        if i >= len(args):
+            raise error_at(call, f"{name}: missing {what} of parameter {p + 1} of '{fn.spelling}' "
+                                 f"(enzyme_width {width})")
+        i += 1
+        return args[i - 1]
+
+    for p, pt in enumerate(params):
+        marker = _spelling(args[i]) if i < len(args) else None
+        kind = VECTOR_MARKERS.get(marker)
+        if kind is None and marker is not None and marker.startswith("enzyme_") and marker in UNSUPPORTED_MARKERS:
+            raise error_at(args[i], f"unsupported construct: {UNSUPPORTED_MARKERS[marker]}")
+        if kind is not None:
+            i += 1
+        if pt.kind in (T.POINTER, T.LVALUEREFERENCE, T.RVALUEREFERENCE) or CT.is_array(pt):
+            kind = kind or "dup"
+            stride = None
+            if kind == "dupv":
+                a = take("the byte stride (enzyme_dupv)")
+                stride = fg.rvalue(a)
+                if not isinstance(stride.type, ir.IntegerType):
+                    raise error_at(a, "enzyme_dupv takes the byte stride between the shadows (an integer)")
+                if stride.type.width < 64:
+                    stride = (arith.extui if CT.is_unsigned(canonical(a.type)) else arith.extsi)(i64, stride)
+            operands.append(fg.raw_pointer(take("the pointer")))
+            if kind == "const":
+                acts.append("const")
+                continue
+            if kind == "dupv":
+                base = fg.raw_pointer(take("the shadows (enzyme_dupv)"))
+                operands += [base] + [fg.byte_offset(base, arith.muli(stride, arith.constant(i64, k)))
+                                      for k in range(1, width)]
+            else:
+                operands += [fg.raw_pointer(take(f"shadow {k + 1} of {width}")) for k in range(width)]
+            acts.append("dup")
+        elif CT.is_int(pt):
+            if kind not in (None, "const"):
+                raise error_at(args[i - 1], f"integer parameter {p + 1} of '{fn.spelling}' cannot be active "
+                                            "(integers are constant)")
+            a = take("the value")
+            operands.append(fg.convert(fg.rvalue(a), a.type, pt, a))
+            acts.append("const")
+        elif CT.is_float(pt):
+            if kind == "dupv":
+                raise error_at(args[i - 1], f"unsupported construct: enzyme_dupv on scalar parameter {p + 1} of "
+                                            f"'{fn.spelling}' (pass its {width} tangents)")
+            a = take("the value")
+            operands.append(fg.convert(fg.rvalue(a), a.type, pt, a))
+            if kind == "const":
+                acts.append("const")
+                continue
+            for k in range(width):
+                a = take(f"tangent {k + 1} of {width}")
+                operands.append(fg.convert(fg.rvalue(a), a.type, pt, a))
+            acts.append("dup")
+        else:
+            raise error_at(call, f"unsupported construct: differentiating '{fn.spelling}' with a parameter of type "
+                                 f"'{pt.spelling}'")
+    if i != len(args):
+        raise error_at(args[i], f"too many arguments to {name}: '{fn.spelling}' has {len(params)} parameters "
+                                f"(enzyme_width {width})")
+    mg = fg.mg
+    results = [CT.scalar_type(fret)] * width if CT.is_float(fret) else []
+    n = getattr(mg, "enzyme_calls", 0)
+    mg.enzyme_calls = n + 1
+    pname = f"{PLACEHOLDER}{n}"
+    with ir.Location.unknown(), ir.InsertionPoint(mg.module.body):
+        func.FuncOp(pname, ir.FunctionType.get([v.type for v in operands], results), visibility="private")
+    op = func.CallOp(results, ir.FlatSymbolRefAttr.get(pname), operands)
+    op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(mg.declare(fn))
+    op.attributes[MODE_ATTR] = ir.StringAttr.get("forward")
+    op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+    op.attributes[WIDTH_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), width)
+    for (offset, slot_type), r in zip(slots, op.results):
         at = fg.byte_offset(struct_ptr, arith.constant(i64, offset))
-        llvm.StoreOp(fg.convert(op.results[0], fret, slot_type, call), at)
+        llvm.StoreOp(fg.convert(r, fret, slot_type, call), at)
+    if not results and struct_ptr is not None:
+        raise error_at(call, f"{name} with enzyme_width {width} of '{fn.spelling}', which has no floating-point "
+                             f"result, initializes a '{call.type.spelling}' (the tangents are in the shadows)")
+    if not results and call_ty.kind != T.VOID:
+        if not CT.is_arith(call_ty):
+            raise error_at(call, f"unsupported construct: {name} declared to return '{call.type.spelling}'")
+        return fg.const_int(call_ty, 0) if CT.is_int(call_ty) else arith.constant(CT.scalar_type(call_ty), 0.0)
     return None
 
 
