@@ -1,0 +1,22 @@
+"""CUDA programs in the style of HeCBench's self-checking codes (tests/programs/cuda/), third set, built with
+`pgcc --cpuify -O2` and run at 1, 2 and 4 OpenMP threads against their own CPU references.
+
+pooled_directed_casts: the stream-ordered memory pool API (cudaMemPool_t, cudaDeviceGetDefaultMemPool,
+cudaMemPoolSetAttribute/GetAttribute, cudaMallocFromPoolAsync, cudaDevAttrMemoryPoolsSupported) was undeclared
+(HeCBench streamOrderedAllocation: "unknown type name 'cudaMemPool_t'"), and so were the type-casting intrinsics
+with directed rounding (__double2uint_rd, __ll2float_ru, __ull2double_rz, __double2float_rd, ...: HeCBench
+intrinsics-cast). Every conversion is compared bit for bit with the host's conversion under fesetround.
+"""
+
+from __future__ import annotations
+
+from conftest import PROGRAMS, assert_passes, run_pgcc
+
+CUDA = PROGRAMS / "cuda"
+
+
+def test_memory_pool_and_directed_rounding_casts(tmp):
+    r = run_pgcc([CUDA / "pooled_directed_casts.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for out in assert_passes(tmp / "app"):
+        assert "release threshold kept, 0 of 64" in out
