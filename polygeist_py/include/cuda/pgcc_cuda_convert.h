@@ -43,19 +43,24 @@ static inline float __pgcc_fix_f(float f, int cmp, int dir) {
 static inline double __pgcc_fix_d(double d, int cmp, int dir) {
   return dir < 0 ? (cmp > 0 ? nextafter(d, -INFINITY) : d) : (cmp < 0 ? nextafter(d, INFINITY) : d);
 }
-/* R NAME##_rd/_ru/_rz(T x) from the nearest rounding F, the exact comparison CMP and the fix FIX; _rz rounds
-   toward zero: down for a positive value, up for a negative one */
-#define PGCC_DIRECTED(NAME, R, T, CMP, FIX)                                                           \
+/* R NAME##_rd/_ru/_rz(T x) from the nearest rounding, the exact comparison CMP and the fix FIX; _rz rounds
+   toward zero: down for a positive value, up for a negative one (NEG(x): whether x is negative; 0 for an
+   unsigned type) */
+#define PGCC_DIRECTED(NAME, R, T, CMP, FIX, NEG)                                                      \
   static inline R NAME##_rd(T x) { R r = (R)x; return FIX(r, CMP(r, x), -1); }                       \
   static inline R NAME##_ru(T x) { R r = (R)x; return FIX(r, CMP(r, x), 1); }                        \
-  static inline R NAME##_rz(T x) { R r = (R)x; return FIX(r, CMP(r, x), x < 0 ? 1 : -1); }
-PGCC_DIRECTED(__int2float, float, int, __pgcc_cmp_f_ll, __pgcc_fix_f)
-PGCC_DIRECTED(__uint2float, float, unsigned int, __pgcc_cmp_f_ll, __pgcc_fix_f)
-PGCC_DIRECTED(__ll2float, float, long long, __pgcc_cmp_f_ll, __pgcc_fix_f)
-PGCC_DIRECTED(__ull2float, float, unsigned long long, __pgcc_cmp_f_ull, __pgcc_fix_f)
-PGCC_DIRECTED(__ll2double, double, long long, __pgcc_cmp_d_ll, __pgcc_fix_d)
-PGCC_DIRECTED(__ull2double, double, unsigned long long, __pgcc_cmp_d_ull, __pgcc_fix_d)
-PGCC_DIRECTED(__double2float, float, double, __pgcc_cmp_f_d, __pgcc_fix_f)
+  static inline R NAME##_rz(T x) { R r = (R)x; return FIX(r, CMP(r, x), NEG(x) ? 1 : -1); }
+#define PGCC_SIGNED_NEG(x) ((x) < 0)
+#define PGCC_UNSIGNED_NEG(x) 0
+PGCC_DIRECTED(__int2float, float, int, __pgcc_cmp_f_ll, __pgcc_fix_f, PGCC_SIGNED_NEG)
+PGCC_DIRECTED(__uint2float, float, unsigned int, __pgcc_cmp_f_ll, __pgcc_fix_f, PGCC_UNSIGNED_NEG)
+PGCC_DIRECTED(__ll2float, float, long long, __pgcc_cmp_f_ll, __pgcc_fix_f, PGCC_SIGNED_NEG)
+PGCC_DIRECTED(__ull2float, float, unsigned long long, __pgcc_cmp_f_ull, __pgcc_fix_f, PGCC_UNSIGNED_NEG)
+PGCC_DIRECTED(__ll2double, double, long long, __pgcc_cmp_d_ll, __pgcc_fix_d, PGCC_SIGNED_NEG)
+PGCC_DIRECTED(__ull2double, double, unsigned long long, __pgcc_cmp_d_ull, __pgcc_fix_d, PGCC_UNSIGNED_NEG)
+PGCC_DIRECTED(__double2float, float, double, __pgcc_cmp_f_d, __pgcc_fix_f, PGCC_SIGNED_NEG)
+#undef PGCC_SIGNED_NEG
+#undef PGCC_UNSIGNED_NEG
 #undef PGCC_DIRECTED
 static inline float __ull2float_rn(unsigned long long x) { return (float)x; }
 static inline double __ull2double_rn(unsigned long long x) { return (double)x; }
