@@ -5,7 +5,9 @@ pooled_directed_casts: the stream-ordered memory pool API (cudaMemPool_t, cudaDe
 cudaMemPoolSetAttribute/GetAttribute, cudaMallocFromPoolAsync, cudaDevAttrMemoryPoolsSupported) was undeclared
 (HeCBench streamOrderedAllocation: "unknown type name 'cudaMemPool_t'"), and so were the type-casting intrinsics
 with directed rounding (__double2uint_rd, __ll2float_ru, __ull2double_rz, __double2float_rd, ...: HeCBench
-intrinsics-cast). Every conversion is compared bit for bit with the host's conversion under fesetround.
+intrinsics-cast), and so were the loads and stores with cache operators (__ldcs, __stcs, __ldcg, __ldcv, ...:
+HeCBench layernorm's "use of undeclared identifier '__stcs'"). Every conversion is compared bit for bit with the
+host's conversion under fesetround.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from conftest import PROGRAMS, assert_passes, run_pgcc
 CUDA = PROGRAMS / "cuda"
 
 
-def test_memory_pool_and_directed_rounding_casts(tmp):
+def test_memory_pool_directed_rounding_casts_and_cache_hints(tmp):
     r = run_pgcc([CUDA / "pooled_directed_casts.cu", "--cpuify", "-O2", "-o", tmp / "app"])
     assert r.returncode == 0, r.stderr
     for out in assert_passes(tmp / "app"):
