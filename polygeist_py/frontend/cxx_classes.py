@@ -507,6 +507,8 @@ class CxxClassGen:
             elif self.needs_construction(bt):
                 self.default_construct(bptr, bt, bt.get_declaration())
         for f in canonical(ty).get_fields():
+            if CT.is_reference(f.type):  # (a class template's specialization in device code: check_record does
+                raise unsupported_cxx(f, "reference member")  # not see its members; cub's WarpExchange)
             init = explicit.get(f.hash)
             if init is None:
                 init = R.in_class_initializer(f)

@@ -174,6 +174,7 @@ template <class T> static inline cudaError_t cudaMallocAsync(T **p, size_t n, cu
   return cudaMalloc((void **)p, n);
 }
 static inline cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return cudaFree(p); }
+#include "pgcc_cuda_mempool.h"
 /* cudaLaunchKernel and cudaLaunchCooperativeKernel: the argument array unpacked into a call of the kernel's stub
    (the host pass sees the kernel itself: cuda_split.py removes a `(void *)` cast of the kernel argument). A
    cooperative launch runs every block on a thread of its own (grid synchronization is a real barrier between
@@ -320,7 +321,8 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
   cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxThreadsPerMultiProcessor = 39,
-  cudaDevAttrL2CacheSize = 38, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81, cudaDevAttrCooperativeLaunch = 95
+  cudaDevAttrL2CacheSize = 38, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81, cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrManagedMemory = 83, cudaDevAttrConcurrentManagedAccess = 89, cudaDevAttrMemoryPoolsSupported = 115
 };
 static inline cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
   cudaDeviceProp p;
@@ -346,6 +348,9 @@ static inline cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr
   case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
   case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = (int)p.sharedMemPerMultiprocessor; break;
   case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
+  case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
+  case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
+  case cudaDevAttrMemoryPoolsSupported: *value = 1; break; /* (pgcc_cuda_mempool.h) */
   default: return cudaErrorInvalidValue;
   }
   return cudaSuccess;

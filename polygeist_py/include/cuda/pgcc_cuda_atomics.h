@@ -53,6 +53,7 @@ __device__ void __threadfence(void); __device__ void __threadfence_block(void);
 __device__ void __threadfence_system(void);
 /* read-only cache loads are plain loads on the CPU */
 template <class T> __device__ T __ldg(const T *p);
+#include "pgcc_cuda_cache_hints.h"
 /* the device clock: the host's processor clock (pgcc's runtime library) */
 extern "C" __device__ long long __pgcc_device_clock(void);
 static inline __device__ long long clock64(void) { return __pgcc_device_clock(); }

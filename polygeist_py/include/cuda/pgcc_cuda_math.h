@@ -88,6 +88,7 @@ static inline float __ll2float_rn(long long x) { return (float)x; }
 static inline double __int2double_rn(int x) { return (double)x; }
 static inline double __uint2double_rn(unsigned int x) { return (double)x; }
 static inline double __ll2double_rn(long long x) { return (double)x; }
+#include "pgcc_cuda_convert.h"
 /* integer intrinsics */
 static inline unsigned int __brev(unsigned int x) {
   x = (x >> 1 & 0x55555555u) | (x & 0x55555555u) << 1;
