@@ -1,0 +1,18 @@
+"""Programs in the style of the classic CUDA benchmark suite (Rodinia), third round: b+tree's, mummergpu's,
+myocyte's, dwt2d's, heartwall's and leukocyte's constructs that pgcc once rejected or got wrong, each a C/C++
+host program with a CPU reference printing PASS or FAIL, built with `pgcc --cpuify` and run at
+OMP_NUM_THREADS=1, 2 and 4."""
+
+from conftest import PROGRAMS, assert_passes, run_pgcc
+
+DIR = PROGRAMS / "cuda_rodinia"
+
+
+def test_driver_api_device_queries_size_the_blocks_of_reads(tmp):
+    """mummergpu sizes its query blocks by the driver API's cuMemGetInfo (and the SDK's CUT_DEVICE_INIT_DRV
+    calls cuInit, cuDeviceGetCount, cuDeviceComputeCapability, cuDeviceGet): these were undeclared-identifier
+    errors ("use of undeclared identifier 'cuMemGetInfo'")."""
+    r = run_pgcc([DIR / "driver_query_blocks.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    outs = assert_passes(tmp / "app")
+    assert "in 3 blocks" in outs[0] and outs[1] == outs[0] and outs[2] == outs[0]
