@@ -16,3 +16,15 @@ def test_driver_api_device_queries_size_the_blocks_of_reads(tmp):
     assert r.returncode == 0, r.stderr
     outs = assert_passes(tmp / "app")
     assert "in 3 blocks" in outs[0] and outs[1] == outs[0] and outs[2] == outs[0]
+
+
+def test_kernel_templates_launched_from_explicitly_instantiated_host_templates(tmp):
+    """dwt2d's components.cu launches `c_CopySrcToComponents<<<...>>>(d_r, ...)` (template arguments deduced)
+    from `rgbToComponents<T>`, which only `template void rgbToComponents<float>(...);` instantiates, and its main
+    file calls it: libclang shows no cursor for an explicit instantiation, so no stub was made and the link
+    failed (undefined reference to `void split_planes<float>(...)`)."""
+    r = run_pgcc([DIR / "explicit_inst_planes.cu", DIR / "explicit_inst_main.cu", "--cpuify", "-O2", "-o",
+                  tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    outs = assert_passes(tmp / "app")
+    assert "0 differ, int planes: 0 differ" in outs[0] and outs[1] == outs[0] and outs[2] == outs[0]
