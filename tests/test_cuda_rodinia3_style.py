@@ -1,6 +1,6 @@
-"""Programs in the style of the classic CUDA benchmark suite (Rodinia), third round: b+tree's, mummergpu's,
-myocyte's, dwt2d's, heartwall's and leukocyte's constructs that pgcc once rejected or got wrong, each a C/C++
-host program with a CPU reference printing PASS or FAIL, built with `pgcc --cpuify` and run at
+"""Programs in the style of the classic CUDA benchmark suite (Rodinia), third round: constructs of mummergpu and
+dwt2d that pgcc once rejected or failed to link (b+tree's host program and myocyte needed no change), each a
+C/C++ host program with a CPU reference printing PASS or FAIL, built with `pgcc --cpuify` and run at
 OMP_NUM_THREADS=1, 2 and 4."""
 
 from conftest import PROGRAMS, assert_passes, run_pgcc
