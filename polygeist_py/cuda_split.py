@@ -325,16 +325,16 @@ def find_launches(tu, path: str) -> list:
 
 def instantiated_launches(tu, path: str) -> list:
     """The launches that run, with concrete kernels: those outside templates, and those in the instantiated
-    bodies of the host function templates that calls reach (libclang shows a called specialization's
-    FUNCTION_DECL with its instantiated body), followed transitively; in `path` and its program headers.
-    Returns [(launch, enclosing function)]."""
+    bodies of the host function templates that calls or references (`&run<float>`, cuda_instantiations'
+    probes) reach (libclang shows a referenced specialization's FUNCTION_DECL with its instantiated body),
+    followed transitively; in `path` and its program headers. Returns [(launch, enclosing function)]."""
     found, seen = [], set()
     files = {path, *program_headers(tu, path)}
 
     def visit(c, in_template, function):
         for ch in c.get_children():
-            if ch.kind == K.CALL_EXPR:
-                if (is_launch(ch) or is_api_launch(ch)) and not in_template:
+            if ch.kind in (K.CALL_EXPR, K.DECL_REF_EXPR):
+                if ch.kind == K.CALL_EXPR and (is_launch(ch) or is_api_launch(ch)) and not in_template:
                     found.append((ch, function))
                 callee = ch.referenced
                 if callee is not None and callee.kind == K.FUNCTION_DECL and callee.get_num_template_arguments() > 0 \
