@@ -7,6 +7,7 @@ glibc's math.h; unary operator kinds and literal values need ``clang_getCursorUn
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import functools
 import os
@@ -694,11 +695,29 @@ def top_level_cursors(tu) -> list:
     return got
 
 
+# A source location's raw encoding (CXSourceLocation.int_data) has this bit set in a macro expansion; otherwise it
+# is the offset of the location in clang's source manager, where each included file (each inclusion) holds one
+# contiguous range of offsets: [start, start + size].
+_MACRO_ID_BIT = 1 << 31
+
+
 def in_main_file(cursor, tu) -> bool:
     """Whether `cursor`'s location (its expansion location) lies in the file `tu` was parsed from (absolute paths
-    compared). The answer is kept on `tu` per file handle: the headers of a C file declare thousands of cursors,
-    and naming each one's file took 25 ms per walk over them."""
-    f = cursor.location.file
+    compared). The answer is kept on `tu` per file handle, and per inclusion as its range of raw locations: the
+    headers of a C file declare thousands of cursors, and naming each one's file took 25 ms per walk over them
+    (asking libclang for a location's file, line and column costs more than the range lookup)."""
+    loc = cursor.location
+    raw = loc.int_data
+    ranges = tu.__dict__.get("_pgcc_file_ranges")
+    if ranges is None:
+        ranges = tu.__dict__["_pgcc_file_ranges"] = ([], [], [])  # starts (sorted), ends, answers
+    starts, ends, answers = ranges
+    plain = raw and not raw & _MACRO_ID_BIT
+    if plain:
+        i = bisect.bisect_right(starts, raw) - 1
+        if i >= 0 and raw <= ends[i]:
+            return answers[i]
+    f, _, _, offset = loc._get_instantiation()  # (file, line, column, offset: libclang's one call for them)
     if f is None:
         return False
     memo = tu.__dict__.setdefault("_pgcc_in_main_file", {})
@@ -706,6 +725,14 @@ def in_main_file(cursor, tu) -> bool:
     hit = memo.get(key)
     if hit is None:
         hit = memo[key] = os.path.abspath(f.name) == os.path.abspath(tu.spelling)
+    if plain:  # the inclusion's range: its start is the location's raw offset less its offset in the file
+        size = ctypes.c_size_t()
+        _lib.clang_getFileContents(tu, f, ctypes.byref(size))
+        start = raw - offset
+        i = bisect.bisect_right(starts, start)
+        starts.insert(i, start)
+        ends.insert(i, start + size.value)
+        answers.insert(i, hit)
     return hit
 
 
