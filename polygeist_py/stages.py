@@ -41,13 +41,16 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     with phase("walk / codegen", "frontend"):
         module = generate(tu, path, device_stubs)
     pipeline.verify(module, "the frontend")
-    from .effects import annotate_declared
-    annotate_declared(module, tu)  # __attribute__((pure/const)) of called functions, for licm.py (effects.py)
-    from .constant_bounds import check as check_constant_bounds
-    check_constant_bounds(module)  # before folding: MLIR asserts on a constant out-of-range global index
+    with phase("function attributes (effects.py)", "frontend"):
+        from .effects import annotate_declared
+        annotate_declared(module, tu)  # __attribute__((pure/const)) of called functions, for licm.py (effects.py)
+    with phase("module scans (Python)", "frontend"):
+        from .constant_bounds import check as check_constant_bounds
+        check_constant_bounds(module)  # before folding: MLIR asserts on a constant out-of-range global index
     if stop("mlir"):
         return module
-    pipeline.mark_large(module)  # canonicalize's top-down order is slow on very large modules
+    with phase("module scans (Python)", "frontend"):
+        pipeline.mark_large(module)  # canonicalize's top-down order is slow on very large modules
     pipeline.cleanup(module, "cleanup")
     if stop("cleanup"):
         return module
