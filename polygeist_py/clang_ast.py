@@ -7,6 +7,7 @@ glibc's math.h; unary operator kinds and literal values need ``clang_getCursorUn
 
 from __future__ import annotations
 
+import bisect
 import ctypes
 import functools
 import os
@@ -694,18 +695,53 @@ def top_level_cursors(tu) -> list:
     return got
 
 
+# A source location's raw encoding (CXSourceLocation.int_data) has this bit set in a macro expansion; otherwise it
+# is the offset of the location in clang's source manager, where each included file (each inclusion) holds one
+# contiguous range of offsets: [start, start + size].
+_MACRO_ID_BIT = 1 << 31
+
+
+def location_file_name(cursor, tu) -> str | None:
+    """The name of the file of `cursor`'s location (its expansion location: ``cursor.location.file.name``), or None
+    (no file). Kept on `tu` per inclusion as its range of raw locations: the headers of a C or CUDA file declare
+    thousands of cursors, and asking libclang for each one's file, line and column, then the file's name, costs
+    more than the range lookup."""
+    loc = cursor.location
+    raw = loc.int_data
+    ranges = tu.__dict__.get("_pgcc_file_ranges")
+    if ranges is None:
+        ranges = tu.__dict__["_pgcc_file_ranges"] = ([], [], [])  # starts (sorted), ends, file names
+    starts, ends, names = ranges
+    plain = raw and not raw & _MACRO_ID_BIT
+    if plain:
+        i = bisect.bisect_right(starts, raw) - 1
+        if i >= 0 and raw <= ends[i]:
+            return names[i]
+    f, _, _, offset = loc._get_instantiation()  # (file, line, column, offset: libclang's one call for them)
+    if f is None:
+        return None
+    name = f.name
+    if plain:  # the inclusion's range: its start is the location's raw offset less its offset in the file
+        size = ctypes.c_size_t()
+        _lib.clang_getFileContents(tu, f, ctypes.byref(size))
+        start = raw - offset
+        i = bisect.bisect_right(starts, start)
+        starts.insert(i, start)
+        ends.insert(i, start + size.value)
+        names.insert(i, name)
+    return name
+
+
 def in_main_file(cursor, tu) -> bool:
     """Whether `cursor`'s location (its expansion location) lies in the file `tu` was parsed from (absolute paths
-    compared). The answer is kept on `tu` per file handle: the headers of a C file declare thousands of cursors,
-    and naming each one's file took 25 ms per walk over them."""
-    f = cursor.location.file
-    if f is None:
+    compared, once per file name: location_file_name)."""
+    name = location_file_name(cursor, tu)
+    if name is None:
         return False
     memo = tu.__dict__.setdefault("_pgcc_in_main_file", {})
-    key = ctypes.cast(f.obj, ctypes.c_void_p).value  # (a handle names one file: one handle, one name)
-    hit = memo.get(key)
+    hit = memo.get(name)
     if hit is None:
-        hit = memo[key] = os.path.abspath(f.name) == os.path.abspath(tu.spelling)
+        hit = memo[name] = os.path.abspath(name) == os.path.abspath(tu.spelling)
     return hit
 
 

@@ -29,8 +29,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .clang_ast import (K, T, canonical, children, evaluate, has_attr, strip_implicit, top_level_cursors, unary_op,
-                        var_decl_initializer)
+from .clang_ast import (K, T, canonical, children, evaluate, has_attr, location_file_name, strip_implicit,
+                        top_level_cursors, unary_op, var_decl_initializer)
 from .errors import error_at
 from .frontend.records import is_default_construction
 
@@ -251,8 +251,8 @@ def is_device_variable(c) -> bool:
 
 
 def _in_file(c, path) -> bool:
-    f = c.location.file
-    return f is not None and f.name == path
+    name = location_file_name(c, c.translation_unit)
+    return name is not None and name == path
 
 
 def _top_level(tu) -> list:
@@ -263,8 +263,7 @@ def _top_level(tu) -> list:
     if got is None:
         got = []
         for d in top_level_cursors(tu):
-            f = d.location.file
-            got.append((d, f.name if f is not None else None))
+            got.append((d, location_file_name(d, tu)))
         tu._pgcc_top_level_files = got
     return got
 
@@ -298,7 +297,8 @@ def program_headers(tu, path: str) -> list:
 
 def _in_program(c, files) -> bool:
     """Whether cursor `c` is written in one of `files` (the .cu file and its program headers)."""
-    return c.location.file is not None and c.location.file.name in files
+    name = location_file_name(c, c.translation_unit)
+    return name is not None and name in files
 
 
 TEMPLATE_KINDS = (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION)

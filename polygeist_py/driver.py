@@ -1150,10 +1150,19 @@ def on_deep_stack(fn, *args):
     return result[0]
 
 
+# The cyclic garbage collector's thresholds for a compilation: by default (a young-generation collection every 700
+# net allocations) it ran 120-130 collections while a PolyBench-style kernel compiled, 30-40 ms of pgcc's own CPU
+# time, nearly all during the imports and the walk, which leave few cycles. With these, 4 collections, 14 ms
+# (measured with gc.callbacks; peak memory unchanged on the kernels, +5% on Lua's lvm.c).
+GC_THRESHOLDS = (20000, 10, 10)
+
+
 def main(argv: list[str] | None = None) -> int:
     """The `pgcc` command. Returns the exit status (0, or 1 after printing a diagnostic; never a traceback
     unless --debug). When run as a script, exits with it."""
     argv = sys.argv[1:] if argv is None else argv
+    import gc
+    gc.set_threshold(*GC_THRESHOLDS)
     debug = "--debug" in argv
     _callback_errors.clear()
     try:

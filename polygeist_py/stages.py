@@ -41,13 +41,16 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
     with phase("walk / codegen", "frontend"):
         module = generate(tu, path, device_stubs)
     pipeline.verify(module, "the frontend")
-    from .effects import annotate_declared
-    annotate_declared(module, tu)  # __attribute__((pure/const)) of called functions, for licm.py (effects.py)
-    from .constant_bounds import check as check_constant_bounds
-    check_constant_bounds(module)  # before folding: MLIR asserts on a constant out-of-range global index
+    with phase("function attributes (effects.py)", "frontend"):
+        from .effects import annotate_declared
+        annotate_declared(module, tu)  # __attribute__((pure/const)) of called functions, for licm.py (effects.py)
+    with phase("module scans (Python)", "frontend"):
+        from .constant_bounds import check as check_constant_bounds
+        check_constant_bounds(module)  # before folding: MLIR asserts on a constant out-of-range global index
     if stop("mlir"):
         return module
-    pipeline.mark_large(module)  # canonicalize's top-down order is slow on very large modules
+    with phase("module scans (Python)", "frontend"):
+        pipeline.mark_large(module)  # canonicalize's top-down order is slow on very large modules
     pipeline.cleanup(module, "cleanup")
     if stop("cleanup"):
         return module
@@ -102,7 +105,9 @@ def run_stages(tu, path: str, *, cpuify: bool, on_stage=None, polyhedral=None, o
             missed = polyhedral_remarks.survey(module)
         if has_op(module, lambda n: n in AFFINE_SCOP_OPS):
             with phase("imports (polyhedral: isl)"):
+                preload_islpy_version()
                 from .affine import transform
+                _bind_islpy_version()
                 if callable(polyhedral):
                     polyhedral = polyhedral()
             with phase("SCoPs, isl scheduling, codegen", "polyhedral"):
@@ -179,3 +184,42 @@ def has_op(module, pred) -> bool:
 
     module.operation.walk(visit, ir.WalkOrder.PRE_ORDER)
     return bool(found)
+
+
+def preload_islpy_version() -> None:
+    """Provide `islpy.version` (VERSION_TEXT, VERSION, VERSION_STATUS) from islpy's installed metadata file before
+    islpy is imported: islpy's own module asks importlib.metadata, whose import (email, zipfile, socket...) and
+    search of the installed distributions took 10-18 ms of every compilation with SCoPs. The same text is read from
+    the same file (the `Version:` field of islpy's dist-info METADATA, which importlib.metadata reads too). Does
+    nothing when islpy is already imported or its dist-info is not found as one directory next to the package
+    (islpy then imports its module as usual)."""
+    import sys
+    if "islpy" in sys.modules or "islpy.version" in sys.modules:
+        return
+    import glob
+    import importlib.util
+    import os
+    import re
+    import types
+    spec = importlib.util.find_spec("islpy")
+    if spec is None or not spec.origin:
+        return
+    found = glob.glob(os.path.join(os.path.dirname(os.path.dirname(spec.origin)), "islpy-*.dist-info", "METADATA"))
+    if len(found) != 1:
+        return
+    with open(found[0], encoding="utf-8") as f:
+        text = next((line.split(":", 1)[1].strip() for line in f if line.startswith("Version:")), None)
+    m = re.match(r"^([0-9.]+)([a-z0-9]*?)$", text or "")  # (islpy/version.py's pattern)
+    if m is None:
+        return
+    module = types.ModuleType("islpy.version")
+    module.VERSION_TEXT, module.VERSION_STATUS = text, m.group(2)
+    module.VERSION = tuple(int(n) for n in m.group(1).split("."))
+    sys.modules["islpy.version"] = module
+
+
+def _bind_islpy_version() -> None:
+    """islpy.version as an attribute of the package too, as a normal import of the submodule leaves it."""
+    import sys
+    if "islpy" in sys.modules and "islpy.version" in sys.modules:
+        sys.modules["islpy"].version = sys.modules["islpy.version"]

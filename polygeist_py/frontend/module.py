@@ -210,7 +210,8 @@ class ModuleGen:
         label = attributes.asm_label(c)
         if label:
             return label
-        if c.spelling in self.asm_labels() and inline_linkage.is_inline_definition(c.get_definition() or c):
+        # (inline definitions first: the labels are read from every file-scope declaration, the headers' too)
+        if inline_linkage.is_inline_definition(c.get_definition() or c) and c.spelling in self.asm_labels():
             # (glibc's `extern wint_t __btowc_alias (int) __asm ("btowc");` called from its extern inline btowc:
             # the internal copy of an inline definition must not take the external symbol that an asm label
             # names, or the call recurses into the copy)
@@ -577,12 +578,15 @@ def addressed_in_initializers(tu) -> set:
             elif ch.kind not in (K.DECL_REF_EXPR, K.INTEGER_LITERAL, K.FLOATING_LITERAL, K.STRING_LITERAL):
                 static_locals(ch)
 
+    def own(d):  # (the program's own files: a .c file included by another one, expat's xmltok_ns.c; not system
+        # headers; asked after the kind, as the headers' thousands of declarations are mostly of other kinds)
+        return in_main_file(d, tu) or d.location.file is not None and not d.location.is_in_system_header
+
     for d in top_level_cursors(tu):
-        # (the program's own files: a .c file included by another one, expat's xmltok_ns.c; not system headers)
-        own = in_main_file(d, tu) or d.location.file is not None and not d.location.is_in_system_header
-        if d.kind == K.VAR_DECL and own:
+        kind = d.kind
+        if kind == K.VAR_DECL and own(d):
             initializer(d)
-        elif d.kind == K.FUNCTION_DECL and d.is_definition() and own:
+        elif kind == K.FUNCTION_DECL and d.is_definition() and own(d):
             static_locals(d)
     return out
 
@@ -600,7 +604,8 @@ def is_included_definition(d) -> bool:
     inline definitions are still emitted only when used, as their definitions may appear in every unit.
     """
     loc = d.location
-    if loc.file is None or loc.is_in_system_header or d.language != LanguageKind.C:
+    # (a system header first: the headers' thousands of declarations, without asking for their file and line)
+    if loc.is_in_system_header or loc.file is None or d.language != LanguageKind.C:
         return False
     if d.linkage != LinkageKind.EXTERNAL or d.storage_class == d.storage_class.EXTERN and not (
             d.kind == K.FUNCTION_DECL and d.is_function_inlined()):  # (`extern inline`: an external definition)
