@@ -18,6 +18,7 @@ from ..errors import CompileError, error_at
 from . import complex_values
 from . import records as R
 from . import affine_forms as AF
+from . import bitfield_types as BT
 from . import c_types as CT
 from . import gnu_atomics
 from . import gotos
@@ -466,9 +467,25 @@ class ExprGen:
         if CT.is_complex(at) or CT.is_complex(bt):
             v = self.complex_op(op, va, vb, e)
             return self.from_bool(v, ty) if op in ("EQ", "NE") else v
+        narrow = BT.operand_type(e, op) if CT.is_int(at) and CT.is_int(bt) else None
+        if narrow is not None:  # gcc computes in a wide bit-field's own N-bit type (bitfield_types.py)
+            return self.narrow_op(op, a, b, va, vb, narrow, e)
         if op in ("LT", "GT", "LE", "GE", "EQ", "NE"):
             return self.from_bool(self.compare(op, va, vb, at), ty)
         return self.arith_op(op, va, vb, ty, e)
+
+    def narrow_op(self, op, a, b, va, vb, narrow, e):
+        """`va op vb` in gcc's N-bit bit-field type `narrow` = (N, unsigned): operands of another type converted
+        to it, the result reduced to N bits (clang's types are 64-bit; bitfield_types.py)."""
+        if BT.gcc_type(a) != narrow:
+            va = BT.reduce(va, narrow)
+        if op not in ("Shl", "Shr") and BT.gcc_type(b) != narrow:
+            vb = BT.reduce(vb, narrow)
+        sign = IS.LONGLONG if not narrow[1] else IS.ULONGLONG
+        if op in ("LT", "GT", "LE", "GE", "EQ", "NE"):
+            return self.from_bool(self.compare(op, va, vb, sign), e.type)
+        v = self.arith_op(op, va, vb, sign, e)
+        return BT.reduce(v, narrow) if op in ("Add", "Sub", "Mul", "Shl", "Div") else v
 
     def complex_op(self, op, va, vb, e):
         """`va op vb` with a complex operand (complex_values.binary); other operators are errors."""
@@ -629,12 +646,15 @@ class ExprGen:
             return v if op == "__real" else self.zero(ty)
         if op == "+":
             return v
+        narrow = BT.narrow_type(e) if op in ("-", "~") else None
         if op == "-":
             if CT.is_float(ty):
                 return arith.negf(v)
-            return arith.subi(self.const_int(v.type, 0), v)
+            v = arith.subi(self.const_int(v.type, 0), v)
+            return v if narrow is None else BT.reduce(v, narrow)
         if op == "~":
-            return arith.xori(v, self.const_int(v.type, -1))
+            v = arith.xori(v, self.const_int(v.type, -1))
+            return v if narrow is None else BT.reduce(v, narrow)
         if op == "!":
             b = self.to_bool(v, a.type)
             return self.from_bool(arith.xori(b, self.const_bool(True)), ty)
