@@ -97,6 +97,9 @@ class ExprGen:
                 if dt.width < v.type.width:
                     return arith.trunci(dt, v)
                 return v
+            folded = self.fold_float_to_int(cursor, dst)
+            if folded is not None:
+                return folded
             return arith.fptoui(dt, v) if CT.is_unsigned(dst) else arith.fptosi(dt, v)
         if dst.kind in (T.POINTER, T.FUNCTIONPROTO, T.FUNCTIONNOPROTO) or CT.is_array(dst):
             # (to an array or function parameter, whose type C adjusts to a pointer)
@@ -114,6 +117,18 @@ class ExprGen:
                 return self.coerce_pointer(llvm.IntToPtrOp(CT.llvm_ptr(), v).result, dst)
             return self.coerce_pointer(v, dst)
         raise error_at(cursor, f"unsupported conversion to '{dst.spelling}'") if cursor else CompileError("unsupported conversion")
+
+    def fold_float_to_int(self, cursor, dst):
+        """The conversion of floating constant expression `cursor` (the operand) to integer type `dst` as gcc
+        folds it: out-of-range values saturate, NaN is 0 (LLVM's fptosi of them is poison); None when the operand
+        is not a constant."""
+        x = evaluate(cursor) if cursor is not None and CT.is_float(cursor.type) else None
+        if not isinstance(x, float):
+            return None
+        bits = CT.scalar_type(dst).width
+        lo, hi = (0, (1 << bits) - 1) if CT.is_unsigned(dst) else (-(1 << bits - 1), (1 << bits - 1) - 1)
+        n = 0 if x != x else lo if x < lo else hi if x > hi else int(x)
+        return self.const_int(dst, self.signed_bits(n, bits))
 
     # ---------------------------------------------------------------- values
     def rvalue_form(self, e):

@@ -68,6 +68,7 @@ class ModuleGen:
         self.aliases: dict = {}  # alias symbol -> (target symbol, weak[, "ifunc": target is its resolver])
         self.sections: dict = {}  # symbol -> `section("name")` of its function or variable (sections.py)
         self._asm_labels: set | None = None  # (asm_labels)
+        self.frame_pointers = False  # every function keeps a frame pointer (a builtin walks the frame chain)
         self.kept: list = []  # static symbols marked `used`: kept in the object file (sections.py)
         self.module_asm: list = []  # the text of file-scope asm statements, in order
 
@@ -90,6 +91,12 @@ class ModuleGen:
                     self.device_top_level(d)
         while self.pending:
             self.define_function(self.pending.pop())
+        if self.frame_pointers:  # (`__builtin_return_address(1)` walks the callers' frames: each keeps its frame
+            # pointer and stays on the stack, no tail call replacing it)
+            for op in self.module.body.operations:
+                if op.operation.name == "func.func" and op.regions[0].blocks:
+                    attributes.add_passthrough(op, "frame-pointer", "all")
+                    attributes.add_passthrough(op, "disable-tail-calls", "true")
         if self.startup:
             constructors.record(self.module, self.startup)
         if self.aliases:
@@ -172,9 +179,10 @@ class ModuleGen:
         fg = FunctionGen(self, c)
         fg.emit()
         target = x86_builtins.llvm_target(c)  # (`target("avx2")`, an intrinsic header's function)
-        if target:
-            fg.func.attributes["passthrough"] = ir.ArrayAttr.get(
-                [ir.ArrayAttr.get([ir.StringAttr.get(k), ir.StringAttr.get(v)]) for k, v in target])
+        if attrs.noinline:
+            attributes.add_passthrough(fg.func, "noinline")
+        for k, v in target or ():
+            attributes.add_passthrough(fg.func, k, v)
         if attrs.weak:
             fg.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<weak>")
         if attrs.section is not None:
