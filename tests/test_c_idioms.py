@@ -294,7 +294,9 @@ def test_two_files_link_with_gcc(program, tmp):
 @pytest.mark.parametrize("use, what", [
     ("  printf(\"%d\\n\", TRY(f()));\n", "return, break or continue inside a statement expression"),
     ("  *out = TRY(f());\n", "return, break or continue inside a statement expression"),
-    ("  int r = ({ if (f()) goto out; 1; });\n  return r;\nout:\n", "goto out of a statement expression")])
+    ("  int r = ({ if (f()) goto out; 1; });\n  return r;\nout:\n", "goto out of a statement expression"),
+    ("  int r = ({ __label__ l; l: if (f()) goto l; 1; }) + ({ __label__ l; l: if (f()) goto l; 2; });\n",
+     "a second local label 'l' in one function")])
 def test_statement_expression_jump_where_later_code_would_run_is_an_error(use, what, tmp):
     """A return inside a statement expression whose value still feeds a call or a store through a pointer
     would let that code run after the return (the walker's exit flags guard statements, not operands): an error

@@ -33,6 +33,19 @@ from .values import WARP_SIZE, VarLV
 
 
 
+def _gotos_leaving(node, outer) -> bool:
+    """Whether statement `node` holds a goto to a label outside cursor `outer` (a computed goto counts)."""
+    if node.kind == K.INDIRECT_GOTO_STMT:
+        return True
+    if node.kind == K.GOTO_STMT:
+        label = next((c.referenced for c in children(node) if c.kind == K.LABEL_REF), None)
+        if label is None:
+            return True
+        a, b, x = outer.extent.start, outer.extent.end, label.extent.start
+        return x.file is None or str(x.file) != str(a.file) or not a.offset <= x.offset < b.offset
+    return any(_gotos_leaving(c, outer) for c in children(node))
+
+
 def _safe_divisor(v, unsigned: bool) -> bool:
     """Whether integer Value `v` is a constant by which division cannot trap (nonzero; not -1 when signed)."""
     c = constant_int(v)
@@ -685,14 +698,27 @@ class ExprGen:
         the last one when the expression is not void."""
         stmts = children(children(e)[0])
         ty = canonical(e.type)
-        exiting = [self.may_exit(s) for s in stmts]
-        jumps = any(exiting)
-        if jumps and any(exits(s, (K.GOTO_STMT,)) for s in stmts):
+        if any(_gotos_leaving(s, e) for s in stmts):
             raise self.unsupported(e, "goto out of a statement expression")
+        # (a goto to a label inside the expression, `({ __label__ again; again: ... goto again; })`, stays inside)
+        kinds = (K.RETURN_STMT, K.BREAK_STMT, K.CONTINUE_STMT) if self.loops else (K.RETURN_STMT,)
+        exiting = [exits(s, kinds) for s in stmts]
+        jumps = any(exiting)
         if jumps and (e.hash != self.exit_safe_expr or R.is_record(ty)):
             raise self.unsupported(e, "return, break or continue inside a statement expression that is not a "
                                       "whole statement, a local variable's initializer or assigned to a local "
                                       "variable")
+        labels = gotos.enter_expression_block(self, children(e)[0]) if any(
+            exits(s, (K.GOTO_STMT,)) for s in stmts) else []
+        try:
+            return self.stmt_expr_value(e, stmts, ty, exiting)
+        finally:
+            for k in labels:
+                self.env.pop(k, None)
+
+    def stmt_expr_value(self, e, stmts, ty, exiting):
+        """The statements of statement expression `e`, then its value (None when void); `exiting`: which of them
+        may leave it by return, break or continue."""
         if ty.kind == T.VOID or not stmts:
             self.emit_stmts(stmts)
             return None
