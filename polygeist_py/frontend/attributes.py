@@ -295,3 +295,13 @@ def add_passthrough(f, key: str, value: str | None = None):
     new = ir.StringAttr.get(key) if value is None else ir.ArrayAttr.get([ir.StringAttr.get(key),
                                                                           ir.StringAttr.get(value)])
     f.attributes["passthrough"] = ir.ArrayAttr.get(old + [new])
+
+
+def aligned_value(attr) -> int:
+    """The byte alignment an ALIGNED_ATTR cursor asks for (16, gcc's largest, when written without a number)."""
+    _, args = _spelled(attr)
+    try:
+        n = _literal_argument(attr, args) if args else None
+    except ValueError:  # (an expression: clang's layout has applied it; the record's alignment tells)
+        return 0
+    return n if isinstance(n, int) else 16

@@ -246,8 +246,23 @@ class ModuleGen:
         # (other units instantiate their own specializations and members of class templates)
 
     def check_record(self, d):
-        """Reject the C++ of a class/struct definition pgcc does not translate (cxx_classes.check_record)."""
+        """Reject the C++ of a class/struct definition pgcc does not translate (cxx_classes.check_record), and an
+        `aligned(N)` bit-field that `#pragma pack` or `packed` overrides: gcc still aligns such a field's unit
+        and clang does not (sizes differ), and pgcc uses clang's layout.
+
+        Raises:
+            CompileError: naming the construct."""
         cxx_classes.check_record(d)
+        if d.kind not in (K.STRUCT_DECL, K.UNION_DECL) or not d.is_definition():
+            return
+        for f in children(d):
+            if f.kind != K.FIELD_DECL or not f.is_bitfield():
+                continue
+            for a in children(f):
+                # (an argument pgcc cannot read asks for at least 2: a 1-aligned record has overridden it)
+                if a.kind == K.ALIGNED_ATTR and canonical(d.type).get_align() < (attributes.aligned_value(a) or 2):
+                    raise error_at(a, f"unsupported construct: aligned bit-field '{f.spelling}' in a packed record "
+                                      "(gcc and clang lay it out differently)")
 
     def function_type(self, c) -> ir.FunctionType:
         return self.signature(c).ftype
