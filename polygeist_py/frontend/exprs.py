@@ -724,6 +724,11 @@ class ExprGen:
             return None
         self.emit_stmts(stmts[:-1])
         last = stmts[-1]
+        while last.kind == K.LABEL_STMT:  # `({ ...; goto done; ...; done: v; })`: reached, the label's flag clears
+            if exits(children(last)[0], (K.GOTO_STMT,)):
+                raise self.unsupported(last, "goto inside the labelled last statement of a statement expression")
+            gotos.emit_label_flag(self, last)
+            last = children(last)[0]
         cond = self.not_exited() if any(exiting[:-1]) else None
         if cond is None:
             return self.rvalue(last)

@@ -425,6 +425,13 @@ def label_address(label_ref):
                            llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, address(label_ref))).result).result
 
 
+def emit_label_flag(fg, c):
+    """LABEL_STMT `c` reached as the value of a statement expression: its flag cleared (its statement is the
+    caller's)."""
+    if flag_key(c.spelling) in fg.env:
+        fg.env[flag_key(c.spelling)] = Binding(fg.const_bool(False))
+
+
 def emit_label(fg, c):
     """`L: stmt` reached: clear L's flag, then the statement."""
     lp = _plans(fg).get(c.spelling)

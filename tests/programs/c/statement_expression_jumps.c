@@ -75,6 +75,12 @@ static int drain(int *queue, int n) {
   return spins * 100 + head;
 }
 
+/* a forward jump to the labelled value of the expression */
+static int clamp_scaled(int n) {
+  int r = ({ __label__ done; int v = n * 2; if (n > 3) goto done; v += 100; done: v + 1; });
+  return r;
+}
+
 int main(void) {
   struct item a = {5, 0}, b = {7, 0};
   struct item *slots[4] = {&a, 0, &b, 0};
@@ -87,5 +93,6 @@ int main(void) {
   printf("%d %d %d\n", nested(3, 9), nested(0, 9), nested(5, 2));
   int q1[] = {3, 3, 0, 7}, q2[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
   printf("%d %d %d\n", drain(q1, 4), drain(q2, 12), drain(q2, 3));
+  printf("%d %d\n", clamp_scaled(2), clamp_scaled(9));
   return 0;
 }
