@@ -127,12 +127,20 @@ def fp_constant(fg, call, args):
     return arith.bitcast(t, fg.const_int(ir.IntegerType.get_signless(width), fg.signed_bits(bits, width)))
 
 
+# gcc's float and long double spellings of the classification builtins (and BSD's finite): the operand's type
+# decides the precision, as for the type-generic forms
+SUFFIXED_CLASSIFY = {**{n + s: n for n in ("isinf", "isnan") for s in ("f", "l")},
+                     **{"finite" + s: "isfinite" for s in ("", "f", "l")}}
+
+
 def classify(fg, call, args):
     """isnan, isinf, isinf_sign, isfinite, isnormal, issubnormal, iszero, signbit, fpclassify (math.h's
     macros) with gcc's results: signbit is the sign bit in place for a float (INT_MIN) and 1 for a double."""
     name = call.spelling.removeprefix(BUILTIN)
+    name = SUFFIXED_CLASSIFY.get(name, name)
     x, t = float_operand(fg, call, args[-1])
-    absx = ir.Operation.create("math.absf", [t], [x]).result
+    # (math.absf has no lowering for x86_fp80; LLVM's fabs does)
+    absx = ir.Operation.create("llvm.intr.fabs" if fwidth(t) == 80 else "math.absf", [t], [x]).result
     inf = fconst(t, float("inf"))
     width = fwidth(t)
     smallest = x87.constant(Fraction(1, 2 ** 16382)) if width == 80 else fconst(t, SMALLEST_NORMAL[width])
@@ -454,7 +462,8 @@ ITYPE = {1: IS.IntType(T.BOOL, 1), 8: IS.IntType(T.UCHAR, 1), 16: IS.IntType(T.U
 GNU_BUILTINS = {
     **{BUILTIN + n + s: fp_constant for n in ("inf", "huge_val", "nan") for s in ("", "f", "l")},
     **{BUILTIN + n: classify for n in ("isnan", "isinf", "isinf_sign", "isfinite", "isnormal", "issubnormal",
-                                       "iszero", "signbit", "signbitf", "signbitl", "fpclassify")},
+                                       "iszero", "signbit", "signbitf", "signbitl", "fpclassify",
+                                       *SUFFIXED_CLASSIFY)},
     **{BUILTIN + n: fp_compare for n in COMPARISONS},
     **{BUILTIN + n: hint for n in ("expect", "expect_with_probability", "assume_aligned", "assume",
                                    "unreachable", "prefetch")},
