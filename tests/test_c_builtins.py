@@ -184,7 +184,8 @@ def test_flt_rounds_follows_the_rounding_mode(tmp):
 
 def test_classification_of_each_precision(tmp):
     """gcc's suffixed classification builtins (__builtin_isinff/l, isnanf/l, finite/f) and the type-generic ones
-    on long double (whose |x| was an internal error: no lowering for x86_fp80), as gcc computes them."""
+    on long double (whose |x| was an internal error: no lowering for x86_fp80), as gcc computes them; a
+    __builtin_choose_expr whose condition libclang does not fold (the other operand's side effect never runs)."""
     (tmp / "c.c").write_text(
         "#include <stdio.h>\nint main(int argc, char **argv) {\n"
         "  float f = 1e38f * (argc + 9); double d = 1e308 * (argc + 1); long double l = (argc - 1) / 0.0L;\n"
@@ -193,7 +194,9 @@ def test_classification_of_each_precision(tmp):
         "         __builtin_isinfl(l) != 0, __builtin_isnanf(f - f) != 0, __builtin_isnanl(l),\n"
         "         __builtin_finite(d), __builtin_finitef(1.5f));\n"
         "  printf(\"%d %d %d\\n\", __builtin_isinf(big) != 0, __builtin_isfinite(big * 0), __builtin_isnormal(big));\n"
+        "  int calls = 0, pick = __builtin_choose_expr(!__builtin_constant_p(argc), 3, calls++);\n"
+        "  printf(\"%d %d\\n\", pick, calls);\n"
         "  return 0;\n}\n")
     ref = run_exe(build_gcc(tmp / "c.c", tmp / "ref"))
     got = run_exe(build_pgcc(tmp / "c.c", tmp / "app", extra=("-O2",)))
-    assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode) and ref.stdout.count("\n") == 2
+    assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode) and ref.stdout.count("\n") == 3

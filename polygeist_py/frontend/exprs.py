@@ -353,6 +353,12 @@ class ExprGen:
             if first == "__builtin_choose_expr" and len(ch) == 3 and \
                     isinstance(evaluate(ch[0]), int):  # GNU: the chosen operand only, as it is
                 return self.rvalue(ch[1] if evaluate(ch[0]) else ch[2])
+            if first == "__builtin_choose_expr" and len(ch) == 3 and CT.is_arith(e.type) and \
+                    isinstance(v := evaluate(e), (int, float)):
+                # (a condition libclang does not fold, `!__builtin_constant_p(x)`: clang's value of the chosen
+                # constant operand; the other one, with its side effects, is never evaluated)
+                return arith.constant(CT.scalar_type(e.type), float(v)) if CT.is_float(e.type) else \
+                    self.const_int(e.type, self.signed_bits(int(v), CT.scalar_type(e.type).width))
             atomic = gnu_atomics.builtin_name(e)
             if atomic in gnu_atomics.BUILTINS:  # `__atomic_fetch_add(p, v, order)`: an AtomicExpr
                 return gnu_atomics.BUILTINS[atomic](self, e, gnu_atomics.atomic_expr_arguments(ch))
