@@ -578,14 +578,15 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
     else:
         # a C++ standard on a C file: gcc warns and ignores it, so do we
         # legacy C as gcc 12 accepts it: implicit function declarations, implicit int, integer-pointer
-        # conversions, incompatible pointer types and `return;` in a non-void function are warnings (clang
-        # makes them errors), K&R definitions and `f()` declarations draw no warning; the
+        # conversions, incompatible pointer types, chained comparisons and `return;` in a non-void function are
+        # warnings (clang makes them errors), K&R definitions and `f()` declarations draw no warning; the
         # user's -Werror=... / -Wno-... flags come after these and win (and a plain -Werror makes them errors, as
         # in gcc, so they are not downgraded then: clang's -Wno-error=X would outlive a later -Werror)
         legacy = [] if "-Werror" in user_args else ["-Wno-error=implicit-function-declaration",
                                                     "-Wno-error=implicit-int", "-Wno-error=int-conversion",
                                                     "-Wno-error=incompatible-pointer-types",
-                                                    "-Wno-error=return-mismatch"]
+                                                    "-Wno-error=return-mismatch",
+                                                    "-Wno-error=parentheses"]  # (`a < b <= c`: valid C)
         # (and no warnings gcc does not give by default: overriding initializers, GNU's _Alignof of an
         # expression and constant folding of array sizes)
         quiet = ["-Wno-initializer-overrides", "-Wno-gnu-alignof-expression", "-Wno-gnu-folding-constant"]
