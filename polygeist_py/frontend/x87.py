@@ -7,7 +7,9 @@ compiler does (C11 6.4.4.2). Text comes from where the literal is spelled, also 
 
 from __future__ import annotations
 
+import math
 import re
+import struct
 from fractions import Fraction
 
 from mlir import ir
@@ -61,6 +63,18 @@ def x87_bits(v: Fraction) -> int:
     return sign | field << 64 | sig
 
 
+def value_bits(v) -> int:
+    """x87_bits of an int, float or Fraction `v`, also a float infinity or NaN (a double NaN's sign and payload
+    widened as the FPU's fld does: quiet bit and integer bit set, payload shifted up 11 bits)."""
+    if isinstance(v, float) and not math.isfinite(v):
+        sign = 1 << 79 if math.copysign(1.0, v) < 0 else 0
+        if math.isinf(v):
+            return sign | 0x7FFF << 64 | 1 << 63
+        payload = struct.unpack("<Q", struct.pack("<d", v))[0] & ((1 << 52) - 1)
+        return sign | 0x7FFF << 64 | 1 << 63 | payload << 11 | 1 << 62
+    return x87_bits(Fraction(v))
+
+
 def rounded(v: Fraction) -> Fraction:
     """`v` rounded to the nearest x87 extended value (the value `x87_bits(v)` encodes).
 
@@ -75,8 +89,8 @@ def rounded(v: Fraction) -> Fraction:
 
 
 def attribute(value) -> ir.Attribute:
-    """An f80 FloatAttr holding `value` (a Fraction, int or float) rounded once."""
-    return ir.Attribute.parse(f"0x{x87_bits(Fraction(value)):020X} : f80")
+    """An f80 FloatAttr holding `value` (a Fraction, int or float, also infinite or NaN) rounded once."""
+    return ir.Attribute.parse(f"0x{value_bits(value):020X} : f80")
 
 
 def constant(value) -> ir.Value:
