@@ -2,10 +2,11 @@
 
 convert-scf-to-cf lowers each `scf.if` by splitting its block after the op, which moves every later op of the
 block into a new block; it visits the ops first to last, so a block of N sequential `scf.if` costs O(N^2) op
-moves (tinycc's 101_cleanup: 4,096 cleanup guards in `main`). Cutting such a block into chunks of CHUNK_IFS
+moves (tinycc's 101_cleanup: 65,536 cleanup guards in `main`). Cutting such a block into chunks of CHUNK_IFS
 ifs first, last chunk first (each cut moves one chunk), joined by `cf.br`, bounds every later split by a chunk:
-linear in N (with the pass's pattern rollback off, pipeline.LOWER: 4,096 guards took 7.4 s in the pass, 0.1 s
-cut). Only blocks directly in a `func.func` body are cut (SCF regions stay single-block); the lowering splits
+linear in N (with the pass's pattern rollback off, pipeline.LOWER_REST: 4,096 guards took 7.4 s in the pass,
+0.1 s cut; stages.py cuts after LOWER_PREP, whose canonicalize would merge the chunks back). Only blocks
+directly in a `func.func` body are cut (SCF regions stay single-block); the lowering splits
 them at each `scf.if` anyway, so LLVM sees the same control flow plus a few unconditional branches it folds.
 """
 

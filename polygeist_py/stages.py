@@ -134,8 +134,9 @@ def _lower(module, pipeline, gep_flags_in_mlir=True):
     from .omp_schedule import balance_triangular_loops
     balance_triangular_loops(module)
     from .block_chunks import split_long_blocks
+    pipeline.run(module, pipeline.LOWER_PREP, "lowering to the LLVM dialect")
     split_long_blocks(module)  # (thousands of scf.if in one block: linear SCF to CF lowering)
-    pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
+    pipeline.run(module, pipeline.LOWER_REST, "lowering to the LLVM dialect")
     module2 = module
     if gep_flags_in_mlir:
         from .signed_offsets import drop_unsigned_wrap_flags
