@@ -378,7 +378,8 @@ def _is_va_list_address(ty) -> bool:
 def generic_choice(cursor):
     """The association a C11 `_Generic` selection (GENERIC_SELECTION_EXPR) chooses: libclang does not say, but
     the selection has the type of the chosen expression, so the one association of that type is it (or, for a
-    constant selection, one of that type and value).
+    constant selection, one of that type and value; else the one of that type whose type name, as written,
+    spells the controlling expression's type after lvalue conversion: `_Generic(ci, int: f, const int: g)`).
 
     Raises:
         CompileError: when several associations have that type (the choice is not visible through libclang)."""
@@ -386,12 +387,59 @@ def generic_choice(cursor):
     exprs = [c for c in children(cursor) if not c.kind.is_reference()][1:]  # after the controlling expression
     want = canonical(cursor.type)
     hits = [c for c in exprs if canonical(c.type) == want]
-    if len(hits) > 1:  # a constant selection: an association of that type with the same value is as good
-        v = evaluate(cursor)
-        hits = [c for c in hits if v is not None and evaluate(c) == v][:1]
+    v = evaluate(cursor) if len(hits) > 1 else None
+    if v is not None:  # a constant selection: an association of that type with the same value is as good
+        hits = [c for c in hits if evaluate(c) == v][:1]
+    elif len(hits) > 1:  # by the association's type as written: the one naming the controlling type exactly
+        names = _association_types(cursor)
+        ctrl = _lvalue_converted_spelling(children(cursor)[0].type)
+        if names is not None and len(names) == len(exprs):
+            hits = [c for c, n in zip(exprs, names) if c in hits and n == ctrl]
     if len(hits) != 1:
         raise error_at(cursor, "unsupported construct: _Generic selection whose associations share the result type")
     return hits[0]
+
+
+def _normal_type_text(text: str) -> str:
+    return re.sub(r"\s*\*\s*", "*", " ".join(text.split()))
+
+
+def _lvalue_converted_spelling(ty) -> str:
+    """The spelling of type `ty` after C's lvalue conversion (top-level qualifiers dropped, an array decays to
+    a pointer), normalized as _association_types writes type names."""
+    t = canonical(ty)
+    if t.kind in (T.CONSTANTARRAY, T.INCOMPLETEARRAY, T.VARIABLEARRAY):
+        return _normal_type_text(canonical(t.element_type).spelling + " *")
+    text = _normal_type_text(t.spelling)
+    if t.kind == T.POINTER:
+        return re.sub(r"\*(?:const|volatile|restrict|\s)+$", "*", text)
+    return re.sub(r"^(?:(?:const|volatile)\s+)+", "", text)
+
+
+def _association_types(cursor):
+    """The type names of a `_Generic` selection's associations as written ('default' for the default one),
+    normalized (`int * const` -> 'int*const'), from its tokens; None when they cannot be read."""
+    toks = [t.spelling for t in cursor.get_tokens()]
+    if len(toks) < 4 or toks[0] != "_Generic" or toks[1] != "(":
+        return None
+    parts, depth, cur = [], 0, []
+    for t in toks[2:-1]:
+        if t in "([{":
+            depth += 1
+        elif t in ")]}":
+            depth -= 1
+        if t == "," and depth == 0:
+            parts.append(cur)
+            cur = []
+        else:
+            cur.append(t)
+    parts.append(cur)
+    names = []
+    for part in parts[1:]:
+        if ":" not in part:
+            return None
+        names.append(_normal_type_text(" ".join(part[:part.index(":")])))
+    return names
 
 
 def strip_implicit(cursor):
@@ -531,14 +579,15 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
     else:
         # a C++ standard on a C file: gcc warns and ignores it, so do we
         # legacy C as gcc 12 accepts it: implicit function declarations, implicit int, integer-pointer
-        # conversions, incompatible pointer types and `return;` in a non-void function are warnings (clang
-        # makes them errors), K&R definitions and `f()` declarations draw no warning; the
+        # conversions, incompatible pointer types, chained comparisons and `return;` in a non-void function are
+        # warnings (clang makes them errors), K&R definitions and `f()` declarations draw no warning; the
         # user's -Werror=... / -Wno-... flags come after these and win (and a plain -Werror makes them errors, as
         # in gcc, so they are not downgraded then: clang's -Wno-error=X would outlive a later -Werror)
         legacy = [] if "-Werror" in user_args else ["-Wno-error=implicit-function-declaration",
                                                     "-Wno-error=implicit-int", "-Wno-error=int-conversion",
                                                     "-Wno-error=incompatible-pointer-types",
-                                                    "-Wno-error=return-mismatch"]
+                                                    "-Wno-error=return-mismatch",
+                                                    "-Wno-error=parentheses"]  # (`a < b <= c`: valid C)
         # (and no warnings gcc does not give by default: overriding initializers, GNU's _Alignof of an
         # expression and constant folding of array sizes)
         quiet = ["-Wno-initializer-overrides", "-Wno-gnu-alignof-expression", "-Wno-gnu-folding-constant"]

@@ -138,7 +138,10 @@ def _lower(module, pipeline, gep_flags_in_mlir=True):
     pipeline.run(module, pipeline.TO_OPENMP, "lowering parallel loops to OpenMP")
     from .omp_schedule import balance_triangular_loops
     balance_triangular_loops(module)
-    pipeline.run(module, pipeline.LOWER, "lowering to the LLVM dialect")
+    from .block_chunks import split_long_blocks
+    pipeline.run(module, pipeline.LOWER_PREP, "lowering to the LLVM dialect")
+    split_long_blocks(module)  # (thousands of scf.if in one block: linear SCF to CF lowering)
+    pipeline.run(module, pipeline.LOWER_REST, "lowering to the LLVM dialect")
     module2 = module
     if gep_flags_in_mlir:
         from .signed_offsets import drop_unsigned_wrap_flags

@@ -51,3 +51,32 @@ def test_nesting_beyond_the_parser_limit_is_an_error(tmp):
     src.write_text(gen.nested_ifs(3000))
     r = run_pgcc([src, "-o", tmp / "x"])
     assert r.returncode == 1 and "Traceback" not in r.stderr and "nesting level exceeded" in r.stderr
+
+
+def _guarded_blocks(n):
+    """A C function of n sequential guarded blocks (a cleanup variable each, and a plain if): 2n scf.if in one
+    block of the frontend's output."""
+    body = "".join(f"  {{ int g{i} __attribute__((cleanup(tally))) = {i % 7}; if (g{i} > 3) hits += g{i}; }}\n"
+                   for i in range(n))
+    return ("#include <stdio.h>\nstatic long total, hits;\nstatic void tally(int *v) { total = total * 3 + *v; }\n"
+            "int main(void) {\n" + body + '  printf("%ld %ld\\n", total, hits);\n  return 0;\n}\n')
+
+
+def test_many_sequential_ifs_are_cut_into_chunks(tmp):
+    """A block of hundreds of scf.if is cut into chunks before the SCF to CF lowering (block_chunks.py: its
+    splits were quadratic in the block's length), and the program still computes what gcc's does."""
+    from mlir import ir
+    from polygeist_py.block_chunks import CHUNK_IFS, split_long_blocks
+    src = tmp / "guards.c"
+    src.write_text(_guarded_blocks(80))
+    r = run_pgcc(["-O0", "--emit=cleanup", src, "-o", "-"])
+    assert r.returncode == 0, r.stderr
+    with ir.Context() as ctx:
+        ctx.allow_unregistered_dialects = True
+        m = ir.Module.parse(r.stdout)
+        ifs = r.stdout.count("scf.if")
+        assert split_long_blocks(m) == (ifs - 1) // CHUNK_IFS > 0
+        assert m.operation.verify()
+    ref = run_exe(build_gcc(src, tmp / "ref"))
+    got = run_exe(build_pgcc(src, tmp / "app", extra=("-O2",)))
+    assert (got.stdout, got.returncode) == (ref.stdout, 0)

@@ -2,7 +2,8 @@
 change what the program does, or an error naming it; none is silently ignored.
 
 Implemented: `constructor`/`destructor` (with a priority: llvm.mlir.global_ctors/dtors after the lowering,
-constructors.py), `weak` on functions (weak linkage), `aligned(N)` on variables (the global's or the stack
+constructors.py), `weak` on functions (weak linkage), `noinline`/`noipa` on functions (LLVM's noinline, which
+`__builtin_return_address` and `__builtin_frame_address` observe), `aligned(N)` on variables (the global's or the stack
 slot's alignment), `cleanup(f)` on locals (`f(&var)` when the block ends by any path: decls.py), `used` (functions
 with external linkage are never dropped anyway; a static function or variable is kept in the object file, as
 `@llvm.used`: sections.py), C11 `_Thread_local` /
@@ -26,6 +27,7 @@ import re
 from dataclasses import dataclass
 
 import clang.cindex as ci
+from mlir import ir
 
 from ..clang_ast import K, file_text, macro_definitions, spelled_at
 from ..errors import error_at
@@ -65,6 +67,7 @@ class DeclAttributes:
     ifunc: str | None = None  # `ifunc("resolver")`: the function that returns this one's address (aliases.py)
     section: str | None = None  # `section("name")`: the object-file section of the symbol (sections.py)
     used: bool = False  # `used` on a static function or variable: kept in the object though unreferenced
+    noinline: bool = False  # `noinline`/`noipa` on a function: LLVM's noinline (frame and return addresses see it)
 
 
 _MACRO_USE = re.compile(r"(\w+)\s*\(\s*(\d+)\s*\)")
@@ -252,6 +255,8 @@ def declaration_attributes(decl, kind: str) -> DeclAttributes:
                 setattr(out, name, DEFAULT_PRIORITY if prio is None else prio)
             elif name == "weak" and kind == "function":
                 out.weak = True
+            elif name in ("noinline", "noipa") and kind == "function":
+                out.noinline = True
             elif name in ("aligned", "alignas", "_Alignas") and kind in ("global", "local"):
                 n = _type_alignment(a, args) if args is not None and not args.isdigit() else None
                 n = n if n is not None else _literal_argument(a, args)
@@ -281,3 +286,22 @@ def declaration_attributes(decl, kind: str) -> DeclAttributes:
             raise error_at(a, f"unsupported construct: {what} with an argument pgcc cannot read (write a number)") \
                 from None
     return out
+
+
+def add_passthrough(f, key: str, value: str | None = None):
+    """Add LLVM function attribute `key` (`key`="`value`" when given) to func.func `f`'s passthrough list, which
+    the lowering to the LLVM dialect keeps."""
+    old = list(f.attributes["passthrough"]) if "passthrough" in f.attributes else []
+    new = ir.StringAttr.get(key) if value is None else ir.ArrayAttr.get([ir.StringAttr.get(key),
+                                                                          ir.StringAttr.get(value)])
+    f.attributes["passthrough"] = ir.ArrayAttr.get(old + [new])
+
+
+def aligned_value(attr) -> int:
+    """The byte alignment an ALIGNED_ATTR cursor asks for (16, gcc's largest, when written without a number)."""
+    _, args = _spelled(attr)
+    try:
+        n = _literal_argument(attr, args) if args else None
+    except ValueError:  # (an expression: clang's layout has applied it; the record's alignment tells)
+        return 0
+    return n if isinstance(n, int) else 16

@@ -16,6 +16,7 @@ from ..clang_ast import K, T, canonical, evaluate, strip_implicit
 from ..errors import error_at
 from . import complex_values
 from . import affine_forms as AF
+from .attributes import add_passthrough
 from . import c_types as CT
 from . import int_semantics as IS
 from .cuda_builtins import CudaBuiltins, is_texture
@@ -126,12 +127,20 @@ def fp_constant(fg, call, args):
     return arith.bitcast(t, fg.const_int(ir.IntegerType.get_signless(width), fg.signed_bits(bits, width)))
 
 
+# gcc's float and long double spellings of the classification builtins (and BSD's finite): the operand's type
+# decides the precision, as for the type-generic forms
+SUFFIXED_CLASSIFY = {**{n + s: n for n in ("isinf", "isnan") for s in ("f", "l")},
+                     **{"finite" + s: "isfinite" for s in ("", "f", "l")}}
+
+
 def classify(fg, call, args):
     """isnan, isinf, isinf_sign, isfinite, isnormal, issubnormal, iszero, signbit, fpclassify (math.h's
     macros) with gcc's results: signbit is the sign bit in place for a float (INT_MIN) and 1 for a double."""
     name = call.spelling.removeprefix(BUILTIN)
+    name = SUFFIXED_CLASSIFY.get(name, name)
     x, t = float_operand(fg, call, args[-1])
-    absx = ir.Operation.create("math.absf", [t], [x]).result
+    # (math.absf has no lowering for x86_fp80; LLVM's fabs does)
+    absx = ir.Operation.create("llvm.intr.fabs" if fwidth(t) == 80 else "math.absf", [t], [x]).result
     inf = fconst(t, float("inf"))
     width = fwidth(t)
     smallest = x87.constant(Fraction(1, 2 ** 16382)) if width == 80 else fconst(t, SMALLEST_NORMAL[width])
@@ -210,6 +219,76 @@ def trap(fg, call, args):
     """`__builtin_trap()`: LLVM's trap (an illegal instruction, as gcc's ud2)."""
     ir.Operation.create("llvm.intr.trap", [], [])
     return None
+
+
+def frame_addresses(fg, call, args):
+    """`__builtin_return_address(n)` and `__builtin_frame_address(n)` as LLVM's returnaddress / frameaddress
+    intrinsics (n = 0: this function's; larger n walk the frame-pointer chain, as gcc's);
+    `__builtin_extract_return_addr(p)` and `__builtin_frob_return_addr(p)` are p on x86-64.
+
+    Raises:
+        CompileError: the level is not a nonnegative integer constant (gcc's error too)."""
+    name = call.spelling.removeprefix(BUILTIN)
+    if name in ("extract_return_addr", "frob_return_addr"):
+        return fg.mg.builtins.ptr_arg(fg, args[0])
+    level = evaluate(args[0])
+    if not isinstance(level, int) or level < 0:
+        raise error_at(args[0], f"'{call.spelling}' needs a nonnegative integer constant level")
+    if level > 0:
+        fg.mg.frame_pointers = True
+    if name == "frame_address" and fg.func is not None:  # (gcc keeps the frame alive: no tail call leaves it)
+        add_passthrough(fg.func, "disable-tail-calls", "true")
+    i32 = ir.IntegerType.get_signless(32)
+    intrinsic = "llvm.returnaddress" if name == "return_address" else "llvm.frameaddress.p0"
+    v = llvm.CallIntrinsicOp(CT.llvm_ptr(), ir.StringAttr.get(intrinsic), [fg.const_int(i32, level)], [],
+                             ir.DenseI32ArrayAttr.get([]))
+    return v.results[0]
+
+
+LONGJMP_HELPER = "__pgcc_builtin_longjmp"
+
+
+def longjmp_helper(mg) -> str:
+    """The name of an internal noreturn function of the module that calls LLVM's eh.sjlj.longjmp and ends in
+    `unreachable` (which LLVM's longjmp needs after it and a structured block cannot hold mid-way)."""
+    if LONGJMP_HELPER not in mg.llvm_decls:
+        ftype = ir.Type.parse("!llvm.func<void (ptr)>")
+        with ir.Location.unknown(), ir.InsertionPoint(mg.module.body):
+            f = llvm.LLVMFuncOp(LONGJMP_HELPER, ir.TypeAttr.get(ftype),
+                                linkage=ir.Attribute.parse("#llvm.linkage<internal>"))
+            f.attributes["passthrough"] = ir.ArrayAttr.get([ir.StringAttr.get("noreturn")])
+            block = f.body.blocks.append(CT.llvm_ptr())
+            with ir.InsertionPoint(block):
+                llvm.CallIntrinsicOp(None, ir.StringAttr.get("llvm.eh.sjlj.longjmp"), [block.arguments[0]], [],
+                                     ir.DenseI32ArrayAttr.get([]))
+                llvm.UnreachableOp()
+        mg.llvm_decls.add(LONGJMP_HELPER)
+    return LONGJMP_HELPER
+
+
+def sjlj(fg, call, args):
+    """`__builtin_setjmp(buf)` and `__builtin_longjmp(buf, 1)`: LLVM's lightweight eh.sjlj intrinsics, as clang
+    lowers them (buf is five words: the frame address in word 0 and the stack pointer in word 2 stored here,
+    the resume address filled by the intrinsic). The longjmp value must be 1 (gcc's rule).
+
+    Raises:
+        CompileError: a longjmp value other than the constant 1."""
+    buf = fg.mg.builtins.ptr_arg(fg, args[0])
+    ptr, i32, i64 = CT.llvm_ptr(), ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
+    no_bundles = ir.DenseI32ArrayAttr.get([])
+    if call.spelling.endswith("longjmp"):
+        if evaluate(args[1]) != 1:
+            raise error_at(args[1], "'__builtin_longjmp' needs the constant 1 as its second argument")
+        llvm.CallOp(None, [buf], [], [], var_callee_type=None, callee=ir.FlatSymbolRefAttr.get(longjmp_helper(fg.mg)))
+        return None
+    frame = llvm.CallIntrinsicOp(ptr, ir.StringAttr.get("llvm.frameaddress.p0"), [fg.const_int(i32, 0)], [],
+                                 no_bundles).results[0]
+    llvm.StoreOp(frame, buf)
+    sp = llvm.CallIntrinsicOp(ptr, ir.StringAttr.get("llvm.stacksave.p0"), [], [], no_bundles).results[0]
+    slot = llvm.IntToPtrOp(ptr, arith.addi(llvm.PtrToIntOp(i64, buf).result, fg.const_int(i64, 16))).result
+    llvm.StoreOp(sp, slot)
+    v = llvm.CallIntrinsicOp(i32, ir.StringAttr.get("llvm.eh.sjlj.setjmp"), [buf], [], no_bundles).results[0]
+    return fg.convert(v, IS.INT, call.type, call)
 
 
 def flt_rounds(fg, call, args):
@@ -361,6 +440,11 @@ def library_call(fg, call, args, name=None):
     """`__builtin_<f>(...)` as a call of the C library function f (declared with the builtin's prototype)."""
     callee = call.referenced
     name = name or call.spelling[len(BUILTIN):]
+    own = fg.mg.calls.file_definition(name)
+    if own is not None and canonical(own.type).kind == T.FUNCTIONNOPROTO:
+        # the file defines the function itself without a prototype (`static int strcmp() {...}`): the symbol gcc's
+        # call would bind to, with the arguments passed unprototyped
+        return fg.mg.calls.user_call(fg, call, own, args)
     return fg.mg.calls.user_call(fg, call, callee, args, name=name)
 
 
@@ -378,11 +462,15 @@ ITYPE = {1: IS.IntType(T.BOOL, 1), 8: IS.IntType(T.UCHAR, 1), 16: IS.IntType(T.U
 GNU_BUILTINS = {
     **{BUILTIN + n + s: fp_constant for n in ("inf", "huge_val", "nan") for s in ("", "f", "l")},
     **{BUILTIN + n: classify for n in ("isnan", "isinf", "isinf_sign", "isfinite", "isnormal", "issubnormal",
-                                       "iszero", "signbit", "signbitf", "signbitl", "fpclassify")},
+                                       "iszero", "signbit", "signbitf", "signbitl", "fpclassify",
+                                       *SUFFIXED_CLASSIFY)},
     **{BUILTIN + n: fp_compare for n in COMPARISONS},
     **{BUILTIN + n: hint for n in ("expect", "expect_with_probability", "assume_aligned", "assume",
                                    "unreachable", "prefetch")},
     BUILTIN + "trap": trap,
+    BUILTIN + "setjmp": sjlj, BUILTIN + "longjmp": sjlj,
+    **{BUILTIN + n: frame_addresses for n in ("return_address", "frame_address", "extract_return_addr",
+                                              "frob_return_addr")},
     BUILTIN + "flt_rounds": flt_rounds,
     **{BUILTIN + n: folded for n in ("constant_p", "object_size", "classify_type")},
     **{BUILTIN + b + s: bits for b in BIT_OPS for s in ("", "l", "ll")},

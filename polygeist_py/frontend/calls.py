@@ -154,6 +154,14 @@ class Calls:
                     protos.setdefault(c.spelling, c)
         return protos.get(name or callee.spelling)
 
+    def file_definition(self, name):
+        """The top-level definition of function `name` in this file (a cursor), or None."""
+        defs = getattr(self, "_definitions", None)
+        if defs is None:
+            defs = self._definitions = {c.spelling: c for c in top_level_cursors(self.mg.tu)
+                                        if c.kind == K.FUNCTION_DECL and c.is_definition()}
+        return defs.get(name)
+
     def unprototyped_call(self, fg, call, callee, args, name=None):
         """A call of a function declared without a prototype (`int f();`, a K&R definition, or an implicit
         declaration, which clang gives type `int ()`): as in gcc, the arguments are passed as they are after the

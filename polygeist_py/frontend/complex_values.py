@@ -366,7 +366,7 @@ def dense_attribute(shape, elem, vals):
     (row-major)."""
     def text(v):
         if str(ir.ComplexType(elem).element_type) == "f80":  # (exact parts: their x87 bits)
-            return f"(0x{x87.x87_bits(Fraction(v.real)):020X}, 0x{x87.x87_bits(Fraction(v.imag)):020X})"
+            return f"(0x{x87.value_bits(v.real):020X}, 0x{x87.value_bits(v.imag):020X})"
         v = complex(v)
         return f"({v.real!r}, {v.imag!r})".replace("inf", "0x7FF0000000000000")
     if all(v == vals[0] for v in vals):

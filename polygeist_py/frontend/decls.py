@@ -127,6 +127,8 @@ class DeclGen:
                 pass
             elif d.kind in (K.NAMESPACE_ALIAS, K.USING_DIRECTIVE, K.USING_DECLARATION, K.TYPE_ALIAS_DECL):
                 pass  # names only: clang has resolved every use (`namespace cg = cooperative_groups;` in a kernel)
+            elif d.kind == K.UNEXPOSED_DECL and next((t.spelling for t in d.get_tokens()), None) == "__label__":
+                pass  # GNU local label declaration: the label's scope only (gotos.py plans labels by name)
             else:
                 raise self.unsupported(d)
 

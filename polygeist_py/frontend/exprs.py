@@ -18,6 +18,7 @@ from ..errors import CompileError, error_at
 from . import complex_values
 from . import records as R
 from . import affine_forms as AF
+from . import bitfield_types as BT
 from . import c_types as CT
 from . import gnu_atomics
 from . import gotos
@@ -30,6 +31,19 @@ from .scan import decl_key, exits, is_array_parameter
 from .values import WARP_SIZE, VarLV
 
 
+
+
+def _gotos_leaving(node, outer) -> bool:
+    """Whether statement `node` holds a goto to a label outside cursor `outer` (a computed goto counts)."""
+    if node.kind == K.INDIRECT_GOTO_STMT:
+        return True
+    if node.kind == K.GOTO_STMT:
+        label = next((c.referenced for c in children(node) if c.kind == K.LABEL_REF), None)
+        if label is None:
+            return True
+        a, b, x = outer.extent.start, outer.extent.end, label.extent.start
+        return x.file is None or str(x.file) != str(a.file) or not a.offset <= x.offset < b.offset
+    return any(_gotos_leaving(c, outer) for c in children(node))
 
 
 def _safe_divisor(v, unsigned: bool) -> bool:
@@ -96,6 +110,9 @@ class ExprGen:
                 if dt.width < v.type.width:
                     return arith.trunci(dt, v)
                 return v
+            folded = self.fold_float_to_int(cursor, dst)
+            if folded is not None:
+                return folded
             return arith.fptoui(dt, v) if CT.is_unsigned(dst) else arith.fptosi(dt, v)
         if dst.kind in (T.POINTER, T.FUNCTIONPROTO, T.FUNCTIONNOPROTO) or CT.is_array(dst):
             # (to an array or function parameter, whose type C adjusts to a pointer)
@@ -113,6 +130,18 @@ class ExprGen:
                 return self.coerce_pointer(llvm.IntToPtrOp(CT.llvm_ptr(), v).result, dst)
             return self.coerce_pointer(v, dst)
         raise error_at(cursor, f"unsupported conversion to '{dst.spelling}'") if cursor else CompileError("unsupported conversion")
+
+    def fold_float_to_int(self, cursor, dst):
+        """The conversion of floating constant expression `cursor` (the operand) to integer type `dst` as gcc
+        folds it: out-of-range values saturate, NaN is 0 (LLVM's fptosi of them is poison); None when the operand
+        is not a constant."""
+        x = evaluate(cursor) if cursor is not None and CT.is_float(cursor.type) else None
+        if not isinstance(x, float):
+            return None
+        bits = CT.scalar_type(dst).width
+        lo, hi = (0, (1 << bits) - 1) if CT.is_unsigned(dst) else (-(1 << bits - 1), (1 << bits - 1) - 1)
+        n = 0 if x != x else lo if x < lo else hi if x > hi else int(x)
+        return self.const_int(dst, self.signed_bits(n, bits))
 
     # ---------------------------------------------------------------- values
     def rvalue_form(self, e):
@@ -324,6 +353,12 @@ class ExprGen:
             if first == "__builtin_choose_expr" and len(ch) == 3 and \
                     isinstance(evaluate(ch[0]), int):  # GNU: the chosen operand only, as it is
                 return self.rvalue(ch[1] if evaluate(ch[0]) else ch[2])
+            if first == "__builtin_choose_expr" and len(ch) == 3 and CT.is_arith(e.type) and \
+                    isinstance(v := evaluate(e), (int, float)):
+                # (a condition libclang does not fold, `!__builtin_constant_p(x)`: clang's value of the chosen
+                # constant operand; the other one, with its side effects, is never evaluated)
+                return arith.constant(CT.scalar_type(e.type), float(v)) if CT.is_float(e.type) else \
+                    self.const_int(e.type, self.signed_bits(int(v), CT.scalar_type(e.type).width))
             atomic = gnu_atomics.builtin_name(e)
             if atomic in gnu_atomics.BUILTINS:  # `__atomic_fetch_add(p, v, order)`: an AtomicExpr
                 return gnu_atomics.BUILTINS[atomic](self, e, gnu_atomics.atomic_expr_arguments(ch))
@@ -466,9 +501,25 @@ class ExprGen:
         if CT.is_complex(at) or CT.is_complex(bt):
             v = self.complex_op(op, va, vb, e)
             return self.from_bool(v, ty) if op in ("EQ", "NE") else v
+        narrow = BT.operand_type(e, op) if CT.is_int(at) and CT.is_int(bt) else None
+        if narrow is not None:  # gcc computes in a wide bit-field's own N-bit type (bitfield_types.py)
+            return self.narrow_op(op, a, b, va, vb, narrow, e)
         if op in ("LT", "GT", "LE", "GE", "EQ", "NE"):
             return self.from_bool(self.compare(op, va, vb, at), ty)
         return self.arith_op(op, va, vb, ty, e)
+
+    def narrow_op(self, op, a, b, va, vb, narrow, e):
+        """`va op vb` in gcc's N-bit bit-field type `narrow` = (N, unsigned): operands of another type converted
+        to it, the result reduced to N bits (clang's types are 64-bit; bitfield_types.py)."""
+        if BT.gcc_type(a) != narrow:
+            va = BT.reduce(va, narrow)
+        if op not in ("Shl", "Shr") and BT.gcc_type(b) != narrow:
+            vb = BT.reduce(vb, narrow)
+        sign = IS.LONGLONG if not narrow[1] else IS.ULONGLONG
+        if op in ("LT", "GT", "LE", "GE", "EQ", "NE"):
+            return self.from_bool(self.compare(op, va, vb, sign), e.type)
+        v = self.arith_op(op, va, vb, sign, e)
+        return BT.reduce(v, narrow) if op in ("Add", "Sub", "Mul", "Shl", "Div") else v
 
     def complex_op(self, op, va, vb, e):
         """`va op vb` with a complex operand (complex_values.binary); other operators are errors."""
@@ -629,12 +680,15 @@ class ExprGen:
             return v if op == "__real" else self.zero(ty)
         if op == "+":
             return v
+        narrow = BT.narrow_type(e) if op in ("-", "~") else None
         if op == "-":
             if CT.is_float(ty):
                 return arith.negf(v)
-            return arith.subi(self.const_int(v.type, 0), v)
+            v = arith.subi(self.const_int(v.type, 0), v)
+            return v if narrow is None else BT.reduce(v, narrow)
         if op == "~":
-            return arith.xori(v, self.const_int(v.type, -1))
+            v = arith.xori(v, self.const_int(v.type, -1))
+            return v if narrow is None else BT.reduce(v, narrow)
         if op == "!":
             b = self.to_bool(v, a.type)
             return self.from_bool(arith.xori(b, self.const_bool(True)), ty)
@@ -650,19 +704,37 @@ class ExprGen:
         the last one when the expression is not void."""
         stmts = children(children(e)[0])
         ty = canonical(e.type)
-        exiting = [self.may_exit(s) for s in stmts]
-        jumps = any(exiting)
-        if jumps and any(exits(s, (K.GOTO_STMT,)) for s in stmts):
+        if any(_gotos_leaving(s, e) for s in stmts):
             raise self.unsupported(e, "goto out of a statement expression")
+        # (a goto to a label inside the expression, `({ __label__ again; again: ... goto again; })`, stays inside)
+        kinds = (K.RETURN_STMT, K.BREAK_STMT, K.CONTINUE_STMT) if self.loops else (K.RETURN_STMT,)
+        exiting = [exits(s, kinds) for s in stmts]
+        jumps = any(exiting)
         if jumps and (e.hash != self.exit_safe_expr or R.is_record(ty)):
             raise self.unsupported(e, "return, break or continue inside a statement expression that is not a "
                                       "whole statement, a local variable's initializer or assigned to a local "
                                       "variable")
+        labels = gotos.enter_expression_block(self, children(e)[0]) if any(
+            exits(s, (K.GOTO_STMT,)) for s in stmts) else []
+        try:
+            return self.stmt_expr_value(e, stmts, ty, exiting)
+        finally:
+            for k in labels:
+                self.env.pop(k, None)
+
+    def stmt_expr_value(self, e, stmts, ty, exiting):
+        """The statements of statement expression `e`, then its value (None when void); `exiting`: which of them
+        may leave it by return, break or continue."""
         if ty.kind == T.VOID or not stmts:
             self.emit_stmts(stmts)
             return None
         self.emit_stmts(stmts[:-1])
         last = stmts[-1]
+        while last.kind == K.LABEL_STMT:  # `({ ...; goto done; ...; done: v; })`: reached, the label's flag clears
+            if exits(children(last)[0], (K.GOTO_STMT,)):
+                raise self.unsupported(last, "goto inside the labelled last statement of a statement expression")
+            gotos.emit_label_flag(self, last)
+            last = children(last)[0]
         cond = self.not_exited() if any(exiting[:-1]) else None
         if cond is None:
             return self.rvalue(last)

@@ -40,6 +40,7 @@ from mlir import ir
 from mlir.dialects import arith, llvm, scf
 
 from ..clang_ast import K, T, children
+from ..errors import error_at
 from .values import Binding
 
 PREFIX = "goto"
@@ -93,6 +94,9 @@ def plan(body) -> dict:
     def walk(c, path):
         path = path + [c]
         if c.kind == K.LABEL_STMT:
+            if c.spelling in labels:  # (GNU local labels: `__label__ L;` in each expansion of a macro)
+                raise error_at(c, f"unsupported construct: a second local label '{c.spelling}' in one function "
+                                  "(labels are planned by name)")
             labels[c.spelling] = path
         elif c.kind == K.GOTO_STMT:
             gotos.setdefault(target(c), []).append(path)
@@ -261,6 +265,26 @@ def _plans(fg):
     return fg.__dict__.get("goto_plan", {})
 
 
+def enter_expression_block(fg, block) -> list:
+    """Plan the labels of compound statement `block` of a GNU statement expression (`plan` walks statements
+    only, so the function's plan lacks them) and raise their flags; returns the flags' keys, which the caller
+    drops when the block ends. Every goto to them is inside the block (exprs.expr_StmtExpr checks it).
+
+    Raises:
+        CompileError: a label of the block has the name of another label of the function."""
+    inner = plan(block)
+    plans = fg.__dict__.setdefault("goto_plan", {})
+    for name, lp in inner.items():
+        if name in plans and plans[name].scope != lp.scope:  # (the same block emitted again passes)
+            raise error_at(block, f"unsupported construct: a second local label '{name}' in one function "
+                                  "(labels are planned by name)")
+        plans[name] = lp
+    keys = [flag_key(n) for n, lp in inner.items() if lp.scope == block.hash and lp.segment is None]
+    for k in keys:
+        fg.env[k] = Binding(fg.const_bool(False))
+    return keys
+
+
 def emit_compound(fg, c):
     """Emit compound statement `c`, with the flags of the labels whose scope it is."""
     if "goto_plan" not in fg.__dict__:  # the first compound is the function body
@@ -399,6 +423,13 @@ def label_address(label_ref):
     i64 = ir.IntegerType.get_signless(64)
     return llvm.IntToPtrOp(ir.Type.parse("!llvm.ptr"),
                            llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, address(label_ref))).result).result
+
+
+def emit_label_flag(fg, c):
+    """LABEL_STMT `c` reached as the value of a statement expression: its flag cleared (its statement is the
+    caller's)."""
+    if flag_key(c.spelling) in fg.env:
+        fg.env[flag_key(c.spelling)] = Binding(fg.const_bool(False))
 
 
 def emit_label(fg, c):

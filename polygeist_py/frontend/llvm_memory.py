@@ -906,7 +906,7 @@ def const_image(ty, init):
         import struct as st
         n = CT.size_of(t)
         if canonical(t).kind == T.LONGDOUBLE:  # (the 80-bit x87 value in its 16-byte slot)
-            img[off:off + 10] = x87.x87_bits(Fraction(v)).to_bytes(10, "little")
+            img[off:off + 10] = x87.value_bits(v).to_bytes(10, "little")
         elif CT.is_float(t):
             img[off:off + n] = st.pack("<d" if n == 8 else "<f", float(v))
         else:

@@ -13,6 +13,7 @@ from mlir.dialects import affine, arith, scf
 
 from ..clang_ast import K, canonical, children, evaluate, file_text, is_va_arg, spelled_at, strip_implicit, unary_op
 from . import affine_forms as AF
+from . import attributes
 from . import c_types as CT
 from . import gotos
 from . import int_semantics as IS
@@ -204,6 +205,17 @@ class LoopGen:
         return ok(e)
 
     def visit_FOR_STMT(self, c):
+        """A for statement; `cleanup(f)` variables its declaration makes are cleaned up when the loop ends."""
+        init = self.for_parts(c)[0]
+        if init is None or init.kind != K.DECL_STMT:
+            return self.for_statement(c)
+        cleaned = any(d.kind == K.VAR_DECL and attributes.declaration_attributes(d, "local").cleanup is not None
+                      for d in children(init))
+        self.block_cleanups.append([])  # (the scope of `for (T v __attribute__((cleanup(f))) = ...; ...)`)
+        self.for_statement(c, counted=not cleaned)  # (a counted loop's variable is no object to clean up)
+        self.run_cleanups(self.block_cleanups.pop())
+
+    def for_statement(self, c, counted=True):
         init, cond, inc, body = self.for_parts(c)
         enter = gotos.entering(self, c)
         if enter:  # a goto from outside enters the body: a while loop steered by its flag, without `init`
@@ -217,7 +229,7 @@ class LoopGen:
                              [init])
             self.emit_while(cond, body, inc, c)
             return
-        m = self.counted_loop(init, cond, inc, body)
+        m = self.counted_loop(init, cond, inc, body) if counted else None
         if m is not None and self.invariant(m["lb"], [c]) and self.invariant(m["bound"], [c]):
             lb_v, lb_f = self.rvalue_form(m["lb"])
             ub_v, ub_f = self.rvalue_form(m["bound"])

@@ -68,6 +68,7 @@ class ModuleGen:
         self.aliases: dict = {}  # alias symbol -> (target symbol, weak[, "ifunc": target is its resolver])
         self.sections: dict = {}  # symbol -> `section("name")` of its function or variable (sections.py)
         self._asm_labels: set | None = None  # (asm_labels)
+        self.frame_pointers = False  # every function keeps a frame pointer (a builtin walks the frame chain)
         self.kept: list = []  # static symbols marked `used`: kept in the object file (sections.py)
         self.module_asm: list = []  # the text of file-scope asm statements, in order
 
@@ -90,6 +91,12 @@ class ModuleGen:
                     self.device_top_level(d)
         while self.pending:
             self.define_function(self.pending.pop())
+        if self.frame_pointers:  # (`__builtin_return_address(1)` walks the callers' frames: each keeps its frame
+            # pointer and stays on the stack, no tail call replacing it)
+            for op in self.module.body.operations:
+                if op.operation.name == "func.func" and op.regions[0].blocks:
+                    attributes.add_passthrough(op, "frame-pointer", "all")
+                    attributes.add_passthrough(op, "disable-tail-calls", "true")
         if self.startup:
             constructors.record(self.module, self.startup)
         if self.aliases:
@@ -172,9 +179,10 @@ class ModuleGen:
         fg = FunctionGen(self, c)
         fg.emit()
         target = x86_builtins.llvm_target(c)  # (`target("avx2")`, an intrinsic header's function)
-        if target:
-            fg.func.attributes["passthrough"] = ir.ArrayAttr.get(
-                [ir.ArrayAttr.get([ir.StringAttr.get(k), ir.StringAttr.get(v)]) for k, v in target])
+        if attrs.noinline:
+            attributes.add_passthrough(fg.func, "noinline")
+        for k, v in target or ():
+            attributes.add_passthrough(fg.func, k, v)
         if attrs.weak:
             fg.func.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<weak>")
         if attrs.section is not None:
@@ -239,8 +247,23 @@ class ModuleGen:
         # (other units instantiate their own specializations and members of class templates)
 
     def check_record(self, d):
-        """Reject the C++ of a class/struct definition pgcc does not translate (cxx_classes.check_record)."""
+        """Reject the C++ of a class/struct definition pgcc does not translate (cxx_classes.check_record), and an
+        `aligned(N)` bit-field that `#pragma pack` or `packed` overrides: gcc still aligns such a field's unit
+        and clang does not (sizes differ), and pgcc uses clang's layout.
+
+        Raises:
+            CompileError: naming the construct."""
         cxx_classes.check_record(d)
+        if d.kind not in (K.STRUCT_DECL, K.UNION_DECL) or not d.is_definition():
+            return
+        for f in children(d):
+            if f.kind != K.FIELD_DECL or not f.is_bitfield():
+                continue
+            for a in children(f):
+                # (an argument pgcc cannot read asks for at least 2: a 1-aligned record has overridden it)
+                if a.kind == K.ALIGNED_ATTR and canonical(d.type).get_align() < (attributes.aligned_value(a) or 2):
+                    raise error_at(a, f"unsupported construct: aligned bit-field '{f.spelling}' in a packed record "
+                                      "(gcc and clang lay it out differently)")
 
     def function_type(self, c) -> ir.FunctionType:
         return self.signature(c).ftype

@@ -7,7 +7,9 @@ compiler does (C11 6.4.4.2). Text comes from where the literal is spelled, also 
 
 from __future__ import annotations
 
+import math
 import re
+import struct
 from fractions import Fraction
 
 from mlir import ir
@@ -61,6 +63,20 @@ def x87_bits(v: Fraction) -> int:
     return sign | field << 64 | sig
 
 
+def value_bits(v) -> int:
+    """x87_bits of an int, float or Fraction `v`, also a float infinity or NaN (a double NaN's sign and payload
+    widened as the FPU's fld does: quiet bit and integer bit set, payload shifted up 11 bits)."""
+    if isinstance(v, float) and v == 0 and math.copysign(1.0, v) < 0:
+        return 1 << 79  # -0.0
+    if isinstance(v, float) and not math.isfinite(v):
+        sign = 1 << 79 if math.copysign(1.0, v) < 0 else 0
+        if math.isinf(v):
+            return sign | 0x7FFF << 64 | 1 << 63
+        payload = struct.unpack("<Q", struct.pack("<d", v))[0] & ((1 << 52) - 1)
+        return sign | 0x7FFF << 64 | 1 << 63 | payload << 11 | 1 << 62
+    return x87_bits(Fraction(v))
+
+
 def rounded(v: Fraction) -> Fraction:
     """`v` rounded to the nearest x87 extended value (the value `x87_bits(v)` encodes).
 
@@ -75,8 +91,8 @@ def rounded(v: Fraction) -> Fraction:
 
 
 def attribute(value) -> ir.Attribute:
-    """An f80 FloatAttr holding `value` (a Fraction, int or float) rounded once."""
-    return ir.Attribute.parse(f"0x{x87_bits(Fraction(value)):020X} : f80")
+    """An f80 FloatAttr holding `value` (a Fraction, int or float, also infinite or NaN) rounded once."""
+    return ir.Attribute.parse(f"0x{value_bits(value):020X} : f80")
 
 
 def constant(value) -> ir.Value:
@@ -127,14 +143,29 @@ _FOLD = {"Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mul": lambda a, 
          "Div": lambda a, b: a / b}
 
 
+def _special(v) -> bool:
+    return isinstance(v, float) and not math.isfinite(v)
+
+
+def _ieee_special(op: str, a: float, b: float) -> float:
+    """`a op b` by IEEE rules where an operand is infinite or NaN or a divisor is zero (Python raises on x / 0)."""
+    if op == "Div" and b == 0:
+        return math.nan if a == 0 or a != a else math.copysign(math.inf, a) * math.copysign(1.0, b)
+    r = _FOLD[op](a, b)
+    if r != r and a == a and b == b:  # an invalid operation (inf - inf): gcc folds it to the positive quiet NaN
+        return math.nan
+    return r
+
+
 def exact_constant(e, evaluate, error_at) -> Fraction | int | float:
     """The exact value of constant expression `e` initializing a `long double`: a literal (also negated), a
     conversion from a narrower type (whose value clang's double evaluation holds exactly), or + - * / of such
     values, each result rounded to long double.
 
     Raises:
-        CompileError: (through `error_at`) any other form, an overflow or a division by zero (infinities are
-        not modelled), or a literal spelled by a built-in macro, whose exact value is not available."""
+        CompileError: (through `error_at`) any other form, an overflow, or a literal spelled by a built-in macro,
+        whose exact value is not available. (Infinities and NaN follow IEEE rules: a division by zero gives
+        one.)"""
     s = e
     while s.kind in (K.PAREN_EXPR, K.UNEXPOSED_EXPR) and len(children(s)) == 1 and \
             s.type.get_canonical().kind == T.LONGDOUBLE:
@@ -149,11 +180,22 @@ def exact_constant(e, evaluate, error_at) -> Fraction | int | float:
             return v
     elif s.kind == K.UNARY_OPERATOR and unary_op(s) in ("-", "+"):
         v = exact_constant(children(s)[0], evaluate, error_at)
+        if unary_op(s) == "-" and v == 0:  # (-0.0L: a Fraction has no signed zero)
+            return -float(v)
         return -v if unary_op(s) == "-" else v
+    elif s.kind == K.CALL_EXPR and _special(v := evaluate(s)):  # __builtin_infl(), __builtin_nanl("")
+        return v
     elif s.kind == K.BINARY_OPERATOR and s.binary_operator.name in _FOLD:
-        a, b = (Fraction(exact_constant(c, evaluate, error_at)) for c in children(s))
-        try:  # (each operation rounds to long double, as the program would at run time)
-            return rounded(_FOLD[s.binary_operator.name](a, b))
-        except (OverflowError, ZeroDivisionError):
-            pass
+        op = s.binary_operator.name
+        a, b = (exact_constant(c, evaluate, error_at) for c in children(s))
+        if _special(a) or _special(b) or op == "Div" and b == 0:
+            try:  # (infinities and NaN: IEEE arithmetic, exact at any precision: `1.0L/0.0L - 1.0L/0.0L`)
+                return _ieee_special(op, float(a), float(b))
+            except OverflowError:  # (a finite long double beyond double's range)
+                pass
+        else:
+            try:  # (each operation rounds to long double, as the program would at run time)
+                return rounded(_FOLD[op](Fraction(a), Fraction(b)))
+            except OverflowError:
+                pass
     raise error_at(e, "unsupported construct: this long double constant expression in an initializer")

@@ -24,7 +24,20 @@ static int f(int k) {
 out:
     return a;
 }
+/* a loop variable with a cleanup: cleaned up once, when the loop ends (by its test or by break) */
+static void show_last(int *v) { printf("loop ended at %d\n", *v); }
+
+static void scan_loops(void) {
+    for (__attribute__((cleanup(show_last))) int i = 0; i < 6; ++i)
+        if (i % 2)
+            continue;
+    for (__attribute__((cleanup(show_last))) int i = 0; i < 6; ++i)
+        if (i == 3)
+            break;
+}
+
 int main(void) {
+    scan_loops();
     int r1 = f(1), r2 = f(7), r3 = f(-1), r4 = f(9);
     printf("%d %d %d %d |", r1, r2, r3, r4);
     for (int i = 0; i < nlog; i++) printf(" %d", log_[i]);

@@ -32,5 +32,7 @@ int main(void) {
   verbose = 1;
   report(2);
   printf("%ld %d %s %d\n", checksum(back, 16), back == bytes, scratch, (int)strlen(scratch));
+  int lo = 3, mid = 7, hi = 5;
+  printf("%d %d\n", lo < mid < hi, hi > mid >= lo);  /* chained comparisons: (lo < mid) < hi */
   return 0;
 }

@@ -46,6 +46,10 @@ static void bytes(const char *what, long double v) {
     printf("\n");
 }
 
+/* special values in a static table: NaN, infinities and -0 as the FPU holds them (bytes and comparisons) */
+static const long double specials[] = {__builtin_nan(""), -__builtin_inf(), 1.5L, __builtin_infl(), -__builtin_nanl(""),
+                                       -0.0L, 1.0L / 0.0L - 1.0L / 0.0L, -1.0L / 0.0L};
+
 int main(void) {
     long double local[5] = {5, 4.25L, 3, 0.3L, 1};
     qsort(local, 5, sizeof local[0], by_value);
@@ -74,6 +78,12 @@ int main(void) {
     long double x = d;
     float f = (float)x;
     printf("%.20Lg %.9g %d %d\n", x, f, x == TENTH, (double)TENTH == d);
+    for (int i = 0; i < 8; i++) {
+        const unsigned char *bytes = (const unsigned char *)&specials[i];
+        for (int k = 9; k >= 0; k--)
+            printf("%02x", bytes[k]);
+        printf(" %d %d\n", specials[i] == specials[i], specials[i] > 0);
+    }
     free(heap);
     return 0;
 }

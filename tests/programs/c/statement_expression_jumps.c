@@ -65,6 +65,22 @@ static int nested(int a, int b) {
   return r;
 }
 
+/* a bounded retry written with a GNU local label: the goto stays inside the statement expression */
+#define SPIN_UNTIL(cond, limit) ({ __label__ again_; int tries_ = 0; \
+  again_: tries_++; if (!(cond) && tries_ < (limit)) goto again_; tries_; })
+
+static int drain(int *queue, int n) {
+  int head = 0;
+  int spins = SPIN_UNTIL(queue[head++] == 0 || head == n, 10);
+  return spins * 100 + head;
+}
+
+/* a forward jump to the labelled value of the expression */
+static int clamp_scaled(int n) {
+  int r = ({ __label__ done; int v = n * 2; if (n > 3) goto done; v += 100; done: v + 1; });
+  return r;
+}
+
 int main(void) {
   struct item a = {5, 0}, b = {7, 0};
   struct item *slots[4] = {&a, 0, &b, 0};
@@ -75,5 +91,8 @@ int main(void) {
   printf("%d %ld %g %g\n", calls, weigh(slots, 4), ratio(3, 4), ratio(1, 0));
   printf("%d %d %d\n", doubled_prefix(v, 6, 8), doubled_prefix(v, 6, 100), doubled_prefix(v, 0, 1));
   printf("%d %d %d\n", nested(3, 9), nested(0, 9), nested(5, 2));
+  int q1[] = {3, 3, 0, 7}, q2[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+  printf("%d %d %d\n", drain(q1, 4), drain(q2, 12), drain(q2, 3));
+  printf("%d %d\n", clamp_scaled(2), clamp_scaled(9));
   return 0;
 }

@@ -12,7 +12,16 @@ typedef enum { RED = 3, GREEN, BLUE } color;
 typedef enum { SMALL = 7, LARGE } size;
 static int table[7];
 
+/* a type-generic accessor whose handlers share a signature: chosen by the qualified type as written */
+static int read_plain(void) { return 1; }
+static int read_const(void) { return 2; }
+static int read_ptr(void) { return 3; }
+#define READER(x) _Generic((x), int: read_plain, const int: read_const, int *: read_ptr)
+
 int main(void) {
+  const int limit = 7;
+  int count = 1;
+  printf("readers %d %d %d\n", READER(count)(), READER(limit)(), READER(&count)() * 10 + READER(+limit)());
   int n = 5, *p = table;
   double w = 2.5;
   char *s = "x";
