@@ -470,6 +470,8 @@ def library_prototype(callee) -> bool:
     the symbol links) is clang's "incompatible redeclaration of library function", which is no builtin: an
     ordinary call of the symbol as declared. Names without a handler count as library-shaped."""
     n = len(list(callee.type.argument_types()))
+    if callee.spelling in VARIADIC:  # (`char snprintf (void);`, autoconf's AC_CHECK_FUNCS probe)
+        return n == VARIADIC[callee.spelling] and callee.type.is_function_variadic()
     m = math_name(callee.spelling)
     if m:
         return n == m[1] and CT.is_float(canonical(callee.result_type))
