@@ -37,7 +37,7 @@ ARGS = ("-v", "-q", "rest")
                                   "type_compatibility.c", "vla_scopes_and_order.c",
                                   "vla_row_pointers.c", "wide_strings.c", "guarded_remainders.c",
                                   "union_struct_designators.c", "legacy_diagnostics.c",
-                                  "used_statics.c"])
+                                  "used_statics.c", "array_typedef_parameters.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
