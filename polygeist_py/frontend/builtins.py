@@ -243,10 +243,12 @@ def folded(fg, call, args):
 
 
 def object_size(fg, ptr, least: bool, dynamic: bool):
-    """`llvm.objectsize(ptr, min=least, nullunknown=false, dynamic)`: the i64 size of the object `ptr` points
+    """`llvm.objectsize(ptr, min=least, nullunknown=true, dynamic)`: the i64 size of the object `ptr` points
     into from ptr on (the largest size when it cannot tell exactly, or the least one when `least`)."""
     i1, i64 = ir.IntegerType.get_signless(1), ir.IntegerType.get_signless(64)
-    flags = [llvm.ConstantOp(i1, ir.IntegerAttr.get(i1, int(f))).result for f in (least, False, dynamic)]
+    # (nullunknown: a null pointer has the unknown size, as gcc answers; LLVM's default, size 0, made glibc's
+    # fortified getcwd(NULL, n) abort)
+    flags = [llvm.ConstantOp(i1, ir.IntegerAttr.get(i1, int(f))).result for f in (least, True, dynamic)]
     return llvm.CallIntrinsicOp(i64, ir.StringAttr.get("llvm.objectsize.i64.p0"), [ptr, *flags], [],
                                 ir.DenseI32ArrayAttr.get([])).results[0]
 

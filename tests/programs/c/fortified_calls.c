@@ -119,5 +119,9 @@ int main(int argc, char **argv)
     printf("sizes %zu %zu %zu %zu\n", __builtin_object_size(buf, 0), __builtin_object_size(buf + 5, 0),
            __builtin_object_size(es[1].value, 1), __builtin_object_size(&es[2], 0));
     printf("write %zd\n", write(1, "written\n", 8));
+    /* a null buffer has no known size: getcwd allocates one of the size asked for */
+    char *cwd = getcwd(NULL, 4096);
+    printf("getcwd %d\n", cwd != NULL && cwd[0] == '/');
+    free(cwd);
     return 0;
 }
