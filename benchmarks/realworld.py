@@ -999,8 +999,9 @@ RECIPES: list[Recipe] = [
     Recipe(
         name="gawk", source="deb:gawk",
         build=["CC={cc} CFLAGS={cflags} ./configure --disable-nls --disable-extensions --disable-mpfr "
-               "--disable-pma --without-readline", "make -j{jobs} gawk"],
-        # (Debian's tarball has no doc/gawktexi.in: a plain `make` stops in doc/, so gawk alone, then test/)
+               "--disable-pma --without-readline", "make -j{jobs} -C support", "make -j{jobs} gawk"],
+        # (Debian's tarball has no doc/gawktexi.in: a plain `make` stops in doc/, so support/ and gawk alone, then
+        # test/)
         test=["make -C test check"], test_counts=counts_gawk,
         setup=lambda src, ctx: (Path(ctx.work) / "test.awk").write_text(GAWK_SCRIPT),
         checks={"script": "./gawk -f {work}/test.awk {inputs}/text.txt",
