@@ -263,6 +263,20 @@ def counts_tcc(out: str, rc: int):
     return (max(total - bad, 0), total) if total else None
 
 
+def counts_uv_tap(out: str, rc: int):
+    """libuv's test runner prints TAP lines 'ok N - name' (a skipped test: 'ok N - name # SKIP ...') and 'not ok
+    N - name'; skipped ones are left out."""
+    ok = len(re.findall(r"^ok \d+ - (?!.*# SKIP)", out, re.M))
+    bad = len(re.findall(r"^not ok \d+ - ", out, re.M))
+    return (ok, ok + bad) if ok + bad else None
+
+
+def counts_libxml2(out: str, rc: int):
+    """libxml2's runtest closes with 'Total N tests, F errors, L leaks'."""
+    m = re.search(r"Total (\d+) tests, (\d+) errors", out)
+    return (int(m.group(1)) - int(m.group(2)), int(m.group(1))) if m else None
+
+
 def cjson_build(ctx: Ctx) -> list[str]:
     """cJSON with cmake (static library, tests and cJSON_Utils on), or a plain compile of cJSON.c, cJSON_Utils.c
     and its Unity tests when cmake is not installed."""
@@ -951,7 +965,9 @@ RECIPES: list[Recipe] = [
     Recipe(
         name="sed", source="deb:sed",
         build=["CC={cc} CFLAGS={cflags} ./configure --disable-nls --without-selinux --disable-acl",
-               "make -j{jobs}"],
+               "make -j{jobs}",
+               # (the ~150 gnulib test programs are compiled here, within the build's time: `make check` only runs)
+               "make -j{jobs} check TESTS= XFAIL_TESTS="],
         # (panic-tests expects a write into a read-only directory to fail: as root it succeeds)
         test=["make check XFAIL_TESTS=\"$(test $(id -u) = 0 && echo testsuite/panic-tests.sh)\""],
         test_counts=counts_automake,
@@ -964,7 +980,8 @@ RECIPES: list[Recipe] = [
         notes="GNU sed with gnulib (regex, dfa); configure + make check (testsuite/*.sh, gnulib tests)"),
     Recipe(
         name="m4", source="deb:m4",
-        build=["CC={cc} CFLAGS={cflags} ./configure --disable-nls", "make -j{jobs}"],
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-nls", "make -j{jobs}",
+               "make -j{jobs} -C tests check TESTS="],  # (the gnulib test programs, compiled within the build's time)
         # (the checks/ drawn from the manual, less 198.sysval: this machine's shell writes 'Killed' to stderr for
         # `kill -9 $$`, a mismatch with gcc's build too; then the gnulib tests)
         test=["cd checks && PATH=$PWD/../src:$PATH ./check-them -I ../examples $(ls [0-9]*.* | grep -v sysval) "
@@ -982,8 +999,9 @@ RECIPES: list[Recipe] = [
     Recipe(
         name="gawk", source="deb:gawk",
         build=["CC={cc} CFLAGS={cflags} ./configure --disable-nls --disable-extensions --disable-mpfr "
-               "--disable-pma --without-readline", "make -j{jobs} gawk"],
-        # (Debian's tarball has no doc/gawktexi.in: a plain `make` stops in doc/, so gawk alone, then test/)
+               "--disable-pma --without-readline", "make -j{jobs} -C support", "make -j{jobs} gawk"],
+        # (Debian's tarball has no doc/gawktexi.in: a plain `make` stops in doc/, so support/ and gawk alone, then
+        # test/)
         test=["make -C test check"], test_counts=counts_gawk,
         setup=lambda src, ctx: (Path(ctx.work) / "test.awk").write_text(GAWK_SCRIPT),
         checks={"script": "./gawk -f {work}/test.awk {inputs}/text.txt",
@@ -1014,7 +1032,49 @@ RECIPES: list[Recipe] = [
                 "object code": "for f in tests/tests2/[0-4]*.c tests/tests2/9*.c; do ./tcc -B. -Iinclude -c $f "
                                "-o {work}/t.o 2>/dev/null && objdump -d {work}/t.o | tail -n +3; done | sha256sum"},
         notes="Tiny C Compiler (one translation unit: tcc.c includes libtcc.c and the x86-64 code generator); "
-              "make test: tcc compiles and runs its tests with gcc's results as reference"),]
+              "make test: tcc compiles and runs its tests with gcc's results as reference"),
+    # seventh batch: an old regex library, an event loop, GNU grep, an XML library
+    Recipe(
+        name="pcre3", source="deb:pcre3",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared --disable-cpp --enable-utf "
+               "--enable-unicode-properties", "make -j{jobs}"],
+        test=["make check"], test_counts=counts_automake,
+        checks={"pcretest testinput2": "./pcretest -q testdata/testinput2 | sha256sum",
+                "pcregrep": "./pcregrep -n -i 'compiler|loop[a-z]*' {inputs}/text.txt | sha256sum"},
+        notes="PCRE 8 (the older regex library: pcre_compile's two passes, its own interpreter, no JIT); "
+              "configure + make check (RunTest, RunGrepTest)"),
+    Recipe(
+        name="libuv1", source="deb:libuv1",
+        build=cmake_build("-DLIBUV_BUILD_TESTS=ON -DLIBUV_BUILD_BENCH=OFF -DBUILD_TESTING=ON"),
+        # (the static-library test runner, one test at a time: its own TAP 'ok N - name' / 'not ok N - name'; it
+        # refuses to run as root: then as nobody, owning the tree its tests write into)
+        test=["if [ $(id -u) = 0 ]; then chown -R nobody . && as='setpriv --reuid=nobody --regid=nogroup "
+              "--clear-groups'; fi; cd build && $as env UV_TEST_TIMEOUT_MULTIPLIER=4 ./uv_run_tests_a 2>&1 "
+              "| grep -v '^#'"],
+        test_counts=counts_uv_tap,
+        notes="event loop (epoll, threads, pipes, timers, TCP/UDP on loopback); cmake + its test runner "
+              "(uv_run_tests_a: ~400 tests in child processes)"),
+    Recipe(
+        name="grep", source="deb:grep",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-nls --without-libsigsegv-prefix --disable-perl-regexp",
+               "make -j{jobs}"],
+        test=["make check"], test_counts=counts_automake,
+        checks={"patterns": "for e in -c '-n -i compiler' '-o -E [a-z]+ing' '-w -c loop' '-v -c e' "
+                            "'-E -o (af|lo)[a-z]{{3}}'; do src/grep $e {inputs}/text.txt | sha256sum; done",
+                "fixed": "src/grep -F -c -e the -e loop -e affine {inputs}/text.txt"},
+        notes="GNU grep (its dfa and kwset matchers, gnulib's regex); configure + make check (tests/, gnulib "
+              "tests)"),
+    Recipe(
+        name="libxml2", source="deb:libxml2",
+        build=["CC={cc} CFLAGS={cflags} ./configure --disable-shared --without-python --without-lzma "
+               "--without-zlib --without-iconv --without-icu --without-readline --without-http --without-ftp",
+               "make -j{jobs} xmllint runtest testchar testdict testapi testlimits testrecurse"],
+        test=["./runtest -q"], test_counts=counts_libxml2,
+        checks={"xmllint": "for f in test/*.xml; do ./xmllint --noout --nonet $f 2>&1; done | sha256sum",
+                "canonical": "for f in test/c14n/without-comments/*.xml; do ./xmllint --nonet --c14n $f; "
+                             "done 2>&1 | sha256sum"},
+        notes="XML parser/serializer (big: ~100 k lines of C); configure + its runtest program (the regression "
+              "suites: XML, HTML, SAX, XPath, schemas, ...)"),]
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -225,6 +225,7 @@ class Options:
     deps_only: str | None = None        # -M / -MM: the system's cc lists the dependencies (system_cc.py)
     opt_level: int = 0                  # gcc's default; see device_opt_level for CUDA device code
     opt_given: bool = False             # an -O flag was given
+    opt_flag: str = "-O0"               # the last -O flag as written (-Os...): the parser's predefined macros
     clang_args: list = field(default_factory=list)
     lib_dirs: list = field(default_factory=list)
     libs: list = field(default_factory=list)
@@ -316,6 +317,7 @@ def parse_args(argv: list[str]) -> Options:
             o.info = a
         elif a.startswith("-O"):
             o.opt_given = True
+            o.opt_flag = a
             lvl = a[2:] or "1"
             o.opt_level = 2 if lvl in ("s", "z", "fast", "g") else int(lvl) if lvl.isdigit() else 2
             if lvl == "g":
@@ -578,7 +580,7 @@ def compile_source(path: str, o: Options, workdir: str, source: str | None = Non
             and not (o.emit or o.assembly):
         return compile_cxx_file(path, o, workdir)  # nvcc hands .cpp files to the host compiler
     with phase("parse (libclang)", "frontend"):
-        tu = parse(path, o.clang_args, source, language)
+        tu = parse(path, o.clang_args + optimize_macros(o), source, language)
     if not o.no_warnings:
         shown = warnings(tu, path)
         for w in shown:
@@ -671,6 +673,15 @@ def _cxx_output(path: str, o: Options, workdir: str) -> tuple:
 def is_cuda_unit(tu) -> bool:
     """Whether libclang parsed `tu` as CUDA."""
     return getattr(tu, "language", None) == "cuda"
+
+
+def optimize_macros(o: Options) -> list:
+    """The -O flag for a C unit's parser, whose predefined macros then are gcc's at that level: __OPTIMIZE__ at
+    -O1 and above (glibc's fortified wrappers under -D_FORTIFY_SOURCE and its extern inline functions key on
+    it), __OPTIMIZE_SIZE__ at -Os/-Oz, __NO_INLINE__ at -O0. Returns a list of at most one flag."""
+    if o.opt_flag in ("-Os", "-Oz", "-Ofast"):
+        return [o.opt_flag]
+    return ["-O2"] if o.opt_flag != "-O0" and (o.opt_flag[2:] or "1") != "0" else []
 
 
 def device_opt_level(o: Options) -> int:
@@ -827,7 +838,7 @@ def preprocess_inputs(o: Options, langs: list) -> int:
         if o.deps_only:
             dependencies_only(p, o.clang_args, o.deps_only, o.output, o.dep_file, o.dep_targets, o.dep_phony)
         else:
-            preprocess(p, o.clang_args, o.output)
+            preprocess(p, o.clang_args + optimize_macros(o), o.output)
     return 0
 
 

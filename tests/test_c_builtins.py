@@ -120,8 +120,11 @@ def test_unprototyped_library_functions_are_plain_calls(opt, tmp):
     assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode)
 
 
-CMAKE_PROBES = """#include <stdio.h>
-/* CMake's check_function_exists declares the symbol as `char NAME(void);` and calls it, to see that it links */
+CMAKE_PROBES = """int printf(const char *, ...);
+/* CMake's check_function_exists declares the symbol as `char NAME(void);` and calls it, to see that it links
+   (autoconf's AC_CHECK_FUNCS too, without <stdio.h>: `char snprintf (void);`) */
+char snprintf(void);
+char sscanf(void);
 char log2(void);
 char sqrt(void);
 char memcpy(void);
@@ -130,7 +133,7 @@ char modff(void);
 int main(int argc, char **argv) {
     int linked = 0;
     if (argc > 1000)        /* (never taken: a probe only has to compile and link) */
-        linked = log2() + sqrt() + memcpy() + abs() + modff();
+        linked = log2() + sqrt() + memcpy() + abs() + modff() + snprintf() + sscanf();
     printf("%d %s\\n", linked, argv[argc > 1]);
     return linked;
 }
@@ -141,7 +144,9 @@ int main(int argc, char **argv) {
 def test_library_functions_redeclared_otherwise_are_plain_calls(opt, tmp):
     """A library function redeclared with a prototype of another shape (`char log2(void);`, CMake's
     check_function_exists probe) is clang's incompatible redeclaration: an ordinary call of the symbol, not the
-    builtin lowering (which rejected brotli's log2 probe, so its build took the slower log() fallback)."""
+    builtin lowering (which rejected brotli's log2 probe, so its build took the slower log() fallback; a
+    variadic one, snprintf, was an internal error, so sed's configure found no snprintf and its gnulib tests
+    did not link)."""
     src = tmp / "probe.c"
     src.write_text(CMAKE_PROBES)
     ref = run_exe(build_gcc(src, tmp / "ref", extra=("-w", "-lm")), args=("x",))

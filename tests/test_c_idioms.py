@@ -37,7 +37,8 @@ ARGS = ("-v", "-q", "rest")
                                   "type_compatibility.c", "vla_scopes_and_order.c",
                                   "vla_row_pointers.c", "wide_strings.c", "guarded_remainders.c", "lagged_fibonacci_seed.c",
                                   "union_struct_designators.c", "legacy_diagnostics.c",
-                                  "used_statics.c", "wide_bitfield_arithmetic.c", "frame_builtins.c"])
+                                  "used_statics.c", "wide_bitfield_arithmetic.c", "frame_builtins.c",
+                                  "array_typedef_parameters.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name
@@ -314,8 +315,8 @@ def test_statement_expression_jump_where_later_code_would_run_is_an_error(use, w
 
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_glibc_inline_functions_at_each_level(opt, tmp):
-    """The glibc extern inline functions that __OPTIMIZE__ defines (given here: pgcc does not define it yet:
-    with it gnulib turns on _FORTIFY_SOURCE, whose __builtin___*_chk pgcc lacks), built by gcc and by pgcc at the same level: btowc's call of the library's btowc through an
+    """The glibc extern inline functions that __OPTIMIZE__ defines (given here, at -O0 too; pgcc -O2 defines it
+    itself, as gcc does), built by gcc and by pgcc at the same level: btowc's call of the library's btowc through an
     asm-labelled alias recursed into its own internal copy; <libintl.h> brings <locale.h>."""
     src = C / "glibc_inline_functions.c"
     flags = (opt, "-w", "-D__OPTIMIZE__=1", "-U__NO_INLINE__", "-lpthread")
@@ -337,3 +338,36 @@ def test_aligned_bitfield_in_packed_record_is_an_error(tmp):
     (tmp / "ok.c").write_text(body + "int main(void) { return sizeof(struct hdr) == 32 ? 0 : 1; }\n")
     assert run_pgcc([tmp / "ok.c", "-o", tmp / "ok"]).returncode == 0
     assert run_exe(tmp / "ok").returncode == run_exe(build_gcc(tmp / "ok.c", tmp / "okg")).returncode == 0
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_fortified_glibc_calls(opt, tmp):
+    """Debian's default -D_FORTIFY_SOURCE=2: pgcc defines __OPTIMIZE__ at -O1+ as gcc does, so glibc's fortified
+    wrappers (__builtin___memcpy_chk..., __builtin_object_size of a wrapper's parameter) are compiled: the
+    in-bounds calls print what gcc's build prints, and at -O2 each call that writes past a buffer of known size
+    aborts with glibc's "buffer overflow detected", as in gcc's build."""
+    src = C / "fortified_calls.c"
+    flags = (opt, "-w", "-D_FORTIFY_SOURCE=2")
+    ref_exe, got_exe = build_gcc(src, tmp / "ref", extra=flags), build_pgcc(src, tmp / "app", extra=flags)
+    ref, got = run_exe(ref_exe), run_exe(got_exe)
+    assert ref.returncode == 0 and "joined: alpha,beta" in ref.stdout
+    assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode)
+    if opt == "-O0":
+        return  # (no fortification without optimization: the overflows are undefined behaviour there)
+    for case in ("1", "2", "3", "4", "5", "6", "7"):
+        ref, got = run_exe(ref_exe, args=("overflow", case)), run_exe(got_exe, args=("overflow", case))
+        assert ref.returncode == -6 and "buffer overflow detected" in ref.stderr
+        assert got.returncode == ref.returncode and "buffer overflow detected" in got.stderr, (case, got.stderr)
+
+
+def test_optimize_macros_follow_the_level(tmp):
+    """__OPTIMIZE__, __OPTIMIZE_SIZE__ and __NO_INLINE__ at -Os are gcc's (the first two; -O0's __NO_INLINE__ and
+    -O2's __OPTIMIZE__ are read by fortified_calls.c's headers above)."""
+    src = tmp / "levels.c"
+    src.write_text("#include <stdio.h>\nint main(void) {\n#ifdef __OPTIMIZE__\n  puts(\"opt\");\n#endif\n"
+                   "#ifdef __OPTIMIZE_SIZE__\n  puts(\"size\");\n#endif\n#ifdef __NO_INLINE__\n  puts(\"noinline\");\n"
+                   "#endif\n  return 0;\n}\n")
+    for level in ("-Os",):
+        ref = run_exe(build_gcc(src, tmp / "ref", extra=(level,)))
+        got = run_exe(build_pgcc(src, tmp / "app", extra=(level,)))
+        assert ref.stdout and got.stdout == ref.stdout, level

@@ -301,17 +301,57 @@ def flt_rounds(fg, call, args):
 
 
 def folded(fg, call, args):
-    """constant_p, object_size, classify_type: clang's constant folding of the call, or what gcc answers when
-    it cannot tell (0; object size unknown: -1 for types 0 and 1, 0 for 2 and 3)."""
+    """constant_p, object_size, dynamic_object_size, classify_type: clang's constant folding of the call, or what
+    gcc answers when it cannot tell (constant_p: 0). An object size clang cannot fold (a pointer parameter of
+    an inline function: glibc's fortified wrappers) is LLVM's objectsize intrinsic, which LLVM resolves after
+    inlining as gcc's objsz pass does, else to the unknown size (-1 for types 0 and 1, 0 for 2 and 3). The
+    pointer's side effects are not evaluated (gcc's rule); a pointer with side effects has the unknown size."""
     v = evaluate(call)
+    ty = canonical(call.type)
     if not isinstance(v, int):
         name = call.spelling[len(BUILTIN):]
         v = 0
-        if name == "object_size":
+        if name in ("object_size", "dynamic_object_size"):
             kind = evaluate(args[1]) if len(args) > 1 else 0
-            v = 0 if isinstance(kind, int) and kind & 2 else -1
-    ty = canonical(call.type)
+            least = isinstance(kind, int) and bool(kind & 2)
+            if fg.pure(args[0]):
+                return fg.convert(object_size(fg, fg.raw_pointer(args[0]), least, name.startswith("dynamic")),
+                                  ITYPE[64], ty, call)
+            v = 0 if least else -1
     return fg.const_int(ty, fg.signed_bits(v, CT.scalar_type(ty).width))
+
+
+def object_size(fg, ptr, least: bool, dynamic: bool):
+    """`llvm.objectsize(ptr, min=least, nullunknown=true, dynamic)`: the i64 size of the object `ptr` points
+    into from ptr on (the largest size when it cannot tell exactly, or the least one when `least`)."""
+    i1, i64 = ir.IntegerType.get_signless(1), ir.IntegerType.get_signless(64)
+    # (nullunknown: a null pointer has the unknown size, as gcc answers; LLVM's default, size 0, made glibc's
+    # fortified getcwd(NULL, n) abort)
+    flags = [llvm.ConstantOp(i1, ir.IntegerAttr.get(i1, int(f))).result for f in (least, True, dynamic)]
+    return llvm.CallIntrinsicOp(i64, ir.StringAttr.get("llvm.objectsize.i64.p0"), [ptr, *flags], [],
+                                ir.DenseI32ArrayAttr.get([])).results[0]
+
+
+# gcc's checking builtins (glibc's fortified headers under -D_FORTIFY_SOURCE): `__builtin___NAME_chk(args...,
+# size)` is the C library's `__NAME_chk` (which aborts with "buffer overflow detected" when the operation
+# would write past `size` bytes), or plain NAME when the object size is unknown, as gcc folds them
+CHECKED = ("memcpy memmove mempcpy memset strcpy stpcpy strncpy stpncpy strcat strncat sprintf snprintf vsprintf "
+           "vsnprintf").split()
+# where the object size is among each one's arguments (the arguments before it are NAME's own)
+CHECKED_SIZE_ARG = {"sprintf": 2, "vsprintf": 2, "snprintf": 3, "vsnprintf": 3}
+
+
+def checked(fg, call, args):
+    """`__builtin___memcpy_chk(d, s, n, size)` and the rest of CHECKED: a call of glibc's `__memcpy_chk`, whose
+    check LLVM drops where it proves the write fits (its fortified-libcall folding, after inlining resolves
+    the size); memcpy, memmove and memset of an object of unknown size (a constant -1) are LLVM's intrinsics."""
+    name = call.spelling[len(BUILTIN) + 2:-len("_chk")]
+    size = args[CHECKED_SIZE_ARG.get(name, len(args) - 1)]
+    if name in ("memcpy", "memmove", "memset") and evaluate(size) in (-1, 2 ** 64 - 1) and fg.pure(size):
+        b = fg.mg.builtins
+        return b.memcpy(fg, call, args[:3]) if name == "memcpy" else b.memset(fg, call, args[:3]) \
+            if name == "memset" else memmove(fg, call, args[:3])
+    return library_call(fg, call, args, name="__" + name + "_chk")
 
 
 BIT_OPS = ("popcount", "clz", "ctz", "ffs", "parity", "clrsb")
@@ -436,6 +476,21 @@ def memmove(fg, call, args):
     return dst
 
 
+def fortified_mem(fg, call, args):
+    """memcpy, memmove, memset where glibc's fortified header defines them: what its wrapper does,
+    `__memcpy_chk(d, s, n, __builtin_object_size(d, 0))` (LLVM makes it the plain intrinsic where n fits or the
+    object is unknown)."""
+    i64 = ir.IntegerType.get_signless(64)
+    name = call.spelling
+    dst = fg.raw_pointer(args[0])
+    second = fg.raw_pointer(args[1]) if name != "memset" else \
+        fg.convert(fg.rvalue(args[1]), args[1].type, IS.INT, args[1])
+    n = fg.mg.builtins.size_arg(fg, args[2])
+    size = object_size(fg, dst, False, False)
+    ptr = CT.llvm_ptr()
+    return fg.mg.builtins.libc("__" + name + "_chk", ptr, [dst, second, n, size])
+
+
 def library_call(fg, call, args, name=None):
     """`__builtin_<f>(...)` as a call of the C library function f (declared with the builtin's prototype)."""
     callee = call.referenced
@@ -472,7 +527,8 @@ GNU_BUILTINS = {
     **{BUILTIN + n: frame_addresses for n in ("return_address", "frame_address", "extract_return_addr",
                                               "frob_return_addr")},
     BUILTIN + "flt_rounds": flt_rounds,
-    **{BUILTIN + n: folded for n in ("constant_p", "object_size", "classify_type")},
+    **{BUILTIN + n: folded for n in ("constant_p", "object_size", "dynamic_object_size", "classify_type")},
+    **{BUILTIN + "__" + n + "_chk": checked for n in CHECKED},
     **{BUILTIN + b + s: bits for b in BIT_OPS for s in ("", "l", "ll")},
     **{BUILTIN + n: bits for n in ("bswap16", "bswap32", "bswap64", "rotateleft8", "rotateleft16",
                                    "rotateleft32", "rotateleft64", "rotateright8", "rotateright16",
@@ -504,6 +560,8 @@ def library_prototype(callee) -> bool:
     the symbol links) is clang's "incompatible redeclaration of library function", which is no builtin: an
     ordinary call of the symbol as declared. Names without a handler count as library-shaped."""
     n = len(list(callee.type.argument_types()))
+    if callee.spelling in VARIADIC:  # (`char snprintf (void);`, autoconf's AC_CHECK_FUNCS probe)
+        return n == VARIADIC[callee.spelling] and callee.type.is_function_variadic()
     m = math_name(callee.spelling)
     if m:
         return n == m[1] and CT.is_float(canonical(callee.result_type))
@@ -544,6 +602,9 @@ class Builtins(CudaBuiltins):
                 for t in [callee.result_type, *callee.type.argument_types()]):
             return None  # an overload defined in C++ for a class (cuda_fp16.h's __shfl_sync of __half, tex2D of a
             # texture reference)
+        if callee.spelling in ("memcpy", "memmove", "memset") and callee.get_definition() is not None and \
+                callee.get_definition().location.is_in_system_header:
+            return fortified_mem  # (glibc's fortified wrapper, under -D_FORTIFY_SOURCE at -O1 and above)
         if callee.spelling == "alloca" and callee.get_definition() is None:
             return alloca  # (also implicitly declared, without <alloca.h>: the builtin; libc has no such symbol)
         if callee.type.kind == T.FUNCTIONNOPROTO and not callee.spelling.startswith("__"):

@@ -534,7 +534,9 @@ class LLVMMemory:
         """(byte offset, bit-field info) of member access `e` within the record its base designates."""
         base = member_object(e)
         bt = canonical(base.type) if base is not None else canonical(e.referenced.semantic_parent.type)
-        if bt.kind == T.POINTER:
+        if CT.is_array(bt):  # (`a->f`: a's first element)
+            bt = canonical(bt.element_type)
+        elif bt.kind == T.POINTER:
             bt = canonical(bt.get_pointee())
         return R.member_location(bt, e.referenced)
 
@@ -543,7 +545,9 @@ class LLVMMemory:
         `f` inside a C++ method (`base` None: the implicit `this`)."""
         if base is None:
             return self.this_ptr
-        if canonical(base.type).kind == T.POINTER:
+        if canonical(base.type).kind == T.POINTER or CT.is_array(canonical(base.type)):
+            # (`x->f` of an array: its first element; a parameter `const mpz_t x`, gmp's one-element array
+            # typedef, is libclang-typed as that array)
             return self.to_ptr(self.pointer(base))
         return self.address(base)
 

@@ -219,10 +219,13 @@ class ModuleGen:
         if label:
             return label
         # (inline definitions first: the labels are read from every file-scope declaration, the headers' too)
-        if inline_linkage.is_inline_definition(c.get_definition() or c) and c.spelling in self.asm_labels():
+        definition = c.get_definition() or c
+        if inline_linkage.is_inline_definition(definition) and (
+                c.spelling in self.asm_labels() or definition.location.is_in_system_header):
             # (glibc's `extern wint_t __btowc_alias (int) __asm ("btowc");` called from its extern inline btowc:
             # the internal copy of an inline definition must not take the external symbol that an asm label
-            # names, or the call recurses into the copy)
+            # names, or the call recurses into the copy; nor a C library function's, which LLVM's library-call
+            # folding calls: its `__strcpy_chk(d, s, -1)` becomes `strcpy(d, s)`, glibc's fortified strcpy)
             return c.spelling + ".inline"
         return c.spelling
 
