@@ -138,15 +138,22 @@ class Forward:
                 if op not in self.act.touched:
                     self.clone(op)
                     continue
-                rule = FORWARD_RULES.get(op.operation.name)
-                if rule is None and inactive_result(self.act, op):
-                    rule = Forward.clone
-                if rule is None:
-                    if op.name in P.PARTIALS:
-                        rule = scalar_rule
-                    elif op.name in PLUMBING:
-                        rule = plumbing_rule
-                    else:
-                        raise error_at_op(op, f"unsupported construct: no forward-mode derivative rule for "
-                                              f"'{op.name}'")
-                rule(self, op)
+                self.rule_for(op)(self, op)
+
+    def rule_for(self, op):
+        """The forward rule of touched op `op`: rule(self, op) emits its primal copy and tangent code.
+
+        Raises:
+            CompileError: an op with no forward-mode rule."""
+        rule = FORWARD_RULES.get(op.operation.name)
+        if rule is None and inactive_result(self.act, op):
+            rule = type(self).clone
+        if rule is None:
+            if op.name in P.PARTIALS:
+                rule = scalar_rule
+            elif op.name in PLUMBING:
+                rule = plumbing_rule
+            else:
+                raise error_at_op(op, f"unsupported construct: no forward-mode derivative rule for '{op.name}'")
+        return rule
+

@@ -112,9 +112,7 @@ class VectorForward(Forward):
 
     def emit_ops(self, ops):
         """Emit the primal copy of `ops` once and the tangent code once per direction."""
-        from . import partials as P
-        from .activity import PLUMBING, inactive_result
-        from .rules_forward import FORWARD_RULES, call_rule, plumbing_rule, scalar_rule
+        from .rules_forward import call_rule
         for op in ops:
             with op.location:
                 if op not in self.act.touched:
@@ -124,17 +122,7 @@ class VectorForward(Forward):
                 if name in REGION_RULES:
                     REGION_RULES[name](self, op)
                     continue
-                rule = FORWARD_RULES.get(name)
-                if rule is None and inactive_result(self.act, op):
-                    rule = VectorForward.clone
-                if rule is None:
-                    if op.name in P.PARTIALS:
-                        rule = scalar_rule
-                    elif op.name in PLUMBING:
-                        rule = plumbing_rule
-                    else:
-                        raise error_at_op(op, f"unsupported construct: no forward-mode derivative rule for "
-                                              f"'{op.name}'")
+                rule = self.rule_for(op)
                 if rule is call_rule:
                     self._check_call(op)
                 if name in ("memref.get_global", "llvm.mlir.addressof") and self.act.is_varied(op.results[0]):
