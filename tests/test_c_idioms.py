@@ -38,7 +38,7 @@ ARGS = ("-v", "-q", "rest")
                                   "vla_row_pointers.c", "wide_strings.c", "guarded_remainders.c", "lagged_fibonacci_seed.c",
                                   "union_struct_designators.c", "legacy_diagnostics.c",
                                   "used_statics.c", "wide_bitfield_arithmetic.c", "frame_builtins.c",
-                                  "array_typedef_parameters.c"])
+                                  "array_typedef_parameters.c", "self_referencing_initializers.c"])
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_program_matches_gcc(name, opt, tmp):
     src = C / name

@@ -229,6 +229,12 @@ class DeclGen:
         if self.has_vla_pointee(ty):
             self.define(key, ty, self.vla_pointer(init, ty, size_expressions(d, exclude=init), d), cursor=d)
             return
+        if init is not None and key in self.addr_taken and _refers_to(init, key):
+            # `uintptr_t v = (uintptr_t) &v / 16;` (gnulib's tempname.c): the scope of v begins at its declarator
+            # (C11 6.2.1p7), so its storage exists while the initializer runs
+            self.define(key, ty, self.zero(ty), cursor=d)
+            self.store(self.lvalue_of_decl(d, d), self.convert(self.rvalue(init), init.type, ty, init))
+            return
         if init is not None:
             value, form = self.rvalue_form(init)
             value = self.convert(value, init.type, ty, init)
@@ -331,3 +337,9 @@ class DeclGen:
         inner = zip(list(mt.shape)[1:], list(meta.results)[3:2 + mt.rank])
         sizes = [arith.index_cast(i64, v) for d, v in inner if d == ir.ShapedType.get_dynamic_size()]
         return self.from_ptr(raw, ty, sizes, None)
+
+
+def _refers_to(e, key) -> bool:
+    """Whether expression cursor `e` names the variable whose decl_key is `key`."""
+    return any(c.kind == K.DECL_REF_EXPR and c.referenced is not None and decl_key(c.referenced) == key
+               for c in e.walk_preorder())
