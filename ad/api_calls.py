@@ -290,22 +290,14 @@ def _check_no_shadowed_globals(session, fn, call) -> None:
         CompileError: naming the global."""
     if not session.user_shadows:
         return
-    seen, work = set(), [fn]
-    while work:
-        name = work.pop()
-        f = session.funcs.get(name)
-        if name in seen or f is None or not len(f.regions[0].blocks):
-            continue
-        seen.add(name)
-        for o in all_ops(f.operation):
-            key = {"memref.get_global": "name", "llvm.mlir.addressof": "global_name"}.get(o.operation.name)
-            if key is not None and ir.FlatSymbolRefAttr(o.attributes[key]).value in session.user_shadows:
-                g = ir.FlatSymbolRefAttr(o.attributes[key]).value
-                raise error_at_op(call, f"unsupported construct: Enzyme's vector forward mode (enzyme_width) on "
-                                        f"'{fn}', which reads global '{g}' whose shadow the program sets (Enzyme "
-                                        "keeps one shadow per direction; pgcc's shadows of globals have width 1)")
-            if o.operation.name == "func.call":
-                work.append(ir.FlatSymbolRefAttr(o.attributes["callee"]).value)
+    from .shadow_globals import ops_reached
+    for o in ops_reached(session, fn):
+        key = {"memref.get_global": "name", "llvm.mlir.addressof": "global_name"}.get(o.operation.name)
+        if key is not None and ir.FlatSymbolRefAttr(o.attributes[key]).value in session.user_shadows:
+            g = ir.FlatSymbolRefAttr(o.attributes[key]).value
+            raise error_at_op(call, f"unsupported construct: Enzyme's vector forward mode (enzyme_width) on "
+                                    f"'{fn}', which reads global '{g}' whose shadow the program sets (Enzyme "
+                                    "keeps one shadow per direction; pgcc's shadows of globals have width 1)")
 
 
 def _site_names(call) -> tuple:

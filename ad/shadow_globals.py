@@ -232,23 +232,27 @@ def follow_pointer_stores(session, entry_calls) -> None:
                     scf.YieldOp([])
 
 
-def _globals_reached(session, fname) -> set:
-    """The globals whose address function `fname` or a function it calls (among the session's) takes."""
+def ops_reached(session, fname):
+    """Every op of function `fname` and of the functions it calls, transitively (among the session's functions
+    with a body), each function once, in the order of a depth-first walk."""
     from .activity import all_ops
-    names, seen, work = set(), set(), [fname]
+    seen, work = set(), [fname]
     while work:
         n = work.pop()
         f = session.funcs.get(n)
         if n in seen or f is None or not len(f.regions[0].blocks):
             continue
         seen.add(n)
-        for o in all_ops(f):
-            kind = o.operation.name
-            if kind == "llvm.mlir.addressof":
-                names.add(ir.FlatSymbolRefAttr(o.attributes["global_name"]).value)
-            elif kind == "func.call":
+        for o in all_ops(f.operation):
+            if o.operation.name == "func.call":
                 work.append(ir.FlatSymbolRefAttr(o.attributes["callee"]).value)
-    return names
+            yield o
+
+
+def _globals_reached(session, fname) -> set:
+    """The globals whose address function `fname` or a function it calls (among the session's) takes."""
+    return {ir.FlatSymbolRefAttr(o.attributes["global_name"]).value for o in ops_reached(session, fname)
+            if o.operation.name == "llvm.mlir.addressof"}
 
 
 def zero_shadow_globals(session, f) -> None:
@@ -258,22 +262,11 @@ def zero_shadow_globals(session, f) -> None:
     Raises:
         CompileError: a shadow global in CUDA device code (threads would zero it while others use it)."""
     from polygeist_py.errors import error_at_op
-    from .activity import all_ops
     from .emit import fill_zero
-    names, seen, work = {}, set(), [f]
-    while work:
-        g = work.pop()
-        if g.operation in seen:
-            continue
-        seen.add(g.operation)
-        for o in all_ops(g):
-            kind = o.operation.name
-            if kind == "memref.get_global" and global_name(o).endswith(SUFFIX):
-                names.setdefault(global_name(o), o)
-            elif kind == "func.call":
-                callee = session.funcs.get(ir.FlatSymbolRefAttr(o.attributes["callee"]).value)
-                if callee is not None and len(callee.regions[0].blocks):
-                    work.append(callee)
+    names = {}
+    for o in ops_reached(session, ir.StringAttr(f.attributes["sym_name"]).value):
+        if o.operation.name == "memref.get_global" and global_name(o).endswith(SUFFIX):
+            names.setdefault(global_name(o), o)
     if not names:
         return
     if session.device:
