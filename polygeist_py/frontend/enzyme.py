@@ -284,15 +284,7 @@ def emit(fg, call, args, struct_ptr=None):
                                  f"{len(active_types)} floating-point fields or array elements (one per active "
                                  "argument)")
         results = [CT.scalar_type(t) for t in active_types]
-    k = getattr(mg, "enzyme_calls", 0)
-    mg.enzyme_calls = k + 1
-    pname = f"{PLACEHOLDER}{k}"
-    with ir.Location.unknown(), ir.InsertionPoint(mg.module.body):
-        func.FuncOp(pname, ir.FunctionType.get([v.type for v in operands], results), visibility="private")
-    op = func.CallOp(results, ir.FlatSymbolRefAttr.get(pname), operands)
-    op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(target)
-    op.attributes[MODE_ATTR] = ir.StringAttr.get(split)
-    op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+    op = _placeholder_call(mg, results, operands, target, split, acts)
     if mode == "reverse" and not split.startswith(("augment", "split")):
         op.attributes[SITE_ATTR] = ir.ArrayAttr.get(
             [ir.StringAttr.get(f"in '{fg.cursor.spelling}', {name} of '{fn.spelling}'")] +
@@ -446,15 +438,7 @@ def _emit_vector(fg, call, name, fn, args, struct_ptr):
                                 f"(enzyme_width {width})")
     mg = fg.mg
     results = [CT.scalar_type(fret)] * width if CT.is_float(fret) else []
-    n = getattr(mg, "enzyme_calls", 0)
-    mg.enzyme_calls = n + 1
-    pname = f"{PLACEHOLDER}{n}"
-    with ir.Location.unknown(), ir.InsertionPoint(mg.module.body):
-        func.FuncOp(pname, ir.FunctionType.get([v.type for v in operands], results), visibility="private")
-    op = func.CallOp(results, ir.FlatSymbolRefAttr.get(pname), operands)
-    op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(mg.declare(fn))
-    op.attributes[MODE_ATTR] = ir.StringAttr.get("forward")
-    op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+    op = _placeholder_call(mg, results, operands, mg.declare(fn), "forward", acts)
     op.attributes[WIDTH_ATTR] = ir.IntegerAttr.get(ir.IntegerType.get_signless(32), width)
     for (offset, slot_type), r in zip(slots, op.results):
         at = fg.byte_offset(struct_ptr, arith.constant(i64, offset))
@@ -527,15 +511,7 @@ def _emit_augment(fg, call, name, fn, operands, acts, fret, call_ty, struct_ptr,
     elif call_ty.kind not in (T.POINTER, T.VOID):
         raise error_at(call, f"unsupported construct: {name} declared to return '{call.type.spelling}' (the tape "
                              "is a pointer)")
-    k = getattr(mg, "enzyme_calls", 0)
-    mg.enzyme_calls = k + 1
-    pname = f"{PLACEHOLDER}{k}"
-    with ir.Location.unknown(), ir.InsertionPoint(mg.module.body):
-        func.FuncOp(pname, ir.FunctionType.get([v.type for v in operands], results), visibility="private")
-    op = func.CallOp(results, ir.FlatSymbolRefAttr.get(pname), operands)
-    op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(mg.declare(fn))
-    op.attributes[MODE_ATTR] = ir.StringAttr.get("augment")
-    op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+    op = _placeholder_call(mg, results, operands, mg.declare(fn), "augment", acts)
     if struct_ptr is not None:
         i64 = ir.IntegerType.get_signless(64)
         for f in fields:
@@ -1297,3 +1273,18 @@ def emit_shadow_query(fg, call, args):
         sbase = fg.to_ptr(memref.GetGlobalOp(t, shadow).result)
     offset = arith.subi(llvm.PtrToIntOp(i64, p).result, llvm.PtrToIntOp(i64, base).result)
     return llvm.IntToPtrOp(CT.llvm_ptr(), arith.addi(llvm.PtrToIntOp(i64, sbase).result, offset)).result
+
+
+def _placeholder_call(mg, results, operands, target, mode, acts):
+    """A call of a fresh private placeholder function standing for an Enzyme call (api_calls.py replaces it by
+    the derivative): differentiating function `target` (a symbol name) in `mode` with activities `acts`."""
+    k = getattr(mg, "enzyme_calls", 0)
+    mg.enzyme_calls = k + 1
+    pname = f"{PLACEHOLDER}{k}"
+    with ir.Location.unknown(), ir.InsertionPoint(mg.module.body):
+        func.FuncOp(pname, ir.FunctionType.get([v.type for v in operands], results), visibility="private")
+    op = func.CallOp(results, ir.FlatSymbolRefAttr.get(pname), operands)
+    op.attributes[FN_ATTR] = ir.FlatSymbolRefAttr.get(target)
+    op.attributes[MODE_ATTR] = ir.StringAttr.get(mode)
+    op.attributes[ACT_ATTR] = ir.ArrayAttr.get([ir.StringAttr.get(a) for a in acts])
+    return op
