@@ -15,8 +15,8 @@ clang/lib/Basic/Targets/X86.cpp):
   "memory" clobber, since MLIR takes an inline_asm without side effects to touch no memory.
 
 libclang exposes an asm statement (ASM_STMT) only as its operand expressions; the template, constraints and
-clobbers are read from clang's printing of the enclosing function, where macros are expanded. Rejected with an
-error: `asm goto`, offsettable and autoincrement memory (`o`, `V`, `<`, `>`) and constraints pgcc does not know.
+clobbers are read from clang's printing of the enclosing function, where macros are expanded. In CUDA device code
+the template is PTX (ptx_asm.py). Rejected with an error: `asm goto`, offsettable and autoincrement memory (`o`, `V`, `<`, `>`) and constraints pgcc does not know.
 Where a constraint allows a register or memory (`rm`, `g`), pgcc takes the register. File-scope
 asm (`__asm__(".symver ...")`) becomes LLVM's module asm.
 """
@@ -33,6 +33,7 @@ from mlir.dialects import llvm
 
 from ..clang_ast import K, T, canonical, children
 from . import c_types as CT
+from . import ptx_asm
 from . import records as R
 from .c_text import code_chars
 from .values import VarLV
@@ -214,6 +215,10 @@ def emit_asm(fg, c):
     if spec.goto:
         raise fg.unsupported(c, "asm goto")
     exprs = children(c)
+    if fg.in_device_function():  # (PTX, not x86: device code runs on the CPU)
+        def store(e, v):
+            _store(fg, e, fg.lvalue(e), _fit(fg, e, v))
+        return ptx_asm.emit_ptx(fg, c, spec, exprs[:len(spec.outputs)], store)
     outs, ins = exprs[:len(spec.outputs)], exprs[len(spec.outputs):]
     if len(ins) != len(spec.inputs):
         raise fg.unsupported(c, "asm statement that pgcc cannot read")
@@ -310,6 +315,15 @@ def _operand_value(fg, e):
     if canonical(e.type).kind == T.POINTER:
         return fg.raw_pointer(e)
     return fg.rvalue(e)
+
+
+def _fit(fg, e, v):
+    """i32 value `v` converted to the integer type of output `e` (a wider output takes it zero-extended)."""
+    t = CT.memory_type(canonical(e.type))
+    if isinstance(t, ir.IntegerType) and t.width != 32:
+        from mlir.dialects import arith
+        return arith.extui(t, v) if t.width > 32 else arith.trunci(t, v)
+    return v
 
 
 def _store(fg, e, lv, v):

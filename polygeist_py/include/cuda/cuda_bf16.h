@@ -38,4 +38,7 @@ static inline __host__ __device__ unsigned short __bfloat16_as_ushort(__nv_bfloa
 static inline __host__ __device__ __nv_bfloat16 __ushort_as_bfloat16(unsigned short s) {
   __nv_bfloat16 h; h.__x = s; return h;
 }
+
+PGCC_HALF_ATOMIC_ADD(__nv_bfloat16, __bfloat16_as_ushort, __ushort_as_bfloat16)
+PGCC_HALF2_ATOMIC_ADD(__nv_bfloat162, __nv_bfloat16, __bfloat16_as_ushort, __ushort_as_bfloat16)
 #endif

@@ -220,4 +220,35 @@ static inline __host__ __device__ long long __half2ll_rn(__half h) { return (lon
 static inline __host__ __device__ long long __half2ll_rz(__half h) { return (long long)(float)h; }
 static inline __host__ __device__ double __half2double(__half h) { return (double)(float)h; }
 
+/* atomicAdd on 16-bit floats (sm_70's __half, sm_60's __half2; sm_80's bfloat16 in cuda_bf16.h): a compare-and-swap
+   loop on the aligned 32-bit word that holds the value, as CUDA's own fallback for older GPUs does; the sum is
+   rounded to the 16-bit type. Returns the old value. */
+#define PGCC_HALF_ATOMIC_ADD(T, AS_BITS, FROM_BITS)                                                    \
+  static inline __device__ T atomicAdd(T *address, T val) {                                             \
+    unsigned int *word = (unsigned int *)((unsigned long long)address & ~3ull);                        \
+    unsigned int shift = ((unsigned long long)address & 2ull) ? 16u : 0u;                              \
+    unsigned int old = *word, assumed;                                                                 \
+    do {                                                                                               \
+      assumed = old;                                                                                   \
+      T sum = T((float)FROM_BITS((unsigned short)(assumed >> shift)) + (float)val);                    \
+      unsigned int next = (assumed & ~(0xffffu << shift)) | ((unsigned int)AS_BITS(sum) << shift);     \
+      old = atomicCAS(word, assumed, next);                                                            \
+    } while (old != assumed);                                                                          \
+    return FROM_BITS((unsigned short)(old >> shift));                                                  \
+  }
+#define PGCC_HALF2_ATOMIC_ADD(T2, T, AS_BITS, FROM_BITS)                                               \
+  static inline __device__ T2 atomicAdd(T2 *address, T2 val) {                                          \
+    unsigned int *word = (unsigned int *)address;                                                      \
+    unsigned int old = *word, assumed;                                                                 \
+    do {                                                                                               \
+      assumed = old;                                                                                   \
+      T lo = T((float)FROM_BITS((unsigned short)assumed) + (float)val.x);                              \
+      T hi = T((float)FROM_BITS((unsigned short)(assumed >> 16)) + (float)val.y);                      \
+      old = atomicCAS(word, assumed, (unsigned int)AS_BITS(lo) | (unsigned int)AS_BITS(hi) << 16);     \
+    } while (old != assumed);                                                                          \
+    return T2(FROM_BITS((unsigned short)old), FROM_BITS((unsigned short)(old >> 16)));                 \
+  }
+PGCC_HALF_ATOMIC_ADD(__half, __half_as_ushort, __ushort_as_half)
+PGCC_HALF2_ATOMIC_ADD(__half2, __half, __half_as_ushort, __ushort_as_half)
+
 #endif

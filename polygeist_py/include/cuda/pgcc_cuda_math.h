@@ -135,6 +135,73 @@ static inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, un
 }
 static inline unsigned int __sad(int x, int y, unsigned int z) { return (x > y ? (unsigned int)(x - y) : (unsigned int)(y - x)) + z; }
 static inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return (x > y ? x - y : y - x) + z; }
+/* The inverse error functions and the normal distribution (CUDA's erfinv, erfcinv, normcdf, normcdfinv, erfcx and
+   the modified Bessel functions I0, I1), which the C library lacks. erfcinv starts from Winitzki's closed-form
+   approximation (S. Winitzki, "A handy approximation for the error function and its inverse", 2008; relative error
+   below 2e-3) and refines it with Halley's method on erfc(y) = c, whose derivatives are f' = -2/sqrt(pi) exp(-y^2)
+   and f'' = -2y f' (the error cubes each step; three steps reach double precision, a few more in the far tail). Working on erfc keeps the
+   relative accuracy of tiny c (tails near erfinv(+-1)). The float versions round the double result. */
+static inline double pgcc_erfcinv_pos(double c) { /* 0 < c <= 1: the root y >= 0 of erfc(y) = c */
+  double l = log(c * (2.0 - c)), t = 2.0 / (3.14159265358979323846 * 0.147) + 0.5 * l;
+  double y = sqrt(sqrt(t * t - l / 0.147) - t);
+  for (int k = 0; k < 8; k++) { /* (the far tail starts further off: a few more steps there) */
+    double d = -1.1283791670955126 * exp(-y * y); /* erfc'(y) */
+    double q = (erfc(y) - c) / d;
+    y -= q / (1.0 + y * q);
+    if (fabs(q) <= 1e-17 * y) break;
+  }
+  return y;
+}
+static inline double erfcinv(double c) {
+  if (!(c >= 0.0 && c <= 2.0)) return NAN;
+  if (c == 0.0) return INFINITY;
+  if (c == 2.0) return -INFINITY;
+  if (c == 1.0) return 0.0;
+  return c < 1.0 ? pgcc_erfcinv_pos(c) : -pgcc_erfcinv_pos(2.0 - c);
+}
+static inline double erfinv(double x) {
+  if (!(x >= -1.0 && x <= 1.0)) return NAN;
+  if (x == 0.0) return x;
+  if (fabs(x) >= 0.5) return x > 0 ? erfcinv(1.0 - x) : -erfcinv(1.0 + x); /* (1 - |x| is exact here) */
+  double l = log((1.0 - x) * (1.0 + x)), t = 2.0 / (3.14159265358979323846 * 0.147) + 0.5 * l;
+  double y = copysign(sqrt(sqrt(t * t - l / 0.147) - t), x);
+  for (int k = 0; k < 3; k++) { /* Halley on erf(y) = x: f' = 2/sqrt(pi) exp(-y^2), f'' = -2y f' */
+    double q = (erf(y) - x) / (1.1283791670955126 * exp(-y * y));
+    y -= q / (1.0 + y * q);
+  }
+  return y;
+}
+static inline float erfinvf(float x) { return (float)erfinv((double)x); }
+static inline float erfcinvf(float x) { return (float)erfcinv((double)x); }
+static inline double normcdf(double x) { return 0.5 * erfc(-x * 0.70710678118654752440); }
+static inline float normcdff(float x) { return (float)normcdf((double)x); }
+static inline double normcdfinv(double p) { return -1.41421356237309504880 * erfcinv(2.0 * p); }
+static inline float normcdfinvf(float p) { return (float)normcdfinv((double)p); }
+static inline double erfcx(double x) { /* exp(x^2) erfc(x); the asymptotic series where exp(x^2) would overflow */
+  if (x < 26.0) return exp(x * x) * erfc(x);
+  double h = 0.5 / (x * x), term = 1.0, sum = 1.0; /* 1 + sum (-1)^n (2n-1)!! / (2x^2)^n, x >= 26: terms fall */
+  for (int n = 1; n < 40 && fabs(term) > 1e-18; n++) { term *= -(2 * n - 1) * h; sum += term; }
+  return 0.56418958354775628695 / x * sum;
+}
+static inline float erfcxf(float x) { return (float)erfcx((double)x); }
+static inline double cyl_bessel_i0(double x) { /* sum (x^2/4)^k / (k!)^2: positive terms, no cancellation */
+  double q = 0.25 * x * x, term = 1.0, sum = 1.0;
+  for (int k = 1; k < 1000 && term > sum * 1e-17; k++) { term *= q / ((double)k * k); sum += term; }
+  return sum;
+}
+static inline double cyl_bessel_i1(double x) { /* (x/2) sum (x^2/4)^k / (k! (k+1)!) */
+  double q = 0.25 * x * x, term = 1.0, sum = 1.0;
+  for (int k = 1; k < 1000 && term > sum * 1e-17; k++) { term *= q / ((double)k * (k + 1)); sum += term; }
+  return 0.5 * x * sum;
+}
+static inline float cyl_bessel_i0f(float x) { return (float)cyl_bessel_i0((double)x); }
+static inline float cyl_bessel_i1f(float x) { return (float)cyl_bessel_i1((double)x); }
+static inline float fdividef(float a, float b) { return a / b; }
+/* Euclidean norms of a vector given as a length and an array (CUDA's norm, rnorm, normf, rnormf) */
+static inline double norm(int dim, const double *p) { double s = 0; for (int i = 0; i < dim; i++) s += p[i] * p[i]; return sqrt(s); }
+static inline double rnorm(int dim, const double *p) { return 1.0 / norm(dim, p); }
+static inline float normf(int dim, const float *p) { double s = 0; for (int i = 0; i < dim; i++) s += (double)p[i] * p[i]; return (float)sqrt(s); }
+static inline float rnormf(int dim, const float *p) { return 1.0f / normf(dim, p); }
 /* SIMD video intrinsics: the four bytes (suffix 4) or two halfwords (suffix 2) of a word as lanes, each lane
    computed on its own (signed lanes for s, unsigned for u; add and sub wrap within the lane) */
 #define PGCC_SIMD_LANES(NAME, LANES, BITS, SIGNED_T, UNSIGNED_T, EXPR)                                   \
@@ -163,7 +230,69 @@ PGCC_SIMD_LANES(__vminu2, 2, 16, short, unsigned short, ua < ub ? ua : ub)
 PGCC_SIMD_LANES(__vadd2, 2, 16, short, unsigned short, ua + ub)
 PGCC_SIMD_LANES(__vsub2, 2, 16, short, unsigned short, ua - ub)
 PGCC_SIMD_LANES(__vabsdiffu2, 2, 16, short, unsigned short, ua > ub ? ua - ub : ub - ua)
+/* comparisons per lane: __vcmpXX gives all ones in a lane where the comparison holds, __vsetXX gives 1 */
+PGCC_SIMD_LANES(__vcmpeq4, 4, 8, signed char, unsigned char, ua == ub ? 0xff : 0)
+PGCC_SIMD_LANES(__vcmpne4, 4, 8, signed char, unsigned char, ua != ub ? 0xff : 0)
+PGCC_SIMD_LANES(__vcmpges4, 4, 8, signed char, unsigned char, sa >= sb ? 0xff : 0)
+PGCC_SIMD_LANES(__vcmpgts4, 4, 8, signed char, unsigned char, sa > sb ? 0xff : 0)
+PGCC_SIMD_LANES(__vcmples4, 4, 8, signed char, unsigned char, sa <= sb ? 0xff : 0)
+PGCC_SIMD_LANES(__vcmplts4, 4, 8, signed char, unsigned char, sa < sb ? 0xff : 0)
+PGCC_SIMD_LANES(__vcmpgeu4, 4, 8, signed char, unsigned char, ua >= ub ? 0xff : 0)
+PGCC_SIMD_LANES(__vcmpgtu4, 4, 8, signed char, unsigned char, ua > ub ? 0xff : 0)
+PGCC_SIMD_LANES(__vcmpleu4, 4, 8, signed char, unsigned char, ua <= ub ? 0xff : 0)
+PGCC_SIMD_LANES(__vcmpltu4, 4, 8, signed char, unsigned char, ua < ub ? 0xff : 0)
+PGCC_SIMD_LANES(__vseteq4, 4, 8, signed char, unsigned char, ua == ub)
+PGCC_SIMD_LANES(__vsetne4, 4, 8, signed char, unsigned char, ua != ub)
+PGCC_SIMD_LANES(__vsetges4, 4, 8, signed char, unsigned char, sa >= sb)
+PGCC_SIMD_LANES(__vsetgts4, 4, 8, signed char, unsigned char, sa > sb)
+PGCC_SIMD_LANES(__vsetles4, 4, 8, signed char, unsigned char, sa <= sb)
+PGCC_SIMD_LANES(__vsetlts4, 4, 8, signed char, unsigned char, sa < sb)
+PGCC_SIMD_LANES(__vsetgeu4, 4, 8, signed char, unsigned char, ua >= ub)
+PGCC_SIMD_LANES(__vsetgtu4, 4, 8, signed char, unsigned char, ua > ub)
+PGCC_SIMD_LANES(__vsetleu4, 4, 8, signed char, unsigned char, ua <= ub)
+PGCC_SIMD_LANES(__vsetltu4, 4, 8, signed char, unsigned char, ua < ub)
+PGCC_SIMD_LANES(__vavgu4, 4, 8, signed char, unsigned char, (ua + ub + 1) >> 1)
+PGCC_SIMD_LANES(__vavgs4, 4, 8, signed char, unsigned char, (sa + sb + ((sa + sb) >= 0)) >> 1)
+PGCC_SIMD_LANES(__vcmpeq2, 2, 16, short, unsigned short, ua == ub ? 0xffff : 0)
+PGCC_SIMD_LANES(__vcmpne2, 2, 16, short, unsigned short, ua != ub ? 0xffff : 0)
+PGCC_SIMD_LANES(__vcmpgts2, 2, 16, short, unsigned short, sa > sb ? 0xffff : 0)
+PGCC_SIMD_LANES(__vcmplts2, 2, 16, short, unsigned short, sa < sb ? 0xffff : 0)
+PGCC_SIMD_LANES(__vcmpgtu2, 2, 16, short, unsigned short, ua > ub ? 0xffff : 0)
+PGCC_SIMD_LANES(__vcmpltu2, 2, 16, short, unsigned short, ua < ub ? 0xffff : 0)
+PGCC_SIMD_LANES(__vseteq2, 2, 16, short, unsigned short, ua == ub)
+PGCC_SIMD_LANES(__vsetne2, 2, 16, short, unsigned short, ua != ub)
+PGCC_SIMD_LANES(__vsetgts2, 2, 16, short, unsigned short, sa > sb)
+PGCC_SIMD_LANES(__vsetlts2, 2, 16, short, unsigned short, sa < sb)
+PGCC_SIMD_LANES(__vsetgtu2, 2, 16, short, unsigned short, ua > ub)
+PGCC_SIMD_LANES(__vsetltu2, 2, 16, short, unsigned short, ua < ub)
+PGCC_SIMD_LANES(__vavgu2, 2, 16, short, unsigned short, (ua + ub + 1) >> 1)
 #undef PGCC_SIMD_LANES
+/* byte and halfword dot products with a 32-bit accumulator (sm_61's __dp4a/__dp2a; signed lanes for int
+   operands, unsigned for unsigned ones; the sum wraps as the 32-bit addition does) */
+static inline int __dp4a(int a, int b, int c) {
+  for (int k = 0; k < 4; k++) c = (int)((unsigned int)c + (unsigned int)((int)(signed char)(a >> (8 * k)) * (int)(signed char)(b >> (8 * k))));
+  return c;
+}
+static inline unsigned int __dp4a(unsigned int a, unsigned int b, unsigned int c) {
+  for (int k = 0; k < 4; k++) c += (unsigned int)(unsigned char)(a >> (8 * k)) * (unsigned char)(b >> (8 * k));
+  return c;
+}
+static inline int __dp2a_lo(int a, int b, int c) {
+  for (int k = 0; k < 2; k++) c = (int)((unsigned int)c + (unsigned int)((int)(short)(a >> (16 * k)) * (int)(signed char)(b >> (8 * k))));
+  return c;
+}
+static inline int __dp2a_hi(int a, int b, int c) {
+  for (int k = 0; k < 2; k++) c = (int)((unsigned int)c + (unsigned int)((int)(short)(a >> (16 * k)) * (int)(signed char)(b >> (8 * k + 16))));
+  return c;
+}
+static inline unsigned int __dp2a_lo(unsigned int a, unsigned int b, unsigned int c) {
+  for (int k = 0; k < 2; k++) c += (unsigned int)(unsigned short)(a >> (16 * k)) * (unsigned char)(b >> (8 * k));
+  return c;
+}
+static inline unsigned int __dp2a_hi(unsigned int a, unsigned int b, unsigned int c) {
+  for (int k = 0; k < 2; k++) c += (unsigned int)(unsigned short)(a >> (16 * k)) * (unsigned char)(b >> (8 * k + 16));
+  return c;
+}
 static inline int __hadd(int a, int b) { return (int)(((long long)a + b) >> 1); }
 static inline int __rhadd(int a, int b) { return (int)(((long long)a + b + 1) >> 1); }
 static inline unsigned int __uhadd(unsigned int a, unsigned int b) { return (unsigned int)(((unsigned long long)a + b) >> 1); }

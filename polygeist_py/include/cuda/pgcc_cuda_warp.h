@@ -32,4 +32,22 @@ PGCC_WARP_REDUCE(__reduce_max_sync, unsigned int, w > v ? w : v) PGCC_WARP_REDUC
 PGCC_WARP_REDUCE(__reduce_and_sync, unsigned int, v & w) PGCC_WARP_REDUCE(__reduce_or_sync, unsigned int, v | w)
 PGCC_WARP_REDUCE(__reduce_xor_sync, unsigned int, v ^ w)
 #undef PGCC_WARP_REDUCE
+/* warp match (sm_70): the lanes of the warp whose value equals this lane's (__match_any_sync), or all of them
+   if every lane holds the same value, with *pred telling which (__match_all_sync); each lane's value is read
+   with a shuffle, as the whole warp takes part */
+#define PGCC_WARP_MATCH(T)                                                                          \
+  static inline __device__ unsigned int __match_any_sync(unsigned int mask, T v) {                   \
+    unsigned int m = 0;                                                                              \
+    for (int l = 0; l < 32; l++)                                                                     \
+      if (__shfl_sync(mask, v, l) == v) m |= 1u << l;                                                \
+    return m & mask;                                                                                 \
+  }                                                                                                  \
+  static inline __device__ unsigned int __match_all_sync(unsigned int mask, T v, int *pred) {        \
+    unsigned int m = __match_any_sync(mask, v);                                                      \
+    *pred = m == mask;                                                                               \
+    return m == mask ? mask : 0u;                                                                    \
+  }
+PGCC_WARP_MATCH(int) PGCC_WARP_MATCH(unsigned int) PGCC_WARP_MATCH(long long) PGCC_WARP_MATCH(unsigned long long)
+PGCC_WARP_MATCH(float) PGCC_WARP_MATCH(double)
+#undef PGCC_WARP_MATCH
 #endif

@@ -1,0 +1,57 @@
+"""Inline PTX assembly in CUDA device code (`asm("mov.u32 %0, %%laneid;" : "=r"(lane))`).
+
+Device code runs on the CPU under --cpuify, so a PTX template cannot go to the assembler. The reads of the
+special registers that programs use to learn their place in the warp are given their meaning for the warp of 32
+consecutive threads (by linear thread index in the block) that pgcc's warp intrinsics use: `%laneid`, `%warpid`
+(the warp's index in the block) and the lane masks `%lanemask_lt/le/eq/ge/gt`, read with `mov.u32`/`mov.s32`/
+`mov.b32` into the one output. Any other PTX (arithmetic, loads, `mma`, `ld.matrix`...) is the error
+"unsupported construct: inline PTX assembly '<instruction>' in device code" at the asm statement.
+"""
+
+from __future__ import annotations
+
+import re
+
+from mlir import ir
+from mlir.dialects import arith
+
+_SPECIAL_READ = re.compile(r"^mov\.(?:u32|s32|b32)\s+%0\s*,\s*%%(laneid|warpid|lanemask_(?:lt|le|eq|ge|gt))\s*;?$")
+
+
+def _lane_and_warp(fg):
+    """(lane, warp) of the calling thread as i32: its linear index in the block modulo 32 and divided by 32."""
+    ids = {(n, c): fg.gpu_id(n, c) for n in ("threadIdx", "blockDim") for c in "xyz"}
+    tid = arith.addi(ids["threadIdx", "x"], arith.muli(ids["blockDim", "x"], arith.addi(
+        ids["threadIdx", "y"], arith.muli(ids["blockDim", "y"], ids["threadIdx", "z"]))))
+    i32 = ir.IntegerType.get_signless(32)
+    return (arith.andi(tid, arith.constant(i32, 31)), arith.shrui(tid, arith.constant(i32, 5)))
+
+
+def special_register(fg, name: str):
+    """The i32 value of PTX special register `name` (laneid, warpid, lanemask_*) for the calling thread."""
+    lane, warp = _lane_and_warp(fg)
+    if name == "laneid":
+        return lane
+    if name == "warpid":
+        return warp
+    i32 = ir.IntegerType.get_signless(32)
+    one = arith.shli(arith.constant(i32, 1), lane)  # (1 << lane)
+    below = arith.subi(one, arith.constant(i32, 1))  # lanes under this one
+    return {"lanemask_eq": one, "lanemask_lt": below, "lanemask_le": arith.ori(below, one),
+            "lanemask_gt": arith.xori(arith.ori(below, one), arith.constant(i32, -1)),
+            "lanemask_ge": arith.xori(below, arith.constant(i32, -1))}[name]
+
+
+def emit_ptx(fg, c, spec, outputs, store):
+    """ASM_STMT `c` (parsed as `spec`) in device code: a special-register read stored into its one output
+    expression (`store(e, value)`).
+
+    Raises:
+        CompileError: any other PTX, named by its first instruction."""
+    text = " ".join(spec.template.split())
+    m = _SPECIAL_READ.match(text)
+    if m and len(outputs) == 1 and not spec.inputs:
+        store(outputs[0], special_register(fg, m.group(1)))
+        return
+    first = re.split(r"[\s;{]", text.strip("{} \t"), maxsplit=1)[0] or text
+    raise fg.unsupported(c, f"inline PTX assembly '{first}' in device code")

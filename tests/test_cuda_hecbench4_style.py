@@ -1,0 +1,40 @@
+"""CUDA programs in the style of HeCBench's self-checking codes (tests/programs/cuda/), fourth set, built with
+`pgcc --cpuify -O2` and run at 1, 2 and 4 OpenMP threads against their own CPU references.
+
+inverse_error_functions: CUDA's math library beyond the C library (erfinv, erfcinv, normcdf, normcdfinv, erfcx,
+cyl_bessel_i0/i1 and their float forms) was undeclared ("use of undeclared identifier 'erfinvf'"); checked against
+erf/erfc round trips, libstdc++'s std::cyl_bessel_i and a long double erfcx, tails included.
+
+warp_ptx_packed_atomics: inline PTX reading the special registers %laneid, %warpid and %lanemask_* (the lane-id
+helpers of warp-level codes) went to the x86 assembler ("pgcc: error: the assembler rejects an asm statement:
+invalid instruction mnemonic 'mov.u32'", no position); __match_any_sync/__match_all_sync, __dp4a, __vcmpeq4-style
+SIMD comparisons and atomicAdd on __half/__half2/__nv_bfloat16 were undeclared or had no overload.
+"""
+
+from __future__ import annotations
+
+from conftest import PROGRAMS, assert_passes, run_pgcc
+
+CUDA = PROGRAMS / "cuda"
+
+
+def test_inverse_error_and_normal_distribution_functions(tmp):
+    r = run_pgcc([CUDA / "inverse_error_functions.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    assert_passes(tmp / "app")
+
+
+def test_ptx_lane_registers_warp_match_packed_bytes_and_half_atomics(tmp):
+    r = run_pgcc([CUDA / "warp_ptx_packed_atomics.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for out in assert_passes(tmp / "app"):
+        assert "mismatches: 0" in out
+
+
+def test_other_inline_ptx_is_an_error_at_the_statement(tmp):
+    """PTX other than a special-register read (fma.rn.f32 here) is an error naming the instruction at the asm
+    statement, not an assembler failure without a position."""
+    r = run_pgcc([CUDA / "ptx_mma_asm.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "ptx_mma_asm.cu:8:3: error: unsupported construct: inline PTX assembly 'fma.rn.f32' in device code" \
+        in r.stderr, r.stderr
