@@ -18,8 +18,8 @@ the parallel loop there gives exactly that order (Polygeist, PPoPP'23, "barrier 
   __syncthreads() in loops inside the guard of an early return (_exit_guard);
 * a barrier in a loop or condition whose control is not proven uniform: the control is counted over the block
   at run time (checked_uniformity.py: a while loop is rotated so that its condition is evaluated around
-  barriers), and the program stops with the construct's position when threads disagree; control written to
-  differ (`threadIdx.x < 16`, `t & 1`) is an error at compile time.
+  barriers; a for loop whose bounds are not uniform first becomes such a while loop), and the program stops
+  with the construct's position when threads disagree; control written to differ (`threadIdx.x < 16`, `t & 1`) is an error at compile time.
 
 Values computed before a split point and used after it are either recomputed after it (pure arithmetic on
 thread ids and uniform values) or stored per thread in a cache ``memref<dz x dy x dx x T>`` allocated once per
@@ -39,7 +39,7 @@ from polygeist_py.frontend.cuda_builtins import ACTIVE_LANE, BLOCK_UNIFORM, WARP
 from polygeist_py.frontend.stmts import WRITTEN_IF
 from polygeist_py.max_flow import min_cut_source_side
 
-from .checked_uniformity import checked_condition, differs_by_construction, rotate_while
+from .checked_uniformity import checked_condition, differs_by_construction, for_to_while, rotate_while
 from .ir_nav import (TRAPPING, body_ops, collect, defined_inside, enclosing, is_nested_in, is_pure,
                      loop_bounds, replace_uses_inside, within)
 from .launch_to_loops import THREADS, is_block_loop, is_thread_loop, parallel_loop
@@ -90,6 +90,11 @@ def _split_at_first_barrier(p) -> list:
     if x.name == "scf.while" and not _while_state_to_caches(p, x, plan_only=True):
         rotate_while(p, x)  # its condition is now a count checked at run time, evaluated around barriers
         return [p]
+    if x.name == "scf.for" and any(defined_inside(o, p) and not _uniform(o, p) for o in list(x.operands)[:3]):
+        # bounds read per thread (knn's loop over tiles from __shared__ begin/end that every thread writes):
+        # the same loop as a while whose condition is counted at run time
+        rotate_while(p, for_to_while(x))
+        return [p]
     return _interchange(p, x)
 
 
@@ -126,10 +131,21 @@ def _uniform_address_load(op, p, assumed=frozenset()) -> bool:
     indices are uniform): `k < 1 + boxes[blockIdx.x].nn` bounding a loop with barriers (Rodinia's lavaMD). Every
     thread reads the same location, so in a program without data races every thread reads the same value: a
     write to it by any thread between the barriers around the reads would race with the other threads' reads.
-    (Memory private to a thread has a per-thread address: it is defined inside `p` or indexed by the thread.)"""
+    (Memory private to a thread has a per-thread address: it is defined inside `p` or indexed by the thread.)
+    A `__shared__` variable that threads of `p` write is not: each thread may read its own write (knn stores
+    `begin_A = BLOCK_DIM * blockIdx.y` in every thread and reads it back as a loop bound, no barrier between)."""
     if op.operation.name not in LOADS or "volatile_" in op.attributes or "pgcc.volatile" in op.attributes:
         return False
+    alloc = _shared_allocation(op.operands[0]) if op.operation.name != "llvm.load" else None
+    if alloc is not None and _written_in(alloc.results[0], p):
+        return False
     return all(_uniform(o, p, assumed) for o in op.operands)
+
+
+def _written_in(m, p) -> bool:
+    """Whether an op of thread loop `p` stores to memref `m` or takes it other than as a load's operand."""
+    return any(is_nested_in(u.owner, p) and u.owner.operation.name not in ("memref.load", "affine.load")
+               for u in m.uses)
 
 
 def _reads_constant(op, p=None) -> bool:

@@ -110,6 +110,40 @@ def rotate_while(p, x):
     return new
 
 
+def for_to_while(x):
+    """Rewrite scf.for `x` as the scf.while that runs the same iterations: it carries the counter (first) and the
+    iter_args, its condition is `iv < ub` (unsigned when the for compares unsigned) and its body ends by adding
+    the step. Used when the bounds of a for holding a barrier are not provably uniform: rotate_while then
+    counts the condition over the block (threads may start at different counters as long as they agree on
+    continuing, as CUDA asks). Returns the new scf.while."""
+    lb, ub, step = list(x.operands)[:3]
+    inits = list(x.operands)[3:]
+    types = [lb.type] + [v.type for v in inits]
+    pred = arith.CmpIPredicate.ult if "unsignedCmp" in x.attributes else arith.CmpIPredicate.slt
+    with x.location, ir.InsertionPoint(x):
+        w = scf.WhileOp(types, [lb] + inits)
+    with x.location:
+        before = w.before.blocks.append(*types)
+        after = w.after.blocks.append(*types)
+    with x.location, ir.InsertionPoint(before):
+        scf.ConditionOp(arith.cmpi(pred, before.arguments[0], ub), list(before.arguments))
+    body = x.regions[0].blocks[0]
+    for old, arg in zip(body.arguments, after.arguments):
+        old.replace_all_uses_with(arg)
+    ops = list(body.operations)
+    with x.location, ir.InsertionPoint(after):
+        anchor = scf.YieldOp([])
+    for op in ops[:-1]:
+        op.move_before(anchor)
+    with x.location, ir.InsertionPoint(anchor):
+        scf.YieldOp([arith.addi(after.arguments[0], step)] + list(ops[-1].operands))
+    anchor.erase()
+    for r, nr in zip(x.results, list(w.results)[1:]):
+        r.replace_all_uses_with(nr)
+    x.erase()
+    return w
+
+
 def _inline_before(before, args, where):
     """Clone the ops of scf.while's before block in front of op `where`, its arguments bound to `args`; returns
     the cloned condition and forwarded values."""

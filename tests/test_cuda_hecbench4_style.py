@@ -9,11 +9,13 @@ warp_ptx_packed_atomics: inline PTX reading the special registers %laneid, %warp
 helpers of warp-level codes) went to the x86 assembler ("pgcc: error: the assembler rejects an asm statement:
 invalid instruction mnemonic 'mov.u32'", no position); __match_any_sync/__match_all_sync, __dp4a, __vcmpeq4-style
 SIMD comparisons and atomicAdd on __half/__half2/__nv_bfloat16 were undeclared or had no overload.
+
+shared_tile_bounds: loop bounds stored into __shared__ variables by every thread and read back (HeCBench knn).
 """
 
 from __future__ import annotations
 
-from conftest import PROGRAMS, assert_passes, run_pgcc
+from conftest import PROGRAMS, assert_passes, run_exe, run_pgcc
 
 CUDA = PROGRAMS / "cuda"
 
@@ -38,3 +40,18 @@ def test_other_inline_ptx_is_an_error_at_the_statement(tmp):
     assert r.returncode == 1 and "Traceback" not in r.stderr
     assert "ptx_mma_asm.cu:8:3: error: unsupported construct: inline PTX assembly 'fma.rn.f32' in device code" \
         in r.stderr, r.stderr
+
+
+def test_loop_bounds_read_back_from_shared_memory_are_counted(tmp):
+    """Bounds that every thread stores into __shared__ variables and reads back in the same stretch between
+    barriers were taken as uniform (a load at one address), then cached per thread and refused: "non-uniform
+    barrier" at the loop (HeCBench knn). They are per-thread values now, and the loop's condition is counted over
+    the block at run time (a for loop becomes a while loop for that); a block-strided loop whose trip count
+    differs between threads stops with the loop's position."""
+    src = CUDA / "shared_tile_bounds.cu"
+    r = run_pgcc([src, "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    assert_passes(tmp / "app")
+    got = run_exe(tmp / "app", threads=2, args=("40",))
+    assert got.returncode != 0 and "PASS" not in got.stdout
+    assert "shared_tile_bounds.cu:27:3: error:" in got.stderr and "8 of 16 threads go on" in got.stderr, got.stderr
