@@ -11,6 +11,8 @@ invalid instruction mnemonic 'mov.u32'", no position); __match_any_sync/__match_
 SIMD comparisons and atomicAdd on __half/__half2/__nv_bfloat16 were undeclared or had no overload.
 
 shared_tile_bounds: loop bounds stored into __shared__ variables by every thread and read back (HeCBench knn).
+
+pitched_volumes_streams: pitched 3-D memory, stream priorities and host functions of the runtime API.
 """
 
 from __future__ import annotations
@@ -55,3 +57,13 @@ def test_loop_bounds_read_back_from_shared_memory_are_counted(tmp):
     got = run_exe(tmp / "app", threads=2, args=("40",))
     assert got.returncode != 0 and "PASS" not in got.stdout
     assert "shared_tile_bounds.cu:27:3: error:" in got.stderr and "8 of 16 threads go on" in got.stderr, got.stderr
+
+
+def test_pitched_3d_memory_stream_priorities_and_host_functions(tmp):
+    """cudaMalloc3D/cudaMemcpy3D/cudaMemset3D/cudaMemset2D, cudaDeviceGetStreamPriorityRange,
+    cudaStreamCreateWithPriority, cudaLaunchHostFunc, cudaStreamAddCallback (CUDART_CB), cudaEventDisableTiming
+    and cudaFuncGetAttributes were undeclared ("unknown type name 'cudaPitchedPtr'")."""
+    r = run_pgcc([CUDA / "pitched_volumes_streams.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    for out in assert_passes(tmp / "app"):
+        assert "mismatches: 0" in out
