@@ -6,7 +6,7 @@ cyl_bessel_i0/i1 and their float forms) was undeclared ("use of undeclared ident
 erf/erfc round trips, libstdc++'s std::cyl_bessel_i and a long double erfcx, tails included.
 
 warp_ptx_packed_atomics: inline PTX reading the special registers %laneid, %warpid and %lanemask_* (the lane-id
-helpers of warp-level codes) went to the x86 assembler ("pgcc: error: the assembler rejects an asm statement:
+helpers of warp-level codes), PTX prefetches and membar went to the x86 assembler ("pgcc: error: the assembler rejects an asm statement:
 invalid instruction mnemonic 'mov.u32'", no position); __match_any_sync/__match_all_sync, __dp4a, __vcmpeq4-style
 SIMD comparisons and atomicAdd on __half/__half2/__nv_bfloat16 were undeclared or had no overload.
 

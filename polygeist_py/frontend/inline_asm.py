@@ -218,7 +218,7 @@ def emit_asm(fg, c):
     if fg.in_device_function():  # (PTX, not x86: device code runs on the CPU)
         def store(e, v):
             _store(fg, e, fg.lvalue(e), _fit(fg, e, v))
-        return ptx_asm.emit_ptx(fg, c, spec, exprs[:len(spec.outputs)], store)
+        return ptx_asm.emit_ptx(fg, c, spec, exprs[:len(spec.outputs)], exprs[len(spec.outputs):], store)
     outs, ins = exprs[:len(spec.outputs)], exprs[len(spec.outputs):]
     if len(ins) != len(spec.inputs):
         raise fg.unsupported(c, "asm statement that pgcc cannot read")

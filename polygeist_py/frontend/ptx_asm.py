@@ -4,8 +4,11 @@ Device code runs on the CPU under --cpuify, so a PTX template cannot go to the a
 special registers that programs use to learn their place in the warp are given their meaning for the warp of 32
 consecutive threads (by linear thread index in the block) that pgcc's warp intrinsics use: `%laneid`, `%warpid`
 (the warp's index in the block) and the lane masks `%lanemask_lt/le/eq/ge/gt`, read with `mov.u32`/`mov.s32`/
-`mov.b32` into the one output. Any other PTX (arithmetic, loads, `mma`, `ld.matrix`...) is the error
-"unsupported construct: inline PTX assembly '<instruction>' in device code" at the asm statement.
+`mov.b32` into the one output. Two more have a CPU meaning: a prefetch (`prefetch.global.L2 [%0];`) does nothing
+a program can observe, and a memory barrier (`membar.gl;`, `membar.cta;`, `membar.sys;`, `fence.sc.gpu;`...)
+is a sequentially consistent fence, as __threadfence() is. Any other PTX (arithmetic, loads, `mma`,
+`ld.matrix`...) is the error "unsupported construct: inline PTX assembly '<instruction>' in device code" at the
+asm statement.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from __future__ import annotations
 import re
 
 from mlir import ir
-from mlir.dialects import arith
+from mlir.dialects import arith, llvm
 
+_PREFETCH = re.compile(r"^prefetchu?(?:\.global|\.local)?\.(?:L1|L2)(?:::evict_(?:last|normal))?\s+\[%0\]\s*;?$")
+_FENCE = re.compile(r"^(?:membar\.(?:cta|gl|sys)|fence(?:\.(?:sc|acq_rel))?\.(?:cta|gpu|sys))\s*;?$")
 _SPECIAL_READ = re.compile(r"^mov\.(?:u32|s32|b32)\s+%0\s*,\s*%%(laneid|warpid|lanemask_(?:lt|le|eq|ge|gt))\s*;?$")
 
 
@@ -42,13 +47,20 @@ def special_register(fg, name: str):
             "lanemask_ge": arith.xori(below, arith.constant(i32, -1))}[name]
 
 
-def emit_ptx(fg, c, spec, outputs, store):
+def emit_ptx(fg, c, spec, outputs, inputs, store):
     """ASM_STMT `c` (parsed as `spec`) in device code: a special-register read stored into its one output
-    expression (`store(e, value)`).
+    expression (`store(e, value)`), a prefetch of the address `inputs[0]` (evaluated for its side effects only)
+    or a fence.
 
     Raises:
         CompileError: any other PTX, named by its first instruction."""
     text = " ".join(spec.template.split())
+    if _PREFETCH.match(text) and not outputs and len(inputs) == 1:
+        fg.rvalue(inputs[0])  # (a hint: nothing to do on the host's caches)
+        return
+    if _FENCE.match(text) and not outputs and not spec.inputs:
+        llvm.FenceOp(llvm.AtomicOrdering.seq_cst)
+        return
     m = _SPECIAL_READ.match(text)
     if m and len(outputs) == 1 and not spec.inputs:
         store(outputs[0], special_register(fg, m.group(1)))

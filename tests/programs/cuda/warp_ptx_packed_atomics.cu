@@ -1,8 +1,8 @@
 // Warp-aware code in the style of hashing and histogram kernels: a lane's id, warp id and lane masks read from
-// PTX special registers with inline asm ("mov.u32 %0, %%laneid;"), lanes grouped by key with __match_any_sync /
-// __match_all_sync (a leader per distinct key adds the group's count), packed byte arithmetic (__dp4a, __vcmpeq4,
-// __vsetgtu4, __vavgu4) and 16-bit float accumulators updated with atomicAdd (__half, __half2, __nv_bfloat16).
-// The host recomputes every value from the same inputs.
+// PTX special registers with inline asm ("mov.u32 %0, %%laneid;"; also a PTX prefetch and a membar), lanes
+// grouped by key with __match_any_sync / __match_all_sync (a leader per distinct key adds the group's count),
+// packed byte arithmetic (__dp4a, __vcmpeq4, __vsetgtu4, __vavgu4) and 16-bit float accumulators updated with
+// atomicAdd (__half, __half2, __nv_bfloat16). The host recomputes every value from the same inputs.
 #include <cstdio>
 #include <cstring>
 #include <vector>
@@ -32,6 +32,7 @@ __global__ void group(const int *keys, const unsigned *a, const unsigned *b, Out
   o.warp = warp_id();
   o.lt = mask_lt();
   o.ge = mask_ge();
+  asm volatile("prefetch.global.L2 [%0];" :: "l"(keys + t));
   int key = keys[t];
   o.peers = __match_any_sync(0xffffffff, key);
   o.all_same = __match_all_sync(0xffffffff, key / 100, &o.all_pred);
@@ -43,6 +44,7 @@ __global__ void group(const int *keys, const unsigned *a, const unsigned *b, Out
   o.gtu4 = __vsetgtu4(a[t], b[t]);
   o.avg4 = __vavgu4(a[t], b[t]);
   out[t] = o;
+  asm volatile("membar.gl;" ::: "memory");
   atomicAdd(&h[key % 3], __float2half(1.0f + (t & 1)));
   atomicAdd(&h2[t % 2], __floats2half2_rn(1.0f, 2.0f));
   atomicAdd(&bf[t % 4], __float2bfloat16(1.0f));
