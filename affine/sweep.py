@@ -341,11 +341,25 @@ def _this_worker(cfg: SweepConfig):
         return None
 
 
+_SLOTS: dict = {}  # (kind, name) -> the distributed.Lock / Semaphore of this worker process
+
+
+def _slot(kind: str, leases: int = 1):
+    """This worker's handle on the machine-wide Lock ("timing") or core Semaphore ("cores", `leases` leases),
+    created once per process: each handle keeps a periodic lease refresh alive on the worker's event loop."""
+    from distributed import Lock, Semaphore
+    name = f"{TIMING_RESOURCE}-{socket.gethostname()}" if kind == "timing" else \
+        f"pgcc-cores-{leases}-{socket.gethostname()}"
+    if (kind, name) not in _SLOTS:
+        _SLOTS[kind, name] = Lock(name) if kind == "timing" else Semaphore(max_leases=leases, name=name)
+    return _SLOTS[kind, name]
+
+
 def _cores(cfg: SweepConfig):
-    """This machine's cores as a distributed.Semaphore (one lease per core, shared by its workers by name)."""
-    from distributed import Semaphore
+    """(this machine's cores as a distributed.Semaphore with one lease per core, shared by its workers by name;
+    their number)."""
     n = cfg.cores or os.cpu_count() or 1
-    return Semaphore(max_leases=n, name=f"pgcc-cores-{socket.gethostname()}"), n
+    return _slot("cores", n), n
 
 
 @contextlib.contextmanager
@@ -358,8 +372,7 @@ def machine_slot(cfg: SweepConfig):
     if _this_worker(cfg) is None:
         yield
         return
-    from distributed import Lock
-    lock = Lock(f"{TIMING_RESOURCE}-{socket.gethostname()}")
+    lock = _slot("timing")
     cores, n = _cores(cfg)
     held = 0
     lock.acquire()  # first the lock: two timed runs never wait for each other's cores (no deadlock)
