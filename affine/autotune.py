@@ -178,7 +178,7 @@ def _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain,
         if last and default not in pool:
             # the incumbent takes the last finalist's place: the decision is always against pgcc's default
             pool = pool[:-1] + [default] if len(pool) > 1 else pool + [default]
-        res = sw.sweep([kernel], pool, config=_with_reps(cfg, reps), **sweep_args)
+        res = interleaved_sweep(kernel, pool, reps, cfg, **sweep_args)
         result.rungs.append(res)
         result.runs += reps * len(pool)
         seen.update(pool)
@@ -208,6 +208,40 @@ def _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain,
         pool = ranked[:max(1, len(pool) // eta)]
     result.evaluated = len(seen)
     return result
+
+
+def interleaved_sweep(kernel: Kernel, variants: list, reps: int, config: SweepConfig | None = None,
+                      **sweep_args) -> sw.Sweep:
+    """A sweep of `variants` of `kernel` with `reps` timed runs each, taken in `reps` rounds of one run of every
+    variant (each round a sweep.sweep with reps=1), so that a drift of the machine's load over the rung touches
+    all variants alike instead of the ones timed last (a sweep times a variant's repetitions back to back). A
+    worker compiles and checks a variant's output once; later rounds only time it. Rows as sweep.sweep's, with
+    every round's times; a variant that failed in any round has that round's failed row. With a `journal` in
+    sweep_args, one sweep of `reps` repetitions (the journal identifies a row by kernel, variant, threads and
+    repetitions, so the rounds would read back the first round's row)."""
+    cfg = config or SweepConfig()
+    if reps <= 1 or sweep_args.get("journal"):
+        return sw.sweep([kernel], variants, config=_with_reps(cfg, reps), **sweep_args)
+    rows, wall = {}, 0.0
+    for _ in range(reps):
+        res = sw.sweep([kernel], variants, config=_with_reps(cfg, 1), **sweep_args)
+        wall += res.wall_s
+        for r in res.rows:
+            old = rows.get(r["variant"])
+            if old is None or (old["status"] == sw.OK and r["status"] != sw.OK):
+                rows[r["variant"]] = dict(r) if old is None else dict(r, times=old["times"] + r["times"])
+            elif old["status"] == sw.OK:
+                old["times"] = old["times"] + r["times"]
+    out = []
+    for r in rows.values():
+        times = r["times"]
+        r["reps"] = reps
+        if r["status"] == sw.OK and times:
+            n = sw.noise(times)
+            r.update(median_s=round(statistics.median(times), 6), min_s=round(min(times), 6),
+                     noise=None if n is None else round(n, 4))
+        out.append(r)
+    return sw.Sweep(out, wall)
 
 
 def measurably_faster(a: list, b: list, min_gain: float = 0.03) -> bool:

@@ -17,7 +17,8 @@ For each kernel (default: the six gemm, jacobi_2d, syrk, 2mm, heat_3d, seidel_2d
    when measurably faster (autotune.measurably_faster: every run faster than every run of the default, the
    medians at least 3 % apart);
 2. with --random, random sampling with the same budget (budget // 3 variants, 3 repetitions each);
-3. a final sweep of the default schedule and the choice(s) with --final-reps repetitions each: the table's
+3. a final check of the default schedule and the choice(s), --final-reps rounds of one run of each
+   (autotune.interleaved_sweep, so that a drift of the machine's load touches both alike): the table's
    times are medians of these runs, noise = (max - min) / median of them, ratio = default median / choice
    median (> 1: the choice is faster), verdict: "faster" (measurably, as above), "within noise", "SLOWER"
    (the default measurably faster), or "default kept" (the search stored the default schedule).
@@ -36,7 +37,6 @@ About 10 to 15 minutes on a quiet 2-core machine with the defaults. On a shared 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import math
 import os
@@ -162,8 +162,7 @@ def main(argv=None) -> int:
                     if a.random else None
                 choices = [sh.best] + ([rnd.best] if rnd else [])
                 final = [sw.Variant()] + [v for v in dict.fromkeys(choices) if v and v != sw.Variant()]
-                res = sw.sweep([k], final, config=dataclasses.replace(cfg, reps=a.final_reps),
-                               scheduler=client, progress=False)
+                res = at.interleaved_sweep(k, final, a.final_reps, cfg, scheduler=client, progress=False)
                 rows = {r["variant"]: r for r in res.rows}
                 d0 = rows[sw.Variant().key]
 
