@@ -10,7 +10,8 @@ replaces it only when it is measurably faster over all its runs (measurably_fast
 faster than every run of the incumbent, so that the gain exceeds the noise of the repetitions, and the medians at
 least `min_gain`, 3 %, apart); a gain within the noise keeps the incumbent, so that the autotuner never stores a
 schedule that was not measured at least as fast as the default.
-Variants are ranked by their fastest run so far, over every rung (interference from other processes on a shared
+A rung's repetitions are taken in rounds of one run per variant (interleaved_sweep), so that a drift of the
+machine's load touches all its variants alike. Variants are ranked by their fastest run so far, over every rung (interference from other processes on a shared
 machine only ever adds time, so the minimum is the estimate of a variant's own time that noise disturbs least).
 
 Why it beats random sampling at equal budget (budget = timed runs): on a shared, noisy machine a variant must
@@ -410,7 +411,8 @@ def store(result: TuneResult, db=None) -> list:
             "variant": own.document(), "variant_key": own.key, "variant_flags": own.flags(),
             "schedules": own.schedules, "schedule": emitted.get(name, ""),
             "program_variant": result.best.key, "median_s": stage.best_median_s,
-            "default_median_s": stage.default_median_s, "speedup": stage.speedup, "runs": result.runs,
+            "default_median_s": stage.default_median_s, "speedup": stage.speedup, "noise": stage.best_noise,
+            "default_noise": stage.default_noise, "runs": result.runs,
             "evaluated": result.evaluated, "strategy": result.strategy, "threads": _threads(result)}))
     return keys
 

@@ -76,6 +76,8 @@ def test_a_gain_within_the_noise_is_not_stored(fake_timings, tmp, kinds, stored)
     assert sorted(_kind(v) for v in fake_timings[-1]) == sorted({"default", kinds[-1]})
     assert _kind(res.best) == stored
     assert res.runs == 24 and len(res.default_times) == 7
+    # rungs of 1, 2 and 4 repetitions, each repetition a round of one run of every variant of the rung
+    assert [len(c) for c in fake_timings] == [8, 4, 4, 2, 2, 2, 2]
     db = tdb.TuningDB(str(tmp / "db.json"))
     at.store(res, db)
     entries = {e["scop"]: e for e in db.entries().values()}
@@ -85,6 +87,7 @@ def test_a_gain_within_the_noise_is_not_stored(fake_timings, tmp, kinds, stored)
         assert got == sw.Variant()
     else:
         assert got.tile_sizes == (8, 8, 8) and entries[KERNEL_SCOP]["speedup"] > 1.5
+        assert entries[KERNEL_SCOP]["noise"] < 0.1 and entries[KERNEL_SCOP]["default_noise"] == pytest.approx(0.1)
 
 
 def test_syrk_kernel_is_modelled_as_pgcc_models_it():
