@@ -30,8 +30,8 @@ repetitions) on 1 and on 2 workers: wall seconds (cluster start included) and va
 Usage: python benchmarks/autotune.py [--kernels gemm,jacobi_2d,...] [--budget 24] [--threads 2] [--workers 2]
                                      [--search per-scop|whole-file] [--final-reps 7] [--random] [--json out.json]
                                      [--no-throughput]
-About 10 to 15 minutes on a quiet 2-core machine with the defaults. On a shared machine, report the ratios as
-"under load" (the load average is printed before and after).
+Sized for 10 to 15 minutes on a quiet 2-core machine with the defaults (it prints the seconds it took). On a
+shared machine, report the ratios as "under load" (the load average is printed before and after).
 """
 
 from __future__ import annotations
