@@ -217,22 +217,22 @@ def interleaved_sweep(kernel: Kernel, variants: list, reps: int, config: SweepCo
     variant (each round a sweep.sweep with reps=1), so that a drift of the machine's load over the rung touches
     all variants alike instead of the ones timed last (a sweep times a variant's repetitions back to back). A
     worker compiles and checks a variant's output once; later rounds only time it. Rows as sweep.sweep's, with
-    every round's times; a variant that failed in any round has that round's failed row. With a `journal` in
-    sweep_args, one sweep of `reps` repetitions (the journal identifies a row by kernel, variant, threads and
-    repetitions, so the rounds would read back the first round's row)."""
+    every round's times; a variant that fails a round has that round's failed row and is left out of the next
+    ones. With a `journal` in sweep_args, one sweep of `reps` repetitions (the journal identifies a row by
+    kernel, variant, threads and repetitions, so the rounds would read back the first round's row)."""
     cfg = config or SweepConfig()
     if reps <= 1 or sweep_args.get("journal"):
         return sw.sweep([kernel], variants, config=_with_reps(cfg, reps), **sweep_args)
     rows, wall = {}, 0.0
     for _ in range(reps):
+        variants = [v for v in variants if rows.get(v.key, {}).get("status", sw.OK) == sw.OK]
+        if not variants:  # (a variant that failed a round, a timeout say, is not run again)
+            break
         res = sw.sweep([kernel], variants, config=_with_reps(cfg, 1), **sweep_args)
         wall += res.wall_s
-        for r in res.rows:
+        for r in res.rows:  # (every variant of this round passed the rounds before)
             old = rows.get(r["variant"])
-            if old is None or (old["status"] == sw.OK and r["status"] != sw.OK):
-                rows[r["variant"]] = dict(r) if old is None else dict(r, times=old["times"] + r["times"])
-            elif old["status"] == sw.OK:
-                old["times"] = old["times"] + r["times"]
+            rows[r["variant"]] = dict(r, times=(old["times"] if old else []) + r["times"])
     out = []
     for r in rows.values():
         times = r["times"]

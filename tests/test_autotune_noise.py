@@ -95,11 +95,9 @@ def test_syrk_kernel_is_modelled_as_pgcc_models_it():
     assert names == ["init_arrays.scop0", "kernel_syrk.scop0"]
 
 
-distributed = pytest.importorskip("distributed")
-
-
 @pytest.fixture(scope="module")
 def client():
+    pytest.importorskip("distributed")
     c, _ = sw.make_client(None, n_workers=2)
     yield c
     cluster = c.cluster
@@ -124,3 +122,27 @@ def test_a_run_on_all_cores_never_shares_them_with_a_compile(client):
         futures = [client.submit(hold, s, threads, pure=False, workers=[w]) for s, w in zip(slots, workers)]
         (_, first_end), (second_start, _) = sorted(f.result() for f in futures)
         assert (first_end <= second_start) == apart, (slots, threads)
+
+
+def test_interleaved_rounds_time_each_variant_once_per_round(monkeypatch, tmp):
+    """A rung of 3 repetitions is 3 rounds of one run of each variant; a variant that times out in round 2 keeps
+    that row and is not run in round 3."""
+    calls = []
+
+    def sweep(kernels, variants, config=None, **kwargs):
+        calls.append([v.key for v in variants])
+        rows = []
+        for v in variants:
+            late = v.parallel is False and len(calls) == 2
+            rows.append({"kernel": "k", "variant": v.key, "threads": 1, "status": sw.TIMEOUT if late else sw.OK,
+                         "times": [] if late else [0.1 * len(calls)], "median_s": None if late else 0.1})
+        return sw.Sweep(rows)
+    monkeypatch.setattr(at.sw, "sweep", sweep)
+    (tmp / "k.c").write_text("int main(void) { return 0; }\n")
+    fine, hangs = sw.Variant(), sw.Variant(parallel=False)
+    res = at.interleaved_sweep(sw.Kernel(str(tmp / "k.c")), [fine, hangs], 3)
+    assert calls == [[fine.key, hangs.key], [fine.key, hangs.key], [fine.key]]
+    rows = {r["variant"]: r for r in res.rows}
+    assert rows[fine.key]["times"] == pytest.approx([0.1, 0.2, 0.3]) and rows[fine.key]["reps"] == 3
+    assert rows[fine.key]["median_s"] == pytest.approx(0.2) and rows[fine.key]["noise"] == pytest.approx(1.0)
+    assert rows[hangs.key]["status"] == sw.TIMEOUT and [r["variant"] for r in res.ok()] == [fine.key]
