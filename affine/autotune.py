@@ -11,8 +11,9 @@ faster than every run of the incumbent, so that the gain exceeds the noise of th
 least `min_gain`, 3 %, apart); a gain within the noise keeps the incumbent, so that the autotuner never stores a
 schedule that was not measured at least as fast as the default.
 A rung's repetitions are taken in rounds of one run per variant (interleaved_sweep), so that a drift of the
-machine's load touches all its variants alike. Variants are ranked by their fastest run so far, over every rung (interference from other processes on a shared
-machine only ever adds time, so the minimum is the estimate of a variant's own time that noise disturbs least).
+machine's load touches all its variants alike. Variants are ranked by their fastest run so far, over every rung
+(interference from other processes on a shared machine only ever adds time, so the minimum is the estimate of a
+variant's own time that noise disturbs least).
 
 Why it beats random sampling at equal budget (budget = timed runs): on a shared, noisy machine a variant must
 be timed several times to be ranked reliably. Random sampling spends the same r repetitions on every sampled
