@@ -6,9 +6,14 @@ repetitions as the resource. n variants (pgcc's default schedule always among th
 space with a fixed seed) are compiled and timed once; the faster 1/eta (eta = 2) are timed again with eta times
 more repetitions, and so on until two remain; the last rung always holds the default schedule (in the place of
 the slower finalist when it was dropped before, so that the budget is kept exactly), and a variant
-replaces it only when it is at least `min_gain` (3 %) faster over all its runs, at the minimum and at the median.
-Variants are ranked by their fastest run so far, over every rung (interference from other processes on a shared
-machine only ever adds time, so the minimum is the estimate of a variant's own time that noise disturbs least).
+replaces it only when it is measurably faster over all its runs (measurably_faster: every run of the variant
+faster than every run of the incumbent, so that the gain exceeds the noise of the repetitions, and the medians at
+least `min_gain`, 3 %, apart); a gain within the noise keeps the incumbent, so that the autotuner never stores a
+schedule that was not measured at least as fast as the default.
+A rung's repetitions are taken in rounds of one run per variant (interleaved_sweep), so that a drift of the
+machine's load touches all its variants alike. Variants are ranked by their fastest run so far, over every rung
+(interference from other processes on a shared machine only ever adds time, so the minimum is the estimate of a
+variant's own time that noise disturbs least).
 
 Why it beats random sampling at equal budget (budget = timed runs): on a shared, noisy machine a variant must
 be timed several times to be ranked reliably. Random sampling spends the same r repetitions on every sampled
@@ -96,7 +101,9 @@ class TuneResult:
     each), `runs` (timed runs spent) and `evaluated` (distinct variants timed). Tuned per SCoP (tune_scops):
     `best` is the whole program's Variant (per-SCoP entries), `scops` each tuned SCoP's own choice (a Variant
     for a whole file, as in the space), `stages` the search of each SCoP; `default_median_s` is from the first
-    search (pgcc's default schedule), `best_median_s` from the last."""
+    search (pgcc's default schedule), `best_median_s` from the last. `best_noise` / `default_noise`: the
+    noise (sweep.noise, (max - min) / median) of the runs the last decision rested on, `best_times` /
+    `default_times` those runs (seconds)."""
     kernel: Kernel
     best: Variant | None
     best_median_s: float | None
@@ -108,6 +115,10 @@ class TuneResult:
     scops: dict = field(default_factory=dict)  # per-SCoP tuning: {scop name: its own best Variant}
     stages: list = field(default_factory=list)  # per-SCoP tuning: [(scop name, TuneResult of its search)]
     scop_texts: list | None = None  # tuning_db.scop_texts of the kernel, when tune_scops computed them
+    best_noise: float | None = None
+    default_noise: float | None = None
+    best_times: list = field(default_factory=list)
+    default_times: list = field(default_factory=list)
 
     @property
     def speedup(self) -> float | None:
@@ -169,7 +180,7 @@ def _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain,
         if last and default not in pool:
             # the incumbent takes the last finalist's place: the decision is always against pgcc's default
             pool = pool[:-1] + [default] if len(pool) > 1 else pool + [default]
-        res = sw.sweep([kernel], pool, config=_with_reps(cfg, reps), **sweep_args)
+        res = interleaved_sweep(kernel, pool, reps, cfg, **sweep_args)
         result.rungs.append(res)
         result.runs += reps * len(pool)
         seen.update(pool)
@@ -182,21 +193,71 @@ def _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain,
         if last or len(ranked) <= 1:
             d = rows.get(default.key)
             win = ranked[0] if ranked else None
-            if win is not None and d is not None and win != default and not _clearly_faster(
+            if win is not None and d is not None and win != default and not measurably_faster(
                     times[win.key], times[default.key], min_gain):
-                win = default
+                win = default  # a gain within the noise is not preferred to the incumbent
+            elif win is not None and d is None and win != default and not any(
+                    r["variant"] == default.key and r["status"] == sw.TIMEOUT for r in res.rows):
+                win = None  # the incumbent failed this rung (not by being too slow): no gain can be measured
             result.best = win
             result.best_median_s = statistics.median(times[win.key]) if win else None
+            result.best_noise = sw.noise(times[win.key]) if win else None
             result.default_median_s = statistics.median(times[default.key]) if d else None
+            result.default_noise = sw.noise(times[default.key]) if d else None
+            result.best_times = list(times[win.key]) if win else []
+            result.default_times = list(times[default.key]) if d else []
             break
         pool = ranked[:max(1, len(pool) // eta)]
     result.evaluated = len(seen)
     return result
 
 
-def _clearly_faster(a: list, b: list, min_gain: float) -> bool:
-    """Whether runs `a` beat runs `b` by min_gain both at their minimum and at their median."""
-    return min(a) < min(b) * (1 - min_gain) and statistics.median(a) < statistics.median(b) * (1 - min_gain)
+def interleaved_sweep(kernel: Kernel, variants: list, reps: int, config: SweepConfig | None = None,
+                      **sweep_args) -> sw.Sweep:
+    """A sweep of `variants` of `kernel` with `reps` timed runs each, taken in `reps` rounds of one run of every
+    variant (each round a sweep.sweep with reps=1), so that a drift of the machine's load over the rung touches
+    all variants alike instead of the ones timed last (a sweep times a variant's repetitions back to back). A
+    worker compiles and checks a variant's output once; later rounds only time it. Rows as sweep.sweep's, with
+    every round's times; a variant that fails a round has that round's failed row and is left out of the next
+    ones. With a `journal` in sweep_args, one sweep of `reps` repetitions (the journal identifies a row by
+    kernel, variant, threads and repetitions, so the rounds would read back the first round's row)."""
+    cfg = config or SweepConfig()
+    if reps <= 1 or sweep_args.get("journal"):
+        return sw.sweep([kernel], variants, config=_with_reps(cfg, reps), **sweep_args)
+    rows, wall = {}, 0.0
+    for _ in range(reps):
+        variants = [v for v in variants if rows.get(v.key, {}).get("status", sw.OK) == sw.OK]
+        if not variants:  # (a variant that failed a round, a timeout say, is not run again)
+            break
+        res = sw.sweep([kernel], variants, config=_with_reps(cfg, 1), **sweep_args)
+        wall += res.wall_s
+        for r in res.rows:  # (every variant of this round passed the rounds before)
+            old = rows.get(r["variant"])
+            rows[r["variant"]] = dict(r, times=(old["times"] if old else []) + r["times"])
+    out = []
+    for r in rows.values():
+        times = r["times"]
+        r["reps"] = reps
+        if r["status"] == sw.OK and times:
+            n = sw.noise(times)
+            r.update(median_s=round(statistics.median(times), 6), min_s=round(min(times), 6),
+                     noise=None if n is None else round(n, 4))
+        out.append(r)
+    return sw.Sweep(out, wall)
+
+
+def measurably_faster(a: list, b: list, min_gain: float = 0.03) -> bool:
+    """Whether runs `a` (seconds, of a candidate) are measurably faster than runs `b` (of the incumbent).
+
+    Measurably: each has at least two runs (one run has no measured noise), every run of `a` is faster than
+    every run of `b`, i.e. the gain between the medians exceeds the noise of the repetitions on both sides,
+    median(b) - median(a) > (max(a) - median(a)) + (median(b) - min(b)), and the medians differ by at least
+    `min_gain` (relative to b's). A gain within the noise, or below min_gain, is no gain: the incumbent stays.
+    (All-runs separation of two samples of n and m runs has probability 1 / C(n + m, n) when both come from the
+    same distribution: 1/35 for 4 and 4, the last rung of budget 24.)"""
+    if len(a) < 2 or len(b) < 2:
+        return False
+    return max(a) < min(b) and statistics.median(a) < statistics.median(b) * (1 - min_gain)
 
 
 def random_search(kernel, candidates=None, budget: int = DEFAULT_BUDGET, *, reps: int = 3,
@@ -225,14 +286,16 @@ def split_budget(budget: int, n: int) -> list:
 
 
 def tune_scops(kernel, candidates=None, budget: int = DEFAULT_BUDGET, *, eta: int = 2,
-               config: SweepConfig | None = None, seed: int = 0, min_gain: float = 0.03, **sweep_args) \
-        -> TuneResult:
+               config: SweepConfig | None = None, seed: int = 0, min_gain: float = 0.03, scops=None,
+               **sweep_args) -> TuneResult:
     """Tune each modelled SCoP of `kernel` on its own (see the module's docstring: one SCoP at a time, heaviest
     first, the others at their best so far), within `budget` timed runs in all; a file with one SCoP (or none)
     is tuned as a whole by successive_halving.
 
     Args: as successive_halving; `candidates` are whole-file Variants (default: default_space()), each applied
-        to one SCoP at a time (Variant.scop_entry).
+        to one SCoP at a time (Variant.scop_entry); `scops`: the names of the SCoPs to tune (default: all),
+        e.g. only those whose time a Kernel.timer measures; the others keep pgcc's default, and the budget is
+        split between the tuned ones.
 
     Returns a TuneResult whose `best` is the program's variant (per-SCoP entries, Variant.per_scop) and whose
     `scops` holds each tuned SCoP's own best (pgcc's default, Variant(), when nothing beat it).
@@ -244,6 +307,10 @@ def tune_scops(kernel, candidates=None, budget: int = DEFAULT_BUDGET, *, eta: in
     kernel = kernel if isinstance(kernel, Kernel) else Kernel(kernel)
     candidates = list(candidates or default_space())
     texts = tdb.scop_texts(kernel.path, _clang_args(kernel))
+    tuned = [t for t in texts if scops is None or t[0] in set(scops)]
+    if scops is not None and not tuned:
+        raise ValueError(f"{kernel.path}: no modelled SCoP among {sorted(scops)} "
+                         f"(the SCoPs are {[t[0] for t in texts]})")
     with _one_cluster(sweep_args) as sweep_args:
         if len(texts) <= 1:
             res = _successive_halving(kernel, candidates, budget, eta, config, seed, min_gain, sweep_args,
@@ -252,7 +319,7 @@ def tune_scops(kernel, candidates=None, budget: int = DEFAULT_BUDGET, *, eta: in
                 res.scops = {name: res.best for name, _, _ in texts}
             res.scop_texts = texts
             return res
-        order = [name for name, _, _ in sorted(texts, key=lambda t: t[2], reverse=True)]
+        order = [name for name, _, _ in sorted(tuned, key=lambda t: t[2], reverse=True)]
         chosen = {}  # scop -> its best Variant so far (absent: pgcc's default)
         result = TuneResult(kernel, None, None, None, strategy=f"per SCoP, one at a time: {STRATEGY}",
                             scop_texts=texts)
@@ -275,6 +342,9 @@ def tune_scops(kernel, candidates=None, budget: int = DEFAULT_BUDGET, *, eta: in
                 chosen[scop] = program[res.best]
             result.scops[scop] = chosen.get(scop, Variant())
             result.best, result.best_median_s = res.best, res.best_median_s
+            result.best_noise, result.best_times = res.best_noise, res.best_times
+            if i == 0:
+                result.default_noise, result.default_times = res.default_noise, res.default_times
         if result.best is not None:
             result.best = Variant.per_scop(chosen)
         return result
@@ -342,7 +412,8 @@ def store(result: TuneResult, db=None) -> list:
             "variant": own.document(), "variant_key": own.key, "variant_flags": own.flags(),
             "schedules": own.schedules, "schedule": emitted.get(name, ""),
             "program_variant": result.best.key, "median_s": stage.best_median_s,
-            "default_median_s": stage.default_median_s, "speedup": stage.speedup, "runs": result.runs,
+            "default_median_s": stage.default_median_s, "speedup": stage.speedup, "noise": stage.best_noise,
+            "default_noise": stage.default_noise, "runs": result.runs,
             "evaluated": result.evaluated, "strategy": result.strategy, "threads": _threads(result)}))
     return keys
 

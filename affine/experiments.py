@@ -215,6 +215,11 @@ def load(path: str, *, defines=None, include_dirs=(), scheduled: bool = False,
     ctx = ir.Context()
     with ctx:
         module = run_stages(tu, path, cpuify=False, on_stage=lambda stage, m: stage == "cpuify")
+        # as the driver does before its polyhedral stage (stages.run_stages): loads and stores of rank-0
+        # globals (syrk's `alpha`) become affine ops, so that they do not end a SCoP; without it a SCoP that
+        # pgcc schedules was missing here, so the autotuner could not tune it nor the tuning database key it
+        from polygeist_py import pipeline
+        pipeline.run(module, "builtin.module(func.func(affine-raise-from-memref))", "raising to affine")
         views = []
         for r in model_scops(module):
             if r.model is not None:

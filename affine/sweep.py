@@ -14,8 +14,9 @@ whole file or per SCoP, user schedules per SCoP, and macro definitions such as p
 3. runs it once and compares its output with the untransformed program's (`-O3 --no-polyhedral`, compiled and
    run once per kernel and macro set): byte-equal, or equal within `rtol` for every number when rtol > 0;
 4. times it: `reps` runs, median, minimum and noise (relative spread (max - min) / median), OMP_NUM_THREADS
-   pinned with OMP_PROC_BIND=close / OMP_PLACES=cores; on a cluster, the runs of one machine hold its lock
-   (`machine_slot`), so that two workers never time programs on the same cores at once.
+   pinned with OMP_PROC_BIND=close / OMP_PLACES=cores; on a cluster, the runs of one machine hold its lock and
+   `threads` of its cores (`machine_slot`), so that two workers never time programs at once and no compile
+   (which holds one core, `compile_slot`) runs on the cores a timed program's threads are pinned to.
 
 Distribution is Dask's (`dask.distributed`, the optional extra `polygeist-py[distributed]`): one task per
 reference and per variant, the variant tasks depending on their reference. A LocalCluster is started by
@@ -196,8 +197,10 @@ class SweepConfig:
     every run; compile_timeout / run_timeout: seconds before a compile or one run counts as hung ("timeout");
     rtol: 0 for byte-equal output, else the relative tolerance of every printed number; opt: pgcc's -O flag;
     exclusive: on a Dask cluster, a variant's runs (output check and timings) hold a lock of its machine, so that
-    two workers of one machine never run programs at the same time (their pinned threads would share cores;
-    compiles still run in parallel)."""
+    two workers of one machine never run programs at the same time (their pinned threads would share cores),
+    and reserve `threads` of its `cores` (default: os.cpu_count() of the worker): a compile reserves one, so
+    compiles run side by side with each other and with runs that leave them a core, but never on the cores
+    a timed run's threads are pinned to (machine_slot, compile_slot)."""
     reps: int = 3
     threads: int = 1
     compile_timeout: float = 300.0
@@ -205,6 +208,7 @@ class SweepConfig:
     rtol: float = 0.0
     opt: str = "-O3"
     exclusive: bool = True
+    cores: int | None = None
 
 
 def _entry_key(entry: dict) -> str:
@@ -244,6 +248,7 @@ def _pgcc() -> str:
 
 _WORKDIR = None
 _EXE_CACHE: dict = {}  # (kernel, variant, source hash) -> executable path, per worker process
+_CHECKED: set = set()  # (executable, reference output hash, rtol) whose output check passed, per worker process
 
 
 def _workdir() -> str:
@@ -326,28 +331,77 @@ def _time(exe: str, kernel: Kernel, cfg: SweepConfig, reps: int):
     return OK, times, ""
 
 
+def _this_worker(cfg: SweepConfig):
+    """The Dask worker running this task when `cfg.exclusive`, else None (the serial path, or not exclusive)."""
+    if not cfg.exclusive:
+        return None
+    try:
+        from distributed import get_worker
+        return get_worker()
+    except (ImportError, ValueError):  # not on a worker
+        return None
+
+
+_SLOTS: dict = {}  # (kind, name) -> the distributed.Lock / Semaphore of this worker process
+
+
+def _slot(kind: str, leases: int = 1):
+    """This worker's handle on the machine-wide Lock ("timing") or core Semaphore ("cores", `leases` leases),
+    created once per process: each handle keeps a periodic lease refresh alive on the worker's event loop."""
+    from distributed import Lock, Semaphore
+    name = f"{TIMING_RESOURCE}-{socket.gethostname()}" if kind == "timing" else \
+        f"pgcc-cores-{leases}-{socket.gethostname()}"
+    if (kind, name) not in _SLOTS:
+        _SLOTS[kind, name] = Lock(name) if kind == "timing" else Semaphore(max_leases=leases, name=name)
+    return _SLOTS[kind, name]
+
+
+def _cores(cfg: SweepConfig):
+    """(this machine's cores as a distributed.Semaphore with one lease per core, shared by its workers by name;
+    their number)."""
+    n = cfg.cores or os.cpu_count() or 1
+    return _slot("cores", n), n
+
+
 @contextlib.contextmanager
 def machine_slot(cfg: SweepConfig):
-    """Hold this machine's timing lock (a `distributed.Lock` named after the host) while the block runs, when
-    on a Dask worker and `cfg.exclusive`; elsewhere (the serial path) do nothing. The lock is lease-based: a
-    worker that dies holding it loses it after `distributed.scheduler.locks.lease-timeout`."""
-    worker = None
-    if cfg.exclusive:
-        try:
-            from distributed import get_worker
-            worker = get_worker()
-        except (ImportError, ValueError):  # not on a worker
-            worker = None
-    if worker is None:
+    """Hold this machine's timing lock (a `distributed.Lock` named after the host) and `cfg.threads` of its cores
+    (leases of the host's core semaphore, see compile_slot) while the block runs, when on a Dask worker and
+    `cfg.exclusive`; elsewhere (the serial path) do nothing. So the workers of one machine run programs one at a
+    time, and no compile shares the cores that the program's pinned threads run on. Lock and leases are
+    lease-based: a worker that dies holding them loses them after `distributed.scheduler.locks.lease-timeout`."""
+    if _this_worker(cfg) is None:
         yield
         return
-    from distributed import Lock
-    lock = Lock(f"{TIMING_RESOURCE}-{socket.gethostname()}")
-    lock.acquire()
+    lock = _slot("timing")
+    cores, n = _cores(cfg)
+    held = 0
+    lock.acquire()  # first the lock: two timed runs never wait for each other's cores (no deadlock)
+    try:
+        for _ in range(min(max(1, cfg.threads), n)):
+            cores.acquire()
+            held += 1
+        yield
+    finally:
+        for _ in range(held):
+            cores.release()
+        lock.release()
+
+
+@contextlib.contextmanager
+def compile_slot(cfg: SweepConfig):
+    """Hold one of this machine's cores (a lease of its core semaphore) while the block compiles, when on a Dask
+    worker and `cfg.exclusive`: compiles then wait while a timed run uses all the cores, and a timed run waits
+    for the compiles that occupy the cores it needs (machine_slot)."""
+    if _this_worker(cfg) is None:
+        yield
+        return
+    cores, _ = _cores(cfg)
+    cores.acquire()
     try:
         yield
     finally:
-        lock.release()
+        cores.release()
 
 
 def noise(times) -> float | None:
@@ -387,8 +441,9 @@ def reference(kernel: Kernel, source: str, defines: tuple, cfg: SweepConfig) -> 
     else:
         src = _source_file(kernel, source)
         exe = os.path.join(_workdir(), f"{kernel.name}-{_digest(cache_key)}.ref")
-        status, msg, _ = _compile(src, kernel, [cfg.opt, "--no-polyhedral", *_define_flags(defines)], exe,
-                                  cfg.compile_timeout)
+        with compile_slot(cfg):
+            status, msg, _ = _compile(src, kernel, [cfg.opt, "--no-polyhedral", *_define_flags(defines)], exe,
+                                      cfg.compile_timeout)
         if status != OK:
             return {"status": status, "output": None, "times": [], "message": "reference: " + msg}
         with machine_slot(cfg):
@@ -441,15 +496,16 @@ def compile_variant(kernel: Kernel, source: str, variant: Variant, cfg: SweepCon
     src = _source_file(kernel, source)
     flags = [cfg.opt, *variant.flags(), *_define_flags(kernel.defines + variant.defines)]
     exe = os.path.join(_workdir(), f"{kernel.name}-{_digest(cache_key)}")
-    if variant.schedules:
-        why = check_user_schedules(kernel, src, variant) if variant.user_schedules() else ""
-        if why:
-            return ILLEGAL, why, 0.0
-        sched = exe + ".schedule.json"
-        with open(sched, "w") as f:
-            json.dump({"scops": [{"name": n, **e} for n, e in json.loads(variant.schedules).items()]}, f)
-        flags.append(f"--schedule={sched}")
-    status, msg, dt = _compile(src, kernel, flags, exe, cfg.compile_timeout)
+    with compile_slot(cfg):
+        if variant.schedules:
+            why = check_user_schedules(kernel, src, variant) if variant.user_schedules() else ""
+            if why:
+                return ILLEGAL, why, 0.0
+            sched = exe + ".schedule.json"
+            with open(sched, "w") as f:
+                json.dump({"scops": [{"name": n, **e} for n, e in json.loads(variant.schedules).items()]}, f)
+            flags.append(f"--schedule={sched}")
+        status, msg, dt = _compile(src, kernel, flags, exe, cfg.compile_timeout)
     if status != OK:
         return status, msg, dt
     _EXE_CACHE[cache_key] = exe
@@ -472,14 +528,17 @@ def run_variant(kernel: Kernel, source: str, variant: Variant, ref: dict, cfg: S
     if status != OK:
         row.update(status=status, message=exe)
         return row
+    checked = (exe, hashlib.sha256(ref["output"].encode()).hexdigest(), cfg.rtol)
     with machine_slot(cfg):
-        status, out = _run(exe, kernel, cfg)
-        if status != OK:
-            row.update(status=status, message=out)
-            return row
-        if not same_output(out, ref["output"], cfg.rtol):
-            row.update(status=WRONG_OUTPUT, message="output differs from the untransformed program's")
-            return row
+        if checked not in _CHECKED:  # (else this worker ran this executable and compared its output already)
+            status, out = _run(exe, kernel, cfg)
+            if status != OK:
+                row.update(status=status, message=out)
+                return row
+            if not same_output(out, ref["output"], cfg.rtol):
+                row.update(status=WRONG_OUTPUT, message="output differs from the untransformed program's")
+                return row
+            _CHECKED.add(checked)
         status, times, msg = _time(exe, kernel, cfg, cfg.reps)
     row.update(status=status, message=msg, times=[round(t, 6) for t in times])
     if times:

@@ -2,25 +2,36 @@
 
 What is measured: the seconds of the kernel call alone (the ``kernel_<name>(...)`` call in ``main`` of
 tests/programs/polybench/<name>.c, wrapped in clock_gettime(CLOCK_MONOTONIC) by a copy of the program that prints
-``autotune-kernel-seconds <s>``; the sweep reads it through Kernel.timer), at OMP_NUM_THREADS=--threads.
+``autotune-kernel-seconds <s>``; the sweep reads it through Kernel.timer), at OMP_NUM_THREADS=--threads, threads
+pinned (OMP_PROC_BIND=close, OMP_PLACES=cores). The sizes (SIZES) give every kernel tens of milliseconds per call
+at the default schedule and 2 threads on a quiet 2-core machine (about 50 to 100 ms of CPU time at 1 thread).
 
-For each kernel (sizes below, chosen so that the kernel runs tens of milliseconds):
-1. the autotuner's search (affine/autotune.py) with --budget timed runs, on a LocalCluster of --workers workers:
-   per SCoP (tune_scops: successive halving for one SCoP at a time, the budget split between the program's
-   SCoPs, its kernel and its initialization), or with --search whole-file one successive halving of the whole
-   file's flags (what the autotuner did before it tuned per SCoP);
-2. random sampling with the same budget (budget // 3 variants, 3 repetitions each, the default among them);
-3. a final sweep of the default schedule, the successive-halving choice and the random-sampling choice with
-   --final-reps repetitions each; ratio = default median / choice median (> 1: the choice is faster).
-Both searches check every variant's output against the untransformed program; the tuning database is not written.
+Timing isolation (affine/sweep.py: machine_slot, compile_slot): the workers of one machine take turns to run
+programs (a distributed.Lock per host), and a timed run reserves --threads of the machine's cores, so no compile
+runs on the cores its threads are pinned to; compiles run side by side otherwise.
 
-Throughput: one sweep of a fixed space (--throughput-variants variants of gemm and jacobi_2d) on 1 and on 2
-workers: wall seconds (cluster start included) and variants per minute.
+For each kernel (default: the six gemm, jacobi_2d, syrk, 2mm, heat_3d, seidel_2d):
+1. the autotuner's search with --budget timed runs, on a LocalCluster of --workers workers: per SCoP
+   (tune_scops: successive halving, the kernel function's SCoP only, since only its time is measured), or with
+   --search whole-file one successive halving of the whole file's flags; a variant replaces the default only
+   when measurably faster (autotune.measurably_faster: every run faster than every run of the default, the
+   medians at least 3 % apart);
+2. with --random, random sampling with the same budget (budget // 3 variants, 3 repetitions each);
+3. a final check of the default schedule and the choice(s), --final-reps rounds of one run of each
+   (autotune.interleaved_sweep, so that a drift of the machine's load touches both alike): the table's
+   times are medians of these runs, noise = (max - min) / median of them, ratio = default median / choice
+   median (> 1: the choice is faster), verdict: "faster" (measurably, as above), "within noise", "SLOWER"
+   (the default measurably faster), or "default kept" (the search stored the default schedule).
+Every variant's output is checked against the untransformed program; the tuning database is not written.
 
-Usage: python benchmarks/autotune.py [--kernels gemm,jacobi_2d] [--budget 24] [--threads 2] [--workers 2]
-                                     [--search per-scop|whole-file] [--final-reps 7] [--json out.json]
+Throughput: one sweep of a fixed space (--throughput-variants variants of gemm and jacobi_2d, 1 thread, 3
+repetitions) on 1 and on 2 workers: wall seconds (cluster start included) and variants per minute.
+
+Usage: python benchmarks/autotune.py [--kernels gemm,jacobi_2d,...] [--budget 24] [--threads 2] [--workers 2]
+                                     [--search per-scop|whole-file] [--final-reps 7] [--random] [--json out.json]
                                      [--no-throughput]
-The machine is shared and noisy: compare ratios from one run, with the noise column in view.
+Sized for 10 to 15 minutes on a quiet 2-core machine with the defaults (it prints the seconds it took). On a
+shared machine, report the ratios as "under load" (the load average is printed before and after).
 """
 
 from __future__ import annotations
@@ -28,6 +39,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
 import sys
 import tempfile
@@ -36,17 +48,21 @@ from pathlib import Path
 
 from polygeist_py.affine import autotune as at
 from polygeist_py.affine import sweep as sw
+from polygeist_py.affine import tuning_db as tdb
 
 ROOT = Path(__file__).resolve().parent.parent
 POLYBENCH = ROOT / "tests" / "programs" / "polybench"
-SIZES = {
-    "gemm": {"NI": 320, "NJ": 340, "NK": 360},
-    "jacobi_2d": {"TSTEPS": 40, "N": 500},
-    "syrk": {"N": 320, "M": 280},
+SIZES = {  # tens of milliseconds per kernel call at the default schedule, 2 threads, quiet 2-core machine
+    "gemm": {"NI": 730, "NJ": 760, "NK": 800},
+    "jacobi_2d": {"TSTEPS": 200, "N": 650},
+    "syrk": {"N": 1000, "M": 800},
+    "2mm": {"NI": 560, "NJ": 560, "NK": 560, "NL": 560},
+    "heat_3d": {"TSTEPS": 20, "N": 100},
+    "seidel_2d": {"TSTEPS": 40, "N": 800},
     "mvt": {"N": 3000},
-    "seidel_2d": {"TSTEPS": 10, "N": 400},
     "atax": {"M": 2000, "N": 2400},
 }
+KERNELS = "gemm,jacobi_2d,syrk,2mm,heat_3d,seidel_2d"
 TIMER = r"autotune-kernel-seconds ([0-9.eE+-]+)"
 KERNEL_CALL = re.compile(r"^(\s*)(kernel_\w+\s*\(.*\)\s*;)\s*$", re.M)
 TIMER_C = r"""
@@ -63,17 +79,20 @@ static void autotune_timer_stop(void)
 """
 
 
-def instrument(name: str, workdir: Path) -> sw.Kernel:
-    """A copy of the kernel's program that times its kernel call, as a sweep Kernel with its sizes."""
+def instrument(name: str, workdir: Path) -> tuple:
+    """(Kernel, kernel function name): a copy of the kernel's program that times its kernel call, as a sweep
+    Kernel with its sizes, and the name of the function it calls (whose SCoPs the timer measures)."""
     source = (POLYBENCH / f"{name}.c").read_text()
-    if len(KERNEL_CALL.findall(source)) != 1:
+    calls = KERNEL_CALL.findall(source)
+    if len(calls) != 1:
         raise ValueError(f"{name}: expected one kernel_*(...); call")
     head, rest = source.split("\n", 1)
     rest = KERNEL_CALL.sub(r"\1autotune_timer_start(); \2 autotune_timer_stop();", rest)
     decls = " static void autotune_timer_start(void); static void autotune_timer_stop(void);"
     path = workdir / f"{name}.c"
     path.write_text(head + decls + "\n" + rest + TIMER_C)
-    return sw.Kernel(str(path), defines=SIZES.get(name, {}), name=name, timer=TIMER)
+    function = re.match(r"(kernel_\w+)", calls[0][1]).group(1)
+    return sw.Kernel(str(path), defines=SIZES.get(name, {}), name=name, timer=TIMER), function
 
 
 def geomean(xs):
@@ -86,75 +105,147 @@ def _fmt(x, spec: str) -> str:
     return "n/a" if x is None else format(x, spec)
 
 
+def verdict(choice, default_times, times) -> str:
+    """How the final check judges a choice against the default schedule (see the module's docstring)."""
+    if choice is None:
+        return "no variant passed"
+    if choice == sw.Variant():
+        return "default kept"
+    if len(times) < 2 or len(default_times) < 2:
+        return "n/a"
+    if at.measurably_faster(times, default_times):
+        return "faster"
+    if at.measurably_faster(default_times, times, min_gain=0.0):
+        return "SLOWER"
+    return "within noise"
+
+
+def _load() -> str:
+    return "load average %.1f %.1f %.1f" % os.getloadavg()
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--kernels", default="gemm,jacobi_2d,syrk")
-    ap.add_argument("--budget", type=int, default=24)
+    ap.add_argument("--kernels", default=KERNELS)
+    ap.add_argument("--budget", type=int, default=at.DEFAULT_BUDGET, help="timed runs per kernel")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--search", choices=["per-scop", "whole-file"], default="per-scop",
                     help="the autotuner's per-SCoP search, or successive halving over the whole file's flags")
     ap.add_argument("--final-reps", type=int, default=7)
+    ap.add_argument("--random", action="store_true", help="also random sampling at the same budget")
     ap.add_argument("--throughput-variants", type=int, default=6)
     ap.add_argument("--no-throughput", action="store_true")
     ap.add_argument("--json")
     a = ap.parse_args(argv)
+    t_start = time.perf_counter()
     cfg = sw.SweepConfig(threads=a.threads, run_timeout=120)
+    strategy = at.STRATEGY + (", per SCoP (the kernel function's)" if a.search == "per-scop" else ", whole file")
+    print(f"# autotuned vs default -O3 schedule: {a.threads} threads, {a.workers} workers, budget {a.budget} "
+          f"timed runs per kernel, final check {a.final_reps} repetitions each; {_load()}", flush=True)
+    print(f"# strategy: {strategy}", flush=True)
     records = []
     client, _ = sw.make_client(None, a.workers)
     try:
         with tempfile.TemporaryDirectory() as d:
             for name in a.kernels.split(","):
-                k = instrument(name, Path(d))
-                search = at.tune_scops if a.search == "per-scop" else at.successive_halving
-                sh = search(k, None, a.budget, config=cfg, scheduler=client, progress=False)
-                rnd = at.random_search(k, None, a.budget, reps=3, config=cfg, scheduler=client, progress=False)
-                final = [sw.Variant()] + [v for v in dict.fromkeys([sh.best, rnd.best]) if v and v != sw.Variant()]
-                res = sw.sweep([k], final, config=sw.SweepConfig(threads=a.threads, reps=a.final_reps,
-                                                                  run_timeout=120),
-                               scheduler=client, progress=False)
-                med = {r["variant"]: r for r in res.rows}
-                d0 = med[sw.Variant().key]
+                t0 = time.perf_counter()
+                k, function = instrument(name, Path(d))
+                if a.search == "per-scop":
+                    scops = [n for n, _, _ in tdb.scop_texts(k.path, at._clang_args(k))
+                             if n.startswith(function + ".")]
+                    sh = at.tune_scops(k, None, a.budget, config=cfg, scheduler=client, progress=False,
+                                       scops=scops)
+                else:
+                    sh = at.successive_halving(k, None, a.budget, config=cfg, scheduler=client, progress=False)
+                rnd = at.random_search(k, None, a.budget, reps=3, config=cfg, scheduler=client, progress=False) \
+                    if a.random else None
+                choices = [sh.best] + ([rnd.best] if rnd else [])
+                final = [sw.Variant()] + [v for v in dict.fromkeys(choices) if v and v != sw.Variant()]
+                res = at.interleaved_sweep(k, final, a.final_reps, cfg, scheduler=client, progress=False)
+                rows = {r["variant"]: r for r in res.rows}
+                d0 = rows[sw.Variant().key]
 
-                def ratio(v):
-                    r = med.get((v or sw.Variant()).key)
-                    return d0["median_s"] / r["median_s"] if r and r["median_s"] and d0["median_s"] else None
+                def judged(v):
+                    """(median s, noise, ratio, verdict) of choice `v` in the final check."""
+                    r = rows.get((v or sw.Variant()).key)
+                    if v is None or r is None or not r["median_s"]:
+                        return None, None, None, verdict(None, [], [])
+                    ratio = d0["median_s"] / r["median_s"] if d0["median_s"] else None
+                    return r["median_s"], r["noise"], ratio, verdict(v, d0["times"], r["times"])
+                med, noi, ratio, ver = judged(sh.best)
                 rec = {"kernel": name, "sizes": SIZES.get(name, {}), "default_s": d0["median_s"],
-                       "default_noise": d0["noise"], "sh_variant": sh.best.key if sh.best else None,
-                       "sh_ratio": ratio(sh.best), "sh_variants_seen": sh.evaluated, "sh_runs": sh.runs,
-                       "sh_scops": {n: v.key for n, v in sh.scops.items()}, "search": a.search,
-                       "random_variant": rnd.best.key if rnd.best else None, "random_ratio": ratio(rnd.best),
-                       "random_variants_seen": rnd.evaluated, "random_runs": rnd.runs}
+                       "default_noise": d0["noise"], "default_times": d0["times"], "tuned_s": med,
+                       "tuned_noise": noi, "ratio": ratio, "verdict": ver,
+                       "tuned_times": rows.get((sh.best or sw.Variant()).key, {}).get("times"),
+                       "variant": sh.best.key if sh.best else None,
+                       "search_default_noise": sh.default_noise, "search_best_noise": sh.best_noise,
+                       "variants_seen": sh.evaluated, "runs": sh.runs, "search": a.search,
+                       "scops": {n: v.key for n, v in sh.scops.items()}, "seconds": None}
+                if rnd:
+                    rmed, rnoi, rratio, rver = judged(rnd.best)
+                    rec.update(random_variant=rnd.best.key if rnd.best else None, random_s=rmed,
+                               random_noise=rnoi, random_ratio=rratio, random_verdict=rver,
+                               random_variants_seen=rnd.evaluated, random_runs=rnd.runs)
+                rec["seconds"] = time.perf_counter() - t0
                 records.append(rec)
                 print(f"{name:10s} default {_fmt(rec['default_s'], '.4f')} s "
-                      f"(noise {_fmt(rec['default_noise'], '.2f')})  "
-                      f"SH {_fmt(rec['sh_ratio'], '.2f')}x [{rec['sh_variant']}; {sh.evaluated} variants]  "
-                      f"random {_fmt(rec['random_ratio'], '.2f')}x [{rec['random_variant']}; {rnd.evaluated} variants]",
+                      f"(noise {_fmt(rec['default_noise'], '.3f')})"
+                      f"  tuned {_fmt(med, '.4f')} s (noise {_fmt(noi, '.3f')})  {_fmt(ratio, '.2f')}x {ver}"
+                      f"  [{rec['variant']}; {sh.evaluated} variants, {sh.runs} runs; {rec['seconds']:.0f} s]"
+                      + (f"  random {_fmt(rec['random_ratio'], '.2f')}x {rec['random_verdict']}" if rnd else ""),
                       flush=True)
     finally:
         cluster = client.cluster
         client.close()
         cluster.close()
-    print(f"geomean speedup over the default schedule at {a.threads} threads, budget {a.budget} timed runs: "
-          f"successive halving ({a.search}) {_fmt(geomean([r['sh_ratio'] for r in records]), '.3f')}x, "
-          f"random sampling {_fmt(geomean([r['random_ratio'] for r in records]), '.3f')}x")
-    out = {"budget": a.budget, "threads": a.threads, "search": a.search, "kernels": records}
+    out = {"budget": a.budget, "threads": a.threads, "workers": a.workers, "search": a.search,
+           "strategy": strategy, "final_reps": a.final_reps, "kernels": records,
+           "geomean": geomean([r["ratio"] for r in records]),
+           "random_geomean": geomean([r.get("random_ratio") for r in records]) if a.random else None}
     if not a.no_throughput:
         space = at.default_space()[:a.throughput_variants]
         with tempfile.TemporaryDirectory() as d:
-            ks = [instrument(n, Path(d)) for n in ("gemm", "jacobi_2d")]
+            ks = [instrument(n, Path(d))[0] for n in ("gemm", "jacobi_2d")]
             tp = {}
             for workers in (1, 2):
                 t0 = time.perf_counter()
                 sw.sweep(ks, space, config=sw.SweepConfig(threads=1, reps=3), n_workers=workers, progress=False)
                 tp[workers] = time.perf_counter() - t0
-                n = len(ks) * len(space)
-                print(f"sweep of {n} variants on {workers} worker(s): {tp[workers]:.1f} s "
-                      f"({60 * n / tp[workers]:.1f} variants/min)", flush=True)
         out["throughput_s"] = tp
+        out["throughput_variants"] = len(ks) * len(space)
+    out["wall_s"] = time.perf_counter() - t_start
+    print(table(out))
+    print(f"# {_load()}; {out['wall_s']:.0f} s in all")
     if a.json:
         Path(a.json).write_text(json.dumps(out, indent=1))
     return 0
+
+
+def table(out: dict) -> str:
+    """The benchmark's results as the Markdown tables docs/autotuning.md quotes."""
+    rnd = out.get("random_geomean") is not None
+    lines = [f"Autotuned ({out['strategy']}; budget {out['budget']} timed runs per kernel) against the default "
+             f"-O3 schedule, {out['threads']} threads, kernel-call seconds, median of {out['final_reps']} runs; "
+             f"noise = (max - min) / median; ratio = default / tuned.", "",
+             "| kernel (sizes) | default | noise | tuned | noise | ratio | verdict | tuned variant |"
+             + (" random |" if rnd else ""),
+             "|---|---|---|---|---|---|---|---|" + ("---|" if rnd else "")]
+    for r in out["kernels"]:
+        sizes = "x".join(str(v) for v in r["sizes"].values())
+        lines.append(f"| {r['kernel']} ({sizes}) | {_fmt(r['default_s'], '.4f')} s | {_fmt(r['default_noise'], '.3f')} "
+                     f"| {_fmt(r['tuned_s'], '.4f')} s | {_fmt(r['tuned_noise'], '.3f')} | {_fmt(r['ratio'], '.2f')}x "
+                     f"| {r['verdict']} | `{r['variant']}` |"
+                     + (f" {_fmt(r.get('random_ratio'), '.2f')}x ({r.get('random_verdict')}) |" if rnd else ""))
+    lines.append(f"| geomean | | | | | {_fmt(out['geomean'], '.3f')}x | | |"
+                 + (f" {_fmt(out['random_geomean'], '.3f')}x |" if rnd else ""))
+    if "throughput_s" in out:
+        n = out["throughput_variants"]
+        lines += ["", f"Sweep throughput ({n} variants of gemm and jacobi_2d, 1 thread, 3 repetitions, cluster "
+                  "start included):", "", "| workers | wall | variants/min |", "|---|---|---|"]
+        for w, t in out["throughput_s"].items():
+            lines.append(f"| {w} | {t:.1f} s | {60 * n / t:.1f} |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
