@@ -37,3 +37,15 @@ def test_reference_members_of_device_classes(tmp):
     assert r.returncode == 0, r.stderr
     outs = assert_passes(tmp / "app")
     assert "0 differ" in outs[0]
+
+
+def test_fp8_conversions_round_and_saturate_as_the_formats_define(tmp):
+    """cuda_fp8.h (was "'cuda_fp8.h' file not found"): __nv_cvt_float_to_fp8/__nv_cvt_double_to_fp8 with
+    __NV_NOSAT and __NV_SATFINITE for e4m3 and e5m2, the saturating constructors of __nv_fp8_e4m3/_e5m2 and
+    __nv_fp8x4_e4m3, and decoding of all 256 codes, against a reference from the formats' definitions (nearest
+    value, ties to the even code; e4m3 overflow to NaN, e5m2 to infinity, or the largest finite value)."""
+    r = run_pgcc([DIR / "fp8_convert.cu", "--cpuify", "-O2", "-o", tmp / "app"])
+    assert r.returncode == 0, r.stderr
+    outs = assert_passes(tmp / "app")
+    assert "4096 values x 6 conversions" in outs[0] and "0 differ" in outs[0]
+    assert outs[1] == outs[0] == outs[2]
