@@ -555,8 +555,9 @@ def host_source(tu, path: str, text: bytes, launches: list, headers: dict | None
             elif c.kind == K.FUNCTION_TEMPLATE and has_attr(c, K.CUDAGLOBAL_ATTR):
                 templates.add(c.spelling)
 
-    kernel_templates(tu.cursor.get_children())
-    edits_of[path].extend(cuda_instantiations.kernel_instantiation_edits(tu, path, templates))
+    if b"template" in text:
+        kernel_templates(tu.cursor.get_children())
+        edits_of[path].extend(cuda_instantiations.kernel_instantiation_edits(tu, path, templates))
 
     def visit_decls(cursors):
         for c in cursors:
