@@ -111,6 +111,9 @@ def scalars(ty, base=0):
                 if f.get_bitfield_width():
                     out.append((base + off, "int", 1))
                 continue
+            if CT.is_reference(f.type):  # a reference member (device code) holds an address
+                out.append((base + off, "int", 8))
+                continue
             out += scalars(f.type, base + off)
         return out
     if c.kind == T.CONSTANTARRAY:
@@ -126,8 +129,8 @@ def scalars(ty, base=0):
         return scalars(part, base) + scalars(part, base + CT.size_of(part))
     if CT.is_float(c):
         return [(base, "float", CT.size_of(c))]
-    if CT.is_int(c) or c.kind in (T.POINTER, T.LVALUEREFERENCE, T.RVALUEREFERENCE):  # (a reference: its address)
-        return [(base, "int", 8 if c.kind != T.POINTER else CT.size_of(c))]
+    if CT.is_int(c) or c.kind == T.POINTER:
+        return [(base, "int", CT.size_of(c))]
     if CT.is_vector(c) and CT.size_of(c) <= 8:  # (SSE class, as a double)
         return [(base, "float", CT.size_of(c))]
     if CT.is_vector(c):  # (SSE then SSEUP eightbytes: classify)
