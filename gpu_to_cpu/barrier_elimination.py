@@ -35,7 +35,7 @@ from mlir.dialects import arith, llvm, memref, scf
 
 from polygeist_py.errors import error_at_op
 from polygeist_py.frontend.calls import WARP_SYNC
-from polygeist_py.frontend.cuda_builtins import ACTIVE_LANE, BLOCK_UNIFORM, WARP_PUBLISH
+from polygeist_py.frontend.cuda_builtins import ACTIVE_LANE, BLOCK_UNIFORM, CUDA_CONSTANT, WARP_PUBLISH
 from polygeist_py.frontend.stmts import WRITTEN_IF
 from polygeist_py.max_flow import min_cut_source_side
 
@@ -43,6 +43,8 @@ from .checked_uniformity import checked_condition, differs_by_construction, for_
 from .ir_nav import (TRAPPING, body_ops, collect, defined_inside, enclosing, is_nested_in, is_pure,
                      loop_bounds, replace_uses_inside, within)
 from .launch_to_loops import THREADS, is_block_loop, is_thread_loop, parallel_loop
+from .pointer_caches import PointerCache, is_cacheable_pointer, load_pointer, new_pointer_cache, null_pointer, \
+    store_pointer
 
 CONTROL = ("scf.if", "scf.for", "scf.while")
 
@@ -118,6 +120,9 @@ def _uniform(v, p, assumed=frozenset()) -> bool:
         return all(_uniform(o, p, assumed) for o in owner.operands)  # `constexpr int BLOCK`, `__constant__` data
     if _uniform_address_load(owner, p, assumed):
         return True
+    if owner.name == "memref.load" and not isinstance(owner.operands[0].owner, ir.Block) \
+            and UNIFORM_CACHE in owner.operands[0].owner.attributes:
+        return True
     if not is_pure(owner):
         return False
     return all(_uniform(o, p, assumed) for o in owner.operands)
@@ -155,7 +160,18 @@ def _reads_constant(op, p=None) -> bool:
     name = op.operation.name
     if name in ("memref.load", "affine.load"):
         return _is_constant_global(op.operands[0]) or p is not None and _shared_unwritten_in(op.operands[0], p)
+    if name == "llvm.load" and _constant_memory(_base(op.operands[0])):
+        return True  # a field of a `__constant__` struct (heartwall's `d_common_change.frame_no`)
     return name == "llvm.load" and p is not None and _read_only_copy(op.operands[0], p)
+
+
+def _constant_memory(ptr) -> bool:
+    """Whether `ptr` is the `llvm.mlir.addressof` of a `__constant__` global (CUDA_CONSTANT)."""
+    op = ptr.owner
+    if isinstance(op, ir.Block) or op.operation.name != "llvm.mlir.addressof":
+        return False
+    g = _global_op(op, ir.FlatSymbolRefAttr(op.attributes["global_name"]).value)
+    return g is not None and CUDA_CONSTANT in g.attributes
 
 
 def _shared_unwritten_in(m, p) -> bool:
@@ -216,14 +232,20 @@ def _is_constant_global(m) -> bool:
     get = m.owner
     if isinstance(get, ir.Block) or get.operation.name != "memref.get_global":  # (.name: the symbol)
         return False
-    name = ir.FlatSymbolRefAttr(get.attributes["name"]).value
-    module = get.operation
+    g = _global_op(get, ir.FlatSymbolRefAttr(get.attributes["name"]).value)
+    return g is not None and ("constant" in g.attributes or CUDA_CONSTANT in g.attributes)
+
+
+def _global_op(user, name):
+    """The memref.global or llvm.mlir.global named `name` in the module of op `user` (None if absent)."""
+    module = user.operation
     while module.name != "builtin.module":
         module = module.parent
     for op in module.regions[0].blocks[0].operations:
-        if op.operation.name == "memref.global" and ir.StringAttr(op.attributes["sym_name"]).value == name:
-            return "constant" in op.attributes
-    return False
+        if op.operation.name in ("memref.global", "llvm.mlir.global") and \
+                ir.StringAttr(op.attributes["sym_name"]).value == name:
+            return op
+    return None
 
 
 def _hoist_uniform(p, stop=None) -> None:
@@ -301,6 +323,7 @@ def _thread_ids(p) -> list:
 
 CACHE, STATE = "pgcc.cache", "pgcc.state"  # written once before a split / updated by an interchanged loop
 PTR_CACHE = "pgcc.pointer_cache"  # a cache of !llvm.ptr values, kept as i64 addresses
+UNIFORM_CACHE = "pgcc.uniform_cache"  # a cache of a value that is the same in every thread of the block
 
 
 def _recomputable(op) -> bool:
@@ -340,6 +363,8 @@ def _full_extent(ub):
 
 
 def _cache_or_fail(p, v, where, kind=CACHE):
+    if is_cacheable_pointer(v, p):
+        return new_pointer_cache(v.type, lambda ty: _new_cache(p, ty, kind))
     cache = _new_cache(p, v.type, kind)
     if cache is None:
         raise error_at_op(where, f"unsupported construct: a value of type '{v.type}' that lives across "
@@ -347,13 +372,23 @@ def _cache_or_fail(p, v, where, kind=CACHE):
     return cache
 
 
+def _mark_uniform_cache(cache) -> None:
+    """Mark the allocas of `cache` UNIFORM_CACHE: every thread stores the same value in it."""
+    for c in ([cache.base] + cache.parts if isinstance(cache, PointerCache) else [cache]):
+        c.owner.attributes[UNIFORM_CACHE] = ir.UnitAttr.get()
+
+
 def _store(v, cache, p):
+    if isinstance(cache, PointerCache):
+        return store_pointer(v, cache, _thread_ids(p))
     if str(v.type) == "!llvm.ptr":
         v = llvm.PtrToIntOp(ir.IntegerType.get_signless(64), v).result
     memref.StoreOp(v, cache, _thread_ids(p))
 
 
 def _load(cache, p):
+    if isinstance(cache, PointerCache):
+        return load_pointer(cache, _thread_ids(p))
     v = memref.LoadOp(cache, _thread_ids(p)).result
     if PTR_CACHE in cache.owner.attributes:
         v = llvm.IntToPtrOp(ir.Type.parse("!llvm.ptr"), v).result
@@ -369,6 +404,8 @@ def _dummy(ty, before):
             return arith.constant(ty, 0)
         if str(ty) == "!llvm.ptr":
             return llvm.ZeroOp(ty).result
+        if isinstance(ty, ir.MemRefType) and ir.MemRefType(ty).rank > 0:
+            return null_pointer(ty)
     raise error_at_op(before, f"unsupported construct: per-thread value of type '{ty}' carried across "
                               "__syncthreads()")
 
@@ -418,12 +455,14 @@ def _pass_values(q, p) -> None:
     needed = [r for r in defined if _used_in(r, p)]
     if not needed:
         return
-    stored, recompute = _min_cut(needed, defined)
+    stored, recompute = _min_cut(needed, defined, q)
     qterm = list(q.regions[0].blocks[0].operations)[-1]
     first = list(p.regions[0].blocks[0].operations)[0]
     mapping = dict(zip(q.regions[0].blocks[0].arguments, p.regions[0].blocks[0].arguments))
     for v in stored:
         cache = _cache_or_fail(p, v, defined[v])
+        if _uniform(v, q):  # its reloads stay uniform (a pointer set in a branch and yielded by a later one)
+            _mark_uniform_cache(cache)
         with defined[v].location, ir.InsertionPoint(qterm):
             _store(v, cache, q)
         with defined[v].location, ir.InsertionPoint(first):
@@ -440,9 +479,10 @@ def _pass_values(q, p) -> None:
         replace_uses_inside(v, mapping[v], p)
 
 
-def _min_cut(needed, defined):
+def _min_cut(needed, defined, q):
     """Choose which values to store: a minimum vertex cut between values that cannot be recomputed and the
-    needed ones, over the pure-op def-use graph (each stored value costs 1). Returns (stored, recomputed)."""
+    needed ones, over the pure-op def-use graph (each stored value costs 1; `q` is the thread loop defining
+    them). Returns (stored, recomputed)."""
     nodes, work = set(), list(needed)
     while work:  # the values the needed ones may be recomputed from
         v = work.pop()
@@ -458,13 +498,15 @@ def _min_cut(needed, defined):
         cap.setdefault(a, {})[b] = cap.get(a, {}).get(b, 0) + c
         cap.setdefault(b, {}).setdefault(a, 0)
 
-    storable = {v: _cacheable(v.type) for v in nodes}
+    storable = {v: _cacheable(v.type) or is_cacheable_pointer(v, q) for v in nodes}
     for v in nodes:
         if not storable[v] and not _recomputable(defined[v]):
             raise error_at_op(defined[v], f"unsupported construct: a per-thread value of type '{v.type}' (e.g. a "
                                           "local array) used across __syncthreads()")
     for v in nodes:
-        edge(("in", v), ("out", v), 1 if storable[v] else inf)
+        # a pointer costs one cache per descriptor part (pointer_caches.py): recomputing it is usually cheaper
+        cost = 1 if not isinstance(v.type, ir.MemRefType) else 2 + 2 * ir.MemRefType(v.type).rank
+        edge(("in", v), ("out", v), cost if storable[v] else inf)
         op = defined[v]
         if _recomputable(op):
             for o in op.operands:
@@ -503,10 +545,13 @@ def _interchange(p, x) -> list:
         _while_state_to_caches(p, x)
     _split_before(p, x)
     _sink_prefix_into_regions(p, x)
-    for o in x.operands:
+    for i, o in enumerate(list(x.operands)):
         if defined_inside(o, p):
-            raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a loop or "
-                                 "condition that differs between the threads of a block (non-uniform barrier)")
+            outside = _uniform_outside(o, p)
+            if outside is None:
+                raise error_at_op(x, "unsupported construct: __syncthreads() or a warp intrinsic inside a loop or "
+                                     "condition that differs between the threads of a block (non-uniform barrier)")
+            x.operands[i] = outside
     x.move_before(p)
     inner = []
     regions = [1] if x.name == "scf.while" else range(len(x.regions))
@@ -522,11 +567,37 @@ def _interchange(p, x) -> list:
         for i, o in enumerate(list(term.operands)):
             # a result of a uniform control op holding a barrier is fine: that op leaves q in its own turn
             if defined_inside(o, q) and not _is_interchanged_later(o):
-                if not _uniform(o, q) or not _cacheable(o.type):
+                if not _uniform(o, q) or not (_cacheable(o.type) or is_cacheable_pointer(o, q)):
                     raise error_at_op(x, "internal: a loop-carried value was classified uniform but is per-thread")
                 term.operands[i] = _through_uniform_cell(q, o, term)
         inner.append(q)
     return inner + [p]
+
+
+def _uniform_outside(v, p):
+    """Value `v` of thread loop `p`, recomputed before `p`, when it is pure arithmetic on values defined outside
+    `p` and reloads of UNIFORM_CACHE caches (read at thread (0, 0, 0): every thread stored the same value), as
+    the bound of Rodinia leukocyte's `for (tb = 0; tb < max; tb++)` with `max` from a load before the first
+    barrier; None otherwise."""
+    if not defined_inside(v, p):
+        return v
+    op = v.owner
+    if isinstance(op, ir.Block) or op.regions and len(op.regions):
+        return None
+    if op.name == "memref.load" and not isinstance(op.operands[0].owner, ir.Block) \
+            and UNIFORM_CACHE in op.operands[0].owner.attributes and not defined_inside(op.operands[0], p):
+        with op.location, ir.InsertionPoint(p):
+            zero = arith.constant(ir.IndexType.get(), 0)
+            return memref.LoadOp(op.operands[0], [zero] * (len(op.operands) - 1)).result
+    if not is_pure(op):
+        return None
+    operands = [_uniform_outside(o, p) for o in op.operands]
+    if any(o is None for o in operands):
+        return None
+    clone = op.clone(ip=ir.InsertionPoint(p))
+    for i, o in enumerate(operands):
+        clone.operands[i] = o
+    return clone.results[ir.OpResult(v).result_number]
 
 
 def _through_uniform_cell(q, v, user):
@@ -534,13 +605,24 @@ def _through_uniform_cell(q, v, user):
     __syncthreads_or), as a value for `user` after `q`: every thread stores it in one cell of the block, which
     `user` reads after the thread loops."""
     blocks = enclosing(q, is_block_loop)
-    with q.location, ir.InsertionPoint(list(blocks.regions[0].blocks[0].operations)[0]):
-        cell = memref.AllocaOp(ir.MemRefType.get([], v.type), [], [])
-    cell.attributes[STATE] = ir.UnitAttr.get()
+
+    def new_cell(ty):
+        with q.location, ir.InsertionPoint(list(blocks.regions[0].blocks[0].operations)[0]):
+            cell = memref.AllocaOp(ir.MemRefType.get([], ty), [], [])
+        cell.attributes[STATE] = ir.UnitAttr.get()
+        return cell.result
+
+    if isinstance(v.type, ir.MemRefType):  # a pointer (heartwall's `d_in` set in a branch holding barriers)
+        cells = new_pointer_cache(v.type, new_cell)
+        with q.location, ir.InsertionPoint.after(v.owner):
+            store_pointer(v, cells, [])
+        with q.location, ir.InsertionPoint(user):
+            return load_pointer(cells, [])
+    cell = new_cell(v.type)
     with q.location, ir.InsertionPoint.after(v.owner):
-        memref.StoreOp(v, cell.result, [])
+        memref.StoreOp(v, cell, [])
     with q.location, ir.InsertionPoint(user):
-        return memref.LoadOp(cell.result, []).result
+        return memref.LoadOp(cell, []).result
 
 
 def _is_interchanged_later(v) -> bool:
@@ -931,3 +1013,4 @@ def _replace_uses_in_block(v, new, block) -> None:
     for use in list(v.uses):
         if _in_block(use.owner, block, owner_op):
             use.owner.operands[use.operand_number] = new
+

@@ -28,7 +28,8 @@ from .errors import CompileError
 
 PROBE_PREFIX = "__pgcc_instantiation_"
 # function specifiers that may precede an instantiation's return type but cannot appear in a type alias
-_SPECIFIERS = {"inline", "constexpr", "__host__", "__device__", "__forceinline__", "__inline__", "static", "extern"}
+_SPECIFIERS = {"inline", "constexpr", "__host__", "__device__", "__forceinline__", "__inline__", "static", "extern",
+               "__global__"}  # (a kernel's probe takes its address, which makes cuda_split give it a stub)
 
 
 def _declarations(tu, path: str) -> list:
@@ -36,19 +37,42 @@ def _declarations(tu, path: str) -> list:
     `template` not followed by `<` (a declaration's template parameters), nor preceded by `.`, `->` or `::`
     (the `x.template f<T>()` disambiguator), nor by `extern` (a declaration: instantiated elsewhere); up to
     its `;`."""
-    toks = [t.spelling for t in tu.get_tokens(extent=tu.cursor.extent)
+    return [[t.spelling for t in rest] for _, rest in _declaration_tokens(tu, path)]
+
+
+def _declaration_tokens(tu, path: str) -> list:
+    """(the `template` token, the tokens after it up to the `;`) of each declaration `_declarations` finds."""
+    toks = [t for t in tu.get_tokens(extent=tu.cursor.extent)
             if t.location.file is not None and t.location.file.name == path]
     found = []
     for i, t in enumerate(toks):
-        if t != "template" or i + 1 >= len(toks) or toks[i + 1] == "<":
+        if t.spelling != "template" or i + 1 >= len(toks) or toks[i + 1].spelling == "<":
             continue
-        if i > 0 and toks[i - 1] in (".", "->", "::", "extern"):
+        if i > 0 and toks[i - 1].spelling in (".", "->", "::", "extern"):
             continue
         end = i + 1
-        while end < len(toks) and toks[end] != ";":
+        while end < len(toks) and toks[end].spelling != ";":
             end += 1
-        found.append(toks[i + 1:end])
+        found.append((t, toks[i + 1:end]))
     return found
+
+
+def kernel_instantiation_edits(tu, path: str, kernel_templates: set) -> list:
+    """Byte edits of `path` for the host compiler: each explicit instantiation of a kernel template
+    (`template __global__ void k<float>(float *, int);`, nvcc's way to make a kernel template's specialization
+    for other files) becomes an explicit instantiation declaration (`extern template ...`): the host side has
+    the kernel's declaration only (its body is device code), and g++ rejects an instantiation definition
+    without a body; the device side defines the specialization's stub (a kernel named in `kernel_templates`,
+    spellings of the __global__ function templates)."""
+    edits = []
+    for t, rest in _declaration_tokens(tu, path):
+        parts = _split([r.spelling for r in rest])
+        names = parts[1] if parts is not None else []
+        ident = names[names.index("<") - 1] if "<" in names else names[-1] if names else None
+        if "__global__" in [r.spelling for r in rest] or ident in kernel_templates:
+            s = t.extent.start.offset
+            edits.append((s, s, b"extern "))
+    return edits
 
 
 def _split(decl: list):

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from .clang_ast import (K, T, canonical, children, evaluate, has_attr, location_file_name, strip_implicit,
                         top_level_cursors, unary_op, var_decl_initializer)
+from . import cuda_instantiations
 from .errors import error_at
 from .frontend.records import is_default_construction
 
@@ -352,10 +353,12 @@ def instantiated_launches(tu, path: str) -> list:
     return found
 
 
-def kernels(tu, path: str, launches: list) -> list:
-    """The kernels that get stubs: non-template kernels defined in `path`, and the kernel (specialization) each
-    launch of `launches` ([(launch, enclosing function)], instantiated_launches) names; with the constant block
-    shapes of their launches.
+def kernels(tu, path: str, launches: list, unit=None) -> list:
+    """The kernels that get stubs: non-template kernels defined in `path`, the kernel (specialization) each
+    launch of `launches` ([(launch, enclosing function)], instantiated_launches) names, and the kernels whose
+    address host code takes in `unit` (cuda_instantiations.analysis_unit: also the explicit instantiations of
+    kernel templates, `template __global__ void k<float>(float *, int);`, for launches in other files); with
+    the constant block shapes of their launches.
 
     Raises:
         CompileError: a launch through a function pointer.
@@ -396,7 +399,7 @@ def kernels(tu, path: str, launches: list) -> list:
         spec = specialization(call, k, function)
         if spec is not None and spec not in kern.launches and len(kern.launches) < MAX_SPECIALIZATIONS:
             kern.launches.append(spec)
-    for k in address_taken_kernels(tu, path):
+    for k in address_taken_kernels(unit or tu, path):
         add(k)
     return list(out.values())
 
@@ -543,6 +546,18 @@ def host_source(tu, path: str, text: bytes, launches: list, headers: dict | None
     for f in files:
         edits_of[f].extend(_macro_launch_edits(texts[f]))
         edits_of[f].extend(_macro_device_body_edits(texts[f]))
+    templates = set()  # the kernel templates of the program, whose explicit instantiations the host declares
+
+    def kernel_templates(cursors):
+        for c in cursors:
+            if c.kind == K.NAMESPACE and _in_program(c, edits_of):
+                kernel_templates(c.get_children())
+            elif c.kind == K.FUNCTION_TEMPLATE and has_attr(c, K.CUDAGLOBAL_ATTR):
+                templates.add(c.spelling)
+
+    if b"template" in text:
+        kernel_templates(tu.cursor.get_children())
+        edits_of[path].extend(cuda_instantiations.kernel_instantiation_edits(tu, path, templates))
 
     def visit_decls(cursors):
         for c in cursors:

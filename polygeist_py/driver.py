@@ -747,8 +747,8 @@ def compile_cuda_split(tu, path: str, o: Options, workdir: str, obj_name: str, s
         tu = parse(path, o.clang_args, text.decode("utf-8", errors="surrogateescape"), "cuda")
     launches = cuda_split.find_launches(tu, path)
     from .cuda_instantiations import analysis_unit  # explicit instantiations' launches (a reparse when any)
-    kernels = cuda_split.kernels(tu, path, cuda_split.instantiated_launches(
-        analysis_unit(tu, path, text, o.clang_args), path))
+    unit = analysis_unit(tu, path, text, o.clang_args)
+    kernels = cuda_split.kernels(tu, path, cuda_split.instantiated_launches(unit, path), unit)
     stub_text, stubs = cuda_split.device_stubs(kernels)
     host_headers = {}
     host_text = cuda_split.host_source(tu, path, text, launches, host_headers)

@@ -24,11 +24,10 @@ def test_memory_pool_directed_rounding_casts_and_cache_hints(tmp):
         assert "release threshold kept, 0 of 64" in out
 
 
-def test_reference_member_of_a_device_class_template_is_an_error(tmp):
+def test_reference_member_of_a_device_class_template(tmp):
     """A class template used in device code with a reference member (cub's WarpExchange keeps `TempStorage &`):
-    was "unsupported conversion to 'WarpTranspose<int, 4, 32>::Storage &'" at the member initializer; now the
-    error names the construct at the member (HeCBench warpexchange)."""
+    was "unsupported conversion to 'WarpTranspose<int, 4, 32>::Storage &'" at the member initializer, then an
+    error naming the construct; the member now holds the storage's address (HeCBench warpexchange)."""
     r = run_pgcc([CUDA / "warp_exchange_ref_member.cu", "--cpuify", "-O2", "-o", tmp / "app"])
-    assert r.returncode == 1 and "Traceback" not in r.stderr
-    assert "warp_exchange_ref_member.cu:19:12: error: unsupported C++ construct 'reference member'" in r.stderr, \
-        r.stderr
+    assert r.returncode == 0, r.stderr
+    assert_passes(tmp / "app")

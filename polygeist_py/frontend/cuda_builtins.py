@@ -51,6 +51,8 @@ WARP_PUBLISH = "pgcc.warp_publish"
 # `while (__syncthreads_or(found))` may hold barriers.
 BLOCK_UNIFORM = "pgcc.block_uniform"
 ACTIVE_LANE = "__pgcc_active_lane"
+# on a global: a `__constant__` variable, which device code only reads (so loads from it are uniform in a launch)
+CUDA_CONSTANT = "pgcc.cuda_constant"
 
 
 SHUFFLES = ("__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync")

@@ -17,7 +17,8 @@ layout (docs/memory_model.md). What C++ adds is translated as plain functions:
   runs the in-class initializers.
 - Destructors must be trivial or empty (nothing runs at scope end); virtual functions, inheritance,
   templates, reference members, conversion operators and delegating constructors are errors naming the
-  construct (``unsupported C++ construct 'virtual function'``).
+  construct (``unsupported C++ construct 'virtual function'``). In device code a reference member
+  (`struct View { float &x; }`) is a pointer field holding its object's address, as in the Itanium layout.
 - In device code (nvcc's model), non-virtual inheritance works: a base-class subobject lies at the offset
   clang's layout gives it (``Type.get_bases``, ``Cursor.get_base_offsetof``: the Itanium layout the host
   compiler uses too), so a derived-to-base conversion of an object, reference or pointer adds that offset
@@ -62,7 +63,7 @@ def check_record(d, templates=False):
     Raises:
         CompileError: ``unsupported C++ construct '<what>'`` for a template, inheritance (outside device code),
             a virtual base class, a virtual function (of the class or of a base), a destructor with a body, a
-            reference member, a conversion operator, a nested template.
+            reference member (outside device code), a conversion operator, a nested template.
     """
     if d.kind in (K.FUNCTION_TEMPLATE, K.CLASS_TEMPLATE, K.CLASS_TEMPLATE_PARTIAL_SPECIALIZATION):
         raise unsupported_cxx(d, "template")
@@ -87,8 +88,8 @@ def check_record(d, templates=False):
             check_record(c, templates)
         elif c.kind in METHOD_KINDS:
             check_method(c, templates)
-        elif c.kind == K.FIELD_DECL and CT.is_reference(c.type):
-            raise unsupported_cxx(c, "reference member")
+        elif c.kind == K.FIELD_DECL and CT.is_reference(c.type) and not templates:  # (device code: the field
+            raise unsupported_cxx(c, "reference member")  # holds the address, LLVMMemory.address/init_object)
 
 
 def check_method(m, templates=False):
@@ -507,11 +508,11 @@ class CxxClassGen:
             elif self.needs_construction(bt):
                 self.default_construct(bptr, bt, bt.get_declaration())
         for f in canonical(ty).get_fields():
-            if CT.is_reference(f.type):  # (a class template's specialization in device code: check_record does
-                raise unsupported_cxx(f, "reference member")  # not see its members; cub's WarpExchange)
             init = explicit.get(f.hash)
             if init is None:
                 init = R.in_class_initializer(f)
+            if CT.is_reference(f.type) and init is None:  # (C++ requires one; a copy copies the address)
+                raise self.error(f, f"reference member '{f.spelling}' without an initializer")
             off, bf = R.field_location(f)
             fptr = self.at_offset(ptr, off)
             ft = canonical(f.type)

@@ -306,8 +306,12 @@ class LLVMMemory:
         return ptr
 
     def init_object(self, ptr, ty, init):
-        """Store initializer `init` into the object of type `ty` at `ptr` (a brace list zero-fills first)."""
+        """Store initializer `init` into the object of type `ty` at `ptr` (a brace list zero-fills first; a
+        reference member, `ty` a reference type, holds the address of the object `init` designates)."""
         ty = canonical(ty)
+        if CT.is_reference(ty):
+            llvm.StoreOp(self.reference_to(init, CT.unreferenced(ty)), ptr)
+            return
         s = strip_implicit(init)
         if is_default_construction(init, ty):
             return
@@ -474,7 +478,10 @@ class LLVMMemory:
             return self.lvalue_address(lv, e)
         if k == K.MEMBER_REF_EXPR:
             off, _ = self.member_offset(e)
-            return self.at_offset(self.member_base(member_object(e)), off)
+            slot = self.at_offset(self.member_base(member_object(e)), off)
+            if e.referenced is not None and e.referenced.kind == K.FIELD_DECL and CT.is_reference(e.referenced.type):
+                return llvm.LoadOp(CT.llvm_ptr(), slot).result  # a reference member holds its object's address
+            return slot
         if k == K.ARRAY_SUBSCRIPT_EXPR:
             base, idx = children(e)
             bt = canonical(base.type)

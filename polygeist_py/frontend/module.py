@@ -26,7 +26,7 @@ from . import x86_builtins
 from . import x87
 from .calls import Calls
 from .codegen import FunctionGen
-from .cuda_builtins import is_texture
+from .cuda_builtins import CUDA_CONSTANT, is_texture
 from .llvm_memory import is_null_constant, is_thread_local
 from .scan import clear_memo, decl_key, parameters
 from .values import MemVar
@@ -337,7 +337,19 @@ class ModuleGen:
 
     def global_var(self, d) -> MemVar:
         """The global variable of declaration `d` (a VAR_DECL, or a variable template's specialization:
-        `is_variable_template_specialization`), emitted on first use."""
+        `is_variable_template_specialization`), emitted on first use. A `__constant__` one is marked
+        CUDA_CONSTANT: device code cannot write it, so a launch reads the same value everywhere."""
+        new = decl_key(d.canonical) not in self.globals
+        mv = self._global_var(d)
+        name = getattr(mv, "global_name", None)
+        if new and name and has_attr(d, K.CUDACONSTANT_ATTR):
+            for op in self.module.body.operations:
+                if op.operation.name in ("memref.global", "llvm.mlir.global") and \
+                        ir.StringAttr(op.attributes["sym_name"]).value == name:
+                    op.attributes[CUDA_CONSTANT] = ir.UnitAttr.get()
+        return mv
+
+    def _global_var(self, d) -> MemVar:
         key = decl_key(d.canonical)
         if key in self.globals:
             return self.globals[key]

@@ -111,6 +111,9 @@ def scalars(ty, base=0):
                 if f.get_bitfield_width():
                     out.append((base + off, "int", 1))
                 continue
+            if CT.is_reference(f.type):  # a reference member (device code) holds an address
+                out.append((base + off, "int", 8))
+                continue
             out += scalars(f.type, base + off)
         return out
     if c.kind == T.CONSTANTARRAY:

@@ -178,6 +178,11 @@ def address_taken(body) -> set:
                 bound(a)
         elif c.kind == K.VAR_DECL and reference_initializer(c) is not None:
             bound(reference_initializer(c))
+        elif c.kind == K.INIT_LIST_EXPR and canonical(c.type).kind == T.RECORD:
+            fields = list(canonical(c.type).get_fields())  # `Acc a{local};` with a member `int &count`
+            for f, item in zip(fields, children(c)):
+                if f.type.get_canonical().kind in (T.LVALUEREFERENCE, T.RVALUEREFERENCE):
+                    bound(item)
         if c.kind == K.CALL_EXPR and call_name(c) in OUT_PARAM_CALLS:
             args = list(c.get_arguments())
             pos = OUT_PARAM_CALLS[call_name(c)]
