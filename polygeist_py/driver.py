@@ -1208,7 +1208,26 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def console_main() -> None:
-    sys.exit(main())
+    """The `pgcc` script's entry point: main(), then exit without the interpreter's teardown (exit_now)."""
+    exit_now(main())
+
+
+def exit_now(code: int) -> None:
+    """End the process with status `code` (int) without the interpreter's teardown, as gcc's and clang's
+    drivers skip freeing their memory (clang -cc1's -disable-free): freeing the MLIR context, the libclang
+    translation unit, isl's objects and some 300 modules' objects cost 0.05-0.1 s of CPU after every
+    compilation (gemm -O3: 0.87 s -> 0.79 s with opt, llc and cc). Exit handlers run and the standard streams
+    are flushed first; every file pgcc writes is closed by then (`with` blocks). A flush that fails (a closed
+    pipe) gives status 120, as the interpreter's own exit does."""
+    import atexit
+    code = code or 0
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            code = code or 120
+    os._exit(code)
 
 
 if __name__ == "__main__":
