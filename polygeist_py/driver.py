@@ -954,7 +954,7 @@ def dry_run(o: Options, langs: list) -> list[str]:
     Stages that depend on the source say when they run."""
     import tempfile
 
-    from .backend import backend_commands, link_command
+    from .backend import backend_commands, link_command, needs_cxx_library
     from .host_compiler import host_command, join_command, runtime_archive_path
     from .verbose import command_line, stage_line
 
@@ -1012,7 +1012,8 @@ def dry_run(o: Options, langs: list) -> list[str]:
             objects.append(out)
     if not stops:
         lines.append(command_line(link_command(objects + [runtime_archive_path()], o.output or "a.out",
-                                               o.lib_dirs, o.libs, o.link_extra), quoted=True))
+                                               o.lib_dirs, o.libs, o.link_extra, needs_cxx_library(langs, o.libs)),
+                                  quoted=True))
     return lines
 
 
@@ -1084,10 +1085,11 @@ def _compile_and_link(o: Options) -> int:
         if stops:
             return 0
         with phase("imports (MLIR)"):
-            from .backend import link
+            from .backend import link, needs_cxx_library
             from .host_compiler import runtime_archive
         with phase("link (cc)", "subprocesses"):
-            link(objects + [runtime_archive()], o.output or "a.out", o.lib_dirs, o.libs, o.link_extra)
+            link(objects + [runtime_archive()], o.output or "a.out", o.lib_dirs, o.libs, o.link_extra,
+                 needs_cxx_library(langs, o.libs))
     return 0
 
 

@@ -57,3 +57,30 @@ def test_pgcc_output_to_a_pipe_and_exit_status(tmp):
     r = run_pgcc(["-c", bad, "-o", tmp / "bad.o"])
     assert r.returncode == 1
     assert "bad.c:1:" in r.stderr and "error:" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_c_links_without_the_cxx_library_and_cxx_objects_still_link(tmp):
+    """A link of C sources only does not read libstdc++ (as gcc's C link; backend.needs_cxx_library), and the
+    program runs as gcc's build does; an object from elsewhere (here a C++ one, as a .cu file's host code is)
+    still gets the C++ library."""
+    main = tmp / "main.c"
+    main.write_text("#include <stdio.h>\n"
+                    "double twice(double);\n"
+                    "int main(void) { printf(\"%.1f\\n\", twice(20.5)); return 0; }\n")
+    lib = tmp / "lib.c"
+    lib.write_text("double twice(double x) { return 2 * x; }\n")
+    dry = run_pgcc(["-###", main, lib, "-o", tmp / "app"])
+    assert dry.returncode == 0, dry.stderr
+    link_line = dry.stderr.strip().splitlines()[-1]
+    assert "-lomp" in link_line and "stdc++" not in link_line
+    got = run_pgcc([main, lib, "-o", tmp / "app"])
+    assert got.returncode == 0, got.stderr
+    assert run_exe(tmp / "app").stdout == "41.0\n"
+    cxx = tmp / "twice.cpp"  # std::string needs libstdc++
+    cxx.write_text('#include <string>\n'
+                   'extern "C" double twice(double x) { return std::stod(std::to_string(x)) * 2; }\n')
+    r = subprocess.run(["g++", "-O1", "-c", str(cxx), "-o", str(tmp / "twice.o")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    got = run_pgcc([main, tmp / "twice.o", "-o", tmp / "app2"])
+    assert got.returncode == 0, got.stderr
+    assert run_exe(tmp / "app2").stdout == "41.0\n"
