@@ -191,22 +191,37 @@ def compile_llvm_ir(ll_text: str, out_path: str, opt_level: int, kind: str = "ob
                     shutil.copyfileobj(src, dst)
 
 
-def link_command(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> list:
+# Libraries of C programs: a link of C sources with only these needs no C++ library (gcc's C link has none)
+C_LIBRARIES = ("m", "c", "pthread", "dl", "rt", "omp", "gomp")
+
+
+def needs_cxx_library(langs: list, libs: list[str]) -> bool:
+    """Whether a link may need the C++ library: unless every input is a C source compiled by pgcc (`langs`: the
+    driver's language of each input, None for linker inputs such as .o and .a files, which may be C++) and every
+    `-l` library (names, list of str) is one of C_LIBRARIES."""
+    return any(lang != "c" for lang in langs) or any(lib not in C_LIBRARIES for lib in libs)
+
+
+def link_command(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str],
+                 cxx: bool = True) -> list:
     """The linker's command line of link (arguments as link's)."""
     omp = libomp_dir()
     return [linker(), *objects, "-o", out_path, *[f"-L{d}" for d in lib_dirs], f"-L{omp}", f"-Wl,-rpath,{omp}",
             *extra, *[f"-l{l}" for l in libs], "-lomp", "-lm",
-            "-Wl,--push-state,--as-needed", "-lstdc++", "-Wl,--pop-state"]
+            *(("-Wl,--push-state,--as-needed", "-lstdc++", "-Wl,--pop-state") if cxx else ())]
 
 
-def link(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str]) -> None:
+def link(objects: list[str], out_path: str, lib_dirs: list[str], libs: list[str], extra: list[str],
+         cxx: bool = True) -> None:
     """Link objects into an executable (or a shared library with -shared in `extra`) with the system C driver,
-    LLVM's OpenMP runtime, libm, and the C++ library where an object needs it (the host code of .cu files,
-    compiled by the host C++ compiler in nvcc's model: linked only as needed, so C programs do not depend on it).
+    LLVM's OpenMP runtime, libm, and with `cxx` (needs_cxx_library) the C++ library where an object needs it
+    (the host code of .cu files, compiled by the host C++ compiler in nvcc's model: linked only as needed, so C
+    programs do not depend on it). Without `cxx` the linker does not read libstdc++ at all: its symbol table
+    took a quarter of the link's CPU time (gemm: 0.034 s -> 0.025 s), for nothing in a link of C sources.
 
     Raises:
         LinkError: the linker failed (its message, then ``pgcc: error: linker command failed``).
     """
-    r = subprocess.run(link_command(objects, out_path, lib_dirs, libs, extra), capture_output=True, text=True)
+    r = subprocess.run(link_command(objects, out_path, lib_dirs, libs, extra, cxx), capture_output=True, text=True)
     if r.returncode != 0:
         raise LinkError(r.stderr.strip(), r.returncode)

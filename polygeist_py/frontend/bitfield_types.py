@@ -15,10 +15,12 @@ from mlir.dialects import arith
 
 from ..clang_ast import K, T, canonical, children, unary_op
 from . import c_types as CT
+from .scan import _MEMO
 
 _ARITH = {"Add", "Sub", "Mul", "Div", "Rem", "And", "Or", "Xor"}
 _COMPARE = {"LT", "GT", "LE", "GE", "EQ", "NE"}
 INT_BITS = 32
+_MISSING = object()  # (gcc_type's memo: None is an answer)
 
 
 def _clang_type(e):
@@ -44,7 +46,21 @@ def common(a, b):
 
 def gcc_type(e):
     """(precision, unsigned) of integer expression cursor `e` in gcc's view (after integer promotion), or None
-    for a non-integer. Differs from clang's only through wide bit-fields."""
+    for a non-integer. Differs from clang's only through wide bit-fields.
+
+    Memoized per node for the translation unit being walked (scan.py's memo, cleared per unit): the walker asks
+    it of every integer binary operator, and each answer looks at the whole operand subtree, so a chain
+    `x + x + ... + x` of n terms cost O(n^2) cursor visits (1,000 terms: 20 s of CPU in the walk). The key is the
+    cursor's own fields, which libclang's clang_equalCursors compares (no foreign call)."""
+    key = ("gcc_type", e._kind_id, e.xdata, *e.data)
+    got = _MEMO.get(key, _MISSING)
+    if got is _MISSING:
+        got = _MEMO[key] = _gcc_type(e)
+    return got
+
+
+def _gcc_type(e):
+    """gcc_type(e), computed (its operands' through the memo)."""
     k = e.kind
     if k == K.PAREN_EXPR or (k == K.UNEXPOSED_EXPR and len(children(e)) == 1):
         inner = children(e)[0]
