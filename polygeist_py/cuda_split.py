@@ -537,8 +537,12 @@ def host_source(tu, path: str, text: bytes, launches: list, headers: dict | None
         s, e = extent(call)
         seg = ftext[s:e]
         i, j = seg.find(b"<<<"), seg.find(b">>>")
-        if i < 0 or j < i:  # written in a macro's definition: rewritten there (_macro_launch_edits)
-            if not any(b"<<<" in body for body in _macro_bodies(texts)):
+        if i < 0 or j < i:  # written in a macro's argument or definition
+            arg_edits = _macro_argument_launch_edits(ftext, s)
+            if arg_edits:  # (the launch's cursors of each instantiation name the same invocation)
+                edits.extend(ed for ed in arg_edits if ed not in edits)
+                continue
+            if not any(b"<<<" in body for body in _macro_bodies(texts)):  # rewritten there (_macro_launch_edits)
                 raise error_at(call, "unsupported construct: kernel launch whose `<<<` is not in the program's text")
             continue
         edits.append((s, e, b"(__pgcc_push_call_configuration(" + seg[i + 3:j] + b"), " + seg[:i] + seg[j + 3:]
@@ -628,6 +632,66 @@ def _macro_launch_edits(text: bytes) -> list:
             edits.append((k, j + 3, b"__pgcc_push_call_configuration(" + text[i + 3:j] + b"), "
                           + text[k:i].rstrip()))
             at = j + 3
+    return edits
+
+
+def _balanced_end(text: bytes, open_at: int) -> int:
+    """The offset just past the `)` matching the `(` at `open_at` (string and character literals skipped), or -1."""
+    depth, k, n = 0, open_at, len(text)
+    while k < n:
+        c = text[k:k + 1]
+        if c in b"\"'":
+            k += 1
+            while k < n and text[k:k + 1] != c:
+                k += 2 if text[k:k + 1] == b"\\" else 1
+        elif c == b"(":
+            depth += 1
+        elif c == b")":
+            depth -= 1
+            if depth == 0:
+                return k + 1
+        k += 1
+    return -1
+
+
+def _macro_argument_launch_edits(text: bytes, at: int) -> list:
+    """Edits rewriting each launch `k<<<cfg>>>(args)` written in the arguments of the macro invocation that
+    starts at offset `at` of `text` (`DISPATCH(n, N, [&] { kernel<N><<<grid, block>>>(out, in); })`, HeCBench
+    geglu) into `(__pgcc_push_call_configuration(cfg), k(args))`: libclang places such a launch at the
+    invocation, whose text holds the launch as written. The parentheses keep the comma inside one macro
+    argument. Empty when the invocation's text has no launch (the launch is in the macro's definition)."""
+    name = re.match(rb"[A-Za-z_]\w*\s*", text[at:])
+    if name is None or text[at + name.end():at + name.end() + 1] != b"(":
+        return []
+    end = _balanced_end(text, at + name.end())
+    edits, pos = [], at
+    while end > 0:
+        i = text.find(b"<<<", pos, end)
+        j = text.find(b">>>", i + 3, end) if i >= 0 else -1
+        if i < 0 or j < 0:
+            break
+        k = i
+        while k > at and text[k - 1:k] in b" \t\n":
+            k -= 1
+        if text[k - 1:k] == b">":  # template arguments: back to the matching '<'
+            depth = 0
+            while k > at:
+                k -= 1
+                depth += text[k:k + 1] == b">"
+                depth -= text[k:k + 1] == b"<"
+                if depth == 0:
+                    break
+        while k > at and (text[k - 1:k].isalnum() or text[k - 1:k] in b"_:"):
+            k -= 1
+        paren = j + 3
+        while paren < end and text[paren:paren + 1] in b" \t\n":
+            paren += 1
+        args_end = _balanced_end(text, paren) if text[paren:paren + 1] == b"(" else -1
+        if args_end < 0:
+            break
+        edits.append((k, args_end, b"(__pgcc_push_call_configuration(" + text[i + 3:j] + b"), "
+                      + text[k:i].rstrip() + text[paren:args_end] + b")"))
+        pos = args_end
     return edits
 
 

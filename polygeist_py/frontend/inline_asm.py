@@ -318,11 +318,13 @@ def _operand_value(fg, e):
 
 
 def _fit(fg, e, v):
-    """i32 value `v` converted to the integer type of output `e` (a wider output takes it zero-extended)."""
+    """Integer value `v` (i32 or i64) converted to the integer type of output `e` (a wider output takes it
+    zero-extended)."""
     t = CT.memory_type(canonical(e.type))
-    if isinstance(t, ir.IntegerType) and t.width != 32:
+    width = ir.IntegerType(v.type).width
+    if isinstance(t, ir.IntegerType) and t.width != width:
         from mlir.dialects import arith
-        return arith.extui(t, v) if t.width > 32 else arith.trunci(t, v)
+        return arith.extui(t, v) if t.width > width else arith.trunci(t, v)
     return v
 
 

@@ -6,7 +6,10 @@
    compiler and linked into every `pgcc --cpuify` program; the same meanings as the calls pgcc translates
    itself in a whole-file (C) compile (frontend/calls.py).
    pgcc links it (host_compiler.runtime_archive) into every program, as nvcc links libcudart. */
+#define _GNU_SOURCE /* sched_getcpu */
 #define _POSIX_C_SOURCE 200809L
+#include <sched.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -55,6 +58,24 @@ cudaError_t cudaDeviceGetLimit(size_t *value, int limit) {
 
 /* clock64() and clock() in device code */
 long long __pgcc_device_clock(void) { return (long long)clock(); }
+
+/* PTX %globaltimer: nanoseconds of the real-time clock, as the GPU's global timer counts */
+long long __pgcc_device_globaltimer(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return (long long)t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* PTX %nsmid and %smid: the "multiprocessors" are the host's online processors (multiProcessorCount of
+   cudaGetDeviceProperties), and a block runs on the one its OpenMP thread is on (kept below the count) */
+int __pgcc_device_nsmid(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
+int __pgcc_device_smid(void) {
+  int cpu = sched_getcpu();
+  return cpu < 0 ? 0 : cpu % __pgcc_device_nsmid();
+}
 
 /* The blocks cudaMalloc and friends hand out, sorted by address, so that the derivatives of device code can ask
    at run time whether pointers lie in distinct allocations (__pgcc_ad_shadows_disjoint below). */
