@@ -450,6 +450,11 @@ def int_abs(fg, call, args):
     ty = canonical(call.type)
     if CT.is_float(ty):
         return ir.Operation.create("math.absf", [CT.scalar_type(ty)], [fg.rvalue(args[0])]).result
+    if call.spelling.endswith("imaxabs") and CT.size_of(ty) < 8:
+        # (clang does not know `__builtin_imaxabs`: it declares it implicitly, `int ()`, so the call's value and the
+        # expression around it would be int where gcc's is intmax_t)
+        raise error_at(call, f"unsupported builtin '{call.spelling}' (clang types it as int, not intmax_t: call "
+                             "imaxabs from <inttypes.h>)")
     v = fg.convert(fg.rvalue(args[0]), args[0].type, ty, args[0])
     zero = fg.const_int(v.type, 0)
     return arith.select(arith.cmpi(arith.CmpIPredicate.slt, v, zero), arith.subi(zero, v), v)
@@ -495,12 +500,38 @@ def library_call(fg, call, args, name=None):
     """`__builtin_<f>(...)` as a call of the C library function f (declared with the builtin's prototype)."""
     callee = call.referenced
     name = name or call.spelling[len(BUILTIN):]
+    if canonical(callee.type).kind == T.FUNCTIONNOPROTO:
+        unknown_builtin_arguments(fg, call, args, name)
     own = fg.mg.calls.file_definition(name)
     if own is not None and canonical(own.type).kind == T.FUNCTIONNOPROTO:
         # the file defines the function itself without a prototype (`static int strcmp() {...}`): the symbol gcc's
         # call would bind to, with the arguments passed unprototyped
         return fg.mg.calls.user_call(fg, call, own, args)
     return fg.mg.calls.user_call(fg, call, callee, args, name=name)
+
+
+def _abi_class(ty) -> tuple:
+    """How a C type travels in a call on x86-64: its kind of register and its size ('int', 'float', 'other')."""
+    ty = canonical(ty)
+    kind = "int" if ty.kind == T.POINTER or CT.is_int(ty) else "float" if CT.is_float(ty) else "other"
+    return kind, CT.size_of(ty) if kind != "other" else 0
+
+
+def unknown_builtin_arguments(fg, call, args, name):
+    """Check a call of a `__builtin_<name>` that clang does not know (`__builtin_fwrite`, `__builtin_puts`: it
+    declares them implicitly as `int ()`): its arguments go as promoted and its result is read as int, which
+    is gcc's call only when they already have the types of the library function's prototype (when the program
+    declares one). Raises CompileError (naming the builtin) otherwise: a `size_t` passed as an int leaves the
+    register's upper half undefined."""
+    proto = fg.mg.calls.library_prototype_of(name)
+    if proto is None:
+        return
+    params = list(proto.type.argument_types())
+    result = canonical(proto.result_type)
+    same = len(params) == len(args) and all(_abi_class(p) == _abi_class(a.type) for p, a in zip(params, args))
+    if not same or result.kind != T.VOID and _abi_class(result) != _abi_class(call.type):
+        raise error_at(call, f"unsupported builtin '{call.spelling}' (clang does not know it, so its arguments "
+                             f"and result would not have {name}'s types: call {name})")
 
 
 def unsupported(fg, call, args):
@@ -607,6 +638,10 @@ class Builtins(CudaBuiltins):
             return fortified_mem  # (glibc's fortified wrapper, under -D_FORTIFY_SOURCE at -O1 and above)
         if callee.spelling == "alloca" and callee.get_definition() is None:
             return alloca  # (also implicitly declared, without <alloca.h>: the builtin; libc has no such symbol)
+        no_builtin = getattr(self.mg.tu, "no_builtin", ())
+        if no_builtin and not callee.spelling.startswith("__") and \
+                ("*" in no_builtin or callee.spelling in no_builtin):
+            return None  # -fno-builtin[-NAME]: the library function as an ordinary call (gcc's abs-1.c)
         if callee.type.kind == T.FUNCTIONNOPROTO and not callee.spelling.startswith("__"):
             return None  # `char pow ();` (autoconf's link probes, K&R code): a call of the symbol as declared
         if callee.type.kind == T.FUNCTIONPROTO and not callee.spelling.startswith("__") and \

@@ -162,6 +162,17 @@ class Calls:
                                         if c.kind == K.FUNCTION_DECL and c.is_definition()}
         return defs.get(name)
 
+    def library_prototype_of(self, name):
+        """The file-scope declaration of function `name` with a prototype (a cursor; a header's, as stdio.h's
+        fwrite), or None."""
+        protos = getattr(self, "_prototypes", None)
+        if protos is None:
+            protos = self._prototypes = {}
+            for c in top_level_cursors(self.mg.tu):
+                if c.kind == K.FUNCTION_DECL and canonical(c.type).kind == T.FUNCTIONPROTO:
+                    protos.setdefault(c.spelling, c)
+        return protos.get(name)
+
     def unprototyped_call(self, fg, call, callee, args, name=None):
         """A call of a function declared without a prototype (`int f();`, a K&R definition, or an implicit
         declaration, which clang gives type `int ()`): as in gcc, the arguments are passed as they are after the

@@ -299,7 +299,9 @@ def signature(param_types, result_type, variadic=False, vector_bytes=None) -> Si
     for pt in param_types:
         c = canonical(pt)
         first = len(ins)
-        if c.kind == T.RECORD and is_empty_class(c):  # (no argument: its object is made in the callee)
+        if c.kind == T.RECORD and (is_empty_class(c) or CT.size_of(c) == 0):
+            # (no argument: its object is made in the callee; a C struct of size 0, GNU's `struct {}` or
+            # `struct { char x[0]; }`, takes no register and no stack slot either, as gcc passes it)
             params.append(ParamABI("expand", c, [], first, []))
             continue
         if c.kind == T.RECORD:

@@ -1,0 +1,70 @@
+"""Wrong code found by running gcc 12's testsuite (gcc.c-torture/execute/builtins, gcc.dg run tests) through pgcc:
+each program here printed something else than gcc's build, or stopped pgcc with an internal error; the
+constructs pgcc cannot translate exactly are clear errors naming them."""
+
+import pytest
+
+from conftest import PROGRAMS, build_gcc, build_pgcc, compile_error, run_exe
+
+C = PROGRAMS / "c"
+
+
+def same_as_gcc(tmp, sources, opt, flags=()):
+    ref = run_exe(build_gcc(sources[0], tmp / "ref", extra=(*sources[1:], *flags)))
+    assert ref.returncode == 0 and ref.stdout
+    got = run_exe(build_pgcc(sources[0], tmp / "app", extra=(opt, *sources[1:], *flags)))
+    assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode)
+    return got.stdout
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_self_referential_aliased_and_weak_globals(opt, tmp):
+    """`struct A p = { &p }` (gcc.dg/20020310-1.c: an internal error, unbounded recursion), `alias("v")` on
+    variables (an error before), weak variables: a weak definition replaced by another file's strong one, an
+    undefined weak declaration whose address is null."""
+    out = same_as_gcc(tmp, [C / "wrong11_globals.c", C / "wrong11_globals_lib.c"], opt)
+    assert "same 1 1" in out and "weak 30 31 4 1" in out
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_va_arg_typeof_and_empty_structs(opt, tmp):
+    """gcc.c-torture/execute/va-arg-22.c: `va_arg(ap, typeof(x))` was an error naming __builtin_va_arg, and a
+    struct of size 0 passed to a variadic function took a stack slot (gcc passes nothing), so every later
+    argument in memory was read from the wrong place."""
+    same_as_gcc(tmp, [C / "wrong11_varargs.c"], opt)
+
+
+@pytest.mark.parametrize("flag", ["-fno-builtin-abs", "-fno-builtin"])
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_no_builtin_calls_the_programs_function(flag, opt, tmp):
+    """gcc.c-torture/execute/builtins/abs-1.c: -fno-builtin-abs was ignored, so abs() never reached the program's
+    own abs (nor did LLVM keep the call at -O2)."""
+    out = same_as_gcc(tmp, [C / "wrong11_no_builtin_main.c", C / "wrong11_no_builtin_lib.c"], opt, (flag,))
+    assert "abs calls 3" in out
+
+
+def test_mode_attribute_in_a_type_name_is_an_error(tmp):
+    """gcc.dg/20011214-1.c: `(__attribute__((mode(QI))) int) y` converts to 8 bits in gcc; clang drops the
+    attribute (a warning) and pgcc converted to int."""
+    err = compile_error(tmp / "m.c", "#define small __attribute__((mode(QI))) int\n"
+                                     "int f(int y) { return (small) y; }\n")
+    assert "m.c:2:24: error: unsupported construct: 'mode' attribute in a type name" in err
+
+
+def test_unknown_builtins_with_other_types_are_errors(tmp):
+    """`__builtin_imaxabs(x)`, which clang does not know (an implicit `int ()` declaration), truncated x to int
+    (gcc.c-torture/execute/builtins/abs-3.c); `__builtin_fwrite(p, 1, n, f)` passed its size_t arguments as int."""
+    err = compile_error(tmp / "i.c", "#include <stdint.h>\n"
+                                     "long f(intmax_t x) { return __builtin_imaxabs(x); }\n")
+    assert "i.c:2:29: error: unsupported builtin '__builtin_imaxabs'" in err
+    err = compile_error(tmp / "w.c", "#include <stdio.h>\n"
+                                     "int f(int n) { return __builtin_fwrite(\"ab\", 1, n, stdout); }\n")
+    assert "w.c:2:23: error: unsupported builtin '__builtin_fwrite'" in err
+
+
+def test_unknown_builtins_with_library_types_still_compile(tmp):
+    """The unknown builtins whose arguments already have the library prototype's types stay calls of it."""
+    src = tmp / "p.c"
+    src.write_text("#include <stdio.h>\nint main(void) { __builtin_puts(\"x\"); __builtin_fputs(\"y\\n\", stdout);\n"
+                   "  __builtin_putchar('z'); __builtin_putchar('\\n'); return 0; }\n")
+    assert run_exe(build_pgcc(src, tmp / "p")).stdout == run_exe(build_gcc(src, tmp / "ref")).stdout == "x\ny\nz\n"
