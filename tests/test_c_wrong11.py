@@ -68,3 +68,12 @@ def test_unknown_builtins_with_library_types_still_compile(tmp):
     src.write_text("#include <stdio.h>\nint main(void) { __builtin_puts(\"x\"); __builtin_fputs(\"y\\n\", stdout);\n"
                    "  __builtin_putchar('z'); __builtin_putchar('\\n'); return 0; }\n")
     assert run_exe(build_pgcc(src, tmp / "p")).stdout == run_exe(build_gcc(src, tmp / "ref")).stdout == "x\ny\nz\n"
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_library_builtins_and_asm_labels(opt, tmp):
+    """gcc's builtins tests: __builtin_conjl/creall/cimagl, __builtin_stpcpy/stpncpy/mempcpy/bcopy were errors;
+    `__builtin_strstr`/`__builtin_memcpy` after `strstr(...) __asm__("wrong11_strstr")` called the C library's
+    function instead of the renamed one (strstr-asm.c)."""
+    out = same_as_gcc(tmp, [C / "wrong11_library_builtins.c"], opt)
+    assert "strstr calls 2 memcpy calls 2" in out

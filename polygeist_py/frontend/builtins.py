@@ -16,7 +16,7 @@ from ..clang_ast import K, T, canonical, evaluate, strip_implicit
 from ..errors import error_at
 from . import complex_values
 from . import affine_forms as AF
-from .attributes import add_passthrough
+from .attributes import add_passthrough, asm_label
 from . import c_types as CT
 from . import int_semantics as IS
 from .cuda_builtins import CudaBuiltins, is_texture
@@ -66,7 +66,8 @@ LIBM = ("acos asin atan atan2 cos sin tan cosh sinh tanh acosh asinh atanh exp e
         "nexttoward fdim fmax fmin fma exp10 sincos").split()
 LIBRARY = set(LIBM) | {n + "f" for n in LIBM} | {n + "l" for n in LIBM} | set(
     ("memcpy memmove memset memcmp memchr strlen strcmp strncmp strcpy strncpy strcat strncat strchr strrchr "
-     "strstr strdup strndup strspn strcspn strpbrk bzero bcmp index rindex malloc calloc realloc free abort exit "
+     "strstr strdup strndup strspn strcspn strpbrk bzero bcmp bcopy mempcpy stpcpy stpncpy index rindex malloc "
+     "calloc realloc free abort exit "
      "_exit puts putchar fputs fputc fwrite printf fprintf sprintf snprintf vprintf vfprintf vsprintf "
      "vsnprintf scanf fscanf sscanf isalnum isalpha isdigit isspace isupper islower isxdigit isprint "
      "ispunct iscntrl isgraph toupper tolower").split()) | set(complex_values.LIBM_COMPLEX)
@@ -502,6 +503,10 @@ def library_call(fg, call, args, name=None):
     name = name or call.spelling[len(BUILTIN):]
     if canonical(callee.type).kind == T.FUNCTIONNOPROTO:
         unknown_builtin_arguments(fg, call, args, name)
+    proto = fg.mg.calls.library_prototype_of(name)
+    label = asm_label(proto) if proto is not None else None
+    if label and name == call.spelling[len(BUILTIN):]:
+        name = label  # (`char *strstr(...) __asm__("my_strstr")`: gcc's __builtin_strstr calls my_strstr too)
     own = fg.mg.calls.file_definition(name)
     if own is not None and canonical(own.type).kind == T.FUNCTIONNOPROTO:
         # the file defines the function itself without a prototype (`static int strcmp() {...}`): the symbol gcc's
@@ -581,7 +586,7 @@ GNU_BUILTINS = {
 # parameter counts of the library functions other than <math.h>'s that have handlers under their plain names
 LIBRARY_ARITY = {"abs": 1, "labs": 1, "llabs": 1, "imaxabs": 1, "memcpy": 3, "memset": 3, "memmove": 3,
                  "posix_memalign": 3, "modf": 2, "modff": 2, "creal": 1, "crealf": 1, "cimag": 1, "cimagf": 1,
-                 "conj": 1, "conjf": 1}
+                 "conj": 1, "conjf": 1, "creall": 1, "cimagl": 1, "conjl": 1}
 
 
 def library_prototype(callee) -> bool:
@@ -638,6 +643,13 @@ class Builtins(CudaBuiltins):
             return fortified_mem  # (glibc's fortified wrapper, under -D_FORTIFY_SOURCE at -O1 and above)
         if callee.spelling == "alloca" and callee.get_definition() is None:
             return alloca  # (also implicitly declared, without <alloca.h>: the builtin; libc has no such symbol)
+        plain = callee.spelling[len(BUILTIN):] if callee.spelling.startswith(BUILTIN) else callee.spelling
+        if plain in LIBRARY and not math_name(plain) and plain not in VARIADIC:
+            proto = callee if plain == callee.spelling else self.mg.calls.library_prototype_of(plain)
+            if proto is not None and asm_label(proto):
+                # (`void *memcpy(...) __asm__("my_memcpy")`: calls of memcpy and __builtin_memcpy reach my_memcpy,
+                # as gcc's do; pgcc's own lowering would call the C library's memcpy)
+                return None if plain == callee.spelling else library_call
         no_builtin = getattr(self.mg.tu, "no_builtin", ())
         if no_builtin and not callee.spelling.startswith("__") and \
                 ("*" in no_builtin or callee.spelling in no_builtin):
