@@ -21,7 +21,8 @@ def same_as_gcc(tmp, sources, opt, flags=()):
 def test_self_referential_aliased_and_weak_globals(opt, tmp):
     """`struct A p = { &p }` (gcc.dg/20020310-1.c: an internal error, unbounded recursion), `alias("v")` on
     variables (an error before), weak variables: a weak definition replaced by another file's strong one, an
-    undefined weak declaration whose address is null."""
+    undefined weak declaration whose address is null; `static` aliases of the same names in both files (internal
+    symbols, as gcc makes them: they were external, one definition per name)."""
     out = same_as_gcc(tmp, [C / "wrong11_globals.c", C / "wrong11_globals_lib.c"], opt)
     assert "same 1 1" in out and "weak 30 31 4 1" in out
 

@@ -149,7 +149,8 @@ class ModuleGen:
         elif d.kind == K.FUNCTION_DECL:
             attrs = attributes.declaration_attributes(d, "function")
             if attrs.alias is not None:  # another name of a definition in this file: aliases.py
-                self.aliases[self.func_name(d)] = (attrs.alias, attrs.weak)
+                self.aliases[self.func_name(d)] = (attrs.alias, attrs.weak) + (
+                    ("internal",) if d.linkage == LinkageKind.INTERNAL else ())
             if attrs.ifunc is not None:  # the address its resolver returns (aliases.py)
                 self.aliases[self.func_name(d)] = (attrs.ifunc, False, "ifunc")
                 self.declare(d)  # (the ifunc's function type)
@@ -160,7 +161,8 @@ class ModuleGen:
         elif d.kind == K.VAR_DECL:
             attrs = attributes.declaration_attributes(d, "global")  # (each declaration's: uses reach only the first)
             if attrs.alias is not None:  # another name of a variable this file defines: aliases.py
-                self.aliases[attributes.asm_label(d) or d.spelling] = (attrs.alias, attrs.weak)
+                self.aliases[attributes.asm_label(d) or d.spelling] = (attrs.alias, attrs.weak) + (
+                    ("internal",) if d.linkage == LinkageKind.INTERNAL else ())
             self.global_var(d)
         elif d.kind in (K.FUNCTION_DECL, K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.UNEXPOSED_DECL,
                         K.FUNCTION_TEMPLATE, K.USING_DIRECTIVE, K.NAMESPACE, K.INCLUSION_DIRECTIVE,

@@ -21,8 +21,14 @@ int replaced __attribute__((weak)) = 3;  /* wrong11_globals_lib.c's strong defin
 int kept __attribute__((weak)) = 4;      /* defined nowhere else */
 extern int never_defined __attribute__((weak));
 
+/* static aliases: the lib file has its own of the same names (internal symbols, as gcc makes them) */
+static int shared_name __attribute__((alias("counter")));
+static int twice(int x) { return 2 * x; }
+static int scaled(int) __attribute__((alias("twice")));
+
 void lib_update(void);
 int lib_replaced(void);
+int lib_static_aliases(void);
 
 static void insert(struct node *n) {
   n->next = head.next;
@@ -54,5 +60,6 @@ int main(void) {
   printf("alias %d %d %g %g %ld %ld same %d %d\n", counter, counter_alias, samples[2], samples_alias[1],
          big_total, weak_total, &counter == &counter_alias, (void *)samples == (void *)samples_alias);
   printf("weak %d %d %d %d\n", replaced, lib_replaced(), kept, &never_defined == 0);
+  printf("static aliases %d %d %d\n", shared_name, scaled(21), lib_static_aliases());
   return 0;
 }

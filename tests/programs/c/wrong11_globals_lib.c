@@ -9,3 +9,9 @@ void lib_update(void) {
 }
 
 int lib_replaced(void) { return replaced + 1; }
+
+static int shared_name __attribute__((alias("replaced")));
+static int thrice(int x) { return 3 * x; }
+static int scaled(int) __attribute__((alias("thrice")));
+
+int lib_static_aliases(void) { return shared_name * 1000 + scaled(7); }
