@@ -78,3 +78,19 @@ def test_library_builtins_and_asm_labels(opt, tmp):
     function instead of the renamed one (strstr-asm.c)."""
     out = same_as_gcc(tmp, [C / "wrong11_library_builtins.c"], opt)
     assert "strstr calls 2 memcpy calls 2" in out
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_unsigned_bitfields_flag(opt, tmp):
+    """gcc.dg/bitfld-9.c: -funsigned-bitfields was passed to clang, which ignores it, so plain `int x : 7` read
+    back -1 where gcc reads 127."""
+    out = same_as_gcc(tmp, [C / "wrong11_unsigned_bitfields.c"], opt, ("-funsigned-bitfields",))
+    assert out.startswith("7 3 -1 31 -1 127 15 15 -1 -1 -1\n")
+
+
+def test_unsigned_bitfields_flag_on_a_full_width_field_is_an_error(tmp):
+    """An unsigned `int x : 32` has type unsigned int in gcc (clang's stays int): an error, not signed
+    arithmetic."""
+    err = compile_error(tmp / "b.c", "struct s { int x : 32; };\nint f(struct s *p) { return p->x < 0; }\n",
+                        flags=("-funsigned-bitfields",))
+    assert "b.c:1:16: error: unsupported construct: -funsigned-bitfields on the 32-bit bit-field 'x'" in err
