@@ -94,3 +94,10 @@ def test_unsigned_bitfields_flag_on_a_full_width_field_is_an_error(tmp):
     err = compile_error(tmp / "b.c", "struct s { int x : 32; };\nint f(struct s *p) { return p->x < 0; }\n",
                         flags=("-funsigned-bitfields",))
     assert "b.c:1:16: error: unsupported construct: -funsigned-bitfields on the 32-bit bit-field 'x'" in err
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_constant_conditions_emit_only_the_branch_taken(opt, tmp):
+    """gcc.dg/builtin-bswap-5.c: `if (__builtin_bswap16(0xaabb) != 0xbbaa) link_error();` left a call of the
+    undefined link_error at -O0 (a link error); gcc and clang emit no code for a branch a constant excludes."""
+    same_as_gcc(tmp, [C / "wrong11_constant_conditions.c"], opt)
