@@ -101,3 +101,10 @@ def test_constant_conditions_emit_only_the_branch_taken(opt, tmp):
     """gcc.dg/builtin-bswap-5.c: `if (__builtin_bswap16(0xaabb) != 0xbbaa) link_error();` left a call of the
     undefined link_error at -O0 (a link error); gcc and clang emit no code for a branch a constant excludes."""
     same_as_gcc(tmp, [C / "wrong11_constant_conditions.c"], opt)
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_choose_expr_as_lvalue_and_callee(opt, tmp):
+    """gcc.dg/builtin-choose-expr.c: `__builtin_choose_expr(0, bad(), s) = v` was 'expression used as an
+    lvalue', `__builtin_choose_expr(1, good, bad)()` 'function designator'."""
+    same_as_gcc(tmp, [C / "wrong11_choose_expr.c"], opt)

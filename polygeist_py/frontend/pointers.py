@@ -12,7 +12,8 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm, memref
 
-from ..clang_ast import K, T, canonical, children, generic_choice, is_binary_conditional, is_va_arg, strip_implicit, unary_op
+from ..clang_ast import (K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg,
+                         spelled_word, strip_implicit, unary_op)
 from ..errors import CompileError, error_at
 from . import c_types as CT
 from .scan import decl_key, is_array_parameter
@@ -166,12 +167,20 @@ class PointerGen:
                 # (`*fp` designates the function fp points to; `*pp` with pp a pointer to a function pointer is
                 # the function pointer stored there, loaded below: sqlite's `(**(finder_type*)p)(...)`)
                 while f.kind == K.UNARY_OPERATOR and unary_op(f) == "*" and \
-                        _designates_function(children(f)[0].type):
+                        _designates_function(children(f)[0].type) or \
+                        f.kind == K.UNEXPOSED_EXPR and len(children(f)) == 3 and \
+                        spelled_word(f) == "__builtin_choose_expr" and isinstance(evaluate(children(f)[0]), int):
+                    if f.kind == K.UNEXPOSED_EXPR:  # (GNU's choice between functions: the chosen one)
+                        f = strip_implicit(children(f)[1] if evaluate(children(f)[0]) else children(f)[2])
+                        continue
                     f = strip_implicit(children(f)[0])
                 if canonical(f.type).kind == T.POINTER:
                     return self.pointer(f)
                 if f.kind == K.DECL_REF_EXPR and f.referenced is not None and f.referenced.kind == K.PARM_DECL:
                     return self.rvalue(f)  # a parameter of function type holds the pointer C adjusted it to
+                if f.kind == K.DECL_REF_EXPR and f.referenced is not None and f.referenced.kind == K.FUNCTION_DECL:
+                    from .llvm_memory import function_pointer
+                    return function_pointer(self.mg, f.referenced)
                 raise self.unsupported(e, "function designator")
             return self.rvalue(e)
         if k == K.UNARY_OPERATOR and unary_op(e) == "&":
