@@ -108,3 +108,22 @@ def test_choose_expr_as_lvalue_and_callee(opt, tmp):
     """gcc.dg/builtin-choose-expr.c: `__builtin_choose_expr(0, bad(), s) = v` was 'expression used as an
     lvalue', `__builtin_choose_expr(1, good, bad)()` 'function designator'."""
     same_as_gcc(tmp, [C / "wrong11_choose_expr.c"], opt)
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_addresses_of_complex_parts_and_string_literals(opt, tmp):
+    """gcc.dg/builtin-object-size-1.c: `&__imag__ x.f` was 'address of this expression (a register variable)'
+    and `&"abcd\\0efg"` 'expression used as an lvalue'."""
+    same_as_gcc(tmp, [C / "wrong11_part_addresses.c"], opt)
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_object_size_type_3_never_exceeds_the_subobject(opt, tmp):
+    """gcc.dg/builtin-object-size-4.c: `__builtin_object_size(p, 3)` with p = &s.name[3] answered the bytes left
+    in all of s (25), more than the least size left in s.name (7), which type 3 promises not to exceed."""
+    src = C / "wrong11_object_size_least.c"
+    got = run_exe(build_pgcc(src, tmp / "app", extra=(opt,))).stdout.split("\n")
+    ref = run_exe(build_gcc(src, tmp / "ref", extra=("-O2",))).stdout.split("\n")
+    rows = [line.split() for line in got if line]
+    assert len(rows) == 5 and all(int(answer) <= int(bound) for _, answer, bound in rows), got
+    assert got[1] == ref[1]  # (`&s.name[3]` itself: clang folds it, as gcc does)

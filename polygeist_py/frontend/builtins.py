@@ -305,8 +305,9 @@ def folded(fg, call, args):
     """constant_p, object_size, dynamic_object_size, classify_type: clang's constant folding of the call, or what
     gcc answers when it cannot tell (constant_p: 0). An object size clang cannot fold (a pointer parameter of
     an inline function: glibc's fortified wrappers) is LLVM's objectsize intrinsic, which LLVM resolves after
-    inlining as gcc's objsz pass does, else to the unknown size (-1 for types 0 and 1, 0 for 2 and 3). The
-    pointer's side effects are not evaluated (gcc's rule); a pointer with side effects has the unknown size."""
+    inlining as gcc's objsz pass does, else to the unknown size (-1 for types 0 and 1, 0 for 2 and 3); type 3
+    that clang cannot fold is 0 (a subobject's least size, which LLVM cannot tell). The pointer's side effects
+    are not evaluated (gcc's rule); a pointer with side effects has the unknown size."""
     v = evaluate(call)
     ty = canonical(call.type)
     if not isinstance(v, int):
@@ -315,7 +316,10 @@ def folded(fg, call, args):
         if name in ("object_size", "dynamic_object_size"):
             kind = evaluate(args[1]) if len(args) > 1 else 0
             least = isinstance(kind, int) and bool(kind & 2)
-            if fg.pure(args[0]):
+            # (type 3, the least size left in the closest surrounding subobject: LLVM's objectsize knows whole
+            # objects only, whose remainder can exceed a member's (`&s.a[3]`: 25 bytes of s for 7 of s.a), which
+            # a least size must not; 0 is gcc's answer when it cannot tell)
+            if fg.pure(args[0]) and not (isinstance(kind, int) and kind & 3 == 3):
                 return fg.convert(object_size(fg, fg.raw_pointer(args[0]), least, name.startswith("dynamic")),
                                   ITYPE[64], ty, call)
             v = 0 if least else -1

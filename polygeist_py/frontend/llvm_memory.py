@@ -487,6 +487,11 @@ class LLVMMemory:
             return self.to_ptr(self.pointer(children(e)[0]))
         if k == K.COMPOUND_LITERAL_EXPR:
             return self.compound_literal(e)
+        if k == K.UNARY_OPERATOR and unary_op(e) in ("__real", "__imag") and CT.is_complex(children(e)[0].type):
+            # `&__imag__ z`: a part of a complex object in memory (the imaginary part follows the real one)
+            part = CT.size_of(e.type)
+            whole = self.address(children(e)[0])
+            return self.gep_bytes(whole, arith.constant(I64(), part)) if unary_op(e) == "__imag" else whole
         if R.is_record(e.type):  # a call or assignment yielding a struct: its temporary
             return self.record_value(e)
         return self.lvalue_address(self.lvalue(e), e)

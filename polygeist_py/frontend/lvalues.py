@@ -83,6 +83,8 @@ class LValueGen:
         if k == K.UNEXPOSED_EXPR and len(children(e)) == 3 and spelled_word(e) == "__builtin_choose_expr" and \
                 isinstance(evaluate(children(e)[0]), int):  # GNU: the chosen operand is the lvalue
             return self.lvalue(children(e)[1] if evaluate(children(e)[0]) else children(e)[2])
+        if k == K.STRING_LITERAL:  # (`&"abc"`: the literal's array, a read-only object)
+            return ("llvm", self.mg.literal(e), canonical(e.type), None)
         if k == K.CALL_EXPR and self.returns_reference(e):  # `v.at(i) = x`
             return self.reference_lvalue(self.mg.calls.emit(self, e), CT.unreferenced(e.referenced.result_type))
         raise self.unsupported(e0, "expression used as an lvalue")
