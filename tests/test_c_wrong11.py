@@ -127,3 +127,10 @@ def test_object_size_type_3_never_exceeds_the_subobject(opt, tmp):
     rows = [line.split() for line in got if line]
     assert len(rows) == 5 and all(int(answer) <= int(bound) for _, answer, bound in rows), got
     assert got[1] == ref[1]  # (`&s.name[3]` itself: clang folds it, as gcc does)
+
+
+def test_address_before_an_array_is_an_error(tmp):
+    """gcc.dg/builtin-object-size-5.c: `&buf[-4]` of an array (undefined behaviour, even unused) stopped the
+    cleanup passes with an internal error (a memref offset below zero)."""
+    err = compile_error(tmp / "n.c", "char buf[64];\nchar *f(void) { char *p = &buf[-4]; return p + 6; }\n")
+    assert "n.c:2:28: error: unsupported construct: the address of element -4 of array 'buf'" in err

@@ -186,7 +186,8 @@ class PointerGen:
         if k == K.UNARY_OPERATOR and unary_op(e) == "&":
             inner = strip_implicit(children(e)[0])
             if inner.kind == K.ARRAY_SUBSCRIPT_EXPR and self.memref_subscript(inner):  # (else: the raw address
-                lv = self.lvalue(inner)                                                 # below, evaluated once)
+                _check_not_before_array(inner)                                         # below, evaluated once)
+                lv = self.lvalue(inner)
                 if isinstance(lv, MemLV):
                     return self.element_pointer(lv, ty)
                 return self.coerce_pointer(self.lvalue_address(lv, inner), ty)
@@ -311,3 +312,18 @@ def _designates_function(t) -> bool:
     if c.kind == T.POINTER:
         c = canonical(c.get_pointee())
     return c.kind in (T.FUNCTIONPROTO, T.FUNCTIONNOPROTO)
+
+
+def _check_not_before_array(sub):
+    """Reject `&a[-4]` with `a` an array object: a pointer before the array's start (undefined behaviour in C11
+    6.5.6p8, even unused), which the memref of the array cannot hold (gcc.dg/builtin-object-size-5.c was an
+    internal error).
+
+    Raises:
+        CompileError: naming the array and the index."""
+    base, idx = children(sub)
+    b = strip_implicit(base)
+    n = evaluate(idx)
+    if b.kind == K.DECL_REF_EXPR and CT.is_array(b.type) and isinstance(n, int) and n < 0:
+        raise error_at(sub, f"unsupported construct: the address of element {n} of array '{b.spelling}', before its "
+                            "start (undefined behaviour)")
