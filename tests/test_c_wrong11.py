@@ -73,7 +73,8 @@ def test_unknown_builtins_with_library_types_still_compile(tmp):
 
 @pytest.mark.parametrize("opt", ["-O0", "-O2"])
 def test_library_builtins_and_asm_labels(opt, tmp):
-    """gcc's builtins tests: __builtin_conjl/creall/cimagl, __builtin_stpcpy/stpncpy/mempcpy/bcopy were errors;
+    """gcc's builtins tests: __builtin_conjl/creall/cimagl, __builtin_stpcpy/stpncpy/mempcpy/bcopy and
+    __builtin_bswap128 (gcc.dg/builtin-bswap-11.c) were errors;
     `__builtin_strstr`/`__builtin_memcpy` after `strstr(...) __asm__("wrong11_strstr")` called the C library's
     function instead of the renamed one (strstr-asm.c)."""
     out = same_as_gcc(tmp, [C / "wrong11_library_builtins.c"], opt)

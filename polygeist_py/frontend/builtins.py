@@ -570,7 +570,7 @@ GNU_BUILTINS = {
     **{BUILTIN + n: folded for n in ("constant_p", "object_size", "dynamic_object_size", "classify_type")},
     **{BUILTIN + "__" + n + "_chk": checked for n in CHECKED},
     **{BUILTIN + b + s: bits for b in BIT_OPS for s in ("", "l", "ll")},
-    **{BUILTIN + n: bits for n in ("bswap16", "bswap32", "bswap64", "rotateleft8", "rotateleft16",
+    **{BUILTIN + n: bits for n in ("bswap16", "bswap32", "bswap64", "bswap128", "rotateleft8", "rotateleft16",
                                    "rotateleft32", "rotateleft64", "rotateright8", "rotateright16",
                                    "rotateright32", "rotateright64")},
     **{BUILTIN + p + op + "_overflow": overflow for op in ("add", "sub", "mul") for p in ("", "s", "u")},

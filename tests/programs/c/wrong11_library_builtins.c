@@ -1,5 +1,5 @@
 /* GNU builtins of C library functions gcc's builtins tests use: long double complex parts, stpcpy, stpncpy,
-   mempcpy, bcopy; and library functions renamed by asm labels, whose `__builtin_` forms reach the renamed
+   mempcpy, bcopy, bswap128; and library functions renamed by asm labels, whose `__builtin_` forms reach the renamed
    function too (counted), as gcc's do. */
 #include <complex.h>
 #include <stdio.h>
@@ -39,6 +39,10 @@ int main(void) {
   __builtin_bcopy(buf, out + 4, 6);
   char *pad = __builtin_stpncpy(buf + 10, "xy", 5);
   printf("%d %d %s %d %d\n", (int)(end - buf), (int)(after - out), out, (int)(pad - buf), buf[13]);
+
+  volatile unsigned __int128 wide = ((unsigned __int128)0x0102030405060708ULL << 64) | 0x090a0b0c0d0e0f10ULL;
+  unsigned __int128 swapped = __builtin_bswap128(wide);
+  printf("%016llx %016llx\n", (unsigned long long)(swapped >> 64), (unsigned long long)swapped);
 
   char *volatile hay = "find the needle here";
   char *volatile needle = "needle";
