@@ -52,6 +52,7 @@ C compiler (as gcc):
   -ffp-contract=off|on|fast   fuse a*b+c into FMA only with fast (on means off, as in gcc 12)
   -funsigned-char        plain char is unsigned (-fsigned-char: signed, the default)
   -funsigned-bitfields   plain int bit-fields are unsigned (-fsigned-bitfields: signed, the default)
+  -fno-builtin[-NAME]    C library functions (NAME only) are called as written, not lowered by pgcc or LLVM
   -pthread               define _REENTRANT and link with -pthread
   -w                     no warnings
   -Wall, -Wextra, -W...  warnings as gcc (the parser's diagnostics)
