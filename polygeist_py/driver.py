@@ -474,7 +474,7 @@ def parse_args(argv: list[str]) -> Options:
             o.clang_args.append(a)
         elif a in CLANG_F:
             o.clang_args.append(a)  # the language's own meaning of `char` and bit-fields: the parser applies it
-        elif a == "-fno-builtin" or a.startswith("-fno-builtin-"):
+        elif a == "-fno-builtin" or a.startswith("-fno-builtin" + "-"):  # (-fno-builtin-NAME)
             o.clang_args.append(a)  # library functions called as written (clang_ast.no_builtin_names, backend)
         elif a.startswith(IGNORED_PREFIXES):
             pass  # gcc flags that do not change the program's meaning
