@@ -78,14 +78,15 @@ def error_message(stderr: str) -> str:
     return stderr.strip().splitlines()[0] if stderr.strip() else "(no message)"
 
 
-def run_seed(seed: int, workdir: Path, pgcc_flags=("-O0",)) -> Outcome:
+def run_seed(seed: int, workdir: Path, pgcc_flags=("-O0",), csmith_extra=()) -> Outcome:
     """Generate csmith program `seed` in `workdir`, build it with pgcc (`pgcc_flags`) and with gcc -O0, run both
-    and compare their output (the checksum) and exit status. Returns an Outcome; never raises for a failing
-    program (a missing csmith or gcc raises FileNotFoundError)."""
+    and compare their output (the checksum) and exit status. `csmith_extra`: csmith options after
+    CSMITH_OPTIONS (the later of two limits wins). Returns an Outcome; never raises for a failing program (a
+    missing csmith or gcc raises FileNotFoundError)."""
     workdir.mkdir(parents=True, exist_ok=True)
     src = workdir / f"s{seed}.c"
     # (csmith writes platform.info into its working directory)
-    gen = subprocess.run(["csmith", "--seed", str(seed), *CSMITH_OPTIONS], capture_output=True, text=True,
+    gen = subprocess.run(["csmith", "--seed", str(seed), *CSMITH_OPTIONS, *csmith_extra], capture_output=True, text=True,
                          cwd=workdir)
     if gen.returncode != 0:
         return Outcome(seed, "skipped", "csmith failed: " + gen.stderr[-300:])

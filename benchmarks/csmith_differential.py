@@ -34,6 +34,8 @@ def main(argv=None) -> int:
     ap.add_argument("--keep", help="directory for the generated programs (default: a temporary one)")
     ap.add_argument("--show-internal", action="store_true", help="print each internal error's message")
     ap.add_argument("--pgcc-flags", default="-O0", help="flags for pgcc (default -O0)")
+    ap.add_argument("--csmith-options", default="",
+                    help="more csmith options, after csmith_config's (e.g. '--float --max-pointer-depth 4')")
     a = ap.parse_args(argv)
     why = CC.csmith_available()
     if why:
@@ -57,7 +59,7 @@ def main(argv=None) -> int:
             print(f"seed {o.seed}: {o.status}", file=sys.stderr, flush=True)
     compiled = counts["identical"] + counts["mismatch"] + counts["timeout"] - sum(
         1 for o in bad if o.status == "timeout" and "compile" in o.detail)
-    print(f"csmith options: {' '.join(CC.CSMITH_OPTIONS)}")
+    print(f"csmith options: {' '.join(CC.CSMITH_OPTIONS + a.csmith_options.split())}")
     last = a.first + sum(counts.values()) - 1
     print(f"pgcc flags: {' '.join(flags)}; seeds {a.first}..{last}")
     print(f"seeds: {sum(counts.values())}  judged: {sum(counts.values()) - counts['skipped']}  skipped: {counts['skipped']} ({', '.join(f'{k}: {n}' for k, n in skips.items()) or '-'})")
@@ -77,12 +79,13 @@ def outcomes(pool, work, flags, a):
     """Outcomes of seeds a.first, a.first+1, ... in seed order: a.seeds of them, or (with --judged) as many as
     it takes for a.judged of them not to be skipped."""
     if a.judged is None:
-        yield from pool.map(lambda s: CC.run_seed(s, work, flags), range(a.first, a.first + a.seeds))
+        yield from pool.map(lambda s: CC.run_seed(s, work, flags, a.csmith_options.split()),
+                            range(a.first, a.first + a.seeds))
         return
     seed, judged = a.first, 0
     while judged < a.judged:
         batch = range(seed, seed + max(a.jobs, a.judged - judged))
-        for o in pool.map(lambda s: CC.run_seed(s, work, flags), batch):
+        for o in pool.map(lambda s: CC.run_seed(s, work, flags, a.csmith_options.split()), batch):
             if judged == a.judged:
                 return
             judged += o.status != "skipped"

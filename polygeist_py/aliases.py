@@ -20,8 +20,8 @@ ATTR = "pgcc.aliases"
 
 
 def record(module: ir.Module, aliases: dict) -> None:
-    """Note on `module` its aliases: `aliases` maps an alias's symbol to (target symbol, weak: bool), or for an
-    `ifunc` to (resolver symbol, False, "ifunc")."""
+    """Note on `module` its aliases: `aliases` maps an alias's symbol to (target symbol, weak: bool), with a third
+    item "internal" for a `static` alias, or for an `ifunc` to (resolver symbol, False, "ifunc")."""
     module.operation.attributes[ATTR] = ir.DictAttr.get({
         name: ir.ArrayAttr.get([ir.FlatSymbolRefAttr.get(entry[0]), ir.BoolAttr.get(entry[1]),
                                 *([ir.StringAttr.get(entry[2])] if len(entry) > 2 else [])])
@@ -48,7 +48,8 @@ def emit_aliases(module: ir.Module) -> None:
         if aliasee is None or (aliasee.name == "llvm.func" and not aliasee.regions[0].blocks):
             raise InternalError(f"the target '{target}' of alias '{name}' was not kept to the LLVM dialect")
         _calls_through_address(module, name, ptr)
-        if len(entry) > 2:  # `ifunc("resolver")`: the symbol is the address the resolver returns
+        marker = ir.StringAttr(entry[2]).value if len(entry) > 2 else None
+        if marker == "ifunc":  # `ifunc("resolver")`: the symbol is the address the resolver returns
             declared = symbols.pop(name, None)
             ftype = (ir.TypeAttr(declared.attributes["function_type"]).value if declared is not None
                      else ir.Type.parse("!llvm.func<void ()>", module.context))
@@ -61,7 +62,8 @@ def emit_aliases(module: ir.Module) -> None:
             symbols[name].erase()
         value_type = (aliasee.attributes["function_type"] if aliasee.name == "llvm.func"
                       else aliasee.attributes["global_type"])
-        linkage = ir.Attribute.parse(f"#llvm.linkage<{'weak' if weak else 'external'}>")
+        kind = "internal" if marker == "internal" else "weak" if weak else "external"  # (a `static` alias: internal)
+        linkage = ir.Attribute.parse(f"#llvm.linkage<{kind}>")
         with ir.InsertionPoint(module.body), aliasee.location:
             alias = llvm.AliasOp(ir.TypeAttr(value_type).value, name, linkage)
             body = alias.regions[0].blocks.append()

@@ -137,6 +137,10 @@ def backend_commands(ll: str, bc: str, out_path: str, opt_level: int, kind: str,
     mcpu, mattr = target_machine(clang_args)
     cpu = [f"-mcpu={mcpu}", f"-mattr={mattr}"]
     extra = NO_SLP_REDUCTIONS if largest > SLP_REDUCTION_LIMIT else ()
+    # -fno-builtin[-NAME]: LLVM must not simplify or fold those library calls either (clang's -fno-builtin turns
+    # off its TargetLibraryInfo as -disable-simplify-libcalls does)
+    extra = (*extra, *["-disable-simplify-libcalls" if a == "-fno-builtin" else "-disable-builtin=" +
+                       a[len("-fno-builtin-"):] for a in clang_args if a.startswith("-fno-builtin")])
     return [[llvm_tool("opt"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, *OPT_OPTIONS, *extra, ll, "-o", bc],
             [llvm_tool("llc"), f"-O{opt_level}", f"-mtriple={TRIPLE}", *cpu, "-relocation-model=pic",
              f"-fp-contract={fp_contract}", f"-filetype={kind}", bc, "-o", out_path]]

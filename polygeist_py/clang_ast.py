@@ -352,6 +352,8 @@ def is_va_arg(cursor) -> bool:
     if cursor.kind != K.UNEXPOSED_EXPR:
         return False
     ch = [c for c in children(cursor) if not c.kind.is_reference()]  # (`va_arg(ap, size_t)`: a TYPE_REF too)
+    if len(ch) > 1 and cursor.type.spelling.startswith(("typeof", "__typeof")):
+        ch = ch[-1:]  # `va_arg(ap, typeof(x))`: the typeof's operand (unevaluated) comes first (gcc's va-arg-22.c)
     if len(ch) != 1:
         return False
     if not _is_va_list_address(ch[0].type):
@@ -364,6 +366,12 @@ def is_va_arg(cursor) -> bool:
     if _is_va_list_address(r) or r.kind == T.BOOL or r.kind == T.POINTER and canonical(r.get_pointee()).kind == T.VOID:
         return _extent(cursor) != _extent(ch[0])
     return True
+
+
+def va_arg_operand(cursor):
+    """The `ap` operand of `va_arg(ap, T)` (a cursor that is_va_arg accepts): its last child that is not a
+    reference to T's name (a `typeof(x)` type's `x` comes before it)."""
+    return [c for c in children(cursor) if not c.kind.is_reference()][-1]
 
 
 def _is_va_list_address(ty) -> bool:
@@ -634,6 +642,14 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
                                    "and not called: gcc's error)", d.location.file.name, d.location.line,
                           d.location.column))
             continue
+        if _IGNORED_TYPE_ATTRIBUTE.fullmatch(d.spelling) and d.location.file is not None:
+            # (`(__attribute__((mode(QI))) int) x`: gcc converts to the mode's width, clang drops the attribute
+            # with a warning and would convert to int: different values, so an error naming it)
+            errors += 1
+            diags.append(("error", f"unsupported construct: {d.spelling.split(' ignored')[0]} in a type name (a "
+                                   "cast or sizeof; gcc honours it, clang ignores it)", d.location.file.name,
+                          d.location.line, d.location.column))
+            continue
         if d.severity >= ci.Diagnostic.Error:
             if errors == ERROR_LIMIT:
                 truncated = True
@@ -648,8 +664,19 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         raise Diagnostics(diags, truncated)
     tu.openmp = openmp  # read by the frontend (frontend/openmp.py)
     tu.target_args = [a for a in args if a.startswith("-m")]  # (-mavx2...: frontend/x86_builtins.py)
+    tu.no_builtin = no_builtin_names(args)  # (-fno-builtin[-NAME]: frontend/builtins.py)
     tu.language = language
+    # (gcc's -funsigned-bitfields, which clang accepts and ignores: frontend/records.py applies it)
+    tu.unsigned_bitfields = next((a == "-funsigned-bitfields" for a in reversed(args)
+                                  if a in ("-funsigned-bitfields", "-fsigned-bitfields")), False)
     return tu
+
+
+def no_builtin_names(args) -> frozenset:
+    """The C library functions that -fno-builtin-NAME flags in `args` (a list of str) exclude from pgcc's own
+    lowering, calling them as ordinary functions; {"*"} for -fno-builtin (all of them)."""
+    names = {a[len("-fno-builtin-"):] for a in args if a.startswith("-fno-builtin-")}
+    return frozenset({"*"} if "-fno-builtin" in args else names)
 
 
 _SEVERITY = {ci.Diagnostic.Note: "note", ci.Diagnostic.Warning: "warning", ci.Diagnostic.Error: "error",
@@ -668,6 +695,8 @@ def _toolkit_library(diag: tuple) -> tuple:
     return (diag[0], f"CUDA library not supported: {lib} (needs the CUDA toolkit; '{m.group(1)}')", *diag[2:])
 
 
+# clang's warning for a type attribute it drops inside a type name, which gcc applies (mode, vector_size...)
+_IGNORED_TYPE_ATTRIBUTE = re.compile(r"'\w+' attribute ignored when parsing type")
 _IMPLICIT_LIBRARY = re.compile(r"call to undeclared library function '(\w+)'")
 
 

@@ -52,6 +52,7 @@ C compiler (as gcc):
   -ffp-contract=off|on|fast   fuse a*b+c into FMA only with fast (on means off, as in gcc 12)
   -funsigned-char        plain char is unsigned (-fsigned-char: signed, the default)
   -funsigned-bitfields   plain int bit-fields are unsigned (-fsigned-bitfields: signed, the default)
+  -fno-builtin[-NAME]    C library functions (NAME only) are called as written, not lowered by pgcc or LLVM
   -pthread               define _REENTRANT and link with -pthread
   -w                     no warnings
   -Wall, -Wextra, -W...  warnings as gcc (the parser's diagnostics)
@@ -173,7 +174,8 @@ def is_isa_flag(a: str) -> bool:
 IGNORED_VALUE_FLAGS = ("--param", "-aux-info")
 # -f flags that change what a program means. Honoured: -fwrapv and -fno-strict-aliasing describe what pgcc's code
 # does anyway (signed overflow wraps, no type-based alias analysis), -ffast-math permits what pgcc does without
-# it; passed to the parser: the signedness of plain char and bit-fields. Rejected: the rest.
+# it; passed to the parser: the signedness of plain char and bit-fields, and -fno-builtin[-NAME] (the frontend and
+# LLVM then call those library functions as written). Rejected: the rest.
 CLANG_F = ("-funsigned-char", "-fsigned-char", "-funsigned-bitfields", "-fsigned-bitfields")
 REJECTED_F = ("-ftrapv", "-fshort-enums", "-fshort-wchar", "-fpack-struct", "-fno-signed-char",
               "-fno-unsigned-char", "-fsanitize-trap", "-fstack-check", "-m32", "-mx32", "-m16")
@@ -472,6 +474,8 @@ def parse_args(argv: list[str]) -> Options:
             o.clang_args.append(a)
         elif a in CLANG_F:
             o.clang_args.append(a)  # the language's own meaning of `char` and bit-fields: the parser applies it
+        elif a == "-fno-builtin" or a.startswith("-fno-builtin" + "-"):  # (-fno-builtin-NAME)
+            o.clang_args.append(a)  # library functions called as written (clang_ast.no_builtin_names, backend)
         elif a.startswith(IGNORED_PREFIXES):
             pass  # gcc flags that do not change the program's meaning
         elif a.startswith("-") and a != "-":

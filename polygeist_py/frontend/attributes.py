@@ -11,8 +11,8 @@ with external linkage are never dropped anyway; a static function or variable is
 (aliases.py), `section("name")` on functions and global or static variables (sections.py: the symbol's
 object-file section).
 Layout attributes (`packed`, `aligned` on types and fields,
-`mode`) are clang's layout, which pgcc uses. Rejected with an error: `cleanup` on other than locals, `section` on automatic variables, `alias` on variables, `weakref`,
-`ifunc` on variables, `naked`, `transparent_union`, `weak` on variables, and any attribute this
+`mode`) are clang's layout, which pgcc uses. Rejected with an error: `cleanup` on other than locals, `section` on automatic variables, `weakref`,
+`ifunc` on variables, `naked`, `transparent_union`, `weak` on locals, and any attribute this
 table does not know.
 
 libclang exposes most attributes as UNEXPOSED_ATTR cursors without their name or arguments: both are read from the
@@ -204,11 +204,26 @@ def _alias_target(decl, attr, what, kind="alias") -> str:
     if m is None:
         raise error_at(attr, f"unsupported construct: {what} whose target pgcc cannot read")
     target = m.group(1)
+    if decl.kind == K.VAR_DECL:
+        if alias_target_variable(decl.translation_unit, target) is not None:
+            return target
+        raise error_at(attr, f"'{decl.spelling}' aliased to undefined variable '{target}' (the target of "
+                             f"__attribute__(({kind})) must be defined in the same file)")
     for c in decl.translation_unit.cursor.get_children():
         if c.kind == K.FUNCTION_DECL and c.spelling == target and c.is_definition():
             return target
     raise error_at(attr, f"'{decl.spelling}' aliased to undefined symbol '{target}' (the target of "
                          f"__attribute__(({kind})) must be defined in the same file)")
+
+
+def alias_target_variable(tu, symbol):
+    """The file-scope variable of translation unit `tu` whose symbol is `symbol` and that this file defines (with
+    an initializer, or a tentative definition: not `extern`), as a cursor; or None."""
+    for c in tu.cursor.get_children():
+        if c.kind == K.VAR_DECL and (asm_label(c) or c.spelling) == symbol and \
+                (c.storage_class != ci.StorageClass.EXTERN or c.is_definition()):
+            return c
+    return None
 
 
 _SECTION = re.compile(r'__attribute__\(\(section\("((?:[^"\\]|\\.)*)"\)\)\)')
@@ -253,15 +268,15 @@ def declaration_attributes(decl, kind: str) -> DeclAttributes:
             if name in ("constructor", "destructor") and kind == "function":
                 prio = _literal_argument(a, args)
                 setattr(out, name, DEFAULT_PRIORITY if prio is None else prio)
-            elif name == "weak" and kind == "function":
-                out.weak = True
+            elif name == "weak" and kind in ("function", "global"):
+                out.weak = True  # (a variable's: weak linkage, extern_weak for a declaration: llvm_memory.py)
             elif name in ("noinline", "noipa") and kind == "function":
                 out.noinline = True
             elif name in ("aligned", "alignas", "_Alignas") and kind in ("global", "local"):
                 n = _type_alignment(a, args) if args is not None and not args.isdigit() else None
                 n = n if n is not None else _literal_argument(a, args)
                 out.align = max(out.align or 1, n if n is not None else 16)  # (no argument: the largest, 16)
-            elif name == "alias" and kind == "function":
+            elif name == "alias" and kind in ("function", "global"):
                 out.alias = _alias_target(decl, a, what)
             elif name == "ifunc" and kind == "function":  # (x86 multiversioning: aliases.py)
                 out.ifunc = _alias_target(decl, a, what, "ifunc")

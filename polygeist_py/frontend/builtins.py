@@ -16,7 +16,7 @@ from ..clang_ast import K, T, canonical, evaluate, strip_implicit
 from ..errors import error_at
 from . import complex_values
 from . import affine_forms as AF
-from .attributes import add_passthrough
+from .attributes import add_passthrough, asm_label
 from . import c_types as CT
 from . import int_semantics as IS
 from .cuda_builtins import CudaBuiltins, is_texture
@@ -66,7 +66,8 @@ LIBM = ("acos asin atan atan2 cos sin tan cosh sinh tanh acosh asinh atanh exp e
         "nexttoward fdim fmax fmin fma exp10 sincos").split()
 LIBRARY = set(LIBM) | {n + "f" for n in LIBM} | {n + "l" for n in LIBM} | set(
     ("memcpy memmove memset memcmp memchr strlen strcmp strncmp strcpy strncpy strcat strncat strchr strrchr "
-     "strstr strdup strndup strspn strcspn strpbrk bzero bcmp index rindex malloc calloc realloc free abort exit "
+     "strstr strdup strndup strspn strcspn strpbrk bzero bcmp bcopy mempcpy stpcpy stpncpy index rindex malloc "
+     "calloc realloc free abort exit "
      "_exit puts putchar fputs fputc fwrite printf fprintf sprintf snprintf vprintf vfprintf vsprintf "
      "vsnprintf scanf fscanf sscanf isalnum isalpha isdigit isspace isupper islower isxdigit isprint "
      "ispunct iscntrl isgraph toupper tolower").split()) | set(complex_values.LIBM_COMPLEX)
@@ -304,8 +305,9 @@ def folded(fg, call, args):
     """constant_p, object_size, dynamic_object_size, classify_type: clang's constant folding of the call, or what
     gcc answers when it cannot tell (constant_p: 0). An object size clang cannot fold (a pointer parameter of
     an inline function: glibc's fortified wrappers) is LLVM's objectsize intrinsic, which LLVM resolves after
-    inlining as gcc's objsz pass does, else to the unknown size (-1 for types 0 and 1, 0 for 2 and 3). The
-    pointer's side effects are not evaluated (gcc's rule); a pointer with side effects has the unknown size."""
+    inlining as gcc's objsz pass does, else to the unknown size (-1 for types 0 and 1, 0 for 2 and 3); type 3
+    that clang cannot fold is 0 (a subobject's least size, which LLVM cannot tell). The pointer's side effects
+    are not evaluated (gcc's rule); a pointer with side effects has the unknown size."""
     v = evaluate(call)
     ty = canonical(call.type)
     if not isinstance(v, int):
@@ -314,7 +316,10 @@ def folded(fg, call, args):
         if name in ("object_size", "dynamic_object_size"):
             kind = evaluate(args[1]) if len(args) > 1 else 0
             least = isinstance(kind, int) and bool(kind & 2)
-            if fg.pure(args[0]):
+            # (type 3, the least size left in the closest surrounding subobject: LLVM's objectsize knows whole
+            # objects only, whose remainder can exceed a member's (`&s.a[3]`: 25 bytes of s for 7 of s.a), which
+            # a least size must not; 0 is gcc's answer when it cannot tell)
+            if fg.pure(args[0]) and not (isinstance(kind, int) and kind & 3 == 3):
                 return fg.convert(object_size(fg, fg.raw_pointer(args[0]), least, name.startswith("dynamic")),
                                   ITYPE[64], ty, call)
             v = 0 if least else -1
@@ -450,6 +455,11 @@ def int_abs(fg, call, args):
     ty = canonical(call.type)
     if CT.is_float(ty):
         return ir.Operation.create("math.absf", [CT.scalar_type(ty)], [fg.rvalue(args[0])]).result
+    if call.spelling.endswith("imaxabs") and CT.size_of(ty) < 8:
+        # (clang does not know `__builtin_imaxabs`: it declares it implicitly, `int ()`, so the call's value and the
+        # expression around it would be int where gcc's is intmax_t)
+        raise error_at(call, f"unsupported builtin '{call.spelling}' (clang types it as int, not intmax_t: call "
+                             "imaxabs from <inttypes.h>)")
     v = fg.convert(fg.rvalue(args[0]), args[0].type, ty, args[0])
     zero = fg.const_int(v.type, 0)
     return arith.select(arith.cmpi(arith.CmpIPredicate.slt, v, zero), arith.subi(zero, v), v)
@@ -495,12 +505,42 @@ def library_call(fg, call, args, name=None):
     """`__builtin_<f>(...)` as a call of the C library function f (declared with the builtin's prototype)."""
     callee = call.referenced
     name = name or call.spelling[len(BUILTIN):]
+    if canonical(callee.type).kind == T.FUNCTIONNOPROTO:
+        unknown_builtin_arguments(fg, call, args, name)
+    proto = fg.mg.calls.library_prototype_of(name)
+    label = asm_label(proto) if proto is not None else None
+    if label and name == call.spelling[len(BUILTIN):]:
+        name = label  # (`char *strstr(...) __asm__("my_strstr")`: gcc's __builtin_strstr calls my_strstr too)
     own = fg.mg.calls.file_definition(name)
     if own is not None and canonical(own.type).kind == T.FUNCTIONNOPROTO:
         # the file defines the function itself without a prototype (`static int strcmp() {...}`): the symbol gcc's
         # call would bind to, with the arguments passed unprototyped
         return fg.mg.calls.user_call(fg, call, own, args)
     return fg.mg.calls.user_call(fg, call, callee, args, name=name)
+
+
+def _abi_class(ty) -> tuple:
+    """How a C type travels in a call on x86-64: its kind of register and its size ('int', 'float', 'other')."""
+    ty = canonical(ty)
+    kind = "int" if ty.kind == T.POINTER or CT.is_int(ty) else "float" if CT.is_float(ty) else "other"
+    return kind, CT.size_of(ty) if kind != "other" else 0
+
+
+def unknown_builtin_arguments(fg, call, args, name):
+    """Check a call of a `__builtin_<name>` that clang does not know (`__builtin_fwrite`, `__builtin_puts`: it
+    declares them implicitly as `int ()`): its arguments go as promoted and its result is read as int, which
+    is gcc's call only when they already have the types of the library function's prototype (when the program
+    declares one). Raises CompileError (naming the builtin) otherwise: a `size_t` passed as an int leaves the
+    register's upper half undefined."""
+    proto = fg.mg.calls.library_prototype_of(name)
+    if proto is None:
+        return
+    params = list(proto.type.argument_types())
+    result = canonical(proto.result_type)
+    same = len(params) == len(args) and all(_abi_class(p) == _abi_class(a.type) for p, a in zip(params, args))
+    if not same or result.kind != T.VOID and _abi_class(result) != _abi_class(call.type):
+        raise error_at(call, f"unsupported builtin '{call.spelling}' (clang does not know it, so its arguments "
+                             f"and result would not have {name}'s types: call {name})")
 
 
 def unsupported(fg, call, args):
@@ -530,7 +570,7 @@ GNU_BUILTINS = {
     **{BUILTIN + n: folded for n in ("constant_p", "object_size", "dynamic_object_size", "classify_type")},
     **{BUILTIN + "__" + n + "_chk": checked for n in CHECKED},
     **{BUILTIN + b + s: bits for b in BIT_OPS for s in ("", "l", "ll")},
-    **{BUILTIN + n: bits for n in ("bswap16", "bswap32", "bswap64", "rotateleft8", "rotateleft16",
+    **{BUILTIN + n: bits for n in ("bswap16", "bswap32", "bswap64", "bswap128", "rotateleft8", "rotateleft16",
                                    "rotateleft32", "rotateleft64", "rotateright8", "rotateright16",
                                    "rotateright32", "rotateright64")},
     **{BUILTIN + p + op + "_overflow": overflow for op in ("add", "sub", "mul") for p in ("", "s", "u")},
@@ -550,7 +590,7 @@ GNU_BUILTINS = {
 # parameter counts of the library functions other than <math.h>'s that have handlers under their plain names
 LIBRARY_ARITY = {"abs": 1, "labs": 1, "llabs": 1, "imaxabs": 1, "memcpy": 3, "memset": 3, "memmove": 3,
                  "posix_memalign": 3, "modf": 2, "modff": 2, "creal": 1, "crealf": 1, "cimag": 1, "cimagf": 1,
-                 "conj": 1, "conjf": 1}
+                 "conj": 1, "conjf": 1, "creall": 1, "cimagl": 1, "conjl": 1}
 
 
 def library_prototype(callee) -> bool:
@@ -607,6 +647,17 @@ class Builtins(CudaBuiltins):
             return fortified_mem  # (glibc's fortified wrapper, under -D_FORTIFY_SOURCE at -O1 and above)
         if callee.spelling == "alloca" and callee.get_definition() is None:
             return alloca  # (also implicitly declared, without <alloca.h>: the builtin; libc has no such symbol)
+        plain = callee.spelling[len(BUILTIN):] if callee.spelling.startswith(BUILTIN) else callee.spelling
+        if plain in LIBRARY and not math_name(plain) and plain not in VARIADIC:
+            proto = callee if plain == callee.spelling else self.mg.calls.library_prototype_of(plain)
+            if proto is not None and asm_label(proto):
+                # (`void *memcpy(...) __asm__("my_memcpy")`: calls of memcpy and __builtin_memcpy reach my_memcpy,
+                # as gcc's do; pgcc's own lowering would call the C library's memcpy)
+                return None if plain == callee.spelling else library_call
+        no_builtin = getattr(self.mg.tu, "no_builtin", ())
+        if no_builtin and not callee.spelling.startswith("__") and \
+                ("*" in no_builtin or callee.spelling in no_builtin):
+            return None  # -fno-builtin[-NAME]: the library function as an ordinary call (gcc's abs-1.c)
         if callee.type.kind == T.FUNCTIONNOPROTO and not callee.spelling.startswith("__"):
             return None  # `char pow ();` (autoconf's link probes, K&R code): a call of the symbol as declared
         if callee.type.kind == T.FUNCTIONPROTO and not callee.spelling.startswith("__") and \

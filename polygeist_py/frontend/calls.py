@@ -151,7 +151,7 @@ class Calls:
             protos = self._prototypes = {}
             for c in top_level_cursors(self.mg.tu):
                 if c.kind == K.FUNCTION_DECL and canonical(c.type).kind == T.FUNCTIONPROTO:
-                    protos.setdefault(c.spelling, c)
+                    protos[c.spelling] = c
         return protos.get(name or callee.spelling)
 
     def file_definition(self, name):
@@ -161,6 +161,17 @@ class Calls:
             defs = self._definitions = {c.spelling: c for c in top_level_cursors(self.mg.tu)
                                         if c.kind == K.FUNCTION_DECL and c.is_definition()}
         return defs.get(name)
+
+    def library_prototype_of(self, name):
+        """The last file-scope declaration of function `name` with a prototype (a cursor; a header's, as stdio.h's
+        fwrite; the last carries the attributes of those before it, an asm label's included), or None."""
+        protos = getattr(self, "_prototypes", None)
+        if protos is None:
+            protos = self._prototypes = {}
+            for c in top_level_cursors(self.mg.tu):
+                if c.kind == K.FUNCTION_DECL and canonical(c.type).kind == T.FUNCTIONPROTO:
+                    protos[c.spelling] = c
+        return protos.get(name)
 
     def unprototyped_call(self, fg, call, callee, args, name=None):
         """A call of a function declared without a prototype (`int f();`, a K&R definition, or an implicit

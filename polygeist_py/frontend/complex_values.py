@@ -248,9 +248,9 @@ def build(fg, call, args):
 
 BUILTINS = {
     "__builtin_complex": build,
-    **{p + n + s: creal_like(0) for p in ("", "__builtin_") for n in ("creal",) for s in ("", "f")},
-    **{p + n + s: creal_like(1) for p in ("", "__builtin_") for n in ("cimag",) for s in ("", "f")},
-    **{p + "conj" + s: conj_builtin for p in ("", "__builtin_") for s in ("", "f")},
+    **{p + n + s: creal_like(0) for p in ("", "__builtin_") for n in ("creal",) for s in ("", "f", "l")},
+    **{p + n + s: creal_like(1) for p in ("", "__builtin_") for n in ("cimag",) for s in ("", "f", "l")},
+    **{p + "conj" + s: conj_builtin for p in ("", "__builtin_") for s in ("", "f", "l")},
 }
 
 # libm's complex functions, callable as `__builtin_<name>` too (a call of the library function)

@@ -494,6 +494,11 @@ class LLVMMemory:
             return self.to_ptr(self.pointer(children(e)[0]))
         if k == K.COMPOUND_LITERAL_EXPR:
             return self.compound_literal(e)
+        if k == K.UNARY_OPERATOR and unary_op(e) in ("__real", "__imag") and CT.is_complex(children(e)[0].type):
+            # `&__imag__ z`: a part of a complex object in memory (the imaginary part follows the real one)
+            part = CT.size_of(e.type)
+            whole = self.address(children(e)[0])
+            return self.gep_bytes(whole, arith.constant(I64(), part)) if unary_op(e) == "__imag" else whole
         if R.is_record(e.type):  # a call or assignment yielding a struct: its temporary
             return self.record_value(e)
         return self.lvalue_address(self.lvalue(e), e)
@@ -723,6 +728,8 @@ class LLVMMemory:
                 elif at.kind != T.LONGDOUBLE:  # (an __int128 takes two registers or none)
                     need = 2 if CT.size_of(at) == 16 else 1
                     ints = ints - need if need <= ints else ints
+            elif at.kind == T.RECORD and CT.size_of(at) == 0:
+                self.record_value(a)  # (evaluated; a struct of size 0 is no argument: gcc passes nothing for it)
             elif at.kind == T.RECORD or CT.is_complex(at):
                 if CT.is_complex(at):  # (in the variadic tail, a struct of its two parts: its bytes, as a record's)
                     tmp = self.byte_alloca(CT.size_of(at), 16)  # (32 bytes for a long double _Complex)
@@ -1096,15 +1103,17 @@ def byte_global(mg, d, key, name, init, is_def, external):
             llvm.GlobalOp(ir.Type.parse("!llvm.array<0 x i8>"), name,
                           ir.Attribute.parse("#llvm.linkage<external>"), alignment=ty.get_align())
         mg.llvm_decls.add(name)
+    mv = MemVar(None, ty, global_name=name)
+    mg.globals[key] = mv  # (before the initializer, which may take the variable's own address: `p = { &p }`)
     if name not in mg.llvm_decls:
         img, ptrs = const_image(ty, init) if is_def else (bytearray(max(CT.size_of(ty), 1)), [])
         static = d.storage_class == d.storage_class.STATIC and d.semantic_parent.kind not in (
             K.STRUCT_DECL, K.CLASS_DECL) or d.semantic_parent.kind == K.FUNCTION_DECL  # (C++ static members: external)
         align = max(ty.get_align(), d.type.get_align(), attributes.declaration_attributes(d, "global").align or 1)
-        emit_byte_global(mg, name, ty, img, ptrs, static, external, d, align=align, thread_local=is_thread_local(d))
+        from .module import is_weak_variable
+        emit_byte_global(mg, name, ty, img, ptrs, static, external, d, align=align, thread_local=is_thread_local(d),
+                         weak=is_weak_variable(d))
         mg.llvm_decls.add(name)
-    mv = MemVar(None, ty, global_name=name)
-    mg.globals[key] = mv
     return mv
 
 
@@ -1113,14 +1122,17 @@ def is_thread_local(d) -> bool:
     return d.tls_kind.name != "NONE"
 
 
-def emit_byte_global(mg, name, ty, img, ptrs, internal, external, where, align=None, thread_local=False):
+def emit_byte_global(mg, name, ty, img, ptrs, internal, external, where, align=None, thread_local=False,
+                     weak=False):
     """Emit `llvm.mlir.global @name` for an object of C type `ty` with initial bytes `img` (bytearray) and
     pointer-valued initializers `ptrs` ([(byte offset, cursor)]): an array of bytes, or a packed struct of
     byte runs and pointers. `external`: a declaration (no initial value). `where`: cursor for the location.
-    `align`: bytes (default: the type's); `thread_local`: one object per thread."""
+    `align`: bytes (default: the type's); `thread_local`: one object per thread; `weak`: `__attribute__((weak))`
+    (a definition another file's may replace; a declaration whose address is null when nothing defines it)."""
     align = align or ty.get_align()
     tls = True if thread_local else None
-    linkage = ir.Attribute.parse(f"#llvm.linkage<{'internal' if internal else 'external'}>")
+    kind = "internal" if internal else ("extern_weak" if external else "weak") if weak else "external"
+    linkage = ir.Attribute.parse(f"#llvm.linkage<{kind}>")
     loc = ir.Location.file(mg.filename, where.location.line, where.location.column)
     with loc, ir.InsertionPoint.at_block_begin(mg.module.body):
         if external:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import affine, arith, llvm, memref
 
-from ..clang_ast import K, T, canonical, children, is_variable_template_specialization, strip_implicit, unary_op
+from ..clang_ast import (K, T, canonical, children, evaluate, is_variable_template_specialization, spelled_word,
+                         strip_implicit, unary_op)
 from ..errors import CompileError
 from . import complex_values
 from . import affine_forms as AF
@@ -79,6 +80,11 @@ class LValueGen:
             raise self.unsupported(e, f"member access '.{e.spelling}'")
         if k in (K.UNEXPOSED_EXPR,) and len(children(e)) == 1:
             return self.lvalue(children(e)[0])
+        if k == K.UNEXPOSED_EXPR and len(children(e)) == 3 and spelled_word(e) == "__builtin_choose_expr" and \
+                isinstance(evaluate(children(e)[0]), int):  # GNU: the chosen operand is the lvalue
+            return self.lvalue(children(e)[1] if evaluate(children(e)[0]) else children(e)[2])
+        if k == K.STRING_LITERAL:  # (`&"abc"`: the literal's array, a read-only object)
+            return ("llvm", self.mg.literal(e), canonical(e.type), None)
         if k == K.CALL_EXPR and self.returns_reference(e):  # `v.at(i) = x`
             return self.reference_lvalue(self.mg.calls.emit(self, e), CT.unreferenced(e.referenced.result_type))
         raise self.unsupported(e0, "expression used as an lvalue")

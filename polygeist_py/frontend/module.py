@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+import re
 
-from clang.cindex import LanguageKind, LinkageKind, StorageClass
+from clang.cindex import LanguageKind, LinkageKind, PrintingPolicy, StorageClass
 from mlir import ir
 from mlir.dialects import llvm, memref
 
@@ -74,7 +75,8 @@ class ModuleGen:
 
     def generate(self) -> ir.Module:
         clear_memo()
-        self.addressed_globals = addressed_in_initializers(self.tu) | external_unsized_arrays(self.tu)
+        self.addressed_globals = addressed_in_initializers(self.tu) | external_unsized_arrays(self.tu) | \
+            alias_targets(self.tu)
         for c in top_level_cursors(self.tu):
             if not in_main_file(c, self.tu):
                 if is_included_definition(c):  # (nvcc's model: the host compiler defines a header's host code)
@@ -147,7 +149,8 @@ class ModuleGen:
         elif d.kind == K.FUNCTION_DECL:
             attrs = attributes.declaration_attributes(d, "function")
             if attrs.alias is not None:  # another name of a definition in this file: aliases.py
-                self.aliases[self.func_name(d)] = (attrs.alias, attrs.weak)
+                self.aliases[self.func_name(d)] = (attrs.alias, attrs.weak) + (
+                    ("internal",) if d.linkage == LinkageKind.INTERNAL else ())
             if attrs.ifunc is not None:  # the address its resolver returns (aliases.py)
                 self.aliases[self.func_name(d)] = (attrs.ifunc, False, "ifunc")
                 self.declare(d)  # (the ifunc's function type)
@@ -156,7 +159,10 @@ class ModuleGen:
         elif d.kind == K.UNEXPOSED_DECL and (text := inline_asm.file_scope_asm(d)) is not None:
             self.module_asm.append(text)  # `__asm__(".symver ...")`: module asm
         elif d.kind == K.VAR_DECL:
-            attributes.declaration_attributes(d, "global")  # (each declaration's: uses reach only the first)
+            attrs = attributes.declaration_attributes(d, "global")  # (each declaration's: uses reach only the first)
+            if attrs.alias is not None:  # another name of a variable this file defines: aliases.py
+                self.aliases[attributes.asm_label(d) or d.spelling] = (attrs.alias, attrs.weak) + (
+                    ("internal",) if d.linkage == LinkageKind.INTERNAL else ())
             self.global_var(d)
         elif d.kind in (K.FUNCTION_DECL, K.TYPEDEF_DECL, K.STRUCT_DECL, K.ENUM_DECL, K.UNEXPOSED_DECL,
                         K.FUNCTION_TEMPLATE, K.USING_DIRECTIVE, K.NAMESPACE, K.INCLUSION_DIRECTIVE,
@@ -352,6 +358,13 @@ class ModuleGen:
     def _global_var(self, d) -> MemVar:
         key = decl_key(d.canonical)
         if key in self.globals:
+            return self.globals[key]
+        target = variable_alias_target(d)
+        if target is not None:  # `extern int w __attribute__((alias("v")));`: uses of w are uses of v
+            if canonical(target.type).spelling != canonical(d.type).spelling:
+                raise error_at(d, f"unsupported construct: __attribute__((alias)) on '{d.spelling}' of type "
+                                  f"'{d.type.spelling}', whose target has type '{target.type.spelling}'")
+            self.globals[key] = self.global_var(target)
             return self.globals[key]
         d = d.get_definition() or self.tentative_definition(key) or d  # (the defining one has the initializer)
         ty = canonical(d.type)
@@ -587,6 +600,41 @@ def external_unsized_arrays(tu) -> set:
             defn = d.get_definition()
             if defn is None or canonical(defn.type).kind == T.INCOMPLETEARRAY:
                 out.add(decl_key(d.canonical))
+    return out
+
+
+def variable_alias_target(d):
+    """The variable that global `d` is another name of (`__attribute__((alias("v")))` on one of its
+    declarations), as a cursor; or None."""
+    for r in (d, d.canonical):
+        if any(a.kind.is_attribute() for a in r.get_children()):  # (printing only declarations with attributes)
+            m = _ALIAS.search(r.pretty_printed(PrintingPolicy.create(r)))
+            if m:
+                return attributes.alias_target_variable(d.translation_unit, m.group(1))
+    return None
+
+
+_ALIAS = re.compile(r'__attribute__\(\(alias\("([^"]*)"\)\)\)')
+
+
+def is_weak_variable(d) -> bool:
+    """Whether a declaration of global `d` (itself or its first) has `__attribute__((weak))`."""
+    return any(any(a.kind.is_attribute() for a in r.get_children()) and
+               attributes.declaration_attributes(r, "global").weak for r in (d, d.canonical))
+
+
+def alias_targets(tu) -> set:
+    """Keys of the file-scope variables that `alias` attributes name, of the aliases and of weak variables: LLVM
+    globals, which an `llvm.mlir.alias` can point to (aliases.py), which uses through either name address
+    alike, and which carry a linkage."""
+    out = set()
+    for c in top_level_cursors(tu):
+        if c.kind == K.VAR_DECL:
+            t = variable_alias_target(c)
+            if t is not None:
+                out |= {decl_key(t.canonical), decl_key(c.canonical)}
+            elif is_weak_variable(c):  # (weak linkage: an LLVM global's, llvm_memory.byte_global)
+                out.add(decl_key(c.canonical))
     return out
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, llvm, memref
 
-from ..clang_ast import K, T, canonical, children, generic_choice, is_binary_conditional, is_va_arg, strip_implicit, unary_op
+from ..clang_ast import (K, T, canonical, children, evaluate, generic_choice, is_binary_conditional, is_va_arg,
+                         spelled_word, strip_implicit, unary_op)
 from ..errors import CompileError, error_at
 from . import c_types as CT
 from .scan import decl_key, is_array_parameter
@@ -166,18 +167,27 @@ class PointerGen:
                 # (`*fp` designates the function fp points to; `*pp` with pp a pointer to a function pointer is
                 # the function pointer stored there, loaded below: sqlite's `(**(finder_type*)p)(...)`)
                 while f.kind == K.UNARY_OPERATOR and unary_op(f) == "*" and \
-                        _designates_function(children(f)[0].type):
+                        _designates_function(children(f)[0].type) or \
+                        f.kind == K.UNEXPOSED_EXPR and len(children(f)) == 3 and \
+                        spelled_word(f) == "__builtin_choose_expr" and isinstance(evaluate(children(f)[0]), int):
+                    if f.kind == K.UNEXPOSED_EXPR:  # (GNU's choice between functions: the chosen one)
+                        f = strip_implicit(children(f)[1] if evaluate(children(f)[0]) else children(f)[2])
+                        continue
                     f = strip_implicit(children(f)[0])
                 if canonical(f.type).kind == T.POINTER:
                     return self.pointer(f)
                 if f.kind == K.DECL_REF_EXPR and f.referenced is not None and f.referenced.kind == K.PARM_DECL:
                     return self.rvalue(f)  # a parameter of function type holds the pointer C adjusted it to
+                if f.kind == K.DECL_REF_EXPR and f.referenced is not None and f.referenced.kind == K.FUNCTION_DECL:
+                    from .llvm_memory import function_pointer
+                    return function_pointer(self.mg, f.referenced)
                 raise self.unsupported(e, "function designator")
             return self.rvalue(e)
         if k == K.UNARY_OPERATOR and unary_op(e) == "&":
             inner = strip_implicit(children(e)[0])
             if inner.kind == K.ARRAY_SUBSCRIPT_EXPR and self.memref_subscript(inner):  # (else: the raw address
-                lv = self.lvalue(inner)                                                 # below, evaluated once)
+                _check_not_before_array(inner)                                         # below, evaluated once)
+                lv = self.lvalue(inner)
                 if isinstance(lv, MemLV):
                     return self.element_pointer(lv, ty)
                 return self.coerce_pointer(self.lvalue_address(lv, inner), ty)
@@ -302,3 +312,18 @@ def _designates_function(t) -> bool:
     if c.kind == T.POINTER:
         c = canonical(c.get_pointee())
     return c.kind in (T.FUNCTIONPROTO, T.FUNCTIONNOPROTO)
+
+
+def _check_not_before_array(sub):
+    """Reject `&a[-4]` with `a` an array object: a pointer before the array's start (undefined behaviour in C11
+    6.5.6p8, even unused), which the memref of the array cannot hold (gcc.dg/builtin-object-size-5.c was an
+    internal error).
+
+    Raises:
+        CompileError: naming the array and the index."""
+    base, idx = children(sub)
+    b = strip_implicit(base)
+    n = evaluate(idx)
+    if b.kind == K.DECL_REF_EXPR and CT.is_array(b.type) and isinstance(n, int) and n < 0:
+        raise error_at(sub, f"unsupported construct: the address of element {n} of array '{b.spelling}', before its "
+                            "start (undefined behaviour)")

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from mlir import ir
 
 from ..clang_ast import K, T, canonical, children, record_decl, strip_implicit
+from ..errors import error_at
 from . import c_types as CT
 
 INT_REGS, SSE_REGS = 6, 8
@@ -69,7 +70,34 @@ def field_location(f) -> tuple[int, BitField | None]:
     nbytes = max((shift + width + 7) // 8, 1)
     if ft.kind == T.ENUM:  # an enum's signedness is its underlying type's (unsigned int without negatives)
         ft = canonical(record_decl(ft).enum_type)
-    return start, BitField(start, 8 * nbytes, shift, width, not CT.is_unsigned(ft))
+        return start, BitField(start, 8 * nbytes, shift, width, not CT.is_unsigned(ft))
+    signed = not CT.is_unsigned(ft)
+    if signed and ft.kind != T.BOOL and getattr(f.translation_unit, "unsigned_bitfields", False) and \
+            not _written_signed(f):
+        # gcc's -funsigned-bitfields: a bit-field of a plain integer type (not written `signed`, also through
+        # typedefs) is unsigned. Below int's width its value promotes to int either way; from int's width on,
+        # gcc's type is unsigned where clang's (which ignores the flag) is signed: arithmetic would differ
+        if width >= 32:
+            raise error_at(f, f"unsupported construct: -funsigned-bitfields on the {width}-bit bit-field "
+                              f"'{f.spelling}' of type '{f.type.spelling}' (write `unsigned`)")
+        signed = False
+    return start, BitField(start, 8 * nbytes, shift, width, signed)
+
+
+def _written_signed(decl) -> bool:
+    """Whether the type of FIELD_DECL or TYPEDEF_DECL `decl` is written with `signed` (`signed char x : 1`,
+    `typedef signed int si`), itself or through the typedefs it names."""
+    for _ in range(64):
+        words = [t.spelling for t in decl.get_tokens()]
+        if "signed" in words or "__signed__" in words or "__signed" in words:
+            return True
+        ty = decl.type if decl.kind == K.FIELD_DECL else decl.underlying_typedef_type
+        while ty.kind == T.ELABORATED:
+            ty = ty.get_named_type()
+        if ty.kind != T.TYPEDEF:
+            return False
+        decl = ty.get_declaration()
+    return False
 
 
 def member_location(record_ty, f) -> tuple[int, BitField | None]:
@@ -302,7 +330,9 @@ def signature(param_types, result_type, variadic=False, vector_bytes=None) -> Si
     for pt in param_types:
         c = canonical(pt)
         first = len(ins)
-        if c.kind == T.RECORD and is_empty_class(c):  # (no argument: its object is made in the callee)
+        if c.kind == T.RECORD and (is_empty_class(c) or CT.size_of(c) == 0):
+            # (no argument: its object is made in the callee; a C struct of size 0, GNU's `struct {}` or
+            # `struct { char x[0]; }`, takes no register and no stack slot either, as gcc passes it)
             params.append(ParamABI("expand", c, [], first, []))
             continue
         if c.kind == T.RECORD:

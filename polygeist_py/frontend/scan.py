@@ -191,6 +191,8 @@ def address_taken(body) -> set:
                 skip.add(amp.hash)
         if c.kind == K.UNARY_OPERATOR and unary_op(c) == "&" and c.hash not in skip:
             t = strip_implicit(children(c)[0])
+            while t.kind == K.PAREN_EXPR or t.kind == K.UNARY_OPERATOR and unary_op(t) in ("__real", "__imag"):
+                t = strip_implicit(children(t)[0])  # (`&__imag__ z`: the address of a part of z)
             if t.kind == K.DECL_REF_EXPR and t.referenced is not None and t.referenced.kind in (K.VAR_DECL, K.PARM_DECL):
                 out.add(decl_key(t.referenced))
         for ch in c.get_children():

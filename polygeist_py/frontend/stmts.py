@@ -14,7 +14,7 @@ import itertools
 from mlir import ir
 from mlir.dialects import affine, arith, scf
 
-from ..clang_ast import K, T, canonical, children, has_attr, spelled_word, strip_implicit
+from ..clang_ast import K, T, canonical, children, evaluate, has_attr, is_va_arg, spelled_word, strip_implicit
 from . import affine_forms as AF
 from . import c_types as CT
 from . import gotos, inline_asm, openmp_dispatch, openmp_regions, stmt_exprs, switch
@@ -243,12 +243,29 @@ class StmtGen:
         if cond.kind == K.DECL_STMT:
             raise self.unsupported(c, "declaration in an if condition")
         cv = gotos.if_condition(self, c, cond)  # (steered to a label's branch by its goto flag)
+        known = self.constant_condition(cond) if cv is None else None
+        dead = els if known else then
+        if known is not None and (dead is None or not contains(dead, _LABEL_KINDS)):
+            # a constant condition emits only the branch taken, as gcc and clang do at -O0 too (a call in the
+            # other, `if (__builtin_bswap16(0xaabb) != 0xbbaa) link_error();`, must not reach the linker)
+            live = then if known else els
+            if live is not None:
+                self.emit_if(self.const_bool(True), lambda: self.visit(live), None, [live], written=True)
+            return
         affine_cond = self.affine_condition(cond) if cv is None else None
         if cv is None and affine_cond is None:
             cv = self.condition(cond)
         nodes = [then] + ([els] if els is not None else [])
         self.emit_if(cv, lambda: self.visit(then), (lambda: self.visit(els)) if els is not None else None, nodes,
                      affine_cond=affine_cond, written=True)
+
+    def constant_condition(self, e):
+        """The truth of condition `e` when clang folds it to a constant without side effects (no assignment, no
+        call but of `__builtin_*` functions, which clang evaluates), else None."""
+        if assigned_decls([e]) or _calls_other_than_builtins(e):
+            return None
+        v = evaluate(e)
+        return bool(v) if isinstance(v, (int, float)) else None
 
     def affine_condition(self, e):
         """(integer set, operands) for an if condition that is a conjunction (&&) of comparisons (<, <=, >, >=,
@@ -338,3 +355,14 @@ class StmtGen:
 def _declared_scalars(stmts):
     """The variables declared by the declaration statements among `stmts` (not inside them)."""
     return [d for s in stmts if s.kind == K.DECL_STMT for d in children(s) if d.kind == K.VAR_DECL]
+
+
+# statements that a jump may enter: a branch holding one is emitted even when its condition is a known constant
+_LABEL_KINDS = (K.LABEL_STMT, K.CASE_STMT, K.DEFAULT_STMT)
+
+
+def _calls_other_than_builtins(e) -> bool:
+    """Whether expression `e` calls a function other than a `__builtin_*` one, or takes a variadic argument."""
+    if e.kind == K.CALL_EXPR and not (e.spelling or "").startswith("__builtin_") or is_va_arg(e):
+        return True
+    return any(_calls_other_than_builtins(ch) for ch in e.get_children())

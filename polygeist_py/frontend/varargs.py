@@ -27,7 +27,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.dialects import arith, func, llvm, scf
 
-from ..clang_ast import T, canonical, children
+from ..clang_ast import T, canonical, children, va_arg_operand
 from ..errors import error_at
 from . import c_types as CT
 from . import records as R
@@ -112,21 +112,21 @@ def va_arg(fg, e):
         CompileError: T is a struct or a type the default argument promotions change."""
     ty = canonical(e.type)
     if ty.kind == T.LONGDOUBLE:
-        return _va_arg_long_double(_list_address(fg, next(c for c in children(e) if not c.kind.is_reference())))
+        return _va_arg_long_double(_list_address(fg, va_arg_operand(e)))
     if ty.kind == T.RECORD:
-        return _va_arg_record(fg, _list_address(fg, next(c for c in children(e) if not c.kind.is_reference())),
+        return _va_arg_record(fg, _list_address(fg, va_arg_operand(e)),
                               ty, e)
     if CT.is_complex(ty) or ty.kind in (T.INT128, T.UINT128):
         # (a complex as a struct of its two parts, an __int128 as two INTEGER eightbytes aligned to 16: their
         # bytes as a record's, then loaded; LLVM's backend cannot lower an i128 va_arg)
-        p = _va_arg_record(fg, _list_address(fg, next(c for c in children(e) if not c.kind.is_reference())), ty, e)
+        p = _va_arg_record(fg, _list_address(fg, va_arg_operand(e)), ty, e)
         return fg.load_llvm(p, ty)
     if CT.is_array(ty) or ty.kind == T.COMPLEX:
         raise error_at(e, f"unsupported construct: va_arg of type '{e.type.spelling}'")
     if ty.kind == T.FLOAT or CT.is_int(ty) and ty.get_size() < 4:
         raise error_at(e, f"va_arg of type '{e.type.spelling}', which the default argument promotions change "
                           f"(undefined behaviour; use '{'double' if ty.kind == T.FLOAT else 'int'}')")
-    ap = _list_address(fg, next(c for c in children(e) if not c.kind.is_reference()))
+    ap = _list_address(fg, va_arg_operand(e))
     if ty.kind == T.POINTER:
         raw = llvm.VaArgOp(CT.llvm_ptr(), ap).result
         return fg.from_ptr(raw, ty, None, e) if CT.pointee_is_memref(ty) else raw
