@@ -91,7 +91,7 @@ class Gen:
             return self.leaf(scope)
         a = self.expr(scope, depth + 1)
         b = self.expr(scope, depth + 1)
-        k = r.randrange(20)
+        k = r.randrange(23)
         if k in (9, 10, 11, 12, 13, 14):
             self.feat.add("libm")
         if k == 15:
@@ -105,7 +105,21 @@ class Gen:
                 "exp(0.3 * tanh(%s))" % a, "log(2.0 + sin(%s))" % a, "pow(1.5 + sin(%s), 1.3)" % a,
                 "fabs(%s)" % a, "fmax(%s, %s)" % (a, b), "sqrt(1.0 + %s * %s)" % (a, a),
                 "h1(%s, %s)" % (a, b), "rec(%s, 3)" % a, "tab[%d](%s, %s)" % (r.randrange(2), a, b),
-                "(%s + (double)(int)(%s))" % (a, a), "(%s * 1.1)" % a][k]
+                "(%s + (double)(int)(%s))" % (a, a), "(%s * 1.1)" % a][k] if k < 20 else self.expr2(a, b)
+
+    def expr2(self, a, b):
+        r = self.r
+        k = r.randrange(4)
+        if k == 0:
+            self.feat.add("ternary")
+            return "(%s > %s ? %s : 0.5 * %s)" % (a, b, a, b)
+        if k == 1:
+            self.feat.add("recarray")
+            return "rsum(a, %s, n)" % a
+        if k == 2 and r.random() < 0.2:  # (a run-time choice of function pointer: pgcc refuses it, clearly)
+            self.feat.add("fnptr")
+            return "tab[(int)(fabs(%s) * 2.0) %% 2](%s, 0.4)" % (a, b)
+        return "hypot(%s, 0.5 + %s * %s)" % (a, b, b)
 
     def lhs(self, scope):
         r = self.r
@@ -206,7 +220,47 @@ class Gen:
         if k == 14:
             self.feat.add("intmix")
             return "{ int q = (int)(%s * 2.0); s += q * 0.1 + %s; }" % (self.expr(scope), self.expr(scope))
+        if k == 15:
+            return self.stmt2(depth, scope)
         return "s += %s;" % self.expr(scope)
+
+    def stmt2(self, depth, scope):
+        r = self.r
+        k = r.randrange(8)
+        if k == 0 and scope:
+            self.feat.add("continue")
+            return "if (%s < 0.0) continue;" % self.expr(scope)
+        if k == 1 and depth < 2:
+            self.feat.add("dowhile")
+            self.tmp += 1
+            it = "dw%d" % self.tmp
+            return "{ int %s = 0; do { %s %s++; } while (%s < 3 && %s < 2.5); }" % (
+                it, self.stmt(depth + 1, scope), it, it, self.expr(scope))
+        if k == 2 and scope:
+            self.feat.add("switch")
+            i = r.choice(scope)
+            return "switch (%s %% 3) { case 0: %s break; case 1: %s /* falls through */ default: %s }" % (
+                i, self.stmt(depth + 1, scope), self.stmt(depth + 1, scope), self.stmt(depth + 1, scope))
+        if k == 3 and not scope:
+            self.feat.add("earlyreturn")
+            return "if (%s > 1.2) { free(m); return s * 0.5 + t; }" % self.expr(scope)
+        if k == 4 and depth < 2:
+            self.feat.add("ddwhile")
+            self.tmp += 1
+            it = "dd%d" % self.tmp
+            return "{ int %s = 0; while (s < 2.0 && %s < 6) { s += 0.3 + 0.2 * sin(%s); %s++; } }" % (
+                it, it, self.expr(scope), it)
+        if k == 5:
+            self.feat.add("helperwrite")
+            i = r.choice(scope) if scope else "0"
+            return "s += hacc(o + %s, %s);" % (i, self.expr(scope))
+        if k == 6:
+            op = r.choice(["-=", "/="])
+            e = self.expr(scope)
+            if op == "/=":
+                e = "(1.5 + 0.3 * tanh(%s))" % e
+            return "%s %s %s;" % (self.lhs(scope), op, e)
+        return "t = %s;" % self.expr(scope)
 
     def pure(self, scope):
         """An expression reading only a, b and x (safe inside a parallel loop)."""
@@ -239,6 +293,8 @@ double hsum(double u, const double *p, int n) {
   for (int k = 0; k < n; k++) q = q * 0.5 + sin(p[k] * q);
   return q;
 }
+double rsum(const double *p, double c, int n) { return n <= 0 ? c : p[0] * 0.5 + sin(rsum(p + 1, c * 0.9, n - 1)); }
+double hacc(double *p, double c) { p[0] = p[0] * 0.8 + sin(c); return p[0] * c; }
 void hscale(double *p, double c, int n) {
   for (int k = 0; k < n; k++) p[k] = p[k] * tanh(c) + 0.1 * p[k] * p[k];
 }
@@ -248,13 +304,13 @@ MAIN = r'''
 static void reset(void) { gl[0] = 0.1; gl[1] = -0.2; gl[2] = 0.3; gl[3] = 0.05; }
 #define N %(N)d
 #define NA %(NA)d
-static double A0[NA], O0[N], vA[NA], vO[N], wA[NA], wO[N];
-static double L(double h, double x, double y) {
+static double A0[NA], O0[N], vA[NA], vO[N], wA[NA], wO[N], uA[NA], uO[N];
+static double L(double h, double x, double y, const double *dA, const double *dO, double dx, double dy) {
   double A[NA], O[N];
-  for (int i = 0; i < NA; i++) A[i] = A0[i] + h * vA[i];
-  for (int i = 0; i < N; i++) O[i] = O0[i] + h * vO[i];
+  for (int i = 0; i < NA; i++) A[i] = A0[i] + h * dA[i];
+  for (int i = 0; i < N; i++) O[i] = O0[i] + h * dO[i];
   reset();
-  double r = f(A, A + %(OFF)d, O, x + h * %(VX)s, y + h * %(VY)s, N);
+  double r = f(A, A + %(OFF)d, O, x + h * dx, y + h * dy, N);
   for (int i = 0; i < NA; i++) r += wA[i] * A[i];
   for (int i = 0; i < N; i++) r += wO[i] * O[i];
   return r;
@@ -263,6 +319,8 @@ int main(void) {
   double x = %(X)s, y = %(Y)s;
   for (int i = 0; i < NA; i++) { A0[i] = 0.5 * sin(1.3 * i + 0.2) + 0.1; vA[i] = cos(0.7 * i + 0.4); wA[i] = sin(2.1 * i); }
   for (int i = 0; i < N; i++) { O0[i] = 0.3 * cos(0.9 * i); vO[i] = sin(0.5 * i + 1.0); wO[i] = cos(1.7 * i + 0.3); }
+  for (int i = 0; i < NA; i++) uA[i] = 0.4 - 0.3 * (i %% 3);
+  for (int i = 0; i < N; i++) uO[i] = 0.2 * i - 0.5;
   double A[NA], dA[NA], O[N], dO[N];
   /* reverse */
   for (int i = 0; i < NA; i++) { A[i] = A0[i]; dA[i] = wA[i]; }
@@ -279,9 +337,11 @@ int main(void) {
   double fwd = %(FWDCALL)s;
   for (int i = 0; i < NA; i++) fwd += wA[i] * dA[i];
   for (int i = 0; i < N; i++) fwd += wO[i] * dO[i];
-  double fd1 = (L(1e-5, x, y) - L(-1e-5, x, y)) / 2e-5;
-  double fd2 = (L(1e-6, x, y) - L(-1e-6, x, y)) / 2e-6;
-  printf("%%.15g %%.15g %%.15g %%.15g\n", rev, fwd, fd1, fd2);
+  double fd1 = (L(1e-5, x, y, vA, vO, VX, VY) - L(-1e-5, x, y, vA, vO, VX, VY)) / 2e-5;
+  double fd2 = (L(1e-6, x, y, vA, vO, VX, VY) - L(-1e-6, x, y, vA, vO, VX, VY)) / 2e-6;
+  double vec0 = fwd, vec1 = 0, fdu = 0;
+%(VECTOR)s
+  printf("%%.15g %%.15g %%.15g %%.15g %%.15g %%.15g %%.15g\n", rev, fwd, fd1, fd2, vec0, vec1, fdu);
   return 0;
 }
 '''
@@ -347,10 +407,34 @@ def c_program(seed: int, kind: str):
         revdecl = "extern G2 __enzyme_autodiff_g(void *, ...);"
     vdecl = "double vx = %s, vy = %s;" % ("0.0" if xm == "const" else "0.6", "0.0" if ym == "const" else "-0.45")
     fwdcall = "__enzyme_fwddiff((void *)f, %s)" % ", ".join(args_f)
-    main = MAIN % dict(N=N, NA=na, OFF=off, VX="vx_", VY="vy_", X="0.35", Y="0.8", REVCALL=revcall,
-                       REVSCAL=revscal, FWDCALL=fwdcall)
-    main = main.replace("vx_", "VX").replace("vy_", "VY")
-    decls = (revdecl + "\nextern double __enzyme_fwddiff(void *, ...);\n" +
+    vector = ""
+    if r.random() < 0.4:  # vector forward mode, width 2: directions v and u
+        g.feat.add("vector")
+        uxy = {"x": "0.0" if xm == "const" else "-0.3", "y": "0.0" if ym == "const" else "0.55"}
+
+        def vscal(name, mark):
+            if mark == "const":
+                return "enzyme_const, %s" % name
+            return "%s%s, v%s, %s" % ("enzyme_dup, " if mark == "out" else "", name, name, uxy[name])
+        vom = {"dup": "enzyme_dup, ", "dupnoneed": "enzyme_dupnoneed, ", "none": ""}[om]
+        args_v = ["enzyme_dup, A, dA, eA", "enzyme_dup, A + %d, dA + %d, eA + %d" % (off, off, off),
+                  vom + "O, dO, eO", vscal("x", xm), vscal("y", ym), "N"]
+        vector = (
+            "  { double eA[NA], eO[N];\n"
+            "    for (int i = 0; i < NA; i++) { A[i] = A0[i]; dA[i] = vA[i]; eA[i] = uA[i]; }\n"
+            "    for (int i = 0; i < N; i++) { O[i] = O0[i]; dO[i] = vO[i]; eO[i] = uO[i]; }\n"
+            "    reset();\n"
+            "    T2 tv = __enzyme_fwddiff_2((void *)f, enzyme_width, 2, %s);\n"
+            "    vec0 = tv.d0; vec1 = tv.d1;\n"
+            "    for (int i = 0; i < NA; i++) { vec0 += wA[i] * dA[i]; vec1 += wA[i] * eA[i]; }\n"
+            "    for (int i = 0; i < N; i++) { vec0 += wO[i] * dO[i]; vec1 += wO[i] * eO[i]; }\n"
+            "    fdu = (L(1e-6, x, y, uA, uO, %s, %s) - L(-1e-6, x, y, uA, uO, %s, %s)) / 2e-6; }"
+            % (", ".join(args_v), uxy["x"], uxy["y"], uxy["x"], uxy["y"]))
+    main = MAIN % dict(N=N, NA=na, OFF=off, X="0.35", Y="0.8", REVCALL=revcall,
+                       REVSCAL=revscal, FWDCALL=fwdcall, VECTOR=vector)
+    decls = (revdecl + "\nextern double __enzyme_fwddiff(void *, ...);\n"
+             "extern int enzyme_width;\ntypedef struct { double d0, d1; } T2;\n"
+             "extern T2 __enzyme_fwddiff_2(void *, ...);\n" +
              "#define VX %s\n#define VY %s\n" % ("0.0" if xm == "const" else "0.6",
                                                  "0.0" if ym == "const" else "-0.45"))
     main = main.replace("double x = 0.35, y = 0.8;", "double x = 0.35, y = 0.8, vx = VX, vy = VY;")
@@ -404,8 +488,25 @@ def cuda_program(seed: int):
 
     kernels, launches = [], []
     for k in range(r.randrange(1, 4)):
-        c = r.randrange(5)
-        if c == 0:
+        c = r.randrange(9)
+        if c == 5:
+            feat.add("devfn")
+            body = ("int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  if (i < n) y[i] = dmix(y[i], %s, s);" % ex("x[i]"))
+        elif c == 6:
+            feat.add("gridstride")
+            body = ("for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
+                    "    y[i] = y[i] * 0.7 + %s;" % ex("x[i]"))
+        elif c == 7:
+            feat.add("inplace")
+            body = ("int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  if (i < n) { double v = y[i]; y[i] = sin(v) * v + %s; }" % ex("x[i]"))
+        elif c == 8:
+            feat.add("threadloop")
+            body = ("int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  if (i < n) { double acc = y[i]; for (int k = 0; k < 4; k++) acc = acc * 0.6 + %s * x[(i + k) %% n];"
+                    " y[i] = acc; }" % ex("acc"))
+        elif c == 0:
             feat.add("elementwise")
             body = "int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] += %s;" % ex("x[i]")
         elif c == 1:
@@ -430,7 +531,10 @@ def cuda_program(seed: int):
                     "  int o = (threadIdx.x + 1) %% blockDim.x;\n"
                     "  if (i < n) y[i] += %s;" % (blk, ex("sh[o]")))
         kernels.append("__global__ void k%d(const double *x, double *y, double s, int n) {\n  %s\n}\n" % (k, body))
-        launches.append("k%d<<<(n + %d) / %d, %d>>>(x, y, s, n);" % (k, blk - 1, blk, blk))
+        if c == 6:
+            launches.append("k%d<<<2, %d>>>(x, y, s, n);" % (k, blk))
+        else:
+            launches.append("k%d<<<(n + %d) / %d, %d>>>(x, y, s, n);" % (k, blk - 1, blk, blk))
         if r.random() < 0.4:
             feat.add("host_loop")
             launches.append("for (int i = 0; i < n; i++) x2[i] = x[i] * 0.9 + y[i] * 0.1;")
@@ -440,16 +544,26 @@ def cuda_program(seed: int):
             "  double r = 0;\n  for (int i = 0; i < n; i++) r += y[i] * x[i];\n  cudaFree(x2);\n  return r;\n}\n"
             % "\n  ".join(launches))
     pre = ("#include <stdio.h>\n#include <math.h>\nextern double __enzyme_autodiff(void *, ...);\n"
-           "extern double __enzyme_fwddiff(void *, ...);\nextern int enzyme_dup, enzyme_const;\n")
+           "extern double __enzyme_fwddiff(void *, ...);\nextern int enzyme_dup, enzyme_const;\n"
+           "__device__ double dmix(double u, double v, double s) { return u * tanh(v) + s * v * v; }\n")
     return pre + "".join(kernels) + host + CUDA_MAIN % dict(N=r.choice([13, 24, 7])), feat
 
 
 def check(line: str):
-    """'ok' / 'wrong: ...' / 'nonsmooth' for one output line ``rev fwd fd1 fd2``."""
+    """'ok' / 'wrong: ...' / 'nonsmooth' / 'nonfinite' for one output line ``rev fwd fd1 fd2 [vec0 vec1 fdu]``
+    (vec0, vec1: the two tangents of vector forward mode along v and u; fdu: the finite difference along u)."""
     try:
-        rev, fwd, fd1, fd2 = map(float, line.split())
+        vals = list(map(float, line.split()))
+        rev, fwd, fd1, fd2 = vals[:4]
     except ValueError:
         return "bad-output: " + line[:200]
+    if len(vals) == 7:
+        vec0, vec1, fdu = vals[4:]
+        if not (abs(vec0 - fwd) <= 1e-9 * (1 + abs(fwd))):
+            return "wrong: vector tangent 0 %r, forward %r" % (vec0, fwd)
+        if abs(fdu) < 1e12 and abs(fd1 - fd2) <= 1e-7 * (1 + abs(fd2)) and \
+                not abs(vec1 - fdu) <= 1e-6 * (1 + abs(fdu)):
+            return "wrong: vector tangent 1 %r, finite difference %r" % (vec1, fdu)
     if not all(map(lambda v: abs(v) < 1e12, (fd1, fd2))):
         return "nonfinite"  # (the generated function overflows at this point: nothing to compare)
     scale = 1.0 + abs(fd2)

@@ -33,3 +33,25 @@ def test_records_with_int_field_copied_at_run_time_index(opt, tmp):
     for label, d, ref in rows:
         assert abs(ref) > 0.1
         assert abs(d - ref) <= tol[label[0]] * (1 + abs(ref)), (label, d, ref)
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_recursion_reading_memory_the_caller_overwrites(opt, tmp):
+    # (was a wrong gradient: the recursive calls inside the taped call re-read the array after the caller's store)
+    got, rows = run_ad_program(AD / "fuzz11_recursive_reads_overwritten.c", opt, tmp)
+    assert got.returncode == 0, got.stderr
+    assert {r[0] for r in rows} == {"f_rev", "f_fwd", "g_rev", "g_fwd"}
+    for label, d, ref in rows:
+        assert abs(ref) > 0.01
+        assert abs(d - ref) <= 1e-8 * (1 + abs(ref)), (label, d, ref)
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_triangular_nest_with_carried_adjoint(opt, tmp):
+    # (was an abort in ad/shifted_adjoints.py: "Cannot destroy a value that still has uses")
+    got, rows = run_ad_program(AD / "fuzz11_triangular_carried_adjoint.c", opt, tmp)
+    assert got.returncode == 0, got.stderr
+    assert [r[0] for r in rows] == ["rev", "fwd"]
+    for label, d, ref in rows:
+        assert abs(ref) > 0.1
+        assert abs(d - ref) <= 1e-8 * (1 + abs(ref)), (label, d, ref)
