@@ -55,3 +55,14 @@ def test_triangular_nest_with_carried_adjoint(opt, tmp):
     for label, d, ref in rows:
         assert abs(ref) > 0.1
         assert abs(d - ref) <= 1e-8 * (1 + abs(ref)), (label, d, ref)
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_counted_loop_with_float_exit_test(opt, tmp):
+    # (was an internal compiler error: "Cannot cast type to IntegerType" in ad/counted_loops.py)
+    got, rows = run_ad_program(AD / "fuzz11_while_float_exit.c", opt, tmp)
+    assert got.returncode == 0, got.stderr
+    assert [r[0] for r in rows] == ["third_rev", "third_fwd", "last_rev", "last_fwd"]
+    for label, d, ref in rows:
+        assert abs(ref) > 0.1
+        assert abs(d - ref) <= 1e-8 * (1 + abs(ref)), (label, d, ref)
