@@ -44,6 +44,8 @@ class Gen:
         self.kind = kind
         self.feat: set[str] = set()
         self.tmp = 0
+        # (this program also checks vector forward mode; pgcc refuses it through parallel loops, clearly)
+        self.vector = self.r.random() < 0.4 and kind != "omp"
 
     def leaf(self, scope):
         r = self.r
@@ -96,6 +98,8 @@ class Gen:
             self.feat.add("libm")
         if k == 15:
             self.feat.add("helper")
+        if k == 16 and self.vector:  # (vector mode refuses recursion, clearly: keep it out)
+            k = 19
         if k == 16:
             self.feat.add("recursive")
         if k == 17:
@@ -113,7 +117,7 @@ class Gen:
         if k == 0:
             self.feat.add("ternary")
             return "(%s > %s ? %s : 0.5 * %s)" % (a, b, a, b)
-        if k == 1:
+        if k == 1 and not self.vector:
             self.feat.add("recarray")
             return "rsum(a, %s, n)" % a
         if k == 2 and r.random() < 0.2:  # (a run-time choice of function pointer: pgcc refuses it, clearly)
@@ -211,18 +215,23 @@ class Gen:
             self.feat.add("struct")
             return "ps[%d] = mk(%s, %s);" % (r.randrange(4), self.expr(scope), self.expr(scope))
         if k == 13 and self.kind == "omp" and not scope:
-            self.feat.add("omp")
-            if r.random() < 0.5:
-                return ("{ double acc = 0;\n#pragma omp parallel for reduction(+:acc)\n"
-                        "for (int j = 0; j < n; j++) acc += %s;\n s += acc; }" % self.pure(["j"]))
-            return ("\n#pragma omp parallel for\nfor (int j = 0; j < n; j++) o[j] = o[j] * 0.5 + %s;\n" %
-                    self.pure(["j"]))
+            return self.omp_stmt()
         if k == 14:
             self.feat.add("intmix")
             return "{ int q = (int)(%s * 2.0); s += q * 0.1 + %s; }" % (self.expr(scope), self.expr(scope))
         if k == 15:
             return self.stmt2(depth, scope)
         return "s += %s;" % self.expr(scope)
+
+    def omp_stmt(self):
+        """A ``#pragma omp parallel for`` loop: a + reduction into s, or elementwise writes of o."""
+        r = self.r
+        self.feat.add("omp")
+        if r.random() < 0.5:
+            return ("{ double acc = 0;\n#pragma omp parallel for reduction(+:acc)\n"
+                    "for (int j = 0; j < n; j++) acc += %s;\n s += acc; }" % self.pure(["j"]))
+        return ("\n#pragma omp parallel for\nfor (int j = 0; j < n; j++) o[j] = o[j] * 0.5 + %s;\n" %
+                self.pure(["j"]))
 
     def stmt2(self, depth, scope):
         r = self.r
@@ -351,7 +360,10 @@ def c_program(seed: int, kind: str):
     """(source, features) of one generated C program."""
     g = Gen(seed, kind)
     r = g.r
-    body = "\n  ".join(g.stmt(0, []) for _ in range(r.randrange(3, 7)))
+    stmts = [g.stmt(0, []) for _ in range(r.randrange(3, 7))]
+    if kind == "omp":  # (at least one parallel loop)
+        stmts.insert(r.randrange(len(stmts) + 1), g.omp_stmt())
+    body = "\n  ".join(stmts)
     f = ("double f(double *a, double *b, double *o, double x, double y, int n) {\n"
          "  double s = x, t = 0.5 * y;\n"
          "  double loc[8];\n  for (int k = 0; k < 8; k++) loc[k] = 0.1 * k + a[k %% n] * 0.2;\n"
@@ -408,7 +420,7 @@ def c_program(seed: int, kind: str):
     vdecl = "double vx = %s, vy = %s;" % ("0.0" if xm == "const" else "0.6", "0.0" if ym == "const" else "-0.45")
     fwdcall = "__enzyme_fwddiff((void *)f, %s)" % ", ".join(args_f)
     vector = ""
-    if r.random() < 0.4:  # vector forward mode, width 2: directions v and u
+    if g.vector:  # vector forward mode, width 2: directions v and u
         g.feat.add("vector")
         uxy = {"x": "0.0" if xm == "const" else "-0.3", "y": "0.0" if ym == "const" else "0.55"}
 

@@ -66,3 +66,22 @@ def test_counted_loop_with_float_exit_test(opt, tmp):
     for label, d, ref in rows:
         assert abs(ref) > 0.1
         assert abs(d - ref) <= 1e-8 * (1 + abs(ref)), (label, d, ref)
+
+
+# A few programs of the generator itself (benchmarks/fuzz_ad.py: reverse, forward and, for "c" 400, vector
+# forward mode against central finite differences); seeds picked for the constructs they cover.
+GENERATED = [("c", 400), ("c", 401), ("omp", 1), ("cuda", 202)]
+
+
+@pytest.mark.parametrize("kind,seed", GENERATED)
+def test_generated_program(kind, seed, tmp):
+    fz = _fuzz_module()
+    src, feat = fz.cuda_program(seed) if kind == "cuda" else fz.c_program(seed, kind)
+    path = tmp / (f"g{seed}.cu" if kind == "cuda" else f"g{seed}.c")
+    path.write_text(src)
+    flags = {"c": [], "omp": ["-fopenmp"], "cuda": ["--cpuify"]}[kind]
+    r = run_pgcc([path, "-O2", "-lm", "-o", tmp / "g", *flags])
+    assert r.returncode == 0, r.stderr
+    got = run_exe(tmp / "g", threads=2)
+    assert got.returncode == 0, got.stderr
+    assert fz.check(got.stdout.strip()) == "ok", (got.stdout, sorted(feat))
