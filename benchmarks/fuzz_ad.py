@@ -18,6 +18,10 @@ Markers are mixed per program: enzyme_out / unmarked / enzyme_const for the scal
 enzyme_dupnoneed for ``o``. A program is *wrong* when ``rev`` and ``fwd`` differ (relative 1e-9) or either
 differs from the finite difference (relative 1e-6).
 
+Clear refusals it meets (errors naming the construct, not wrong code): a call through a function pointer chosen
+at run time (``tab[(int)v % 2](..)``), vector mode through recursion or a parallel loop, reverse mode of a
+grid-stride loop in a kernel (a loop with a data-dependent trip count inside a parallel loop).
+
 Usage: ``python benchmarks/fuzz_ad.py [--seeds 0:200] [--levels O0,O2,O3] [--kind c,omp,cuda] [--out DIR]
 [--pgcc PATH] [--keep]``; prints one line per program and level and a summary.
 """
