@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from conftest import PROGRAMS, ROOT, run_ad_program, run_exe, run_pgcc
+from conftest import PROGRAMS, ROOT, compile_error, run_ad_program, run_exe, run_pgcc
 
 AD = PROGRAMS / "ad"
 
@@ -85,3 +85,23 @@ def test_generated_program(kind, seed, tmp):
     got = run_exe(tmp / "g", threads=2)
     assert got.returncode == 0, got.stderr
     assert fz.check(got.stdout.strip()) == "ok", (got.stdout, sorted(feat))
+
+
+def test_parallel_loop_inside_data_dependent_loop_is_a_clear_error(tmp):
+    # (a generated OpenMP program: the message said the opposite nesting)
+    err = compile_error(tmp / "pw.c", """#include <math.h>
+extern double __enzyme_autodiff(void *, ...);
+double f(double *o, double *a, int n) {
+  int it = 0;
+  while (it < 4) {
+#pragma omp parallel for
+    for (int j = 0; j < n; j++) o[j] = sin(o[j]) * a[j];
+    if (o[0] > 1.3) break;
+    it++;
+  }
+  return o[1];
+}
+void g(double *o, double *d, double *a, double *da) { __enzyme_autodiff((void *)f, o, d, a, da, 4); }
+""", flags=("-O2", "-fopenmp", "-c"))
+    assert "pw.c:7:5: error: unsupported construct: reverse mode needs a value from a parallel loop inside a loop " \
+           "with a data-dependent trip count" in err
