@@ -173,6 +173,10 @@ class Caches:
             return "indexed", loops
         par = next((lp for lp in loops if lp.name == "scf.parallel"), None)
         if par is not None:  # instance counters would race between parallel iterations
+            grown = next(lp for lp in loops if self.capacity_bounds(lp) is None)
+            if loops.index(grown) < loops.index(par):  # (the other nesting: say which, the message names par)
+                raise error_at_op(par, "unsupported construct: reverse mode needs a value from a parallel loop "
+                                       "inside a loop with a data-dependent trip count")
             raise error_at_op(par, "unsupported construct: reverse mode needs a value from a loop with a data-"
                                    "dependent trip count inside a parallel loop")
         return "grown", loops

@@ -97,6 +97,8 @@ class _Run:
             return _constant(v)
         if not is_nested_in(owner, self.before.owner):  # (defined outside the loop: not a constant)
             raise NotConstant
+        if not all(isinstance(x.type, (ir.IntegerType, ir.IndexType)) for x in [v, *owner.operands]):
+            raise NotConstant  # (a float in the exit test, `if (i * 0.25 > c) break;`: not evaluated here)
         return _evaluate(owner, [self.value(o) for o in owner.operands], v.type)
 
 

@@ -269,6 +269,10 @@ class RecordLayout:
         types, at = {}, copy
         for r in roots:
             for t, o in self.varying.get(r, ()):
+                # (an integer field carries no derivative: its shadow bytes stay zero in reverse mode, so moving
+                # them as floats of the uniform type adds zeros; `ps[i].k` next to double fields)
+                if isinstance(t, ir.IntegerType):
+                    continue
                 types[str(t)] = t
             for table in (self.slots, self.runs):
                 types.update((str(t), t) for t in table.get(r, {}).values())

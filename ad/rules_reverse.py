@@ -570,6 +570,13 @@ def _check_memory_kept(rv, op, name, check_only=False):
             reads |= ow.roots(v)
     if not reads:
         return True
+    if ow.outside(reads):
+        # (in a taped derivative the caller may write this memory before the reverse runs, after this call
+        # returns: `s = rsum(a, s, n); a[i] = s;` around a taped call of a recursive rsum reading `a`)
+        if check_only:
+            return False
+        raise error_at_op(op, f"unsupported construct: reverse mode through the recursive call of '{name}' "
+                              "whose argument memory may be written after the call")
     needed = _needed_read_types(rv.session, name)
     from .raw_memory import writes_outside
     for later in ow.later_ops(op):

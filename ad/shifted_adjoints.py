@@ -227,8 +227,13 @@ def _rewrite(loop, chosen) -> None:
         ops = list(loop.operands)
         new = scf.ForOp(ops[0], ops[1], ops[2], list(ops[3:]) + inits)
     nb = new.body
-    for a, b in zip(body.arguments, nb.arguments):
+    moved = list(zip(body.arguments, nb.arguments))
+    for a, b in moved:
         a.replace_all_uses_with(b)
+
+    def in_new(v):
+        # (a contribution may be the old loop's own argument, an adjoint it carries: the new loop's from here on)
+        return next((b for a, b in moved if a == v), v)
     with ir.InsertionPoint(nb), loop.location:
         tmp = scf.YieldOp([])
     for o in list(body.operations):
@@ -243,6 +248,7 @@ def _rewrite(loop, chosen) -> None:
             total, index = {}, {}
             for c, (ld, add, st, d) in items:
                 index.setdefault(c, st.operands[2])
+                d = in_new(d)
                 total[c] = d if c not in total else P.accumulate(total[c], d)
             for c in offs:
                 if c in regs:
