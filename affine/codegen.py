@@ -93,6 +93,8 @@ def replace_scop(model: IslScop, ast: isl.AstNode, finish=None) -> None:
     for op in nest:
         op.move_before(marker)
     promote_in(nest)  # reduction elements of innermost loops in registers (scalar_promotion.py)
+    # (promotion replaces each loop it promotes in, a top-level one too: the nest is re-read from the block)
+    nest = list(block.operations)[start:_position(block, marker)]
     unroll_and_jam(nest)  # several of them at once when they are latency-bound chains (unroll_jam.py)
     # (unroll-and-jam may have replaced a top-level loop: the nest is what lies before the marker again)
     nest = list(block.operations)[start:_position(block, marker)]

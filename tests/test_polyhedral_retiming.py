@@ -7,7 +7,7 @@ import re
 
 import islpy as isl
 
-from conftest import assert_output_like_gcc, run_pgcc
+from conftest import PROGRAMS, assert_output_like_gcc, run_pgcc
 from polygeist_py.affine import experiments, legality, retiming
 
 # A Levinson-style recursion: the inner product of step k + 1 reads the vector that step k's copy loop writes.
@@ -126,3 +126,10 @@ def test_fusion_that_would_read_too_early_is_refused(tmp):
     schedule = retiming.retimed_schedule(view.model, view.deps)
     assert schedule is not None and not legality.violations(view.model, view.deps, schedule)
     assert_output_like_gcc(tmp / "rec.c", tmp, threads=(2,))
+
+
+def test_promoted_top_level_loop_is_not_walked_again(tmp):
+    """Register promotion replaces the loops it promotes in, the generated nest's top-level loop among them; the
+    unroll-and-jam after it walked the replaced loop (a segmentation fault of pgcc -O3 on a value-and-tangent
+    pair of dot products, found by benchmarks/fuzz_ad.py's forward-mode programs)."""
+    assert_output_like_gcc(PROGRAMS / "c" / "blended_dot_products.c", tmp, ([], ["--no-parallel"]), threads=(1, 2))
