@@ -1,9 +1,9 @@
 """How pgcc's compile time grows with the size of a program's constructs (issue 18 item 6), against gcc -O2.
 
 Generates C files in a temporary directory: an `if / else if` chain of N arms, a `switch` of N cases, blocks
-and `if`s nested N deep, a scanner-like state machine of N labels with forward and backward gotos, and a
-file of N lines of small functions; compiles each with `gcc -O2` and `pgcc -O2`
-(median of --reps runs), checks that both programs print the same, and prints the seconds and the ratio
+and `if`s nested N deep, a scanner-like state machine of N labels with forward and backward gotos, N blocks
+of variables with cleanup handlers, and a file of N lines of small functions; compiles each with `gcc -O2` and
+`pgcc -O2` (median of --reps runs), checks that both programs print the same, and prints the seconds and the ratio
 pgcc/gcc per size, so that a superlinear growth shows as a growing ratio.
 
     python benchmarks/compile_scaling.py [--reps 3] [--quick]
@@ -54,6 +54,14 @@ def label_machine(n: int) -> str:
                               '  printf("%d\\n", scan(buf, 4096)); return 0; }']) + "\n"
 
 
+def cleanup_guards(n: int) -> str:
+    """`n` blocks in a row, each declaring a variable with a GNU cleanup handler, as macro-generated guard code
+    (and tinycc's tests2/101_cleanup, 65,536 of them) writes them; every handler adds to a global."""
+    blocks = "\n".join(f"  {{ int g{i} __attribute__((cleanup(bump))) = {i % 9 + 1}; acc += g{i}; }}" for i in range(n))
+    return ("#include <stdio.h>\nstatic long total, acc;\nstatic void bump(int *p) { total += *p * 3 + 1; }\n"
+            "int main(void) {\n" + blocks + "\n  printf(\"%ld %ld\\n\", total, acc); return 0; }\n")
+
+
 def nested_ifs(n: int) -> str:
     return ("#include <stdio.h>\nint main(int argc, char **argv) { int x = argc;\n" + "if (x < 1000) {\n" * n +
             "x += 2;\n" + "}\n" * n + "printf(\"%d\\n\", x); return 0; }\n")
@@ -101,6 +109,7 @@ def main() -> None:
              ("switch cases", switch_cases, (100, 500, 2000)),
              ("nested ifs", nested_ifs, (100, 500, 2000)),
              ("goto labels", label_machine, (25, 50, 100)),
+             ("cleanup guards", cleanup_guards, (1000, 4000, 16000)),
              ("lines of functions", many_functions, (2000, 10000) if args.quick else (2000, 10000, 50000))]
     print(f"{'construct':<20}{'size':>8}{'gcc s':>9}{'pgcc s':>9}{'ratio':>8}  same output")
     with tempfile.TemporaryDirectory() as d:

@@ -175,15 +175,28 @@ def _macro_use_argument(attr, param: str):
 _C_IDENTIFIER = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")  # (gcc and clang accept `$` in identifiers)
 
 
+def _top_level_functions(tu) -> dict:
+    """The first top-level FUNCTION_DECL of each name in translation unit `tu`, indexed once per unit (a scan of
+    the unit per `cleanup(f)` made a file of many guarded blocks slow: tinycc's tests2/101_cleanup has 65,536)."""
+    index = getattr(tu, "_pgcc_functions", None)
+    if index is None:
+        index = {}
+        for c in tu.cursor.get_children():
+            if c.kind == K.FUNCTION_DECL:
+                index.setdefault(c.spelling, c)
+        tu._pgcc_functions = index
+    return index
+
+
 def _named_function(attr, args, what):
     """The FUNCTION_DECL named by the attribute's argument `args` (`cleanup(free_buffer)`).
 
     Raises:
         CompileError: no such function in the translation unit."""
     if args is not None and _C_IDENTIFIER.fullmatch(args):
-        for c in attr.translation_unit.cursor.get_children():
-            if c.kind == K.FUNCTION_DECL and c.spelling == args:
-                return c.get_definition() or c
+        c = _top_level_functions(attr.translation_unit).get(args)
+        if c is not None:
+            return c.get_definition() or c
     raise error_at(attr, f"unsupported construct: {what} naming a function pgcc cannot find")
 
 

@@ -86,6 +86,7 @@ class FunctionGen(StmtGen, LoopGen, DeclGen, ExprGen, LValueGen, PointerGen, Cud
         self.omp: dict = {}  # statement hash -> its `#pragma omp` directives (frontend/openmp.py)
         self.local_aligns: dict = {}  # local variable key -> bytes of its `aligned(N)` attribute (attributes.py)
         self.block_cleanups: list = []  # per open block: its `cleanup(f)` variables (decls.arm_cleanup)
+        self.sure_declarations: set = set()  # DECL_STMTs that run whenever their block's end does (gotos)
         self.deferred_inits: set = set()  # hashes of switch-body declarations whose initializers run in place
         self.exit_safe_expr = None  # hash of the statement expression the current statement ends with (stmt_exprs)
         self.label_loops = 0  # open loops of goto labels (gotos._loop)

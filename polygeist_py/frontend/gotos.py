@@ -41,6 +41,7 @@ from mlir.dialects import arith, llvm, scf
 
 from ..clang_ast import K, T, children
 from ..errors import error_at
+from .scan import contains, exits
 from .values import Binding
 
 PREFIX = "goto"
@@ -301,6 +302,10 @@ def emit_compound(fg, c):
     sp = llvm.StackSaveOp(ir.Type.parse("!llvm.ptr")).result if again and declares_vla(c) else None
     fg.block_cleanups.append([])  # `cleanup(f)` variables declared in this block (decls.arm_cleanup)
     dispatch = [lp for lp in _plans(fg).values() if lp.scope == c.hash and lp.segment is not None]
+    head = next(iter(children(c)), None)
+    if head is not None and head.kind == K.DECL_STMT and not dispatch and not contains(c, _ENTRY_POINTS) \
+            and not exits(head, _ALL_JUMPS):
+        fg.sure_declarations.add(head.hash)  # (first in a block nothing jumps into: its cleanups need no flag)
     if dispatch:
         emit_dispatch(fg, c, {lp.entry for lp in dispatch})
     else:
@@ -310,6 +315,10 @@ def emit_compound(fg, c):
         llvm.StackRestoreOp(sp)
     for n in names:
         fg.env.pop(flag_key(n), None)
+
+
+_ENTRY_POINTS = (K.LABEL_STMT, K.CASE_STMT, K.DEFAULT_STMT)  # (where a jump can enter a block past its head)
+_ALL_JUMPS = (K.RETURN_STMT, K.GOTO_STMT, K.BREAK_STMT, K.CONTINUE_STMT)
 
 
 def emit_dispatch(fg, block, entries):

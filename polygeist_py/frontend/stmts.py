@@ -110,9 +110,8 @@ class StmtGen:
                 gotos.emit_route(self, s, route)
             else:
                 self.visit(s)
-            rest = stmts[i + 1:]
-            if rest and (route or self.may_exit(s)):
-                self.emit_rest(rest)
+            if i + 1 < len(stmts) and (route or self.may_exit(s)):  # (sliced only here: a copy per statement
+                self.emit_rest(stmts[i + 1:])                    # made long blocks quadratic)
                 return
 
     def emit_rest(self, rest):

@@ -15,7 +15,7 @@ from fractions import Fraction
 from mlir import ir
 from mlir.dialects import arith
 
-from ..clang_ast import K, T, children, file_text, spelled_at, unary_op
+from ..clang_ast import K, T, children, evaluate, file_text, spelled_at, unary_op
 
 _DECIMAL = re.compile(r"(?:(\d+)\.?(\d*)|\.(\d+))(?:[eE]([+-]?\d+))?[fFlL]?")
 _HEX = re.compile(r"0[xX](?:([0-9a-fA-F]+)\.?([0-9a-fA-F]*)|\.([0-9a-fA-F]+))[pP]([+-]?\d+)[fFlL]?")
@@ -136,7 +136,38 @@ def literal(cursor):
         return literal_value(where[0][where[1]:where[1] + 80])
     token = next((t.spelling for t in cursor.get_tokens()), "")  # (libclang shows some expansions' tokens)
     v = literal_value(token)
+    if v is None:
+        v = _pasted_argument(cursor)
     return v if v is not None else _limit_named_at(cursor.extent.start)
+
+
+_INVOCATION = re.compile(r"\w+[ \t]*\([ \t]*([^()\s]+)[ \t]*\)")
+
+
+def _pasted_argument(cursor):
+    """The value of a long double literal that a macro pastes its suffix onto (gnulib's `#define L_(x) x##L`,
+    used as `L_(0.5)`: the pasted token is spelled nowhere in a file) read from the macro's argument, when the
+    argument is one unsuffixed literal and clang's (double) value of the result agrees with it; else None."""
+    location = cursor.extent.start
+    if location.file is None:
+        return None
+    try:
+        text = file_text(location.file.name)
+    except OSError:
+        return None
+    m = _INVOCATION.match(text, location.offset)
+    arg = m.group(1) if m else ""
+    if not (_DECIMAL.fullmatch(arg) or _HEX.fullmatch(arg)) or arg[-1] in "fFlL":
+        return None
+    hexa = arg[:2].lower() == "0x"
+    mantissa = re.split("[pP]" if hexa else "[eE]", arg[2:] if hexa else arg)[0].replace(".", "").lstrip("0")
+    if len(mantissa) > (12 if hexa else 14):  # (short enough that anything the macro pastes on besides the
+        return None                           # suffix changes the double value: the check below then rejects)
+    v = literal_value(arg)
+    try:
+        return v if v is not None and float(v) == float(evaluate(cursor)) else None
+    except (OverflowError, TypeError, ValueError):
+        return None
 
 
 _FOLD = {"Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mul": lambda a, b: a * b,
