@@ -146,13 +146,7 @@ class Calls:
         defn = callee.get_definition() if name is None else None
         if defn is not None:
             return defn
-        protos = getattr(self, "_prototypes", None)
-        if protos is None:
-            protos = self._prototypes = {}
-            for c in top_level_cursors(self.mg.tu):
-                if c.kind == K.FUNCTION_DECL and canonical(c.type).kind == T.FUNCTIONPROTO:
-                    protos[c.spelling] = c
-        return protos.get(name or callee.spelling)
+        return self.library_prototype_of(name or callee.spelling)
 
     def file_definition(self, name):
         """The top-level definition of function `name` in this file (a cursor), or None."""

@@ -107,14 +107,22 @@ LIMITS = {"LDBL_MAX": Fraction((1 << 64) - 1) * Fraction(2) ** (16383 - 63), "LD
           "LDBL_DENORM_MIN": Fraction(1, 2 ** 16445), "LDBL_NORM_MAX": Fraction((1 << 64) - 1) * Fraction(2) ** (16383 - 63)}
 
 
-def _limit_named_at(location):
-    """The value of the <float.h> limit whose macro is expanded at `location`, directly or through macros the
-    same file defines as another name (`#define EPS LDBL_EPSILON`); None for anything else."""
+def _text_at(location):
+    """The text of the file `location` (a libclang SourceLocation) is in, or None (a built-in macro's, an unreadable
+    file)."""
     if location.file is None:
         return None
     try:
-        text = file_text(location.file.name)
+        return file_text(location.file.name)
     except OSError:
+        return None
+
+
+def _limit_named_at(location):
+    """The value of the <float.h> limit whose macro is expanded at `location`, directly or through macros the
+    same file defines as another name (`#define EPS LDBL_EPSILON`); None for anything else."""
+    text = _text_at(location)
+    if text is None:
         return None
     m = re.match(r"\w+", text[location.offset:])
     name = m.group(0) if m else ""
@@ -149,11 +157,8 @@ def _pasted_argument(cursor):
     used as `L_(0.5)`: the pasted token is spelled nowhere in a file) read from the macro's argument, when the
     argument is one unsuffixed literal and clang's (double) value of the result agrees with it; else None."""
     location = cursor.extent.start
-    if location.file is None:
-        return None
-    try:
-        text = file_text(location.file.name)
-    except OSError:
+    text = _text_at(location)
+    if text is None:
         return None
     m = _INVOCATION.match(text, location.offset)
     arg = m.group(1) if m else ""
