@@ -333,3 +333,9 @@ def aligned_value(attr) -> int:
     except ValueError:  # (an expression: clang's layout has applied it; the record's alignment tells)
         return 0
     return n if isinstance(n, int) else 16
+
+
+def is_weak_variable(d) -> bool:
+    """Whether a declaration of global `d` (a VAR_DECL cursor; itself or its first) has `__attribute__((weak))`."""
+    return any(any(a.kind.is_attribute() for a in r.get_children()) and
+               declaration_attributes(r, "global").weak for r in (d, d.canonical))

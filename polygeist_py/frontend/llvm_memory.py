@@ -1110,9 +1110,8 @@ def byte_global(mg, d, key, name, init, is_def, external):
         static = d.storage_class == d.storage_class.STATIC and d.semantic_parent.kind not in (
             K.STRUCT_DECL, K.CLASS_DECL) or d.semantic_parent.kind == K.FUNCTION_DECL  # (C++ static members: external)
         align = max(ty.get_align(), d.type.get_align(), attributes.declaration_attributes(d, "global").align or 1)
-        from .module import is_weak_variable
         emit_byte_global(mg, name, ty, img, ptrs, static, external, d, align=align, thread_local=is_thread_local(d),
-                         weak=is_weak_variable(d))
+                         weak=attributes.is_weak_variable(d))
         mg.llvm_decls.add(name)
     return mv
 

@@ -617,12 +617,6 @@ def variable_alias_target(d):
 _ALIAS = re.compile(r'__attribute__\(\(alias\("([^"]*)"\)\)\)')
 
 
-def is_weak_variable(d) -> bool:
-    """Whether a declaration of global `d` (itself or its first) has `__attribute__((weak))`."""
-    return any(any(a.kind.is_attribute() for a in r.get_children()) and
-               attributes.declaration_attributes(r, "global").weak for r in (d, d.canonical))
-
-
 def alias_targets(tu) -> set:
     """Keys of the file-scope variables that `alias` attributes name, of the aliases and of weak variables: LLVM
     globals, which an `llvm.mlir.alias` can point to (aliases.py), which uses through either name address
@@ -633,7 +627,7 @@ def alias_targets(tu) -> set:
             t = variable_alias_target(c)
             if t is not None:
                 out |= {decl_key(t.canonical), decl_key(c.canonical)}
-            elif is_weak_variable(c):  # (weak linkage: an LLVM global's, llvm_memory.byte_global)
+            elif attributes.is_weak_variable(c):  # (weak linkage: an LLVM global's, llvm_memory.byte_global)
                 out.add(decl_key(c.canonical))
     return out
 
