@@ -17,20 +17,18 @@ pitched_volumes_streams: pitched 3-D memory, stream priorities and host function
 
 from __future__ import annotations
 
-from conftest import PROGRAMS, assert_passes, run_exe, run_pgcc
+from conftest import PROGRAMS, assert_passes, build_pgcc, run_exe, run_pgcc
 
 CUDA = PROGRAMS / "cuda"
 
 
 def test_inverse_error_and_normal_distribution_functions(tmp):
-    r = run_pgcc([CUDA / "inverse_error_functions.cu", "--cpuify", "-O2", "-o", tmp / "app"])
-    assert r.returncode == 0, r.stderr
+    build_pgcc(CUDA / "inverse_error_functions.cu", tmp / "app", extra=("--cpuify",))
     assert_passes(tmp / "app")
 
 
 def test_ptx_lane_registers_warp_match_packed_bytes_and_half_atomics(tmp):
-    r = run_pgcc([CUDA / "warp_ptx_packed_atomics.cu", "--cpuify", "-O2", "-o", tmp / "app"])
-    assert r.returncode == 0, r.stderr
+    build_pgcc(CUDA / "warp_ptx_packed_atomics.cu", tmp / "app", extra=("--cpuify",))
     for out in assert_passes(tmp / "app"):
         assert "mismatches: 0" in out
 
@@ -51,8 +49,7 @@ def test_loop_bounds_read_back_from_shared_memory_are_counted(tmp):
     the block at run time (a for loop becomes a while loop for that); a block-strided loop whose trip count
     differs between threads stops with the loop's position."""
     src = CUDA / "shared_tile_bounds.cu"
-    r = run_pgcc([src, "--cpuify", "-O2", "-o", tmp / "app"])
-    assert r.returncode == 0, r.stderr
+    build_pgcc(src, tmp / "app", extra=("--cpuify",))
     assert_passes(tmp / "app")
     got = run_exe(tmp / "app", threads=2, args=("40",))
     assert got.returncode != 0 and "PASS" not in got.stdout
@@ -63,7 +60,6 @@ def test_pitched_3d_memory_stream_priorities_and_host_functions(tmp):
     """cudaMalloc3D/cudaMemcpy3D/cudaMemset3D/cudaMemset2D, cudaDeviceGetStreamPriorityRange,
     cudaStreamCreateWithPriority, cudaLaunchHostFunc, cudaStreamAddCallback (CUDART_CB), cudaEventDisableTiming
     and cudaFuncGetAttributes were undeclared ("unknown type name 'cudaPitchedPtr'")."""
-    r = run_pgcc([CUDA / "pitched_volumes_streams.cu", "--cpuify", "-O2", "-o", tmp / "app"])
-    assert r.returncode == 0, r.stderr
+    build_pgcc(CUDA / "pitched_volumes_streams.cu", tmp / "app", extra=("--cpuify",))
     for out in assert_passes(tmp / "app"):
         assert "mismatches: 0" in out

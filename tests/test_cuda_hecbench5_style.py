@@ -14,20 +14,18 @@ HeCBench geglu does, and a parenthesized launch given to a checking macro) was t
 
 from __future__ import annotations
 
-from conftest import PROGRAMS, assert_passes, run_pgcc
+from conftest import PROGRAMS, assert_passes, build_pgcc
 
 CUDA = PROGRAMS / "cuda"
 
 
 def test_global_timer_clock_and_processor_id_registers(tmp):
-    r = run_pgcc([CUDA / "timer_sm_registers.cu", "--cpuify", "-O2", "-o", tmp / "app"])
-    assert r.returncode == 0, r.stderr
+    build_pgcc(CUDA / "timer_sm_registers.cu", tmp / "app", extra=("--cpuify",))
     for out in assert_passes(tmp / "app"):
         assert "bad: 0" in out
 
 
 def test_launches_written_in_macro_arguments(tmp):
-    r = run_pgcc([CUDA / "launch_in_macro_args.cu", "--cpuify", "-O2", "-o", tmp / "app"])
-    assert r.returncode == 0, r.stderr
+    build_pgcc(CUDA / "launch_in_macro_args.cu", tmp / "app", extra=("--cpuify",))
     for out in assert_passes(tmp / "app"):
         assert "mismatches: 0" in out
