@@ -10,8 +10,10 @@ from __future__ import annotations
 import bisect
 import ctypes
 import functools
+import math
 import os
 import re
+import struct
 
 import clang.cindex as ci
 
@@ -139,12 +141,44 @@ def evaluate(cursor):
                 return int(_lib.clang_EvalResult_getAsUnsigned(res))
             return int(_lib.clang_EvalResult_getAsLongLong(res))
         if kind == 2:  # CXEval_Float
-            return float(_lib.clang_EvalResult_getAsDouble(res))
+            v = float(_lib.clang_EvalResult_getAsDouble(res))
+            return signaling_nan(cursor, v) if math.isnan(v) else v
         if kind in (4, 5):  # string literal kinds
             return _lib.clang_EvalResult_getAsStr(res).decode("latin-1")
         return None
     finally:
         _lib.clang_EvalResult_dispose(res)
+
+
+def constant_string(cursor) -> str | None:
+    """The text of a string literal argument (through implicit conversions), else clang's constant value of the
+    expression if that is a string (clang_Cursor_Evaluate does not answer for a bare literal), else None."""
+    e = strip_implicit(cursor)
+    return string_literal(e) if e.kind == K.STRING_LITERAL else evaluate(cursor)
+
+
+def signaling_nan(cursor, value: float) -> float | None:
+    """The value of `__builtin_nans{,f,l}(payload)` (FLT_SNAN, DBL_SNAN, LDBL_SNAN) as a double signaling NaN whose
+    mantissa has the quiet bit clear and the payload where the float, double or x87 mantissa's own bits sit
+    once widened (gcc's encoding: payload 0 sets the bit below the quiet bit); `value` (clang's answer) for any
+    other NaN (clang's evaluator widens to double, which quiets a signaling float or long double); None for a
+    payload that a double cannot carry for a long double (not a constant pgcc can write exactly)."""
+    e = strip_implicit(cursor)
+    if e.kind != K.CALL_EXPR or not e.spelling.startswith("__builtin_nans"):
+        return value
+    text = constant_string(children(e)[-1]) if len(children(e)) > 1 else ""
+    try:
+        payload = int(text, 0) if isinstance(text, str) and text else 0
+    except ValueError:
+        return None
+    long = e.spelling.endswith("l")
+    if long and payload:
+        return None
+    shift = 29 if e.spelling.endswith("f") else 0  # a float's 22 payload bits sit at the top of a double's 51
+    width = 22 if shift else 51
+    payload &= (1 << width) - 1
+    mant = (payload << shift) if payload else 1 << 50
+    return struct.unpack("<d", struct.pack("<Q", 0x7FF << 52 | mant))[0]
 
 
 _lib.clang_getSpellingLocation.argtypes = [ci.SourceLocation, ctypes.POINTER(ctypes.c_void_p),

@@ -12,7 +12,7 @@ from fractions import Fraction
 from mlir import ir
 from mlir.dialects import arith, func, llvm
 
-from ..clang_ast import K, T, canonical, evaluate, strip_implicit
+from ..clang_ast import K, T, canonical, constant_string, evaluate, strip_implicit
 from ..errors import error_at
 from . import complex_values
 from . import affine_forms as AF
@@ -109,22 +109,32 @@ QUIET_NAN = {32: (0x7FC00000, 22), 64: (0x7FF8000000000000, 51), 80: (0x7FFFC000
 
 
 def fp_constant(fg, call, args):
-    """`__builtin_inf[f]()`, `__builtin_huge_val[f]()` (HUGE_VAL, INFINITY) and `__builtin_nan[f](s)` (NAN):
-    constants; a NaN's string is its payload (glibc's nan(s)): a quiet NaN with those mantissa bits, or the
-    library's nan()/nanf() when the string is not a constant."""
+    """`__builtin_inf[f]()`, `__builtin_huge_val[f]()` (HUGE_VAL, INFINITY), `__builtin_nan[f](s)` (NAN) and
+    `__builtin_nans[f](s)` (FLT_SNAN...): constants; a NaN's string is its payload (glibc's nan(s)): a NaN with
+    those mantissa bits, or the library's nan()/nanf() when the string is not a constant (an error for nans,
+    which no library function makes)."""
     t = CT.scalar_type(call.type)
     if "nan" not in call.spelling:
         return fconst(t, float("inf"))
-    s = evaluate(strip_implicit(args[0])) if args else ""
-    if not isinstance(s, str) or s and not s.strip().lstrip("+").isalnum():
-        return library_call(fg, call, args)
+    signaling = "nans" in call.spelling
+    s = constant_string(args[0]) if args else ""
     try:
         payload = int(s, 0) if s else 0
-    except ValueError:
+        if not isinstance(s, str) or s and not s.strip().lstrip("+").isalnum():
+            raise ValueError(s)
+    except (TypeError, ValueError):
+        if signaling:  # (no library function makes one)
+            raise error_at(call, f"unsupported construct: '{call.spelling}' of a string that is not a number")
         return library_call(fg, call, args)
     width = fwidth(t)
     quiet, payload_bits = QUIET_NAN[width]
-    bits = quiet | payload & ((1 << payload_bits) - 1)
+    payload &= (1 << payload_bits) - 1
+    if signaling:  # (quiet bit clear; gcc sets the bit below it when the payload is 0, or it would be infinity)
+        quiet &= ~(1 << payload_bits)
+        payload = payload or 1 << (payload_bits - 1)
+    bits = quiet | payload
+    if width == 80:  # (an i80 attribute cannot be built from a Python int: the f80 constant's bits)
+        return arith.ConstantOp(t, ir.Attribute.parse(f"0x{bits:020X} : f80")).result
     return arith.bitcast(t, fg.const_int(ir.IntegerType.get_signless(width), fg.signed_bits(bits, width)))
 
 
@@ -555,7 +565,7 @@ def unsupported(fg, call, args):
 ITYPE = {1: IS.IntType(T.BOOL, 1), 8: IS.IntType(T.UCHAR, 1), 16: IS.IntType(T.USHORT, 2), 32: IS.UINT, 64: IS.ULONG}
 
 GNU_BUILTINS = {
-    **{BUILTIN + n + s: fp_constant for n in ("inf", "huge_val", "nan") for s in ("", "f", "l")},
+    **{BUILTIN + n + s: fp_constant for n in ("inf", "huge_val", "nan", "nans") for s in ("", "f", "l")},
     **{BUILTIN + n: classify for n in ("isnan", "isinf", "isinf_sign", "isfinite", "isnormal", "issubnormal",
                                        "iszero", "signbit", "signbitf", "signbitl", "fpclassify",
                                        *SUFFIXED_CLASSIFY)},
@@ -645,6 +655,9 @@ class Builtins(CudaBuiltins):
         if callee.spelling in ("memcpy", "memmove", "memset") and callee.get_definition() is not None and \
                 callee.get_definition().location.is_in_system_header:
             return fortified_mem  # (glibc's fortified wrapper, under -D_FORTIFY_SOURCE at -O1 and above)
+        if callee.spelling in ("signbit", "signbitf", "signbitl") and callee.get_definition() is None and \
+                len(list(callee.type.argument_types())) == 1:
+            return classify  # (`extern int signbitf(float);`: gcc's builtin; libc has only __signbitf)
         if callee.spelling == "alloca" and callee.get_definition() is None:
             return alloca  # (also implicitly declared, without <alloca.h>: the builtin; libc has no such symbol)
         plain = callee.spelling[len(BUILTIN):] if callee.spelling.startswith(BUILTIN) else callee.spelling

@@ -12,6 +12,8 @@ model is in docs/memory_model.md).
 
 from __future__ import annotations
 
+import math
+import struct
 from dataclasses import dataclass
 
 from mlir import ir
@@ -256,3 +258,23 @@ def byte_width(t: ir.Type) -> int:
 def size_of(ty) -> int:
     """sizeof a C type in bytes (static types only)."""
     return canonical(ty).get_size()
+
+
+def float_bytes(v, size: int) -> bytes:
+    """Little-endian bytes of number `v` as a C float (`size` 4) or double (8). A NaN keeps its sign, quiet bit and
+    payload (the top of a double's mantissa for a float): packing a double NaN as a float through the FPU
+    (struct.pack) quiets a signaling NaN (`FLT_SNAN`), which then no longer raises FE_INVALID."""
+    v = float(v)
+    if size == 8 or not math.isnan(v):
+        return struct.pack("<d" if size == 8 else "<f", v)
+    bits = struct.unpack("<Q", struct.pack("<d", v))[0]
+    mant = (bits >> 29) & ((1 << 23) - 1) or 1 << 22
+    return ((bits >> 63) << 31 | 0xFF << 23 | mant).to_bytes(4, "little")
+
+
+def float_attribute(elem: ir.Type, v) -> ir.Attribute:
+    """A FloatAttr of f32/f64 type `elem` holding number `v`; a NaN keeps its bits as in float_bytes (the
+    FloatAttr builder's double-to-f32 conversion quiets a signaling NaN)."""
+    if not math.isnan(float(v)) or not isinstance(elem, ir.F32Type):
+        return ir.FloatAttr.get(elem, float(v))
+    return ir.Attribute.parse(f"0x{int.from_bytes(float_bytes(v, 4), 'little'):08X} : f32")

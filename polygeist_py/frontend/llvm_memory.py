@@ -921,12 +921,11 @@ def const_image(ty, init):
         write(off, t, v)
 
     def write(off, t, v):
-        import struct as st
         n = CT.size_of(t)
         if canonical(t).kind == T.LONGDOUBLE:  # (the 80-bit x87 value in its 16-byte slot)
             img[off:off + 10] = x87.value_bits(v).to_bytes(10, "little")
         elif CT.is_float(t):
-            img[off:off + n] = st.pack("<d" if n == 8 else "<f", float(v))
+            img[off:off + n] = CT.float_bytes(v, n)
         else:
             img[off:off + n] = (int(v) & ((1 << (8 * n)) - 1)).to_bytes(n, "little")
 

@@ -9,7 +9,7 @@ from clang.cindex import LanguageKind, LinkageKind, PrintingPolicy, StorageClass
 from mlir import ir
 from mlir.dialects import llvm, memref
 
-from ..clang_ast import (K, T, canonical, char_width, children, has_attr, in_main_file, string_literal,
+from ..clang_ast import (K, T, canonical, char_width, children, has_attr, in_main_file, language_of, string_literal,
                          is_variable_template_specialization,
                          string_initializer, top_level_cursors, var_decl_initializer)
 from .. import aliases, constructors, pipeline, sections
@@ -499,7 +499,7 @@ class ModuleGen:
         if str(elem) == "f80":
             attrs = [x87.attribute(v) for v in vals]
         elif is_f:
-            attrs = [ir.FloatAttr.get(elem, float(v)) for v in vals]
+            attrs = [CT.float_attribute(elem, v) for v in vals]
         else:
             # C converts to the element type modulo 2^width; the attribute wants the signed bit pattern
             w = ir.IntegerType(elem).width
@@ -542,14 +542,18 @@ class ModuleGen:
         cache[mv.global_name] = v
         return v
 
-    def string_constant(self, text: str, width: int = 1):
+    def string_constant(self, text: str, width: int = 1, own_object: bool = False):
         """!llvm.ptr to a private constant holding `text` (one char per byte) and a terminator of `width` zero
-        bytes (a wide literal's code units: clang_ast.string_literal), aligned to `width`."""
+        bytes (a wide literal's code units: clang_ast.string_literal), aligned to `width`. Literals of equal text
+        share one constant; with `own_object` (a function's `__func__` array, C11 6.4.2.2) the constant is not a
+        literal's and is shared only with the same name's other uses, so `"main" == __func__` stays false."""
         key = text if width == 1 else (text, width)
+        if own_object:
+            key = ("__func__", key)
         name = self.strings.get(key)
         data = text.encode("latin-1") + bytes(width)
         if name is None:
-            name = f".str.{len(self.strings)}"
+            name = f"__func__.{len(self.strings)}" if own_object else f".str.{len(self.strings)}"
             self.strings[key] = name
             with ir.Location.unknown(), ir.InsertionPoint.at_block_begin(self.module.body):
                 ty = ir.Type.parse(f"!llvm.array<{len(data)} x i8>")
@@ -560,8 +564,14 @@ class ModuleGen:
         return llvm.AddressOfOp(CT.llvm_ptr(), name).result
 
     def literal(self, cursor):
-        """!llvm.ptr to the array of STRING_LITERAL `cursor` (narrow or wide)."""
-        return self.string_constant(string_literal(cursor), char_width(cursor))
+        """!llvm.ptr to the array of STRING_LITERAL `cursor` (narrow or wide); a function-name STRING_LITERAL
+        (`__func__`, `__FUNCTION__`, `__PRETTY_FUNCTION__`) gets an array of its own."""
+        if not is_function_name(cursor):
+            return self.string_constant(string_literal(cursor), char_width(cursor))
+        text = string_literal(cursor)
+        if language_of(cursor.translation_unit.spelling) == "c":
+            text = _plain_function_name(text)
+        return self.string_constant(text, char_width(cursor), own_object=True)
 
     def declare_dynamic_shared(self, elem: ir.Type, mtype: ir.MemRefType) -> str:
         """@__pgcc_dynamic_shared_<elem>: stands for ``extern __shared__ elem s[]`` until --cpuify allocates the
@@ -581,6 +591,28 @@ class ModuleGen:
                 llvm.LLVMFuncOp(name, ir.TypeAttr.get(ftype), linkage=ir.Attribute.parse("#llvm.linkage<external>"))
             self.llvm_decls.add(name)
         return ftype
+
+
+_FUNCTION_NAMES = ("__func__", "__FUNCTION__", "__PRETTY_FUNCTION__")
+
+
+def is_function_name(cursor) -> bool:
+    """Whether STRING_LITERAL `cursor` is clang's PredefinedExpr for a function's name: its first token names it,
+    or (in C, where literals are `char[N]`) its type is const, as `__func__`'s `static const char[]` is, which
+    also catches one written through a macro."""
+    tok = next(iter(cursor.get_tokens()), None)
+    if tok is not None and tok.spelling in _FUNCTION_NAMES:
+        return True
+    return cursor.type.is_const_qualified() and language_of(cursor.translation_unit.spelling) == "c"
+
+
+def _plain_function_name(pretty: str) -> str:
+    """The name in clang's C `__PRETTY_FUNCTION__` text (`int main(void)`, `void (*f(int))(int)`): gcc's C
+    gives the plain name, as for `__func__`; other texts are returned unchanged."""
+    for m in re.finditer(r"([A-Za-z_]\w*)\(", pretty):
+        if m.group(1) not in ("_Atomic", "__attribute__"):
+            return m.group(1)
+    return pretty
 
 
 def _typedef_alignment(d) -> int:

@@ -65,7 +65,7 @@ def x87_bits(v: Fraction) -> int:
 
 def value_bits(v) -> int:
     """x87_bits of an int, float or Fraction `v`, also a float infinity or NaN (a double NaN's sign and payload
-    widened as the FPU's fld does: quiet bit and integer bit set, payload shifted up 11 bits)."""
+    widened: integer bit set, quiet bit and payload shifted up 11 bits, so a signaling NaN stays one)."""
     if isinstance(v, float) and v == 0 and math.copysign(1.0, v) < 0:
         return 1 << 79  # -0.0
     if isinstance(v, float) and not math.isfinite(v):
@@ -73,7 +73,7 @@ def value_bits(v) -> int:
         if math.isinf(v):
             return sign | 0x7FFF << 64 | 1 << 63
         payload = struct.unpack("<Q", struct.pack("<d", v))[0] & ((1 << 52) - 1)
-        return sign | 0x7FFF << 64 | 1 << 63 | payload << 11 | 1 << 62
+        return sign | 0x7FFF << 64 | 1 << 63 | payload << 11
     return x87_bits(Fraction(v))
 
 

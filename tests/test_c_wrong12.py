@@ -1,0 +1,46 @@
+"""Wrong code found by running gcc 12's testsuite (gcc.dg run tests 133..666, gcc.dg/torture) through pgcc: each
+program here printed something else than gcc's build, failed to link, or stopped pgcc with an internal error."""
+
+import pytest
+
+from conftest import PROGRAMS, build_gcc, build_pgcc, run_exe
+
+C = PROGRAMS / "c"
+
+
+def same_as_gcc(tmp, src, opt, flags=(), gcc_flags=()):
+    ref = run_exe(build_gcc(src, tmp / "ref", extra=(*flags, *gcc_flags)))
+    assert ref.returncode == 0 and ref.stdout
+    got = run_exe(build_pgcc(src, tmp / "app", extra=(opt, *flags)))
+    assert (got.stdout, got.returncode) == (ref.stdout, ref.returncode)
+    return got.stdout
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_function_name_is_an_array_of_its_own(opt, tmp):
+    """gcc.dg/c99-func-3.c: `"main" == __func__` was true (__func__ shared the constant of an equal string
+    literal); `__PRETTY_FUNCTION__` in C gave clang's `const char *f(int)` where gcc gives `f`."""
+    out = same_as_gcc(tmp, C / "wrong12_function_names.c", opt)
+    assert "literal 0 stable 1 scale-literal 0" in out and "pretty_of_scale record" in out
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_signaling_nan_constants(opt, tmp):
+    """gcc.dg/c2x-float-7.c: FLT_SNAN and LDBL_SNAN in a global initializer became quiet NaNs (clang's evaluator
+    widens to double, which quiets them; so did the f32 attribute builder and the x87 encoder), so `f += f` did
+    not raise FE_INVALID; `__builtin_nans[f,l]` in a function was an error."""
+    out = same_as_gcc(tmp, C / "wrong12_signaling_nans.c", opt, ("-std=gnu2x",))
+    assert "global float 7fa00000" in out and "invalid 1 1 1" in out
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_signbit_declared_by_the_program(opt, tmp):
+    """gcc.dg/builtins-32.c: `extern int signbitf(float);` called the symbol, which libc does not have (a link
+    error); gcc's builtin answers, as the program's own prototypes of other math builtins do."""
+    src = tmp / "sb.c"
+    src.write_text("#include <stdio.h>\n"
+                   "extern int signbit(double);\nextern int signbitf(float);\nextern int signbitl(long double);\n"
+                   "int main(void) {\n  volatile float f = -0.0f; volatile double d = 2.0; volatile long double l = -3;\n"
+                   "  printf(\"%d %d %d\\n\", signbitf(f) != 0, signbit(d) != 0, signbitl(l) != 0);\n  return 0;\n}\n")
+    # (gcc -O0 calls the missing symbols too: its reference is built at -O2, where the builtin folds)
+    assert same_as_gcc(tmp, src, opt, gcc_flags=("-O2",)) == "1 0 1\n"
