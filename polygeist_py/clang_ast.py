@@ -694,6 +694,8 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         diag = _diag_tuple(d, path, user_args)
         diags.append(_toolkit_library(diag) if language in ("cuda", "c++") else diag)
         diags += [_diag_tuple(n, path) for n in d.children if n.severity == ci.Diagnostic.Note]
+    if language == "c" and not errors:
+        errors += _c90_hex_floats(tu, args, diags)
     if errors:
         raise Diagnostics(diags, truncated)
     tu.openmp = openmp  # read by the frontend (frontend/openmp.py)
@@ -704,6 +706,29 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
     tu.unsigned_bitfields = next((a == "-funsigned-bitfields" for a in reversed(args)
                                   if a in ("-funsigned-bitfields", "-fsigned-bitfields")), False)
     return tu
+
+
+STRICT_C90 = ("-std=c89", "-std=c90", "-std=iso9899:1990", "-std=iso9899:199409", "-ansi")
+_HEX_FLOAT_SIGN = re.compile(r"0[xX][0-9a-fA-F.]*[pP][+-]")
+
+
+def _c90_hex_floats(tu, args, diags) -> int:
+    """Errors for the hexadecimal floating constants with a signed exponent (`0x1p+3`) in the main file under a
+    strict C90 standard (`-std=c90`, `-ansi`): gcc's C90 preprocessing number ends at the sign (`0x1p+f` with `f`
+    a macro is `0x1p+` then `f`'s expansion; `0x1p+3` is an error), clang's is the C99 constant. Appends them to
+    `diags` (the list of parse's diagnostic tuples) and returns how many."""
+    std = next((a for a in reversed(args) if a.startswith("-std=") or a == "-ansi"), None)
+    if std not in STRICT_C90:
+        return 0
+    n = 0
+    for t in tu.get_tokens(extent=tu.cursor.extent):
+        if t.kind == ci.TokenKind.LITERAL and _HEX_FLOAT_SIGN.match(t.spelling):
+            loc = t.location
+            diags.append(("error", f"unsupported construct: hexadecimal floating constant '{t.spelling}' under "
+                                   f"{std} (gcc's C90 preprocessing number ends at the exponent's sign)",
+                          loc.file.name, loc.line, loc.column))
+            n += 1
+    return n
 
 
 def no_builtin_names(args) -> frozenset:

@@ -3,7 +3,7 @@ program here printed something else than gcc's build, failed to link, or stopped
 
 import pytest
 
-from conftest import PROGRAMS, build_gcc, build_pgcc, run_exe
+from conftest import PROGRAMS, build_gcc, build_pgcc, compile_error, run_exe
 
 C = PROGRAMS / "c"
 
@@ -44,3 +44,16 @@ def test_signbit_declared_by_the_program(opt, tmp):
                    "  printf(\"%d %d %d\\n\", signbitf(f) != 0, signbit(d) != 0, signbitl(l) != 0);\n  return 0;\n}\n")
     # (gcc -O0 calls the missing symbols too: its reference is built at -O2, where the builtin folds)
     assert same_as_gcc(tmp, src, opt, gcc_flags=("-O2",)) == "1 0 1\n"
+
+
+def test_hex_float_under_c90_is_an_error(tmp):
+    """gcc.dg/c90-hexfloat-2.c: under -std=c90 gcc's preprocessing number `0x1p+f` ends at the sign, so `f` is a
+    macro that expands; clang lexes the C99 constant and the program stringized other text."""
+    code = ("#define f (\n#define str(x) #x\n#define xstr(x) str(x)\n"
+            "const char *s = xstr(0x1p+f);\nint main(void) { return s[5] != '('; }\n")
+    err = compile_error(tmp / "h.c", code, flags=("-std=c90",))
+    assert "h.c:4:22: error: unsupported construct: hexadecimal floating constant '0x1p+f' under -std=c90" in err
+    # (under -std=gnu89 and C99 gcc reads the constant as clang does: no error)
+    src = tmp / "g.c"
+    src.write_text("int main(void) { double d = 0x1p+3; return d != 8.0; }\n")
+    assert run_exe(build_pgcc(src, tmp / "g", extra=("-std=gnu89",))).returncode == 0
