@@ -289,12 +289,19 @@ class EffectAnalysis:
         `write_any` when an access has no root there (an unknown callee's, a global a callee reads). Allocations
         made inside `op` whose address does not escape are left out."""
         acc = Accesses(set(), set(), False, False)
+        own = {}  # root -> whether it is a non-escaping allocation inside op (asked once per root: an alloca
+        # with thousands of loads and stores, a switch's accumulator, made this quadratic)
+
+        def is_own(r):
+            if r not in own:
+                own[r] = not isinstance(r.owner, ir.Block) and \
+                    r.owner.operation.name in LOCAL_ALLOCS | HEAP_ALLOCS and _inside_op(r.owner, op) and \
+                    not _escapes(r)
+            return own[r]
 
         def note(addr, is_write):
             for r in memory_roots(addr):
-                if r is not None and not isinstance(r.owner, ir.Block) and \
-                        r.owner.operation.name in LOCAL_ALLOCS | HEAP_ALLOCS and _inside_op(r.owner, op) and \
-                        not _escapes(r):
+                if r is not None and is_own(r):
                     continue  # (an allocation of the op's own)
                 (acc.write_roots if is_write else acc.read_roots).add(r)
 
