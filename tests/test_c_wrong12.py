@@ -57,3 +57,12 @@ def test_hex_float_under_c90_is_an_error(tmp):
     src = tmp / "g.c"
     src.write_text("int main(void) { double d = 0x1p+3; return d != 8.0; }\n")
     assert run_exe(build_pgcc(src, tmp / "g", extra=("-std=gnu89",))).returncode == 0
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_long_double_literals_read_whole(opt, tmp):
+    """gcc.dg/float-exact-1.c: a long double literal was read from an 80-character window of its source line, so
+    one with more digits lost its exponent (1.0...025e-3L became 1.0) and one continued with backslash-newline
+    stopped at the backslash."""
+    out = same_as_gcc(tmp, C / "wrong12_long_double_literals.c", opt)
+    assert out.endswith("\n1\n")

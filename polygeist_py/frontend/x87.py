@@ -136,12 +136,29 @@ def _limit_named_at(location):
     return None
 
 
+def pp_number_at(text: str, start: int) -> str:
+    """The preprocessing number (C11 6.4.8) that starts at offset `start` of source `text`, whatever its length,
+    with backslash-newline continuations inside it removed (translation phase 2): a literal of a hundred digits,
+    or one split over lines, is read whole (its exponent included)."""
+    out, i = [], start
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and (text.startswith("\n", i + 1) or text.startswith("\r\n", i + 1)):
+            i += 2 if text[i + 1] == "\n" else 3
+            continue
+        if not (ch.isalnum() or ch in "._" or ch in "+-" and out and out[-1] in "eEpP"):
+            break
+        out.append(ch)
+        i += 1
+    return "".join(out)
+
+
 def literal(cursor):
     """The exact value of FLOATING_LITERAL `cursor` read where it is spelled, or None (a built-in macro other
     than <float.h>'s long double limits, whose text is not in a file)."""
     where = spelled_at(cursor.extent.start)
     if where is not None:
-        return literal_value(where[0][where[1]:where[1] + 80])
+        return literal_value(pp_number_at(*where))
     token = next((t.spelling for t in cursor.get_tokens()), "")  # (libclang shows some expansions' tokens)
     v = literal_value(token)
     if v is None:
