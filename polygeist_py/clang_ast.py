@@ -702,6 +702,10 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
     tu.target_args = [a for a in args if a.startswith("-m")]  # (-mavx2...: frontend/x86_builtins.py)
     tu.no_builtin = no_builtin_names(args)  # (-fno-builtin[-NAME]: frontend/builtins.py)
     tu.language = language
+    # (-fcommon: tentative definitions are common symbols, which another file's definition replaces; gcc 10 and
+    # later default to -fno-common: frontend/attributes.is_common_variable)
+    tu.common = language == "c" and next((a == "-fcommon" for a in reversed(args)
+                                          if a in ("-fcommon", "-fno-common")), False)
     # (gcc's -funsigned-bitfields, which clang accepts and ignores: frontend/records.py applies it)
     tu.unsigned_bitfields = next((a == "-funsigned-bitfields" for a in reversed(args)
                                   if a in ("-funsigned-bitfields", "-fsigned-bitfields")), False)

@@ -53,6 +53,7 @@ C compiler (as gcc):
   -funsigned-char        plain char is unsigned (-fsigned-char: signed, the default)
   -funsigned-bitfields   plain int bit-fields are unsigned (-fsigned-bitfields: signed, the default)
   -fno-builtin[-NAME]    C library functions (NAME only) are called as written, not lowered by pgcc or LLVM
+  -fcommon               tentative definitions (`int x;`) are common symbols (-fno-common: definitions, the default)
   -pthread               define _REENTRANT and link with -pthread
   -w                     no warnings
   -Wall, -Wextra, -W...  warnings as gcc (the parser's diagnostics)
@@ -174,9 +175,9 @@ def is_isa_flag(a: str) -> bool:
 IGNORED_VALUE_FLAGS = ("--param", "-aux-info")
 # -f flags that change what a program means. Honoured: -fwrapv and -fno-strict-aliasing describe what pgcc's code
 # does anyway (signed overflow wraps, no type-based alias analysis), -ffast-math permits what pgcc does without
-# it; passed to the parser: the signedness of plain char and bit-fields, and -fno-builtin[-NAME] (the frontend and
+# it; passed to the parser: the signedness of plain char and bit-fields, -fcommon, and -fno-builtin[-NAME] (the frontend and
 # LLVM then call those library functions as written). Rejected: the rest.
-CLANG_F = ("-funsigned-char", "-fsigned-char", "-funsigned-bitfields", "-fsigned-bitfields")
+CLANG_F = ("-funsigned-char", "-fsigned-char", "-funsigned-bitfields", "-fsigned-bitfields", "-fcommon", "-fno-common")
 REJECTED_F = ("-ftrapv", "-fshort-enums", "-fshort-wchar", "-fpack-struct", "-fno-signed-char",
               "-fno-unsigned-char", "-fsanitize-trap", "-fstack-check", "-m32", "-mx32", "-m16")
 REJECTED_F_PREFIXES = ("-fsanitize=", "-fpack-struct=", "-fsanitize-recover")

@@ -66,3 +66,13 @@ def test_long_double_literals_read_whole(opt, tmp):
     stopped at the backslash."""
     out = same_as_gcc(tmp, C / "wrong12_long_double_literals.c", opt)
     assert out.endswith("\n1\n")
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_fcommon_tentative_definitions(opt, tmp):
+    """gcc.dg/pr83100-2.c: -fcommon was ignored, so a tentative definition (`int counts[4];`, `const int
+    limit;`) in two files was a duplicate symbol at link time; they are common symbols now, merged with the
+    file that initializes them, while `static` ones stay apart."""
+    flags = (str(C / "wrong12_common_lib.c"), "-fcommon")
+    out = same_as_gcc(tmp, C / "wrong12_common_main.c", opt, flags)
+    assert "counts 11 21 31 41" in out and "limit 9 hidden 5 0" in out

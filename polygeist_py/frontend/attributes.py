@@ -29,7 +29,7 @@ from dataclasses import dataclass
 import clang.cindex as ci
 from mlir import ir
 
-from ..clang_ast import K, file_text, macro_definitions, spelled_at
+from ..clang_ast import K, file_text, macro_definitions, spelled_at, var_decl_initializer
 from ..errors import error_at
 
 # attributes that only inform the optimizer or the diagnostics: no meaning for pgcc's code
@@ -333,6 +333,20 @@ def aligned_value(attr) -> int:
     except ValueError:  # (an expression: clang's layout has applied it; the record's alignment tells)
         return 0
     return n if isinstance(n, int) else 16
+
+
+def is_common_variable(d) -> bool:
+    """Whether global `d` (a VAR_DECL cursor) is a common symbol: under -fcommon (the translation unit's
+    `common`), a file-scope tentative definition (`int x;`, also `const int x;`: no initializer anywhere in the
+    unit, no `static`, `extern` or thread storage) of complete type, which the linker merges with the other
+    files' definitions of the name (one of which may initialize it) instead of reporting a duplicate."""
+    if not getattr(d.translation_unit, "common", False) or d.semantic_parent is None or \
+            d.semantic_parent.kind != K.TRANSLATION_UNIT:
+        return False
+    decls = [d, d.canonical, *([d.get_definition()] if d.get_definition() is not None else [])]
+    return all(r.storage_class == r.storage_class.NONE and r.tls_kind.name == "NONE" for r in decls) and \
+        all(var_decl_initializer(r) is None for r in decls) and \
+        d.type.get_size() > 0 and not is_weak_variable(d)
 
 
 def is_weak_variable(d) -> bool:

@@ -1110,7 +1110,7 @@ def byte_global(mg, d, key, name, init, is_def, external):
             K.STRUCT_DECL, K.CLASS_DECL) or d.semantic_parent.kind == K.FUNCTION_DECL  # (C++ static members: external)
         align = max(ty.get_align(), d.type.get_align(), attributes.declaration_attributes(d, "global").align or 1)
         emit_byte_global(mg, name, ty, img, ptrs, static, external, d, align=align, thread_local=is_thread_local(d),
-                         weak=attributes.is_weak_variable(d))
+                         weak=attributes.is_weak_variable(d), common=attributes.is_common_variable(d))
         mg.llvm_decls.add(name)
     return mv
 
@@ -1121,15 +1121,19 @@ def is_thread_local(d) -> bool:
 
 
 def emit_byte_global(mg, name, ty, img, ptrs, internal, external, where, align=None, thread_local=False,
-                     weak=False):
+                     weak=False, common=False):
     """Emit `llvm.mlir.global @name` for an object of C type `ty` with initial bytes `img` (bytearray) and
     pointer-valued initializers `ptrs` ([(byte offset, cursor)]): an array of bytes, or a packed struct of
     byte runs and pointers. `external`: a declaration (no initial value). `where`: cursor for the location.
     `align`: bytes (default: the type's); `thread_local`: one object per thread; `weak`: `__attribute__((weak))`
-    (a definition another file's may replace; a declaration whose address is null when nothing defines it)."""
+    (a definition another file's may replace; a declaration whose address is null when nothing defines it);
+    `common`: a common symbol (-fcommon's tentative definition, zero bytes, merged with other files' by the
+    linker)."""
     align = align or ty.get_align()
     tls = True if thread_local else None
     kind = "internal" if internal else ("extern_weak" if external else "weak") if weak else "external"
+    if common and not (internal or external or weak or thread_local):
+        kind = "common"
     linkage = ir.Attribute.parse(f"#llvm.linkage<{kind}>")
     loc = ir.Location.file(mg.filename, where.location.line, where.location.column)
     with loc, ir.InsertionPoint.at_block_begin(mg.module.body):

@@ -659,8 +659,8 @@ def alias_targets(tu) -> set:
             t = variable_alias_target(c)
             if t is not None:
                 out |= {decl_key(t.canonical), decl_key(c.canonical)}
-            elif attributes.is_weak_variable(c):  # (weak linkage: an LLVM global's, llvm_memory.byte_global)
-                out.add(decl_key(c.canonical))
+            elif attributes.is_weak_variable(c) or attributes.is_common_variable(c):
+                out.add(decl_key(c.canonical))  # (weak or common linkage: an LLVM global's, llvm_memory.byte_global)
     return out
 
 
