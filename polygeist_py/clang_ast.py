@@ -131,6 +131,8 @@ def unary_op(cursor) -> str:
 
 def evaluate(cursor):
     """Constant-fold an expression cursor with clang: int, float, str (string literal) or None."""
+    if _is_wide_int(cursor.type):
+        return _fold_wide(cursor)
     res = _lib.clang_Cursor_Evaluate(cursor)
     if not res:
         return None
@@ -148,6 +150,71 @@ def evaluate(cursor):
         return None
     finally:
         _lib.clang_EvalResult_dispose(res)
+
+
+_WIDE = {T.INT128: True, T.UINT128: False}  # kind -> signed
+_SIGNED = {T.SCHAR, T.CHAR_S, T.SHORT, T.INT, T.LONG, T.LONGLONG, T.INT128}
+_UNSIGNED = {T.BOOL, T.CHAR_U, T.UCHAR, T.USHORT, T.UINT, T.ULONG, T.ULONGLONG, T.UINT128}
+
+
+def _is_wide_int(ty) -> bool:
+    """Whether `ty` is __int128 or unsigned __int128, whose values libclang's evaluator gives only the low 64
+    bits of (clang_EvalResult_getAsLongLong)."""
+    return ty.get_canonical().kind in _WIDE
+
+
+def _wrap(v: int, ty) -> int | None:
+    """Integer `v` converted to integer type `ty` (modulo 2^width, then signed or not); None for another type."""
+    t = ty.get_canonical()
+    if t.kind == T.BOOL:
+        return int(v != 0)
+    if t.kind not in _SIGNED | _UNSIGNED:
+        return None
+    width = t.get_size() * 8
+    v &= (1 << width) - 1
+    return v - (1 << width) if t.kind in _SIGNED and v >> (width - 1) else v
+
+
+_WIDE_BINARY = {"Add": lambda a, b: a + b, "Sub": lambda a, b: a - b, "Mul": lambda a, b: a * b,
+                "And": lambda a, b: a & b, "Or": lambda a, b: a | b, "Xor": lambda a, b: a ^ b,
+                "Shl": lambda a, b: a << b, "Shr": lambda a, b: a >> b,
+                "Div": lambda a, b: abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1),
+                "Rem": lambda a, b: a - abs(a) // abs(b) * (1 if (a < 0) == (b < 0) else -1) * b,
+                "LT": lambda a, b: int(a < b), "GT": lambda a, b: int(a > b), "LE": lambda a, b: int(a <= b),
+                "GE": lambda a, b: int(a >= b), "EQ": lambda a, b: int(a == b), "NE": lambda a, b: int(a != b),
+                "LAnd": lambda a, b: int(bool(a and b)), "LOr": lambda a, b: int(bool(a or b))}
+
+
+def _fold_wide(cursor) -> int | None:
+    """The exact value of an integer constant expression of a 128-bit type, folded here from literals, casts and
+    arithmetic (C11 6.6), each step converted to its expression's type; None for anything else (an enumerator,
+    sizeof, a division by zero, an overflowing shift...), which is then no constant to pgcc."""
+    k = cursor.kind
+    ch = children(cursor)
+    if not _is_wide_int(cursor.type):
+        v = evaluate(cursor)
+        return v if isinstance(v, int) else None
+    if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) and ch:
+        v = _fold_wide(ch[-1]) if _is_wide_int(ch[-1].type) else evaluate(ch[-1])
+        return _wrap(v, cursor.type) if isinstance(v, int) else None
+    if k == K.INTEGER_LITERAL:  # (a literal of a 128-bit type: none in C, but a template argument's)
+        return None
+    if k == K.UNARY_OPERATOR and len(ch) == 1:
+        op, v = unary_op(cursor), _fold_wide(ch[0])
+        if v is None or op not in ("-", "+", "~"):
+            return None
+        return _wrap(-v if op == "-" else ~v if op == "~" else v, cursor.type)
+    if k == K.BINARY_OPERATOR and len(ch) == 2:
+        op = cursor.binary_operator.name
+        a, b = _fold_wide(ch[0]), _fold_wide(ch[1])
+        if a is None or b is None or op not in _WIDE_BINARY or op in ("Div", "Rem") and b == 0 or \
+                op in ("Shl", "Shr") and not 0 <= b < cursor.type.get_canonical().get_size() * 8:
+            return None
+        return _wrap(_WIDE_BINARY[op](a, b), cursor.type)
+    if k == K.CONDITIONAL_OPERATOR and len(ch) == 3:
+        c = _fold_wide(ch[0])
+        return None if c is None else _fold_wide(ch[1] if c else ch[2])
+    return None
 
 
 def constant_string(cursor) -> str | None:

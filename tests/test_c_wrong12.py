@@ -76,3 +76,12 @@ def test_fcommon_tentative_definitions(opt, tmp):
     flags = (str(C / "wrong12_common_lib.c"), "-fcommon")
     out = same_as_gcc(tmp, C / "wrong12_common_main.c", opt, flags)
     assert "counts 11 21 31 41" in out and "limit 9 hidden 5 0" in out
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_int128_constants_wider_than_64_bits(opt, tmp):
+    """gcc.dg/pr89037.c: libclang's evaluator gives the low 64 bits of an __int128 constant, so
+    `((__int128)1 << 64) | 7` initialized a global to 7 and a 66-bit bit-field lost its high bits; the i128
+    attribute builder zero-extended -1 from 64 bits and stopped pgcc with an internal error beyond them."""
+    out = same_as_gcc(tmp, C / "wrong12_int128_constants.c", opt)
+    assert "third 55555555555555555555555555555555" in out

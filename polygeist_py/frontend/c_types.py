@@ -278,3 +278,14 @@ def float_attribute(elem: ir.Type, v) -> ir.Attribute:
     if not math.isnan(float(v)) or not isinstance(elem, ir.F32Type):
         return ir.FloatAttr.get(elem, float(v))
     return ir.Attribute.parse(f"0x{int.from_bytes(float_bytes(v, 4), 'little'):08X} : f32")
+
+
+def integer_attribute(t: ir.Type, v: int) -> ir.Attribute:
+    """An IntegerAttr of integer or index type `t` holding `v` modulo 2^width. The builder takes a 64-bit value
+    and zero-extends it, so an i128 (__int128) attribute is parsed from its text: -1 stays all ones, and values
+    beyond 64 bits keep their high half."""
+    if isinstance(t, ir.IntegerType) and ir.IntegerType(t).width > 64:
+        w = ir.IntegerType(t).width
+        v &= (1 << w) - 1
+        return ir.Attribute.parse(f"{v - (1 << w) if v >> (w - 1) else v} : {t}")
+    return ir.IntegerAttr.get(t, v)

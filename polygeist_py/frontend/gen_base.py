@@ -37,7 +37,7 @@ class GenBase:
         t = ty if isinstance(ty, ir.Type) else CT.scalar_type(ty)
         if not isinstance(t, (ir.IntegerType, ir.IndexType)):  # MLIR would abort the process (an assertion)
             raise TypeError(f"integer constant of type {t}")
-        return arith.constant(t, int(v))
+        return arith.ConstantOp(t, CT.integer_attribute(t, int(v))).result
 
     def const_index(self, v):
         return arith.constant(ir.IndexType.get(), int(v))

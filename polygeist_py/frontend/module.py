@@ -503,7 +503,7 @@ class ModuleGen:
         else:
             # C converts to the element type modulo 2^width; the attribute wants the signed bit pattern
             w = ir.IntegerType(elem).width
-            attrs = [ir.IntegerAttr.get(elem, wrap_signed(int(v), w)) for v in vals]
+            attrs = [CT.integer_attribute(elem, wrap_signed(int(v), w)) for v in vals]
         tt = ir.RankedTensorType.get(shape, elem)
         if all(v == vals[0] for v in vals):
             return ir.DenseElementsAttr.get_splat(tt, attrs[0])
