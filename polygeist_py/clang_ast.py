@@ -743,6 +743,14 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
                                    "and not called: gcc's error)", d.location.file.name, d.location.line,
                           d.location.column))
             continue
+        if d.spelling == "unknown attribute 'scalar_storage_order' ignored" and d.location.file is not None and \
+                _big_endian_at(d.location):
+            # (gcc stores such a struct's scalars byte-swapped; clang drops the attribute: other values in memory)
+            errors += 1
+            diags.append(("error", "unsupported construct: 'scalar_storage_order(\"big-endian\")' attribute "
+                                   "(byte-swapped scalars)", d.location.file.name, d.location.line,
+                          d.location.column))
+            continue
         if _IGNORED_TYPE_ATTRIBUTE.fullmatch(d.spelling) and d.location.file is not None:
             # (`(__attribute__((mode(QI))) int) x`: gcc converts to the mode's width, clang drops the attribute
             # with a warning and would convert to int: different values, so an error naming it)
@@ -762,7 +770,7 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
         diags.append(_toolkit_library(diag) if language in ("cuda", "c++") else diag)
         diags += [_diag_tuple(n, path) for n in d.children if n.severity == ci.Diagnostic.Note]
     if language == "c" and not errors:
-        errors += _c90_hex_floats(tu, args, diags)
+        errors += _c90_hex_floats(tu, args, diags) + _big_endian_pragmas(tu, diags)
     if errors:
         raise Diagnostics(diags, truncated)
     tu.openmp = openmp  # read by the frontend (frontend/openmp.py)
@@ -781,6 +789,36 @@ def parse(path: str, user_args: list[str], source: str | None = None, language: 
 
 STRICT_C90 = ("-std=c89", "-std=c90", "-std=iso9899:1990", "-std=iso9899:199409", "-ansi")
 _HEX_FLOAT_SIGN = re.compile(r"0[xX][0-9a-fA-F.]*[pP][+-]")
+
+
+_BIG_ENDIAN_PRAGMA = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+scalar_storage_order[ \t]+big-endian", re.M)
+
+
+def _big_endian_at(location) -> bool:
+    """Whether the `scalar_storage_order` attribute at `location` asks for big-endian (on x86 little-endian and
+    default are the native order, which clang's layout already is)."""
+    try:
+        text = file_text(location.file.name)
+    except OSError:
+        return True
+    return "big-endian" in text[location.offset:location.offset + 60]
+
+
+def _big_endian_pragmas(tu, diags) -> int:
+    """Errors for `#pragma scalar_storage_order big-endian` in the main file: gcc then stores the scalars of the
+    structs that follow byte-swapped; clang ignores the pragma. Appends them to `diags`, returns how many."""
+    name = tu.spelling
+    try:
+        text = file_text(name)
+    except OSError:
+        return 0
+    n = 0
+    for m in _BIG_ENDIAN_PRAGMA.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        diags.append(("error", "unsupported construct: '#pragma scalar_storage_order big-endian' (byte-swapped "
+                               "scalars)", name, line, 1))
+        n += 1
+    return n
 
 
 def _c90_hex_floats(tu, args, diags) -> int:

@@ -175,11 +175,13 @@ def is_isa_flag(a: str) -> bool:
 IGNORED_VALUE_FLAGS = ("--param", "-aux-info")
 # -f flags that change what a program means. Honoured: -fwrapv and -fno-strict-aliasing describe what pgcc's code
 # does anyway (signed overflow wraps, no type-based alias analysis), -ffast-math permits what pgcc does without
-# it; passed to the parser: the signedness of plain char and bit-fields, -fcommon, and -fno-builtin[-NAME] (the frontend and
-# LLVM then call those library functions as written). Rejected: the rest.
-CLANG_F = ("-funsigned-char", "-fsigned-char", "-funsigned-bitfields", "-fsigned-bitfields", "-fcommon", "-fno-common")
+# it; passed to the parser: the signedness of plain char and bit-fields, -fcommon, -fno-builtin[-NAME] (the
+# frontend and LLVM then call those library functions as written). Rejected: the rest.
+CLANG_F = ("-funsigned-char", "-fsigned-char", "-funsigned-bitfields", "-fsigned-bitfields", "-fcommon",
+           "-fno-common")
 REJECTED_F = ("-ftrapv", "-fshort-enums", "-fshort-wchar", "-fpack-struct", "-fno-signed-char",
-              "-fno-unsigned-char", "-fsanitize-trap", "-fstack-check", "-m32", "-mx32", "-m16")
+              "-fno-unsigned-char", "-fsanitize-trap", "-fstack-check", "-m32", "-mx32", "-m16",
+              "-fsso-struct=big-endian")
 REJECTED_F_PREFIXES = ("-fsanitize=", "-fpack-struct=", "-fsanitize-recover")
 UNSUPPORTED = {
     "-emit-llvm": "-emit-llvm is not supported; use --emit=llvm",

@@ -85,3 +85,21 @@ def test_int128_constants_wider_than_64_bits(opt, tmp):
     attribute builder zero-extended -1 from 64 bits and stopped pgcc with an internal error beyond them."""
     out = same_as_gcc(tmp, C / "wrong12_int128_constants.c", opt)
     assert "third 55555555555555555555555555555555" in out
+
+
+def test_big_endian_scalar_storage_order_is_an_error(tmp):
+    """gcc.dg/sso-6.c, sso-7.c, sso-8.c: gcc stores the scalars of a `scalar_storage_order("big-endian")` struct
+    byte-swapped; clang ignores the attribute, the pragma and -fsso-struct, so the bytes in memory differed."""
+    attr = compile_error(tmp / "a.c", "struct __attribute__((scalar_storage_order(\"big-endian\"))) be { int i; };\n"
+                                      "struct be v = { 0x12345678 };\nint main(void) { return 0; }\n")
+    assert "a.c:1:23: error: unsupported construct: 'scalar_storage_order(\"big-endian\")' attribute" in attr
+    pragma = compile_error(tmp / "p.c", "#pragma scalar_storage_order big-endian\nstruct be { int i; };\n"
+                                        "struct be v = { 1 };\nint main(void) { return v.i != 1; }\n")
+    assert "p.c:1:1: error: unsupported construct: '#pragma scalar_storage_order big-endian'" in pragma
+    flag = compile_error(tmp / "f.c", "int main(void) { return 0; }\n", flags=("-fsso-struct=big-endian",))
+    assert "-fsso-struct=big-endian is not supported by pgcc" in flag
+    # (little-endian is x86's own order: accepted)
+    src = tmp / "l.c"
+    src.write_text("struct __attribute__((scalar_storage_order(\"little-endian\"))) le { int i; };\n"
+                   "struct le v = { 7 };\nint main(void) { return v.i != 7; }\n")
+    assert run_exe(build_pgcc(src, tmp / "l")).returncode == 0
