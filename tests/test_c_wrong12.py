@@ -103,3 +103,10 @@ def test_big_endian_scalar_storage_order_is_an_error(tmp):
     src.write_text("struct __attribute__((scalar_storage_order(\"little-endian\"))) le { int i; };\n"
                    "struct le v = { 7 };\nint main(void) { return v.i != 7; }\n")
     assert run_exe(build_pgcc(src, tmp / "l")).returncode == 0
+
+
+def test_spec_files_are_an_error(tmp):
+    """gcc.dg/spec-options.c: a gcc spec file (`--specs=F`) can define macros and add options; pgcc warned that
+    it ignored the option and built another program (FOO undefined: abort)."""
+    flag = compile_error(tmp / "s.c", "int main(void) { return 0; }\n", flags=("--specs=extra.specs",))
+    assert "--specs=extra.specs is not supported by pgcc" in flag
