@@ -110,3 +110,12 @@ def test_spec_files_are_an_error(tmp):
     it ignored the option and built another program (FOO undefined: abort)."""
     flag = compile_error(tmp / "s.c", "int main(void) { return 0; }\n", flags=("--specs=extra.specs",))
     assert "--specs=extra.specs is not supported by pgcc" in flag
+
+
+def test_typeof_of_a_variably_modified_expression_is_an_error(tmp):
+    """gcc.dg/vla-4.c, vla-12.c: `__typeof__(b[i++]) c;` with b a VLA of VLAs (C evaluates the operand there) and
+    a cast to `typeof((int (*)[k = ++i])p)` stopped pgcc with an internal error: the typeof's operand was taken
+    for an array size."""
+    err = compile_error(tmp / "t.c", "int f(int n) {\n  int b[n][n + 1], i = 0;\n  __typeof__(b[i++]) row;\n"
+                                     "  return (int)sizeof row + i;\n}\nint main(void) { return f(3) != 17; }\n")
+    assert "t.c:3:13: error: unsupported construct: a variably modified type taken from an expression" in err

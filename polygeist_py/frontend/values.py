@@ -21,6 +21,7 @@ from mlir import ir
 from mlir.dialects import gpu
 
 from ..clang_ast import K, T, canonical, children
+from ..errors import error_at
 from . import int_semantics as IS
 
 RET, RETVAL = "$ret", "$retval"
@@ -69,8 +70,21 @@ def size_expressions(node, exclude=None):
 
     libclang visits an array type's element before its size, so it lists them innermost first; they are
     reversed rather than sorted by position (inside a macro expansion every position is the expansion's).
-    `exclude`: an initializer or cast operand, which is an expression child too."""
-    return [e for e in children(node) if e.kind.is_expression() and e != exclude][::-1]
+    `exclude`: an initializer or cast operand, which is an expression child too.
+
+    Raises:
+        CompileError: an expression child that is no size (not an integer: `__typeof__(b[i++]) c;` or a cast to
+            `typeof((int (*)[k = ++i])p)`, whose variably modified type comes from an expression that C
+            evaluates there; pgcc would have taken the operand for a size)."""
+    exprs = [e for e in children(node) if e.kind.is_expression() and e != exclude]
+    for e in exprs:
+        if canonical(e.type).kind not in _INTEGER_KINDS:
+            raise error_at(e, "unsupported construct: a variably modified type taken from an expression (typeof)")
+    return exprs[::-1]
+
+
+_INTEGER_KINDS = {T.BOOL, T.CHAR_U, T.UCHAR, T.USHORT, T.UINT, T.ULONG, T.ULONGLONG, T.UINT128, T.CHAR_S, T.SCHAR,
+                  T.SHORT, T.INT, T.LONG, T.LONGLONG, T.INT128, T.ENUM, T.WCHAR, T.CHAR16, T.CHAR32}
 
 
 def dynamic_sizes(exprs, dims):
