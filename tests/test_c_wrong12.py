@@ -119,3 +119,12 @@ def test_typeof_of_a_variably_modified_expression_is_an_error(tmp):
     err = compile_error(tmp / "t.c", "int f(int n) {\n  int b[n][n + 1], i = 0;\n  __typeof__(b[i++]) row;\n"
                                      "  return (int)sizeof row + i;\n}\nint main(void) { return f(3) != 17; }\n")
     assert "t.c:3:13: error: unsupported construct: a variably modified type taken from an expression" in err
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_complex_constants_with_special_parts(opt, tmp):
+    """gcc.dg/torture/builtin-complex-1.c: a static complex constant with a NaN or infinite part stopped pgcc with
+    an internal error (its attribute text spelled `nan`; a long double part became a Fraction), and `-0.0L` as a
+    long double complex part lost its sign."""
+    out = same_as_gcc(tmp, C / "wrong12_complex_specials.c", opt)
+    assert "float im ff800000" in out and "long double 80000000000000000000" in out

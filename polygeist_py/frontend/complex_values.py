@@ -14,6 +14,7 @@ translated (c_types.is_complex is false for it, so every use is an error).
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -270,12 +271,13 @@ def constant(e):
         CompileError: an expression that is not such a constant."""
     re, im = _constant(e)
     if isinstance(re, Fraction) or isinstance(im, Fraction):
-        return ExactComplex(Fraction(re), Fraction(0 if im is None else im))
+        return ExactComplex(_exact(re), _exact(0 if im is None else im))
     return complex(re, 0.0 if im is None else im)
 
 
 class ExactComplex(NamedTuple):
-    """A `long double _Complex` constant: exact real and imaginary parts (Fractions)."""
+    """A `long double _Complex` constant: exact real and imaginary parts (Fractions; an infinity or NaN part is a
+    float)."""
     real: Fraction
     imag: Fraction
 
@@ -299,7 +301,7 @@ def _constant(e):
     elif s.kind == K.UNARY_OPERATOR and unary_op(s) in ("-", "+", "__extension__"):
         re, im = _constant(children(s)[0])
         if unary_op(s) == "-":
-            re, im = -re, None if im is None else -im
+            re, im = _negated(re), None if im is None else _negated(im)
     elif s.kind == K.BINARY_OPERATOR and s.binary_operator.name in ("Add", "Sub", "Mul", "Div"):
         (a, b), (c, d) = (_constant(x) for x in children(s))
         if exact:  # (exact operands, each result rounded below: Fraction arithmetic never meets a float)
@@ -324,7 +326,7 @@ def _constant(e):
         else:
             re, im = a / c, None if b is None else b / c
     elif canonical(s.type).kind == T.LONGDOUBLE:  # (clang evaluates in double: the literal's own text)
-        re, im = Fraction(x87.exact_constant(s, evaluate, error_at)), None
+        re, im = _exact(x87.exact_constant(s, evaluate, error_at)), None
     else:
         r = evaluate(s) if not CT.is_complex(s.type) else None
         if not isinstance(r, (int, float)):
@@ -334,10 +336,31 @@ def _constant(e):
     if CT.is_complex(ty) and part_ctype(ty).kind == T.FLOAT or ty.kind == T.FLOAT:
         re, im = _to_f32(re), None if im is None else _to_f32(im)
     elif exact:
-        re, im = x87.rounded(Fraction(re)), None if im is None else x87.rounded(Fraction(im))
+        re, im = _rounded(re), None if im is None else _rounded(im)
     if CT.is_complex(ty) and im is None:
         im = 0.0
     return re, im
+
+
+def _negated(v):
+    """-v, where the negation of an exact zero (a Fraction has no sign) is the float -0.0 (`-0.0L`)."""
+    return -0.0 if isinstance(v, Fraction) and v == 0 else -v
+
+
+def _special(v) -> bool:
+    """Whether number `v` is a float that a Fraction cannot hold: an infinity, a NaN or -0.0."""
+    return isinstance(v, float) and (not math.isfinite(v) or v == 0 and math.copysign(1.0, v) < 0)
+
+
+def _exact(v):
+    """A Fraction of number `v`, or `v` itself when it is an infinity, NaN or -0.0 (a float: x87.value_bits
+    encodes it)."""
+    return v if _special(v) else Fraction(v)
+
+
+def _rounded(v):
+    """`v` rounded to long double (x87.rounded), or `v` itself when it is an infinity, NaN or -0.0."""
+    return v if _special(v) else x87.rounded(Fraction(v))
 
 
 def _to_f32(x: float) -> float:
@@ -368,7 +391,13 @@ def dense_attribute(shape, elem, vals):
         if str(ir.ComplexType(elem).element_type) == "f80":  # (exact parts: their x87 bits)
             return f"(0x{x87.value_bits(v.real):020X}, 0x{x87.value_bits(v.imag):020X})"
         v = complex(v)
-        return f"({v.real!r}, {v.imag!r})".replace("inf", "0x7FF0000000000000")
+        return f"({part(v.real)}, {part(v.imag)})"
+
+    def part(x: float) -> str:  # (an infinity or NaN as its bits: MLIR's parser reads no `inf`/`nan` literal)
+        if math.isfinite(x):
+            return repr(x)
+        size = 4 if str(ir.ComplexType(elem).element_type) == "f32" else 8
+        return f"0x{int.from_bytes(CT.float_bytes(x, size), 'little'):0{2 * size}X}"
     if all(v == vals[0] for v in vals):
         return f"dense<{text(vals[0])}>"
 
