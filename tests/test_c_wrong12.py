@@ -128,3 +128,11 @@ def test_complex_constants_with_special_parts(opt, tmp):
     long double complex part lost its sign."""
     out = same_as_gcc(tmp, C / "wrong12_complex_specials.c", opt)
     assert "float im ff800000" in out and "long double 80000000000000000000" in out
+
+
+def test_float16_global_is_an_error(tmp):
+    """gcc.dg/torture/float16-nan.c: a `volatile _Float16` global initialized with a NaN stopped pgcc with an
+    internal error (the initializer's bytes were written as an integer's, which would also truncate 1.5)."""
+    err = compile_error(tmp / "h.c", "volatile _Float16 h = __builtin_nanf16(\"\");\n"
+                                     "int main(void) { return 0; }\n")
+    assert "h.c:1:23: error: unsupported construct: type 'volatile _Float16'" in err

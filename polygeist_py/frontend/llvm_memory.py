@@ -915,6 +915,9 @@ def const_image(ty, init):
         if t.kind == T.LONGDOUBLE:  # (clang evaluates in double: exact, x87.exact_constant)
             write(off, t, x87.exact_constant(e, evaluate, error_at))
             return
+        if not (CT.is_int(t) or CT.is_float(t) or canonical(t).kind in (T.POINTER, T.ENUM)):
+            # (_Float16, __bf16...: `int(v)` would truncate 1.5 to 1, and a NaN stopped pgcc)
+            raise error_at(e, f"unsupported construct: type '{t.spelling}'")
         v = evaluate(e)
         if not isinstance(v, (int, float)):
             raise error_at(e, "unsupported construct: non-constant initializer of a global")
