@@ -194,8 +194,11 @@ def _fold_wide(cursor) -> int | None:
     if not _is_wide_int(cursor.type):
         v = evaluate(cursor)
         return v if isinstance(v, int) else None
-    if k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR, K.CSTYLE_CAST_EXPR) and ch:
-        v = _fold_wide(ch[-1]) if _is_wide_int(ch[-1].type) else evaluate(ch[-1])
+    exprs = [c for c in ch if c.kind.is_expression()]
+    # (an implicit or written conversion: exactly one operand; an UNEXPOSED_EXPR with more is no cast, e.g. an
+    # __atomic_load_n(p, order), whose last child is the order)
+    if (k in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) and len(ch) == 1 or k == K.CSTYLE_CAST_EXPR) and len(exprs) == 1:
+        v = _fold_wide(exprs[-1]) if _is_wide_int(exprs[-1].type) else evaluate(exprs[-1])
         return _wrap(v, cursor.type) if isinstance(v, int) else None
     if k == K.INTEGER_LITERAL:  # (a literal of a 128-bit type: none in C, but a template argument's)
         return None

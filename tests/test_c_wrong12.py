@@ -136,3 +136,11 @@ def test_float16_global_is_an_error(tmp):
     err = compile_error(tmp / "h.c", "volatile _Float16 h = __builtin_nanf16(\"\");\n"
                                      "int main(void) { return 0; }\n")
     assert "h.c:1:23: error: unsupported construct: type 'volatile _Float16'" in err
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_programs_own_min_and_max(opt, tmp):
+    """gcc.dg/torture/pr103037.c: a C program's own `min` of two pointers was lowered as pgcc's CUDA-style min
+    of two numbers (an internal error: the module did not verify); a program's definition of a library name
+    outside the system headers is now called."""
+    assert "3 1 4.25 calls 2" in same_as_gcc(tmp, C / "wrong12_own_min_max.c", opt)

@@ -652,6 +652,11 @@ class Builtins(CudaBuiltins):
                 for t in [callee.result_type, *callee.type.argument_types()]):
             return None  # an overload defined in C++ for a class (cuda_fp16.h's __shfl_sync of __half, tex2D of a
             # texture reference)
+        defn = callee.get_definition()
+        if defn is not None and not callee.spelling.startswith("__") and defn.location.file is not None and \
+                not defn.location.is_in_system_header:
+            return None  # the program's own definition of a library name (`min` of two pointers in
+            # gcc.dg/torture/pr103037.c: pgcc's CUDA-style min of two numbers broke the module): a call of it
         if callee.spelling in ("memcpy", "memmove", "memset") and callee.get_definition() is not None and \
                 callee.get_definition().location.is_in_system_header:
             return fortified_mem  # (glibc's fortified wrapper, under -D_FORTIFY_SOURCE at -O1 and above)
