@@ -64,7 +64,7 @@ C compiler (as gcc):
   -f... -m... -g...      other code generation and debugging flags: accepted, they do not change the program
   -fsanitize=..., -fsanitize-trap, -fsanitize-recover, -ftrapv, -fshort-enums, -fshort-wchar, -fpack-struct,
   -fstack-check, -fno-signed-char, -fno-unsigned-char, -m32, -mx32, -m16, -fsso-struct=big-endian,
-  --specs=FILE, -specs=FILE   errors: they would change what the program means
+  --specs=FILE, -specs=FILE, -frounding-math   errors: they would change what the program means
   -pedantic -ansi -pipe -save-temps --param N=V -aux-info FILE   accepted and ignored
   -fpermissive           a C++ option: ignored with a warning, as gcc does for C
   -ftrapping-math        warns: not honoured (float operations may be evaluated ahead of their guards, as clang's
@@ -181,7 +181,7 @@ CLANG_F = ("-funsigned-char", "-fsigned-char", "-funsigned-bitfields", "-fsigned
            "-fno-common")
 REJECTED_F = ("-ftrapv", "-fshort-enums", "-fshort-wchar", "-fpack-struct", "-fno-signed-char",
               "-fno-unsigned-char", "-fsanitize-trap", "-fstack-check", "-m32", "-mx32", "-m16",
-              "-fsso-struct=big-endian")
+              "-fsso-struct=big-endian", "-frounding-math")
 REJECTED_F_PREFIXES = ("-fsanitize=", "-fpack-struct=", "-fsanitize-recover", "--specs=", "-specs=")
 UNSUPPORTED = {
     "-emit-llvm": "-emit-llvm is not supported; use --emit=llvm",

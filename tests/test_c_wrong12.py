@@ -144,3 +144,10 @@ def test_programs_own_min_and_max(opt, tmp):
     of two numbers (an internal error: the module did not verify); a program's definition of a library name
     outside the system headers is now called."""
     assert "3 1 4.25 calls 2" in same_as_gcc(tmp, C / "wrong12_own_min_max.c", opt)
+
+
+def test_rounding_math_is_an_error(tmp):
+    """gcc.dg/torture/fp-double-convert-float-1.c: under -frounding-math a conversion after fesetround(FE_UPWARD)
+    rounds upward at run time; pgcc accepted the flag and folded or converted in round-to-nearest."""
+    flag = compile_error(tmp / "r.c", "int main(void) { return 0; }\n", flags=("-frounding-math",))
+    assert "-frounding-math is not supported by pgcc" in flag
