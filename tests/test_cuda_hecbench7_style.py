@@ -7,6 +7,14 @@ initializer: libclang shows such a base as a TEMPLATE_REF followed by the templa
 expressions) and then the construction, where a plain base is a TYPE_REF, so the base was left zeroed and the
 kernel read through a null pointer (silently wrong results: FAIL). The base initializer is now the
 initializer expression whose type is a base class.
+
+tile_reduce_struct_op: cg::reduce of a struct over a thread_block_tile (HeCBench softmax-online's running max
+and sum) did not compile: tile shuffles took only the warp intrinsics' scalar types, where CUDA's take any
+trivially copyable type (now exchanged as 32-bit words); a __device__ function given as the reduction operator
+is a function pointer (func.constant) held across the shuffles, which barrier elimination refused as "a
+per-thread value of type '(i64, i64) -> i64'" (func.constant is now recomputed like any constant) and whose
+callee was then erased as an uncalled device function; and std::chrono, which the program uses having included
+only the CUDA headers, was undeclared (cooperative_groups.h brings in <chrono>, as nvcc's headers do).
 """
 
 from __future__ import annotations
@@ -20,3 +28,9 @@ def test_base_initializers_of_template_specializations(tmp):
     build_pgcc(CUDA / "templated_base_views.cu", tmp / "app", extra=("--cpuify",))
     for out in assert_passes(tmp / "app", threads=(1, 2)):
         assert "row 17: 3.584157 (want 3.584157)" in out
+
+
+def test_tile_reduce_of_a_struct_with_a_function_pointer_operator(tmp):
+    build_pgcc(CUDA / "tile_reduce_struct_op.cu", tmp / "app", extra=("--cpuify",))
+    for out in assert_passes(tmp / "app", threads=(1, 2)):
+        assert "row 2: column 17 value 9000" in out
