@@ -21,6 +21,10 @@ tiled kernel at image sizes that are not multiples of its block) stopped at run 
 go on)": the canonicalizer turned the guard of the early return into `if (returned) {} else { rest }`, which
 barrier elimination took for an if written with code in its else branch and counted; the guard is now put
 back in its then form, so the threads that returned no longer hold the barriers back, as on a GPU.
+
+managed_prefetch_locations: cudaMemLocation and the location-based cudaMemPrefetchAsync (CUDA 13's location,
+flags, stream form; HeCBench prefetch) and cudaMemAdvise_v2 were "unknown type name 'cudaMemLocation'"; they are
+hints that mean nothing when the device's memory is the host's.
 """
 
 from __future__ import annotations
@@ -46,3 +50,9 @@ def test_early_return_on_either_bound_before_tiled_barriers(tmp):
     build_pgcc(CUDA / "early_exit_two_bounds.cu", tmp / "app", extra=("--cpuify",))
     for out in assert_passes(tmp / "app", threads=(1, 2)):
         assert "corner: 1.6425 (want 1.6425)" in out
+
+
+def test_managed_memory_with_location_hints(tmp):
+    build_pgcc(CUDA / "managed_prefetch_locations.cu", tmp / "app", extra=("--cpuify",))
+    for out in assert_passes(tmp / "app", threads=(1, 2)):
+        assert "y[16] after 3 rounds: 25.0, mismatches: 0" in out
