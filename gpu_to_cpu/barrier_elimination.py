@@ -81,6 +81,7 @@ def _split_at_first_barrier(p) -> list:
         raise error_at_op(x, f"unsupported construct: __syncthreads() inside '{x.name}'")
     _hoist_uniform(p, stop=x)
     if x.name == "scf.if" and not _uniform(x.operands[0], p):
+        x = _guard_in_then(x)
         if _barrier_at_top_of_then(x) and WRITTEN_IF not in x.attributes:  # the guard of an early `return`
             _distribute_guard(p, x)
         elif _needs_block_uniform(x) and not differs_by_construction(x.operands[0], p):
@@ -847,6 +848,26 @@ def _exit_guard(x) -> bool:
     holds a GPU block's barriers back, so predicating the guard's effects (_predicate_guard) is what it does
     here too, for block-wide barriers as for warp-level ones."""
     return WRITTEN_IF not in x.attributes and not _has_else(x)
+
+
+def _guard_in_then(x):
+    """The guard of an early return with its code in the then branch: the canonicalizer turns
+    ``if (!r) { rest }`` into ``if (r) {} else { rest }`` when r is not a comparison it can invert (`if (x >= w ||
+    y >= h) return;`, whose r is the result of the short-circuit `if`), which would then look like a written
+    if with code in both branches. Such an unwritten if with an empty then branch becomes ``if (!r) { rest }
+    else {}`` again (the yields swapped with their branches); any other `x` is returned as is."""
+    if WRITTEN_IF in x.attributes or body_ops(x) or not _has_else(x):
+        return x
+    with x.location, ir.InsertionPoint(x):
+        flipped = arith.xori(x.operands[0], arith.constant(ir.IntegerType.get_signless(1), 1))
+        y = scf.IfOp(flipped, [r.type for r in x.results], has_else=True)
+    for dst, src in ((y.then_block, x.regions[1].blocks[0]), (y.else_block, x.regions[0].blocks[0])):
+        for op in list(src.operations):
+            dst.append(op)
+    for a, b in zip(x.results, y.results):
+        a.replace_all_uses_with(b)
+    x.erase()
+    return y.operation
 
 
 def _has_else(x) -> bool:

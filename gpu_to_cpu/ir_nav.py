@@ -14,6 +14,7 @@ PURE_OPS = {
     "llvm.getelementptr", "builtin.unrealized_conversion_cast", "memref.reinterpret_cast", "memref.cast",
     "memref.subview", "memref.view", "memref.extract_strided_metadata", "memref.extract_aligned_pointer_as_index",
     "memref.dim", "ub.poison", "memref.get_global", "llvm.mlir.addressof",  # the address of a global
+    "func.constant",  # the address of a function (a function pointer passed to a device function)
 }
 
 

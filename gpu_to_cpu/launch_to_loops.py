@@ -198,16 +198,21 @@ def _allocate_shared(blocks) -> None:
 
 
 def _erase_device_functions(module, device) -> None:
-    """Kernels and device functions were inlined; keep only those host code still calls (they must not use ids)."""
+    """Kernels and device functions were inlined; keep only those host code still calls or whose address is still
+    taken (a function pointer passed to a device function: func.constant), which must not use ids."""
     called = {_callee(c) for c in collect(module.operation, lambda o: o.name == "func.call")}
+    addressed = {ir.FlatSymbolRefAttr(c.attributes["value"]).value
+                 for c in collect(module.operation, lambda o: o.name == "func.constant")}
     for name, f in functions(module).items():
-        if name in device and name not in called:
+        if name in device and name not in called and name not in addressed:
             f.operation.erase()
         elif name in device and f.regions[0].blocks:
             bad = collect(f, lambda o: o.name in ID_OPS or o.name == "gpu.barrier" or SHARED in o.attributes)
             if bad:
-                raise error_at_op(bad[0], "unsupported construct: a recursive __device__ function that uses "
-                                          "thread ids, barriers or shared memory")
+                what = "recursive __device__ function" if name in called else \
+                    "__device__ function called through a function pointer"
+                raise error_at_op(bad[0], f"unsupported construct: a {what} that uses thread ids, barriers or "
+                                          "shared memory")
     for name, f in functions(module).items():
         if name.startswith(DYNAMIC_SHARED):
             f.operation.erase()

@@ -530,13 +530,19 @@ class CxxClassGen:
         """A constructor's prologue: its member initializer list (`: n(k), s(t)`) and the in-class initializers
         of the other members, on `this`."""
         explicit, ch = {}, children(ctor)
+        ty = canonical(ctor.semantic_parent.type)
+        bases = {b.get_declaration().hash for b, _ in record_bases(ty, ctor)}
         for i, c in enumerate(ch):
             if c.kind == K.MEMBER_REF and c.referenced is not None and i + 1 < len(ch):
                 explicit[c.referenced.hash] = ch[i + 1]
-            elif c.kind == K.TYPE_REF and i + 1 < len(ch) and ch[i + 1].kind.is_expression() and \
-                    canonical(c.type).kind == T.RECORD:  # a base initializer `: Shape(s)`
-                explicit[("base", canonical(c.type).get_declaration().hash)] = ch[i + 1]
-        self.init_fields(self.this_ptr, canonical(ctor.semantic_parent.type), explicit)
+            elif c.kind.is_expression() and (i == 0 or ch[i - 1].kind != K.MEMBER_REF) and \
+                    canonical(c.type).kind == T.RECORD and canonical(c.type).get_declaration().hash in bases:
+                # a base initializer: `: Shape(s)` (TYPE_REF, construction) or, for a base that is a template
+                # specialization, `: Base<T, 1, P>(p, n)` (TEMPLATE_REF, the template arguments that libclang
+                # shows as children, some of them expressions, then the construction): the expression whose
+                # type is a base class
+                explicit[("base", canonical(c.type).get_declaration().hash)] = c
+        self.init_fields(self.this_ptr, ty, explicit)
 
 
     # ---------------------------------------------------------------- calls

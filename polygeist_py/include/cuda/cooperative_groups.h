@@ -8,6 +8,11 @@
 #include "cuda_runtime.h"
 #include <assert.h>
 #include <stdio.h>
+#ifdef __cplusplus
+/* programs built by nvcc use std::chrono having included only <cuda_runtime.h> and <cooperative_groups.h>
+   (the timing helpers of HeCBench softmax-online's common.h): nvcc's headers bring it in */
+#include <chrono>
+#endif
 
 
 namespace cooperative_groups {
@@ -56,6 +61,30 @@ struct grid_group {
 static inline __device__ grid_group this_grid() { return grid_group(); }
 static inline __device__ void sync(const grid_group &g) { g.sync(); }
 
+/* Tile shuffles take any trivially copyable type, as CUDA's do (a struct of a max and a sum reduced with
+   cg::reduce): the scalar types of the warp intrinsics go straight to them; any other type is exchanged as the
+   32-bit words of its bytes. */
+#define PGCC_CG_SHUFFLE(NAME, INTRINSIC, ARG)                                                        \
+  template <class T> static inline __device__ T NAME(T v, ARG a, int width) {                        \
+    unsigned int w[(sizeof(T) + 3) / 4];                                                             \
+    __builtin_memcpy(w, &v, sizeof(T));                                                                  \
+    for (unsigned int i = 0; i < (sizeof(T) + 3) / 4; i++) w[i] = INTRINSIC(0xffffffffu, w[i], a, width); \
+    __builtin_memcpy(&v, w, sizeof(T));                                                                  \
+    return v;                                                                                        \
+  }
+PGCC_CG_SHUFFLE(__pgcc_cg_shfl, __shfl_sync, int) PGCC_CG_SHUFFLE(__pgcc_cg_shfl_up, __shfl_up_sync, unsigned int)
+PGCC_CG_SHUFFLE(__pgcc_cg_shfl_down, __shfl_down_sync, unsigned int)
+PGCC_CG_SHUFFLE(__pgcc_cg_shfl_xor, __shfl_xor_sync, int)
+#undef PGCC_CG_SHUFFLE
+#define PGCC_CG_SCALAR_SHUFFLES(T)                                                                   \
+  static inline __device__ T __pgcc_cg_shfl(T v, int a, int w) { return __shfl_sync(0xffffffffu, v, a, w); } \
+  static inline __device__ T __pgcc_cg_shfl_up(T v, unsigned int a, int w) { return __shfl_up_sync(0xffffffffu, v, a, w); } \
+  static inline __device__ T __pgcc_cg_shfl_down(T v, unsigned int a, int w) { return __shfl_down_sync(0xffffffffu, v, a, w); } \
+  static inline __device__ T __pgcc_cg_shfl_xor(T v, int a, int w) { return __shfl_xor_sync(0xffffffffu, v, a, w); }
+PGCC_CG_SCALAR_SHUFFLES(int) PGCC_CG_SCALAR_SHUFFLES(unsigned int) PGCC_CG_SCALAR_SHUFFLES(long long)
+PGCC_CG_SCALAR_SHUFFLES(unsigned long long) PGCC_CG_SCALAR_SHUFFLES(float) PGCC_CG_SCALAR_SHUFFLES(double)
+#undef PGCC_CG_SCALAR_SHUFFLES
+
 /* A tile of Size consecutive threads (by linear thread index, as CUDA forms warps) of a block: Size is a power
    of two up to 32, so a tile lies within one warp and its exchanges are pgcc's warp shuffles with width Size. */
 template <unsigned int Size, class Parent = void> struct thread_block_tile {
@@ -72,10 +101,10 @@ template <unsigned int Size, class Parent = void> struct thread_block_tile {
     return (blockDim.x * blockDim.y * blockDim.z + Size - 1) / Size;
   }
   __device__ void sync() const { __syncwarp(); }
-  template <class T> __device__ T shfl(T v, int src) const { return __shfl_sync(0xffffffffu, v, src, Size); }
-  template <class T> __device__ T shfl_down(T v, unsigned int d) const { return __shfl_down_sync(0xffffffffu, v, d, Size); }
-  template <class T> __device__ T shfl_up(T v, unsigned int d) const { return __shfl_up_sync(0xffffffffu, v, d, Size); }
-  template <class T> __device__ T shfl_xor(T v, unsigned int m) const { return __shfl_xor_sync(0xffffffffu, v, m, Size); }
+  template <class T> __device__ T shfl(T v, int src) const { return __pgcc_cg_shfl(v, src, Size); }
+  template <class T> __device__ T shfl_down(T v, unsigned int d) const { return __pgcc_cg_shfl_down(v, d, Size); }
+  template <class T> __device__ T shfl_up(T v, unsigned int d) const { return __pgcc_cg_shfl_up(v, d, Size); }
+  template <class T> __device__ T shfl_xor(T v, unsigned int m) const { return __pgcc_cg_shfl_xor(v, m, Size); }
   __device__ int any(int p) const {
     return (__ballot_sync(0xffffffffu, p) >> (block_rank_() % 32 / Size * Size) & tile_mask_()) != 0;
   }

@@ -166,6 +166,26 @@ static inline cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, int devi
 static inline cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise a, int device) {
   return cudaSuccess;
 }
+/* memory locations (CUDA 12.2's cudaMemLocation, taken by the _v2 forms and by CUDA 13's cudaMemPrefetchAsync and
+   cudaMemAdvise): hints too, the device's memory being the host's */
+enum cudaMemLocationType { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDevice = 1, cudaMemLocationTypeHost = 2,
+                           cudaMemLocationTypeHostNuma = 3, cudaMemLocationTypeHostNumaCurrent = 4 };
+struct cudaMemLocation { enum cudaMemLocationType type; int id; };
+static inline cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation loc, unsigned int flags,
+                                               cudaStream_t s = 0) {
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMemPrefetchAsync_v2(const void *p, size_t n, struct cudaMemLocation loc,
+                                                  unsigned int flags, cudaStream_t s = 0) {
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise a, struct cudaMemLocation loc) {
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMemAdvise_v2(const void *p, size_t n, enum cudaMemoryAdvise a,
+                                           struct cudaMemLocation loc) {
+  return cudaSuccess;
+}
 template <class T> static inline cudaError_t cudaFuncSetAttribute(T *func, enum cudaFuncAttribute a, int v) {
   return cudaSuccess;
 }
