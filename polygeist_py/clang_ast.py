@@ -854,11 +854,20 @@ _SEVERITY = {ci.Diagnostic.Note: "note", ci.Diagnostic.Warning: "warning", ci.Di
              ci.Diagnostic.Fatal: "error"}
 
 
+# clang's error for a CUB name outside the part pgcc ships (include/cuda/cub: cub::BlockReduce)
+_CUB_MEMBER = re.compile(r"no (?:member|template|type) named '(\w+)' in namespace 'cub'")
+
+
 def _toolkit_library(diag: tuple) -> tuple:
     """A missing-header error for a library of the CUDA toolkit (thrust, cub, cuBLAS, ...; cuda_split.
-    TOOLKIT_LIBRARIES) restated as the construct pgcc does not support; other diagnostics unchanged."""
+    TOOLKIT_LIBRARIES), or a CUB name that pgcc's cub.cuh does not declare, restated as the construct pgcc does
+    not support; other diagnostics unchanged."""
     from .cuda_split import toolkit_library
 
+    m = _CUB_MEMBER.fullmatch(diag[1])
+    if m:
+        return (diag[0], f"CUDA library not supported: cub::{m.group(1)} (pgcc provides cub::BlockReduce only)",
+                *diag[2:])
     m = re.fullmatch(r"'(.+)' file not found", diag[1])
     lib = toolkit_library(m.group(1)) if m else None
     if lib is None:

@@ -76,6 +76,13 @@ struct __nv_bfloat16_raw { unsigned short x; };
     __host__ __device__ T &operator=(float f) { __x = F2B(f); return *this; }                           \
     __host__ __device__ T &operator=(double f) { __x = F2B((float)f); return *this; }                   \
     __host__ __device__ T &operator=(const RAW &r) { __x = r.x; return *this; }                          \
+    /* as CUDA's headers: assigning an integer converts it (`h.x = -1;`), as the constructors do */       \
+    __host__ __device__ T &operator=(int i) { __x = F2B((float)i); return *this; }                      \
+    __host__ __device__ T &operator=(unsigned int i) { __x = F2B((float)i); return *this; }             \
+    __host__ __device__ T &operator=(long long i) { __x = F2B((float)i); return *this; }                \
+    __host__ __device__ T &operator=(unsigned long long i) { __x = F2B((float)i); return *this; }       \
+    __host__ __device__ T &operator=(short i) { __x = F2B((float)i); return *this; }                    \
+    __host__ __device__ T &operator=(unsigned short i) { __x = F2B((float)i); return *this; }           \
   };                                                                                                     \
   static inline __host__ __device__ T operator+(const T &a, const T &b) { return T((float)a + (float)b); } \
   static inline __host__ __device__ T operator-(const T &a, const T &b) { return T((float)a - (float)b); } \
