@@ -1,0 +1,28 @@
+"""CUDA C++ features of real programs (issue 22, part 12), each in a self-checking program run under --cpuify at
+1 and 2 OpenMP threads: extended lambdas written inside host function templates, directed-rounding intrinsics,
+CUDA graphs and stream capture, fp8/fp16/bf16 corners."""
+
+from conftest import PROGRAMS, assert_passes, build_pgcc, compile_error
+
+HERE = PROGRAMS / "cuda_features12"
+
+
+def _passes(name, tmp):
+    return assert_passes(build_pgcc(HERE / name, tmp / "app", extra=("--cpuify",)), threads=(1, 2))
+
+
+def test_extended_lambda_inside_function_template(tmp):
+    """`[=] __device__` / `__host__ __device__` lambdas written in host function templates (type and non-type
+    parameters, the lambda in a variable or in the launch) and passed to kernel templates, capturing a struct and
+    scalars of the template's types by value: each becomes a class template both halves name alike."""
+    _passes("template_lambda.cu", tmp)
+
+
+def test_extended_lambda_in_function_template_by_reference_is_an_error(tmp):
+    err = compile_error(tmp / "x.cu", (
+        "template <class F> __global__ void k(F f, float *y) { y[threadIdx.x] = f(threadIdx.x); }\n"
+        "template <class T> void run(float *y, T s) {\n"
+        "  k<<<1, 32>>>([&] __device__ (int i) { return s * i; }, y);\n}\n"
+        "int main() { float *y; cudaMalloc(&y, 128); run<float>(y, 2.0f); return 0; }\n"), ("--cpuify",))
+    assert "x.cu:3:16: error: unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda) " \
+           "capturing by reference" in err, err
