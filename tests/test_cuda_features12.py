@@ -26,3 +26,9 @@ def test_extended_lambda_in_function_template_by_reference_is_an_error(tmp):
         "int main() { float *y; cudaMalloc(&y, 128); run<float>(y, 2.0f); return 0; }\n"), ("--cpuify",))
     assert "x.cu:3:16: error: unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda) " \
            "capturing by reference" in err, err
+
+
+def test_directed_rounding_intrinsics(tmp):
+    """__fadd/__fsub/__fmul/__fdiv/__frcp/__fsqrt/__fmaf and __dadd/.../__fma in _rn/_rz/_rd/_ru equal, bit for
+    bit, the host's arithmetic under fesetround, on random operands, ties, subnormals, overflows and zeros."""
+    _passes("directed_rounding.cu", tmp)

@@ -8,6 +8,8 @@
    pgcc links it (host_compiler.runtime_archive) into every program, as nvcc links libcudart. */
 #define _GNU_SOURCE /* sched_getcpu */
 #define _POSIX_C_SOURCE 200809L
+#include <fenv.h>
+#include <math.h>
 #include <sched.h>
 #include <unistd.h>
 #include <pthread.h>
@@ -356,3 +358,32 @@ void __pgcc_grid_barrier(void) {
   }
   pthread_mutex_unlock(&grid_lock);
 }
+
+/* Directed-rounding arithmetic of device code (__fadd_rd, __dsqrt_ru, __fmaf_rz, ...: pgcc_cuda_math.h): the
+   operation runs with the thread's floating-point rounding mode set to the one named and the previous mode
+   restored, so the result is the correctly rounded one of IEEE 754 (the hardware's own rounding; the mode is
+   per thread, so OpenMP threads do not disturb each other). The empty asm statements keep the compiler from
+   moving the arithmetic across the mode changes (the library is also built with -frounding-math). */
+static const int pgcc_rounding_modes[4] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+
+#define PGCC_ROUNDED_OP(NAME, T, SQRT, FMA)                                                                   \
+  T NAME(int op, int mode, T a, T b, T c) {                                                                 \
+    int saved = fegetround();                                                                               \
+    T r;                                                                                                    \
+    fesetround(pgcc_rounding_modes[mode & 3]);                                                              \
+    __asm__ volatile("" : "+m"(a), "+m"(b), "+m"(c));                                                       \
+    switch (op) {                                                                                           \
+    case 0: r = a + b; break;                                                                               \
+    case 1: r = a - b; break;                                                                               \
+    case 2: r = a * b; break;                                                                               \
+    case 3: r = a / b; break;                                                                               \
+    case 4: r = (T)1 / a; break;                                                                            \
+    case 5: r = SQRT(a); break;                                                                             \
+    default: r = FMA(a, b, c); break;                                                                       \
+    }                                                                                                       \
+    __asm__ volatile("" : "+m"(r));                                                                         \
+    fesetround(saved);                                                                                      \
+    return r;                                                                                               \
+  }
+PGCC_ROUNDED_OP(__pgcc_fop_rounded, float, sqrtf, fmaf)
+PGCC_ROUNDED_OP(__pgcc_dop_rounded, double, sqrt, fma)
