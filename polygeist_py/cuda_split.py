@@ -585,9 +585,52 @@ def host_source(tu, path: str, text: bytes, launches: list, headers: dict | None
                 edits.extend(e for e in _extern_variable(c, text) if e not in edits)  # `int a, b;`: one extern
 
     visit_decls(tu.cursor.get_children())
+    _kernel_handle_edits(tu, edits_of, texts, launches)
     for f in files[1:]:
         headers[f] = _apply_edits(texts[f], edits_of[f])
     return _apply_edits(text, edits_of[path])
+
+
+_CASTS = (K.CSTYLE_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_STATIC_CAST_EXPR)
+
+
+def _kernel_handle_edits(tu, edits_of: dict, texts: dict, launches: list):
+    """Add to `edits_of` ({file: edits}) the edits that turn each `(void *)kernel` of host code (outside runtime-API
+    launches, whose casts are removed) into `__pgcc_kernel_handle(kernel)`: the same pointer (the kernel's stub),
+    registered with the runtime together with a function that calls it with an array of arguments, which a CUDA
+    graph's kernel node (`cudaKernelNodeParams.func`) needs to launch it (pgcc_cuda_graph.h)."""
+    skip = [(c.location.file.name, c.extent.start.offset, c.extent.end.offset) for c in launches
+            if c.location.file is not None]
+
+    def kernel_of(e):
+        while e is not None and (e.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) or e.kind == K.UNARY_OPERATOR and
+                                 [t.spelling for t in e.get_tokens()][:1] == ["&"]):
+            ch = [x for x in children(e) if x.kind.is_expression()]
+            e = ch[0] if len(ch) == 1 else None
+        r = e.referenced if e is not None and e.kind == K.DECL_REF_EXPR else None
+        return r if r is not None and r.kind == K.FUNCTION_DECL and has_attr(r, K.CUDAGLOBAL_ATTR) else None
+
+    def visit(c, where):
+        for ch in c.get_children():
+            if ch.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE) and is_device_only(ch):
+                continue
+            if ch.kind in _CASTS:
+                ty = canonical(ch.type)
+                operand = [x for x in children(ch) if x.kind.is_expression()]
+                if ty.kind == T.POINTER and ty.get_pointee().kind == T.VOID and len(operand) == 1 and \
+                        kernel_of(operand[0]) is not None and ch.location.file is not None and \
+                        ch.location.file.name == where:
+                    s, r, e = ch.extent.start.offset, operand[0].extent.start.offset, ch.extent.end.offset
+                    m = _VOID_POINTER_CAST.fullmatch(texts[where][s:r]) if s < r <= e else None
+                    if m is not None and m.group(1) and not any(f == where and a <= s < b for f, a, b in skip):
+                        # (the cast's own text replaced; the parentheses and `&` after it stay)
+                        edits_of[where] += [(s, s + m.end(1), b"__pgcc_kernel_handle("), (e, e, b")")]
+                        continue
+            visit(ch, where)
+
+    for d in tu.cursor.get_children():
+        if _in_program(d, edits_of) and not (d.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and is_device_only(d)):
+            visit(d, d.location.file.name)
 
 
 DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b.*?(?<!\\)$", re.M | re.S)
@@ -1052,7 +1095,10 @@ def device_stubs(kernels_: list) -> tuple[str, dict]:
     launch configuration seen at a launch (Specialization), a branch launches with those constants spelled out,
     so that cpuify sees the thread counts and the kernel is specialized for the constant arguments, as when
     pgcc compiles the launch inside its host function."""
-    src = ["\nextern \"C\" void __pgcc_pop_call_configuration(unsigned int *, unsigned int *, size_t *, void **);\n"]
+    src = ["\nextern \"C\" void __pgcc_pop_call_configuration(unsigned int *, unsigned int *, size_t *, void **);\n"
+           "extern \"C\" int __pgcc_stream_capturing(void *);\n"
+           "extern \"C\" void __pgcc_capture_launch(void *, const unsigned int *, const unsigned int *, size_t, "
+           "void (*)(void **), void **, const size_t *, int);\n"]
     names = {}
     for n, k in enumerate(kernels_):
         params = [a for a in k.cursor.get_arguments()]
@@ -1062,9 +1108,22 @@ def device_stubs(kernels_: list) -> tuple[str, dict]:
         name = f"{STUB_PREFIX}{n}"
         names[name] = (k.symbol, k.shared)
         grid = "dim3(__pgcc_g[0], __pgcc_g[1], __pgcc_g[2])"
+        # a launch into a capturing stream (cudaStreamBeginCapture) is recorded: a copy of each argument and a
+        # function that calls the stub again with them when the graph runs
+        unpacked = ", ".join(f"*({_param_type(p)} *)__pgcc_p[{i}]" for i, p in enumerate(params))
+        src.append(f"static void {name}_replay(void **__pgcc_p);\n")
+        if params:
+            pointers = ", ".join(f"(void *)&__pgcc_a{i}" for i in range(len(params)))
+            sizes = ", ".join(f"sizeof(__pgcc_a{i})" for i in range(len(params)))
+            record = (f"void *__pgcc_p[] = {{{pointers}}}; size_t __pgcc_z[] = {{{sizes}}}; "
+                      f"__pgcc_capture_launch(__pgcc_st, __pgcc_g, __pgcc_b, __pgcc_s, {name}_replay, __pgcc_p, "
+                      f"__pgcc_z, {len(params)});")
+        else:
+            record = (f"__pgcc_capture_launch(__pgcc_st, __pgcc_g, __pgcc_b, __pgcc_s, {name}_replay, 0, 0, 0);")
         lines = [f"void {name}({decls}) {{",
                  "  unsigned int __pgcc_g[3], __pgcc_b[3]; size_t __pgcc_s; void *__pgcc_st;",
-                 "  __pgcc_pop_call_configuration(__pgcc_g, __pgcc_b, &__pgcc_s, &__pgcc_st);"]
+                 "  __pgcc_pop_call_configuration(__pgcc_g, __pgcc_b, &__pgcc_s, &__pgcc_st);",
+                 f"  if (__pgcc_st && __pgcc_stream_capturing(__pgcc_st)) {{ {record} return; }}"]
         for spec in k.launches:
             tests = [f"__pgcc_b[{d}] == {v}u" for d, v in enumerate(spec.block)]
             tests += [f"__pgcc_g[{d}] == {v}u" for d, v in enumerate(spec.grid or ())]
@@ -1076,6 +1135,7 @@ def device_stubs(kernels_: list) -> tuple[str, dict]:
                          f"__pgcc_s>>>({values}); return; }}")
         lines.append(f"  {callee}<<<{grid}, dim3(__pgcc_b[0], __pgcc_b[1], __pgcc_b[2]), __pgcc_s>>>({args});")
         lines.append("}")
+        lines.append(f"static void {name}_replay(void **__pgcc_p) {{ {name}({unpacked}); }}")
         src.append("\n".join(lines) + "\n")
     return "".join(src), names
 

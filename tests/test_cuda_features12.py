@@ -32,3 +32,11 @@ def test_directed_rounding_intrinsics(tmp):
     """__fadd/__fsub/__fmul/__fdiv/__frcp/__fsqrt/__fmaf and __dadd/.../__fma in _rn/_rz/_rd/_ru equal, bit for
     bit, the host's arithmetic under fesetround, on random operands, ties, subnormals, overflows and zeros."""
     _passes("directed_rounding.cu", tmp)
+
+
+def test_cuda_graphs_stream_capture_and_explicit_nodes(tmp):
+    """Stream capture across two streams joined by events (kernel launches with copied arguments, a device copy,
+    a host function) replayed by cudaGraphLaunch; an explicit graph of copy, memset, kernel (`(void *)kernel`,
+    a kernel template) nodes with dependencies added out of order; the CUDA 11 and 12 cudaGraphInstantiate
+    signatures and cudaGraphInstantiateWithFlags; cudaGraphExecKernelNodeSetParams."""
+    _passes("graphs.cu", tmp)

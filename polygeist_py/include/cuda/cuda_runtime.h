@@ -222,6 +222,7 @@ __device__ int __syncthreads_or(int predicate);
 #include "pgcc_cuda_warp.h"
 #include "pgcc_cuda_texture.h"
 #include "pgcc_cuda_runtime_more.h"
+#include "pgcc_cuda_graph.h"
 
 /* The C++ overloads real programs rely on: cudaMalloc(&typed_ptr, n). */
 template <class T> static inline cudaError_t cudaMalloc(T **devPtr, size_t size) { return cudaMalloc((void **)devPtr, size); }

@@ -32,10 +32,7 @@ static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size
 }
 typedef void (*cudaHostFn_t)(void *userData);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
-static inline cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *userData) {
-  fn(userData);
-  return cudaSuccess;
-}
+/* cudaLaunchHostFunc: pgcc_cuda_graph.h (a capturing stream records it) */
 static inline cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *userData,
                                                 unsigned int flags) {
   cb(s, cudaSuccess, userData);
