@@ -40,3 +40,10 @@ def test_cuda_graphs_stream_capture_and_explicit_nodes(tmp):
     a kernel template) nodes with dependencies added out of order; the CUDA 11 and 12 cudaGraphInstantiate
     signatures and cudaGraphInstantiateWithFlags; cudaGraphExecKernelNodeSetParams."""
     _passes("graphs.cu", tmp)
+
+
+def test_e8m0_scales_raw_pairs_and_bf162_operators(tmp):
+    """__nv_fp8_e8m0 and the __nv_cvt_*_e8m0 conversions (round toward zero / up, saturation, NaN, tiny and huge
+    inputs, integers), __half2_raw and __nv_bfloat162_raw conversions, fp8 pairs from raw half pairs, and the
+    -=, /=, unary -, ++ and comparison operators of __nv_bfloat162 and __half, in device code."""
+    _passes("low_precision.cu", tmp)
