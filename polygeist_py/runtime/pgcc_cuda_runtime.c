@@ -441,7 +441,7 @@ PGCC_ROUNDED_OP(__pgcc_dop_rounded, double, sqrt, fma)
    added ready node first, so a captured stream keeps its program order) and a launch runs them one after
    another. A kernel node holds a function that calls the kernel's stub with an array of arguments and its own
    copy of each argument's bytes, as CUDA copies kernel parameters when a node is made. */
-enum { NODE_KERNEL, NODE_COPY, NODE_MEMSET, NODE_HOST, NODE_EMPTY };
+enum { NODE_KERNEL, NODE_COPY, NODE_MEMSET, NODE_HOST, NODE_EMPTY, NODE_CALLBACK };
 struct CUgraphNode_st {
   int kind;
   struct CUgraph_st *graph;
@@ -455,13 +455,14 @@ struct CUgraphNode_st {
   void **args;
   size_t *sizes; /* (each argument's size: a graph node owns them, an executable graph's copy does not) */
   struct CUgraphNode_st *origin; /* (an executable graph's node: the graph's node it copies) */
-  /* copy and memset */
+  /* copy (`height` rows of `bytes`, rows `pitch` and `spitch` bytes apart) and memset */
   void *dst;
   const void *src;
-  size_t bytes, pitch, width, height;
+  size_t bytes, pitch, spitch, width, height;
   unsigned int value, element;
-  /* host function */
+  /* host function, stream callback */
   void (*fn)(void *);
+  void (*callback)(void *, int, void *);
   void *data;
   struct CUgraphNode_st **deps;
   size_t ndeps;
@@ -534,14 +535,33 @@ void __pgcc_capture_launch(void *stream, const unsigned int *grid, const unsigne
   n->sizes = copy_sizes(sizes, count);
 }
 
-static int capture_copy(struct CUstream_st *s, void *dst, const void *src, size_t n) {
+int __pgcc_capture_copy2d(struct CUstream_st *s, void *dst, size_t dpitch, const void *src, size_t spitch,
+                          size_t width, size_t height) {
   struct CUgraph_st *g = stream_capture(s);
   if (!g)
     return 0;
   struct CUgraphNode_st *node = add_node(g, NODE_COPY, last_node(g), g->count != 0);
-  node->dst = dst, node->src = src, node->bytes = n;
+  node->dst = dst, node->src = src, node->bytes = width, node->height = height;
+  node->pitch = dpitch, node->spitch = spitch;
   return 1;
 }
+static int capture_copy(struct CUstream_st *s, void *dst, const void *src, size_t n) {
+  return __pgcc_capture_copy2d(s, dst, n, src, n, n, 1);
+}
+int __pgcc_capture_memset2d(struct CUstream_st *s, void *dst, size_t pitch, int value, size_t width, size_t height) {
+  return capture_memset(s, dst, pitch, (unsigned char)value, 1, width, height);
+}
+/* (a stream callback, cudaStreamAddCallback: called with the stream and cudaSuccess) */
+int __pgcc_capture_callback(struct CUstream_st *s, void (*callback)(void *, int, void *), void *data) {
+  struct CUgraph_st *g = stream_capture(s);
+  if (!g)
+    return 0;
+  struct CUgraphNode_st *node = add_node(g, NODE_CALLBACK, last_node(g), g->count != 0);
+  node->callback = callback, node->data = data;
+  return 1;
+}
+/* cudaFreeAsync on a capturing stream: the graph's replays still use the memory, so it stays allocated */
+int __pgcc_capture_free(struct CUstream_st *s) { return stream_capture(s) != NULL; }
 
 static int capture_memset(struct CUstream_st *s, void *dst, size_t pitch, unsigned int value, unsigned int size,
                           size_t width, size_t height) {
@@ -690,7 +710,7 @@ cudaError_t cudaGraphAddMemcpyNode1D(struct CUgraphNode_st **node, struct CUgrap
   struct CUgraphNode_st *n = add_node(g, NODE_COPY, deps, ndeps);
   if (!n)
     return cudaErrorMemoryAllocation;
-  n->dst = dst, n->src = src, n->bytes = bytes;
+  n->dst = dst, n->src = src, n->bytes = bytes, n->height = 1, n->pitch = n->spitch = bytes;
   *node = n;
   return cudaSuccess;
 }
@@ -747,7 +767,7 @@ cudaError_t cudaGraphGetNodes(struct CUgraph_st *g, struct CUgraphNode_st **node
   return cudaSuccess;
 }
 cudaError_t cudaGraphNodeGetType(struct CUgraphNode_st *n, int *type) {
-  static const int types[] = {0, 1, 2, 3, 5};
+  static const int types[] = {0, 1, 2, 3, 5, 3};
   *type = types[n->kind];
   return cudaSuccess;
 }
@@ -838,7 +858,10 @@ cudaError_t cudaGraphLaunch(struct CUgraphExec_st *x, struct CUstream_st *stream
       break;
     }
     case NODE_COPY:
-      cudaMemcpyAsync(n->dst, n->src, n->bytes, 4, stream);
+      if (__pgcc_capture_copy2d(stream, n->dst, n->pitch, n->src, n->spitch, n->bytes, n->height))
+        break;
+      for (size_t r = 0; r < n->height; r++)
+        memmove((char *)n->dst + r * n->pitch, (const char *)n->src + r * n->spitch, n->bytes);
       break;
     case NODE_MEMSET:
       if (capture_memset(stream, n->dst, n->pitch, n->value, n->element, n->width, n->height))
@@ -856,6 +879,10 @@ cudaError_t cudaGraphLaunch(struct CUgraphExec_st *x, struct CUstream_st *stream
       break;
     case NODE_HOST:
       cudaLaunchHostFunc(stream, n->fn, n->data);
+      break;
+    case NODE_CALLBACK:
+      if (!__pgcc_capture_callback(stream, n->callback, n->data))
+        n->callback(stream, cudaSuccess, n->data);
       break;
     default:
       break;

@@ -173,7 +173,9 @@ static inline cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { 
 template <class T> static inline cudaError_t cudaMallocAsync(T **p, size_t n, cudaStream_t s) {
   return cudaMalloc((void **)p, n);
 }
-static inline cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return cudaFree(p); }
+extern "C" int __pgcc_capture_free(cudaStream_t s);
+/* (freed on a stream that a graph captures: kept, since every launch of the graph uses the memory) */
+static inline cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return __pgcc_capture_free(s) ? cudaSuccess : cudaFree(p); }
 #include "pgcc_cuda_mempool.h"
 /* cudaLaunchKernel and cudaLaunchCooperativeKernel: the argument array unpacked into a call of the kernel's stub
    (the host pass sees the kernel itself: cuda_split.py removes a `(void *)` cast of the kernel argument). A
@@ -419,10 +421,14 @@ template <class T> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, con
 }
 template <class T> static inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src,
     size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t s = 0) {
+  if (__pgcc_capture_copy2d(s, (char *)&symbol + offset, count, src, count, count, 1))
+    return cudaSuccess;
   return cudaMemcpyToSymbol_bytes((void *)&symbol, src, count, offset);
 }
 template <class T> static inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count,
     size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t s = 0) {
+  if (__pgcc_capture_copy2d(s, dst, count, (const char *)&symbol + offset, count, count, 1))
+    return cudaSuccess;
   memmove(dst, (const char *)&symbol + offset, count);
   return cudaSuccess;
 }
