@@ -890,3 +890,30 @@ cudaError_t cudaGraphLaunch(struct CUgraphExec_st *x, struct CUstream_st *stream
   }
   return sticky();
 }
+
+cudaError_t __pgcc_capture_info(struct CUstream_st *stream, int *status, unsigned long long *id,
+                                struct CUgraph_st **graph, struct CUgraphNode_st *const **deps, size_t *count) {
+  struct CUgraph_st *g = stream_capture(stream);
+  if (status)
+    *status = g != NULL;
+  if (g) {
+    if (id)
+      *id = (unsigned long long)(size_t)g;
+    if (graph)
+      *graph = g;
+    if (deps)
+      *deps = last_node(g);
+    if (count)
+      *count = g->count != 0;
+  }
+  return cudaSuccess;
+}
+cudaError_t __pgcc_graph_exec_update(struct CUgraphExec_st *x, struct CUgraph_st *g) {
+  struct CUgraphExec_st *fresh;
+  cudaError_t e = cudaGraphInstantiateWithFlags(&fresh, g, 0);
+  if (e != cudaSuccess)
+    return e;
+  struct CUgraphExec_st old = *x;
+  *x = *fresh, *fresh = old; /* (the old nodes go with `fresh`) */
+  return cudaGraphExecDestroy(fresh);
+}

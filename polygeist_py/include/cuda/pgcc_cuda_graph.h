@@ -74,6 +74,9 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count);
 cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *type);
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, void (*fn)(void *), void *userData);
+cudaError_t __pgcc_capture_info(cudaStream_t stream, enum cudaStreamCaptureStatus *status, unsigned long long *id,
+                                cudaGraph_t *graph, const cudaGraphNode_t **dependencies, size_t *count);
+cudaError_t __pgcc_graph_exec_update(cudaGraphExec_t exec, cudaGraph_t graph);
 /* a kernel's stub (cuda_split.device_stubs) and the host's `(void *)kernel` (__pgcc_kernel_handle) hand the runtime
    what it needs to run a kernel later: a function that calls the stub with arguments read from an array */
 int __pgcc_stream_capturing(void *stream);
@@ -92,6 +95,36 @@ static inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_
   if (log && log_size)
     log[0] = 0;
   return cudaGraphInstantiateWithFlags(exec, graph, 0);
+}
+/* CUDA 12's query of a stream's capture: its status, an id, the graph and the nodes the next operation follows */
+static inline cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *status,
+                                                   unsigned long long *id = 0, cudaGraph_t *graph = 0,
+                                                   const cudaGraphNode_t **dependencies = 0, size_t *count = 0) {
+  return __pgcc_capture_info(stream, status, id, graph, dependencies, count);
+}
+/* an executable graph made anew from `graph` (pgcc puts no restriction on the changes: its launch runs the
+   graph's current nodes); CUDA 12's result record and CUDA 11's error node and result */
+typedef struct cudaGraphExecUpdateResultInfo_st {
+  enum cudaGraphExecUpdateResult result;
+  cudaGraphNode_t errorNode;
+  cudaGraphNode_t errorFromNode;
+} cudaGraphExecUpdateResultInfo;
+static inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
+                                              cudaGraphExecUpdateResultInfo *info) {
+  cudaError_t e = __pgcc_graph_exec_update(exec, graph);
+  if (info)
+    info->result = e == cudaSuccess ? cudaGraphExecUpdateSuccess : cudaGraphExecUpdateError, info->errorNode = 0,
+    info->errorFromNode = 0;
+  return e;
+}
+static inline cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph, cudaGraphNode_t *error_node,
+                                              enum cudaGraphExecUpdateResult *result) {
+  cudaError_t e = __pgcc_graph_exec_update(exec, graph);
+  if (error_node)
+    *error_node = 0;
+  if (result)
+    *result = e == cudaSuccess ? cudaGraphExecUpdateSuccess : cudaGraphExecUpdateError;
+  return e;
 }
 struct cudaGraphInstantiateParams {
   unsigned long long flags;

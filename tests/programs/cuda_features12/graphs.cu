@@ -80,6 +80,10 @@ int main() {
   CHECK(cudaStreamIsCapturing(s1, &status));
   int capturing = status == cudaStreamCaptureStatusActive;
   smooth<<<(n + 127) / 128, 128, 0, s1>>>(st, u, v);
+  cudaGraph_t building = nullptr;
+  size_t pending = 0;
+  CHECK(cudaStreamGetCaptureInfo(s1, &status, nullptr, &building, nullptr, &pending));
+  capturing += building != nullptr && pending == 1;
   CHECK(cudaEventRecord(forked, s1));
   CHECK(cudaStreamWaitEvent(s2, forked, 0));
   add_scaled<float><<<(n + 255) / 256, 256, 0, s2>>>(acc, v, 0.5f, n);
@@ -119,7 +123,7 @@ int main() {
   for (int i = 0; i < n; i++) bad += gu[i] != cu[i] || gacc[i] != cacc[i];
   printf("capture: %zu nodes, %d steps, counter %d, host calls %d (%d during capture), status %d, untouched %d\n",
          count, steps, gcount, host_calls, calls_during_capture, capturing, untouched);
-  bad += count != 5 || gcount != steps || host_calls != steps || calls_during_capture != 0 || capturing != 2 ||
+  bad += count != 5 || gcount != steps || host_calls != steps || calls_during_capture != 0 || capturing != 3 ||
          !untouched;
 
   // 2. an explicit graph: x <- host data, y <- memset(0x3f800000 = 1.0f), y += a*x (kernel template), then y is
@@ -180,6 +184,17 @@ int main() {
   CHECK(cudaGraphLaunch(ge, 0));
   CHECK(cudaDeviceSynchronize());
   for (int i = 0; i < n; i++) bad2 += hz[i] != expect(0.25f, i);
+  // the graph's node changed, then the executable graph updated from it (CUDA 12's result record)
+  a = 2.0f;
+  CHECK(cudaGraphKernelNodeSetParams(axpy, &kp));
+  cudaGraphExecUpdateResultInfo info;
+  CHECK(cudaGraphExecUpdate(ge, g, &info));
+  CHECK(cudaGraphLaunch(ge, 0));
+  CHECK(cudaDeviceSynchronize());
+  for (int i = 0; i < n; i++) bad2 += hz[i] != expect(2.0f, i);
+  bad2 += info.result != cudaGraphExecUpdateSuccess;
+  a = 3.0f;
+  CHECK(cudaGraphKernelNodeSetParams(axpy, &kp));
   cudaGraphExec_t ge2;
   CHECK(cudaGraphInstantiateWithFlags(&ge2, g, cudaGraphInstantiateFlagAutoFreeOnLaunch));
   CHECK(cudaGraphLaunch(ge2, s1));
