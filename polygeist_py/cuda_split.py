@@ -973,9 +973,13 @@ def extended_lambdas(tu, path: str, text: bytes) -> bytes | None:
 
     for n, (start, lam) in enumerate(sorted(lambdas.items())):
         top = next((d for d in tops if d.extent.start.offset <= start < d.extent.end.offset), None)
+        while top is not None and top.kind == K.NAMESPACE:  # (the class is defined in the function's namespace)
+            top = next((d for d in top.get_children() if d.extent.start.offset <= start < d.extent.end.offset), None)
         templated = top is not None and top.kind == K.FUNCTION_TEMPLATE
         if top is None or not templated and (top.kind != K.FUNCTION_DECL or top.get_num_template_arguments() > 0):
-            raise fail(lam, "inside a class template or outside a function")
+            where = "in a member function" if top is not None and top.kind in (
+                K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE, K.CXX_METHOD) else "outside a function"
+            raise fail(lam, where)
         caps = _template_lambda_captures(lam, top, fail) if templated else lambda_captures(lam)
         if any(c.by_ref for c in caps):
             raise fail(lam, "capturing by reference (device code cannot reach host variables)")

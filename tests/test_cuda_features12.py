@@ -26,6 +26,13 @@ def test_extended_lambda_in_function_template_by_reference_is_an_error(tmp):
         "int main() { float *y; cudaMalloc(&y, 128); run<float>(y, 2.0f); return 0; }\n"), ("--cpuify",))
     assert "x.cu:3:16: error: unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda) " \
            "capturing by reference" in err, err
+    err = compile_error(tmp / "y.cu", (
+        "template <class F> __global__ void k(F f, float *y) { y[threadIdx.x] = f(threadIdx.x); }\n"
+        "struct Solver {\n  float s;\n"
+        "  void go(float *y) { float t = s; k<<<1, 32>>>([=] __device__ (int i) { return t; }, y); }\n};\n"
+        "int main() { float *y; cudaMalloc(&y, 128); Solver{1.0f}.go(y); return 0; }\n"), ("--cpuify",))
+    assert "y.cu:4:49: error: unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda) " \
+           "in a member function" in err, err
 
 
 def test_directed_rounding_intrinsics(tmp):

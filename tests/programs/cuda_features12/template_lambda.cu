@@ -1,5 +1,5 @@
 // Extended lambdas (nvcc --extended-lambda) written inside host function templates and passed to kernel
-// templates: a transform and a reduction-style map, with value captures of scalars and of a struct.
+// templates (one in a namespace): a transform and an indexed map, with value captures of scalars and a struct.
 #include <cstdio>
 #include <cmath>
 #include <vector>
@@ -40,6 +40,7 @@ void run_affine(const std::vector<T> &h, std::vector<T> &r, Affine a, T bias) {
   cudaFree(d_out);
 }
 
+namespace solver {
 template <typename T, int K>
 double run_indexed(int n, T step) {
   double *d;
@@ -52,6 +53,7 @@ double run_indexed(int n, T step) {
   for (double v : h) s += v;
   return s;
 }
+}  // namespace solver
 
 int main() {
   const int n = 1000;
@@ -69,7 +71,7 @@ int main() {
     if (yd > (double)a.clamp) yd = (double)a.clamp;
     if (rf[i] != yf || rd[i] != yd) bad++;
   }
-  double s1 = run_indexed<float, 7>(n, 0.5f), s2 = run_indexed<int, 3>(n, 2);
+  double s1 = solver::run_indexed<float, 7>(n, 0.5f), s2 = solver::run_indexed<int, 3>(n, 2);
   double e1 = 0, e2 = 0;
   for (int i = 0; i < n; i++) { e1 += 0.5f * (float)(i % 7); e2 += 2 * (i % 3); }
   if (s1 != e1 || s2 != e2) bad++;
