@@ -274,11 +274,14 @@ cudaError_t cudaGetLastError(void) { return sticky(); }
 cudaError_t cudaPeekAtLastError(void) { return sticky(); }
 const char *cudaGetErrorString(cudaError_t e) {
   return e == cudaSuccess ? "no error" : e == 710 ? "device-side assert triggered"
-       : e == 13 ? "invalid device symbol" : e == 801 ? "operation not supported" : "unknown error";
+       : e == 13 ? "invalid device symbol" : e == 801 ? "operation not supported"
+       : e == 900 ? "operation not permitted when stream is capturing" : e == 401 ? "the operation cannot be "
+         "performed in the present state" : e == 1 ? "invalid argument" : "unknown error";
 }
 const char *cudaGetErrorName(cudaError_t e) {
   return e == cudaSuccess ? "cudaSuccess" : e == 710 ? "cudaErrorAssert" : e == 13 ? "cudaErrorInvalidSymbol"
-       : e == 801 ? "cudaErrorNotSupported" : "cudaErrorUnknown";
+       : e == 801 ? "cudaErrorNotSupported" : e == 900 ? "cudaErrorStreamCaptureUnsupported"
+       : e == 401 ? "cudaErrorIllegalState" : e == 1 ? "cudaErrorInvalidValue" : "cudaErrorUnknown";
 }
 
 /* streams: everything runs in program order, so a stream's only state is the graph that captures what it is
@@ -616,14 +619,14 @@ cudaError_t cudaStreamBeginCapture(struct CUstream_st *stream, int mode) {
   if (!real_stream(stream))
     return 900; /* cudaErrorStreamCaptureUnsupported: the legacy default stream cannot be captured */
   if (stream->capture)
-    return 1;
+    return 401; /* cudaErrorIllegalState: already capturing */
   stream->capture = calloc(1, sizeof(struct CUgraph_st));
   return stream->capture ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 cudaError_t cudaStreamEndCapture(struct CUstream_st *stream, struct CUgraph_st **graph) {
   struct CUgraph_st *g = stream_capture(stream);
   if (!g)
-    return 901; /* cudaErrorIllegalState */
+    return 401; /* cudaErrorIllegalState: the stream is not capturing */
   pthread_mutex_lock(&streams_lock);
   for (struct CUstream_st *s = all_streams; s; s = s->next)
     if (s->capture == g)

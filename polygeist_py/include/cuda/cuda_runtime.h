@@ -84,6 +84,8 @@ enum cudaError {
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidDevice = 101,
+  cudaErrorIllegalState = 401,
+  cudaErrorStreamCaptureUnsupported = 900,
   cudaErrorNoDevice = 100,
   cudaErrorAssert = 710,
   cudaErrorCooperativeLaunchTooLarge = 720,
