@@ -45,7 +45,8 @@ def test_cuda_graphs_stream_capture_and_explicit_nodes(tmp):
     """Stream capture across two streams joined by events (kernel launches with copied arguments, a device copy,
     a host function) replayed by cudaGraphLaunch; an explicit graph of copy, memset, kernel (`(void *)kernel`,
     a kernel template) nodes with dependencies added out of order; the CUDA 11 and 12 cudaGraphInstantiate
-    signatures and cudaGraphInstantiateWithFlags; cudaGraphExecKernelNodeSetParams."""
+    signatures and cudaGraphInstantiateWithFlags; cudaGraphExecKernelNodeSetParams, cudaGraphExecUpdate, child
+    graphs and cudaGraphClone; captured 2-D copies and memsets, stream callbacks, cudaFreeAsync."""
     _passes("graphs.cu", tmp)
 
 

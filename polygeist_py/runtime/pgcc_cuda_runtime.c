@@ -920,3 +920,62 @@ cudaError_t __pgcc_graph_exec_update(struct CUgraphExec_st *x, struct CUgraph_st
   *x = *fresh, *fresh = old; /* (the old nodes go with `fresh`) */
   return cudaGraphExecDestroy(fresh);
 }
+
+/* the nodes of `child` (a copy, as CUDA copies a child graph when it is added) appended to `g` in a topological
+   order of the child, each after the previous one, the first after `deps`; returns the last one (NULL for an
+   empty child) or sets *error */
+static struct CUgraphNode_st *append_copy(struct CUgraph_st *g, struct CUgraph_st *child,
+                                          struct CUgraphNode_st *const *deps, size_t ndeps, cudaError_t *error) {
+  struct CUgraphExec_st *x;
+  *error = cudaGraphInstantiateWithFlags(&x, child, 0);
+  if (*error != cudaSuccess)
+    return NULL;
+  struct CUgraphNode_st *last = NULL;
+  for (size_t i = 0; i < x->count && *error == cudaSuccess; i++) {
+    struct CUgraphNode_st *n = last ? add_node(g, x->nodes[i].kind, &last, 1) : add_node(g, x->nodes[i].kind, deps, ndeps);
+    if (!n) {
+      *error = cudaErrorMemoryAllocation;
+      break;
+    }
+    struct CUgraphNode_st *keep_deps = (struct CUgraphNode_st *)n->deps;
+    size_t keep_ndeps = n->ndeps;
+    *n = x->nodes[i];
+    n->graph = g, n->origin = NULL;
+    n->deps = (struct CUgraphNode_st **)keep_deps, n->ndeps = keep_ndeps;
+    n->sizes = n->kind == NODE_KERNEL ? copy_sizes(x->nodes[i].origin->sizes, n->nargs) : NULL;
+    x->nodes[i].args = NULL; /* (moved to the new node) */
+    last = n;
+  }
+  cudaGraphExecDestroy(x);
+  return last;
+}
+cudaError_t cudaGraphAddChildGraphNode(struct CUgraphNode_st **node, struct CUgraph_st *g,
+                                       struct CUgraphNode_st *const *deps, size_t ndeps, struct CUgraph_st *child) {
+  cudaError_t e;
+  struct CUgraphNode_st *last = append_copy(g, child, deps, ndeps, &e);
+  if (e != cudaSuccess)
+    return e;
+  /* (the node the caller holds: an empty node after the child's work) */
+  struct CUgraphNode_st *n = last ? add_node(g, NODE_EMPTY, &last, 1) : add_node(g, NODE_EMPTY, deps, ndeps);
+  if (!n)
+    return cudaErrorMemoryAllocation;
+  *node = n;
+  return cudaSuccess;
+}
+cudaError_t cudaGraphClone(struct CUgraph_st **clone, struct CUgraph_st *g) {
+  cudaError_t e = cudaGraphCreate(clone, 0);
+  if (e == cudaSuccess)
+    append_copy(*clone, g, NULL, 0, &e);
+  return e;
+}
+/* event nodes: every node runs after the ones before it here, so recording and waiting order nothing more */
+cudaError_t cudaGraphAddEventRecordNode(struct CUgraphNode_st **node, struct CUgraph_st *g,
+                                        struct CUgraphNode_st *const *deps, size_t ndeps, struct CUevent_st *event) {
+  (void)event;
+  return cudaGraphAddEmptyNode(node, g, deps, ndeps);
+}
+cudaError_t cudaGraphAddEventWaitNode(struct CUgraphNode_st **node, struct CUgraph_st *g,
+                                      struct CUgraphNode_st *const *deps, size_t ndeps, struct CUevent_st *event) {
+  (void)event;
+  return cudaGraphAddEmptyNode(node, g, deps, ndeps);
+}

@@ -69,6 +69,13 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *node, cudaGraph_t graph, const
                                  size_t count, const struct cudaHostNodeParams *params);
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *dependencies,
                                   size_t count);
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *dependencies,
+                                       size_t count, cudaGraph_t child);
+cudaError_t cudaGraphClone(cudaGraph_t *clone, cudaGraph_t graph);
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                        const cudaGraphNode_t *dependencies, size_t count, cudaEvent_t event);
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *dependencies,
+                                      size_t count, cudaEvent_t event);
 cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
                                      size_t count);
 cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *count);

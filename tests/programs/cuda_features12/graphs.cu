@@ -126,6 +126,33 @@ int main() {
   bad += count != 5 || gcount != steps || host_calls != steps || calls_during_capture != 0 || capturing != 3 ||
          !untouched;
 
+  // the step twice more: a parent graph holding the captured graph and a clone of it as child graphs
+  cudaGraph_t parent, copy;
+  cudaGraphNode_t first, second;
+  CHECK(cudaGraphCreate(&parent, 0));
+  CHECK(cudaGraphAddChildGraphNode(&first, parent, nullptr, 0, step));
+  CHECK(cudaGraphClone(&copy, step));
+  CHECK(cudaGraphAddChildGraphNode(&second, parent, &first, 1, copy));
+  cudaGraphExec_t twice;
+  CHECK(cudaGraphInstantiate(&twice, parent, 0));
+  CHECK(cudaGraphDestroy(copy));  // (the parent holds its own copy)
+  CHECK(cudaGraphLaunch(twice, s1));
+  CHECK(cudaStreamSynchronize(s1));
+  for (int t = 0; t < 2; t++) {
+    cpu_smooth(st, cu, cv);
+    for (int i = 0; i < n; i++) cacc[i] += 0.5f * cv[i];
+    cu = cv;
+  }
+  CHECK(cudaMemcpy(gu.data(), u, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(gacc.data(), acc, n * sizeof(float), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(&gcount, counter, sizeof(int), cudaMemcpyDeviceToHost));
+  int bad_child = gcount != steps + 2 || host_calls != steps + 2;
+  for (int i = 0; i < n; i++) bad_child += gu[i] != cu[i] || gacc[i] != cacc[i];
+  printf("child graphs: %d wrong\n", bad_child);
+  bad += bad_child;
+  CHECK(cudaGraphExecDestroy(twice));
+  CHECK(cudaGraphDestroy(parent));
+
   // 2. an explicit graph: x <- host data, y <- memset(0x3f800000 = 1.0f), y += a*x (kernel template), then y is
   //    smoothed into z and copied back; the dependencies of the last two are added after all nodes exist
   std::vector<float> hx(n), hz(n, -1.0f);
