@@ -1008,6 +1008,11 @@ def extended_lambdas(tu, path: str, text: bytes) -> bytes | None:
                     r.semantic_parent is not None and r.semantic_parent.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and \
                     r.semantic_parent == top and not (start <= r.location.offset < lam.extent.end.offset):
                 raise fail(c, f"using '{r.spelling}' of its function without capturing it")
+            t = c.referenced if c.kind == K.TYPE_REF else None  # (the class is defined outside the function)
+            if t is not None and t.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL, K.STRUCT_DECL, K.CLASS_DECL,
+                                            K.ENUM_DECL) and t.location.file is not None and \
+                    t.location.file.name == path and top.extent.start.offset <= t.location.offset < start:
+                raise fail(c, f"using the type '{t.spelling}' declared in its function")
         members = []
         for c in caps:
             if templated:  # (the captured variables' types may depend on the template's parameters)

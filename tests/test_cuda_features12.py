@@ -18,7 +18,9 @@ def test_extended_lambda_inside_function_template(tmp):
     _passes("template_lambda.cu", tmp)
 
 
-def test_extended_lambda_in_function_template_by_reference_is_an_error(tmp):
+def test_extended_lambda_errors(tmp):
+    """What stays unsupported is an error at the lambda: a by-reference capture in a function template, a lambda
+    in a member function, a lambda naming a type declared in its function (the class is defined outside it)."""
     err = compile_error(tmp / "x.cu", (
         "template <class F> __global__ void k(F f, float *y) { y[threadIdx.x] = f(threadIdx.x); }\n"
         "template <class T> void run(float *y, T s) {\n"
@@ -33,6 +35,13 @@ def test_extended_lambda_in_function_template_by_reference_is_an_error(tmp):
         "int main() { float *y; cudaMalloc(&y, 128); Solver{1.0f}.go(y); return 0; }\n"), ("--cpuify",))
     assert "y.cu:4:49: error: unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda) " \
            "in a member function" in err, err
+    err = compile_error(tmp / "z.cu", (
+        "template <class F> __global__ void k(F f, float *y) { y[threadIdx.x] = f(threadIdx.x); }\n"
+        "template <class T> void run(float *y, T s) {\n  using V = T;\n"
+        "  k<<<1, 32>>>([=] __device__ (int i) { V v = s; return (float)(v * i); }, y);\n}\n"
+        "int main() { float *y; cudaMalloc(&y, 128); run<int>(y, 3); return 0; }\n"), ("--cpuify",))
+    assert "z.cu:4:41: error: unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda) " \
+           "using the type 'V' declared in its function" in err, err
 
 
 def test_directed_rounding_intrinsics(tmp):
