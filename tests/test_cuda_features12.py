@@ -62,5 +62,6 @@ def test_cuda_graphs_stream_capture_and_explicit_nodes(tmp):
 def test_e8m0_scales_raw_pairs_and_bf162_operators(tmp):
     """__nv_fp8_e8m0 and the __nv_cvt_*_e8m0 conversions (round toward zero / up, saturation, NaN, tiny and huge
     inputs, integers), __half2_raw and __nv_bfloat162_raw conversions, fp8 pairs from raw half pairs, and the
-    -=, /=, unary -, ++ and comparison operators of __nv_bfloat162 and __half, in device code."""
+    -=, /=, unary -, ++ and comparison operators of __nv_bfloat162 and __half, __hadd_rn/__hmul_rn/__hmul2_rn
+    and __half2ull_rz, in device code."""
     _passes("low_precision.cu", tmp)

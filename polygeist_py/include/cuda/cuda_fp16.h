@@ -104,6 +104,10 @@ struct __nv_bfloat162_raw { unsigned short x, y; };
   static inline __host__ __device__ T __hmul(T a, T b) { return T((float)a * (float)b); }               \
   static inline __host__ __device__ T __hdiv(T a, T b) { return T((float)a / (float)b); }               \
   static inline __host__ __device__ T __hfma(T a, T b, T c) { return T(fmaf((float)a, (float)b, (float)c)); } \
+  /* (_rn: never contracted into a fused multiply-add, as pgcc never contracts) */                        \
+  static inline __host__ __device__ T __hadd_rn(T a, T b) { return T((float)a + (float)b); }            \
+  static inline __host__ __device__ T __hsub_rn(T a, T b) { return T((float)a - (float)b); }            \
+  static inline __host__ __device__ T __hmul_rn(T a, T b) { return T((float)a * (float)b); }            \
   static inline __host__ __device__ T __hneg(T a) { return -a; }                                         \
   static inline __host__ __device__ T __habs(T a) { T r; r.__x = (unsigned short)(a.__x & 0x7fffu); return r; } \
   static inline __host__ __device__ T __hmax(T a, T b) { return (float)a < (float)b ? b : a; }         \
@@ -175,6 +179,9 @@ struct __nv_bfloat162_raw { unsigned short x, y; };
   static inline __host__ __device__ T2 __hsub2(T2 a, T2 b) { return a - b; }                             \
   static inline __host__ __device__ T2 __hmul2(T2 a, T2 b) { return a * b; }                             \
   static inline __host__ __device__ T2 __h2div(T2 a, T2 b) { return a / b; }                             \
+  static inline __host__ __device__ T2 __hadd2_rn(T2 a, T2 b) { return a + b; }                          \
+  static inline __host__ __device__ T2 __hsub2_rn(T2 a, T2 b) { return a - b; }                          \
+  static inline __host__ __device__ T2 __hmul2_rn(T2 a, T2 b) { return a * b; }                          \
   static inline __host__ __device__ T2 __hfma2(T2 a, T2 b, T2 c) { return T2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)); } \
   static inline __host__ __device__ T2 __hneg2(T2 a) { return T2(-a.x, -a.y); }                          \
   static inline __host__ __device__ T2 __habs2(T2 a) { return T2(__habs(a.x), __habs(a.y)); }            \
@@ -242,6 +249,9 @@ static inline __host__ __device__ unsigned int __half2uint_rz(__half h) { return
 static inline __host__ __device__ long long __half2ll_rn(__half h) { return (long long)rintf((float)h); }
 static inline __host__ __device__ long long __half2ll_rz(__half h) { return (long long)(float)h; }
 static inline __host__ __device__ double __half2double(__half h) { return (double)(float)h; }
+static inline __host__ __device__ unsigned long long __half2ull_rn(__half h) { return (unsigned long long)rintf((float)h); }
+static inline __host__ __device__ unsigned long long __half2ull_rz(__half h) { return (unsigned long long)(float)h; }
+static inline __host__ __device__ __half __ull2half_rn(unsigned long long i) { return __half((float)i); }
 
 /* atomicAdd on 16-bit floats (sm_70's __half, sm_60's __half2; sm_80's bfloat16 in cuda_bf16.h): a compare-and-swap
    loop on the aligned 32-bit word that holds the value, as CUDA's own fallback for older GPUs does; the sum is

@@ -39,7 +39,9 @@ __global__ void pairs(const __half2_raw *in, __nv_bfloat162 *b, __half2 *h, unsi
   b[i] = c;
   __half w = v.x;
   ++w;
-  flags[i] = (c == a) + 2 * (a < c) + 4 * (c != a) + 8 * ((float)w == (float)__hadd(v.x, __float2half(1.0f)));
+  flags[i] = (c == a) + 2 * (a < c) + 4 * (c != a) + 8 * ((float)w == (float)__hadd_rn(v.x, __float2half(1.0f))) +
+             16 * ((float)__hmul2_rn(v, v).y == (float)__hmul_rn(v.y, v.y)) +
+             32 * (__half2ull_rz(__habs(v.x)) == (unsigned long long)fabsf((float)v.x));
 }
 
 static unsigned char ref_e8m0(double x, bool up, bool sat) {
@@ -138,7 +140,7 @@ int main() {
     };
     __nv_bfloat16 cx = step(bb0[i].x, ax), cy = step(bb0[i].y, ay);
     int want = ((float)cx == (float)ax && (float)cy == (float)ay) + 2 * ((float)ax < (float)cx && (float)ay < (float)cy) +
-               4 * ((float)cx != (float)ax && (float)cy != (float)ay) + 8;
+               4 * ((float)cx != (float)ax && (float)cy != (float)ay) + 8 + 16 + 32;
     __half2_raw hr = hh[i];
     bool ok = (float)bb[i].x == (float)cx && (float)bb[i].y == (float)cy && flags[i] == want &&
               __half2float(__ushort_as_half(hr.x)) == __half2float(__float2half(vx * vx)) &&
