@@ -462,6 +462,7 @@ struct CUgraphNode_st {
   void *dst;
   const void *src;
   size_t bytes, pitch, spitch, width, height;
+  size_t depth, dslice, sslice; /* (a 3-D copy node: `depth` slices, `dslice`/`sslice` bytes apart; else 0) */
   unsigned int value, element;
   /* host function, stream callback */
   void (*fn)(void *);
@@ -861,10 +862,14 @@ cudaError_t cudaGraphLaunch(struct CUgraphExec_st *x, struct CUstream_st *stream
       break;
     }
     case NODE_COPY:
-      if (__pgcc_capture_copy2d(stream, n->dst, n->pitch, n->src, n->spitch, n->bytes, n->height))
-        break;
-      for (size_t r = 0; r < n->height; r++)
-        memmove((char *)n->dst + r * n->pitch, (const char *)n->src + r * n->spitch, n->bytes);
+      for (size_t z = 0; z < (n->depth ? n->depth : 1); z++) {
+        char *dst = (char *)n->dst + z * n->dslice;
+        const char *src = (const char *)n->src + z * n->sslice;
+        if (__pgcc_capture_copy2d(stream, dst, n->pitch, src, n->spitch, n->bytes, n->height))
+          continue;
+        for (size_t r = 0; r < n->height; r++)
+          memmove(dst + r * n->pitch, src + r * n->spitch, n->bytes);
+      }
       break;
     case NODE_MEMSET:
       if (capture_memset(stream, n->dst, n->pitch, n->value, n->element, n->width, n->height))
@@ -978,4 +983,18 @@ cudaError_t cudaGraphAddEventWaitNode(struct CUgraphNode_st **node, struct CUgra
                                       struct CUgraphNode_st *const *deps, size_t ndeps, struct CUevent_st *event) {
   (void)event;
   return cudaGraphAddEmptyNode(node, g, deps, ndeps);
+}
+
+/* cudaGraphAddMemcpyNode (pgcc_cuda_graph.h works out the addresses of its cudaMemcpy3DParms) */
+cudaError_t __pgcc_graph_add_copy3d(struct CUgraphNode_st **node, struct CUgraph_st *g,
+                                    struct CUgraphNode_st *const *deps, size_t ndeps, void *dst, size_t dpitch,
+                                    size_t dslice, const void *src, size_t spitch, size_t sslice, size_t width,
+                                    size_t height, size_t depth) {
+  struct CUgraphNode_st *n = add_node(g, NODE_COPY, deps, ndeps);
+  if (!n)
+    return cudaErrorMemoryAllocation;
+  n->dst = dst, n->pitch = dpitch, n->dslice = dslice, n->src = src, n->spitch = spitch, n->sslice = sslice;
+  n->bytes = width, n->height = height, n->depth = depth;
+  *node = n;
+  return cudaSuccess;
 }

@@ -84,6 +84,9 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, void (*fn)(void *), void *us
 cudaError_t __pgcc_capture_info(cudaStream_t stream, enum cudaStreamCaptureStatus *status, unsigned long long *id,
                                 cudaGraph_t *graph, const cudaGraphNode_t **dependencies, size_t *count);
 cudaError_t __pgcc_graph_exec_update(cudaGraphExec_t exec, cudaGraph_t graph);
+cudaError_t __pgcc_graph_add_copy3d(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *dependencies,
+                                    size_t count, void *dst, size_t dpitch, size_t dslice, const void *src,
+                                    size_t spitch, size_t sslice, size_t width, size_t height, size_t depth);
 /* a kernel's stub (cuda_split.device_stubs) and the host's `(void *)kernel` (__pgcc_kernel_handle) hand the runtime
    what it needs to run a kernel later: a function that calls the stub with arguments read from an array */
 int __pgcc_stream_capturing(void *stream);
@@ -102,6 +105,19 @@ static inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_
   if (log && log_size)
     log[0] = 0;
   return cudaGraphInstantiateWithFlags(exec, graph, 0);
+}
+/* a copy node described as cudaMemcpy3D's parameters (pitched pointers or arrays, positions, an extent) */
+static inline cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                                 const cudaGraphNode_t *dependencies, size_t count,
+                                                 const struct cudaMemcpy3DParms *m) {
+  size_t sp, dp;
+  char *src = __pgcc_3d_address(m->srcArray, m->srcPtr, m->srcPos, &sp);
+  char *dst = __pgcc_3d_address(m->dstArray, m->dstPtr, m->dstPos, &dp);
+  size_t width = m->extent.width * (m->srcArray ? m->srcArray->elem : m->dstArray ? m->dstArray->elem : 1);
+  size_t src_rows = m->srcArray ? m->srcArray->height : m->srcPtr.ysize;
+  size_t dst_rows = m->dstArray ? m->dstArray->height : m->dstPtr.ysize;
+  return __pgcc_graph_add_copy3d(node, graph, dependencies, count, dst, dp, dst_rows * dp, src, sp, src_rows * sp,
+                                 width, m->extent.height, m->extent.depth ? m->extent.depth : 1);
 }
 /* CUDA 12's query of a stream's capture: its status, an id, the graph and the nodes the next operation follows */
 static inline cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream, enum cudaStreamCaptureStatus *status,

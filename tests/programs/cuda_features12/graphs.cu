@@ -164,7 +164,12 @@ int main() {
   cudaGraph_t g;
   CHECK(cudaGraphCreate(&g, 0));
   cudaGraphNode_t copy_in, fill, axpy, smooth_node, copy_out;
-  CHECK(cudaGraphAddMemcpyNode1D(&copy_in, g, nullptr, 0, x, hx.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  cudaMemcpy3DParms cp = {};  // (the copy in as cudaMemcpy3D's parameters, as the toolkit samples write it)
+  cp.srcPtr = make_cudaPitchedPtr(hx.data(), n * sizeof(float), n, 1);
+  cp.dstPtr = make_cudaPitchedPtr(x, n * sizeof(float), n, 1);
+  cp.extent = make_cudaExtent(n * sizeof(float), 1, 1);
+  cp.kind = cudaMemcpyHostToDevice;
+  CHECK(cudaGraphAddMemcpyNode(&copy_in, g, nullptr, 0, &cp));
   cudaMemsetParams mp = {};
   mp.dst = y;
   mp.value = 0x3f800000u;
