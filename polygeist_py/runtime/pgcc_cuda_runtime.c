@@ -998,3 +998,55 @@ cudaError_t __pgcc_graph_add_copy3d(struct CUgraphNode_st **node, struct CUgraph
   *node = n;
   return cudaSuccess;
 }
+
+/* changes to a copy, memset or host node of a graph, or of an executable graph (the node is the graph's) */
+static struct CUgraphNode_st *exec_node(struct CUgraphExec_st *x, struct CUgraphNode_st *node, int kind) {
+  for (size_t i = 0; x && i < x->count; i++)
+    if (x->nodes[i].origin == node)
+      return x->nodes[i].kind == kind ? &x->nodes[i] : NULL;
+  return NULL;
+}
+static cudaError_t set_copy1d(struct CUgraphNode_st *n, void *dst, const void *src, size_t bytes) {
+  if (!n || n->kind != NODE_COPY)
+    return cudaErrorInvalidValue;
+  n->dst = dst, n->src = src, n->bytes = bytes, n->height = 1, n->pitch = n->spitch = bytes;
+  n->depth = 0, n->dslice = n->sslice = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaGraphMemcpyNodeSetParams1D(struct CUgraphNode_st *n, void *dst, const void *src, size_t bytes,
+                                           int kind) {
+  (void)kind;
+  return set_copy1d(n, dst, src, bytes);
+}
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(struct CUgraphExec_st *x, struct CUgraphNode_st *node, void *dst,
+                                               const void *src, size_t bytes, int kind) {
+  (void)kind;
+  return set_copy1d(exec_node(x, node, NODE_COPY), dst, src, bytes);
+}
+static cudaError_t set_memset(struct CUgraphNode_st *n, const struct cudaMemsetParams_ *p) {
+  if (!n || n->kind != NODE_MEMSET || (p->element != 1 && p->element != 2 && p->element != 4))
+    return cudaErrorInvalidValue;
+  n->dst = p->dst, n->pitch = p->pitch, n->value = p->value, n->element = p->element;
+  n->width = p->width, n->height = p->height;
+  return cudaSuccess;
+}
+cudaError_t cudaGraphMemsetNodeSetParams(struct CUgraphNode_st *n, const struct cudaMemsetParams_ *p) {
+  return set_memset(n, p);
+}
+cudaError_t cudaGraphExecMemsetNodeSetParams(struct CUgraphExec_st *x, struct CUgraphNode_st *node,
+                                             const struct cudaMemsetParams_ *p) {
+  return set_memset(exec_node(x, node, NODE_MEMSET), p);
+}
+static cudaError_t set_host(struct CUgraphNode_st *n, const struct cudaHostNodeParams_ *p) {
+  if (!n || n->kind != NODE_HOST)
+    return cudaErrorInvalidValue;
+  n->fn = p->fn, n->data = p->data;
+  return cudaSuccess;
+}
+cudaError_t cudaGraphHostNodeSetParams(struct CUgraphNode_st *n, const struct cudaHostNodeParams_ *p) {
+  return set_host(n, p);
+}
+cudaError_t cudaGraphExecHostNodeSetParams(struct CUgraphExec_st *x, struct CUgraphNode_st *node,
+                                           const struct cudaHostNodeParams_ *p) {
+  return set_host(exec_node(x, node, NODE_HOST), p);
+}

@@ -232,6 +232,18 @@ int main() {
   CHECK(cudaGraphLaunch(ge2, s1));
   CHECK(cudaStreamSynchronize(s1));
   for (int i = 0; i < n; i++) bad2 += hz[i] != expect(3.0f, i);
+  // the executable graph's copy out redirected to another host buffer, its memset to another value (2.0f)
+  std::vector<float> hz2(n, -1.0f);
+  CHECK(cudaGraphExecMemcpyNodeSetParams1D(ge2, copy_out, hz2.data(), z, n * sizeof(float), cudaMemcpyDeviceToHost));
+  mp.value = 0x40000000u;
+  CHECK(cudaGraphExecMemsetNodeSetParams(ge2, fill, &mp));
+  CHECK(cudaGraphLaunch(ge2, s1));
+  CHECK(cudaStreamSynchronize(s1));
+  for (int i = 0; i < n; i++) {
+    float yi = 2.0f + 3.0f * hx[i], l = i > 0 ? 2.0f + 3.0f * hx[i - 1] : 0.0f,
+          r = i + 1 < n ? 2.0f + 3.0f * hx[i + 1] : 0.0f;
+    bad2 += hz2[i] != yi + (l + r);
+  }
   printf("explicit graph: %d wrong, z[5] %.2f\n", bad2, hz[5]);
 
   // 3. copies of pitched rows, a 2D memset, a stream callback and a stream-ordered free captured: the memory
