@@ -585,9 +585,52 @@ def host_source(tu, path: str, text: bytes, launches: list, headers: dict | None
                 edits.extend(e for e in _extern_variable(c, text) if e not in edits)  # `int a, b;`: one extern
 
     visit_decls(tu.cursor.get_children())
+    _kernel_handle_edits(tu, edits_of, texts, launches)
     for f in files[1:]:
         headers[f] = _apply_edits(texts[f], edits_of[f])
     return _apply_edits(text, edits_of[path])
+
+
+_CASTS = (K.CSTYLE_CAST_EXPR, K.CXX_REINTERPRET_CAST_EXPR, K.CXX_STATIC_CAST_EXPR)
+
+
+def _kernel_handle_edits(tu, edits_of: dict, texts: dict, launches: list):
+    """Add to `edits_of` ({file: edits}) the edits that turn each `(void *)kernel` of host code (outside runtime-API
+    launches, whose casts are removed) into `__pgcc_kernel_handle(kernel)`: the same pointer (the kernel's stub),
+    registered with the runtime together with a function that calls it with an array of arguments, which a CUDA
+    graph's kernel node (`cudaKernelNodeParams.func`) needs to launch it (pgcc_cuda_graph.h)."""
+    skip = [(c.location.file.name, c.extent.start.offset, c.extent.end.offset) for c in launches
+            if c.location.file is not None]
+
+    def kernel_of(e):
+        while e is not None and (e.kind in (K.UNEXPOSED_EXPR, K.PAREN_EXPR) or e.kind == K.UNARY_OPERATOR and
+                                 [t.spelling for t in e.get_tokens()][:1] == ["&"]):
+            ch = [x for x in children(e) if x.kind.is_expression()]
+            e = ch[0] if len(ch) == 1 else None
+        r = e.referenced if e is not None and e.kind == K.DECL_REF_EXPR else None
+        return r if r is not None and r.kind == K.FUNCTION_DECL and has_attr(r, K.CUDAGLOBAL_ATTR) else None
+
+    def visit(c, where):
+        for ch in c.get_children():
+            if ch.kind in (K.FUNCTION_DECL, K.CXX_METHOD, K.FUNCTION_TEMPLATE) and is_device_only(ch):
+                continue
+            if ch.kind in _CASTS:
+                ty = canonical(ch.type)
+                operand = [x for x in children(ch) if x.kind.is_expression()]
+                if ty.kind == T.POINTER and ty.get_pointee().kind == T.VOID and len(operand) == 1 and \
+                        kernel_of(operand[0]) is not None and ch.location.file is not None and \
+                        ch.location.file.name == where:
+                    s, r, e = ch.extent.start.offset, operand[0].extent.start.offset, ch.extent.end.offset
+                    m = _VOID_POINTER_CAST.fullmatch(texts[where][s:r]) if s < r <= e else None
+                    if m is not None and m.group(1) and not any(f == where and a <= s < b for f, a, b in skip):
+                        # (the cast's own text replaced; the parentheses and `&` after it stay)
+                        edits_of[where] += [(s, s + m.end(1), b"__pgcc_kernel_handle("), (e, e, b")")]
+                        continue
+            visit(ch, where)
+
+    for d in tu.cursor.get_children():
+        if _in_program(d, edits_of) and not (d.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and is_device_only(d)):
+            visit(d, d.location.file.name)
 
 
 DEFINE = re.compile(rb"^[ \t]*#[ \t]*define\b.*?(?<!\\)$", re.M | re.S)
@@ -815,6 +858,80 @@ def _launched_lambda(arg):
     return None
 
 
+# the type a lambda's copy capture of a variable holds: the variable's type without reference or const
+_CAPTURE_HELPER = ("template <class X> struct __pgcc_capture { typedef X type; }; "
+                   "template <class X> struct __pgcc_capture<X &> : __pgcc_capture<X> {}; "
+                   "template <class X> struct __pgcc_capture<const X> : __pgcc_capture<X> {}; ")
+
+
+class _TemplateCapture:
+    """A copy capture of a lambda inside a function template (whose closure type clang leaves dependent)."""
+
+    def __init__(self, var):
+        self.var, self.by_ref = var, False
+
+
+def _template_lambda_captures(lam, top, fail) -> list:
+    """The variables that LAMBDA_EXPR `lam`, written in FUNCTION_TEMPLATE `top`, captures: its explicit
+    captures in order, then (with a default capture) the locals and parameters of `top` its body uses, in order
+    of first use. A constant used only as a value becomes a member too (a copy of it: the same value).
+
+    Raises:
+        CompileError: captures by reference, of `this`, or init captures (via `fail(cursor, what)`)."""
+    from .frontend.cxx_classes import _capture_list
+
+    default, explicit = _capture_list(lam)
+    if default == "&" or any(by_ref for _, _, by_ref in explicit):
+        raise fail(lam, "capturing by reference (device code cannot reach host variables)")
+    if any(kind != "var" for kind, _, _ in explicit):
+        raise fail(lam, "inside a function template, with an init capture or a capture of 'this'")
+    start, end = lam.extent.start.offset, lam.extent.end.offset
+    named = {ch.spelling: ch.referenced for ch in children(lam)
+             if ch.kind == K.VARIABLE_REF and ch.referenced is not None}
+    out, seen = [], set()
+    for _, name, _ in explicit:
+        var = named.get(name)
+        if var is None:
+            raise fail(lam, f"with the capture '{name}' pgcc does not read")
+        out.append(_TemplateCapture(var))
+        seen.add(var.hash)
+    body = next(c for c in children(lam) if c.kind == K.COMPOUND_STMT)
+    for c in body.walk_preorder():
+        if c.kind == K.CXX_THIS_EXPR:
+            raise fail(c, "inside a function template, capturing 'this'")
+        r = c.referenced if c.kind == K.DECL_REF_EXPR else None
+        if default == "=" and r is not None and r.kind in (K.VAR_DECL, K.PARM_DECL) and r.hash not in seen and \
+                r.semantic_parent is not None and r.semantic_parent == top and not (start <= r.location.offset < end) \
+                and r.storage_class not in (r.storage_class.STATIC, r.storage_class.EXTERN):
+            out.append(_TemplateCapture(r))
+            seen.add(r.hash)
+    return out
+
+
+def _template_parameters(top, text: bytes) -> tuple:
+    """([each template parameter of FUNCTION_TEMPLATE `top` as declared, without default argument],
+    [each as a template argument: its name, `Ts...` for a pack])."""
+    decls, names = [], []
+    for p in children(top):
+        if p.kind not in (K.TEMPLATE_TYPE_PARAMETER, K.TEMPLATE_NON_TYPE_PARAMETER, K.TEMPLATE_TEMPLATE_PARAMETER):
+            continue
+        toks, depth, kept = list(p.get_tokens()), 0, []
+        for t in toks:
+            if t.spelling in ("<", "(") :
+                depth += 1
+            elif t.spelling in (">", ")"):
+                depth -= 1
+            elif t.spelling == "=" and depth == 0:
+                break
+            kept.append(t.spelling)
+        if not p.spelling:
+            raise error_at(p, "unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda) "
+                              "inside a function template with an unnamed template parameter")
+        decls.append(" ".join(kept))
+        names.append(p.spelling + ("..." if "..." in kept else ""))
+    return decls, names
+
+
 def extended_lambdas(tu, path: str, text: bytes) -> bytes | None:
     """nvcc's `--extended-lambda`: the source text of .cu file `path` (its bytes `text`) with each lambda that a
     launch passes to a kernel template turned into a named class, or None when there is none.
@@ -825,9 +942,12 @@ def extended_lambdas(tu, path: str, text: bytes) -> bytes | None:
     operator()(params) const { body } };`, written on the line where the enclosing function starts (so no line
     moves), and the lambda expression becomes `__pgcc_lambda_..._n{captured variables}`: the same layout, the
     same call, and a name both halves mangle alike (unique per file, since a kernel template's stubs are weak).
+    In a function template the class is a class template over the captured variables' types (the capture
+    copies, `decltype` of each without reference or const) and the function template's own parameters, which
+    the lambda's parameters and body may name: `__pgcc_lambda_..._n<decltype-of-captures..., T, N>{a, b}`.
 
     Raises:
-        CompileError: a lambda inside a function template, capturing by reference or `this`, with `auto`
+        CompileError: a lambda inside a class template, capturing by reference or `this`, with `auto`
             parameters, using a constant of its function without capturing it, or capturing a value of an
             unnamed type.
     """
@@ -846,15 +966,21 @@ def extended_lambdas(tu, path: str, text: bytes) -> bytes | None:
     tag = hashlib.sha256(path.encode() + text).hexdigest()[:10]
     tops = top_level_in(tu, path)
     edits = []  # (offset, end, replacement)
+    helper_written = []
 
     def fail(c, what):
         return error_at(c, f"unsupported construct: a lambda passed to a kernel (nvcc's --extended-lambda) {what}")
 
     for n, (start, lam) in enumerate(sorted(lambdas.items())):
         top = next((d for d in tops if d.extent.start.offset <= start < d.extent.end.offset), None)
-        if top is None or top.kind != K.FUNCTION_DECL or top.get_num_template_arguments() > 0:
-            raise fail(lam, "inside a template or outside a function")
-        caps = lambda_captures(lam)
+        while top is not None and top.kind == K.NAMESPACE:  # (the class is defined in the function's namespace)
+            top = next((d for d in top.get_children() if d.extent.start.offset <= start < d.extent.end.offset), None)
+        templated = top is not None and top.kind == K.FUNCTION_TEMPLATE
+        if top is None or not templated and (top.kind != K.FUNCTION_DECL or top.get_num_template_arguments() > 0):
+            where = "in a member function" if top is not None and top.kind in (
+                K.CLASS_DECL, K.STRUCT_DECL, K.CLASS_TEMPLATE, K.CXX_METHOD) else "outside a function"
+            raise fail(lam, where)
+        caps = _template_lambda_captures(lam, top, fail) if templated else lambda_captures(lam)
         if any(c.by_ref for c in caps):
             raise fail(lam, "capturing by reference (device code cannot reach host variables)")
         body = next(c for c in children(lam) if c.kind == K.COMPOUND_STMT)
@@ -879,23 +1005,41 @@ def extended_lambdas(tu, path: str, text: bytes) -> bytes | None:
         for c in body.walk_preorder():
             r = c.referenced if c.kind == K.DECL_REF_EXPR else None
             if r is not None and r.kind in (K.VAR_DECL, K.PARM_DECL) and r.hash not in captured and \
-                    r.semantic_parent is not None and r.semantic_parent.kind == K.FUNCTION_DECL and \
+                    r.semantic_parent is not None and r.semantic_parent.kind in (K.FUNCTION_DECL, K.FUNCTION_TEMPLATE) and \
                     r.semantic_parent == top and not (start <= r.location.offset < lam.extent.end.offset):
                 raise fail(c, f"using '{r.spelling}' of its function without capturing it")
+            t = c.referenced if c.kind == K.TYPE_REF else None  # (the class is defined outside the function)
+            if t is not None and t.kind in (K.TYPEDEF_DECL, K.TYPE_ALIAS_DECL, K.STRUCT_DECL, K.CLASS_DECL,
+                                            K.ENUM_DECL) and t.location.file is not None and \
+                    t.location.file.name == path and top.extent.start.offset <= t.location.offset < start:
+                raise fail(c, f"using the type '{t.spelling}' declared in its function")
         members = []
         for c in caps:
+            if templated:  # (the captured variables' types may depend on the template's parameters)
+                members.append(f"__pgcc_C{len(members)} {c.var.spelling};")
+                continue
             spelled = canonical(c.ftype).spelling
             if "(lambda" in spelled or "(unnamed" in spelled or "(anonymous" in spelled:
                 raise fail(lam, f"capturing '{c.var.spelling}' of an unnamed type")
             members.append(f"{spelled} {c.var.spelling};")
         name = f"__pgcc_lambda_{tag}_{n}"
         code = " ".join(t.spelling for t in body.get_tokens() if t.kind.name != "COMMENT")  # (one line)
+        head, args = "", ""
+        if templated:  # a class template over the captures' types and the function template's parameters
+            own, names_ = _template_parameters(top, text)
+            head = "template <" + ", ".join([f"class __pgcc_C{i}" for i in range(len(caps))] + own) + "> "
+            args = "<" + ", ".join([f"typename __pgcc_capture<decltype({c.var.spelling})>::type" for c in caps]
+                                   + names_) + ">"
+            if not helper_written:
+                head = _CAPTURE_HELPER + head
+                helper_written.append(True)
         edits.append((top.extent.start.offset, top.extent.start.offset,
-                      f"struct {name} {{ {' '.join(members)} __host__ __device__ auto operator()({' '.join(params.split())}) "
+                      f"{head}struct {name} {{ {' '.join(members)} __host__ __device__ auto operator()({' '.join(params.split())}) "
                       f"{const} {ret} {code} }}; ".encode()))
         names = ", ".join(c.var.spelling for c in caps)
         lines = text.count(b"\n", lam.extent.start.offset, lam.extent.end.offset)
-        edits.append((lam.extent.start.offset, lam.extent.end.offset, f"{name}{{{names}}}".encode() + b"\n" * lines))
+        edits.append((lam.extent.start.offset, lam.extent.end.offset,
+                      f"{name}{args}{{{names}}}".encode() + b"\n" * lines))
     out, at = [], 0
     for s_, e_, new in sorted(edits, key=lambda x: (x[0], x[1])):
         out += [text[at:s_], new]
@@ -960,7 +1104,10 @@ def device_stubs(kernels_: list) -> tuple[str, dict]:
     launch configuration seen at a launch (Specialization), a branch launches with those constants spelled out,
     so that cpuify sees the thread counts and the kernel is specialized for the constant arguments, as when
     pgcc compiles the launch inside its host function."""
-    src = ["\nextern \"C\" void __pgcc_pop_call_configuration(unsigned int *, unsigned int *, size_t *, void **);\n"]
+    src = ["\nextern \"C\" void __pgcc_pop_call_configuration(unsigned int *, unsigned int *, size_t *, void **);\n"
+           "extern \"C\" int __pgcc_stream_capturing(void *);\n"
+           "extern \"C\" void __pgcc_capture_launch(void *, const unsigned int *, const unsigned int *, size_t, "
+           "void (*)(void **), void **, const size_t *, int);\n"]
     names = {}
     for n, k in enumerate(kernels_):
         params = [a for a in k.cursor.get_arguments()]
@@ -970,9 +1117,22 @@ def device_stubs(kernels_: list) -> tuple[str, dict]:
         name = f"{STUB_PREFIX}{n}"
         names[name] = (k.symbol, k.shared)
         grid = "dim3(__pgcc_g[0], __pgcc_g[1], __pgcc_g[2])"
+        # a launch into a capturing stream (cudaStreamBeginCapture) is recorded: a copy of each argument and a
+        # function that calls the stub again with them when the graph runs
+        unpacked = ", ".join(f"*({_param_type(p)} *)__pgcc_p[{i}]" for i, p in enumerate(params))
+        src.append(f"static void {name}_replay(void **__pgcc_p);\n")
+        if params:
+            pointers = ", ".join(f"(void *)&__pgcc_a{i}" for i in range(len(params)))
+            sizes = ", ".join(f"sizeof(__pgcc_a{i})" for i in range(len(params)))
+            record = (f"void *__pgcc_p[] = {{{pointers}}}; size_t __pgcc_z[] = {{{sizes}}}; "
+                      f"__pgcc_capture_launch(__pgcc_st, __pgcc_g, __pgcc_b, __pgcc_s, {name}_replay, __pgcc_p, "
+                      f"__pgcc_z, {len(params)});")
+        else:
+            record = (f"__pgcc_capture_launch(__pgcc_st, __pgcc_g, __pgcc_b, __pgcc_s, {name}_replay, 0, 0, 0);")
         lines = [f"void {name}({decls}) {{",
                  "  unsigned int __pgcc_g[3], __pgcc_b[3]; size_t __pgcc_s; void *__pgcc_st;",
-                 "  __pgcc_pop_call_configuration(__pgcc_g, __pgcc_b, &__pgcc_s, &__pgcc_st);"]
+                 "  __pgcc_pop_call_configuration(__pgcc_g, __pgcc_b, &__pgcc_s, &__pgcc_st);",
+                 f"  if (__pgcc_st && __pgcc_stream_capturing(__pgcc_st)) {{ {record} return; }}"]
         for spec in k.launches:
             tests = [f"__pgcc_b[{d}] == {v}u" for d, v in enumerate(spec.block)]
             tests += [f"__pgcc_g[{d}] == {v}u" for d, v in enumerate(spec.grid or ())]
@@ -984,6 +1144,7 @@ def device_stubs(kernels_: list) -> tuple[str, dict]:
                          f"__pgcc_s>>>({values}); return; }}")
         lines.append(f"  {callee}<<<{grid}, dim3(__pgcc_b[0], __pgcc_b[1], __pgcc_b[2]), __pgcc_s>>>({args});")
         lines.append("}")
+        lines.append(f"static void {name}_replay(void **__pgcc_p) {{ {name}({unpacked}); }}")
         src.append("\n".join(lines) + "\n")
     return "".join(src), names
 

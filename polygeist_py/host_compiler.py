@@ -160,7 +160,7 @@ def runtime_archive() -> str:
         out = os.path.join(base, f"libpgcc_cudart-{digest}.a")
     with tempfile.TemporaryDirectory(dir=base) as tmp:  # built aside, then renamed: safe under make -j
         obj, lib = os.path.join(tmp, "rt.o"), os.path.join(tmp, "rt.a")
-        for cmd in ([linker(), "-O2", "-fPIC", "-c", RUNTIME_SOURCE, "-o", obj], ["ar", "rcs", lib, obj]):
+        for cmd in ([linker(), "-O2", "-fPIC", "-frounding-math", "-c", RUNTIME_SOURCE, "-o", obj], ["ar", "rcs", lib, obj]):
             r = subprocess.run(cmd, capture_output=True, text=True)
             if r.returncode != 0:
                 raise InternalError(f"building pgcc's CUDA runtime failed: {r.stderr.strip()[:2000]}")

@@ -116,6 +116,8 @@ class ModuleGen:
             for name, (symbol, shared) in self.device_stubs.items():
                 stub = self.functions[name]
                 stub.attributes["sym_name"] = ir.StringAttr.get(symbol)
+                # (the stub's replay function, which a captured launch calls: cuda_split.device_stubs)
+                ir.SymbolTable.replace_all_symbol_uses(name, symbol, self.module.operation)
                 if shared:  # a template's instantiation: other files may define the same stub
                     stub.attributes["llvm.linkage"] = ir.Attribute.parse("#llvm.linkage<weak_odr>")
         return self.module

@@ -5,7 +5,7 @@
 #include "cuda_fp16.h"
 
 PGCC_HALF_TYPE(__nv_bfloat16, __nv_bfloat16_raw, __pgcc_f2bf_bits, __pgcc_bf2f_bits)
-PGCC_HALF2_TYPE(__nv_bfloat162, __nv_bfloat16)
+PGCC_HALF2_TYPE(__nv_bfloat162, __nv_bfloat16, __nv_bfloat162_raw)
 typedef __nv_bfloat16 nv_bfloat16;
 typedef __nv_bfloat162 nv_bfloat162;
 static inline __host__ __device__ __nv_bfloat16 __float2bfloat16(float f) { return __nv_bfloat16(f); }

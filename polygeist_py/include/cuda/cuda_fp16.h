@@ -56,6 +56,8 @@ static inline __host__ __device__ float __pgcc_bf2f_bits(unsigned short h) {
 
 struct __half_raw { unsigned short x; };
 struct __nv_bfloat16_raw { unsigned short x; };
+struct __half2_raw { unsigned short x, y; };
+struct __nv_bfloat162_raw { unsigned short x, y; };
 
 /* a 16-bit type T stored as bits __x, converted by F2B/B2F */
 #define PGCC_HALF_TYPE(T, RAW, F2B, B2F)                                                                 \
@@ -94,6 +96,10 @@ struct __nv_bfloat16_raw { unsigned short x; };
   static inline __host__ __device__ T &operator/=(T &a, const T &b) { a = T((float)a / (float)b); return a; } \
   static inline __host__ __device__ T operator-(const T &a) { T r; r.__x = (unsigned short)(a.__x ^ 0x8000u); return r; } \
   static inline __host__ __device__ T operator+(const T &a) { return a; }                                \
+  static inline __host__ __device__ T &operator++(T &a) { a = T((float)a + 1.0f); return a; }            \
+  static inline __host__ __device__ T &operator--(T &a) { a = T((float)a - 1.0f); return a; }            \
+  static inline __host__ __device__ T operator++(T &a, int) { T old = a; ++a; return old; }              \
+  static inline __host__ __device__ T operator--(T &a, int) { T old = a; --a; return old; }              \
   static inline __host__ __device__ bool operator==(const T &a, const T &b) { return (float)a == (float)b; } \
   static inline __host__ __device__ bool operator!=(const T &a, const T &b) { return (float)a != (float)b; } \
   static inline __host__ __device__ bool operator<(const T &a, const T &b) { return (float)a < (float)b; } \
@@ -105,6 +111,10 @@ struct __nv_bfloat16_raw { unsigned short x; };
   static inline __host__ __device__ T __hmul(T a, T b) { return T((float)a * (float)b); }               \
   static inline __host__ __device__ T __hdiv(T a, T b) { return T((float)a / (float)b); }               \
   static inline __host__ __device__ T __hfma(T a, T b, T c) { return T(fmaf((float)a, (float)b, (float)c)); } \
+  /* (_rn: never contracted into a fused multiply-add, as pgcc never contracts) */                        \
+  static inline __host__ __device__ T __hadd_rn(T a, T b) { return T((float)a + (float)b); }            \
+  static inline __host__ __device__ T __hsub_rn(T a, T b) { return T((float)a - (float)b); }            \
+  static inline __host__ __device__ T __hmul_rn(T a, T b) { return T((float)a * (float)b); }            \
   static inline __host__ __device__ T __hneg(T a) { return -a; }                                         \
   static inline __host__ __device__ T __habs(T a) { T r; r.__x = (unsigned short)(a.__x & 0x7fffu); return r; } \
   static inline __host__ __device__ T __hmax(T a, T b) { return (float)a < (float)b ? b : a; }         \
@@ -143,12 +153,29 @@ struct __nv_bfloat16_raw { unsigned short x; };
 
 /* a pair of T (T2: x low, y high), operations lane by lane; comparisons give 1.0 or 0.0 per lane (__hgt2), or
    whether both lanes hold (__hbgt2) */
-#define PGCC_HALF2_TYPE(T2, T)                                                                           \
+#define PGCC_HALF2_TYPE(T2, T, RAW2)                                                                     \
   struct __align__(4) T2 {                                                                              \
     T x, y;                                                                                              \
     T2() = default;                                                                                      \
     __host__ __device__ T2(const T &a, const T &b) : x(a), y(b) {}                                       \
+    __host__ __device__ T2(const RAW2 &r) { x.__x = r.x; y.__x = r.y; }                                  \
+    __host__ __device__ operator RAW2() const { RAW2 r; r.x = x.__x; r.y = y.__x; return r; }             \
+    __host__ __device__ T2 &operator=(const RAW2 &r) { x.__x = r.x; y.__x = r.y; return *this; }          \
   };                                                                                                     \
+  static inline __host__ __device__ T2 &operator-=(T2 &a, const T2 &b) { a = T2(a.x - b.x, a.y - b.y); return a; } \
+  static inline __host__ __device__ T2 &operator/=(T2 &a, const T2 &b) { a = T2(a.x / b.x, a.y / b.y); return a; } \
+  static inline __host__ __device__ T2 operator-(const T2 &a) { return T2(-a.x, -a.y); }                 \
+  static inline __host__ __device__ T2 operator+(const T2 &a) { return a; }                              \
+  static inline __host__ __device__ T2 &operator++(T2 &a) { a = T2(a.x + T(1.0f), a.y + T(1.0f)); return a; } \
+  static inline __host__ __device__ T2 &operator--(T2 &a) { a = T2(a.x - T(1.0f), a.y - T(1.0f)); return a; } \
+  static inline __host__ __device__ T2 operator++(T2 &a, int) { T2 old = a; ++a; return old; }           \
+  static inline __host__ __device__ T2 operator--(T2 &a, int) { T2 old = a; --a; return old; }           \
+  static inline __host__ __device__ bool operator==(const T2 &a, const T2 &b) { return a.x == b.x && a.y == b.y; } \
+  static inline __host__ __device__ bool operator!=(const T2 &a, const T2 &b) { return a.x != b.x && a.y != b.y; } \
+  static inline __host__ __device__ bool operator<(const T2 &a, const T2 &b) { return a.x < b.x && a.y < b.y; } \
+  static inline __host__ __device__ bool operator>(const T2 &a, const T2 &b) { return a.x > b.x && a.y > b.y; } \
+  static inline __host__ __device__ bool operator<=(const T2 &a, const T2 &b) { return a.x <= b.x && a.y <= b.y; } \
+  static inline __host__ __device__ bool operator>=(const T2 &a, const T2 &b) { return a.x >= b.x && a.y >= b.y; } \
   static inline __host__ __device__ T2 operator+(const T2 &a, const T2 &b) { return T2(a.x + b.x, a.y + b.y); } \
   static inline __host__ __device__ T2 operator-(const T2 &a, const T2 &b) { return T2(a.x - b.x, a.y - b.y); } \
   static inline __host__ __device__ T2 operator*(const T2 &a, const T2 &b) { return T2(a.x * b.x, a.y * b.y); } \
@@ -159,6 +186,9 @@ struct __nv_bfloat16_raw { unsigned short x; };
   static inline __host__ __device__ T2 __hsub2(T2 a, T2 b) { return a - b; }                             \
   static inline __host__ __device__ T2 __hmul2(T2 a, T2 b) { return a * b; }                             \
   static inline __host__ __device__ T2 __h2div(T2 a, T2 b) { return a / b; }                             \
+  static inline __host__ __device__ T2 __hadd2_rn(T2 a, T2 b) { return a + b; }                          \
+  static inline __host__ __device__ T2 __hsub2_rn(T2 a, T2 b) { return a - b; }                          \
+  static inline __host__ __device__ T2 __hmul2_rn(T2 a, T2 b) { return a * b; }                          \
   static inline __host__ __device__ T2 __hfma2(T2 a, T2 b, T2 c) { return T2(__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)); } \
   static inline __host__ __device__ T2 __hneg2(T2 a) { return T2(-a.x, -a.y); }                          \
   static inline __host__ __device__ T2 __habs2(T2 a) { return T2(__habs(a.x), __habs(a.y)); }            \
@@ -185,7 +215,7 @@ struct __nv_bfloat16_raw { unsigned short x; };
   static inline __device__ T2 __shfl_xor_sync(unsigned m, T2 v, int l, int w = 32) { return T2(__shfl_xor_sync(m, v.x, l, w), __shfl_xor_sync(m, v.y, l, w)); }
 
 PGCC_HALF_TYPE(__half, __half_raw, __pgcc_f2h_bits, __pgcc_h2f_bits)
-PGCC_HALF2_TYPE(__half2, __half)
+PGCC_HALF2_TYPE(__half2, __half, __half2_raw)
 typedef __half half;
 typedef __half2 half2;
 static inline __host__ __device__ __half2 __halves2half2(__half a, __half b) { return __half2(a, b); }
@@ -226,6 +256,9 @@ static inline __host__ __device__ unsigned int __half2uint_rz(__half h) { return
 static inline __host__ __device__ long long __half2ll_rn(__half h) { return (long long)rintf((float)h); }
 static inline __host__ __device__ long long __half2ll_rz(__half h) { return (long long)(float)h; }
 static inline __host__ __device__ double __half2double(__half h) { return (double)(float)h; }
+static inline __host__ __device__ unsigned long long __half2ull_rn(__half h) { return (unsigned long long)rintf((float)h); }
+static inline __host__ __device__ unsigned long long __half2ull_rz(__half h) { return (unsigned long long)(float)h; }
+static inline __host__ __device__ __half __ull2half_rn(unsigned long long i) { return __half((float)i); }
 
 /* atomicAdd on 16-bit floats (sm_70's __half, sm_60's __half2; sm_80's bfloat16 in cuda_bf16.h): a compare-and-swap
    loop on the aligned 32-bit word that holds the value, as CUDA's own fallback for older GPUs does; the sum is

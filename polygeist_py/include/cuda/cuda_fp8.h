@@ -193,5 +193,135 @@ PGCC_FP8X2_TYPE(__nv_fp8x2_e4m3, __NV_E4M3)
 PGCC_FP8X2_TYPE(__nv_fp8x2_e5m2, __NV_E5M2)
 PGCC_FP8X4_TYPE(__nv_fp8x4_e4m3, __NV_E4M3)
 PGCC_FP8X4_TYPE(__nv_fp8x4_e5m2, __NV_E5M2)
+
+/* fp16/bf16 pairs to and from fp8 pairs (x low byte, y high byte) */
+static inline __host__ __device__ __nv_fp8x2_storage_t __nv_cvt_halfraw2_to_fp8x2(const __half2_raw x,
+    const __nv_saturation_t saturate, const __nv_fp8_interpretation_t fp8_interpretation) {
+  return (__nv_fp8x2_storage_t)(__pgcc_fp8_encode(__pgcc_h2f_bits(x.x), saturate, fp8_interpretation) |
+                                (__pgcc_fp8_encode(__pgcc_h2f_bits(x.y), saturate, fp8_interpretation) << 8));
+}
+static inline __host__ __device__ __nv_fp8x2_storage_t __nv_cvt_bfloat16raw2_to_fp8x2(const __nv_bfloat162_raw x,
+    const __nv_saturation_t saturate, const __nv_fp8_interpretation_t fp8_interpretation) {
+  return (__nv_fp8x2_storage_t)(__pgcc_fp8_encode(__pgcc_bf2f_bits(x.x), saturate, fp8_interpretation) |
+                                (__pgcc_fp8_encode(__pgcc_bf2f_bits(x.y), saturate, fp8_interpretation) << 8));
+}
+static inline __host__ __device__ __half2_raw __nv_cvt_fp8x2_to_halfraw2(const __nv_fp8x2_storage_t x,
+    const __nv_fp8_interpretation_t fp8_interpretation) {
+  __half2_raw r;
+  r.x = __pgcc_f2h_bits(__pgcc_fp8_decode((__nv_fp8_storage_t)(x & 0xFF), fp8_interpretation));
+  r.y = __pgcc_f2h_bits(__pgcc_fp8_decode((__nv_fp8_storage_t)(x >> 8), fp8_interpretation));
+  return r;
+}
+
+/* E8M0 scale factors (CUDA 12.8's __nv_fp8_e8m0, the MX formats' shared scale): code c is 2^(c - 127), 0xFF is
+   NaN; no sign and no zero. A conversion rounds |x| to a power of two, down (cudaRoundZero) or up
+   (cudaRoundPosInf, what the constructors use); results below 2^-127 become 2^-127, results above 2^127
+   become 2^127 with __NV_SATFINITE and NaN without. */
+#ifndef __PGCC_CUDA_ROUND_MODE
+#define __PGCC_CUDA_ROUND_MODE
+enum cudaRoundMode { cudaRoundNearest, cudaRoundZero, cudaRoundPosInf, cudaRoundMinInf };
+#endif
+static inline __host__ __device__ __nv_fp8_storage_t __pgcc_e8m0_encode(double x, __nv_saturation_t saturate,
+                                                                       enum cudaRoundMode rounding) {
+  if (x != x) return 0xFF;
+  double a = x < 0.0 ? -x : x, p = __pgcc_fp8_pow2(-127); /* p: the largest power of two <= a, from 2^-127 */
+  int code = 0;
+  while (code < 254 && p * 2.0 <= a) { p *= 2.0; code++; }
+  int up = rounding == cudaRoundPosInf && a > p;
+  if ((code == 254 && a >= 2.0 * p) || (code == 254 && up)) /* (above 2^127; infinity too) */
+    return saturate == __NV_SATFINITE ? (__nv_fp8_storage_t)0xFE : (__nv_fp8_storage_t)0xFF;
+  return (__nv_fp8_storage_t)(code + up);
+}
+static inline __host__ __device__ float __pgcc_e8m0_decode(__nv_fp8_storage_t c) {
+  return c == 0xFF ? __pgcc_uint_as_float(0x7fffffffu) : c == 0 ? __pgcc_uint_as_float(0x00400000u)
+                   : __pgcc_uint_as_float((unsigned int)c << 23);
+}
+static inline __host__ __device__ __nv_fp8_storage_t __nv_cvt_float_to_e8m0(const float x,
+    const __nv_saturation_t saturate, const enum cudaRoundMode rounding) {
+  return __pgcc_e8m0_encode((double)x, saturate, rounding);
+}
+static inline __host__ __device__ __nv_fp8_storage_t __nv_cvt_double_to_e8m0(const double x,
+    const __nv_saturation_t saturate, const enum cudaRoundMode rounding) {
+  return __pgcc_e8m0_encode(x, saturate, rounding);
+}
+static inline __host__ __device__ __nv_fp8_storage_t __nv_cvt_bfloat16raw_to_e8m0(const __nv_bfloat16_raw x,
+    const __nv_saturation_t saturate, const enum cudaRoundMode rounding) {
+  return __pgcc_e8m0_encode((double)__pgcc_bf2f_bits(x.x), saturate, rounding);
+}
+static inline __host__ __device__ __nv_fp8x2_storage_t __nv_cvt_float2_to_e8m0x2(const float2 x,
+    const __nv_saturation_t saturate, const enum cudaRoundMode rounding) {
+  return (__nv_fp8x2_storage_t)(__pgcc_e8m0_encode(x.x, saturate, rounding) |
+                                (__pgcc_e8m0_encode(x.y, saturate, rounding) << 8));
+}
+static inline __host__ __device__ __nv_fp8x2_storage_t __nv_cvt_double2_to_e8m0x2(const double2 x,
+    const __nv_saturation_t saturate, const enum cudaRoundMode rounding) {
+  return (__nv_fp8x2_storage_t)(__pgcc_e8m0_encode(x.x, saturate, rounding) |
+                                (__pgcc_e8m0_encode(x.y, saturate, rounding) << 8));
+}
+static inline __host__ __device__ __nv_fp8x2_storage_t __nv_cvt_bfloat162raw_to_e8m0x2(const __nv_bfloat162_raw x,
+    const __nv_saturation_t saturate, const enum cudaRoundMode rounding) {
+  return (__nv_fp8x2_storage_t)(__pgcc_e8m0_encode(__pgcc_bf2f_bits(x.x), saturate, rounding) |
+                                (__pgcc_e8m0_encode(__pgcc_bf2f_bits(x.y), saturate, rounding) << 8));
+}
+static inline __host__ __device__ __nv_bfloat16_raw __nv_cvt_e8m0_to_bf16raw(const __nv_fp8_storage_t x) {
+  __nv_bfloat16_raw r; /* (every scale is a bfloat16 value; NaN is the canonical 0x7FFF) */
+  r.x = x == 0xFF ? (unsigned short)0x7FFF : x == 0 ? (unsigned short)0x0040 : (unsigned short)(x << 7);
+  return r;
+}
+static inline __host__ __device__ __nv_bfloat162_raw __nv_cvt_e8m0x2_to_bf162raw(const __nv_fp8x2_storage_t x) {
+  __nv_bfloat162_raw r;
+  r.x = __nv_cvt_e8m0_to_bf16raw((__nv_fp8_storage_t)(x & 0xFF)).x;
+  r.y = __nv_cvt_e8m0_to_bf16raw((__nv_fp8_storage_t)(x >> 8)).x;
+  return r;
+}
+/* (an integral value of a scale, toward zero and saturated, NaN 0) */
+static inline __host__ __device__ unsigned long long __pgcc_e8m0_to_uint(__nv_fp8_storage_t c, double limit,
+                                                                         unsigned long long max) {
+  double v = (double)__pgcc_e8m0_decode(c); /* (limit: max + 1, a power of two) */
+  return c == 0xFF ? 0ull : v >= limit ? max : (unsigned long long)v;
+}
+/* the e8m0 code of integer magnitude m rounded up: the smallest power of two >= m (exact in a double) */
+static inline __host__ __device__ __nv_fp8_storage_t __pgcc_e8m0_from_u64(unsigned long long m) {
+  unsigned long long p = 1;
+  while (p < m && p < (1ull << 63)) p <<= 1;
+  return __pgcc_e8m0_encode(m == 0 ? 0.0 : p < m ? 18446744073709551616.0 : (double)p, __NV_SATFINITE,
+                            cudaRoundPosInf);
+}
+struct __align__(1) __nv_fp8_e8m0 {
+  __nv_fp8_storage_t __x;
+  __nv_fp8_e8m0() = default;
+  explicit __host__ __device__ __nv_fp8_e8m0(const float f) : __x(__pgcc_e8m0_encode(f, __NV_SATFINITE, cudaRoundPosInf)) {}
+  explicit __host__ __device__ __nv_fp8_e8m0(const double f) : __x(__pgcc_e8m0_encode(f, __NV_SATFINITE, cudaRoundPosInf)) {}
+  explicit __host__ __device__ __nv_fp8_e8m0(const __half f)
+      : __x(__pgcc_e8m0_encode((float)f, __NV_SATFINITE, cudaRoundPosInf)) {}
+  explicit __host__ __device__ __nv_fp8_e8m0(const __nv_bfloat16 f)
+      : __x(__pgcc_e8m0_encode((float)f, __NV_SATFINITE, cudaRoundPosInf)) {}
+  /* integers: their exact value rounded up (64-bit ones need not be exact in a double: __pgcc_e8m0_from_u64) */
+  explicit __host__ __device__ __nv_fp8_e8m0(const int v) : __x(__pgcc_e8m0_encode((double)v, __NV_SATFINITE, cudaRoundPosInf)) {}
+  explicit __host__ __device__ __nv_fp8_e8m0(const unsigned int v)
+      : __x(__pgcc_e8m0_encode((double)v, __NV_SATFINITE, cudaRoundPosInf)) {}
+  explicit __host__ __device__ __nv_fp8_e8m0(const short v) : __x(__pgcc_e8m0_encode((double)v, __NV_SATFINITE, cudaRoundPosInf)) {}
+  explicit __host__ __device__ __nv_fp8_e8m0(const unsigned short v)
+      : __x(__pgcc_e8m0_encode((double)v, __NV_SATFINITE, cudaRoundPosInf)) {}
+  explicit __host__ __device__ __nv_fp8_e8m0(const unsigned long long v) : __x(__pgcc_e8m0_from_u64(v)) {}
+  explicit __host__ __device__ __nv_fp8_e8m0(const long long v)
+      : __x(__pgcc_e8m0_from_u64(v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v)) {}
+  explicit __host__ __device__ operator float() const { return __pgcc_e8m0_decode(__x); }
+  explicit __host__ __device__ operator double() const { return (double)__pgcc_e8m0_decode(__x); }
+  explicit __host__ __device__ operator __half() const { return __half(__pgcc_e8m0_decode(__x)); }
+  explicit __host__ __device__ operator __nv_bfloat16() const {
+    __nv_bfloat16 b; b.__x = __nv_cvt_e8m0_to_bf16raw(__x).x; return b;
+  }
+  explicit __host__ __device__ operator unsigned char() const { return (unsigned char)__pgcc_e8m0_to_uint(__x, 256.0, 255ull); }
+  explicit __host__ __device__ operator unsigned short() const {
+    return (unsigned short)__pgcc_e8m0_to_uint(__x, 65536.0, 65535ull);
+  }
+  explicit __host__ __device__ operator unsigned int() const {
+    return (unsigned int)__pgcc_e8m0_to_uint(__x, 4294967296.0, 4294967295ull);
+  }
+  explicit __host__ __device__ operator unsigned long long() const {
+    return __pgcc_e8m0_to_uint(__x, 18446744073709551616.0, 18446744073709551615ull);
+  }
+};
 #define __CUDA_FP8_TYPES_EXIST__
 #endif

@@ -84,6 +84,8 @@ enum cudaError {
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidSymbol = 13,
   cudaErrorInvalidDevice = 101,
+  cudaErrorIllegalState = 401,
+  cudaErrorStreamCaptureUnsupported = 900,
   cudaErrorNoDevice = 100,
   cudaErrorAssert = 710,
   cudaErrorCooperativeLaunchTooLarge = 720,
@@ -193,7 +195,9 @@ static inline cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { 
 template <class T> static inline cudaError_t cudaMallocAsync(T **p, size_t n, cudaStream_t s) {
   return cudaMalloc((void **)p, n);
 }
-static inline cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return cudaFree(p); }
+extern "C" int __pgcc_capture_free(cudaStream_t s);
+/* (freed on a stream that a graph captures: kept, since every launch of the graph uses the memory) */
+static inline cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return __pgcc_capture_free(s) ? cudaSuccess : cudaFree(p); }
 #include "pgcc_cuda_mempool.h"
 /* cudaLaunchKernel and cudaLaunchCooperativeKernel: the argument array unpacked into a call of the kernel's stub
    (the host pass sees the kernel itself: cuda_split.py removes a `(void *)` cast of the kernel argument). A
@@ -242,6 +246,7 @@ __device__ int __syncthreads_or(int predicate);
 #include "pgcc_cuda_warp.h"
 #include "pgcc_cuda_texture.h"
 #include "pgcc_cuda_runtime_more.h"
+#include "pgcc_cuda_graph.h"
 
 /* The C++ overloads real programs rely on: cudaMalloc(&typed_ptr, n). */
 template <class T> static inline cudaError_t cudaMalloc(T **devPtr, size_t size) { return cudaMalloc((void **)devPtr, size); }
@@ -438,10 +443,14 @@ template <class T> static inline cudaError_t cudaMemcpyFromSymbol(void *dst, con
 }
 template <class T> static inline cudaError_t cudaMemcpyToSymbolAsync(const T &symbol, const void *src,
     size_t count, size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t s = 0) {
+  if (__pgcc_capture_copy2d(s, (char *)&symbol + offset, count, src, count, count, 1))
+    return cudaSuccess;
   return cudaMemcpyToSymbol_bytes((void *)&symbol, src, count, offset);
 }
 template <class T> static inline cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const T &symbol, size_t count,
     size_t offset = 0, enum cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t s = 0) {
+  if (__pgcc_capture_copy2d(s, dst, count, (const char *)&symbol + offset, count, count, 1))
+    return cudaSuccess;
   memmove(dst, (const char *)&symbol + offset, count);
   return cudaSuccess;
 }

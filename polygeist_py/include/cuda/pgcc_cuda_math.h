@@ -26,8 +26,7 @@ static inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 float __expf(float); float __logf(float); float __sinf(float); float __cosf(float);
 float __powf(float, float); float __fdividef(float, float);
 /* More of CUDA's device math library, in terms of the C library (rounding suffixes _rn are IEEE's default
-   rounding; the directed ones _rz/_rd/_ru of float arithmetic are not provided, so using one is an
-   "undeclared identifier" error) */
+   rounding; the directed ones _rz/_rd/_ru of arithmetic follow below) */
 static inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
 static inline double rcbrt(double x) { return 1.0 / cbrt(x); }
 static inline float __saturatef(float x) { return x >= 0.0f ? (x <= 1.0f ? x : 1.0f) : 0.0f; }
@@ -62,6 +61,39 @@ static inline double __ddiv_rn(double a, double b) { return a / b; }
 static inline double __drcp_rn(double a) { return 1.0 / a; }
 static inline double __dsqrt_rn(double a) { return sqrt(a); }
 static inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+static inline float __fmaf_ieee_rn(float a, float b, float c) { return fmaf(a, b, c); }
+/* Directed rounding (_rz toward zero, _rd down, _ru up): each operation is one call of pgcc's runtime
+   (runtime/pgcc_cuda_runtime.c), which performs it with the CPU's rounding mode set to the one named, so the
+   result is the IEEE-754 correctly rounded one; the mode argument is 1 (rz), 2 (rd) or 3 (ru). */
+#ifdef __cplusplus
+extern "C" {
+#endif
+float __pgcc_fop_rounded(int op, int mode, float a, float b, float c);
+double __pgcc_dop_rounded(int op, int mode, double a, double b, double c);
+#ifdef __cplusplus
+}
+#endif
+/* op: 0 add, 1 sub, 2 mul, 3 div, 4 reciprocal, 5 square root, 6 fused multiply-add */
+#define __PGCC_DIRECTED(S, M)                                                                                  \
+  static inline float __fadd_##S(float a, float b) { return __pgcc_fop_rounded(0, M, a, b, 0.0f); }           \
+  static inline float __fsub_##S(float a, float b) { return __pgcc_fop_rounded(1, M, a, b, 0.0f); }           \
+  static inline float __fmul_##S(float a, float b) { return __pgcc_fop_rounded(2, M, a, b, 0.0f); }           \
+  static inline float __fdiv_##S(float a, float b) { return __pgcc_fop_rounded(3, M, a, b, 0.0f); }           \
+  static inline float __frcp_##S(float a) { return __pgcc_fop_rounded(4, M, a, 0.0f, 0.0f); }                 \
+  static inline float __fsqrt_##S(float a) { return __pgcc_fop_rounded(5, M, a, 0.0f, 0.0f); }                \
+  static inline float __fmaf_##S(float a, float b, float c) { return __pgcc_fop_rounded(6, M, a, b, c); }     \
+  static inline float __fmaf_ieee_##S(float a, float b, float c) { return __pgcc_fop_rounded(6, M, a, b, c); }\
+  static inline double __dadd_##S(double a, double b) { return __pgcc_dop_rounded(0, M, a, b, 0.0); }         \
+  static inline double __dsub_##S(double a, double b) { return __pgcc_dop_rounded(1, M, a, b, 0.0); }         \
+  static inline double __dmul_##S(double a, double b) { return __pgcc_dop_rounded(2, M, a, b, 0.0); }         \
+  static inline double __ddiv_##S(double a, double b) { return __pgcc_dop_rounded(3, M, a, b, 0.0); }         \
+  static inline double __drcp_##S(double a) { return __pgcc_dop_rounded(4, M, a, 0.0, 0.0); }                 \
+  static inline double __dsqrt_##S(double a) { return __pgcc_dop_rounded(5, M, a, 0.0, 0.0); }                \
+  static inline double __fma_##S(double a, double b, double c) { return __pgcc_dop_rounded(6, M, a, b, c); }
+__PGCC_DIRECTED(rz, 1)
+__PGCC_DIRECTED(rd, 2)
+__PGCC_DIRECTED(ru, 3)
+#undef __PGCC_DIRECTED
 /* conversions: _rn rounds to nearest even, _rz truncates, _rd/_ru round down/up */
 static inline int __float2int_rn(float x) { return (int)rintf(x); }
 static inline int __float2int_rz(float x) { return (int)x; }

@@ -32,13 +32,19 @@ static inline cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size
 }
 typedef void (*cudaHostFn_t)(void *userData);
 typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void *userData);
-static inline cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *userData) {
-  fn(userData);
-  return cudaSuccess;
+/* cudaLaunchHostFunc: pgcc_cuda_graph.h (a capturing stream records it) */
+/* (pgcc's runtime: operations of the functions below on a stream that a graph captures are recorded into it,
+   pgcc_cuda_graph.h; each returns whether it recorded) */
+extern "C" {
+int __pgcc_capture_copy2d(cudaStream_t s, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                          size_t height);
+int __pgcc_capture_memset2d(cudaStream_t s, void *dst, size_t pitch, int value, size_t width, size_t height);
+int __pgcc_capture_callback(cudaStream_t s, cudaStreamCallback_t cb, void *userData);
 }
 static inline cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *userData,
                                                 unsigned int flags) {
-  cb(s, cudaSuccess, userData);
+  if (!__pgcc_capture_callback(s, cb, userData))
+    cb(s, cudaSuccess, userData);
   return cudaSuccess;
 }
 
@@ -64,10 +70,14 @@ static inline cudaError_t cudaMemset2D(void *p, size_t pitch, int value, size_t 
 }
 static inline cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int value, size_t width, size_t height,
                                             cudaStream_t s = 0) {
+  if (__pgcc_capture_memset2d(s, p, pitch, value, width, height))
+    return cudaSuccess;
   return cudaMemset2D(p, pitch, value, width, height);
 }
 static inline cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                             size_t height, enum cudaMemcpyKind kind, cudaStream_t s = 0) {
+  if (__pgcc_capture_copy2d(s, dst, dpitch, src, spitch, width, height))
+    return cudaSuccess;
   return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 static inline cudaError_t cudaMalloc3D(struct cudaPitchedPtr *p, struct cudaExtent e) {
@@ -85,6 +95,11 @@ static inline cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int value, struc
 }
 static inline cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int value, struct cudaExtent e,
                                             cudaStream_t s = 0) {
+  int captured = 0;
+  for (size_t z = 0; z < e.depth; z++) /* (one slice at a time) */
+    captured = __pgcc_capture_memset2d(s, (char *)p.ptr + z * p.ysize * p.pitch, p.pitch, value, e.width, e.height);
+  if (captured)
+    return cudaSuccess;
   return cudaMemset3D(p, value, e);
 }
 struct cudaMemcpy3DParms {
@@ -119,6 +134,18 @@ static inline cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *m) {
   return cudaSuccess;
 }
 static inline cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *m, cudaStream_t s = 0) {
+  size_t sp, dp;
+  char *src = __pgcc_3d_address(m->srcArray, m->srcPtr, m->srcPos, &sp);
+  char *dst = __pgcc_3d_address(m->dstArray, m->dstPtr, m->dstPos, &dp);
+  size_t width = m->extent.width * (m->srcArray ? m->srcArray->elem : m->dstArray ? m->dstArray->elem : 1);
+  size_t src_rows = m->srcArray ? m->srcArray->height : m->srcPtr.ysize;
+  size_t dst_rows = m->dstArray ? m->dstArray->height : m->dstPtr.ysize;
+  int captured = 0;
+  for (size_t z = 0; z < (m->extent.depth ? m->extent.depth : 1); z++) /* (one slice at a time) */
+    captured = __pgcc_capture_copy2d(s, dst + z * dst_rows * dp, dp, src + z * src_rows * sp, sp, width,
+                                     m->extent.height);
+  if (captured)
+    return cudaSuccess;
   return cudaMemcpy3D(m);
 }
 
