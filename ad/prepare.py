@@ -15,6 +15,7 @@ from polygeist_py.errors import error_at_op
 
 from .activity import all_ops
 from .counted_loops import count_constant_while_loops
+from .while_to_for import uplift_while_loops
 
 OPTIMIZE = "func.func(canonicalize,cse,loop-invariant-code-motion,affine-scalrep,canonicalize,cse)"
 LOWER_AFFINE = "func.func(lower-affine,canonicalize,cse)"
@@ -126,7 +127,8 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
     direct_allocator_calls(copy, module)
     posix_memalign_as_aligned_alloc(copy, module)
     sincos_as_stores(copy, module)
-    if count_constant_while_loops(copy):  # (tree loops of CUDA reductions: reversed without a taped count)
+    counted = count_constant_while_loops(copy)  # (tree loops of CUDA reductions: reversed without a taped count)
+    if uplift_while_loops(copy, module) + counted:  # (grid-stride loops: counted, with a run-time overflow check)
         PassManager.parse(OPTIMIZE).run(copy)
     if lower_affine:
         PassManager.parse(LOWER_AFFINE).run(copy)

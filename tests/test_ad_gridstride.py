@@ -1,0 +1,131 @@
+"""Derivatives through grid-stride loops of CUDA kernels and strided while loops of C (ad/while_to_for.py counts
+them before AD): reverse and forward mode against central finite differences, a counter that would wrap around
+(the derivative aborts with a message), and a loop whose trip count depends on data (a clear compile error)."""
+
+from __future__ import annotations
+
+import pytest
+from mlir import ir
+
+from conftest import PROGRAMS, build_pgcc, compile_error, cpuify_outputs, rows_of, run_exe
+
+AD = PROGRAMS / "ad"
+
+
+def assert_rows_match(rows, labels):
+    assert [r[0] for r in rows] == labels
+    for label, d, ref in rows:
+        assert abs(ref) > 0.05, label
+        assert abs(d - ref) <= 1e-7 * (1 + abs(ref)), (label, d, ref)
+
+
+KERNELS = [f"f_{k}_{m}" for k in ("axpy", "dot", "grid2d", "tiles", "norm") for m in ("rev", "fwd")]
+
+
+def test_grid_stride_kernels(tmp):
+    # (was: "unsupported construct: reverse mode needs a value from a loop with a data-dependent trip count inside
+    # a parallel loop"; the block-stride loop around a tree reduction was an internal error in counted_loops.py)
+    for out in cpuify_outputs(AD / "cuda_gridstride.cu", tmp, threads=(1, 2)):
+        assert_rows_match(rows_of(out), KERNELS)
+
+
+def test_grid_stride_kernels_unoptimized(tmp):
+    exe = build_pgcc(AD / "cuda_gridstride.cu", tmp / "gs0", extra=("--cpuify", "-O0", "-lm"))
+    got = run_exe(exe, threads=2)
+    assert got.returncode == 0, got.stderr
+    assert_rows_match(rows_of(got.stdout), KERNELS)
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_strided_while_loops_in_c_and_openmp(opt, tmp):
+    # (the `#pragma omp parallel for` ones were refused like the grid-stride loops)
+    exe = build_pgcc(AD / "strided_while_loops.c", tmp / "sw", extra=(opt, "-fopenmp", "-lm"))
+    got = run_exe(exe, threads=2)
+    assert got.returncode == 0, got.stderr
+    assert_rows_match(rows_of(got.stdout), [f"{p}_{m}" for p in ("k1", "k4", "p2", "p3") for m in ("rev", "fwd")])
+
+
+WRAPS = r"""
+#include <stdio.h>
+extern double __enzyme_autodiff(void *, ...);
+double f(double *a, double x, unsigned n, unsigned k) {
+  double s = x;
+  for (unsigned i = 0; i < n; i += k)
+    s = s * 0.5 + a[i % 4] * x;
+  return s;
+}
+int main(void) {
+  double a[4] = {1, 2, 3, 4}, da[4] = {0};
+  printf("%g\n", __enzyme_autodiff((void *)f, a, da, 0.5, 9u, 4u));
+  fflush(stdout);
+  __enzyme_autodiff((void *)f, a, da, 0.5, 4294967295u, 1u << 30); /* (i: 0, 2^30, 2^31, 3 * 2^30, 0, ...) */
+  printf("not reached\n");
+  return 0;
+}
+"""
+
+
+def test_counter_that_wraps_around_aborts_the_derivative(tmp):
+    src = tmp / "wraps.c"
+    src.write_text(WRAPS)
+    got = run_exe(build_pgcc(src, tmp / "wraps"))
+    # s = ((x/2 + a0 x)/2 + a0 x)/2 + a0 x at i = 0, 4, 8: ds/dx = 1/8 + a0 (1/4 + 1/2 + 1) = 1.875
+    assert got.stdout.splitlines() == ["1.875"]
+    assert got.returncode != 0
+    assert ("wraps.c:6:3: the loop's counter would wrap around (or its step is not positive): its derivative is "
+            "not computed") in got.stderr
+
+
+def test_data_dependent_loop_in_a_kernel_stays_an_error(tmp):
+    err = compile_error(tmp / "dd.cu", r"""
+extern double __enzyme_autodiff(void *, ...);
+__global__ void walk(const double *x, double *y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  while (i < n && x[i] > 0.1) { y[i] = x[i] * x[i]; i += blockDim.x * gridDim.x; }
+}
+void host(const double *x, double *y, int n) { walk<<<2, 4>>>(x, y, n); }
+void grad(double *x, double *dx, double *y, double *dy) { __enzyme_autodiff((void *)host, x, dx, y, dy, 9); }
+""", flags=("-O2", "--cpuify", "-c"))
+    assert "dd.cu:7:48: error: unsupported construct: reverse mode needs a value from a loop with a data-dependent " \
+           "trip count inside a parallel loop" in err
+
+
+LOOPS = """
+func.func @f(%lb: i32, %ub: i32, %st: i32, %m: memref<?xf64>) -> i32 {
+  %r = scf.while (%i = %lb) : (i32) -> i32 {
+    %c = arith.cmpi sgt, %ub, %i : i32
+    scf.condition(%c) %i : i32
+  } do {
+  ^bb0(%i: i32):
+    %k = arith.index_cast %i : i32 to index
+    %v = memref.load %m[%k] : memref<?xf64>
+    memref.store %v, %m[%k] : memref<?xf64>
+    %n = arith.addi %st, %i : i32
+    scf.yield %n : i32
+  }
+  %q = scf.while (%i = %lb) : (i32) -> i32 {
+    %c = arith.cmpi slt, %i, %ub : i32
+    scf.condition(%c) %i : i32
+  } do {
+  ^bb0(%i: i32):
+    %s = arith.muli %i, %st : i32
+    %n = arith.addi %i, %s : i32
+    scf.yield %n : i32
+  }
+  %t = arith.addi %r, %q : i32
+  return %t : i32
+}
+"""
+
+
+def test_uplift_matches_an_additive_invariant_step_only():
+    from polygeist_py.ad.while_to_for import match, uplift_while_loops
+    with ir.Context(), ir.Location.unknown():
+        m = ir.Module.parse(LOOPS)
+        f = m.body.operations[0]
+        whiles = [op for op in f.regions[0].blocks[0].operations if op.operation.name == "scf.while"]
+        assert match(whiles[0]).pred == "slt" and match(whiles[1]) is None  # (`ub > i`; a step made in the loop)
+        assert uplift_while_loops(f, m) == 1
+        assert m.operation.verify()
+        text = str(m)
+        assert text.count("scf.while") == 1 and text.count("scf.for") == 1 and "@abort" in text
