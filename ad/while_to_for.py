@@ -30,12 +30,13 @@ same run-time check verifies ``T <= Tcap``.
 from __future__ import annotations
 
 from mlir import ir
-from mlir.dialects import arith, func, llvm, scf
+from mlir.dialects import arith, scf
 
 from polygeist_py.gpu_to_cpu.ir_nav import defined_inside
 
 from .activity import all_ops
 from .counted_loops import PREDICATES
+from .run_time_checks import abort_if, declare_write_and_abort
 
 # a condition `ub > i` is `i < ub`
 SWAPPED = {"sgt": "slt", "sge": "sle", "ugt": "ult", "uge": "ule"}
@@ -58,7 +59,7 @@ def uplift_while_loops(f, module) -> int:
     done = 0
     for w in [op for op in all_ops(f) if op.name == "scf.while"]:  # (outer loops first: inner ones move along)
         shape = match(w)
-        if shape is not None and _declare_libc(module):
+        if shape is not None and declare_write_and_abort(module):
             _to_for(w, shape, f, module)
             done += 1
     return done
@@ -161,7 +162,7 @@ def _to_for(w, s, f, module) -> None:
         if cap is not None:
             bad = arith.ori(bad, _cmp("sgt", trips, cap))
             ub = arith.minsi(trips, cap)  # (= trips, checked: the bound form ad/cache.py sizes by `cap`)
-        _abort_if(bad, _message(w), module)
+        abort_if(bad, _message(w), module)
         others = [v for i, v in enumerate(w.operands) if i != s.j]
         loop = scf.ForOp(arith.constant(idx, 0), ub, arith.constant(idx, 1), others)
     with loc, ir.InsertionPoint(loop.body):
@@ -278,34 +279,4 @@ def _message(w) -> str:
     where = f"{m.group(1)}:{m.group(2)}:{m.group(3)}" if m else "a loop"
     return (f"pgcc: {where}: the loop's counter would wrap around (or its step is not positive): its derivative "
             "is not computed\n")
-
-
-def _declare_libc(module) -> bool:
-    """Declare write and abort in `module` where missing; False when the file declares them otherwise."""
-    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
-    want = {"write": ir.FunctionType.get([i32, ir.Type.parse("!llvm.ptr"), i64], [i64]),
-            "abort": ir.FunctionType.get([], [])}
-    have = {ir.StringAttr(o.attributes["sym_name"]).value: o for o in module.body.operations
-            if "sym_name" in o.attributes}
-    for name, t in want.items():
-        o = have.get(name)
-        if o is None:
-            with ir.InsertionPoint(module.body), ir.Location.unknown():
-                func.FuncOp(name, t, visibility="private")
-        elif o.operation.name != "func.func" or ir.TypeAttr(o.attributes["function_type"]).value != t:
-            return False
-    return True
-
-
-def _abort_if(bad, text: str, module) -> None:
-    """At the insertion point: write `text` to standard error and abort when i1 `bad` holds."""
-    from .gpu_block import _string_global
-    i32, i64 = ir.IntegerType.get_signless(32), ir.IntegerType.get_signless(64)
-    check = scf.IfOp(bad)
-    with ir.InsertionPoint(check.then_block):
-        msg = llvm.AddressOfOp(ir.Type.parse("!llvm.ptr"), _string_global(module, text)).result
-        func.CallOp([i64], ir.FlatSymbolRefAttr.get("write"),
-                    [arith.constant(i32, 2), msg, arith.constant(i64, len(text.encode()))])
-        func.CallOp([], ir.FlatSymbolRefAttr.get("abort"), [])
-        scf.YieldOp([])
 

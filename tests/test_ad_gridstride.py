@@ -1,6 +1,7 @@
 """Derivatives through grid-stride loops of CUDA kernels and strided while loops of C (ad/while_to_for.py counts
 them before AD): reverse and forward mode against central finite differences, a counter that would wrap around
-(the derivative aborts with a message), and a loop whose trip count depends on data (a clear compile error)."""
+(the derivative aborts with a message), and a loop whose trip count depends on data (a clear compile error).
+Also calls through a function pointer chosen at run time (ad/pointer_dispatch.py)."""
 
 from __future__ import annotations
 
@@ -129,3 +130,52 @@ def test_uplift_matches_an_additive_invariant_step_only():
         assert m.operation.verify()
         text = str(m)
         assert text.count("scf.while") == 1 and text.count("scf.for") == 1 and "@abort" in text
+
+
+def test_function_pointers_chosen_at_run_time(tmp):
+    # (was: "unsupported construct: differentiating a call through a function pointer that is not one known
+    # function where it is differentiated (call the function by name)")
+    exe = build_pgcc(AD / "function_pointer_dispatch.c", tmp / "fpd", extra=("-O0", "-lm"))
+    got = run_exe(exe)
+    assert got.returncode == 0, got.stderr
+    labels = [f"chosen{k}" for k in range(2)] + [f"apply{k}" for k in range(4)] + ["walk"]
+    assert_rows_match(rows_of(got.stdout), [f"{k}_{m}" for k in labels for m in ("rev", "fwd")])
+
+
+OTHER_FILE = "typedef double (*fn)(double);\nstatic double triple(double x) { return 3 * x; }\n" \
+             "fn other(void) { return triple; }\n"
+
+CALLER = r"""
+#include <stdio.h>
+#include <stdlib.h>
+extern double __enzyme_autodiff(void *, ...);
+extern int enzyme_const;
+typedef double (*fn)(double);
+fn other(void);
+static double square(double x) { return x * x; }
+void *(*get)(size_t) = malloc;
+double apply(fn f, double x) { return f(x) * 2.0; }
+double scratch(double *x) { double *t = get(8); t[0] = x[0] * x[0]; double r = t[0]; free(t); return r; }
+int main(void) {
+  double x[1] = {1.5}, dx[1] = {0};
+  __enzyme_autodiff((void *)scratch, x, dx);
+  printf("%g %g\n", dx[0], __enzyme_autodiff((void *)apply, enzyme_const, square, 0.5));
+  fflush(stdout);
+  __enzyme_autodiff((void *)apply, enzyme_const, other(), 0.5);
+  printf("not reached\n");
+  return 0;
+}
+"""
+
+
+def test_function_pointer_to_a_function_of_another_file_aborts(tmp):
+    # malloc through a global pointer set to it (the allocator's rule applies); a pointer to a function that
+    # this file does not name: the derivative stops with a message (the dispatch has no such candidate)
+    (tmp / "other.c").write_text(OTHER_FILE)
+    (tmp / "caller.c").write_text(CALLER)
+    exe = build_pgcc(tmp / "caller.c", tmp / "two", extra=(tmp / "other.c",))
+    got = run_exe(exe)
+    assert got.stdout.splitlines() == ["3 2"]
+    assert got.returncode != 0
+    assert ("caller.c:10:39: the function pointer called holds none of the functions this file names with its "
+            "type (square): its derivative is not computed") in got.stderr
