@@ -14,10 +14,11 @@ comparison's signedness). This pass rewrites it as
 
     for k in [0, T) iter(others) { i = lb + k * step; body(i) };  i_final = lb + T * step
 
-(``k * step`` in the counter's width wraps exactly as the repeated additions would). The same guards as
-upstream MLIR's uplift-while-to-for (a signed or unsigned less-than against a loop-invariant bound, an additive
-invariant step), with the no-overflow condition checked where it is not a fact of constants: at run time,
-before the loop, the derivative aborts with a message naming the loop instead of computing a wrong derivative.
+(``k * step`` in the counter's width wraps exactly as the repeated additions would). The loop form is the one
+upstream MLIR's uplift-while-to-for pattern rewrites (a less-than against a loop-invariant bound, an additive
+loop-invariant step; the pattern is not exposed in the Python bindings), here also ``<=`` and unsigned forms.
+The no-overflow condition is checked at run time, before the loop, where it is not a fact of constants: when it
+fails, the derivative aborts with a message naming the loop instead of computing a wrong derivative.
 
 Inside a parallel loop the loop also gets a trip-count capacity known at function level, so that reverse mode
 can keep per-iteration values in an indexed cache (ad/cache.py, the ``min(x, top)`` bound form): with ``lb0``
@@ -150,7 +151,7 @@ def _trip_count(s, lb):
 
 
 def _to_for(w, s, f, module) -> None:
-    before, after = w.regions[0].blocks[0], w.regions[1].blocks[0]
+    after = w.regions[1].blocks[0]
     t = s.lb.type
     idx = ir.IndexType.get()
     loc = w.location
@@ -181,7 +182,6 @@ def _to_for(w, s, f, module) -> None:
     results = iter(loop.results)
     for i, r in enumerate(w.results):
         r.replace_all_uses_with(final if i == s.j else next(results))
-    del before
     w.erase()
 
 

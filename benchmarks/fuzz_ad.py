@@ -18,10 +18,10 @@ Markers are mixed per program: enzyme_out / unmarked / enzyme_const for the scal
 enzyme_dupnoneed for ``o``. A program is *wrong* when ``rev`` and ``fwd`` differ (relative 1e-9) or either
 differs from the finite difference (relative 1e-6).
 
-Clear refusals it meets (errors naming the construct, not wrong code): a call through a function pointer chosen
-at run time (``tab[(int)v % 2](..)``), vector mode through recursion or a parallel loop. Grid-stride loops in
-kernels (elementwise, atomicAdd of per-thread sums, 2-D, a block-stride loop around a __shared__ reduction) are
-differentiated (ad/while_to_for.py).
+Clear refusals it meets (errors naming the construct, not wrong code): vector mode through recursion or a
+parallel loop. Calls through a function pointer chosen at run time (``tab[(int)v % 2](..)``) are differentiated
+(ad/pointer_dispatch.py), and so are grid-stride loops in kernels (elementwise, atomicAdd of per-thread sums,
+2-D, a block-stride loop around a __shared__ reduction; ad/while_to_for.py).
 
 Usage: ``python benchmarks/fuzz_ad.py [--seeds 0:200] [--levels O0,O2,O3] [--kind c,omp,cuda] [--out DIR]
 [--pgcc PATH] [--keep]``; prints one line per program and level and a summary.
@@ -125,7 +125,7 @@ class Gen:
         if k == 1 and not self.vector:
             self.feat.add("recarray")
             return "rsum(a, %s, n)" % a
-        if k == 2 and r.random() < 0.2:  # (a run-time choice of function pointer: pgcc refuses it, clearly)
+        if k == 2 and r.random() < 0.2:  # (a run-time choice of function pointer)
             self.feat.add("fnptr")
             return "tab[(int)(fabs(%s) * 2.0) %% 2](%s, 0.4)" % (a, b)
         return "hypot(%s, 0.5 + %s * %s)" % (a, b, b)
