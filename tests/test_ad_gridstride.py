@@ -9,6 +9,7 @@ import pytest
 from mlir import ir
 
 from conftest import PROGRAMS, build_pgcc, compile_error, cpuify_outputs, rows_of, run_exe
+from test_ad_fuzz11 import _fuzz_module
 
 AD = PROGRAMS / "ad"
 
@@ -179,3 +180,17 @@ def test_function_pointer_to_a_function_of_another_file_aborts(tmp):
     assert got.returncode != 0
     assert ("caller.c:10:39: the function pointer called holds none of the functions this file names with its "
             "type (square): its derivative is not computed") in got.stderr
+
+
+# Programs of benchmarks/fuzz_ad.py: a 2-D grid-stride kernel (cuda 16) and a table of functions indexed by data
+# (c 9), both refused before
+@pytest.mark.parametrize("kind,seed", [("cuda", 16), ("c", 9)])
+def test_generated_program(kind, seed, tmp):
+    fz = _fuzz_module()
+    src, feat = fz.cuda_program(seed) if kind == "cuda" else fz.c_program(seed, kind)
+    assert ("gridstride2d" if kind == "cuda" else "fnptr") in feat
+    path = tmp / (f"g{seed}.cu" if kind == "cuda" else f"g{seed}.c")
+    path.write_text(src)
+    got = run_exe(build_pgcc(path, tmp / "g", extra=("-lm", "--cpuify") if kind == "cuda" else ("-lm",)), threads=2)
+    assert got.returncode == 0, got.stderr
+    assert fz.check(got.stdout.strip()) == "ok", (got.stdout, sorted(feat))
