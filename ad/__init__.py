@@ -7,6 +7,10 @@ module into a call of a synthesized derivative function. Modules, one job each:
     prepare.py    the primal copy: callees inlined, re-optimized before differentiation
     openmp_serial.py  omp.parallel regions of the primal copy run with a team of one (omp for, critical, ...)
     counted_loops.py  while loops with a constant trip count (tree loops of CUDA reductions) -> counted loops
+    while_to_for.py   while loops counting with an invariant step to an invariant bound (grid-stride loops) ->
+                  counted loops, with a run-time overflow check and a cache capacity inside parallel loops
+    pointer_dispatch.py  calls through a function pointer chosen at run time -> a dispatch over the candidates
+    run_time_checks.py   the derivative's run-time checks: a message on standard error, then abort
     activity.py   which values carry derivatives
     allocators.py which calls allocate/release memory (malloc, calloc, aligned_alloc, __enzyme_allocation_like)
                   and how shadows are allocated and released alike

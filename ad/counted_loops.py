@@ -37,7 +37,8 @@ def count_constant_while_loops(f) -> int:
     """Rewrite every scf.while of function `f` whose trip count is a compile-time constant (see the module
     docstring) into an scf.for, in place. Returns how many were rewritten; never raises."""
     done = 0
-    for w in [op for op in all_ops(f) if op.name == "scf.while"]:
+    # inner loops first: rewriting an outer loop clones its body and erases the inner loop it held
+    for w in reversed([op for op in all_ops(f) if op.name == "scf.while"]):
         trips = constant_trip_count(w)
         if trips is not None:
             _to_for(w, trips)

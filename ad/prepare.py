@@ -15,6 +15,8 @@ from polygeist_py.errors import error_at_op
 
 from .activity import all_ops
 from .counted_loops import count_constant_while_loops
+from .pointer_dispatch import dispatch_indirect_calls
+from .while_to_for import uplift_while_loops
 
 OPTIMIZE = "func.func(canonicalize,cse,loop-invariant-code-motion,affine-scalrep,canonicalize,cse)"
 LOWER_AFFINE = "func.func(lower-affine,canonicalize,cse)"
@@ -100,6 +102,7 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
     hoist_readonly_calls(copy, funcs, rec)
     for _ in range(MAX_INLINE_ROUNDS):
         direct_calls(copy, module)  # (a function pointer inlining made constant: `twice(sin, x)`)
+        dispatch_indirect_calls(copy, module)  # (one chosen at run time: `flag ? sq : cube`)
         calls = [c for c in all_ops(copy) if c.name == "func.call"
                  and c.attributes["callee"].value in funcs and c.attributes["callee"].value not in rec
                  and is_defined(funcs[c.attributes["callee"].value])
@@ -126,7 +129,8 @@ def primal_copy(module, name: str, copy_name: str, lower_affine: bool = False, k
     direct_allocator_calls(copy, module)
     posix_memalign_as_aligned_alloc(copy, module)
     sincos_as_stores(copy, module)
-    if count_constant_while_loops(copy):  # (tree loops of CUDA reductions: reversed without a taped count)
+    counted = count_constant_while_loops(copy)  # (tree loops of CUDA reductions: reversed without a taped count)
+    if uplift_while_loops(copy, module) + counted:  # (grid-stride loops: counted, with a run-time overflow check)
         PassManager.parse(OPTIMIZE).run(copy)
     if lower_affine:
         PassManager.parse(LOWER_AFFINE).run(copy)

@@ -546,6 +546,7 @@ FORWARD_RULES = {
     **{n: store_rule for n in STORES},
     **{n: alloc_rule for n in ALLOCS},
     "memref.dealloc": dealloc_rule,
+    "memref.prefetch": lambda fw, op: fw.clone(op),  # (a hint on the primal's memory)
     "memref.get_global": get_global_rule,
     "llvm.mlir.addressof": addressof_rule,
     **{n: loop_rule for n in LOOPS},

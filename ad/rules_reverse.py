@@ -879,6 +879,7 @@ REVERSE_RULES = {
     "memref.store": store_rule,
     **{n: alloc_rule for n in ALLOCS},
     "memref.dealloc": no_adjoint,
+    "memref.prefetch": no_adjoint,  # (a hint: grid-stride loops of cpuified kernels, gpu_to_cpu/grid_stride_prefetch.py)
     "scf.for": loop_rule,
     "scf.if": if_rule,
     "scf.while": while_rule,

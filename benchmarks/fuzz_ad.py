@@ -18,9 +18,10 @@ Markers are mixed per program: enzyme_out / unmarked / enzyme_const for the scal
 enzyme_dupnoneed for ``o``. A program is *wrong* when ``rev`` and ``fwd`` differ (relative 1e-9) or either
 differs from the finite difference (relative 1e-6).
 
-Clear refusals it meets (errors naming the construct, not wrong code): a call through a function pointer chosen
-at run time (``tab[(int)v % 2](..)``), vector mode through recursion or a parallel loop, reverse mode of a
-grid-stride loop in a kernel (a loop with a data-dependent trip count inside a parallel loop).
+Clear refusals it meets (errors naming the construct, not wrong code): vector mode through recursion or a
+parallel loop. Calls through a function pointer chosen at run time (``tab[(int)v % 2](..)``) are differentiated
+(ad/pointer_dispatch.py), and so are grid-stride loops in kernels (elementwise, atomicAdd of per-thread sums,
+2-D, a block-stride loop around a __shared__ reduction; ad/while_to_for.py).
 
 Usage: ``python benchmarks/fuzz_ad.py [--seeds 0:200] [--levels O0,O2,O3] [--kind c,omp,cuda] [--out DIR]
 [--pgcc PATH] [--keep]``; prints one line per program and level and a summary.
@@ -124,7 +125,7 @@ class Gen:
         if k == 1 and not self.vector:
             self.feat.add("recarray")
             return "rsum(a, %s, n)" % a
-        if k == 2 and r.random() < 0.2:  # (a run-time choice of function pointer: pgcc refuses it, clearly)
+        if k == 2 and r.random() < 0.2:  # (a run-time choice of function pointer)
             self.feat.add("fnptr")
             return "tab[(int)(fabs(%s) * 2.0) %% 2](%s, 0.4)" % (a, b)
         return "hypot(%s, 0.5 + %s * %s)" % (a, b, b)
@@ -510,9 +511,7 @@ def cuda_program(seed: int):
             body = ("int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
                     "  if (i < n) y[i] = dmix(y[i], %s, s);" % ex("x[i]"))
         elif c == 6:
-            feat.add("gridstride")
-            body = ("for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
-                    "    y[i] = y[i] * 0.7 + %s;" % ex("x[i]"))
+            body = grid_stride_body(r, blk, ex, feat, k)
         elif c == 7:
             feat.add("inplace")
             body = ("int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -547,7 +546,9 @@ def cuda_program(seed: int):
                     "  int o = (threadIdx.x + 1) %% blockDim.x;\n"
                     "  if (i < n) y[i] += %s;" % (blk, ex("sh[o]")))
         kernels.append("__global__ void k%d(const double *x, double *y, double s, int n) {\n  %s\n}\n" % (k, body))
-        if c == 6:
+        if c == 6 and "gridstride2d" in feat and "2d%d" % k in feat:
+            launches.append("k%d<<<dim3(2, 2), dim3(2, %d)>>>(x, y, s, n);" % (k, blk // 2))
+        elif c == 6:
             launches.append("k%d<<<2, %d>>>(x, y, s, n);" % (k, blk))
         else:
             launches.append("k%d<<<(n + %d) / %d, %d>>>(x, y, s, n);" % (k, blk - 1, blk, blk))
@@ -563,6 +564,36 @@ def cuda_program(seed: int):
            "extern double __enzyme_fwddiff(void *, ...);\nextern int enzyme_dup, enzyme_const;\n"
            "__device__ double dmix(double u, double v, double s) { return u * tanh(v) + s * v * v; }\n")
     return pre + "".join(kernels) + host + CUDA_MAIN % dict(N=r.choice([13, 24, 7])), feat
+
+
+def grid_stride_body(r, blk, ex, feat, k):
+    """The body of a kernel with a grid-stride loop (fewer threads than elements: each thread runs several
+    trips): elementwise, per-thread sums meeting in an atomicAdd, a 2-D grid-stride over rows of 3 (launched on
+    a 2 x 2 grid of 2 x blk/2 blocks; feature ``2d<k>``), or a block-stride loop with a __shared__ tree reduction
+    and barriers inside."""
+    feat.add("gridstride")
+    loop = "for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)\n"
+    c = r.randrange(4)
+    if c == 1:
+        feat.add("atomic")
+        return ("double acc = 0.0;\n  " + loop + "    acc += %s;\n"
+                "  atomicAdd(&y[(blockIdx.x * blockDim.x + threadIdx.x) %% n], acc);" % ex("x[i]"))
+    if c == 2:
+        feat.update({"gridstride2d", "2d%d" % k})
+        return ("int rows = n / 3;\n"
+                "  for (int q = blockIdx.y * blockDim.y + threadIdx.y; q < rows; q += blockDim.y * gridDim.y)\n"
+                "    for (int c = blockIdx.x * blockDim.x + threadIdx.x; c < 3; c += blockDim.x * gridDim.x)\n"
+                "      y[q * 3 + c] = y[q * 3 + c] * 0.5 + %s;" % ex("x[q * 3 + c]"))
+    if c == 3:
+        feat.update({"shared", "sync", "atomic"})
+        return ("__shared__ double sh[%d];\n  int t = threadIdx.x;\n"
+                "  for (int base = blockIdx.x * %d; base < n; base += %d * gridDim.x) {\n"
+                "    int i = base + t;\n    sh[t] = i < n ? %s : 0.0;\n    __syncthreads();\n"
+                "    for (int st = %d; st > 0; st /= 2) {\n      if (t < st) sh[t] += sh[t + st];\n"
+                "      __syncthreads();\n    }\n"
+                "    if (t == 0) atomicAdd(&y[(base / %d) %% n], sh[0]);\n    __syncthreads();\n  }"
+                % (blk, blk, blk, ex("x[i]"), blk // 2, blk))
+    return loop + "    y[i] = y[i] * 0.7 + %s;" % ex("x[i]")
 
 
 def check(line: str):
