@@ -63,18 +63,31 @@ SIZES = {  # tens of milliseconds per kernel call at the default schedule, 2 thr
     "atax": {"M": 2000, "N": 2400},
 }
 KERNELS = "gemm,jacobi_2d,syrk,2mm,heat_3d,seidel_2d"
-TIMER = r"autotune-kernel-seconds ([0-9.eE+-]+)"
+TIMER = (r"autotune-kernel-seconds (?P<wall>[0-9.eE+-]+) main-cpu (?P<main>[0-9.eE+-]+)"
+         r" process-cpu (?P<total>[0-9.eE+-]+)")
 KERNEL_CALL = re.compile(r"^(\s*)(kernel_\w+\s*\(.*\)\s*;)\s*$", re.M)
+# the kernel call's wall time, and the CPU time of the main thread and of all threads (workers included, while
+# they live) during it: the per-task clocks that the sweep's task-clock measure reads (affine/measure.py)
 TIMER_C = r"""
 #include <time.h>
-static struct timespec autotune_t0;
-static void autotune_timer_start(void) { clock_gettime(CLOCK_MONOTONIC, &autotune_t0); }
-static void autotune_timer_stop(void)
+static struct timespec autotune_t0[3];
+static const clockid_t autotune_clocks[3] = {CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID, CLOCK_PROCESS_CPUTIME_ID};
+static double autotune_since(int i)
 {
   struct timespec t1;
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  printf("autotune-kernel-seconds %.9f\n",
-         (double)(t1.tv_sec - autotune_t0.tv_sec) + 1e-9 * (t1.tv_nsec - autotune_t0.tv_nsec));
+  clock_gettime(autotune_clocks[i], &t1);
+  return (double)(t1.tv_sec - autotune_t0[i].tv_sec) + 1e-9 * (t1.tv_nsec - autotune_t0[i].tv_nsec);
+}
+static void autotune_timer_start(void)
+{
+  int i;
+  for (i = 2; i >= 0; i--)
+    clock_gettime(autotune_clocks[i], &autotune_t0[i]);
+}
+static void autotune_timer_stop(void)
+{
+  double wall = autotune_since(0), main_cpu = autotune_since(1), process_cpu = autotune_since(2);
+  printf("autotune-kernel-seconds %.9f main-cpu %.9f process-cpu %.9f\n", wall, main_cpu, process_cpu);
 }
 """
 
