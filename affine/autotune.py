@@ -45,6 +45,11 @@ keep pgcc's default.
 Variants that fail the legality check (illegal), do not compile, crash, hang (timeout) or print something else
 than the untransformed program (wrong-output) are dropped at the rung where they fail: they are never selected
 (per SCoP, every candidate is a whole program, checked as such).
+
+What a "run's time" is comes from SweepConfig.measure (affine/measure.py): by default the per-task counters of
+the program's slowest thread (hardware cycles, else the kernel's task-clock in CPU seconds), which a busy
+machine's other processes do not inflate by making the program wait for a CPU; wall time where perf_event_open
+is refused. Rankings, the noise rule and the stored medians are all in that measure (the database entry names it).
 """
 
 from __future__ import annotations

@@ -30,9 +30,10 @@ it would need wall time on a quiet machine), and load imbalance that changes sid
 slowest thread overall is not the sum of each loop's slowest thread). Cycles are converted to seconds nowhere:
 a run's value is then a count, compared only with counts of the same kernel on the same machine.
 
-Runs are started through `/bin/sh -c 'read _ && exec "$@" </dev/null'`: the shell waits until the counters are opened on
-its pid with enable_on_exec, then execs the program, so the counts start at the program's first instruction and
-cover nothing of the shell or of Python.
+Runs are started through `/bin/sh -c 'read _ && exec "$@" </dev/null'`: the shell waits until the counters are
+opened on its pid with enable_on_exec, then execs the program, so the counts start at the program's first
+instruction and cover nothing of the shell or of Python. (A program whose Kernel.timer reports the CPU seconds of
+its timed region, see sweep.Kernel, is judged by that region with the same per-task clocks.)
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ _HARDWARE, _SOFTWARE = 0, 1
 _EVENTS = {"cycles": (_HARDWARE, 0), "instructions": (_HARDWARE, 1), "task-clock": (_SOFTWARE, 1)}
 # perf_event_attr flag bits: disabled, inherit, exclude_kernel, exclude_hv, enable_on_exec
 _DISABLED, _INHERIT, _EXCLUDE_KERNEL, _EXCLUDE_HV, _ENABLE_ON_EXEC = 1, 1 << 1, 1 << 5, 1 << 6, 1 << 12
+_FD_CLOEXEC = 8  # PERF_FLAG_FD_CLOEXEC: the descriptors do not leak into programs other threads start
 _SYSCALL = {"x86_64": 298, "aarch64": 241, "ppc64le": 319, "s390x": 331, "riscv64": 241}
 # the shell reads the go-ahead on its stdin, then becomes the program with /dev/null as stdin
 _LAUNCHER = ["/bin/sh", "-c", 'read _ && exec "$@" </dev/null', "sh"]
@@ -96,7 +98,7 @@ def perf_event_open(event: str, pid: int = 0, *, inherit: bool = False, on_exec:
                  | (_DISABLED | _ENABLE_ON_EXEC if on_exec else 0))
     _LIBC.syscall.restype = ctypes.c_long
     fd = _LIBC.syscall(ctypes.c_long(nr), ctypes.byref(attr), ctypes.c_int(pid), ctypes.c_int(-1),
-                       ctypes.c_int(-1), ctypes.c_ulong(0))
+                       ctypes.c_int(-1), ctypes.c_ulong(_FD_CLOEXEC))
     if fd < 0:
         e = ctypes.get_errno()
         raise OSError(e, f"perf_event_open({event}): {os.strerror(e)}")
@@ -207,7 +209,10 @@ def timed_run(argv: list, env: dict, measure: str, threads: int, timeout: float,
             raise
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        os.write(wr, b"go\n")
+        try:
+            os.write(wr, b"go\n")
+        except BrokenPipeError:  # the shell is gone (killed from outside): its exit status says so
+            pass
         try:
             stdout, _ = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:

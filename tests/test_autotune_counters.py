@@ -129,3 +129,19 @@ def test_refused_counters_fall_back_to_wall_time(perf_refused, sweeps_programs):
 def test_unknown_measure_is_refused():
     with pytest.raises(ValueError, match="measure 'cpu'"):
         sw.SweepConfig(measure="cpu")
+
+
+def test_pgcc_refuses_an_unknown_or_refused_measure(perf_refused, tmp):
+    from types import SimpleNamespace
+
+    from conftest import PROGRAMS, run_pgcc
+    from polygeist_py.affine import autotune as at
+    from polygeist_py.errors import CompileError
+    gemm = PROGRAMS / "polybench" / "gemm.c"
+    r = run_pgcc(["-O3", "--autotune-measure=cpu", str(gemm), "-o", str(tmp / "g")])
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.strip() == "pgcc: error: --autotune-measure expects auto, cycles, task-clock or wall, not 'cpu'"
+    # a counter the kernel refuses is an error before any tuning (this process: perf_event_open refused)
+    o = SimpleNamespace(scheduler=None, clang_args=[], autotune_measure="task-clock")
+    with pytest.raises(CompileError, match="--autotune-measure=task-clock: measure 'task-clock' is not available"):
+        at.autotune_for_driver(str(gemm), o, None, 2)
