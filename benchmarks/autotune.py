@@ -8,8 +8,9 @@ OMP_PLACES=cores). --measure (affine/measure.py; default auto) says what ranks t
 with a counter measure available (task-clock or cycles), the CPU seconds of the slowest thread during the call
 (max(main, workers' share) at 2 threads, OMP_WAIT_POLICY=passive), which waiting for a CPU behind other processes
 does not inflate; with --measure wall (or where perf_event_open is refused), the call's wall time. The table
-gives the ratio in the chosen measure and, beside it, the ratio of the same runs' wall times. The sizes (SIZES) give every kernel tens of milliseconds per call
-at the default schedule and 2 threads on a quiet 2-core machine (about 50 to 100 ms of CPU time at 1 thread).
+gives the ratio in the chosen measure and, beside it, the ratio of the same runs' wall times. The sizes (SIZES)
+give every kernel tens of milliseconds per call at the default schedule and 2 threads on a quiet 2-core machine
+(about 50 to 100 ms of CPU time at 1 thread).
 
 Timing isolation (affine/sweep.py: machine_slot, compile_slot): the workers of one machine take turns to run
 programs (a distributed.Lock per host), and a timed run reserves --threads of the machine's cores, so no compile
