@@ -916,6 +916,11 @@ def main(argv=None) -> int:
     ap.add_argument("--json")
     ap.add_argument("--plot", help="PNG of time against tile sizes (needs matplotlib)")
     a = ap.parse_args(argv)
+    if not a.scheduler:  # this machine runs the programs: refuse a measure it does not allow before sweeping
+        try:
+            measure.resolve(a.measure)
+        except ValueError as e:
+            ap.error(str(e))
     tiles = [None if t == "default" else () if t == "none" else tuple(int(x) for x in t.split(","))
              for t in a.tile_sizes]
     space = grid(tile_sizes=tiles, fusion=[None if f == "smart" else f for f in a.fusion],
