@@ -105,7 +105,8 @@ def plan(budget: int, eta: int = 2) -> list:
 @dataclass
 class TuneResult:
     """What a search found for one kernel: the `best` variant (the default when nothing beats it), its median
-    and the default schedule's over all their runs (seconds), `speedup` (default / best), the `rungs` (one Sweep
+    and the default schedule's over all their runs (in the sweep's measure: wall seconds, CPU seconds of the
+    slowest thread for task-clock, or its cycles; see affine/measure.py), `speedup` (default / best), the `rungs` (one Sweep
     each), `runs` (timed runs spent) and `evaluated` (distinct variants timed). Tuned per SCoP (tune_scops):
     `best` is the whole program's Variant (per-SCoP entries), `scops` each tuned SCoP's own choice (a Variant
     for a whole file, as in the space), `stages` the search of each SCoP; `default_median_s` is from the first
