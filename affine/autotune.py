@@ -45,6 +45,11 @@ keep pgcc's default.
 Variants that fail the legality check (illegal), do not compile, crash, hang (timeout) or print something else
 than the untransformed program (wrong-output) are dropped at the rung where they fail: they are never selected
 (per SCoP, every candidate is a whole program, checked as such).
+
+What a "run's time" is comes from SweepConfig.measure (affine/measure.py): by default the per-task counters of
+the program's slowest thread (hardware cycles, else the kernel's task-clock in CPU seconds), which a busy
+machine's other processes do not inflate by making the program wait for a CPU; wall time where perf_event_open
+is refused. Rankings, the noise rule and the stored medians are all in that measure (the database entry names it).
 """
 
 from __future__ import annotations
@@ -57,6 +62,9 @@ import statistics
 import sys
 from dataclasses import dataclass, field
 
+from polygeist_py.errors import CompileError
+
+from . import measure
 from . import sweep as sw
 from .sweep import Kernel, SweepConfig, Variant
 
@@ -97,7 +105,8 @@ def plan(budget: int, eta: int = 2) -> list:
 @dataclass
 class TuneResult:
     """What a search found for one kernel: the `best` variant (the default when nothing beats it), its median
-    and the default schedule's over all their runs (seconds), `speedup` (default / best), the `rungs` (one Sweep
+    and the default schedule's over all their runs (in the sweep's measure: wall seconds, CPU seconds of the
+    slowest thread for task-clock, or its cycles; see affine/measure.py), `speedup` (default / best), the `rungs` (one Sweep
     each), `runs` (timed runs spent) and `evaluated` (distinct variants timed). Tuned per SCoP (tune_scops):
     `best` is the whole program's Variant (per-SCoP entries), `scops` each tuned SCoP's own choice (a Variant
     for a whole file, as in the space), `stages` the search of each SCoP; `default_median_s` is from the first
@@ -233,14 +242,15 @@ def interleaved_sweep(kernel: Kernel, variants: list, reps: int, config: SweepCo
         wall += res.wall_s
         for r in res.rows:  # (every variant of this round passed the rounds before)
             old = rows.get(r["variant"])
-            rows[r["variant"]] = dict(r, times=(old["times"] if old else []) + r["times"])
+            rows[r["variant"]] = dict(r, times=(old["times"] if old else []) + r["times"],
+                                      wall_times=(old.get("wall_times", []) if old else []) + r.get("wall_times", []))
     out = []
     for r in rows.values():
         times = r["times"]
         r["reps"] = reps
         if r["status"] == sw.OK and times:
             n = sw.noise(times)
-            r.update(median_s=round(statistics.median(times), 6), min_s=round(min(times), 6),
+            r.update(median_s=sw._round(statistics.median(times)), min_s=sw._round(min(times)),
                      noise=None if n is None else round(n, 4))
         out.append(r)
     return sw.Sweep(out, wall)
@@ -414,8 +424,15 @@ def store(result: TuneResult, db=None) -> list:
             "program_variant": result.best.key, "median_s": stage.best_median_s,
             "default_median_s": stage.default_median_s, "speedup": stage.speedup, "noise": stage.best_noise,
             "default_noise": stage.default_noise, "runs": result.runs,
-            "evaluated": result.evaluated, "strategy": result.strategy, "threads": _threads(result)}))
+            "evaluated": result.evaluated, "strategy": result.strategy, "threads": _threads(result),
+            "measure": _measure(result)}))
     return keys
+
+
+def _measure(result: TuneResult):
+    """The measure the runs of the last rung used (sweep rows' `measure`), None without rows."""
+    rows = result.rungs[-1].rows if result.rungs else []
+    return next((r.get("measure") for r in rows if r.get("measure")), None)
 
 
 def _threads(result: TuneResult):
@@ -460,8 +477,16 @@ def autotune_for_driver(path: str, o, db, budget) -> TuneResult:
         print("pgcc: note: dask.distributed is not installed (pip install 'polygeist-py[distributed]'): "
               "autotuning in this process", file=sys.stderr)
     scheduler = getattr(o, "scheduler", None)
+    how = getattr(o, "autotune_measure", "auto")
+    try:
+        note = measure.fallback_note(how) or (f"timing by {how}" if how != "auto" else "")
+        measure.resolve(how)
+    except ValueError as e:
+        raise CompileError(f"--autotune-measure={how}: {e}") from None
+    if note:
+        print(f"pgcc: note: {note}", file=sys.stderr)
     kernel = Kernel(path, flags=tuple(o.clang_args))
-    result = tune_scops(kernel, None, budget, config=SweepConfig(threads=threads), serial=serial,
+    result = tune_scops(kernel, None, budget, config=SweepConfig(threads=threads, measure=how), serial=serial,
                         scheduler=scheduler, progress=True)
     if result.best is None:
         print(f"pgcc: warning: {path}: autotuning found no variant that runs and prints what the untransformed "
@@ -470,7 +495,9 @@ def autotune_for_driver(path: str, o, db, budget) -> TuneResult:
     if db is not None:
         store(result, db)
     sp = result.speedup
-    print(f"pgcc: autotuned {path}: {result.best.key} ({result.best_median_s:.4g} s"
+    unit = {"cycles": " cycles of the slowest thread", "task-clock": " CPU s of the slowest thread"}.get(
+        _measure(result), " s")
+    print(f"pgcc: autotuned {path}: {result.best.key} ({result.best_median_s:.4g}{unit}"
           + (f", {sp:.2f}x the default schedule" if sp else "") + f"; {result.evaluated} variants, "
           f"{result.runs} timed runs)" + (f" -> {db.path}" if db is not None else ""), file=sys.stderr)
     return result

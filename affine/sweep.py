@@ -54,13 +54,15 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
+from . import measure
+
 TIMING_RESOURCE = "pgcc-timing"
 # statuses of a result row
 OK, ILLEGAL, COMPILE_ERROR, WRONG_OUTPUT, RUN_ERROR, TIMEOUT, WORKER_DIED = (
     "ok", "illegal", "compile-error", "wrong-output", "run-error", "timeout", "worker-died")
 RETRIED_ON_RESUME = (WORKER_DIED,)
 TIME_FIELDS = ("times", "median_s", "min_s", "noise", "compile_s", "worker", "reference_median_s",
-               "reference_noise")
+               "reference_noise", "wall_times")
 
 
 @dataclass(frozen=True)
@@ -68,8 +70,11 @@ class Kernel:
     """A C program to sweep: `path`, `defines` ((name, value) pairs, e.g. problem sizes), `name` (default: the
     file's stem), `args` passed to the program when it runs, `flags` further pgcc flags of every build (-I,
     -std=, ...), `timer`: a regular expression whose first group is the seconds the program measured itself
-    (e.g. r"kernel-seconds ([0-9.e-]+)"); lines matching it are left out of the output check. Without a
-    timer, a run's time is the wall-clock time of the whole process."""
+    (e.g. r"kernel-seconds ([0-9.e-]+)", or a group named `wall`); lines matching it are left out of the output
+    check. Without a timer, a run's time is the wall-clock time of the whole process. A timer may also have
+    groups named `main` and `total`: the CPU seconds of the program's main thread and of all its threads
+    during the region it times (clock_gettime's CLOCK_THREAD_CPUTIME_ID and CLOCK_PROCESS_CPUTIME_ID); the
+    counter measures (SweepConfig.measure) then judge that region alone instead of the whole process."""
     path: str
     defines: tuple = ()
     name: str = ""
@@ -200,7 +205,12 @@ class SweepConfig:
     two workers of one machine never run programs at the same time (their pinned threads would share cores),
     and reserve `threads` of its `cores` (default: os.cpu_count() of the worker): a compile reserves one, so
     compiles run side by side with each other and with runs that leave them a core, but never on the cores
-    a timed run's threads are pinned to (machine_slot, compile_slot)."""
+    a timed run's threads are pinned to (machine_slot, compile_slot).
+    measure: what a timed run measures (affine/measure.py): "auto" (the default: hardware cycles where the
+    machine has a PMU, else the kernel's task-clock, else wall time when perf_event_open is refused),
+    "cycles", "task-clock" or "wall"; counters give the slowest thread's count (CPU seconds for task-clock),
+    which waiting for a CPU does not inflate. Every row names the measure it used (`measure`) and keeps the
+    runs' wall times (`wall_times`) beside."""
     reps: int = 3
     threads: int = 1
     compile_timeout: float = 300.0
@@ -209,6 +219,11 @@ class SweepConfig:
     opt: str = "-O3"
     exclusive: bool = True
     cores: int | None = None
+    measure: str = "auto"
+
+    def __post_init__(self):
+        if self.measure not in measure.MEASURES:
+            raise ValueError(f"measure {self.measure!r}: expected one of {', '.join(measure.MEASURES)}")
 
 
 def _entry_key(entry: dict) -> str:
@@ -309,26 +324,38 @@ def _run(exe: str, kernel: Kernel, cfg: SweepConfig):
 
 
 def _time(exe: str, kernel: Kernel, cfg: SweepConfig, reps: int):
-    """(status, [seconds], message): `reps` wall-clock runs (output discarded)."""
-    times = []
+    """(status, [values], message, [wall seconds], measure): `reps` runs (output discarded) under the measure
+    cfg.measure resolves to on this machine (measure.resolve). A value is the run's wall time (or the
+    program's own, Kernel.timer), or, for counters, the count of the slowest thread (measure.slowest_thread;
+    task-clock in seconds), of the region the timer's `main`/`total` groups report when it has them."""
+    times, walls = [], []
+    try:
+        used = measure.resolve(cfg.measure)
+    except ValueError as e:  # cycles asked for on a machine without a PMU, say: the row says so
+        return RUN_ERROR, times, str(e), walls, cfg.measure
     for _ in range(reps):
-        t0 = time.perf_counter()
         try:
-            r = subprocess.run([exe, *kernel.args], stdout=subprocess.PIPE if kernel.timer else subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, env=_env(cfg.threads), timeout=cfg.run_timeout,
-                               text=True)
+            r = measure.timed_run([exe, *kernel.args], _env(cfg.threads), used, cfg.threads, cfg.run_timeout,
+                                  capture=bool(kernel.timer))
         except subprocess.TimeoutExpired:
-            return TIMEOUT, times, f"run exceeded {cfg.run_timeout} s"
+            return TIMEOUT, times, f"run exceeded {cfg.run_timeout} s", walls, used
         if r.returncode != 0:
-            return RUN_ERROR, times, f"exit status {r.returncode}"
-        dt = time.perf_counter() - t0
+            return RUN_ERROR, times, f"exit status {r.returncode}", walls, used
+        value, wall = (r.value / 1e9 if used == "task-clock" else r.value), r.wall
         if kernel.timer:
             m = re.search(kernel.timer, r.stdout)
             if not m:
-                return RUN_ERROR, times, f"no line matching the timer {kernel.timer!r}"
-            dt = float(m.group(1))
-        times.append(dt)
-    return OK, times, ""
+                return RUN_ERROR, times, f"no line matching the timer {kernel.timer!r}", walls, used
+            groups = m.groupdict()
+            wall = float(groups["wall"] if groups.get("wall") else m.group(1))
+            if used == "wall":
+                value = wall
+            elif groups.get("main") and groups.get("total"):  # the program's region, by its per-task clocks
+                value = measure.slowest_thread(float(groups["main"]), float(groups["total"]), cfg.threads)
+                used = "task-clock"
+        times.append(value)
+        walls.append(wall)
+    return OK, times, "", walls, used
 
 
 def _this_worker(cfg: SweepConfig):
@@ -452,7 +479,7 @@ def reference(kernel: Kernel, source: str, defines: tuple, cfg: SweepConfig) -> 
             return {"status": status, "output": None, "times": [], "message": "reference: " + out}
         _EXE_CACHE[cache_key] = (exe, out)
     with machine_slot(cfg):
-        status, times, msg = _time(exe, kernel, cfg, cfg.reps)
+        status, times, msg, _, _ = _time(exe, kernel, cfg, cfg.reps)
     return {"status": OK, "output": out, "times": times, "message": msg}
 
 
@@ -517,7 +544,7 @@ def run_variant(kernel: Kernel, source: str, variant: Variant, ref: dict, cfg: S
     Never raises for a problem of the variant: the row's status says what happened."""
     row = {"kernel": kernel.name, "variant": variant.key, **variant.params(), "threads": cfg.threads,
            "reps": cfg.reps, "status": None, "message": "", "times": [], "median_s": None, "min_s": None,
-           "noise": None, "compile_s": None, "worker": _worker_name(),
+           "noise": None, "compile_s": None, "worker": _worker_name(), "measure": None, "wall_times": [],
            "reference_median_s": statistics.median(ref["times"]) if ref.get("times") else None,
            "reference_noise": noise(ref.get("times", []))}
     if ref["status"] != OK:
@@ -539,12 +566,18 @@ def run_variant(kernel: Kernel, source: str, variant: Variant, ref: dict, cfg: S
                 row.update(status=WRONG_OUTPUT, message="output differs from the untransformed program's")
                 return row
             _CHECKED.add(checked)
-        status, times, msg = _time(exe, kernel, cfg, cfg.reps)
-    row.update(status=status, message=msg, times=[round(t, 6) for t in times])
+        status, times, msg, walls, used = _time(exe, kernel, cfg, cfg.reps)
+    row.update(status=status, message=msg, times=[_round(t) for t in times], measure=used,
+               wall_times=[round(t, 6) for t in walls])
     if times:
-        row.update(median_s=round(statistics.median(times), 6), min_s=round(min(times), 6),
+        row.update(median_s=_round(statistics.median(times)), min_s=_round(min(times)),
                    noise=None if noise(times) is None else round(noise(times), 4))
     return row
+
+
+def _round(x: float):
+    """A run's value as stored: seconds to the microsecond, cycle counts whole."""
+    return round(x) if x >= 1e3 else round(x, 6)
 
 
 def _worker_name() -> str:
@@ -870,6 +903,9 @@ def main(argv=None) -> int:
     ap.add_argument("--unroll-jam", nargs="*", default=["on"], choices=["on", "off"])
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--measure", choices=measure.MEASURES, default="auto",
+                    help="what a run measures: hardware cycles, task-clock (CPU time of the slowest thread), "
+                         "wall time; auto: the first available (default)")
     ap.add_argument("--run-timeout", type=float, default=60.0, help="seconds")
     ap.add_argument("--rtol", type=float, default=0.0)
     ap.add_argument("--scheduler", help="tcp://host:port of a Dask scheduler (default: a LocalCluster)")
@@ -880,16 +916,25 @@ def main(argv=None) -> int:
     ap.add_argument("--json")
     ap.add_argument("--plot", help="PNG of time against tile sizes (needs matplotlib)")
     a = ap.parse_args(argv)
+    if not a.scheduler:  # this machine runs the programs: refuse a measure it does not allow before sweeping
+        try:
+            measure.resolve(a.measure)
+        except ValueError as e:
+            ap.error(str(e))
     tiles = [None if t == "default" else () if t == "none" else tuple(int(x) for x in t.split(","))
              for t in a.tile_sizes]
     space = grid(tile_sizes=tiles, fusion=[None if f == "smart" else f for f in a.fusion],
                  parallel=[p == "on" for p in a.parallel], unroll_jam=[u == "on" for u in a.unroll_jam])
     kernels = [Kernel(k, defines=a.defines) for k in a.kernels]
     res = sweep(kernels, space, config=SweepConfig(reps=a.reps, threads=a.threads, run_timeout=a.run_timeout,
-                                                   rtol=a.rtol),
+                                                   rtol=a.rtol, measure=a.measure),
                 scheduler=a.scheduler, n_workers=a.workers, serial=a.serial, journal=a.journal)
+    note = measure.fallback_note(a.measure)
+    if note:
+        print(f"note: {note}", file=sys.stderr)
     for r in res.rows:
-        med = f"{r['median_s']:.6f} s  noise {r['noise']}" if r["median_s"] is not None else r["message"][:80]
+        med = f"{r['median_s']:.6f} ({r['measure']})  noise {r['noise']}" if r["median_s"] is not None \
+            else r["message"][:80]
         print(f"{r['kernel']:16s} {r['variant']:48s} {r['status']:12s} {med}")
     print(f"{len(res.rows)} variants in {res.wall_s:.1f} s; machine noise {res.machine_noise()}")
     if a.csv:

@@ -1,10 +1,16 @@
 """The autotuner against pgcc's default -O3 schedule, and the sweep's throughput with 1 and 2 Dask workers.
 
-What is measured: the seconds of the kernel call alone (the ``kernel_<name>(...)`` call in ``main`` of
-tests/programs/polybench/<name>.c, wrapped in clock_gettime(CLOCK_MONOTONIC) by a copy of the program that prints
-``autotune-kernel-seconds <s>``; the sweep reads it through Kernel.timer), at OMP_NUM_THREADS=--threads, threads
-pinned (OMP_PROC_BIND=close, OMP_PLACES=cores). The sizes (SIZES) give every kernel tens of milliseconds per call
-at the default schedule and 2 threads on a quiet 2-core machine (about 50 to 100 ms of CPU time at 1 thread).
+What is measured: the kernel call alone (the ``kernel_<name>(...)`` call in ``main`` of
+tests/programs/polybench/<name>.c, wrapped by a copy of the program that prints its wall seconds and the CPU seconds
+of the main thread and of all threads during the call: ``autotune-kernel-seconds <s> main-cpu <s> process-cpu <s>``;
+the sweep reads it through Kernel.timer), at OMP_NUM_THREADS=--threads, threads pinned (OMP_PROC_BIND=close,
+OMP_PLACES=cores). --measure (affine/measure.py; default auto) says what ranks the variants and judges them:
+with a counter measure available (task-clock or cycles), the CPU seconds of the slowest thread during the call
+(max(main, workers' share) at 2 threads, OMP_WAIT_POLICY=passive), which waiting for a CPU behind other processes
+does not inflate; with --measure wall (or where perf_event_open is refused), the call's wall time. The table
+gives the ratio in the chosen measure and, beside it, the ratio of the same runs' wall times. The sizes (SIZES)
+give every kernel tens of milliseconds per call at the default schedule and 2 threads on a quiet 2-core machine
+(about 50 to 100 ms of CPU time at 1 thread).
 
 Timing isolation (affine/sweep.py: machine_slot, compile_slot): the workers of one machine take turns to run
 programs (a distributed.Lock per host), and a timed run reserves --threads of the machine's cores, so no compile
@@ -41,6 +47,7 @@ import json
 import math
 import os
 import re
+import statistics
 import sys
 import tempfile
 import time
@@ -63,18 +70,31 @@ SIZES = {  # tens of milliseconds per kernel call at the default schedule, 2 thr
     "atax": {"M": 2000, "N": 2400},
 }
 KERNELS = "gemm,jacobi_2d,syrk,2mm,heat_3d,seidel_2d"
-TIMER = r"autotune-kernel-seconds ([0-9.eE+-]+)"
+TIMER = (r"autotune-kernel-seconds (?P<wall>[0-9.eE+-]+) main-cpu (?P<main>[0-9.eE+-]+)"
+         r" process-cpu (?P<total>[0-9.eE+-]+)")
 KERNEL_CALL = re.compile(r"^(\s*)(kernel_\w+\s*\(.*\)\s*;)\s*$", re.M)
+# the kernel call's wall time, and the CPU time of the main thread and of all threads (workers included, while
+# they live) during it: the per-task clocks that the sweep's task-clock measure reads (affine/measure.py)
 TIMER_C = r"""
 #include <time.h>
-static struct timespec autotune_t0;
-static void autotune_timer_start(void) { clock_gettime(CLOCK_MONOTONIC, &autotune_t0); }
-static void autotune_timer_stop(void)
+static struct timespec autotune_t0[3];
+static const clockid_t autotune_clocks[3] = {CLOCK_MONOTONIC, CLOCK_THREAD_CPUTIME_ID, CLOCK_PROCESS_CPUTIME_ID};
+static double autotune_since(int i)
 {
   struct timespec t1;
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  printf("autotune-kernel-seconds %.9f\n",
-         (double)(t1.tv_sec - autotune_t0.tv_sec) + 1e-9 * (t1.tv_nsec - autotune_t0.tv_nsec));
+  clock_gettime(autotune_clocks[i], &t1);
+  return (double)(t1.tv_sec - autotune_t0[i].tv_sec) + 1e-9 * (t1.tv_nsec - autotune_t0[i].tv_nsec);
+}
+static void autotune_timer_start(void)
+{
+  int i;
+  for (i = 2; i >= 0; i--)
+    clock_gettime(autotune_clocks[i], &autotune_t0[i]);
+}
+static void autotune_timer_stop(void)
+{
+  double wall = autotune_since(0), main_cpu = autotune_since(1), process_cpu = autotune_since(2);
+  printf("autotune-kernel-seconds %.9f main-cpu %.9f process-cpu %.9f\n", wall, main_cpu, process_cpu);
 }
 """
 
@@ -136,14 +156,19 @@ def main(argv=None) -> int:
     ap.add_argument("--random", action="store_true", help="also random sampling at the same budget")
     ap.add_argument("--throughput-variants", type=int, default=6)
     ap.add_argument("--no-throughput", action="store_true")
+    ap.add_argument("--measure", choices=sw.measure.MEASURES, default="auto",
+                    help="what ranks and judges the variants (affine/measure.py): auto, cycles, task-clock, wall")
     ap.add_argument("--json")
     a = ap.parse_args(argv)
     t_start = time.perf_counter()
-    cfg = sw.SweepConfig(threads=a.threads, run_timeout=120)
+    load_before = os.getloadavg()
+    cfg = sw.SweepConfig(threads=a.threads, run_timeout=120, measure=a.measure)
+    note = sw.measure.fallback_note(a.measure)
     strategy = at.STRATEGY + (", per SCoP (the kernel function's)" if a.search == "per-scop" else ", whole file")
     print(f"# autotuned vs default -O3 schedule: {a.threads} threads, {a.workers} workers, budget {a.budget} "
           f"timed runs per kernel, final check {a.final_reps} repetitions each; {_load()}", flush=True)
     print(f"# strategy: {strategy}", flush=True)
+    print(f"# measure: {a.measure}" + (f" ({note})" if note else ""), flush=True)
     records = []
     client, _ = sw.make_client(None, a.workers)
     try:
@@ -173,6 +198,13 @@ def main(argv=None) -> int:
                         return None, None, None, verdict(None, [], [])
                     ratio = d0["median_s"] / r["median_s"] if d0["median_s"] else None
                     return r["median_s"], r["noise"], ratio, verdict(v, d0["times"], r["times"])
+
+                def wall_ratio(v):
+                    """default / choice of the final check's wall-time medians (the same runs)."""
+                    r = rows.get((v or sw.Variant()).key)
+                    if v is None or r is None or not r.get("wall_times") or not d0.get("wall_times"):
+                        return None
+                    return statistics.median(d0["wall_times"]) / statistics.median(r["wall_times"])
                 med, noi, ratio, ver = judged(sh.best)
                 rec = {"kernel": name, "sizes": SIZES.get(name, {}), "default_s": d0["median_s"],
                        "default_noise": d0["noise"], "default_times": d0["times"], "tuned_s": med,
@@ -181,17 +213,21 @@ def main(argv=None) -> int:
                        "variant": sh.best.key if sh.best else None,
                        "search_default_noise": sh.default_noise, "search_best_noise": sh.best_noise,
                        "variants_seen": sh.evaluated, "runs": sh.runs, "search": a.search,
-                       "scops": {n: v.key for n, v in sh.scops.items()}, "seconds": None}
+                       "scops": {n: v.key for n, v in sh.scops.items()}, "seconds": None,
+                       "measure": d0.get("measure"), "wall_ratio": wall_ratio(sh.best),
+                       "default_wall_noise": sw.noise(d0.get("wall_times") or [])}
                 if rnd:
                     rmed, rnoi, rratio, rver = judged(rnd.best)
                     rec.update(random_variant=rnd.best.key if rnd.best else None, random_s=rmed,
                                random_noise=rnoi, random_ratio=rratio, random_verdict=rver,
-                               random_variants_seen=rnd.evaluated, random_runs=rnd.runs)
+                               random_variants_seen=rnd.evaluated, random_runs=rnd.runs,
+                               random_wall_ratio=wall_ratio(rnd.best))
                 rec["seconds"] = time.perf_counter() - t0
                 records.append(rec)
                 print(f"{name:10s} default {_fmt(rec['default_s'], '.4f')} s "
                       f"(noise {_fmt(rec['default_noise'], '.3f')})"
                       f"  tuned {_fmt(med, '.4f')} s (noise {_fmt(noi, '.3f')})  {_fmt(ratio, '.2f')}x {ver}"
+                      f" (wall {_fmt(rec['wall_ratio'], '.2f')}x, wall noise {_fmt(rec['default_wall_noise'], '.3f')})"
                       f"  [{rec['variant']}; {sh.evaluated} variants, {sh.runs} runs; {rec['seconds']:.0f} s]"
                       + (f"  random {_fmt(rec['random_ratio'], '.2f')}x {rec['random_verdict']}" if rnd else ""),
                       flush=True)
@@ -200,6 +236,8 @@ def main(argv=None) -> int:
         client.close()
         cluster.close()
     out = {"budget": a.budget, "threads": a.threads, "workers": a.workers, "search": a.search,
+           "measure": next((r["measure"] for r in records if r.get("measure")), a.measure),
+           "load_before": load_before, "load_after": os.getloadavg(),
            "strategy": strategy, "final_reps": a.final_reps, "kernels": records,
            "geomean": geomean([r["ratio"] for r in records]),
            "random_geomean": geomean([r.get("random_ratio") for r in records]) if a.random else None}
@@ -225,19 +263,23 @@ def main(argv=None) -> int:
 def table(out: dict) -> str:
     """The benchmark's results as the Markdown tables docs/autotuning.md quotes."""
     rnd = out.get("random_geomean") is not None
+    unit = {"task-clock": "CPU seconds of the slowest thread", "cycles": "cycles of the slowest thread"}.get(
+        out.get("measure"), "wall seconds")
     lines = [f"Autotuned ({out['strategy']}; budget {out['budget']} timed runs per kernel) against the default "
-             f"-O3 schedule, {out['threads']} threads, kernel-call seconds, median of {out['final_reps']} runs; "
-             f"noise = (max - min) / median; ratio = default / tuned.", "",
-             "| kernel (sizes) | default | noise | tuned | noise | ratio | verdict | tuned variant |"
-             + (" random |" if rnd else ""),
-             "|---|---|---|---|---|---|---|---|" + ("---|" if rnd else "")]
+             f"-O3 schedule, {out['threads']} threads, kernel call measured by {out.get('measure')} ({unit}), "
+             f"median of {out['final_reps']} runs; noise = (max - min) / median; ratio = default / tuned; "
+             "wall = the same ratio of the same runs' wall times.", "",
+             "| kernel (sizes) | default | noise | tuned | noise | ratio | wall | verdict | tuned variant |"
+             + (" random (wall) |" if rnd else ""),
+             "|---|---|---|---|---|---|---|---|---|" + ("---|" if rnd else "")]
     for r in out["kernels"]:
         sizes = "x".join(str(v) for v in r["sizes"].values())
         lines.append(f"| {r['kernel']} ({sizes}) | {_fmt(r['default_s'], '.4f')} s | {_fmt(r['default_noise'], '.3f')} "
                      f"| {_fmt(r['tuned_s'], '.4f')} s | {_fmt(r['tuned_noise'], '.3f')} | {_fmt(r['ratio'], '.2f')}x "
-                     f"| {r['verdict']} | `{r['variant']}` |"
-                     + (f" {_fmt(r.get('random_ratio'), '.2f')}x ({r.get('random_verdict')}) |" if rnd else ""))
-    lines.append(f"| geomean | | | | | {_fmt(out['geomean'], '.3f')}x | | |"
+                     f"| {_fmt(r.get('wall_ratio'), '.2f')}x | {r['verdict']} | `{r['variant']}` |"
+                     + (f" {_fmt(r.get('random_ratio'), '.2f')}x ({_fmt(r.get('random_wall_ratio'), '.2f')}x) "
+                        f"{r.get('random_verdict')}, `{r.get('random_variant')}` |" if rnd else ""))
+    lines.append(f"| geomean | | | | | {_fmt(out['geomean'], '.3f')}x | | | |"
                  + (f" {_fmt(out['random_geomean'], '.3f')}x |" if rnd else ""))
     if "throughput_s" in out:
         n = out["throughput_variants"]

@@ -128,6 +128,8 @@ Polyhedral scheduling (affine loop nests, isl; on by default at -O3):
                          compiles give each SCoP the variant stored for it
   --no-tuning-db         neither read nor write it (with --autotune: compile with what it found, store nothing)
   --scheduler ADDR       Dask scheduler (tcp://host:port) for --autotune (default: a local cluster)
+  --autotune-measure=M   what --autotune's runs measure: auto (default: cycles, else task-clock, else wall),
+                         cycles, task-clock (CPU time of the slowest thread) or wall
 
 Automatic differentiation: no flag; __enzyme_autodiff / __enzyme_fwddiff calls in the source (Enzyme's API).
 
@@ -267,6 +269,7 @@ class Options:
     tuning_db: str | None = None        # --tuning-db=PATH (default $PGCC_TUNING_DB or ~/.cache/pgcc/tuning-db.json)
     no_tuning_db: bool = False          # --no-tuning-db: neither read nor write it
     scheduler: str | None = None        # --scheduler ADDR: the Dask scheduler the autotuner runs on
+    autotune_measure: str = "auto"      # --autotune-measure=M: affine/measure.py's timing backend
     # --- end autotuning ---
 
 
@@ -423,6 +426,11 @@ def parse_args(argv: list[str]) -> Options:
             o.no_tuning_db = True
         elif a in ("--scheduler",) or a.startswith("--scheduler="):
             o.scheduler = a.split("=", 1)[1] if "=" in a else value()
+        elif a.startswith("--autotune-measure="):
+            o.autotune_measure = a.split("=", 1)[1]
+            if o.autotune_measure not in ("auto", "cycles", "task-clock", "wall"):
+                raise CompileError(f"--autotune-measure expects auto, cycles, task-clock or wall, "
+                                   f"not '{o.autotune_measure}'")
         # --- end autotuning ---
         elif a.startswith("--emit="):
             o.emit = a.split("=", 1)[1]
