@@ -1307,7 +1307,9 @@ def build_and_test(recipe: Recipe, archive: Path, compiler: str, real_cc: str, w
     side.build_ok = rc == 0
     (log_dir / f"{recipe.name}-{compiler}-build.log").write_text("".join(blog))
     side.files_ok, side.files_total, side.files_failed = compiled_files(log, src)
-    if not side.build_ok:
+    if not side.build_ok and rc == 124:  # (configure's 'checking ... -Wno-error' is no error: name the timeout)
+        side.build_error = f"timeout after {BUILD_TIMEOUT} s in `{cmd}`"
+    elif not side.build_ok:
         side.build_error = first_error("".join(blog)) or blog[-1].strip().splitlines()[-1]
         return side
     tlog, trc = [], 0
