@@ -1055,7 +1055,7 @@ RECIPES: list[Recipe] = [
         test_counts=counts_uv_tap,
         notes="event loop (epoll, threads, pipes, timers, TCP/UDP on loopback); cmake + its test runner "
               "(uv_run_tests_a: ~400 tests in child processes; 8 of them (fs_copyfile, fs_read_bufs, "
-              "tcp_connect_timeout, ...) fail under gcc too on this machine: run as nobody, no routable network)"),
+              "tcp_connect_timeout, ...) fail under gcc too on this machine)"),
     Recipe(
         name="grep", source="deb:grep",
         build=["CC={cc} CFLAGS={cflags} ./configure --disable-nls --without-libsigsegv-prefix --disable-perl-regexp",
