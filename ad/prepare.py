@@ -187,10 +187,17 @@ def posix_memalign_as_aligned_alloc(f, module) -> None:
         slot = c.operands[0]
         if isinstance(slot.owner, ir.Block) or slot.owner.name != "llvm.alloca":
             continue
-        loads = [u.owner for u in slot.uses if u.owner != c.operation]
+        users = [u.owner for u in slot.uses if u.owner != c.operation]
+        # (the frontend first stores the variable's pointer into the slot, so that a failed call leaves it as it
+        # was; the derivative copy drops that store: its pointer is aligned_alloc's result, NULL on failure)
+        inits = [o for o in users if o.name == "llvm.store" and o.operands[1] == slot
+                 and o.operation.block == c.operation.block and o.operation.is_before_in_block(c.operation)]
+        loads = [o for o in users if o not in inits]
         if not all(o.name == "llvm.load" and o.operation.block == c.operation.block
                    and c.operation.is_before_in_block(o.operation) for o in loads):
             continue
+        for o in inits:
+            o.erase()
         i64, ptr = ir.IntegerType.get_signless(64), ir.Type.parse("!llvm.ptr")
         _declare(module, "aligned_alloc", [i64, i64], [ptr])
         with ir.InsertionPoint(c), c.location:

@@ -151,3 +151,10 @@ def test_rounding_math_is_an_error(tmp):
     rounds upward at run time; pgcc accepted the flag and folded or converted in round-to-nearest."""
     flag = compile_error(tmp / "r.c", "int main(void) { return 0; }\n", flags=("-frounding-math",))
     assert "-frounding-math is not supported by pgcc" in flag
+
+
+@pytest.mark.parametrize("opt", ["-O0", "-O2"])
+def test_failed_posix_memalign_keeps_the_pointer(opt, tmp):
+    """gcc.dg/torture/pr60092.c: pgcc's posix_memalign copied its result slot into the variable even when the call
+    failed, so the pointer became the slot's uninitialized contents instead of keeping its value."""
+    assert "failed 1 kept 1" in same_as_gcc(tmp, C / "wrong12_posix_memalign_failure.c", opt)

@@ -12,7 +12,7 @@ from fractions import Fraction
 from mlir import ir
 from mlir.dialects import arith, func, llvm
 
-from ..clang_ast import K, T, canonical, constant_string, evaluate, strip_implicit
+from ..clang_ast import K, T, canonical, children, constant_string, evaluate, strip_implicit
 from ..errors import error_at
 from . import complex_values
 from . import affine_forms as AF
@@ -20,7 +20,7 @@ from .attributes import add_passthrough, asm_label
 from . import c_types as CT
 from . import int_semantics as IS
 from .cuda_builtins import CudaBuiltins, is_texture
-from .scan import decl_key, out_param_var
+from .scan import address_of_operand, decl_key, out_param_var
 from . import gnu_atomics
 from . import varargs
 from . import x87
@@ -755,6 +755,12 @@ class Builtins(CudaBuiltins):
         i64 = ir.IntegerType.get_signless(64)
         slot = llvm.AllocaOp(CT.llvm_ptr(), llvm.ConstantOp(i64, ir.IntegerAttr.get(i64, 1)).result,
                              CT.llvm_ptr()).result
+        # (the variable's current pointer first: on failure posix_memalign leaves *memptr as it was, and the
+        # copy back below would have stored the slot's garbage: gcc.dg/torture/pr60092.c)
+        amp = address_of_operand(args[0])
+        old = fg.raw_pointer(children(amp)[0]) if amp is not None and out_param_var(args[0]) is not None else \
+            llvm.LoadOp(CT.llvm_ptr(), fg.raw_pointer(args[0])).result
+        llvm.StoreOp(old, slot)
         r = self.libc("posix_memalign", ir.IntegerType.get_signless(32),
                       [slot, self.size_arg(fg, args[1]), self.size_arg(fg, args[2])])
         p = llvm.LoadOp(CT.llvm_ptr(), slot).result
