@@ -120,12 +120,9 @@ static inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_
 static inline cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                                  const cudaGraphNode_t *dependencies, size_t count,
                                                  const struct cudaMemcpy3DParms *m) {
-  size_t sp, dp;
-  char *src = __pgcc_3d_address(m->srcArray, m->srcPtr, m->srcPos, &sp);
-  char *dst = __pgcc_3d_address(m->dstArray, m->dstPtr, m->dstPos, &dp);
-  size_t width = m->extent.width * (m->srcArray ? m->srcArray->elem : m->dstArray ? m->dstArray->elem : 1);
-  size_t src_rows = m->srcArray ? m->srcArray->height : m->srcPtr.ysize;
-  size_t dst_rows = m->dstArray ? m->dstArray->height : m->dstPtr.ysize;
+  struct __pgcc_3d_copy c = __pgcc_3d_copy_of(m);
+  char *src = c.src, *dst = c.dst;
+  size_t sp = c.sp, dp = c.dp, width = c.width, src_rows = c.src_rows, dst_rows = c.dst_rows;
   return __pgcc_graph_add_copy3d(node, graph, dependencies, count, dst, dp, dst_rows * dp, src, sp, src_rows * sp,
                                  width, m->extent.height, m->extent.depth ? m->extent.depth : 1);
 }

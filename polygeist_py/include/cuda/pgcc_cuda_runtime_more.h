@@ -121,25 +121,31 @@ static inline char *__pgcc_3d_address(cudaArray_t a, struct cudaPitchedPtr p, st
   *pitch = p.pitch;
   return (char *)p.ptr + (pos.z * p.ysize + pos.y) * p.pitch + pos.x;
 }
+/* the addresses, pitches, row width in bytes and rows per slice of both sides of cudaMemcpy3DParms (one place
+   for the synchronous, asynchronous and graph-node forms) */
+struct __pgcc_3d_copy { char *src, *dst; size_t sp, dp, width, src_rows, dst_rows; };
+static inline struct __pgcc_3d_copy __pgcc_3d_copy_of(const struct cudaMemcpy3DParms *m) {
+  struct __pgcc_3d_copy c;
+  c.src = __pgcc_3d_address(m->srcArray, m->srcPtr, m->srcPos, &c.sp);
+  c.dst = __pgcc_3d_address(m->dstArray, m->dstPtr, m->dstPos, &c.dp);
+  c.width = m->extent.width * (m->srcArray ? m->srcArray->elem : m->dstArray ? m->dstArray->elem : 1);
+  c.src_rows = m->srcArray ? m->srcArray->height : m->srcPtr.ysize;
+  c.dst_rows = m->dstArray ? m->dstArray->height : m->dstPtr.ysize;
+  return c;
+}
 static inline cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *m) {
-  size_t sp, dp;
-  char *src = __pgcc_3d_address(m->srcArray, m->srcPtr, m->srcPos, &sp);
-  char *dst = __pgcc_3d_address(m->dstArray, m->dstPtr, m->dstPos, &dp);
-  size_t width = m->extent.width * (m->srcArray ? m->srcArray->elem : m->dstArray ? m->dstArray->elem : 1);
-  size_t src_rows = m->srcArray ? m->srcArray->height : m->srcPtr.ysize;
-  size_t dst_rows = m->dstArray ? m->dstArray->height : m->dstPtr.ysize;
+  struct __pgcc_3d_copy c = __pgcc_3d_copy_of(m);
+  char *src = c.src, *dst = c.dst;
+  size_t sp = c.sp, dp = c.dp, width = c.width, src_rows = c.src_rows, dst_rows = c.dst_rows;
   for (size_t z = 0; z < (m->extent.depth ? m->extent.depth : 1); z++)
     for (size_t y = 0; y < m->extent.height; y++)
       memmove(dst + (z * dst_rows + y) * dp, src + (z * src_rows + y) * sp, width);
   return cudaSuccess;
 }
 static inline cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *m, cudaStream_t s = 0) {
-  size_t sp, dp;
-  char *src = __pgcc_3d_address(m->srcArray, m->srcPtr, m->srcPos, &sp);
-  char *dst = __pgcc_3d_address(m->dstArray, m->dstPtr, m->dstPos, &dp);
-  size_t width = m->extent.width * (m->srcArray ? m->srcArray->elem : m->dstArray ? m->dstArray->elem : 1);
-  size_t src_rows = m->srcArray ? m->srcArray->height : m->srcPtr.ysize;
-  size_t dst_rows = m->dstArray ? m->dstArray->height : m->dstPtr.ysize;
+  struct __pgcc_3d_copy c = __pgcc_3d_copy_of(m);
+  char *src = c.src, *dst = c.dst;
+  size_t sp = c.sp, dp = c.dp, width = c.width, src_rows = c.src_rows, dst_rows = c.dst_rows;
   int captured = 0;
   for (size_t z = 0; z < (m->extent.depth ? m->extent.depth : 1); z++) /* (one slice at a time) */
     captured = __pgcc_capture_copy2d(s, dst + z * dst_rows * dp, dp, src + z * src_rows * sp, sp, width,
