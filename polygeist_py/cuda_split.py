@@ -1122,9 +1122,13 @@ def device_stubs(kernels_: list) -> tuple[str, dict]:
         unpacked = ", ".join(f"*({_param_type(p)} *)__pgcc_p[{i}]" for i, p in enumerate(params))
         src.append(f"static void {name}_replay(void **__pgcc_p);\n")
         if params:
-            pointers = ", ".join(f"(void *)&__pgcc_a{i}" for i in range(len(params)))
-            sizes = ", ".join(f"sizeof(__pgcc_a{i})" for i in range(len(params)))
-            record = (f"void *__pgcc_p[] = {{{pointers}}}; size_t __pgcc_z[] = {{{sizes}}}; "
+            # (copies of the parameters are recorded, never the parameters' own addresses: an address that escapes
+            # into the runtime would make every kernel argument memory an unknown call may write, and invariant
+            # code would no longer leave the kernel: tests/test_licm_cuda.py)
+            copies = " ".join(f"{_param_type(p)} __pgcc_c{i} = __pgcc_a{i};" for i, p in enumerate(params))
+            pointers = ", ".join(f"(void *)&__pgcc_c{i}" for i in range(len(params)))
+            sizes = ", ".join(f"sizeof(__pgcc_c{i})" for i in range(len(params)))
+            record = (f"{copies} void *__pgcc_p[] = {{{pointers}}}; size_t __pgcc_z[] = {{{sizes}}}; "
                       f"__pgcc_capture_launch(__pgcc_st, __pgcc_g, __pgcc_b, __pgcc_s, {name}_replay, __pgcc_p, "
                       f"__pgcc_z, {len(params)});")
         else:

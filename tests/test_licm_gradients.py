@@ -223,13 +223,16 @@ def _nested(op):
 
 
 def _is_thread_loop(op) -> bool:
-    """Whether scf.for `op` is a loop of the cpuified launch itself (over threads or blocks): no branch between it
-    and the function but the outermost one (cpuify's choice between launch shapes)."""
+    """Whether scf.for `op` is a loop of the cpuified launch itself (over threads or blocks): only loops between it
+    and the outermost branches of the function (cpuify's choice between launch shapes, the stub's test for a
+    capturing stream), no branch inside the launch's loops."""
     chain, p = [], op.parent
     while p is not None and p.name != "func.func":
         chain.append(p.name)
         p = p.parent
-    return all(name in LOOPS for name in chain[:-1])
+    while chain and chain[-1] == "scf.if":  # (the branches around the whole launch)
+        chain.pop()
+    return all(name in LOOPS for name in chain)
 
 
 def _behind_arrival_count(op) -> bool:
