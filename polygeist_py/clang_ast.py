@@ -106,7 +106,12 @@ def in_skipped_range(tu, location) -> bool:
     """Whether source `location` (of a token) lies in a range the preprocessor skipped."""
     if location.file is None:
         return False
-    return any(s <= location.offset < e for s, e in skipped_ranges(tu).get(location.file.name, ()))
+    return offset_skipped(tu, location.file.name, location.offset)
+
+
+def offset_skipped(tu, file_name: str, offset: int) -> bool:
+    """Whether byte `offset` of file `file_name` lies in a range the preprocessor skipped."""
+    return any(s <= offset < e for s, e in skipped_ranges(tu).get(file_name, ()))
 
 
 def var_decl_initializer(cursor):
@@ -817,6 +822,8 @@ def _big_endian_pragmas(tu, diags) -> int:
         return 0
     n = 0
     for m in _BIG_ENDIAN_PRAGMA.finditer(text):
+        if offset_skipped(tu, name, m.start() + len(m.group(0)) - 1):  # (inside an inactive `#if`)
+            continue
         line = text.count("\n", 0, m.start()) + 1
         diags.append(("error", "unsupported construct: '#pragma scalar_storage_order big-endian' (byte-swapped "
                                "scalars)", name, line, 1))
@@ -834,7 +841,8 @@ def _c90_hex_floats(tu, args, diags) -> int:
         return 0
     n = 0
     for t in tu.get_tokens(extent=tu.cursor.extent):
-        if t.kind == ci.TokenKind.LITERAL and _HEX_FLOAT_SIGN.match(t.spelling):
+        if t.kind == ci.TokenKind.LITERAL and _HEX_FLOAT_SIGN.match(t.spelling) and \
+                not in_skipped_range(tu, t.location):
             loc = t.location
             diags.append(("error", f"unsupported construct: hexadecimal floating constant '{t.spelling}' under "
                                    f"{std} (gcc's C90 preprocessing number ends at the exponent's sign)",

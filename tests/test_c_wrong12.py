@@ -98,6 +98,11 @@ def test_big_endian_scalar_storage_order_is_an_error(tmp):
     assert "p.c:1:1: error: unsupported construct: '#pragma scalar_storage_order big-endian'" in pragma
     flag = compile_error(tmp / "f.c", "int main(void) { return 0; }\n", flags=("-fsso-struct=big-endian",))
     assert "-fsso-struct=big-endian is not supported by pgcc" in flag
+    # (inside an inactive `#if`, the pragma and a C90 hex float mean nothing, as in gcc: accepted)
+    inactive = tmp / "i.c"
+    inactive.write_text("#if 0\n#pragma scalar_storage_order big-endian\ndouble h = 0x1p+3;\n#endif\n"
+                        "struct s { int i; };\nstruct s v = { 5 };\nint main(void) { return v.i != 5; }\n")
+    assert run_exe(build_pgcc(inactive, tmp / "i", extra=("-std=c90",))).returncode == 0
     # (little-endian is x86's own order: accepted)
     src = tmp / "l.c"
     src.write_text("struct __attribute__((scalar_storage_order(\"little-endian\"))) le { int i; };\n"
