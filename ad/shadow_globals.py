@@ -188,12 +188,13 @@ def follow_pointer_stores(session, entry_calls) -> None:
     one, stopping with a message naming the global otherwise (the derivative would read or add into memory
     that is not the pointer's shadow: never a silent wrong derivative). Stores in derivative functions are not
     touched: their rules store the pointer's shadow."""
-    from mlir.dialects import arith, func, llvm, scf
-    from .gpu_block import _string_global
+    from mlir.dialects import arith, llvm
+    from .prepare import functions
+    from .run_time_checks import abort_if, declare_write_and_abort
     follows = getattr(session, "follow_stores", [])
     if not follows:
         return
-    ptr, i64, i32 = ir.Type.parse("!llvm.ptr"), ir.IntegerType.get_signless(64), ir.IntegerType.get_signless(32)
+    ptr, i64 = ir.Type.parse("!llvm.ptr"), ir.IntegerType.get_signless(64)
     slots = sorted({(name, off) for name, _, off in follows})
     for name, store, offset in follows:
         with ir.InsertionPoint.after(store.operation), store.location:
@@ -201,11 +202,9 @@ def follow_pointer_stores(session, entry_calls) -> None:
             at = llvm.IntToPtrOp(ptr, arith.addi(llvm.PtrToIntOp(i64, sbase).result,
                                                  arith.constant(i64, offset))).result
             llvm.StoreOp(llvm.ZeroOp(ptr).result, at)
-    for name in {"write", "abort"}:
-        if name not in session.funcs:
-            with ir.InsertionPoint(session.module.body), ir.Location.unknown():
-                t = ir.FunctionType.get([i32, ptr, i64], [i64]) if name == "write" else ir.FunctionType.get([], [])
-                session.funcs[name] = func.FuncOp(name, t, visibility="private")
+    declare_write_and_abort(session.module)
+    session.funcs.update({name: op for name in ("write", "abort") if name not in session.funcs
+                          for op in [functions(session.module).get(name)] if op is not None})
     for call in entry_calls:
         used = _globals_reached(session, ir.FlatSymbolRefAttr(call.attributes["callee"]).value)
         with ir.InsertionPoint(call), call.location:
@@ -222,14 +221,7 @@ def follow_pointer_stores(session, entry_calls) -> None:
                 zero = arith.constant(i64, 0)
                 bad = arith.andi(arith.cmpi(arith.CmpIPredicate.ne, pv, zero),
                                  arith.cmpi(arith.CmpIPredicate.eq, sv, zero))
-                check = scf.IfOp(bad)
-                with ir.InsertionPoint(check.then_block):
-                    text = FOLLOW_MESSAGE.format(name=name, offset=offset)
-                    msg = llvm.AddressOfOp(ptr, _string_global(session.module, text)).result
-                    func.CallOp([i64], ir.FlatSymbolRefAttr.get("write"),
-                                [arith.constant(i32, 2), msg, arith.constant(i64, len(text.encode()))])
-                    func.CallOp([], ir.FlatSymbolRefAttr.get("abort"), [])
-                    scf.YieldOp([])
+                abort_if(bad, FOLLOW_MESSAGE.format(name=name, offset=offset), session.module)
 
 
 def ops_reached(session, fname):
