@@ -103,7 +103,8 @@ class _Run:
         return _evaluate(owner, [self.value(o) for o in owner.operands], v.type)
 
 
-def _width(t) -> int:
+def int_width(t) -> int:
+    """Bits of integer or index type `t` (index: 64, this target's)."""
     return 64 if isinstance(t, ir.IndexType) else ir.IntegerType(t).width
 
 
@@ -113,7 +114,7 @@ def _constant(v):
         raise NotConstant
     if not isinstance(v.type, (ir.IntegerType, ir.IndexType)):
         raise NotConstant
-    return ir.IntegerAttr(owner.attributes["value"]).value & ((1 << _width(v.type)) - 1)
+    return ir.IntegerAttr(owner.attributes["value"]).value & ((1 << int_width(v.type)) - 1)
 
 
 def _signed(x, w):
@@ -124,7 +125,7 @@ def _evaluate(op, xs, rtype):
     """Result (as an unsigned bit pattern) of pure integer op `op` on operand bit patterns `xs`."""
     name = op.name
     if name == "arith.cmpi":
-        w = _width(op.operands[0].type)
+        w = int_width(op.operands[0].type)
         a, b = xs
         sa, sb = _signed(a, w), _signed(b, w)
         pred = PREDICATES[ir.IntegerAttr(op.attributes["predicate"]).value]
@@ -132,10 +133,10 @@ def _evaluate(op, xs, rtype):
                     "ult": a < b, "ule": a <= b, "ugt": a > b, "uge": a >= b}[pred])
     if name == "arith.select":
         return xs[1] if xs[0] else xs[2]
-    w = _width(rtype)
+    w = int_width(rtype)
     mask = (1 << w) - 1
     if name in ("arith.index_cast", "arith.extsi"):
-        return _signed(xs[0], _width(op.operands[0].type)) & mask
+        return _signed(xs[0], int_width(op.operands[0].type)) & mask
     if name in ("arith.index_castui", "arith.extui", "arith.trunci"):
         return xs[0] & mask
     a, b = xs if len(xs) == 2 else (None, None)

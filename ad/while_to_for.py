@@ -36,7 +36,7 @@ from mlir.dialects import arith, scf
 from polygeist_py.gpu_to_cpu.ir_nav import defined_inside
 
 from .activity import all_ops
-from .counted_loops import PREDICATES
+from .counted_loops import PREDICATES, int_width
 from .run_time_checks import abort_if, declare_write_and_abort
 
 # a condition `ub > i` is `i < ub`
@@ -107,12 +107,8 @@ def _is_arg_of(v, block) -> bool:
     return isinstance(v.owner, ir.Block) and v.owner == block
 
 
-def _width(t) -> int:
-    return 64 if isinstance(t, ir.IndexType) else ir.IntegerType(t).width
-
-
 def _const(t, value: int):
-    w = _width(t)
+    w = int_width(t)
     value &= (1 << w) - 1
     if value >> (w - 1):
         value -= 1 << w
@@ -130,7 +126,7 @@ def _trip_count(s, lb):
     idx = ir.IndexType.get()
     signed = s.pred[0] == "s"
     strict = s.pred in ("slt", "ult")
-    w = _width(t)
+    w = int_width(t)
     one, zero = _const(t, 1), _const(t, 0)
     runs = _cmp(s.pred, lb, s.ub)
     step_ok = _cmp("sgt" if signed else "ne", s.step, zero)
